@@ -1,0 +1,19 @@
+#pragma once
+// The headless subcommands of `weft`. Each takes its own arguments (without the subcommand
+// name) and returns the process exit code: 0 success, 2 bad input or usage (the error on
+// stderr), 1 any other failure. They share core/ with the GUI and print, never compute.
+
+#include <QStringList>
+
+namespace weft::cli {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitBadInput = 2;
+
+int info(const QStringList &args);
+int gen(const QStringList &args);
+int convert(const QStringList &args);
+int bench(const QStringList &args);
+
+} // namespace weft::cli

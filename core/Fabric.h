@@ -1,0 +1,174 @@
+#pragma once
+// The fabric: an immutable snapshot of nodes, ports and links in index-based arrays, cheap
+// enough for 50,000 end ports. Built once by FabricBuilder (readers, the generator, discovery)
+// and then only read; every later stage (tenancy, routing, metrics, diff) refers to it by index
+// or GUID and never changes it.
+
+#include "Result.h"
+
+#include <QHash>
+#include <QString>
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace weft {
+
+using NodeIndex = std::int32_t;
+using PortIndex = std::int32_t;
+using LinkIndex = std::int32_t;
+constexpr std::int32_t kNoIndex = -1;
+
+using Guid = std::uint64_t;
+
+struct QStringHash
+{
+    std::size_t operator()(const QString &s) const noexcept { return qHash(s); }
+};
+using Lid = std::uint16_t;
+constexpr Lid kMaxUnicastLid = 0xBFFF;
+
+enum class NodeType : std::uint8_t { Switch, ChannelAdapter, Router };
+
+// PortInfo:PortState, as the IBA numbers it.
+enum class PortState : std::uint8_t { NoChange = 0, Down = 1, Init = 2, Armed = 3, Active = 4 };
+
+// Active link speed per lane, in the order the IBA introduced them.
+enum class LinkSpeed : std::uint8_t { Unknown, SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR };
+
+struct Port
+{
+    NodeIndex node = kNoIndex;
+    std::uint8_t number = 0;   // 0 is a switch's management port
+    bool present = false;      // false for port slots a node does not have (CA port 0)
+    Guid guid = 0;
+    Lid lid = 0;               // base LID; switches carry theirs on port 0
+    std::uint8_t lmc = 0;
+    PortState state = PortState::NoChange;
+    std::uint8_t width = 0;    // active lanes: 1, 2, 4, 8 or 12; 0 unknown
+    LinkSpeed speed = LinkSpeed::Unknown;
+    PortIndex remote = kNoIndex;
+    LinkIndex link = kNoIndex;
+};
+
+struct Node
+{
+    NodeType type = NodeType::ChannelAdapter;
+    Guid guid = 0;
+    Guid systemImageGuid = 0;
+    std::uint32_t vendorId = 0;
+    std::uint32_t deviceId = 0;
+    QString name;         // the node id of a topology file: "S-0002c90200400a2c" or "Switch1"
+    QString description;  // NodeDescription
+    std::uint8_t portCount = 0;  // physical ports, numbered 1..portCount
+    bool enhancedPort0 = false;
+    PortIndex firstPort = kNoIndex;  // ports of this node are firstPort + 0 .. firstPort + portCount
+};
+
+// One cable, counted once. a and b are ordered as first seen by the builder.
+struct Link
+{
+    PortIndex a = kNoIndex;
+    PortIndex b = kNoIndex;
+};
+
+class FabricBuilder;
+
+class Fabric
+{
+public:
+    const std::vector<Node> &nodes() const { return m_nodes; }
+    const std::vector<Port> &ports() const { return m_ports; }
+    const std::vector<Link> &links() const { return m_links; }
+
+    const Node &node(NodeIndex i) const { return m_nodes[std::size_t(i)]; }
+    const Port &port(PortIndex i) const { return m_ports[std::size_t(i)]; }
+
+    // The slot of port `number` of `node`; kNoIndex past its port count.
+    PortIndex portOf(NodeIndex node, int number) const;
+
+    NodeIndex nodeByGuid(Guid nodeGuid) const;
+    // Port GUIDs: a CA port's own GUID, or a switch's GUID for its port 0.
+    PortIndex portByGuid(Guid portGuid) const;
+    // The port a unicast LID addresses (LMC ranges included); kNoIndex if none.
+    PortIndex portByLid(Lid lid) const;
+    NodeIndex nodeByName(const QString &name) const;
+
+    // The LID a node is addressed by: port 0 for a switch, the first LID-bearing port otherwise.
+    Lid nodeLid(NodeIndex node) const;
+    Lid maxLid() const { return m_maxLid; }
+
+    const std::vector<NodeIndex> &switches() const { return m_switches; }
+    // Channel adapters and routers: the end nodes that own LIDs besides switches.
+    const std::vector<NodeIndex> &endNodes() const { return m_endNodes; }
+    std::size_t channelAdapterCount() const;
+
+private:
+    friend class FabricBuilder;
+    std::vector<Node> m_nodes;
+    std::vector<Port> m_ports;
+    std::vector<Link> m_links;
+    std::vector<NodeIndex> m_switches;
+    std::vector<NodeIndex> m_endNodes;
+    std::unordered_map<Guid, NodeIndex> m_nodeByGuid;
+    std::unordered_map<Guid, PortIndex> m_portByGuid;
+    std::unordered_map<QString, NodeIndex, QStringHash> m_nodeByName;
+    std::vector<PortIndex> m_portByLid;
+    Lid m_maxLid = 0;
+};
+
+// Assembles a Fabric and checks it as it goes. Every method returns an empty string on success
+// or a plain message saying what is wrong (a reader adds its file and line); after a failure the
+// builder may be discarded, nothing is half-built in a Fabric.
+class FabricBuilder
+{
+public:
+    struct NodeSpec
+    {
+        NodeType type = NodeType::ChannelAdapter;
+        Guid guid = 0;
+        int portCount = 0;
+        QString name;
+        QString description;
+        Guid systemImageGuid = 0;
+        std::uint32_t vendorId = 0;
+        std::uint32_t deviceId = 0;
+        bool enhancedPort0 = false;
+    };
+
+    void reserve(std::size_t nodes, std::size_t ports);
+
+    // Adds a node; its ports exist from then on with GUID = node GUID for a switch and
+    // node GUID + number for a CA unless setPortGuid says otherwise.
+    QString addNode(const NodeSpec &spec, NodeIndex *created = nullptr);
+
+    QString setPortGuid(NodeIndex node, int number, Guid guid);
+    QString setPortLid(NodeIndex node, int number, Lid lid, int lmc);
+    QString setPortLink(NodeIndex node, int number, int width, LinkSpeed speed);
+    QString setPortState(NodeIndex node, int number, PortState state);
+
+    // Joins two ports. Stating the same cable again from its other end is accepted; joining a
+    // port that is already cabled elsewhere is an error.
+    QString connect(NodeIndex a, int portA, NodeIndex b, int portB);
+
+    NodeIndex nodeByName(const QString &name) const;
+    NodeIndex nodeByGuid(Guid guid) const;
+    const Node &node(NodeIndex i) const { return m_fabric.m_nodes[std::size_t(i)]; }
+    std::size_t nodeCount() const { return m_fabric.m_nodes.size(); }
+
+    // Checks GUID and LID uniqueness across ports and indexes everything.
+    Result<Fabric> build() &&;
+
+private:
+    QString checkPort(NodeIndex node, int number, bool allowPort0) const;
+    Fabric m_fabric;
+};
+
+QString nodeTypeName(NodeType type);     // "Switch", "Ca", "Rt" as topology files spell them
+QString linkSpeedName(LinkSpeed speed);  // "SDR", "QDR", "FDR10", ...
+LinkSpeed linkSpeedFromName(const QString &name);  // Unknown if not a speed name
+// Per-lane signalling rate in Gb/s, for weighing links of mixed speeds.
+double linkSpeedGbps(LinkSpeed speed);
+
+} // namespace weft

@@ -1,0 +1,87 @@
+#pragma once
+// A simulated subnet: ibsim on a net file plus, optionally, the real OpenSM, each in a private
+// working directory with its own IBSIM_SOCKNAME so that several can run side by side. Clients
+// (ibnetdiscover, dump_lfts, smpquery, Weft's own discovery) run with libumad2sim preloaded
+// and talk to it as to hardware. Used by `weft lab` and by the integration tests.
+
+#include "Result.h"
+
+#include <QByteArray>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace weft {
+
+class SimulatedFabric
+{
+public:
+    struct Options
+    {
+        QString netFile;             // ibsim net file; ibnetdiscover output works too
+        QString smNode;              // node id the SM and clients attach to (SIM_HOST); empty: the
+                                     // node of the first port in the file, as ibsim does
+        bool startOpenSm = true;
+        QStringList openSmArgs;      // extra arguments, e.g. {"-R", "file", "-U", lfts}
+        QString partitionsConf;      // passed with -P; empty: OpenSM's default partitioning
+        int startTimeoutMs = 180000; // until OpenSM says SUBNET UP
+        QString workDir;             // empty: a fresh temporary directory, removed on stop
+    };
+
+    struct ClientResult
+    {
+        int exitCode = -1;
+        QByteArray out;
+        QByteArray err;
+    };
+
+    explicit SimulatedFabric(Options options);
+    ~SimulatedFabric();
+    SimulatedFabric(const SimulatedFabric &) = delete;
+    SimulatedFabric &operator=(const SimulatedFabric &) = delete;
+
+    // Empty if ibsim, OpenSM and libumad2sim are installed; otherwise what is missing.
+    static QString missingTools();
+    static QString umad2simLibrary();
+
+    // Starts ibsim, then OpenSM (if asked), and waits until OpenSM reports SUBNET UP.
+    Status start();
+    void stop();
+    bool isRunning() const;
+
+    QString workDir() const { return m_workDir; }
+    QString socketName() const { return m_socketName; }
+    QString openSmLogPath() const;
+    qint64 openSmPid() const;
+    qint64 ibsimPid() const;
+
+    // The environment a client needs: LD_PRELOAD=libumad2sim, IBSIM_SOCKNAME, SIM_HOST.
+    QProcessEnvironment clientEnvironment() const;
+
+    // Runs a client to completion in the working directory.
+    Result<ClientResult> runClient(const QString &program, const QStringList &args,
+                                   int timeoutMs = 120000) const;
+
+    // Waits until OpenSM's log, read from byte `fromOffset` on, contains `text`.
+    Status waitForOpenSmLog(const QString &text, int timeoutMs, qint64 fromOffset = 0) const;
+    qint64 openSmLogSize() const;
+
+    // Sends one console command to ibsim (e.g. `Unlink "S-..."[3]`).
+    Status simulatorCommand(const QString &command);
+
+private:
+    Status startIbsim();
+    Status startOpenSm();
+
+    Options m_options;
+    std::unique_ptr<QTemporaryDir> m_tempDir;
+    QString m_workDir;
+    QString m_socketName;
+    std::unique_ptr<QProcess> m_ibsim;
+    std::unique_ptr<QProcess> m_openSm;
+};
+
+} // namespace weft

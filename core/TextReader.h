@@ -1,0 +1,58 @@
+#pragma once
+// Line-by-line access to a text file already in memory, shared by every reader so that they
+// all report errors the same way (file, 1-based line, message) and all refuse the same
+// hazards: binary data and overlong lines. Lines are views into the buffer: no copies.
+
+#include "Result.h"
+
+#include <QByteArray>
+#include <QString>
+
+#include <string_view>
+
+namespace weft {
+
+class TextReader
+{
+public:
+    static constexpr int kDefaultMaxLineLength = 4096;
+
+    TextReader(QByteArray data, QString fileName, int maxLineLength = kDefaultMaxLineLength);
+
+    // Reads a whole file; the error names the file when it cannot be read.
+    static Result<QByteArray> readFile(const QString &path, qint64 maxBytes = qint64(1) << 31);
+
+    // Advances to the next line (without its line terminator, "\r\n" accepted); false at the end.
+    // Throws InputError on an overlong line or a NUL byte.
+    bool next();
+
+    std::string_view line() const { return m_line; }
+    int lineNumber() const { return m_lineNumber; }
+    const QString &fileName() const { return m_fileName; }
+
+    // Throws InputError for the current line.
+    [[noreturn]] void fail(const QString &message) const;
+
+    // Turns an InputError caught at a reader's boundary into an Error naming this file.
+    Error error(const InputError &e) const { return Error{m_fileName, e.line, e.message}; }
+
+private:
+    QByteArray m_data;
+    QString m_fileName;
+    int m_maxLineLength;
+    std::size_t m_pos = 0;
+    int m_lineNumber = 0;
+    std::string_view m_line;
+};
+
+// Small parsing helpers over string_view, for readers written against TextReader.
+namespace text {
+std::string_view trimmed(std::string_view s);
+bool startsWith(std::string_view s, std::string_view prefix);
+// Parses an unsigned integer in the given base (0 = C rules: 0x hex, leading 0 octal) taking
+// the whole of `s`; false if `s` is empty, has other characters or overflows 64 bits.
+bool parseUInt(std::string_view s, int base, std::uint64_t *out);
+QString toQString(std::string_view s);
+} // namespace text
+
+} // namespace weft
