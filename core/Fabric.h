@@ -155,6 +155,10 @@ public:
     NodeIndex nodeByName(const QString &name) const;
     NodeIndex nodeByGuid(Guid guid) const;
     const Node &node(NodeIndex i) const { return m_fabric.m_nodes[std::size_t(i)]; }
+    const Port &port(NodeIndex node, int number) const
+    {
+        return m_fabric.m_ports[std::size_t(m_fabric.m_nodes[std::size_t(node)].firstPort + number)];
+    }
     std::size_t nodeCount() const { return m_fabric.m_nodes.size(); }
 
     // Checks GUID and LID uniqueness across ports and indexes everything.

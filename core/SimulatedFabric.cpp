@@ -1,1 +1,337 @@
+#include "SimulatedFabric.h"
 
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+#include <QThread>
+
+#include <csignal>
+
+namespace weft {
+
+namespace {
+
+constexpr int kPollMs = 50;
+
+// Reads a file that another process is appending to; empty if it does not exist yet.
+QByteArray readFrom(const QString &path, qint64 offset)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    if (offset > 0 && !f.seek(offset))
+        return {};
+    return f.readAll();
+}
+
+// ibsim's limits must hold the whole fabric: count its nodes and ports from the net file.
+struct NetFileSize
+{
+    int nodes = 0;
+    int switches = 0;
+    int ports = 0;
+};
+
+NetFileSize measureNetFile(const QString &path)
+{
+    NetFileSize size;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return size;
+    while (!f.atEnd()) {
+        const QByteArray line = f.readLine().trimmed();
+        const bool isSwitch = line.startsWith("Switch");
+        if (isSwitch || line.startsWith("Ca") || line.startsWith("Hca") || line.startsWith("Rt")) {
+            const QList<QByteArray> parts = line.simplified().split(' ');
+            const int ports = parts.size() > 1 ? parts[1].toInt() : 0;
+            ++size.nodes;
+            size.switches += isSwitch;
+            size.ports += ports + 1;
+        }
+    }
+    return size;
+}
+
+void stopProcess(QProcess *process)
+{
+    if (!process || process->state() == QProcess::NotRunning)
+        return;
+    process->terminate();
+    if (!process->waitForFinished(5000)) {
+        process->kill();
+        process->waitForFinished(2000);
+    }
+}
+
+} // namespace
+
+SimulatedFabric::SimulatedFabric(Options options) : m_options(std::move(options)) {}
+
+SimulatedFabric::~SimulatedFabric()
+{
+    stop();
+}
+
+QString SimulatedFabric::umad2simLibrary()
+{
+    const QStringList candidates = {
+        QStringLiteral("/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so"),
+        QStringLiteral("/usr/lib/aarch64-linux-gnu/umad2sim/libumad2sim.so"),
+        QStringLiteral("/usr/lib64/umad2sim/libumad2sim.so"),
+        QStringLiteral("/usr/lib/umad2sim/libumad2sim.so"),
+    };
+    for (const QString &c : candidates)
+        if (QFileInfo::exists(c))
+            return c;
+    return {};
+}
+
+QString SimulatedFabric::missingTools()
+{
+    QStringList missing;
+    for (const char *tool : {"ibsim", "opensm"})
+        if (QStandardPaths::findExecutable(QLatin1String(tool)).isEmpty()
+            && QStandardPaths::findExecutable(QLatin1String(tool), {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin")}).isEmpty())
+            missing << QLatin1String(tool);
+    if (umad2simLibrary().isEmpty())
+        missing << QStringLiteral("libumad2sim.so (package libumad2sim0)");
+    return missing.join(QStringLiteral(", "));
+}
+
+static QString findTool(const QString &name)
+{
+    QString path = QStandardPaths::findExecutable(name);
+    if (path.isEmpty())
+        path = QStandardPaths::findExecutable(name, {QStringLiteral("/usr/sbin"), QStringLiteral("/sbin")});
+    return path;
+}
+
+Status SimulatedFabric::start()
+{
+    if (isRunning())
+        return Error{{}, 0, QStringLiteral("the simulated fabric is already running")};
+    if (const QString missing = missingTools(); !missing.isEmpty())
+        return Error{{}, 0, QStringLiteral("cannot simulate a fabric: not installed: %1").arg(missing)};
+    if (!QFileInfo::exists(m_options.netFile))
+        return Error{m_options.netFile, 0, QStringLiteral("net file does not exist")};
+
+    if (m_options.workDir.isEmpty()) {
+        m_tempDir = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/weft-lab-XXXXXX"));
+        if (!m_tempDir->isValid())
+            return Error{{}, 0, QStringLiteral("cannot create a working directory: %1").arg(m_tempDir->errorString())};
+        m_workDir = m_tempDir->path();
+    } else {
+        m_workDir = m_options.workDir;
+        if (!QDir().mkpath(m_workDir))
+            return Error{m_workDir, 0, QStringLiteral("cannot create the working directory")};
+    }
+    // Unique per process and per fabric, so that simulated fabrics can run side by side.
+    m_socketName = QStringLiteral("weft-%1-%2").arg(QCoreApplication::applicationPid()).arg(QFileInfo(m_workDir).fileName());
+
+    if (Status s = startIbsim(); !s) {
+        stop();
+        return s;
+    }
+    if (m_options.startOpenSm) {
+        if (Status s = startOpenSm(); !s) {
+            stop();
+            return s;
+        }
+    }
+    return Done{};
+}
+
+Status SimulatedFabric::startIbsim()
+{
+    const NetFileSize size = measureNetFile(m_options.netFile);
+    const QString netCopy = m_workDir + QStringLiteral("/fabric.net");
+    QFile::remove(netCopy);
+    if (!QFile::copy(m_options.netFile, netCopy))
+        return Error{m_options.netFile, 0, QStringLiteral("cannot copy the net file into %1").arg(m_workDir)};
+
+    m_ibsim = std::make_unique<QProcess>();
+    m_ibsim->setWorkingDirectory(m_workDir);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("IBSIM_SOCKNAME"), m_socketName);
+    m_ibsim->setProcessEnvironment(env);
+    m_ibsim->setStandardOutputFile(m_workDir + QStringLiteral("/ibsim.out"));
+    m_ibsim->setStandardErrorFile(m_workDir + QStringLiteral("/ibsim.out"), QIODevice::Append);
+    const QStringList args = {
+        QStringLiteral("-s"),
+        QStringLiteral("-N"), QString::number(std::max(2048, size.nodes + 64)),
+        QStringLiteral("-S"), QString::number(std::max(256, size.switches + 16)),
+        QStringLiteral("-P"), QString::number(std::max(13312, size.ports + 1024)),
+        QStringLiteral("-L"), QString::number(49152),
+        QStringLiteral("fabric.net"),
+    };
+    m_ibsim->start(findTool(QStringLiteral("ibsim")), args);
+    if (!m_ibsim->waitForStarted(10000))
+        return Error{{}, 0, QStringLiteral("cannot start ibsim: %1").arg(m_ibsim->errorString())};
+
+    const QString out = m_workDir + QStringLiteral("/ibsim.out");
+    QDeadlineTimer deadline(120000);
+    while (!deadline.hasExpired()) {
+        const QByteArray text = readFrom(out, 0);
+        if (text.contains("Network simulator ready"))
+            return Done{};
+        if (m_ibsim->state() == QProcess::NotRunning) {
+            return Error{m_options.netFile, 0, QStringLiteral("ibsim refused the net file: %1")
+                                                   .arg(QString::fromUtf8(text.right(600)).trimmed())};
+        }
+        QThread::msleep(kPollMs);
+    }
+    return Error{{}, 0, QStringLiteral("ibsim did not become ready within 120 s")};
+}
+
+Status SimulatedFabric::startOpenSm()
+{
+    const QString config = m_workDir + QStringLiteral("/opensm.conf");
+    {
+        QFile f(config);
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            return Error{config, 0, QStringLiteral("cannot write: %1").arg(f.errorString())};
+        // The log is read while OpenSM runs, so it must not sit in a buffer.
+        f.write("force_log_flush TRUE\n");
+        f.write("dump_files_dir " + m_workDir.toUtf8() + "\n");
+    }
+    QStringList args = {
+        QStringLiteral("-F"), config,
+        QStringLiteral("-f"), openSmLogPath(),
+        QStringLiteral("-e"),
+    };
+    if (!m_options.partitionsConf.isEmpty())
+        args << QStringLiteral("-P") << m_options.partitionsConf;
+    args << m_options.openSmArgs;
+
+    m_openSm = std::make_unique<QProcess>();
+    m_openSm->setWorkingDirectory(m_workDir);
+    QProcessEnvironment env = clientEnvironment();
+    env.insert(QStringLiteral("OSM_CACHE_DIR"), m_workDir);
+    env.insert(QStringLiteral("OSM_TMP_DIR"), m_workDir);
+    m_openSm->setProcessEnvironment(env);
+    m_openSm->setStandardOutputFile(m_workDir + QStringLiteral("/opensm.out"));
+    m_openSm->setStandardErrorFile(m_workDir + QStringLiteral("/opensm.out"), QIODevice::Append);
+    m_openSm->setStandardInputFile(QProcess::nullDevice());
+    m_openSm->start(findTool(QStringLiteral("opensm")), args);
+    if (!m_openSm->waitForStarted(10000))
+        return Error{{}, 0, QStringLiteral("cannot start OpenSM: %1").arg(m_openSm->errorString())};
+
+    QDeadlineTimer deadline(m_options.startTimeoutMs);
+    while (!deadline.hasExpired()) {
+        if (readFrom(openSmLogPath(), 0).contains("SUBNET UP"))
+            return Done{};
+        if (m_openSm->state() == QProcess::NotRunning) {
+            const QByteArray out = readFrom(m_workDir + QStringLiteral("/opensm.out"), 0);
+            return Error{{}, 0, QStringLiteral("OpenSM exited before the subnet came up: %1")
+                                    .arg(QString::fromUtf8(out.right(600)).trimmed())};
+        }
+        QThread::msleep(kPollMs);
+    }
+    return Error{{}, 0, QStringLiteral("OpenSM did not bring the subnet up within %1 s").arg(m_options.startTimeoutMs / 1000)};
+}
+
+void SimulatedFabric::stop()
+{
+    stopProcess(m_openSm.get());
+    m_openSm.reset();
+    if (m_ibsim && m_ibsim->state() != QProcess::NotRunning) {
+        m_ibsim->write("quit\n");
+        m_ibsim->waitForBytesWritten(1000);
+        if (!m_ibsim->waitForFinished(2000))
+            stopProcess(m_ibsim.get());
+    }
+    m_ibsim.reset();
+    m_tempDir.reset();
+}
+
+bool SimulatedFabric::isRunning() const
+{
+    return m_ibsim && m_ibsim->state() != QProcess::NotRunning;
+}
+
+QString SimulatedFabric::openSmLogPath() const
+{
+    return m_workDir + QStringLiteral("/opensm.log");
+}
+
+qint64 SimulatedFabric::openSmPid() const
+{
+    return m_openSm ? m_openSm->processId() : 0;
+}
+
+qint64 SimulatedFabric::ibsimPid() const
+{
+    return m_ibsim ? m_ibsim->processId() : 0;
+}
+
+QProcessEnvironment SimulatedFabric::clientEnvironment() const
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    const QString preload = env.value(QStringLiteral("LD_PRELOAD"));
+    env.insert(QStringLiteral("LD_PRELOAD"), preload.isEmpty() ? umad2simLibrary() : umad2simLibrary() + QLatin1Char(':') + preload);
+    env.insert(QStringLiteral("IBSIM_SOCKNAME"), m_socketName);
+    if (!m_options.smNode.isEmpty())
+        env.insert(QStringLiteral("SIM_HOST"), m_options.smNode);
+    return env;
+}
+
+Result<SimulatedFabric::ClientResult> SimulatedFabric::runClient(const QString &program, const QStringList &args,
+                                                                 int timeoutMs) const
+{
+    if (!isRunning())
+        return Error{{}, 0, QStringLiteral("the simulated fabric is not running")};
+    const QString tool = findTool(program);
+    if (tool.isEmpty())
+        return Error{{}, 0, QStringLiteral("%1 is not installed").arg(program)};
+    QProcess process;
+    process.setWorkingDirectory(m_workDir);
+    process.setProcessEnvironment(clientEnvironment());
+    process.setStandardInputFile(QProcess::nullDevice());
+    process.start(tool, args);
+    if (!process.waitForStarted(10000))
+        return Error{{}, 0, QStringLiteral("cannot start %1: %2").arg(program, process.errorString())};
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished(2000);
+        return Error{{}, 0, QStringLiteral("%1 did not finish within %2 s").arg(program).arg(timeoutMs / 1000)};
+    }
+    ClientResult result;
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    result.out = process.readAllStandardOutput();
+    result.err = process.readAllStandardError();
+    return result;
+}
+
+qint64 SimulatedFabric::openSmLogSize() const
+{
+    return QFileInfo(openSmLogPath()).size();
+}
+
+Status SimulatedFabric::waitForOpenSmLog(const QString &text, int timeoutMs, qint64 fromOffset) const
+{
+    const QByteArray needle = text.toUtf8();
+    QDeadlineTimer deadline(timeoutMs);
+    do {
+        if (readFrom(openSmLogPath(), fromOffset).contains(needle))
+            return Done{};
+        if (!m_openSm || m_openSm->state() == QProcess::NotRunning)
+            return Error{{}, 0, QStringLiteral("OpenSM is not running (waiting for \"%1\")").arg(text)};
+        QThread::msleep(kPollMs);
+    } while (!deadline.hasExpired());
+    return Error{{}, 0, QStringLiteral("OpenSM's log did not show \"%1\" within %2 s").arg(text).arg(timeoutMs / 1000)};
+}
+
+Status SimulatedFabric::simulatorCommand(const QString &command)
+{
+    if (!isRunning())
+        return Error{{}, 0, QStringLiteral("the simulated fabric is not running")};
+    m_ibsim->write(command.toUtf8() + '\n');
+    if (!m_ibsim->waitForBytesWritten(5000))
+        return Error{{}, 0, QStringLiteral("ibsim did not take the command \"%1\"").arg(command)};
+    return Done{};
+}
+
+} // namespace weft

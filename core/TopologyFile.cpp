@@ -1,1 +1,539 @@
+#include "TopologyFile.h"
 
+#include "TextReader.h"
+
+#include <QDateTime>
+
+#include <cstring>
+
+namespace weft {
+
+namespace {
+
+using text::trimmed;
+using text::startsWith;
+
+struct PendingLink
+{
+    NodeIndex node;
+    int port;
+    QString remoteName;
+    int remotePort;
+    Guid remotePortGuid;  // 0 when the line does not give it
+    int line;
+};
+
+// Attributes stated on the lines before a node header (vendid=, switchguid=, ...).
+struct NodePreamble
+{
+    std::uint32_t vendorId = 0;
+    std::uint32_t deviceId = 0;
+    Guid systemImageGuid = 0;
+    Guid guid = 0;
+    Guid port0Guid = 0;
+    bool hasGuid = false;
+};
+
+class TopologyParser
+{
+public:
+    explicit TopologyParser(TextReader &reader) : m_in(reader) {}
+
+    Fabric parse();
+
+private:
+    void parseKeyword(std::string_view key, std::string_view value);
+    void parseNodeHeader(std::string_view line, NodeType type, std::size_t typeLength);
+    void parsePortLine(std::string_view line);
+    std::uint64_t number(std::string_view s, int base, const char *what) const;
+    Guid guid(std::string_view s) const;
+    void check(const QString &error) const
+    {
+        if (!error.isEmpty())
+            m_in.fail(error);
+    }
+    // Parses "lid N" (and optionally "lmc M") at the start of `s`; advances `s` past them.
+    bool lidAndLmc(std::string_view &s, int *lid, int *lmc) const;
+    void linkProperties(std::string_view comment, int port);
+
+    TextReader &m_in;
+    FabricBuilder m_builder;
+    NodePreamble m_preamble;
+    NodeIndex m_current = kNoIndex;
+    std::vector<PendingLink> m_links;
+    // ibsim's GUID counters per node type (switch, CA, router) for nodes stated without one.
+    Guid m_nextGuid[3] = {0x200000, 0x100000, 0x300000};
+};
+
+std::uint64_t TopologyParser::number(std::string_view s, int base, const char *what) const
+{
+    std::uint64_t v = 0;
+    if (!text::parseUInt(s, base, &v))
+        m_in.fail(QStringLiteral("%1 \"%2\" is not a number").arg(QLatin1String(what), text::toQString(s)));
+    return v;
+}
+
+Guid TopologyParser::guid(std::string_view s) const
+{
+    if (startsWith(s, "0x") || startsWith(s, "0X"))
+        s.remove_prefix(2);
+    std::uint64_t v = 0;
+    if (s.size() > 16 || !text::parseUInt(s, 16, &v))
+        m_in.fail(QStringLiteral("\"%1\" is not a 64-bit hexadecimal GUID").arg(text::toQString(s)));
+    if (v == 0)
+        m_in.fail(QStringLiteral("GUID 0 is not a valid GUID"));
+    return v;
+}
+
+void TopologyParser::parseKeyword(std::string_view key, std::string_view value)
+{
+    if (key == "vendid") {
+        m_preamble.vendorId = std::uint32_t(number(value, 0, "vendid"));
+    } else if (key == "devid") {
+        m_preamble.deviceId = std::uint32_t(number(value, 0, "devid"));
+    } else if (key == "sysimgguid") {
+        m_preamble.systemImageGuid = guid(value);
+    } else if (key == "switchguid" || key == "caguid" || key == "rtguid" || key == "hcaguids") {
+        // "switchguid=0x2c90200400a2c(2c90200400a2c)": the node GUID, then port 0's GUID.
+        std::string_view node = value;
+        std::string_view port0;
+        if (auto open = value.find('('); open != std::string_view::npos) {
+            auto close = value.find(')', open);
+            if (close == std::string_view::npos)
+                m_in.fail(QStringLiteral("unclosed \"(\" in %1").arg(text::toQString(key)));
+            node = value.substr(0, open);
+            port0 = value.substr(open + 1, close - open - 1);
+        }
+        m_preamble.guid = guid(trimmed(node));
+        m_preamble.port0Guid = port0.empty() ? 0 : guid(trimmed(port0));
+        m_preamble.hasGuid = true;
+    } else {
+        m_in.fail(QStringLiteral("unknown keyword \"%1\"").arg(text::toQString(key)));
+    }
+}
+
+bool TopologyParser::lidAndLmc(std::string_view &s, int *lid, int *lmc) const
+{
+    s = trimmed(s);
+    if (!startsWith(s, "lid "))
+        return false;
+    s.remove_prefix(4);
+    std::size_t end = s.find(' ');
+    *lid = int(number(s.substr(0, end), 0, "LID"));
+    s = end == std::string_view::npos ? std::string_view() : s.substr(end + 1);
+    s = trimmed(s);
+    if (lmc && startsWith(s, "lmc ")) {
+        s.remove_prefix(4);
+        end = s.find(' ');
+        *lmc = int(number(s.substr(0, end), 0, "LMC"));
+        s = end == std::string_view::npos ? std::string_view() : s.substr(end + 1);
+    }
+    return true;
+}
+
+void TopologyParser::parseNodeHeader(std::string_view line, NodeType type, std::size_t typeLength)
+{
+    // Switch	24 "S-0002c90200400a2c"		# "desc" base port 0 lid 6 lmc 0
+    std::string_view rest = trimmed(line.substr(typeLength));
+    const std::size_t numberEnd = rest.find_first_of(" \t\"");
+    const auto ports = number(rest.substr(0, numberEnd), 10, "port count");
+    if (ports < 1 || ports > 254)
+        m_in.fail(QStringLiteral("a node has 1 to 254 ports, not %1").arg(ports));
+    rest = trimmed(numberEnd == std::string_view::npos ? std::string_view() : rest.substr(numberEnd));
+    if (rest.empty() || rest.front() != '"')
+        m_in.fail(QStringLiteral("node header without a quoted node id"));
+    const std::size_t close = rest.find('"', 1);
+    if (close == std::string_view::npos)
+        m_in.fail(QStringLiteral("unterminated node id"));
+    FabricBuilder::NodeSpec spec;
+    spec.type = type;
+    spec.portCount = int(ports);
+    spec.name = text::toQString(rest.substr(1, close - 1));
+    if (spec.name.isEmpty())
+        m_in.fail(QStringLiteral("empty node id"));
+    rest = trimmed(rest.substr(close + 1));
+
+    int lid = 0;
+    int lmc = 0;
+    if (!rest.empty()) {
+        if (rest.front() != '#')
+            m_in.fail(QStringLiteral("unexpected text after the node id: \"%1\"").arg(text::toQString(rest)));
+        rest = trimmed(rest.substr(1));
+        if (!rest.empty() && rest.front() == '"') {
+            // The description is quoted; it may itself contain quotes, so take the last one
+            // before the switch's "base|enhanced port 0" tail (or the end).
+            std::size_t tail = rest.size();
+            for (const char *marker : {" base port 0", " enhanced port 0"})
+                if (auto at = rest.rfind(marker); at != std::string_view::npos)
+                    tail = at;
+            const std::size_t end = rest.rfind('"', tail);
+            if (end == 0 || end == std::string_view::npos)
+                m_in.fail(QStringLiteral("unterminated node description"));
+            spec.description = text::toQString(rest.substr(1, end - 1));
+            rest = trimmed(rest.substr(end + 1));
+        }
+        if (startsWith(rest, "enhanced port 0") || startsWith(rest, "base port 0")) {
+            spec.enhancedPort0 = rest[0] == 'e';
+            rest.remove_prefix(rest.find("port 0") + 6);
+            if (!lidAndLmc(rest, &lid, &lmc))
+                m_in.fail(QStringLiteral("expected \"lid N lmc M\" after \"port 0\""));
+        }
+        if (!trimmed(rest).empty() && !startsWith(trimmed(rest), "(scp)"))
+            m_in.fail(QStringLiteral("cannot read the node comment at \"%1\"").arg(text::toQString(rest)));
+    }
+    if (spec.description.isEmpty())
+        spec.description = spec.name;  // ibsim uses the node id as NodeDescription
+
+    if (!m_preamble.hasGuid) {
+        // ibnetdiscover ids carry the GUID ("S-0002c90200400a2c"); plain ibsim net files give
+        // none, and ibsim numbers such nodes itself, which is mirrored here so that a net file
+        // read by Weft has the GUIDs the simulator will report.
+        std::uint64_t fromName = 0;
+        const QByteArray name = spec.name.toLatin1();
+        if (name.size() == 18 && name[1] == '-' && text::parseUInt(std::string_view(name.constData() + 2, 16), 16, &fromName)
+            && fromName != 0) {
+            m_preamble.guid = fromName;
+        } else {
+            m_preamble.guid = m_nextGuid[int(type)];
+        }
+    }
+    m_nextGuid[int(type)] = m_preamble.guid + (type == NodeType::Switch ? 1 : Guid(ports) + 1);
+    spec.guid = m_preamble.guid;
+    spec.vendorId = m_preamble.vendorId;
+    spec.deviceId = m_preamble.deviceId;
+    spec.systemImageGuid = m_preamble.systemImageGuid;
+    check(m_builder.addNode(spec, &m_current));
+    if (type == NodeType::Switch) {
+        if (m_preamble.port0Guid && m_preamble.port0Guid != spec.guid)
+            check(m_builder.setPortGuid(m_current, 0, m_preamble.port0Guid));
+        check(m_builder.setPortLid(m_current, 0, Lid(lid), lmc));
+        check(m_builder.setPortState(m_current, 0, PortState::Active));
+    }
+    m_preamble = NodePreamble{};
+}
+
+void TopologyParser::linkProperties(std::string_view comment, int port)
+{
+    // The tail "lid N 4xQDR": the peer's LID, then width and speed.
+    const std::size_t at = comment.rfind(" lid ");
+    std::string_view s = at == std::string_view::npos ? comment : comment.substr(at);
+    int peerLid = 0;
+    if (!lidAndLmc(s, &peerLid, nullptr))
+        return;
+    s = trimmed(s);
+    if (startsWith(s, "??"))
+        return;  // ibnetdiscover's mark for a width it could not name
+    const std::size_t x = s.find('x');
+    const std::size_t end = s.find(' ');
+    if (x == std::string_view::npos || (end != std::string_view::npos && x > end))
+        m_in.fail(QStringLiteral("cannot read the link width and speed \"%1\"").arg(text::toQString(s)));
+    const auto width = number(s.substr(0, x), 10, "link width");
+    if (width != 1 && width != 2 && width != 4 && width != 8 && width != 12)
+        m_in.fail(QStringLiteral("link width %1x is not 1x, 2x, 4x, 8x or 12x").arg(width));
+    const QString speedName = text::toQString(s.substr(x + 1, end == std::string_view::npos ? std::string_view::npos : end - x - 1));
+    const LinkSpeed speed = linkSpeedFromName(speedName);
+    if (speed == LinkSpeed::Unknown && speedName != QLatin1String("???"))
+        m_in.fail(QStringLiteral("unknown link speed \"%1\"").arg(speedName));
+    check(m_builder.setPortLink(m_current, port, int(width), speed));
+}
+
+void TopologyParser::parsePortLine(std::string_view line)
+{
+    if (m_current == kNoIndex)
+        m_in.fail(QStringLiteral("port line before any node header"));
+    const Node &node = m_builder.node(m_current);
+
+    // [1](8f10403961355) 	"S-0008f10400410015"[6]		# lid 16 lmc 1 "desc" lid 3 4xSDR
+    std::size_t close = line.find(']');
+    if (close == std::string_view::npos)
+        m_in.fail(QStringLiteral("unterminated \"[\" in port line"));
+    const auto port = int(number(line.substr(1, close - 1), 10, "port number"));
+    if (port < 1 || port > node.portCount)
+        m_in.fail(QStringLiteral("\"%1\" has no port %2 (it has ports 1-%3)").arg(node.name).arg(port).arg(node.portCount));
+    std::string_view rest = line.substr(close + 1);
+    if (startsWith(rest, "[ext ")) {  // grouped output; the external number is only a label
+        if (auto e = rest.find(']'); e != std::string_view::npos)
+            rest.remove_prefix(e + 1);
+    }
+    if (startsWith(rest, "(")) {
+        close = rest.find(')');
+        if (close == std::string_view::npos)
+            m_in.fail(QStringLiteral("unterminated \"(\" after the port number"));
+        if (node.type == NodeType::Switch)
+            m_in.fail(QStringLiteral("a switch port line does not carry a port GUID"));
+        check(m_builder.setPortGuid(m_current, port, guid(rest.substr(1, close - 1))));
+        rest.remove_prefix(close + 1);
+    }
+    rest = trimmed(rest);
+    if (rest.empty() || rest.front() != '"')
+        m_in.fail(QStringLiteral("port %1: expected the quoted id of the node it is cabled to").arg(port));
+    close = rest.find('"', 1);
+    if (close == std::string_view::npos)
+        m_in.fail(QStringLiteral("unterminated remote node id"));
+    PendingLink link{m_current, port, text::toQString(rest.substr(1, close - 1)), 0, 0, m_in.lineNumber()};
+    rest = rest.substr(close + 1);
+    if (!startsWith(rest, "["))
+        m_in.fail(QStringLiteral("port %1: expected [port] after the remote node id").arg(port));
+    close = rest.find(']');
+    if (close == std::string_view::npos)
+        m_in.fail(QStringLiteral("unterminated \"[\" after the remote node id"));
+    link.remotePort = int(number(rest.substr(1, close - 1), 10, "remote port number"));
+    if (link.remotePort < 1 || link.remotePort > 254)
+        m_in.fail(QStringLiteral("remote port %1 is out of range (1-254)").arg(link.remotePort));
+    rest = trimmed(rest.substr(close + 1));
+    if (startsWith(rest, "[ext ")) {
+        if (auto e = rest.find(']'); e != std::string_view::npos)
+            rest = trimmed(rest.substr(e + 1));
+    }
+    if (startsWith(rest, "(")) {
+        close = rest.find(')');
+        if (close == std::string_view::npos)
+            m_in.fail(QStringLiteral("unterminated \"(\" after the remote port"));
+        link.remotePortGuid = guid(rest.substr(1, close - 1));
+        rest = trimmed(rest.substr(close + 1));
+    }
+    check(m_builder.setPortState(m_current, port, PortState::Active));
+    // ibsim's per-port options ("w=12", "s=4", "e=1") may follow the remote port.
+    while (!rest.empty() && rest.front() != '#') {
+        const std::size_t end = std::min(rest.find_first_of(" \t"), rest.size());
+        const std::string_view option = rest.substr(0, end);
+        if (option.size() < 3 || option[1] != '=' || std::string_view("wse").find(option[0]) == std::string_view::npos)
+            m_in.fail(QStringLiteral("unexpected text \"%1\"").arg(text::toQString(option)));
+        const auto value = number(option.substr(2), 0, "port option");
+        if (option[0] == 'w' && value != 1 && value != 2 && value != 4 && value != 8 && value != 12)
+            m_in.fail(QStringLiteral("link width %1 is not 1, 2, 4, 8 or 12").arg(value));
+        if (option[0] == 'w')
+            check(m_builder.setPortLink(m_current, port, int(value), m_builder.port(m_current, port).speed));
+        rest = trimmed(rest.substr(end));
+    }
+    if (!rest.empty()) {
+        if (rest.front() != '#')
+            m_in.fail(QStringLiteral("unexpected text \"%1\"").arg(text::toQString(rest)));
+        std::string_view comment = trimmed(rest.substr(1));
+        if (node.type != NodeType::Switch) {
+            int lid = 0;
+            int lmc = 0;
+            std::string_view own = comment;
+            if (lidAndLmc(own, &lid, &lmc))
+                check(m_builder.setPortLid(m_current, port, Lid(lid), lmc));
+        }
+        linkProperties(comment, port);
+    }
+    m_links.push_back(std::move(link));
+}
+
+Fabric TopologyParser::parse()
+{
+    while (m_in.next()) {
+        const std::string_view line = trimmed(m_in.line());
+        if (line.empty() || line.front() == '#')
+            continue;
+        if (line.front() == '[') {
+            parsePortLine(line);
+            continue;
+        }
+        struct Header { const char *word; NodeType type; };
+        static constexpr Header kHeaders[] = {
+            {"Switch", NodeType::Switch}, {"Hca", NodeType::ChannelAdapter},
+            {"Ca", NodeType::ChannelAdapter}, {"Rt", NodeType::Router},
+        };
+        bool header = false;
+        for (const Header &h : kHeaders) {
+            const std::size_t n = std::strlen(h.word);
+            if (startsWith(line, h.word) && line.size() > n && (line[n] == ' ' || line[n] == '\t')) {
+                parseNodeHeader(line, h.type, n);
+                header = true;
+                break;
+            }
+        }
+        if (header)
+            continue;
+        if (startsWith(line, "Chassis ") || startsWith(line, "Hostname: "))
+            continue;  // grouped (-g) output: chassis labels carry nothing the model keeps
+        const std::size_t eq = line.find('=');
+        if (eq == std::string_view::npos) {
+            const std::size_t word = line.find_first_of(" \t");
+            m_in.fail(QStringLiteral("unknown keyword \"%1\"").arg(text::toQString(line.substr(0, word))));
+        }
+        std::string_view value = trimmed(line.substr(eq + 1));
+        if (auto hash = value.find('#'); hash != std::string_view::npos)
+            value = trimmed(value.substr(0, hash));
+        parseKeyword(trimmed(line.substr(0, eq)), value);
+    }
+    if (m_preamble.hasGuid)
+        m_in.fail(QStringLiteral("file ends after a GUID line without its node header (truncated?)"));
+
+    for (const PendingLink &link : m_links) {
+        const NodeIndex remote = m_builder.nodeByName(link.remoteName);
+        if (remote == kNoIndex)
+            throw InputError{link.line, QStringLiteral("port %1 is cabled to \"%2\", which the file does not define")
+                                            .arg(link.port).arg(link.remoteName)};
+        if (link.remotePort > m_builder.node(remote).portCount)
+            throw InputError{link.line, QStringLiteral("port %1 is cabled to port %2 of \"%3\", which has %4 ports")
+                                            .arg(link.port).arg(link.remotePort).arg(link.remoteName)
+                                            .arg(m_builder.node(remote).portCount)};
+        if (QString e = m_builder.connect(link.node, link.port, remote, link.remotePort); !e.isEmpty())
+            throw InputError{link.line, e};
+        if (link.remotePortGuid && m_builder.node(remote).type != NodeType::Switch) {
+            if (QString e = m_builder.setPortGuid(remote, link.remotePort, link.remotePortGuid); !e.isEmpty())
+                throw InputError{link.line, e};
+        }
+    }
+    Result<Fabric> built = std::move(m_builder).build();
+    if (!built)
+        throw InputError{0, built.error().message};
+    return std::move(built).value();
+}
+
+} // namespace
+
+Result<Fabric> readTopology(const QByteArray &data, const QString &fileName)
+{
+    TextReader reader(data, fileName);
+    try {
+        TopologyParser parser(reader);
+        Fabric fabric = parser.parse();
+        if (fabric.nodes().empty())
+            return Error{fileName, 0, QStringLiteral("no nodes: this is not a topology file")};
+        return fabric;
+    } catch (const InputError &e) {
+        return reader.error(e);
+    }
+}
+
+Result<Fabric> readTopologyFile(const QString &path)
+{
+    Result<QByteArray> data = TextReader::readFile(path);
+    if (!data)
+        return data.error();
+    return readTopology(*data, path);
+}
+
+namespace {
+
+QByteArray hex(Guid g)
+{
+    return QByteArray::number(qulonglong(g), 16);
+}
+
+QByteArray hex16(Guid g)
+{
+    return QByteArray::number(qulonglong(g), 16).rightJustified(16, '0');
+}
+
+QByteArray nodeId(const Node &n)
+{
+    const char prefix = n.type == NodeType::Switch ? 'S' : n.type == NodeType::Router ? 'R' : 'H';
+    return '"' + QByteArray(1, prefix) + '-' + hex16(n.guid) + '"';
+}
+
+QByteArray linkText(const Port &p)
+{
+    if (p.width == 0)
+        return QByteArrayLiteral("???");
+    return QByteArray::number(p.width) + 'x' + linkSpeedName(p.speed).toLatin1();
+}
+
+// The LID ibnetdiscover shows for the far end of a link: a switch's port-0 LID, else the port's.
+Lid shownLid(const Fabric &f, const Port &p)
+{
+    const Node &n = f.node(p.node);
+    return n.type == NodeType::Switch ? f.port(n.firstPort).lid : p.lid;
+}
+
+void writeIds(QByteArray &out, const Node &n)
+{
+    out += "\nvendid=0x" + QByteArray::number(n.vendorId, 16) + '\n';
+    out += "devid=0x" + QByteArray::number(n.deviceId, 16) + '\n';
+    if (n.systemImageGuid)
+        out += "sysimgguid=0x" + hex(n.systemImageGuid) + '\n';
+}
+
+// Writes in ibnetdiscover's form; ids are "S-<guid>" (ibnetdiscover) or the node's name (ibsim).
+void writeNodes(QByteArray &out, const Fabric &f, bool ibnetdiscoverIds, const std::vector<NodeIndex> &order)
+{
+    auto id = [&](const Node &n) {
+        return ibnetdiscoverIds || n.name.isEmpty() ? nodeId(n) : '"' + n.name.toUtf8() + '"';
+    };
+    for (NodeIndex ni : order) {
+        const Node &n = f.node(ni);
+        writeIds(out, n);
+        if (n.type == NodeType::Switch) {
+            const Port &p0 = f.port(n.firstPort);
+            out += "switchguid=0x" + hex(n.guid) + '(' + hex(p0.guid) + ")\n";
+            out += "Switch\t" + QByteArray::number(n.portCount) + ' ' + id(n) + "\t\t# \"" + n.description.toUtf8()
+                   + "\" " + (n.enhancedPort0 ? "enhanced" : "base") + " port 0 lid " + QByteArray::number(p0.lid)
+                   + " lmc " + QByteArray::number(p0.lmc) + '\n';
+            for (int i = 1; i <= n.portCount; ++i) {
+                const Port &p = f.port(n.firstPort + i);
+                if (p.remote == kNoIndex)
+                    continue;
+                const Port &r = f.port(p.remote);
+                const Node &rn = f.node(r.node);
+                out += '[' + QByteArray::number(i) + "]\t" + id(rn) + '[' + QByteArray::number(r.number) + ']';
+                if (rn.type != NodeType::Switch)
+                    out += '(' + hex(r.guid) + ") ";
+                out += "\t\t# \"" + rn.description.toUtf8() + "\" lid " + QByteArray::number(shownLid(f, r)) + ' '
+                       + linkText(p) + '\n';
+            }
+        } else {
+            out += (n.type == NodeType::Router ? "rtguid=0x" : "caguid=0x") + hex(n.guid) + '\n';
+            out += (n.type == NodeType::Router ? "Rt\t" : "Ca\t") + QByteArray::number(n.portCount) + ' ' + id(n)
+                   + "\t\t# \"" + n.description.toUtf8() + "\"\n";
+            for (int i = 1; i <= n.portCount; ++i) {
+                const Port &p = f.port(n.firstPort + i);
+                if (p.remote == kNoIndex)
+                    continue;
+                const Port &r = f.port(p.remote);
+                const Node &rn = f.node(r.node);
+                out += '[' + QByteArray::number(i) + "](" + hex(p.guid) + ") \t" + id(rn) + '['
+                       + QByteArray::number(r.number) + ']';
+                if (rn.type != NodeType::Switch)
+                    out += " (" + hex(r.guid) + ") ";
+                out += "\t\t# lid " + QByteArray::number(p.lid) + " lmc " + QByteArray::number(p.lmc) + " \""
+                       + rn.description.toUtf8() + "\" lid " + QByteArray::number(shownLid(f, r)) + ' ' + linkText(p)
+                       + '\n';
+            }
+        }
+    }
+}
+
+} // namespace
+
+QByteArray writeIbnetdiscover(const Fabric &fabric, const TopologyWriteOptions &options)
+{
+    QByteArray out;
+    out.reserve(qsizetype(fabric.ports().size()) * 90);
+    NodeIndex from = options.initiatedFrom;
+    if (from == kNoIndex)
+        from = fabric.endNodes().empty() ? (fabric.nodes().empty() ? kNoIndex : 0) : fabric.endNodes().front();
+    out += "#\n# Topology file: generated ";
+    out += options.generatedBy.isEmpty() ? QByteArrayLiteral("by weft") : options.generatedBy.toUtf8();
+    out += "\n#\n";
+    if (from != kNoIndex) {
+        const Node &n = fabric.node(from);
+        const Guid portGuid = fabric.port(n.type == NodeType::Switch ? n.firstPort : n.firstPort + 1).guid;
+        out += "# Initiated from node " + hex16(n.guid) + " port " + hex16(portGuid) + '\n';
+    }
+    std::vector<NodeIndex> order = fabric.switches();
+    order.insert(order.end(), fabric.endNodes().begin(), fabric.endNodes().end());
+    writeNodes(out, fabric, true, order);
+    return out;
+}
+
+QByteArray writeIbsimNet(const Fabric &fabric, NodeIndex smNode)
+{
+    QByteArray out = "# ibsim net file written by weft\n"
+                     "# The first node is where ibsim attaches the subnet manager.\n";
+    std::vector<NodeIndex> order;
+    order.reserve(fabric.nodes().size());
+    if (smNode != kNoIndex)
+        order.push_back(smNode);
+    for (NodeIndex i = 0; i < NodeIndex(fabric.nodes().size()); ++i)
+        if (i != smNode)
+            order.push_back(i);
+    writeNodes(out, fabric, false, order);
+    return out;
+}
+
+} // namespace weft
