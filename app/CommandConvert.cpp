@@ -1,0 +1,110 @@
+// weft convert: between the formats Weft reads, through the same readers and writers.
+
+#include "CliSupport.h"
+#include "Commands.h"
+#include "FileFormat.h"
+#include "LftDump.h"
+#include "PartitionsConf.h"
+#include "ProjectFile.h"
+#include "TextReader.h"
+#include "TopologyFile.h"
+
+namespace weft::cli {
+
+namespace {
+
+const QStringList kTargets = {QStringLiteral("ibnetdiscover"), QStringLiteral("ibsim"), QStringLiteral("lfts"),
+                              QStringLiteral("partitions"), QStringLiteral("project")};
+
+} // namespace
+
+int convert(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Converts FILE to another format:\n"
+        "  topology (ibnetdiscover or ibsim net)  -> ibnetdiscover | ibsim\n"
+        "  LFT dump (ibroute, dump_lfts, opensm-lfts.dump) -> lfts (the form OpenSM's file engine loads)\n"
+        "  partitions.conf -> partitions | project\n"
+        "  Weft project -> partitions | project\n"
+        "The input's format is detected from its content."));
+    parser.addOption({{QStringLiteral("t"), QStringLiteral("to")}, QStringLiteral("Output format: %1.").arg(kTargets.join(QStringLiteral(", "))), QStringLiteral("FORMAT")});
+    parser.addOption({{QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("Output file (written atomically, previous kept as FILE.bak); default stdout."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("topology"), QStringLiteral("For LFT dumps: check the dump against this topology and name destinations in the output."), QStringLiteral("FILE")});
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The file to convert."));
+    int exitCode = kExitOk;
+    if (!parseArguments(parser, QStringLiteral("convert"), args, &exitCode))
+        return exitCode;
+    const QString command = QStringLiteral("convert");
+    if (parser.positionalArguments().size() != 1)
+        return reportBadInput(command, QStringLiteral("expected exactly one FILE (see weft convert --help)"));
+    const QString target = parser.value(QStringLiteral("to"));
+    if (!kTargets.contains(target))
+        return reportBadInput(command, QStringLiteral("--to must be one of %1").arg(kTargets.join(QStringLiteral(", "))));
+    const QString path = parser.positionalArguments().constFirst();
+    Result<QByteArray> data = TextReader::readFile(path);
+    if (!data)
+        return reportBadInput(command, data.error());
+
+    const FileFormat format = detectFileFormat(*data);
+    QByteArray output;
+    auto impossible = [&] {
+        return reportBadInput(command, QStringLiteral("cannot convert a %1 file to %2").arg(QLatin1String(fileFormatName(format)), target));
+    };
+    switch (format) {
+    case FileFormat::Topology: {
+        if (target != QLatin1String("ibnetdiscover") && target != QLatin1String("ibsim"))
+            return impossible();
+        Result<Fabric> fabric = readTopology(*data, path);
+        if (!fabric)
+            return reportBadInput(command, fabric.error());
+        output = target == QLatin1String("ibsim") ? writeIbsimNet(*fabric) : writeIbnetdiscover(*fabric);
+        break;
+    }
+    case FileFormat::LftDump: {
+        if (target != QLatin1String("lfts"))
+            return impossible();
+        std::optional<Fabric> fabric;
+        if (parser.isSet(QStringLiteral("topology"))) {
+            Result<Fabric> f = readTopologyFile(parser.value(QStringLiteral("topology")));
+            if (!f)
+                return reportBadInput(command, f.error());
+            fabric = std::move(f).value();
+        }
+        Result<ForwardingTables> tables = readLftDump(*data, path, fabric ? &*fabric : nullptr);
+        if (!tables)
+            return reportBadInput(command, tables.error());
+        output = writeLftDump(*tables, fabric ? &*fabric : nullptr);
+        break;
+    }
+    case FileFormat::PartitionsConf:
+    case FileFormat::Project: {
+        if (target != QLatin1String("partitions") && target != QLatin1String("project"))
+            return impossible();
+        Project project;
+        if (format == FileFormat::Project) {
+            Result<Project> p = readProject(*data, path);
+            if (!p)
+                return reportBadInput(command, p.error());
+            project = std::move(p).value();
+        } else {
+            Result<PartitionsConfResult> conf = readPartitionsConf(*data, path);
+            if (!conf)
+                return reportBadInput(command, conf.error());
+            for (const QString &w : conf->warnings)
+                err() << "warning: " << w << Qt::endl;
+            project.tenancy.partitions = std::move(conf->partitions);
+            project.fabricSource = path;
+        }
+        output = target == QLatin1String("project") ? writeProject(project) : writePartitionsConf(project.tenancy.partitions);
+        break;
+    }
+    case FileFormat::Unknown:
+        return reportBadInput(command, Error{path, 0, QStringLiteral("cannot tell what this file is")});
+    }
+    if (Status s = writeOutput(parser.value(QStringLiteral("output")), output); !s)
+        return reportBadInput(command, s.error());
+    return kExitOk;
+}
+
+} // namespace weft::cli

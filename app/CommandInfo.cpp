@@ -1,0 +1,214 @@
+// weft info [--json] FILE: what a file is and what it holds.
+
+#include "CliSupport.h"
+#include "Commands.h"
+#include "FabricSummary.h"
+#include "FileFormat.h"
+#include "LftDump.h"
+#include "PartitionsConf.h"
+#include "ProjectFile.h"
+#include "TextReader.h"
+#include "TopologyFile.h"
+
+#include <QJsonArray>
+
+namespace weft::cli {
+
+namespace {
+
+QString pkeyText(const std::optional<std::uint16_t> &pkey)
+{
+    return pkey ? QStringLiteral("0x%1").arg(*pkey, 4, 16, QLatin1Char('0')) : QStringLiteral("auto");
+}
+
+int infoTopology(const QString &path, const QByteArray &data, bool json)
+{
+    Result<Fabric> fabric = readTopology(data, path);
+    if (!fabric)
+        return reportBadInput(QStringLiteral("info"), fabric.error());
+    const FabricSummary s = summarize(*fabric);
+    QJsonArray perTier;
+    QStringList perTierText;
+    for (std::size_t n : s.switchesPerTier) {
+        perTier.append(double(n));
+        perTierText << QString::number(n);
+    }
+    if (json) {
+        printJson(QJsonObject{
+            {QStringLiteral("file"), path},
+            {QStringLiteral("format"), QStringLiteral("topology")},
+            {QStringLiteral("switches"), double(s.switches)},
+            {QStringLiteral("hosts"), double(s.channelAdapters)},
+            {QStringLiteral("routers"), double(s.routers)},
+            {QStringLiteral("links"), double(s.links)},
+            {QStringLiteral("switch_links"), double(s.switchLinks)},
+            {QStringLiteral("host_links"), double(s.endNodeLinks)},
+            {QStringLiteral("levels"), s.tiers},
+            {QStringLiteral("switches_per_level"), perTier},
+            {QStringLiteral("isolated_switches"), double(s.isolatedSwitches)},
+            {QStringLiteral("lid_min"), s.minLid},
+            {QStringLiteral("lid_max"), s.maxLid},
+            {QStringLiteral("lids_assigned"), double(s.lidsAssigned)},
+        });
+        return kExitOk;
+    }
+    out() << "file: " << path << '\n'
+          << "format: topology\n"
+          << "switches: " << s.switches << '\n'
+          << "hosts: " << s.channelAdapters << '\n'
+          << "routers: " << s.routers << '\n'
+          << "links: " << s.links << " (switch-switch " << s.switchLinks << ", to end nodes " << s.endNodeLinks << ")\n"
+          << "levels: " << s.tiers << " (switches per level from the leaves up: " << perTierText.join(QStringLiteral(", ")) << ")\n";
+    if (s.isolatedSwitches)
+        out() << "isolated switches: " << s.isolatedSwitches << " (no path to any end node)\n";
+    if (s.lidsAssigned)
+        out() << "LIDs: " << s.minLid << "-" << s.maxLid << " (" << s.lidsAssigned << " ports with a LID)\n";
+    else
+        out() << "LIDs: none assigned\n";
+    out().flush();
+    return kExitOk;
+}
+
+int infoLfts(const QString &path, const QByteArray &data, bool json)
+{
+    Result<ForwardingTables> tables = readLftDump(data, path);
+    if (!tables)
+        return reportBadInput(QStringLiteral("info"), tables.error());
+    std::size_t entries = 0;
+    std::size_t blocks = 0;
+    Lid top = 0;
+    for (const SwitchForwardingTable &t : tables->switches()) {
+        entries += t.lft.routeCount();
+        blocks += std::size_t(t.lft.blockCount());
+        top = std::max(top, t.lft.top());
+    }
+    if (json) {
+        printJson(QJsonObject{
+            {QStringLiteral("file"), path},
+            {QStringLiteral("format"), QStringLiteral("lfts")},
+            {QStringLiteral("switches"), double(tables->size())},
+            {QStringLiteral("entries"), double(entries)},
+            {QStringLiteral("blocks"), double(blocks)},
+            {QStringLiteral("top_lid"), top},
+        });
+        return kExitOk;
+    }
+    out() << "file: " << path << '\n'
+          << "format: LFT dump\n"
+          << "switches: " << tables->size() << '\n'
+          << "entries: " << entries << '\n'
+          << "blocks: " << blocks << " (64-entry blocks in use, summed over switches)\n"
+          << "highest LID routed: " << top << '\n';
+    out().flush();
+    return kExitOk;
+}
+
+int infoPartitions(const QString &path, const QByteArray &data, bool json)
+{
+    Result<PartitionsConfResult> conf = readPartitionsConf(data, path);
+    if (!conf)
+        return reportBadInput(QStringLiteral("info"), conf.error());
+    if (json) {
+        QJsonArray partitions;
+        for (const Partition &p : conf->partitions) {
+            const PartitionMemberCounts c = countMembers(p);
+            partitions.append(QJsonObject{
+                {QStringLiteral("name"), p.name},
+                {QStringLiteral("pkey"), pkeyText(p.pkey)},
+                {QStringLiteral("full"), c.full},
+                {QStringLiteral("limited"), c.limited},
+                {QStringLiteral("keywords"), c.keywords},
+                {QStringLiteral("ipoib"), p.ipoib},
+                {QStringLiteral("indx0"), p.indx0},
+                {QStringLiteral("defmember"), membershipName(p.defaultMembership)},
+                {QStringLiteral("line"), p.sourceLine},
+            });
+        }
+        printJson(QJsonObject{
+            {QStringLiteral("file"), path},
+            {QStringLiteral("format"), QStringLiteral("partitions")},
+            {QStringLiteral("partitions"), partitions},
+            {QStringLiteral("warnings"), QJsonArray::fromStringList(conf->warnings)},
+        });
+        return kExitOk;
+    }
+    out() << "file: " << path << '\n' << "format: partitions.conf\n" << "partitions: " << conf->partitions.size() << '\n';
+    for (const Partition &p : conf->partitions) {
+        const PartitionMemberCounts c = countMembers(p);
+        out() << "  " << (p.name.isEmpty() ? QStringLiteral("(unnamed)") : p.name) << "  pkey " << pkeyText(p.pkey)
+              << "  full " << c.full << "  limited " << c.limited;
+        if (c.keywords)
+            out() << "  keywords " << c.keywords;
+        out() << '\n';
+    }
+    for (const QString &w : conf->warnings)
+        out() << "warning: " << w << '\n';
+    out().flush();
+    return kExitOk;
+}
+
+int infoProject(const QString &path, const QByteArray &data, bool json)
+{
+    Result<Project> project = readProject(data, path);
+    if (!project)
+        return reportBadInput(QStringLiteral("info"), project.error());
+    const Tenancy &t = project->tenancy;
+    if (json) {
+        QJsonArray partitions;
+        for (const Partition &p : t.partitions)
+            partitions.append(QJsonObject{{QStringLiteral("name"), p.name}, {QStringLiteral("pkey"), pkeyText(p.pkey)},
+                                          {QStringLiteral("policy"), policyName(p.policy)},
+                                          {QStringLiteral("members"), double(p.members.size())}});
+        printJson(QJsonObject{
+            {QStringLiteral("file"), path},
+            {QStringLiteral("format"), QStringLiteral("project")},
+            {QStringLiteral("partitions"), partitions},
+            {QStringLiteral("tenants"), double(t.tenants.size())},
+            {QStringLiteral("weights"), double(t.nodeWeights.size())},
+            {QStringLiteral("policy_mode"), t.mode == PolicyMode::Strict ? QStringLiteral("strict") : QStringLiteral("best-effort")},
+            {QStringLiteral("routing_engine"), project->routingEngine},
+        });
+        return kExitOk;
+    }
+    out() << "file: " << path << '\n' << "format: Weft project\n"
+          << "policy mode: " << (t.mode == PolicyMode::Strict ? "strict" : "best-effort") << '\n'
+          << "routing engine: " << (project->routingEngine.isEmpty() ? QStringLiteral("(not chosen)") : project->routingEngine) << '\n'
+          << "partitions: " << t.partitions.size() << '\n';
+    for (const Partition &p : t.partitions)
+        out() << "  " << p.name << "  pkey " << pkeyText(p.pkey) << "  " << policyName(p.policy) << "  members " << p.members.size() << '\n';
+    out() << "tenants: " << t.tenants.size() << '\n' << "node weights: " << t.nodeWeights.size() << '\n';
+    out().flush();
+    return kExitOk;
+}
+
+} // namespace
+
+int info(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Tells what kind of file FILE is (topology, LFT dump, partitions.conf or Weft project) and summarises it."));
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The file to inspect."));
+    int exitCode = kExitOk;
+    if (!parseArguments(parser, QStringLiteral("info"), args, &exitCode))
+        return exitCode;
+    if (parser.positionalArguments().size() != 1)
+        return reportBadInput(QStringLiteral("info"), QStringLiteral("expected exactly one FILE (see weft info --help)"));
+    const QString path = parser.positionalArguments().constFirst();
+    Result<QByteArray> data = TextReader::readFile(path);
+    if (!data)
+        return reportBadInput(QStringLiteral("info"), data.error());
+    const bool json = parser.isSet(QStringLiteral("json"));
+    switch (detectFileFormat(*data)) {
+    case FileFormat::Topology: return infoTopology(path, *data, json);
+    case FileFormat::LftDump: return infoLfts(path, *data, json);
+    case FileFormat::PartitionsConf: return infoPartitions(path, *data, json);
+    case FileFormat::Project: return infoProject(path, *data, json);
+    case FileFormat::Unknown: break;
+    }
+    return reportBadInput(QStringLiteral("info"), Error{path, 0, QStringLiteral(
+        "cannot tell what this file is: not a topology, LFT dump, partitions.conf or Weft project")});
+}
+
+} // namespace weft::cli

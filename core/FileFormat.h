@@ -1,1 +1,14 @@
 #pragma once
+// Tells which of Weft's formats a file is in, from its content (never its name), so that
+// `weft info` and the GUI's Open accept any of them.
+
+#include <QByteArray>
+
+namespace weft {
+
+enum class FileFormat { Unknown, Topology, LftDump, PartitionsConf, Project };
+
+FileFormat detectFileFormat(const QByteArray &data);
+const char *fileFormatName(FileFormat format);  // "topology", "lfts", "partitions", "project"
+
+} // namespace weft

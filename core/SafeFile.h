@@ -1,1 +1,20 @@
 #pragma once
+// Every file Weft writes goes through here: written to a temporary file and renamed over the
+// target (QSaveFile), so a crash or full disk never leaves half a file, and whatever it replaces
+// is kept beside it as a backup.
+
+#include "Result.h"
+
+#include <QByteArray>
+#include <QString>
+
+namespace weft {
+
+// The backup of `path`: "<path>.bak".
+QString backupPath(const QString &path);
+
+// Writes `data` to `path` atomically. If `path` exists its previous content is first saved
+// as backupPath(path) (replacing an older backup). On failure nothing at `path` changes.
+Status writeFileAtomically(const QString &path, const QByteArray &data, bool keepBackup = true);
+
+} // namespace weft
