@@ -1,1 +1,463 @@
+#include "LftDump.h"
 
+#include "TextReader.h"
+
+#include <cctype>
+#include <cinttypes>
+#include <cstdio>
+#include <optional>
+#include <string_view>
+
+namespace weft {
+
+namespace {
+
+using std::string_view;
+
+constexpr string_view kUnicastHeader = "Unicast lids";
+constexpr string_view kMulticastHeader = "Multicast mlids";
+constexpr string_view kGuidMarker = " guid 0x";
+constexpr string_view kPortGuidMarker = " portguid 0x";
+// The two column-title lines ibroute prints under each switch header.
+constexpr string_view kColumnTitle1 = "Lid  Out   Destination";
+constexpr string_view kColumnTitle2 = "Port     Info";
+// dump_lfts, the deprecated wrapper, appends a warning after dump_fts's output.
+constexpr string_view kWrapperWarning = "*** WARNING ***";
+
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+QString hexGuid(Guid guid)
+{
+    return QStringLiteral("0x%1").arg(guid, 16, 16, QLatin1Char('0'));
+}
+
+QString hexLid(unsigned lid)
+{
+    return QStringLiteral("0x%1").arg(lid, 4, 16, QLatin1Char('0'));
+}
+
+// Quoted for a message, cut short so that a long line does not drown the message.
+QString quoted(string_view s)
+{
+    constexpr std::size_t kMax = 60;
+    QString text = text::toQString(s.substr(0, kMax));
+    if (s.size() > kMax)
+        text += QStringLiteral("...");
+    return QLatin1Char('"') + text + QLatin1Char('"');
+}
+
+// The run of characters up to the next blank (or the end).
+string_view token(string_view s)
+{
+    std::size_t n = 0;
+    while (n < s.size() && !isSpace(s[n]))
+        ++n;
+    return s.substr(0, n);
+}
+
+string_view skipSpace(string_view s)
+{
+    while (!s.empty() && isSpace(s.front()))
+        s.remove_prefix(1);
+    return s;
+}
+
+bool endsWith(string_view s, string_view suffix)
+{
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// One switch's part of the dump: header, entries, "N lids dumped".
+struct Section
+{
+    std::size_t index = 0;
+    Guid guid = 0;
+    bool ibrouteStyle = false;  // "[0x..-0x..]": the footer counts the entry lines
+    unsigned rangeFirst = 0;
+    unsigned rangeLast = 0;
+    int entryLines = 0;
+    int portCount = -1;  // from the fabric; -1 when no fabric was given
+    QString switchName;
+    std::vector<bool> seen;  // LIDs listed so far, routed or not
+    bool closed = false;
+};
+
+class Parser
+{
+public:
+    Parser(TextReader &reader, const Fabric *fabric) : m_reader(reader), m_fabric(fabric) {}
+
+    ForwardingTables parse()
+    {
+        while (m_reader.next()) {
+            const string_view line = text::trimmed(m_reader.line());
+            if (line.empty() || line.front() == '#')
+                continue;
+            if (text::startsWith(line, kMulticastHeader))
+                m_reader.fail(QStringLiteral("multicast dump, not a unicast LFT dump"));
+            if (text::startsWith(line, kUnicastHeader))
+                header(line);
+            else if (text::startsWith(line, "0x"))
+                entry(line);
+            else if (line == kColumnTitle1 || line == kColumnTitle2 || text::startsWith(line, kWrapperWarning))
+                continue;
+            else if (!footer(line))
+                m_reader.fail(QStringLiteral("unrecognised line %1; expected a \"Unicast lids\" switch header, "
+                                             "an entry \"0x<lid> <port>\" or \"<n> lids dumped\"")
+                                  .arg(quoted(line)));
+        }
+        requireClosed();
+        if (m_tables.isEmpty())
+            throw InputError{0, QStringLiteral("no unicast LFTs: the file has no \"Unicast lids\" switch header")};
+        return std::move(m_tables);
+    }
+
+private:
+    [[noreturn]] void fail(const QString &message) const { m_reader.fail(message); }
+
+    // Every section ends with "N lids dumped"; a missing one means the dump was cut short.
+    void requireClosed() const
+    {
+        if (m_section && !m_section->closed)
+            throw InputError{m_headerLines.back(),
+                             QStringLiteral("switch %1 has no \"lids dumped\" line after its entries; "
+                                            "the dump is truncated")
+                                 .arg(hexGuid(m_section->guid))};
+    }
+
+    unsigned parseRangeBound(string_view s, string_view whole) const
+    {
+        std::uint64_t value = 0;
+        if (!text::parseUInt(text::trimmed(s), 0, &value))
+            fail(QStringLiteral("bad LID range %1 in switch header").arg(quoted(whole)));
+        if (value > kMaxUnicastLid)
+            fail(QStringLiteral("LID range %1 goes past the last unicast LID 0xbfff").arg(quoted(whole)));
+        return unsigned(value);
+    }
+
+    void header(string_view line)
+    {
+        requireClosed();
+        Section section;
+        string_view rest = skipSpace(line.substr(kUnicastHeader.size()));
+
+        // "[0x0-0x6]" (ibroute) or "[0-6]" (OpenSM)
+        const std::size_t close = rest.find(']');
+        if (rest.empty() || rest.front() != '[' || close == string_view::npos)
+            fail(QStringLiteral("switch header has no LID range \"[first-last]\""));
+        const string_view range = rest.substr(1, close - 1);
+        const std::size_t dash = range.find('-');
+        if (dash == string_view::npos)
+            fail(QStringLiteral("bad LID range %1 in switch header").arg(quoted(range)));
+        section.rangeFirst = parseRangeBound(range.substr(0, dash), range);
+        section.rangeLast = parseRangeBound(range.substr(dash + 1), range);
+        if (section.rangeFirst > section.rangeLast)
+            fail(QStringLiteral("LID range %1 is empty: its first LID is past its last").arg(quoted(range)));
+        section.ibrouteStyle = text::startsWith(text::trimmed(range), "0x");
+        rest = skipSpace(rest.substr(close + 1));
+
+        if (!text::startsWith(rest, "of switch"))
+            fail(QStringLiteral("switch header has no \"of switch\" after the LID range"));
+        rest.remove_prefix(string_view("of switch").size());
+        const std::size_t guidAt = rest.find(kGuidMarker);
+        if (guidAt == string_view::npos)
+            fail(QStringLiteral("switch header has no switch GUID (\"guid 0x...\"); is it truncated?"));
+
+        // Who ibroute addressed: "Lid 4", "DR path slid 0; dlid 0; 0,3", ... Only a LID is useful.
+        Lid switchLid = 0;
+        const string_view who = text::trimmed(rest.substr(0, guidAt));
+        if (text::startsWith(who, "Lid ")) {
+            std::uint64_t lid = 0;
+            const string_view lidText = token(skipSpace(who.substr(4)));
+            if (!text::parseUInt(lidText, 10, &lid) || lid > kMaxUnicastLid)
+                fail(QStringLiteral("bad switch LID %1 in switch header").arg(quoted(lidText)));
+            switchLid = Lid(lid);
+        }
+
+        rest = rest.substr(guidAt + kGuidMarker.size());
+        const string_view guidText = token(rest);
+        std::uint64_t guid = 0;
+        if (!text::parseUInt(guidText, 16, &guid))
+            fail(QStringLiteral("bad switch GUID \"0x%1\"").arg(text::toQString(guidText)));
+        if (guid == 0)
+            fail(QStringLiteral("switch GUID is 0"));
+        rest = text::trimmed(rest.substr(guidText.size()));
+
+        // "(Switch1):" from ibroute, "('Switch1'):" from OpenSM
+        if (rest.empty() || rest.front() != '(' || !endsWith(rest, "):"))
+            fail(QStringLiteral("switch header does not end with \"(description):\"; is it truncated?"));
+        string_view description = rest.substr(1, rest.size() - 3);
+        if (description.size() >= 2 && description.front() == '\'' && description.back() == '\'')
+            description = description.substr(1, description.size() - 2);
+
+        section.guid = guid;
+        section.switchName = hexGuid(guid);
+        QString descriptionText = text::toQString(description);
+        if (m_fabric)
+            checkSwitch(section, &switchLid, &descriptionText);
+
+        const int index = m_tables.addSwitch(guid, switchLid, descriptionText);
+        if (index < 0)
+            fail(QStringLiteral("switch %1 appears twice (first at line %2)")
+                     .arg(hexGuid(guid))
+                     .arg(m_headerLines[std::size_t(m_tables.indexOf(guid))]));
+        section.index = std::size_t(index);
+        section.seen.assign(std::size_t(section.rangeLast) + 1, false);
+        m_tables.lft(section.index).reserve(Lid(section.rangeLast));
+        m_headerLines.push_back(m_reader.lineNumber());
+        m_section = std::move(section);
+    }
+
+    void checkSwitch(Section &section, Lid *switchLid, QString *description) const
+    {
+        const NodeIndex node = m_fabric->nodeByGuid(section.guid);
+        if (node == kNoIndex)
+            fail(QStringLiteral("unknown switch GUID %1: the fabric has no such node").arg(hexGuid(section.guid)));
+        const Node &n = m_fabric->node(node);
+        if (n.type != NodeType::Switch)
+            fail(QStringLiteral("GUID %1 is %2 \"%3\" in the fabric, not a switch")
+                     .arg(hexGuid(section.guid),
+                          n.type == NodeType::Router ? QStringLiteral("router") : QStringLiteral("channel adapter"),
+                          n.name));
+        section.portCount = n.portCount;
+        section.switchName = QStringLiteral("%1 (\"%2\")").arg(hexGuid(section.guid), n.name);
+        if (*switchLid == 0)
+            *switchLid = m_fabric->nodeLid(node);
+        if (description->isEmpty())
+            *description = n.description;
+    }
+
+    void entry(string_view line)
+    {
+        if (!m_section)
+            fail(QStringLiteral("LFT entry before any \"Unicast lids\" switch header"));
+        Section &section = *m_section;
+        if (section.closed)
+            fail(QStringLiteral("LFT entry after the \"lids dumped\" line of switch %1").arg(hexGuid(section.guid)));
+
+        string_view rest = line.substr(2);
+        const string_view lidText = token(rest);
+        std::uint64_t lid = 0;
+        if (!text::parseUInt(lidText, 16, &lid))
+            fail(QStringLiteral("bad LID \"0x%1\"").arg(text::toQString(lidText)));
+        if (lid > kMaxUnicastLid)
+            fail(QStringLiteral("LID %1 is outside the unicast range 0x0001-0xbfff").arg(hexLid(unsigned(lid))));
+        rest = skipSpace(rest.substr(lidText.size()));
+
+        const string_view portText = token(rest);
+        if (portText.empty())
+            fail(QStringLiteral("entry for LID %1 has no out port").arg(hexLid(unsigned(lid))));
+        std::uint64_t port = 0;
+        if (!text::parseUInt(portText, 10, &port))
+            fail(QStringLiteral("bad out port %1 for LID %2").arg(quoted(portText), hexLid(unsigned(lid))));
+        if (port > kNoRoute)
+            fail(QStringLiteral("out port %1 for LID %2 is out of range (0-254, or 255 for no route)")
+                     .arg(port)
+                     .arg(hexLid(unsigned(lid))));
+        rest = skipSpace(rest.substr(portText.size()));
+        if (!rest.empty() && rest.front() != ':' && rest.front() != '#')
+            fail(QStringLiteral("unexpected text %1 after the out port of LID %2")
+                     .arg(quoted(rest), hexLid(unsigned(lid))));
+        checkPortGuid(rest);
+
+        if (lid < section.rangeFirst || lid > section.rangeLast)
+            fail(QStringLiteral("LID %1 is outside the switch header's range %2-%3")
+                     .arg(hexLid(unsigned(lid)), hexLid(section.rangeFirst), hexLid(section.rangeLast)));
+        if (section.seen[std::size_t(lid)])
+            fail(QStringLiteral("LID %1 is listed twice for switch %2").arg(hexLid(unsigned(lid)), hexGuid(section.guid)));
+        section.seen[std::size_t(lid)] = true;
+        ++section.entryLines;
+
+        if (port == kNoRoute)
+            return;
+        if (lid == 0)
+            fail(QStringLiteral("LID 0x0000 is reserved and cannot be routed (port %1)").arg(port));
+        if (section.portCount >= 0 && port > unsigned(section.portCount))
+            fail(QStringLiteral("out port %1 for LID %2 is beyond switch %3, which has %4 ports")
+                     .arg(port)
+                     .arg(hexLid(unsigned(lid)), section.switchName)
+                     .arg(section.portCount));
+        m_tables.lft(section.index).setPort(Lid(lid), std::uint8_t(port));
+    }
+
+    // OpenSM uses the port GUID to follow renumbered LIDs; a damaged one would silently not.
+    void checkPortGuid(string_view info) const
+    {
+        const std::size_t at = info.find(kPortGuidMarker);
+        if (at == string_view::npos)
+            return;
+        string_view hex = info.substr(at + kPortGuidMarker.size());
+        std::size_t n = 0;
+        while (n < hex.size() && std::isxdigit(static_cast<unsigned char>(hex[n])))
+            ++n;
+        const bool terminated = n == hex.size() || isSpace(hex[n]) || hex[n] == ':' || hex[n] == ')';
+        std::uint64_t guid = 0;
+        if (n == 0 || !terminated || !text::parseUInt(hex.substr(0, n), 16, &guid))
+            fail(QStringLiteral("bad port GUID \"0x%1\"").arg(text::toQString(token(hex))));
+    }
+
+    // "6 valid lids dumped" (ibroute), "7 lids dumped" (ibroute -a), "6 lids dumped" (OpenSM).
+    bool footer(string_view line)
+    {
+        const string_view countText = token(line);
+        const string_view words = skipSpace(line.substr(countText.size()));
+        if (words != "valid lids dumped" && words != "lids dumped")
+            return false;
+        std::uint64_t count = 0;
+        if (!text::parseUInt(countText, 10, &count))
+            fail(QStringLiteral("bad count %1 in \"lids dumped\" line").arg(quoted(countText)));
+        if (!m_section || m_section->closed)
+            fail(QStringLiteral("\"lids dumped\" line without a switch header before it"));
+        Section &section = *m_section;
+        // ibroute counts the entry lines it printed; OpenSM prints the last LID of its range.
+        if (section.ibrouteStyle && count != std::uint64_t(section.entryLines))
+            fail(QStringLiteral("switch %1 ends with \"%2 lids dumped\" but has %3 entries; "
+                                "the dump is incomplete or was edited")
+                     .arg(hexGuid(section.guid))
+                     .arg(count)
+                     .arg(section.entryLines));
+        if (!section.ibrouteStyle && count != section.rangeLast)
+            fail(QStringLiteral("switch %1 ends with \"%2 lids dumped\" but its header gives LIDs up to %3")
+                     .arg(hexGuid(section.guid))
+                     .arg(count)
+                     .arg(section.rangeLast));
+        section.closed = true;
+        return true;
+    }
+
+    TextReader &m_reader;
+    const Fabric *m_fabric;
+    ForwardingTables m_tables;
+    std::optional<Section> m_section;
+    std::vector<int> m_headerLines;  // per switch index
+};
+
+const char *nodeTypeText(NodeType type)
+{
+    // As ibroute prints IB_NODE_TYPE_F.
+    switch (type) {
+    case NodeType::Switch:
+        return "Switch";
+    case NodeType::Router:
+        return "Router";
+    case NodeType::ChannelAdapter:
+        break;
+    }
+    return "Channel Adapter";
+}
+
+// The text after "0x0004 001 " for each LID, computed once for all switches.
+class DestinationInfo
+{
+public:
+    explicit DestinationInfo(const Fabric *fabric) : m_fabric(fabric) {}
+
+    const QByteArray &forLid(Lid lid)
+    {
+        if (lid >= m_cache.size())
+            m_cache.resize(std::size_t(lid) + 1);
+        QByteArray &info = m_cache[lid];
+        if (info.isEmpty())
+            info = describe(lid);
+        return info;
+    }
+
+private:
+    QByteArray describe(Lid lid) const
+    {
+        const PortIndex p = m_fabric ? m_fabric->portByLid(lid) : kNoIndex;
+        if (p == kNoIndex)
+            return QByteArrayLiteral(": (unknown node and type)");
+        const Port &port = m_fabric->port(p);
+        const Node &node = m_fabric->node(port.node);
+        const Guid guid = port.guid ? port.guid : node.guid;
+        char buffer[64];
+        std::snprintf(buffer, sizeof buffer, " portguid 0x%016" PRIx64 ": '", guid);
+        return QByteArrayLiteral(": (") + nodeTypeText(node.type) + buffer + nodeDescription(node).toUtf8()
+            + QByteArrayLiteral("')");
+    }
+
+    static QString nodeDescription(const Node &node)
+    {
+        return node.description.isEmpty() ? node.name : node.description;
+    }
+
+    const Fabric *m_fabric;
+    std::vector<QByteArray> m_cache;
+};
+
+} // namespace
+
+Result<ForwardingTables> readLftDump(const QByteArray &data, const QString &fileName, const Fabric *fabric)
+{
+    TextReader reader(data, fileName);
+    try {
+        Parser parser(reader, fabric);
+        return parser.parse();
+    } catch (const InputError &e) {
+        return reader.error(e);
+    }
+}
+
+Result<ForwardingTables> readLftDumpFile(const QString &path, const Fabric *fabric)
+{
+    Result<QByteArray> data = TextReader::readFile(path);
+    if (!data)
+        return data.error();
+    return readLftDump(data.value(), path, fabric);
+}
+
+QByteArray writeLftDump(const ForwardingTables &tables, const Fabric *fabric)
+{
+    DestinationInfo destinations(fabric);
+    QByteArray out;
+    std::size_t routes = 0;
+    for (const SwitchForwardingTable &sw : tables.switches())
+        routes += sw.lft.routeCount();
+    out.reserve(qsizetype(routes * 80 + tables.size() * 200));
+
+    char buffer[96];
+    for (const SwitchForwardingTable &sw : tables.switches()) {
+        const NodeIndex node = fabric ? fabric->nodeByGuid(sw.guid) : kNoIndex;
+        Lid lid = sw.lid;
+        QString description = sw.description;
+        if (node != kNoIndex) {
+            if (lid == 0)
+                lid = fabric->nodeLid(node);
+            if (description.isEmpty())
+                description = fabric->node(node).description;
+        }
+        const Lid top = sw.lft.top();
+        std::snprintf(buffer, sizeof buffer, "Unicast lids [0x0-0x%x] of switch", unsigned(top));
+        out += buffer;
+        if (lid != 0) {
+            std::snprintf(buffer, sizeof buffer, " Lid %u", unsigned(lid));
+            out += buffer;
+        }
+        // With no LID the GUID follows "of switch" directly, still found by " guid 0x".
+        std::snprintf(buffer, sizeof buffer, " guid 0x%016" PRIx64 " (", sw.guid);
+        out += buffer;
+        out += description.toUtf8();
+        out += "):\n  Lid  Out   Destination\n       Port     Info \n";
+
+        int written = 0;
+        const std::vector<std::uint8_t> &entries = sw.lft.entries();
+        for (std::size_t l = 1; l <= top; ++l) {
+            if (entries[l] == kNoRoute)
+                continue;
+            std::snprintf(buffer, sizeof buffer, "0x%04x %03u ", unsigned(l), unsigned(entries[l]));
+            out += buffer;
+            out += destinations.forLid(Lid(l));
+            out += '\n';
+            ++written;
+        }
+        std::snprintf(buffer, sizeof buffer, "%d valid lids dumped \n", written);
+        out += buffer;
+    }
+    return out;
+}
+
+} // namespace weft

@@ -1,1 +1,36 @@
 #pragma once
+// LFT dumps: the text form of unicast forwarding tables that OpenSM's `file` routing engine
+// loads (`opensm -R file -U <dump>`).
+//
+// Read: the output of ibroute, dump_fts and dump_lfts (the deprecated wrapper with its warning
+// trailer), in every variant those tools print (-a with unrouted entries, -n without
+// destination info, LMC "path #" entries, LID ranges), and OpenSM's own opensm-lfts.dump.
+// Stricter than OpenSM, which silently skips what it does not understand: anything that is not
+// part of those formats, a multicast dump, or a switch or LID given twice is an error naming the
+// line. Entries with port 255 (what `-a` prints for LIDs without a route) mean "no route".
+//
+// Written: ibroute's format, complete (every switch) and loadable by OpenSM, with
+// `portguid 0x...` on every entry when a fabric says who owns each LID, so that OpenSM can remap
+// entries if LIDs have been renumbered since the dump was made.
+
+#include "Fabric.h"
+#include "ForwardingTables.h"
+#include "Result.h"
+
+#include <QByteArray>
+#include <QString>
+
+namespace weft {
+
+// With a fabric, also checks the dump against it: every switch GUID must be a switch of the
+// fabric and every out port one that the switch has. Switch LIDs and descriptions the dump does
+// not give are then taken from the fabric.
+Result<ForwardingTables> readLftDump(const QByteArray &data, const QString &fileName,
+                                     const Fabric *fabric = nullptr);
+Result<ForwardingTables> readLftDumpFile(const QString &path, const Fabric *fabric = nullptr);
+
+// ibroute/dump_fts format. Destination info (node type, port GUID, description) comes from the
+// fabric; without one, entries say "unknown node and type" as ibroute does when it cannot ask.
+QByteArray writeLftDump(const ForwardingTables &tables, const Fabric *fabric = nullptr);
+
+} // namespace weft
