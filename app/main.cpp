@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QIcon>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QSettings>
@@ -114,6 +115,10 @@ int main(int argc, char **argv)
             QCoreApplication app(argc, argv);
             QStringList args = QCoreApplication::arguments().mid(2);
             return it->second.first(args);
+        }
+        if (!first.startsWith(QLatin1Char('-')) && !QFileInfo::exists(first)) {
+            QTextStream(stderr) << "weft: \"" << first << "\" is neither a command nor a file (see weft --help)" << Qt::endl;
+            return weft::cli::kExitBadInput;
         }
     }
     return runGui(argc, argv);

@@ -1,0 +1,222 @@
+// The `weft` executable's headless subcommands, run as a user runs them: exit codes, stdout,
+// stderr, files written.
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run weft(const QStringList &args)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::SeparateChannels);
+    p.start(qEnvironmentVariable("WEFT_BINARY"), args);
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        return {};
+    }
+    // A crash is never an acceptable answer, whatever the input.
+    if (p.exitStatus() != QProcess::NormalExit)
+        return {-2, p.readAllStandardOutput(), p.readAllStandardError()};
+    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+QJsonObject json(const QByteArray &out)
+{
+    return QJsonDocument::fromJson(out).object();
+}
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(QFileInfo(qEnvironmentVariable("WEFT_BINARY")).isExecutable(), "WEFT_BINARY must name the weft executable");
+        QVERIFY(m_dir.isValid());
+    }
+
+    void helpListsCommands()
+    {
+        const Run r = weft({QStringLiteral("--help")});
+        QCOMPARE(r.exitCode, 0);
+        for (const char *command : {"info", "gen", "convert", "bench"})
+            QVERIFY2(r.out.contains(command), command);
+        for (const char *command : {"info", "gen", "convert"}) {
+            const Run h = weft({QLatin1String(command), QStringLiteral("--help")});
+            QCOMPARE(h.exitCode, 0);
+            QVERIFY(h.out.contains("Usage:"));
+        }
+    }
+
+    void genThenInfo_data()
+    {
+        QTest::addColumn<QStringList>("genArgs");
+        QTest::addColumn<int>("switches");
+        QTest::addColumn<int>("hosts");
+        QTest::addColumn<int>("links");
+        QTest::addColumn<int>("levels");
+        // Radix r, 2 levels: r leaves with r/2 hosts, r/2 spines; every leaf up-port cabled.
+        QTest::addRow("radix 8, 2 levels") << QStringList{QStringLiteral("--radix"), QStringLiteral("8"), QStringLiteral("--levels"), QStringLiteral("2")}
+                                           << 12 << 32 << 32 + 32 << 2;
+        // k-ary n-tree: n k^(n-1) switches, k^n hosts, n k^n cables.
+        QTest::addRow("4-ary 3-tree") << QStringList{QStringLiteral("--kary"), QStringLiteral("4"), QStringLiteral("--levels"), QStringLiteral("3")}
+                                      << 48 << 64 << 3 * 64 << 3;
+        QTest::addRow("4-ary 3-tree as ibsim net")
+            << QStringList{QStringLiteral("--kary"), QStringLiteral("4"), QStringLiteral("--levels"), QStringLiteral("3"), QStringLiteral("--format"), QStringLiteral("ibsim")}
+            << 48 << 64 << 3 * 64 << 3;
+        QTest::addRow("2-ary 3-tree, 2 links removed")
+            << QStringList{QStringLiteral("--kary"), QStringLiteral("2"), QStringLiteral("--levels"), QStringLiteral("3"), QStringLiteral("--remove-links"), QStringLiteral("2"), QStringLiteral("--seed"), QStringLiteral("4")}
+            << 12 << 8 << 3 * 8 - 2 << 3;
+    }
+
+    void genThenInfo()
+    {
+        QFETCH(QStringList, genArgs);
+        QFETCH(int, switches);
+        QFETCH(int, hosts);
+        QFETCH(int, links);
+        QFETCH(int, levels);
+        const QString file = m_dir.filePath(QStringLiteral("%1.topo").arg(QTest::currentDataTag()));
+        const Run g = weft(QStringList{QStringLiteral("gen")} + genArgs + QStringList{QStringLiteral("-o"), file});
+        QVERIFY2(g.exitCode == 0, g.err.constData());
+        const Run i = weft({QStringLiteral("info"), QStringLiteral("--json"), file});
+        QVERIFY2(i.exitCode == 0, i.err.constData());
+        const QJsonObject o = json(i.out);
+        QCOMPARE(o.value(QStringLiteral("format")).toString(), QStringLiteral("topology"));
+        QCOMPARE(o.value(QStringLiteral("switches")).toInt(), switches);
+        QCOMPARE(o.value(QStringLiteral("hosts")).toInt(), hosts);
+        QCOMPARE(o.value(QStringLiteral("links")).toInt(), links);
+        QCOMPARE(o.value(QStringLiteral("levels")).toInt(), levels);
+        QCOMPARE(o.value(QStringLiteral("lid_min")).toInt(), 1);
+        QCOMPARE(o.value(QStringLiteral("lid_max")).toInt(), switches + hosts);
+
+        const Run text = weft({QStringLiteral("info"), file});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.out.contains("switches: " + QByteArray::number(switches) + '\n'));
+        QVERIFY(text.out.contains("hosts: " + QByteArray::number(hosts) + '\n'));
+    }
+
+    void infoOnLftDumpAndPartitions()
+    {
+        const Run l = weft({QStringLiteral("info"), QStringLiteral("--json"), QFINDTESTDATA("data/lfts/dump_lfts.txt")});
+        QVERIFY2(l.exitCode == 0, l.err.constData());
+        QCOMPARE(json(l.out).value(QStringLiteral("format")).toString(), QStringLiteral("lfts"));
+        QCOMPARE(json(l.out).value(QStringLiteral("switches")).toInt(), 2);
+        QCOMPARE(json(l.out).value(QStringLiteral("entries")).toInt(), 12);  // 6 LIDs on each of 2 switches
+
+        const Run p = weft({QStringLiteral("info"), QStringLiteral("--json"), QFINDTESTDATA("data/partitions/tenants.conf")});
+        QVERIFY2(p.exitCode == 0, p.err.constData());
+        const QJsonArray parts = json(p.out).value(QStringLiteral("partitions")).toArray();
+        QCOMPARE(parts.size(), 3);
+        QCOMPARE(parts.at(1).toObject().value(QStringLiteral("name")).toString(), QStringLiteral("TenantA"));
+        QCOMPARE(parts.at(1).toObject().value(QStringLiteral("pkey")).toString(), QStringLiteral("0x0001"));
+        QCOMPARE(parts.at(1).toObject().value(QStringLiteral("full")).toInt(), 1);
+        QCOMPARE(parts.at(1).toObject().value(QStringLiteral("limited")).toInt(), 1);
+        QCOMPARE(parts.at(2).toObject().value(QStringLiteral("full")).toInt(), 1);
+        QCOMPARE(parts.at(2).toObject().value(QStringLiteral("limited")).toInt(), 1);
+    }
+
+    void convertRoundTrips()
+    {
+        const QString topo = QFINDTESTDATA("data/topology/ibnetdiscover-2sw4hca.txt");
+        const QString net = m_dir.filePath(QStringLiteral("converted.net"));
+        Run r = weft({QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("ibsim"), QStringLiteral("-o"), net, topo});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const Run a = weft({QStringLiteral("info"), QStringLiteral("--json"), topo});
+        const Run b = weft({QStringLiteral("info"), QStringLiteral("--json"), net});
+        QCOMPARE(json(b.out).value(QStringLiteral("links")), json(a.out).value(QStringLiteral("links")));
+        QCOMPARE(json(b.out).value(QStringLiteral("lid_max")), json(a.out).value(QStringLiteral("lid_max")));
+
+        const QString project = m_dir.filePath(QStringLiteral("tenants.weft"));
+        const QString conf = m_dir.filePath(QStringLiteral("tenants.conf"));
+        r = weft({QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("project"), QStringLiteral("-o"), project,
+                  QFINDTESTDATA("data/partitions/tenants.conf")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = weft({QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("partitions"), QStringLiteral("-o"), conf, project});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const Run before = weft({QStringLiteral("info"), QStringLiteral("--json"), QFINDTESTDATA("data/partitions/tenants.conf")});
+        const Run after = weft({QStringLiteral("info"), QStringLiteral("--json"), conf});
+        // Same names, P_Keys and member counts (source lines differ by construction).
+        const QJsonArray x = json(before.out).value(QStringLiteral("partitions")).toArray();
+        const QJsonArray y = json(after.out).value(QStringLiteral("partitions")).toArray();
+        QCOMPARE(y.size(), x.size());
+        for (int i = 0; i < x.size(); ++i)
+            for (const char *key : {"name", "pkey", "full", "limited", "keywords", "ipoib", "indx0", "defmember"})
+                QCOMPARE(y.at(i).toObject().value(QLatin1String(key)), x.at(i).toObject().value(QLatin1String(key)));
+
+        // Writing over an existing file keeps what it replaced.
+        r = weft({QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("ibnetdiscover"), QStringLiteral("-o"), net, topo});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(QFile::exists(net + QStringLiteral(".bak")));
+    }
+
+    void badInputExitsTwoWithTheError_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        const QString bad = QFINDTESTDATA("data/topology/ibsim-example.net") + QStringLiteral(".missing");
+        QTest::addRow("missing file") << QStringList{QStringLiteral("info"), bad} << QStringLiteral("cannot open");
+        QTest::addRow("no file") << QStringList{QStringLiteral("info")} << QStringLiteral("exactly one FILE");
+        QTest::addRow("unknown option") << QStringList{QStringLiteral("info"), QStringLiteral("--frob"), bad} << QStringLiteral("frob");
+        QTest::addRow("odd radix") << QStringList{QStringLiteral("gen"), QStringLiteral("--radix"), QStringLiteral("7"), QStringLiteral("--levels"), QStringLiteral("2")} << QStringLiteral("radix");
+        QTest::addRow("no shape") << QStringList{QStringLiteral("gen")} << QString();
+        QTest::addRow("impossible conversion")
+            << QStringList{QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("lfts"), QFINDTESTDATA("data/topology/ibsim-example.net")}
+            << QStringLiteral("cannot convert a topology file to lfts");
+        QTest::addRow("unknown target") << QStringList{QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("xml"), bad} << QStringLiteral("--to must be one of");
+        QTest::addRow("unknown benchmark") << QStringList{QStringLiteral("bench"), QStringLiteral("nothing")} << QStringLiteral("unknown benchmark");
+        QTest::addRow("neither command nor file") << QStringList{QStringLiteral("frobnicate")} << QStringLiteral("neither a command nor a file");
+    }
+
+    void badInputExitsTwoWithTheError()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Run r = weft(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+    }
+
+    void malformedFilesNameFileAndLine()
+    {
+        const QString file = m_dir.filePath(QStringLiteral("broken.topo"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("switchguid=0x10\nSwitch\t4 \"S-0000000000000010\"\n[9]\t\"x\"[1]\n");
+        f.close();
+        const Run r = weft({QStringLiteral("info"), file});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(file.toUtf8() + ":3: "), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void benchParseReportsFigures()
+    {
+        const Run r = weft({QStringLiteral("bench"), QStringLiteral("parse"), QStringLiteral("--radix"), QStringLiteral("8"),
+                            QStringLiteral("--levels"), QStringLiteral("3"), QStringLiteral("--repeat"), QStringLiteral("2"), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = json(r.out);
+        QCOMPARE(o.value(QStringLiteral("hosts")).toInt(), 128);  // 8^3/4
+        QCOMPARE(o.value(QStringLiteral("switches")).toInt(), 80);  // 5*8^2/4
+        QVERIFY(o.value(QStringLiteral("seconds_min")).toDouble() > 0);
+        QCOMPARE(o.value(QStringLiteral("seconds_all")).toArray().size(), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

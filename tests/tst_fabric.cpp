@@ -1,0 +1,154 @@
+#include "Fabric.h"
+#include "FabricSummary.h"
+#include "SafeFile.h"
+
+#include <QtTest>
+
+using namespace weft;
+
+namespace {
+
+// sw (4 ports) with two single-port hosts on ports 1 and 2.
+struct Small
+{
+    FabricBuilder b;
+    NodeIndex sw = kNoIndex, h1 = kNoIndex, h2 = kNoIndex;
+    Small()
+    {
+        FabricBuilder::NodeSpec s{NodeType::Switch, 0x100, 4, QStringLiteral("sw"), QStringLiteral("switch")};
+        FabricBuilder::NodeSpec a{NodeType::ChannelAdapter, 0x200, 1, QStringLiteral("h1"), QStringLiteral("host 1")};
+        FabricBuilder::NodeSpec c{NodeType::ChannelAdapter, 0x300, 1, QStringLiteral("h2"), QStringLiteral("host 2")};
+        QVERIFY(b.addNode(s, &sw).isEmpty());
+        QVERIFY(b.addNode(a, &h1).isEmpty());
+        QVERIFY(b.addNode(c, &h2).isEmpty());
+    }
+};
+
+} // namespace
+
+class TestFabric : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void buildsAndIndexes()
+    {
+        Small s;
+        QVERIFY(s.b.connect(s.sw, 1, s.h1, 1).isEmpty());
+        QVERIFY(s.b.connect(s.h2, 1, s.sw, 2).isEmpty());
+        QVERIFY(s.b.connect(s.sw, 1, s.h1, 1).isEmpty());  // the same cable from the other end
+        QVERIFY(s.b.setPortLid(s.sw, 0, 1, 0).isEmpty());
+        QVERIFY(s.b.setPortLid(s.h1, 1, 4, 1).isEmpty());  // LIDs 4 and 5
+        QVERIFY(s.b.setPortLid(s.h2, 1, 2, 0).isEmpty());
+        Result<Fabric> f = std::move(s.b).build();
+        QVERIFY(f.ok());
+        QCOMPARE(f->links().size(), std::size_t(2));
+        QCOMPARE(f->switches().size(), std::size_t(1));
+        QCOMPARE(f->endNodes().size(), std::size_t(2));
+        QCOMPARE(f->nodeByGuid(0x200), s.h1);
+        QCOMPARE(f->nodeByName(QStringLiteral("h2")), s.h2);
+        QCOMPARE(f->portByGuid(0x201), f->portOf(s.h1, 1));  // CA port GUID = node GUID + port
+        QCOMPARE(f->portByGuid(0x100), f->portOf(s.sw, 0));  // a switch is addressed by port 0
+        QCOMPARE(f->portByLid(5), f->portOf(s.h1, 1));      // inside the LMC range
+        QCOMPARE(f->portByLid(3), kNoIndex);
+        QCOMPARE(f->maxLid(), Lid(5));
+        QCOMPARE(f->nodeLid(s.sw), Lid(1));
+        QCOMPARE(f->portOf(s.sw, 5), kNoIndex);
+        const Port &p = f->port(f->portOf(s.sw, 2));
+        QCOMPARE(f->port(p.remote).node, s.h2);
+
+        const FabricSummary sum = summarize(*f);
+        QCOMPARE(sum.tiers, 1);
+        QCOMPARE(sum.links, std::size_t(2));
+        QCOMPARE(sum.endNodeLinks, std::size_t(2));
+        QCOMPARE(sum.minLid, Lid(1));
+        QCOMPARE(sum.maxLid, Lid(5));
+    }
+
+    void refusesInconsistentFabrics_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("message");
+        QTest::addRow("port cabled elsewhere") << 0 << QStringLiteral("already cabled");
+        QTest::addRow("port out of range") << 1 << QStringLiteral("has no port 9");
+        QTest::addRow("duplicate LID") << 2 << QStringLiteral("LID 3 is used twice");
+        QTest::addRow("LMC range past unicast") << 3 << QStringLiteral("leaves the unicast range");
+        QTest::addRow("duplicate port GUID") << 4 << QStringLiteral("duplicate port GUID");
+        QTest::addRow("cabled to itself") << 5 << QStringLiteral("cabled to itself");
+    }
+
+    void refusesInconsistentFabrics()
+    {
+        QFETCH(int, kind);
+        QFETCH(QString, message);
+        Small s;
+        QString error;
+        switch (kind) {
+        case 0:
+            QVERIFY(s.b.connect(s.sw, 1, s.h1, 1).isEmpty());
+            error = s.b.connect(s.sw, 1, s.h2, 1);
+            break;
+        case 1: error = s.b.connect(s.sw, 9, s.h1, 1); break;
+        case 5: error = s.b.connect(s.sw, 1, s.sw, 1); break;
+        default: break;
+        }
+        if (kind == 2 || kind == 3 || kind == 4) {
+            if (kind == 2) {
+                QVERIFY(s.b.setPortLid(s.h1, 1, 3, 0).isEmpty());
+                QVERIFY(s.b.setPortLid(s.h2, 1, 3, 0).isEmpty());
+            } else if (kind == 3) {
+                QVERIFY(s.b.setPortLid(s.h1, 1, kMaxUnicastLid - 1, 2).isEmpty());
+            } else {
+                QVERIFY(s.b.setPortGuid(s.h2, 1, 0x201).isEmpty());
+            }
+            Result<Fabric> f = std::move(s.b).build();
+            QVERIFY(!f.ok());
+            error = f.error().message;
+        }
+        QVERIFY2(error.contains(message), qPrintable(error));
+    }
+
+    void refusesDuplicateNodes()
+    {
+        Small s;
+        FabricBuilder::NodeSpec again{NodeType::Switch, 0x100, 4, QStringLiteral("other"), {}};
+        QVERIFY(s.b.addNode(again).contains(QStringLiteral("duplicate node GUID")));
+        FabricBuilder::NodeSpec name{NodeType::Switch, 0x999, 4, QStringLiteral("sw"), {}};
+        QVERIFY(s.b.addNode(name).contains(QStringLiteral("duplicate node id")));
+        FabricBuilder::NodeSpec ports{NodeType::Switch, 0x998, 0, QStringLiteral("x"), {}};
+        QVERIFY(s.b.addNode(ports).contains(QStringLiteral("1 to 254")));
+    }
+
+    void linkSpeedNames()
+    {
+        for (LinkSpeed s : {LinkSpeed::SDR, LinkSpeed::DDR, LinkSpeed::QDR, LinkSpeed::FDR10, LinkSpeed::FDR,
+                            LinkSpeed::EDR, LinkSpeed::HDR, LinkSpeed::NDR, LinkSpeed::XDR})
+            QCOMPARE(linkSpeedFromName(linkSpeedName(s)), s);
+        QCOMPARE(linkSpeedFromName(QStringLiteral("WARP")), LinkSpeed::Unknown);
+        QVERIFY(linkSpeedGbps(LinkSpeed::EDR) > linkSpeedGbps(LinkSpeed::FDR));
+    }
+
+    void atomicWriteKeepsBackup()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("lfts.dump"));
+        QVERIFY(writeFileAtomically(path, "first\n").ok());
+        QVERIFY(!QFile::exists(backupPath(path)));  // nothing was replaced
+        QVERIFY(writeFileAtomically(path, "second\n").ok());
+        QFile now(path), backup(backupPath(path));
+        QVERIFY(now.open(QIODevice::ReadOnly) && backup.open(QIODevice::ReadOnly));
+        QCOMPARE(now.readAll(), QByteArray("second\n"));
+        QCOMPARE(backup.readAll(), QByteArray("first\n"));
+    }
+
+    void failedWriteChangesNothing()
+    {
+        QTemporaryDir dir;
+        const Status s = writeFileAtomically(dir.filePath(QStringLiteral("no/such/dir/file")), "x");
+        QVERIFY(!s.ok());
+        QVERIFY(s.error().message.startsWith(QStringLiteral("cannot write")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFabric)
+#include "tst_fabric.moc"
