@@ -69,9 +69,9 @@ int infoTopology(const QString &path, const QByteArray &data, bool json)
     return kExitOk;
 }
 
-int infoLfts(const QString &path, const QByteArray &data, bool json)
+int infoLfts(const QString &path, const QByteArray &data, bool json, const Fabric *fabric)
 {
-    Result<ForwardingTables> tables = readLftDump(data, path);
+    Result<ForwardingTables> tables = readLftDump(data, path, fabric);
     if (!tables)
         return reportBadInput(QStringLiteral("info"), tables.error());
     std::size_t entries = 0;
@@ -147,11 +147,18 @@ int infoPartitions(const QString &path, const QByteArray &data, bool json)
     return kExitOk;
 }
 
-int infoProject(const QString &path, const QByteArray &data, bool json)
+int infoProject(const QString &path, const QByteArray &data, bool json, const Fabric *fabric)
 {
     Result<Project> project = readProject(data, path);
     if (!project)
         return reportBadInput(QStringLiteral("info"), project.error());
+    // Against a fabric, the project keeps what the fabric has and names what it lacks.
+    QStringList missing;
+    if (fabric) {
+        BoundProject bound = bindProject(*project, *fabric);
+        missing = bound.missing;
+        project = std::move(bound.project);
+    }
     const Tenancy &t = project->tenancy;
     if (json) {
         QJsonArray partitions;
@@ -167,6 +174,7 @@ int infoProject(const QString &path, const QByteArray &data, bool json)
             {QStringLiteral("weights"), double(t.nodeWeights.size())},
             {QStringLiteral("policy_mode"), t.mode == PolicyMode::Strict ? QStringLiteral("strict") : QStringLiteral("best-effort")},
             {QStringLiteral("routing_engine"), project->routingEngine},
+            {QStringLiteral("missing_guids"), QJsonArray::fromStringList(missing)},
         });
         return kExitOk;
     }
@@ -177,6 +185,10 @@ int infoProject(const QString &path, const QByteArray &data, bool json)
     for (const Partition &p : t.partitions)
         out() << "  " << p.name << "  pkey " << pkeyText(p.pkey) << "  " << policyName(p.policy) << "  members " << p.members.size() << '\n';
     out() << "tenants: " << t.tenants.size() << '\n' << "node weights: " << t.nodeWeights.size() << '\n';
+    if (fabric)
+        out() << "GUIDs the fabric lacks: " << missing.size() << '\n';
+    for (const QString &m : missing)
+        out() << "  " << m << '\n';
     out().flush();
     return kExitOk;
 }
@@ -189,6 +201,8 @@ int info(const QStringList &args)
     parser.setApplicationDescription(QStringLiteral(
         "Tells what kind of file FILE is (topology, LFT dump, partitions.conf or Weft project) and summarises it."));
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
+    parser.addOption({QStringLiteral("topology"), QStringLiteral(
+        "Check FILE against this topology: an LFT dump's switches and ports, a project's GUIDs."), QStringLiteral("TOPOLOGY")});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The file to inspect."));
     int exitCode = kExitOk;
     if (!parseArguments(parser, QStringLiteral("info"), args, &exitCode))
@@ -200,11 +214,19 @@ int info(const QStringList &args)
     if (!data)
         return reportBadInput(QStringLiteral("info"), data.error());
     const bool json = parser.isSet(QStringLiteral("json"));
+    std::optional<Fabric> fabric;
+    if (parser.isSet(QStringLiteral("topology"))) {
+        Result<Fabric> f = readTopologyFile(parser.value(QStringLiteral("topology")));
+        if (!f)
+            return reportBadInput(QStringLiteral("info"), f.error());
+        fabric = std::move(f).value();
+    }
+    const Fabric *against = fabric ? &*fabric : nullptr;
     switch (detectFileFormat(*data)) {
     case FileFormat::Topology: return infoTopology(path, *data, json);
-    case FileFormat::LftDump: return infoLfts(path, *data, json);
+    case FileFormat::LftDump: return infoLfts(path, *data, json, against);
     case FileFormat::PartitionsConf: return infoPartitions(path, *data, json);
-    case FileFormat::Project: return infoProject(path, *data, json);
+    case FileFormat::Project: return infoProject(path, *data, json, against);
     case FileFormat::Unknown: break;
     }
     return reportBadInput(QStringLiteral("info"), Error{path, 0, QStringLiteral(

@@ -91,7 +91,7 @@ private Q_SLOTS:
         QFETCH(int, hosts);
         QFETCH(int, links);
         QFETCH(int, levels);
-        const QString file = m_dir.filePath(QStringLiteral("%1.topo").arg(QTest::currentDataTag()));
+        const QString file = m_dir.filePath(QStringLiteral("%1.topo").arg(QString::fromUtf8(QTest::currentDataTag())));
         const Run g = weft(QStringList{QStringLiteral("gen")} + genArgs + QStringList{QStringLiteral("-o"), file});
         QVERIFY2(g.exitCode == 0, g.err.constData());
         const Run i = weft({QStringLiteral("info"), QStringLiteral("--json"), file});
@@ -129,6 +129,33 @@ private Q_SLOTS:
         QCOMPARE(parts.at(1).toObject().value(QStringLiteral("limited")).toInt(), 1);
         QCOMPARE(parts.at(2).toObject().value(QStringLiteral("full")).toInt(), 1);
         QCOMPARE(parts.at(2).toObject().value(QStringLiteral("limited")).toInt(), 1);
+    }
+
+    void infoChecksAgainstATopology()
+    {
+        const QString small = QFINDTESTDATA("data/topology/ibnetdiscover-2sw4hca.txt");
+        // The LFT dump was taken on that very fabric: it fits.
+        Run r = weft({QStringLiteral("info"), QStringLiteral("--topology"), small, QFINDTESTDATA("data/lfts/dump_lfts.txt")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        // Against another fabric its switches are unknown.
+        const QString other = m_dir.filePath(QStringLiteral("other.topo"));
+        QCOMPARE(weft({QStringLiteral("gen"), QStringLiteral("--kary"), QStringLiteral("2"), QStringLiteral("--levels"), QStringLiteral("2"), QStringLiteral("-o"), other}).exitCode, 0);
+        r = weft({QStringLiteral("info"), QStringLiteral("--topology"), other, QFINDTESTDATA("data/lfts/dump_lfts.txt")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("dump_lfts.txt:"), r.err.constData());
+
+        // A project opened against a fabric that lacks its GUIDs names each of them once.
+        const QString project = QFINDTESTDATA("../resources/demo/project.weft");
+        r = weft({QStringLiteral("info"), QStringLiteral("--json"), QStringLiteral("--topology"), small, project});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonArray missing = json(r.out).value(QStringLiteral("missing_guids")).toArray();
+        QCOMPARE(missing.size(), 68);  // the demo names 66 tenant hosts and 2 storage hosts
+        // Against its own fabric (the demo is the generated radix-12 two-level tree) nothing is missing.
+        const QString demo = m_dir.filePath(QStringLiteral("demo.topo"));
+        QCOMPARE(weft({QStringLiteral("gen"), QStringLiteral("--radix"), QStringLiteral("12"), QStringLiteral("--levels"), QStringLiteral("2"), QStringLiteral("-o"), demo}).exitCode, 0);
+        r = weft({QStringLiteral("info"), QStringLiteral("--json"), QStringLiteral("--topology"), demo, project});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(json(r.out).value(QStringLiteral("missing_guids")).toArray().size(), 0);
     }
 
     void convertRoundTrips()
