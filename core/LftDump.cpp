@@ -221,9 +221,9 @@ private:
             fail(QStringLiteral("GUID %1 is %2 \"%3\" in the fabric, not a switch")
                      .arg(hexGuid(section.guid),
                           n.type == NodeType::Router ? QStringLiteral("router") : QStringLiteral("channel adapter"),
-                          n.name));
+                          n.description.isEmpty() ? n.name : n.description));
         section.portCount = n.portCount;
-        section.switchName = QStringLiteral("%1 (\"%2\")").arg(hexGuid(section.guid), n.name);
+        section.switchName = QStringLiteral("%1 (\"%2\")").arg(hexGuid(section.guid), n.description.isEmpty() ? n.name : n.description);
         if (*switchLid == 0)
             *switchLid = m_fabric->nodeLid(node);
         if (description->isEmpty())

@@ -7,6 +7,7 @@
 #include "ForwardingTables.h"
 #include "LftDump.h"
 #include "SimulatedFabric.h"
+#include "TopologyFile.h"
 
 #include <QDir>
 #include <QFile>
@@ -24,42 +25,11 @@ namespace {
 constexpr Guid kSwitch1 = 0x200000;
 constexpr Guid kSwitch2 = 0x200001;
 
-// net.2sw2path4hca as ibsim builds it (node GUIDs, CA port GUIDs = node GUID + port), with the
-// LIDs OpenSM assigns it; the test checks these against the live dump before relying on them.
+// net.2sw2path4hca as ibsim builds it, with the LIDs OpenSM assigned, as the real ibnetdiscover
+// reported it (tests/data/topology).
 Fabric labFabric()
 {
-    FabricBuilder b;
-    auto add = [&](NodeType type, Guid guid, int ports, const char *name) {
-        FabricBuilder::NodeSpec spec;
-        spec.type = type;
-        spec.guid = guid;
-        spec.portCount = ports;
-        spec.name = QString::fromLatin1(name);
-        spec.description = spec.name;
-        NodeIndex index = kNoIndex;
-        const QString error = b.addNode(spec, &index);
-        if (!error.isEmpty())
-            qFatal("lab fabric: %s", qPrintable(error));
-        return index;
-    };
-    const NodeIndex s1 = add(NodeType::Switch, kSwitch1, 8, "Switch1");
-    const NodeIndex s2 = add(NodeType::Switch, kSwitch2, 8, "Switch2");
-    const NodeIndex h1 = add(NodeType::ChannelAdapter, 0x100000, 2, "Hca1");
-    const NodeIndex h2 = add(NodeType::ChannelAdapter, 0x100003, 2, "Hca2");
-    const NodeIndex h3 = add(NodeType::ChannelAdapter, 0x100006, 2, "Hca3");
-    const NodeIndex h4 = add(NodeType::ChannelAdapter, 0x100009, 2, "Hca4");
-    const QStringList errors = {
-        b.setPortLid(s1, 0, 1, 0), b.setPortLid(s2, 0, 3, 0),
-        b.setPortLid(h1, 1, 2, 0), b.setPortLid(h2, 1, 4, 0),
-        b.setPortLid(h3, 1, 5, 0), b.setPortLid(h4, 1, 6, 0),
-        b.connect(s1, 1, h1, 1), b.connect(s1, 2, h3, 1), b.connect(s1, 3, s2, 3),
-        b.connect(s1, 5, s2, 5), b.connect(s2, 1, h2, 1), b.connect(s2, 2, h4, 1),
-    };
-    for (const QString &e : errors) {
-        if (!e.isEmpty())
-            qFatal("lab fabric: %s", qPrintable(e));
-    }
-    Result<Fabric> fabric = std::move(b).build();
+    Result<Fabric> fabric = readTopologyFile(QFINDTESTDATA("data/topology/ibnetdiscover-2sw4hca.txt"));
     if (!fabric)
         qFatal("lab fabric: %s", qPrintable(fabric.error().toString()));
     return std::move(fabric).value();

@@ -5,6 +5,7 @@
 #include "Fabric.h"
 #include "ForwardingTables.h"
 #include "LftDump.h"
+#include "TopologyFile.h"
 
 #include <QFile>
 #include <QHash>
@@ -43,40 +44,11 @@ ForwardingTables expectedTwoSwitchRoutes()
     return tables;
 }
 
-// net.2sw2path4hca with the LIDs OpenSM gave it (see data/lfts/opensm-lfts.dump).
+// net.2sw2path4hca as ibsim builds it, with the LIDs OpenSM assigned, as the real ibnetdiscover
+// reported it (tests/data/topology).
 Fabric twoSwitchFabric()
 {
-    FabricBuilder b;
-    NodeIndex s1, s2, h1, h2, h3, h4;
-    auto add = [&](NodeType type, Guid guid, int ports, const QString &name, NodeIndex *index) {
-        FabricBuilder::NodeSpec spec;
-        spec.type = type;
-        spec.guid = guid;
-        spec.portCount = ports;
-        spec.name = name;
-        spec.description = name;
-        const QString error = b.addNode(spec, index);
-        if (!error.isEmpty())
-            qFatal("test fabric: %s", qPrintable(error));
-    };
-    add(NodeType::Switch, kSwitch1, 8, QStringLiteral("Switch1"), &s1);
-    add(NodeType::Switch, kSwitch2, 8, QStringLiteral("Switch2"), &s2);
-    add(NodeType::ChannelAdapter, 0x100000, 2, QStringLiteral("Hca1"), &h1);
-    add(NodeType::ChannelAdapter, 0x100003, 2, QStringLiteral("Hca2"), &h2);
-    add(NodeType::ChannelAdapter, 0x100006, 2, QStringLiteral("Hca3"), &h3);
-    add(NodeType::ChannelAdapter, 0x100009, 2, QStringLiteral("Hca4"), &h4);
-    const QStringList errors = {
-        b.setPortLid(s1, 0, 1, 0), b.setPortLid(s2, 0, 3, 0),
-        b.setPortLid(h1, 1, 2, 0), b.setPortLid(h2, 1, 4, 0),
-        b.setPortLid(h3, 1, 5, 0), b.setPortLid(h4, 1, 6, 0),
-        b.connect(s1, 1, h1, 1), b.connect(s1, 2, h3, 1), b.connect(s1, 3, s2, 3),
-        b.connect(s1, 5, s2, 5), b.connect(s2, 1, h2, 1), b.connect(s2, 2, h4, 1),
-    };
-    for (const QString &e : errors) {
-        if (!e.isEmpty())
-            qFatal("test fabric: %s", qPrintable(e));
-    }
-    Result<Fabric> fabric = std::move(b).build();
+    Result<Fabric> fabric = readTopologyFile(QFINDTESTDATA("data/topology/ibnetdiscover-2sw4hca.txt"));
     if (!fabric)
         qFatal("test fabric: %s", qPrintable(fabric.error().toString()));
     return std::move(fabric).value();
