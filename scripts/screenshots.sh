@@ -1,0 +1,46 @@
+#!/bin/sh
+# Takes screenshots of the Weft main window on a virtual X display, for the manual and for
+# looking at the GUI on a machine without a screen. Builds nothing.
+#
+# Usage: scripts/screenshots.sh WEFT_BINARY [OUTPUT_DIR] [TOPOLOGY_FILE...]
+#   Always shoots the demo fabric (demo.png, and demo-nb.png in Norwegian Bokmål), then one
+#   picture per topology file given (named after the file). Needs xvfb-run.
+set -eu
+
+if [ $# -lt 1 ]; then
+    echo "usage: $0 WEFT_BINARY [OUTPUT_DIR] [TOPOLOGY_FILE...]" >&2
+    exit 2
+fi
+weft=$1
+out=${2:-screenshots}
+[ $# -ge 2 ] && shift 2 || shift 1
+
+if [ ! -x "$weft" ]; then
+    echo "$0: $weft is not an executable" >&2
+    exit 2
+fi
+if ! command -v xvfb-run >/dev/null 2>&1; then
+    echo "$0: xvfb-run is not installed (Debian: apt-get install xvfb xauth)" >&2
+    exit 2
+fi
+mkdir -p "$out"
+
+# A private settings directory: saved window geometry or a language setting of the person
+# running this must not change the pictures, and the pictures must not change their settings.
+config=$(mktemp -d)
+trap 'rm -rf "$config"' EXIT INT TERM
+
+shoot() {
+    target=$1
+    shift
+    XDG_CONFIG_HOME=$config xvfb-run -a -s "-screen 0 1600x1000x24" \
+        "$weft" --screenshot "$target" "$@"
+    echo "$target"
+}
+
+shoot "$out/demo.png" --lang en
+shoot "$out/demo-nb.png" --lang nb
+for topology in "$@"; do
+    name=$(basename "$topology")
+    shoot "$out/${name%.*}.png" --lang en "$topology"
+done

@@ -1,0 +1,203 @@
+#include "FabricItems.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
+#include <algorithm>
+
+namespace weft {
+
+namespace {
+
+const QColor kSelectionColour(0xe8, 0x6a, 0x10);
+
+double levelOfDetail(const QPainter *painter, const QStyleOptionGraphicsItem *option)
+{
+    return option->levelOfDetailFromTransform(painter->worldTransform());
+}
+
+QRectF boundsOf(const std::vector<QLineF> &lines)
+{
+    if (lines.empty())
+        return {};
+    double left = lines.front().x1(), right = left, top = lines.front().y1(), bottom = top;
+    for (const QLineF &l : lines) {
+        left = std::min({left, l.x1(), l.x2()});
+        right = std::max({right, l.x1(), l.x2()});
+        top = std::min({top, l.y1(), l.y2()});
+        bottom = std::max({bottom, l.y1(), l.y2()});
+    }
+    return QRectF(QPointF(left, top), QPointF(right, bottom)).adjusted(-2, -2, 2, 2);
+}
+
+// Draws only the lines that cross the exposed area: at high zoom most of a layer is off screen.
+void drawVisibleLines(QPainter *painter, const std::vector<QLineF> &lines, const QRectF &exposed)
+{
+    std::vector<QLineF> visible;
+    visible.reserve(lines.size());
+    for (const QLineF &l : lines) {
+        const QRectF box = QRectF(l.p1(), l.p2()).normalized();
+        if (box.right() >= exposed.left() && box.left() <= exposed.right() && box.bottom() >= exposed.top()
+            && box.top() <= exposed.bottom())
+            visible.push_back(l);
+    }
+    if (!visible.empty())
+        painter->drawLines(visible.data(), int(visible.size()));
+}
+
+} // namespace
+
+NodeItem::NodeItem(NodeIndex node, NodeType nodeType, const QRectF &rect, const QColor &fill, const QString &label)
+    : m_node(node), m_type(nodeType), m_rect(rect), m_bounds(rect.adjusted(-2, -2, 2, 2)), m_fill(fill), m_label(label)
+{
+    setFlag(ItemIsSelectable);
+    setZValue(nodeType == NodeType::Switch ? 3 : 2);
+}
+
+void NodeItem::setFill(const QColor &fill)
+{
+    m_fill = fill;
+    update();
+}
+
+QPainterPath NodeItem::shape() const
+{
+    QPainterPath path;
+    path.addRect(m_rect);
+    return path;
+}
+
+void NodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
+{
+    const double lod = levelOfDetail(painter, option);
+    const bool selected = option->state & QStyle::State_Selected;
+    if (m_type != NodeType::Switch && lod < zoom::kCollapseRacksBelow && !selected)
+        return;  // the rack box stands in for the hosts
+    if (lod < zoom::kPlainBoxesBelow) {
+        painter->fillRect(m_rect, selected ? kSelectionColour : m_fill);
+        return;
+    }
+    painter->setPen(QPen(selected ? kSelectionColour : m_fill.darker(150), selected ? 2.5 : 0.8));
+    painter->setBrush(m_fill);
+    painter->drawRoundedRect(m_rect, 2, 2);
+    const bool isSwitch = m_type == NodeType::Switch;
+    if (lod < (isSwitch ? zoom::kLabelsAbove : zoom::kHostLabelsAbove) || m_label.isEmpty())
+        return;
+    QFont font = painter->font();
+    font.setPixelSize(isSwitch ? 7 : 5);
+    painter->setFont(font);
+    painter->setPen(m_fill.lightness() > 140 ? QColor(0x20, 0x24, 0x2a) : QColor(Qt::white));
+    const QRectF textRect = m_rect.adjusted(1.5, 0, -1.5, 0);
+    // Host descriptions end in what tells them apart ("host 0042"): keep the end.
+    const QString text = QFontMetricsF(font).elidedText(m_label, isSwitch ? Qt::ElideMiddle : Qt::ElideLeft,
+                                                        textRect.width());
+    painter->drawText(textRect, Qt::AlignCenter, text);
+}
+
+RackItem::RackItem(NodeIndex leaf, int hostCount, const QRectF &rect, const QColor &fill)
+    : m_leaf(leaf), m_hostCount(hostCount), m_rect(rect), m_fill(fill)
+{
+    setZValue(1);
+}
+
+void RackItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
+{
+    const double lod = levelOfDetail(painter, option);
+    if (lod >= zoom::kCollapseRacksBelow) {
+        // Zoomed in: a faint frame groups the hosts of one leaf.
+        painter->setPen(QPen(QColor(0xc4, 0xcb, 0xd3), 0.8, Qt::DashLine));
+        painter->setBrush(QColor(0xf1, 0xf3, 0xf6));
+        painter->drawRoundedRect(m_rect, 3, 3);
+        return;
+    }
+    if (lod < zoom::kPlainBoxesBelow) {
+        painter->fillRect(m_rect, m_fill);
+        return;
+    }
+    painter->setPen(QPen(m_fill.darker(150), 0));
+    painter->setBrush(m_fill);
+    painter->drawRoundedRect(m_rect, 3, 3);
+    // The count only where it fits on screen.
+    if (m_rect.width() * lod >= 14 && m_rect.height() * lod >= 10) {
+        QFont font = painter->font();
+        font.setPixelSize(std::max(1, int(std::min(m_rect.width() * 0.32, m_rect.height() * 0.3))));
+        painter->setFont(font);
+        painter->setPen(QColor(0x20, 0x24, 0x2a));
+        painter->drawText(m_rect, Qt::AlignCenter, QString::number(m_hostCount));
+    }
+}
+
+LinkLayerItem::LinkLayerItem(std::vector<QLineF> lines, QPainterPath curves, const QColor &colour)
+    : m_lines(std::move(lines)), m_curves(std::move(curves)), m_colour(colour)
+{
+    m_bounds = boundsOf(m_lines) | m_curves.boundingRect().adjusted(-2, -2, 2, 2);
+    for (const QLineF &l : m_lines)
+        m_totalLength += l.length();
+    setFlag(ItemUsesExtendedStyleOption);
+    setZValue(0);
+}
+
+void LinkLayerItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
+{
+    // Cosmetic pens keep cables one pixel wide at any zoom. Zoomed out, thousands of cables
+    // overlap on every pixel; the colour is made fainter by how many, so that the layer reads
+    // as a density (where the cables run thick) rather than as a solid block.
+    const double lod = levelOfDetail(painter, option);
+    const double area = m_bounds.width() * m_bounds.height() * lod;
+    const double coverage = area > 0 ? m_totalLength / area : 0;  // inked pixels per pixel
+    QColor colour = m_colour;
+    if (coverage > 0.8)
+        colour.setAlphaF(float(colour.alphaF() * std::max(0.04, 0.8 / coverage)));
+    QPen pen(colour, 0);
+    painter->setPen(pen);
+    painter->setBrush(Qt::NoBrush);
+    drawVisibleLines(painter, m_lines, option->exposedRect);
+    if (!m_curves.isEmpty())
+        painter->drawPath(m_curves);
+}
+
+HighlightItem::HighlightItem(const QColor &colour) : m_colour(colour)
+{
+    setZValue(4);
+}
+
+void HighlightItem::setLines(std::vector<QLineF> lines)
+{
+    prepareGeometryChange();
+    m_lines = std::move(lines);
+    m_bounds = boundsOf(m_lines);
+    update();
+}
+
+void HighlightItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *)
+{
+    if (m_lines.empty())
+        return;
+    QPen pen(m_colour, 2, Qt::SolidLine, Qt::RoundCap);
+    pen.setCosmetic(true);
+    painter->setPen(pen);
+    painter->drawLines(m_lines.data(), int(m_lines.size()));
+}
+
+} // namespace weft
+
+namespace weft {
+
+RowBandItem::RowBandItem(const QRectF &row, double reach, const QColor &colour)
+    : m_row(row), m_bounds(row.adjusted(0, -reach, 0, reach)), m_colour(colour)
+{
+    setZValue(3.5);
+}
+
+void RowBandItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
+{
+    const double lod = levelOfDetail(painter, option);
+    if (lod >= zoom::kPlainBoxesBelow)
+        return;  // the nodes show themselves
+    // At least three pixels tall, however far out.
+    const double half = std::min(std::max(m_row.height(), 3.0 / lod) / 2, m_bounds.height() / 2);
+    painter->fillRect(QRectF(m_row.left(), m_row.center().y() - half, m_row.width(), 2 * half), m_colour);
+}
+
+} // namespace weft

@@ -1,0 +1,142 @@
+#pragma once
+// The graphics items of the fabric scene. Nodes are one item each (the operator hovers and
+// selects them); cables are drawn in batches, one item per pair of tiers, because a big
+// fat-tree has tens of thousands of them and one item per cable would swamp the scene index.
+
+#include "Fabric.h"
+
+#include <QColor>
+#include <QGraphicsItem>
+#include <QLineF>
+#include <QPainterPath>
+
+#include <vector>
+
+namespace weft {
+
+// Zoom levels (levelOfDetailFromTransform) at which the picture changes.
+namespace zoom {
+constexpr double kCollapseRacksBelow = 0.45;  // hosts of a leaf become one rack box
+constexpr double kLabelsAbove = 0.9;          // switch descriptions are drawn in the boxes
+constexpr double kHostLabelsAbove = 2.0;      // and host descriptions
+constexpr double kPlainBoxesBelow = 0.2;      // no outlines, just filled boxes
+} // namespace zoom
+
+enum FabricItemType {
+    NodeItemType = QGraphicsItem::UserType + 1,
+    RackItemType,
+    LinkLayerItemType,
+    HighlightItemType,
+    RowBandItemType,
+};
+
+/** One switch, host or router. */
+class NodeItem : public QGraphicsItem
+{
+public:
+    enum { Type = NodeItemType };
+
+    NodeItem(NodeIndex node, NodeType nodeType, const QRectF &rect, const QColor &fill, const QString &label);
+
+    NodeIndex node() const { return m_node; }
+    NodeType nodeType() const { return m_type; }
+    void setFill(const QColor &fill);
+
+    int type() const override { return Type; }
+    QRectF boundingRect() const override { return m_bounds; }
+    QPainterPath shape() const override;
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
+
+private:
+    NodeIndex m_node;
+    NodeType m_type;
+    QRectF m_rect;
+    QRectF m_bounds;  // m_rect with room for the selection outline
+    QColor m_fill;
+    QString m_label;
+};
+
+/** The frame around a leaf's hosts; zoomed out, it stands in for them with their count. */
+class RackItem : public QGraphicsItem
+{
+public:
+    enum { Type = RackItemType };
+
+    RackItem(NodeIndex leaf, int hostCount, const QRectF &rect, const QColor &fill);
+
+    NodeIndex leaf() const { return m_leaf; }
+    int hostCount() const { return m_hostCount; }
+
+    int type() const override { return Type; }
+    QRectF boundingRect() const override { return m_rect; }
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
+
+private:
+    NodeIndex m_leaf;
+    int m_hostCount;
+    QRectF m_rect;
+    QColor m_fill;
+};
+
+/** All cables between two adjacent tiers (or all the others), painted as one batch. */
+class LinkLayerItem : public QGraphicsItem
+{
+public:
+    enum { Type = LinkLayerItemType };
+
+    // `lines` are straight cables; `curves` are drawn as a path (cables within one row).
+    LinkLayerItem(std::vector<QLineF> lines, QPainterPath curves, const QColor &colour);
+
+    int type() const override { return Type; }
+    std::size_t lineCount() const { return m_lines.size(); }
+    QRectF boundingRect() const override { return m_bounds; }
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
+
+private:
+    std::vector<QLineF> m_lines;
+    QPainterPath m_curves;
+    QRectF m_bounds;
+    QColor m_colour;
+    double m_totalLength = 0;  // of all lines, in scene units: how densely the layer is inked
+};
+
+/** A row of nodes too small to see when zoomed far out, drawn as one band of its colour. */
+class RowBandItem : public QGraphicsItem
+{
+public:
+    enum { Type = RowBandItemType };
+
+    // `row` spans the nodes' boxes; `reach` how far above and below it the band may grow.
+    RowBandItem(const QRectF &row, double reach, const QColor &colour);
+
+    int type() const override { return Type; }
+    QRectF boundingRect() const override { return m_bounds; }
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
+
+private:
+    QRectF m_row;
+    QRectF m_bounds;
+    QColor m_colour;
+};
+
+/** The cables of the selected nodes, drawn over everything else. */
+class HighlightItem : public QGraphicsItem
+{
+public:
+    enum { Type = HighlightItemType };
+
+    explicit HighlightItem(const QColor &colour);
+    void setLines(std::vector<QLineF> lines);
+    std::size_t lineCount() const { return m_lines.size(); }
+
+    int type() const override { return Type; }
+    QRectF boundingRect() const override { return m_bounds; }
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
+
+private:
+    std::vector<QLineF> m_lines;
+    QRectF m_bounds;
+    QColor m_colour;
+};
+
+} // namespace weft
