@@ -1,1 +1,38 @@
+#include "RoutingEngine.h"
 
+#include "FatTreeEngine.h"
+#include "MinHopEngine.h"
+#include "UpDownEngine.h"
+
+namespace weft {
+
+std::unique_ptr<RoutingEngine> makeRoutingEngine(const QString &name)
+{
+    if (name == QLatin1String("ftree"))
+        return std::make_unique<FatTreeEngine>();
+    if (name == QLatin1String("minhop"))
+        return std::make_unique<MinHopEngine>();
+    if (name == QLatin1String("updn"))
+        return std::make_unique<UpDownEngine>();
+    return nullptr;
+}
+
+QStringList routingEngineNames()
+{
+    return {QStringLiteral("ftree"), QStringLiteral("minhop"), QStringLiteral("updn")};
+}
+
+Result<Routing> routeFabric(const QString &engine, const Fabric &fabric, const Tenancy &tenancy,
+                            const RoutingOptions &options)
+{
+    std::unique_ptr<RoutingEngine> e = makeRoutingEngine(engine);
+    if (!e)
+        return Error{{}, 0, QStringLiteral("unknown routing engine \"%1\" (known: %2)")
+                                .arg(engine, routingEngineNames().join(QStringLiteral(", ")))};
+    const Status prepared = e->prepare(fabric, tenancy, options);
+    if (!prepared)
+        return prepared.error();
+    return e->route(options);
+}
+
+} // namespace weft

@@ -1,1 +1,68 @@
 #pragma once
+// The routing stage: one abstract engine, as OpenSM structures its own (a build step that
+// studies the fabric and may refuse it, then a step that fills the forwarding tables).
+//
+// An engine copies what it needs from the Fabric into compact index arrays in prepare(), never
+// changes the fabric, and is deterministic: the same fabric and options give byte-identical
+// tables. Failure is a value with a reason; a failed prepare() or route() leaves no partial
+// result behind, and route() may be run again after a successful prepare().
+
+#include "Fabric.h"
+#include "ForwardingTables.h"
+#include "Result.h"
+#include "Tenancy.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+
+namespace weft {
+
+struct RoutingOptions
+{
+    // Called now and then during long runs with work done so far out of `total` units (the
+    // unit is the engine's: destinations routed, usually). Returning false cancels the run,
+    // which then fails with a "cancelled" error. Called on the routing thread.
+    std::function<bool(int done, int total)> progress;
+};
+
+struct Routing
+{
+    QString engine;                             // the engine's name(), e.g. "ftree"
+    ForwardingTables tables;                    // one LFT per switch, in fabric order
+    std::map<std::uint16_t, int> serviceLevels; // P_Key (low 15 bits) -> SL, where an engine sets one
+    QStringList warnings;                       // routed, but something deserves a look
+};
+
+class RoutingEngine
+{
+public:
+    virtual ~RoutingEngine() = default;
+
+    // Short name as OpenSM's -R spells it: "ftree", "minhop", "updn".
+    virtual QString name() const = 0;
+    // One line for a user choosing an engine.
+    virtual QString description() const = 0;
+
+    // Checks that the engine can route this fabric and copies what it needs. Refuses with a
+    // plain reason (e.g. "not a pure fat-tree: ...") where OpenSM would fall back to another
+    // engine. The fabric and tenancy need not outlive the call.
+    virtual Status prepare(const Fabric &fabric, const Tenancy &tenancy, const RoutingOptions &options) = 0;
+
+    // Computes the tables for the fabric given to the last successful prepare().
+    virtual Result<Routing> route(const RoutingOptions &options) = 0;
+};
+
+// "ftree", "minhop", "updn"; nullptr for an unknown name.
+std::unique_ptr<RoutingEngine> makeRoutingEngine(const QString &name);
+QStringList routingEngineNames();
+
+// prepare() then route() with a fresh engine of that name.
+Result<Routing> routeFabric(const QString &engine, const Fabric &fabric, const Tenancy &tenancy,
+                            const RoutingOptions &options = {});
+
+} // namespace weft

@@ -1,0 +1,899 @@
+#include "FatTreeEngine.h"
+
+#include "SwitchGraph.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <deque>
+#include <limits>
+#include <unordered_map>
+
+namespace weft {
+
+namespace {
+
+using routing::kNoPath;
+using routing::SwitchGraph;
+
+constexpr std::uint32_t kUnranked = std::numeric_limits<std::uint32_t>::max();
+constexpr int kMinTreeRank = 2;
+constexpr int kMaxTreeRank = 8;  // a tuple is 8 bytes: the rank and up to 7 digits
+constexpr int kTupleLength = 8;
+constexpr std::uint8_t kTupleUnset = 0xFF;
+
+using Tuple = std::array<std::uint8_t, kTupleLength>;
+
+std::uint64_t tupleKey(const Tuple &t)
+{
+    std::uint64_t key;
+    std::memcpy(&key, t.data(), sizeof key);
+    return key;
+}
+
+QString tupleText(const Tuple &t)
+{
+    QStringList parts;
+    for (std::uint8_t digit : t) {
+        if (digit == kTupleUnset)
+            break;
+        parts << QString::number(digit);
+    }
+    return parts.join(QLatin1Char('.'));
+}
+
+QString hexGuid(Guid guid)
+{
+    return QStringLiteral("0x%1").arg(guid, 16, 16, QLatin1Char('0'));
+}
+
+Error refuse(const QString &why)
+{
+    return Error{{}, 0, QStringLiteral("ftree: %1").arg(why)};
+}
+
+} // namespace
+
+// The engine's private picture of the tree: OpenSM's ftree_sw_t, ftree_hca_t, port groups and
+// ports, in index arrays. Switches and CAs are stored in OpenSM's map order, so "for each
+// switch" below is OpenSM's iteration order. The counters and per-LID arrays are filled by
+// route(), which works on a copy so that it can run again.
+struct FatTreeEngine::Model
+{
+    struct Port
+    {
+        std::uint8_t number = 0;
+        std::uint8_t remoteNumber = 0;
+        std::uint32_t counterUp = 0;
+        std::uint32_t counterDown = 0;
+    };
+
+    struct Group
+    {
+        Lid lid = 0;
+        Lid remoteLid = 0;
+        int owner = -1;            // switch or CA index, as ownerIsSwitch says
+        bool ownerIsSwitch = true;
+        int remote = -1;           // switch or CA index, as remoteIsSwitch says
+        bool remoteIsSwitch = true;
+        bool isCn = false;
+        std::vector<Port> ports;
+        std::uint32_t counterUp = 0;
+        std::uint32_t counterDown = 0;
+    };
+
+    struct Switch
+    {
+        int graphIndex = -1;
+        Guid guid = 0;
+        Lid lid = 0;
+        std::uint32_t rank = kUnranked;
+        Tuple tuple{};
+        std::vector<int> down, up, siblings;  // group indices
+        bool isLeaf = false;
+        unsigned downIndex = 0;
+        std::uint32_t minCounterDown = 0;
+        bool counterUpChanged = false;
+    };
+
+    struct Ca
+    {
+        Guid guid = 0;
+        std::vector<int> endPorts;  // graph end-port indices, port order
+        std::vector<int> up;        // group indices
+        int cnCount = 0;
+    };
+
+    std::vector<Switch> switches;
+    std::vector<Ca> cas;
+    std::vector<Group> groups;
+    std::vector<int> switchOfGraph;  // graph switch index -> model index
+    std::vector<int> leaves;         // REAL leaf range in tuple order
+    std::uint32_t leafRank = 0;
+    int maxCnPerLeaf = 0;
+    int cnCount = 0;
+    Lid maxLid = 0;
+    std::size_t graphSwitchCount = 0;
+    std::vector<QString> descriptions;  // per graph switch, for the tables
+
+    // Routing state.
+    std::vector<std::vector<std::uint8_t>> lft;   // per model switch, by LID
+    std::vector<std::vector<std::uint8_t>> hops;  // per model switch, by LID
+
+    bool tupleLess(int a, int b) const { return switches[std::size_t(a)].tuple < switches[std::size_t(b)].tuple; }
+    int groupRemoteSwitchCompare(int ga, int gb) const
+    {
+        const Tuple &a = switches[std::size_t(groups[std::size_t(ga)].remote)].tuple;
+        const Tuple &b = switches[std::size_t(groups[std::size_t(gb)].remote)].tuple;
+        return a < b ? -1 : (b < a ? 1 : 0);
+    }
+
+    Status build(const SwitchGraph &graph);
+    void route(const std::function<bool()> &tick);
+
+private:
+    Status rank(const SwitchGraph &graph);
+    Status populatePorts(const SwitchGraph &graph);
+    Status index();
+    Status validate() const;
+    void addSwitchPort(int sw, std::uint8_t number, std::uint8_t remoteNumber, Lid remoteLid, int remote,
+                       bool remoteIsSwitch, int direction);
+
+    // Routing steps, named after OpenSM's functions they mirror.
+    bool routeUpgoingByGoingDown(int sw, int prev, Lid target, bool mainPath, std::uint8_t currentHops);
+    bool routeDowngoingByGoingUp(int sw, int prev, Lid target, bool mainPath, std::uint8_t currentHops);
+    void bubbleSortUp(std::vector<int> &array);
+    void bubbleSortSiblings(std::vector<int> &array);
+    void bubbleSortDown(std::vector<int> &array);
+    int compareLoadUp(int g1, int g2) const;
+    int compareLoadDown(int g1, int g2) const;
+    void recalculateMinCounterDown(int sw);
+    int leastLoadedPortUp(const Group &g) const;
+    int leastLoadedPortDown(const Group &g) const;
+};
+
+Status FatTreeEngine::Model::build(const SwitchGraph &graph)
+{
+    maxLid = graph.maxLid;
+    graphSwitchCount = graph.switches.size();
+    for (const SwitchGraph::Switch &s : graph.switches)
+        descriptions.push_back(s.description);
+    if (graph.switches.size() < 2)
+        return refuse(QStringLiteral("the fabric has %1 switch(es); a fat-tree needs at least 2").arg(graph.switches.size()));
+
+    const std::vector<int> order = routing::switchesInOpenSmOrder(graph);
+    switchOfGraph.assign(graph.switches.size(), -1);
+    for (int g : order) {
+        Switch s;
+        s.graphIndex = g;
+        s.guid = graph.switches[std::size_t(g)].guid;
+        s.lid = graph.switches[std::size_t(g)].lid;
+        s.tuple.fill(kTupleUnset);
+        switchOfGraph[std::size_t(g)] = int(switches.size());
+        switches.push_back(s);
+    }
+
+    // CAs (routers are not part of the tree, as in OpenSM), in OpenSM's map order.
+    std::unordered_map<Guid, int> caByGuid;
+    for (std::size_t e = 0; e < graph.endPorts.size(); ++e) {
+        const SwitchGraph::EndPort &end = graph.endPorts[e];
+        if (end.type != NodeType::ChannelAdapter)
+            continue;
+        auto [it, added] = caByGuid.emplace(end.nodeGuid, int(cas.size()));
+        if (added) {
+            Ca ca;
+            ca.guid = end.nodeGuid;
+            cas.push_back(ca);
+        }
+        cas[std::size_t(it->second)].endPorts.push_back(int(e));
+    }
+    if (cas.size() < 2)
+        return refuse(QStringLiteral("the fabric has %1 channel adapter(s); a fat-tree needs at least 2").arg(cas.size()));
+    std::sort(cas.begin(), cas.end(), [](const Ca &a, const Ca &b) {
+        return routing::openSmMapKey(a.guid) < routing::openSmMapKey(b.guid);
+    });
+
+    if (Status s = rank(graph); !s)
+        return s;
+    if (Status s = populatePorts(graph); !s)
+        return s;
+    if (cnCount == 0)
+        return refuse(QStringLiteral("the fabric has no compute nodes (CA ports linked to switches)"));
+
+    leafRank = 0;
+    for (const Switch &s : switches)
+        leafRank = std::max(leafRank, s.rank);
+    const int treeRank = int(leafRank) + 1;
+    if (treeRank < kMinTreeRank || treeRank > kMaxTreeRank)
+        return refuse(QStringLiteral("the tree has %1 level(s) of switches; fat-tree routing needs %2 to %3")
+                          .arg(treeRank).arg(kMinTreeRank).arg(kMaxTreeRank));
+
+    // Leaves are the switches holding CNs, and they must all sit at the leaf rank.
+    for (const Ca &ca : cas) {
+        for (int g : ca.up) {
+            const Group &group = groups[std::size_t(g)];
+            Switch &leaf = switches[std::size_t(group.remote)];
+            if (leaf.isLeaf)
+                continue;
+            leaf.isLeaf = true;
+            if (leaf.rank != leafRank)
+                return refuse(QStringLiteral("not a fat-tree: CA %1 is attached to switch %2 of rank %3, but the leaf rank is %4 "
+                                             "(all CAs must hang off the lowest level)")
+                                  .arg(hexGuid(ca.guid), hexGuid(leaf.guid)).arg(leaf.rank).arg(leafRank));
+        }
+    }
+
+    if (Status s = index(); !s)
+        return s;
+
+    // The leaf array: switches of leaf rank in tuple order, from the first to the last one that
+    // holds CNs.
+    std::vector<int> atLeafRank;
+    for (int s = 0; s < int(switches.size()); ++s) {
+        if (switches[std::size_t(s)].rank == leafRank)
+            atLeafRank.push_back(s);
+    }
+    std::sort(atLeafRank.begin(), atLeafRank.end(), [this](int a, int b) { return tupleLess(a, b); });
+    std::size_t first = atLeafRank.size();
+    std::size_t last = 0;
+    for (std::size_t i = 0; i < atLeafRank.size(); ++i) {
+        if (switches[std::size_t(atLeafRank[i])].isLeaf) {
+            first = std::min(first, i);
+            last = i;
+        }
+    }
+    if (first >= last)
+        return refuse(QStringLiteral("not a fat-tree: fewer than two leaf switches hold compute nodes"));
+    leaves.assign(atLeafRank.begin() + std::ptrdiff_t(first), atLeafRank.begin() + std::ptrdiff_t(last) + 1);
+
+    for (int leaf : leaves) {
+        int cns = 0;
+        for (int g : switches[std::size_t(leaf)].down)
+            cns += !groups[std::size_t(g)].remoteIsSwitch && groups[std::size_t(g)].isCn;
+        maxCnPerLeaf = std::max(maxCnPerLeaf, cns);
+    }
+    return validate();
+}
+
+Status FatTreeEngine::Model::rank(const SwitchGraph &graph)
+{
+    auto update = [](Switch &s, std::uint32_t rank) {
+        if (s.rank != kUnranked && s.rank <= rank)
+            return false;
+        s.rank = rank;
+        return true;
+    };
+    auto bfs = [&](std::deque<int> &queue) {
+        std::uint32_t maxRank = 0;
+        while (!queue.empty()) {
+            const int s = queue.front();
+            queue.pop_front();
+            const int g = switches[std::size_t(s)].graphIndex;
+            for (int p = 1; p <= graph.switches[std::size_t(g)].portCount; ++p) {
+                const SwitchGraph::Slot &slot = graph.slot(g, p);
+                if (slot.remote != SwitchGraph::Remote::Switch)
+                    continue;
+                Switch &remote = switches[std::size_t(switchOfGraph[std::size_t(slot.index)])];
+                if (update(remote, switches[std::size_t(s)].rank + 1)) {
+                    maxRank = remote.rank;
+                    queue.push_back(switchOfGraph[std::size_t(slot.index)]);
+                }
+            }
+        }
+        return maxRank;
+    };
+
+    // Distance from the CAs, leaves first ...
+    std::deque<int> queue;
+    for (const Ca &ca : cas) {
+        for (int e : ca.endPorts) {
+            const SwitchGraph::EndPort &end = graph.endPorts[std::size_t(e)];
+            if (end.remote == SwitchGraph::Remote::EndPort) {
+                return refuse(QStringLiteral("not a fat-tree: CA %1 is cabled directly to CA %2")
+                                  .arg(hexGuid(ca.guid), hexGuid(graph.endPorts[std::size_t(end.remoteIndex)].nodeGuid)));
+            }
+            if (end.remote != SwitchGraph::Remote::Switch)
+                continue;
+            const int s = switchOfGraph[std::size_t(end.remoteIndex)];
+            if (update(switches[std::size_t(s)], 0))
+                queue.push_back(s);
+        }
+    }
+    const std::uint32_t maxFromCas = bfs(queue);
+    // ... reversed, so that the furthest switches are the roots, then ranked again from them.
+    for (Switch &s : switches) {
+        if (s.rank != kUnranked)
+            s.rank = maxFromCas - s.rank;
+    }
+    for (int s = 0; s < int(switches.size()); ++s) {
+        if (switches[std::size_t(s)].rank == 0)
+            queue.push_back(s);
+        else
+            switches[std::size_t(s)].rank = kUnranked;
+    }
+    const std::uint32_t maxRank = bfs(queue);
+    for (const Switch &s : switches) {
+        // OpenSM drops such switches and routes around them; a Weft fabric should not have
+        // them, so say so instead.
+        if (s.rank == kUnranked)
+            return refuse(QStringLiteral("switch %1 (LID %2) is not connected to the tree").arg(hexGuid(s.guid)).arg(s.lid));
+    }
+    if (maxRank == 0)
+        return refuse(QStringLiteral("not a fat-tree: more than one switch and all of them are roots"));
+    return Done{};
+}
+
+void FatTreeEngine::Model::addSwitchPort(int sw, std::uint8_t number, std::uint8_t remoteNumber, Lid remoteLid,
+                                         int remote, bool remoteIsSwitch, int direction)
+{
+    Switch &s = switches[std::size_t(sw)];
+    std::vector<int> &list = direction > 0 ? s.up : (direction == 0 ? s.siblings : s.down);
+    int group = -1;
+    for (int g : list) {
+        if (groups[std::size_t(g)].remoteLid == remoteLid) {
+            group = g;
+            break;
+        }
+    }
+    if (group < 0) {
+        Group g;
+        g.lid = s.lid;
+        g.remoteLid = remoteLid;
+        g.owner = sw;
+        g.ownerIsSwitch = true;
+        g.remote = remote;
+        g.remoteIsSwitch = remoteIsSwitch;
+        group = int(groups.size());
+        groups.push_back(std::move(g));
+        list.push_back(group);
+    }
+    std::vector<Port> &ports = groups[std::size_t(group)].ports;
+    for (const Port &p : ports) {
+        if (p.number == number)
+            return;
+    }
+    Port p;
+    p.number = number;
+    p.remoteNumber = remoteNumber;
+    ports.push_back(p);
+}
+
+Status FatTreeEngine::Model::populatePorts(const SwitchGraph &graph)
+{
+    std::vector<int> caOfEndPort(graph.endPorts.size(), -1);
+    for (int c = 0; c < int(cas.size()); ++c) {
+        Ca &ca = cas[std::size_t(c)];
+        for (int e : ca.endPorts) {
+            caOfEndPort[std::size_t(e)] = c;
+            const SwitchGraph::EndPort &end = graph.endPorts[std::size_t(e)];
+            if (end.remote != SwitchGraph::Remote::Switch)
+                continue;
+            bool duplicate = false;
+            for (int g : ca.up)
+                duplicate |= groups[std::size_t(g)].lid == end.lid;
+            if (duplicate)
+                continue;  // OpenSM logs "Duplicated LID" and ignores the port
+            const int sw = switchOfGraph[std::size_t(end.remoteIndex)];
+            Group g;
+            g.lid = end.lid;
+            g.remoteLid = switches[std::size_t(sw)].lid;
+            g.owner = c;
+            g.ownerIsSwitch = false;
+            g.remote = sw;
+            g.remoteIsSwitch = true;
+            g.isCn = true;  // without a CN file every CA port is a compute node
+            Port p;
+            p.number = end.number;
+            p.remoteNumber = end.remotePort;
+            g.ports.push_back(p);
+            ca.up.push_back(int(groups.size()));
+            groups.push_back(std::move(g));
+            ++cnCount;
+            ++ca.cnCount;
+        }
+    }
+    for (int sw = 0; sw < int(switches.size()); ++sw) {
+        const int g = switches[std::size_t(sw)].graphIndex;
+        for (int p = 1; p <= graph.switches[std::size_t(g)].portCount; ++p) {
+            const SwitchGraph::Slot &slot = graph.slot(g, p);
+            if (slot.remote == SwitchGraph::Remote::Switch) {
+                const int remote = switchOfGraph[std::size_t(slot.index)];
+                if (remote == sw)
+                    continue;  // loopback cable
+                const std::uint32_t mine = switches[std::size_t(sw)].rank;
+                const std::uint32_t theirs = switches[std::size_t(remote)].rank;
+                const int direction = mine > theirs ? 1 : (mine == theirs ? 0 : -1);
+                addSwitchPort(sw, std::uint8_t(p), slot.remotePort, switches[std::size_t(remote)].lid, remote, true, direction);
+            } else if (slot.remote == SwitchGraph::Remote::EndPort) {
+                const int ca = caOfEndPort[std::size_t(slot.index)];
+                if (ca < 0)
+                    continue;  // a router
+                addSwitchPort(sw, std::uint8_t(p), slot.remotePort, graph.endPorts[std::size_t(slot.index)].lid, ca, false, -1);
+            }
+        }
+    }
+    return Done{};
+}
+
+Status FatTreeEngine::Model::index()
+{
+    std::unordered_map<std::uint64_t, int> byTuple;
+    auto assign = [&](int sw, const Tuple &t) {
+        switches[std::size_t(sw)].tuple = t;
+        byTuple.emplace(tupleKey(t), sw);
+    };
+    // The first free tuple one rank up or down from `from`, varying the digit at the lower
+    // of the two ranks.
+    auto newTuple = [&](const Tuple &from, bool down, Tuple &out) {
+        Tuple t = from;
+        int digit;
+        if (down) {
+            ++t[0];
+            digit = from[0] + 1;
+        } else {
+            --t[0];
+            digit = from[0];
+        }
+        for (int i = 0; i < 0xFF; ++i) {
+            t[std::size_t(digit)] = std::uint8_t(i);
+            if (!byTuple.count(tupleKey(t))) {
+                out = t;
+                return true;
+            }
+        }
+        return false;
+    };
+    auto byRemoteTuple = [this](int a, int b) { return groupRemoteSwitchCompare(a, b) < 0; };
+
+    int start = -1;
+    for (int s = 0; s < int(switches.size()); ++s) {
+        if (switches[std::size_t(s)].isLeaf) {
+            start = s;
+            break;
+        }
+    }
+    Tuple first;
+    first.fill(kTupleUnset);
+    first[0] = std::uint8_t(switches[std::size_t(start)].rank);
+    for (std::uint32_t i = 1; i <= leafRank; ++i)
+        first[i] = 0;
+    assign(start, first);
+
+    std::deque<int> queue{start};
+    while (!queue.empty()) {
+        const int sw = queue.front();
+        queue.pop_front();
+        Switch &s = switches[std::size_t(sw)];
+        if (s.rank < leafRank) {
+            for (int g : s.down) {
+                const Group &group = groups[std::size_t(g)];
+                if (!group.remoteIsSwitch || switches[std::size_t(group.remote)].tuple[0] != kTupleUnset)
+                    continue;
+                Tuple t;
+                if (!newTuple(s.tuple, true, t))
+                    return refuse(QStringLiteral("more than 255 switches below switch %1").arg(hexGuid(s.guid)));
+                assign(group.remote, t);
+                queue.push_back(group.remote);
+            }
+            std::sort(s.down.begin(), s.down.end(), byRemoteTuple);
+        }
+        // Indexing started at a leaf, so every non-root switch looks up as well.
+        if (s.rank != 0) {
+            for (int g : s.up) {
+                const Group &group = groups[std::size_t(g)];
+                if (switches[std::size_t(group.remote)].tuple[0] != kTupleUnset)
+                    continue;
+                Tuple t;
+                if (!newTuple(s.tuple, false, t))
+                    return refuse(QStringLiteral("more than 255 switches above switch %1").arg(hexGuid(s.guid)));
+                assign(group.remote, t);
+                queue.push_back(group.remote);
+            }
+            std::sort(s.up.begin(), s.up.end(), byRemoteTuple);
+        }
+    }
+    for (const Switch &s : switches) {
+        if (s.tuple[0] == kTupleUnset)
+            return refuse(QStringLiteral("switch %1 could not be indexed from the leaves").arg(hexGuid(s.guid)));
+    }
+    return Done{};
+}
+
+Status FatTreeEngine::Model::validate() const
+{
+    auto describe = [](const Switch &s) {
+        return QStringLiteral("switch %1 (LID %2, index %3)").arg(hexGuid(s.guid)).arg(s.lid).arg(tupleText(s.tuple));
+    };
+    std::vector<int> reference(std::size_t(leafRank) + 1, -1);
+    for (int sw = 0; sw < int(switches.size()); ++sw) {
+        const Switch &s = switches[std::size_t(sw)];
+        int &ref = reference[s.rank];
+        if (ref < 0) {
+            ref = sw;
+            continue;
+        }
+        const Switch &r = switches[std::size_t(ref)];
+        if (r.up.size() != s.up.size())
+            return refuse(QStringLiteral("not a pure fat-tree: %1 has %2 up-going port groups, %3 at the same rank has %4")
+                              .arg(describe(r)).arg(r.up.size()).arg(describe(s)).arg(s.up.size()));
+        if (s.rank != leafRank && r.down.size() != s.down.size())
+            return refuse(QStringLiteral("not a pure fat-tree: %1 has %2 down-going port groups, %3 at the same rank has %4")
+                              .arg(describe(r)).arg(r.down.size()).arg(describe(s)).arg(s.down.size()));
+        if (!r.up.empty()) {
+            const std::size_t want = groups[std::size_t(r.up.front())].ports.size();
+            for (int g : s.up) {
+                if (groups[std::size_t(g)].ports.size() != want)
+                    return refuse(QStringLiteral("not a pure fat-tree: %1 has %2 cable(s) per up-going group, %3 has %4")
+                                      .arg(describe(r)).arg(want).arg(describe(s)).arg(groups[std::size_t(g)].ports.size()));
+            }
+        }
+        // OpenSM compares only each switch's first down-going group here.
+        if (!r.down.empty() && s.rank != leafRank && !s.down.empty()) {
+            const std::size_t want = groups[std::size_t(r.down.front())].ports.size();
+            const std::size_t have = groups[std::size_t(s.down.front())].ports.size();
+            if (have != want)
+                return refuse(QStringLiteral("not a pure fat-tree: %1 has %2 cable(s) per down-going group, %3 has %4")
+                                  .arg(describe(r)).arg(want).arg(describe(s)).arg(have));
+        }
+    }
+    return Done{};
+}
+
+// ---- routing -----------------------------------------------------------------------------
+
+void FatTreeEngine::Model::recalculateMinCounterDown(int sw)
+{
+    std::uint32_t least = 1u << 30;
+    for (int g : switches[std::size_t(sw)].down)
+        least = std::min(least, groups[std::size_t(g)].counterDown);
+    switches[std::size_t(sw)].minCounterDown = least;
+}
+
+// Load order of up-going groups: fewer down-going routes first; then OpenSM looks at how
+// loaded the remote switches are; then lower remote tuple. The middle step is written as
+// OpenSM has it: it decides only when the first group's remote is *more* loaded, and falls
+// through to the tuple otherwise (with OpenSM's counters the remote loads stay equal on the
+// trees it accepts, so the order is effectively (counter_down, tuple)).
+int FatTreeEngine::Model::compareLoadDown(int g1, int g2) const
+{
+    const Group &a = groups[std::size_t(g1)];
+    const Group &b = groups[std::size_t(g2)];
+    const int diff = int(a.counterDown - b.counterDown);
+    if (diff > 0)
+        return 1;
+    if (diff < 0)
+        return -1;
+    const int remoteDiff = int(switches[std::size_t(a.remote)].minCounterDown - switches[std::size_t(b.remote)].minCounterDown);
+    if (remoteDiff > 0)
+        return 1;
+    return groupRemoteSwitchCompare(g1, g2);
+}
+
+int FatTreeEngine::Model::compareLoadUp(int g1, int g2) const
+{
+    const Group &a = groups[std::size_t(g1)];
+    const Group &b = groups[std::size_t(g2)];
+    const int diff = int(a.counterUp - b.counterUp);
+    if (diff > 0)
+        return 1;
+    if (diff < 0)
+        return -1;
+    return groupRemoteSwitchCompare(g1, g2);
+}
+
+// OpenSM's bubble sorts, pass for pass: the arrays persist between calls and the order
+// of equal elements is part of the result.
+void FatTreeEngine::Model::bubbleSortUp(std::vector<int> &array)
+{
+    Switch &owner = switches[std::size_t(groups[std::size_t(array.front())].owner)];
+    if (!owner.counterUpChanged)
+        return;
+    bubbleSortSiblings(array);
+    owner.counterUpChanged = false;
+}
+
+void FatTreeEngine::Model::bubbleSortSiblings(std::vector<int> &array)
+{
+    const std::size_t n = array.size();
+    bool swapped = true;
+    for (std::size_t pass = 0; swapped; ++pass) {
+        swapped = false;
+        for (std::size_t j = 1; j + pass < n; ++j) {
+            if (compareLoadUp(array[j], array[j - 1]) < 0) {
+                std::swap(array[j], array[j - 1]);
+                swapped = true;
+            }
+        }
+    }
+}
+
+void FatTreeEngine::Model::bubbleSortDown(std::vector<int> &array)
+{
+    const std::size_t n = array.size();
+    bool swapped = true;
+    for (std::size_t pass = 0; swapped; ++pass) {
+        swapped = false;
+        for (std::size_t j = 1; j + pass < n; ++j) {
+            if (compareLoadDown(array[j], array[j - 1]) < 0) {
+                std::swap(array[j], array[j - 1]);
+                swapped = true;
+            }
+        }
+    }
+}
+
+// The first port with the lowest counter, in the group's port order.
+int FatTreeEngine::Model::leastLoadedPortUp(const Group &g) const
+{
+    int best = 0;
+    for (int i = 1; i < int(g.ports.size()); ++i) {
+        if (g.ports[std::size_t(i)].counterUp < g.ports[std::size_t(best)].counterUp)
+            best = i;
+    }
+    return best;
+}
+
+int FatTreeEngine::Model::leastLoadedPortDown(const Group &g) const
+{
+    int best = 0;
+    for (int i = 1; i < int(g.ports.size()); ++i) {
+        if (g.ports[std::size_t(i)].counterDown < g.ports[std::size_t(best)].counterDown)
+            best = i;
+    }
+    return best;
+}
+
+// Sets up-going entries towards `target` in every switch below `sw` (except the one we came
+// up from), choosing in each child group its least-loaded port. Returns whether any route
+// towards a CA was created below, which is when counters move.
+bool FatTreeEngine::Model::routeUpgoingByGoingDown(int sw, int prev, Lid target, bool mainPath, std::uint8_t currentHops)
+{
+    Switch &s = switches[std::size_t(sw)];
+    if (s.down.empty())
+        return false;
+    bubbleSortUp(s.down);
+    if (!s.siblings.empty())
+        bubbleSortSiblings(s.siblings);
+
+    bool createdRoute = false;
+    const std::size_t count = s.down.size() + (target != 0 ? s.siblings.size() : 0);
+    for (std::size_t k = 0; k < count; ++k) {
+        const int gi = k < s.down.size() ? s.down[k] : s.siblings[k - s.down.size()];
+        Group &group = groups[std::size_t(gi)];
+        if (!group.remoteIsSwitch) {
+            createdRoute = true;
+            continue;
+        }
+        if (prev >= 0 && group.remoteLid == switches[std::size_t(prev)].lid)
+            continue;
+        if (group.ports.empty())
+            continue;
+        const int port = leastLoadedPortUp(group);
+        const int remote = group.remote;
+        const std::uint8_t leastHops = hops[std::size_t(remote)][target];
+        // Reached already on the way up, by a path no longer than this one.
+        if (leastHops != kNoPath && currentHops + 1 >= leastHops)
+            continue;
+        lft[std::size_t(remote)][target] = group.ports[std::size_t(port)].remoteNumber;
+        hops[std::size_t(remote)][target] = std::uint8_t(currentHops + 1);
+        const bool routed = routeUpgoingByGoingDown(remote, -1, target, mainPath, std::uint8_t(currentHops + 1));
+        createdRoute |= routed;
+        if (routed) {
+            // `group` may not be referenced across the recursion if groups could grow; they don't.
+            ++groups[std::size_t(gi)].ports[std::size_t(port)].counterUp;
+            ++groups[std::size_t(gi)].counterUp;
+            switches[std::size_t(groups[std::size_t(gi)].owner)].counterUpChanged = true;
+        }
+    }
+    if (createdRoute)
+        switches[std::size_t(sw)].downIndex = (switches[std::size_t(sw)].downIndex + 1) % unsigned(switches[std::size_t(sw)].down.size());
+    return createdRoute;
+}
+
+// Sets the down-going entry towards `target` in the least-loaded parent of `sw` (counted when
+// on the main path) and climbs on from there; the other parents get entries through their
+// first least-loaded port without counting, so that every switch can reach the target.
+bool FatTreeEngine::Model::routeDowngoingByGoingUp(int sw, int prev, Lid target, bool mainPath, std::uint8_t currentHops)
+{
+    bool createdRoute = routeUpgoingByGoingDown(sw, prev, target, mainPath, currentHops);
+    if (switches[std::size_t(sw)].rank == 0)
+        return createdRoute;  // no reverse hops: OpenSM grants them to I/O nodes only
+
+    bubbleSortDown(switches[std::size_t(sw)].up);
+    const int minGroup = switches[std::size_t(sw)].up.front();
+    const int minPort = leastLoadedPortDown(groups[std::size_t(minGroup)]);
+    const int firstRemote = groups[std::size_t(minGroup)].remote;
+
+    if (mainPath) {
+        Group &g = groups[std::size_t(minGroup)];
+        ++g.counterDown;
+        ++g.ports[std::size_t(minPort)].counterDown;
+        if (g.counterDown == switches[std::size_t(g.remote)].minCounterDown + 1)
+            recalculateMinCounterDown(g.remote);
+        if (lft[std::size_t(firstRemote)][target] == kNoPath || currentHops + 1 < hops[std::size_t(firstRemote)][target]) {
+            lft[std::size_t(firstRemote)][target] = g.ports[std::size_t(minPort)].remoteNumber;
+            hops[std::size_t(firstRemote)][target] = std::uint8_t(currentHops + 1);
+        }
+        createdRoute |= routeDowngoingByGoingUp(firstRemote, sw, target, mainPath, std::uint8_t(currentHops + 1));
+    }
+
+    const std::size_t upCount = switches[std::size_t(sw)].up.size();
+    for (std::size_t i = mainPath ? 1 : 0; i < upCount; ++i) {
+        const int gi = switches[std::size_t(sw)].up[i];
+        const int remote = groups[std::size_t(gi)].remote;
+        if (lft[std::size_t(remote)][target] != kNoPath && currentHops + 1 >= hops[std::size_t(remote)][target])
+            continue;
+        if (groups[std::size_t(gi)].ports.empty())
+            continue;
+        const int port = leastLoadedPortDown(groups[std::size_t(gi)]);
+        lft[std::size_t(remote)][target] = groups[std::size_t(gi)].ports[std::size_t(port)].remoteNumber;
+        hops[std::size_t(remote)][target] = std::uint8_t(currentHops + 1);
+        createdRoute |= routeDowngoingByGoingUp(remote, sw, target, false, std::uint8_t(currentHops + 1));
+    }
+
+    // Links within a rank, as OpenSM treats them: like further parents, counted on the main
+    // group when they lead to a route.
+    if (!switches[std::size_t(sw)].siblings.empty())
+        bubbleSortDown(switches[std::size_t(sw)].siblings);
+    const std::size_t siblingCount = switches[std::size_t(sw)].siblings.size();
+    for (std::size_t i = 0; i < siblingCount; ++i) {
+        const int gi = switches[std::size_t(sw)].siblings[i];
+        const int remote = groups[std::size_t(gi)].remote;
+        if (lft[std::size_t(remote)][target] != kNoPath && currentHops + 1 >= hops[std::size_t(remote)][target])
+            continue;
+        const int port = leastLoadedPortDown(groups[std::size_t(gi)]);
+        lft[std::size_t(remote)][target] = groups[std::size_t(gi)].ports[std::size_t(port)].remoteNumber;
+        hops[std::size_t(remote)][target] = std::uint8_t(currentHops + 1);
+        const bool routed = routeDowngoingByGoingUp(remote, sw, target, false, std::uint8_t(currentHops + 1));
+        createdRoute |= routed;
+        if (routed) {
+            // OpenSM counts this on the main up group and on the sibling's chosen port.
+            ++groups[std::size_t(minGroup)].counterDown;
+            ++groups[std::size_t(gi)].ports[std::size_t(port)].counterDown;
+        }
+    }
+    return createdRoute;
+}
+
+void FatTreeEngine::Model::route(const std::function<bool()> &tick)
+{
+    const std::size_t lids = std::size_t(maxLid) + 1;
+    lft.assign(switches.size(), std::vector<std::uint8_t>(lids, kNoPath));
+    hops.assign(switches.size(), std::vector<std::uint8_t>(lids, kNoPath));
+
+    // Compute nodes, leaf by leaf in index order, each leaf's CAs in port order.
+    for (int leaf : leaves) {
+        int routedOnLeaf = 0;
+        // Live indexing as OpenSM does; the array only reorders if counters move on a leaf.
+        for (std::size_t j = 0; j < switches[std::size_t(leaf)].down.size(); ++j) {
+            const int gi = switches[std::size_t(leaf)].down[j];
+            const Group &group = groups[std::size_t(gi)];
+            if (group.remoteIsSwitch || cas[std::size_t(group.remote)].cnCount == 0)
+                continue;
+            bool isCn = false;
+            for (int up : cas[std::size_t(group.remote)].up)
+                isCn |= groups[std::size_t(up)].lid == group.remoteLid && groups[std::size_t(up)].isCn;
+            if (!isCn)
+                continue;
+            const Lid lid = group.remoteLid;
+            lft[std::size_t(leaf)][lid] = group.ports.front().number;
+            hops[std::size_t(leaf)][lid] = 1;
+            routeDowngoingByGoingUp(leaf, -1, lid, true, 1);
+            ++routedOnLeaf;
+            if (!tick())
+                return;
+        }
+        // Missing CNs are routed to LID 0 so that the counters see a full leaf; their
+        // entries are wiped after each.
+        for (int j = routedOnLeaf; j < maxCnPerLeaf; ++j) {
+            hops[std::size_t(leaf)][0] = 1;
+            routeDowngoingByGoingUp(leaf, -1, 0, true, 1);
+            for (std::size_t s = 0; s < switches.size(); ++s) {
+                hops[s][0] = kNoPath;
+                lft[s][0] = kNoPath;
+            }
+        }
+    }
+    // Every CA port is a CN without a CN file, so there are no non-CN targets to route.
+
+    // Switches' own LIDs, in map order, on secondary paths only.
+    for (int sw = 0; sw < int(switches.size()); ++sw) {
+        const Lid lid = switches[std::size_t(sw)].lid;
+        lft[std::size_t(sw)][lid] = 0;
+        hops[std::size_t(sw)][lid] = 0;
+        routeDowngoingByGoingUp(sw, -1, lid, false, 0);
+        if (!tick())
+            return;
+    }
+}
+
+// ---- the engine --------------------------------------------------------------------------
+
+FatTreeEngine::FatTreeEngine() = default;
+FatTreeEngine::~FatTreeEngine() = default;
+
+QString FatTreeEngine::description() const
+{
+    return QStringLiteral("Fat-tree routing, balanced per port, as OpenSM's ftree computes it");
+}
+
+Status FatTreeEngine::prepare(const Fabric &fabric, const Tenancy &, const RoutingOptions &)
+{
+    m_model.reset();
+    Result<SwitchGraph> graph = SwitchGraph::build(fabric);
+    if (!graph)
+        return graph.error();
+    if (graph->maxLmc > 0)
+        return refuse(QStringLiteral("LMC > 0 is not supported by fat-tree routing (OpenSM falls back to minhop)"));
+    auto model = std::make_unique<Model>();
+    if (Status built = model->build(*graph); !built)
+        return built;
+    m_model = std::move(model);
+    return Done{};
+}
+
+Result<Routing> FatTreeEngine::route(const RoutingOptions &options)
+{
+    if (!m_model)
+        return Error{{}, 0, QStringLiteral("ftree: route() without a successful prepare()")};
+    Model work = *m_model;
+    const int total = work.cnCount + int(work.switches.size());
+    int done = 0;
+    bool cancelled = false;
+    auto tick = [&]() {
+        ++done;
+        if (options.progress && (done % 32 == 0 || done == total) && !options.progress(done, total))
+            cancelled = true;
+        return !cancelled;
+    };
+    if (options.progress && !options.progress(0, total))
+        return routing::cancelledError(name());
+    work.route(tick);
+    if (cancelled)
+        return routing::cancelledError(name());
+
+    Routing result;
+    result.engine = name();
+    // Tables in fabric switch order, as the other engines give them.
+    ForwardingTables tables;
+    tables.reserve(work.switches.size());
+    std::vector<int> byGraph(work.graphSwitchCount, -1);
+    for (std::size_t s = 0; s < work.switches.size(); ++s)
+        byGraph[std::size_t(work.switches[s].graphIndex)] = int(s);
+    for (std::size_t g = 0; g < work.graphSwitchCount; ++g) {
+        const Model::Switch &sw = work.switches[std::size_t(byGraph[g])];
+        const int i = tables.addSwitch(sw.guid, sw.lid, m_model->descriptions[g]);
+        LinearForwardingTable &lft = tables.lft(std::size_t(i));
+        lft.reserve(work.maxLid);
+        const std::vector<std::uint8_t> &raw = work.lft[std::size_t(byGraph[g])];
+        for (std::size_t lid = 0; lid < raw.size(); ++lid) {
+            if (raw[lid] != kNoPath)
+                lft.setPort(Lid(lid), raw[lid]);
+        }
+    }
+    result.tables = std::move(tables);
+    return result;
+}
+
+std::vector<int> FatTreeEngine::switchRanks() const
+{
+    std::vector<int> ranks;
+    if (!m_model)
+        return ranks;
+    ranks.assign(m_model->graphSwitchCount, -1);
+    for (const Model::Switch &s : m_model->switches)
+        ranks[std::size_t(s.graphIndex)] = int(s.rank);
+    return ranks;
+}
+
+std::vector<Guid> FatTreeEngine::leafOrder() const
+{
+    std::vector<Guid> order;
+    if (!m_model)
+        return order;
+    for (int leaf : m_model->leaves)
+        order.push_back(m_model->switches[std::size_t(leaf)].guid);
+    return order;
+}
+
+} // namespace weft
