@@ -5,12 +5,17 @@
 #include "CliSupport.h"
 #include "Commands.h"
 #include "FabricGenerator.h"
+#include "RoutingEngine.h"
+#include "SafeFile.h"
+#include "SimulatedFabric.h"
 #include "TextReader.h"
 #include "TopologyFile.h"
 
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
+#include <QRegularExpression>
+#include <QTemporaryDir>
 
 #include <algorithm>
 
@@ -131,6 +136,168 @@ int benchParse(const QStringList &args)
     return kExitOk;
 }
 
+
+// Seconds of day from an OpenSM log line ("Nov 21 14:17:13 583716 [8E1EB6C0] ..."), or -1.
+double openSmLogTime(const QString &line)
+{
+    static const QRegularExpression stamp(QStringLiteral("^\\w+ +\\d+ (\\d\\d):(\\d\\d):(\\d\\d) (\\d{6}) "));
+    const auto m = stamp.match(line);
+    if (!m.hasMatch())
+        return -1;
+    return m.captured(1).toInt() * 3600.0 + m.captured(2).toInt() * 60.0 + m.captured(3).toInt() + m.captured(4).toInt() / 1e6;
+}
+
+// OpenSM's own routing of the same fabric under ibsim: seconds from "Entering MASTER state" to
+// "<engine> tables configured on all switches" in its log (discovery, LID assignment and
+// routing of the first master sweep).
+Result<double> openSmRoutingSeconds(const Fabric &fabric, const QString &engine)
+{
+    QTemporaryDir dir;
+    if (!dir.isValid())
+        return Error{{}, 0, QStringLiteral("cannot create a temporary directory")};
+    const QString net = dir.filePath(QStringLiteral("fabric.net"));
+    const NodeIndex smHost = fabric.endNodes().front();
+    if (Status s = writeFileAtomically(net, writeIbsimNet(fabric, smHost), false); !s)
+        return s.error();
+    SimulatedFabric::Options options;
+    options.netFile = net;
+    options.smNode = fabric.node(smHost).name;
+    options.openSmArgs = {QStringLiteral("-R"), engine};
+    options.startTimeoutMs = 3600 * 1000;
+    SimulatedFabric sim(options);
+    if (Status s = sim.start(); !s)
+        return s.error();
+    const QString configured = QStringLiteral("%1 tables configured on all switches").arg(engine);
+    if (Status s = sim.waitForOpenSmLog(configured, 600 * 1000); !s)
+        return s.error();
+    QFile log(sim.openSmLogPath());
+    if (!log.open(QIODevice::ReadOnly))
+        return Error{sim.openSmLogPath(), 0, QStringLiteral("cannot read OpenSM's log")};
+    double master = -1;
+    double done = -1;
+    for (const QByteArray &raw : log.readAll().split('\n')) {
+        const QString line = QString::fromUtf8(raw);
+        if (master < 0 && line.contains(QLatin1String("Entering MASTER state")))
+            master = openSmLogTime(line);
+        if (done < 0 && line.contains(configured))
+            done = openSmLogTime(line);
+    }
+    if (master < 0 || done < 0)
+        return Error{sim.openSmLogPath(), 0, QStringLiteral("OpenSM's log lacks the MASTER or tables-configured line")};
+    return done >= master ? done - master : done + 86400 - master;
+}
+
+int benchRoute(const QStringList &args)
+{
+    const QString command = QStringLiteral("bench route");
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Times a Weft routing engine on a generated fat-tree (default: the 36-port 3-level tree,\n"
+        "11,664 hosts) with the hosts split into equal partitions, and with --opensm routes the same\n"
+        "fabric with the real OpenSM under ibsim in the same run, for a side-by-side ratio."));
+    parser.addOption({QStringLiteral("engine"), QStringLiteral("Weft engine (default ftree)."), QStringLiteral("ENGINE"), QStringLiteral("ftree")});
+    parser.addOption({QStringLiteral("radix"), QStringLiteral("Switch radix (default 36)."), QStringLiteral("R"), QStringLiteral("36")});
+    parser.addOption({QStringLiteral("levels"), QStringLiteral("Switch levels (default 3)."), QStringLiteral("N"), QStringLiteral("3")});
+    parser.addOption({QStringLiteral("partitions"), QStringLiteral("Partitions the hosts are split into (default 8)."), QStringLiteral("P"), QStringLiteral("8")});
+    parser.addOption({QStringLiteral("policy"), QStringLiteral("Isolation policy of every partition (default def-isolation)."), QStringLiteral("POLICY"), QStringLiteral("def-isolation")});
+    parser.addOption({QStringLiteral("repeat"), QStringLiteral("Runs to time (default 3)."), QStringLiteral("N"), QStringLiteral("3")});
+    parser.addOption({QStringLiteral("opensm"), QStringLiteral("Also route with the real OpenSM under ibsim, with this engine (e.g. ftree)."), QStringLiteral("ENGINE")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
+    int exitCode = kExitOk;
+    if (!parseArguments(parser, command, args, &exitCode))
+        return exitCode;
+
+    GeneratorOptions options;
+    options.shape = FabricShapeKind::SwitchRadix;
+    options.radix = parser.value(QStringLiteral("radix")).toInt();
+    options.levels = parser.value(QStringLiteral("levels")).toInt();
+    Result<GeneratedFabric> generated = generateFabric(options);
+    if (!generated)
+        return reportBadInput(command, generated.error());
+    const Fabric &fabric = generated->fabric;
+    const auto policy = policyFromName(parser.value(QStringLiteral("policy")));
+    if (!policy)
+        return reportBadInput(command, QStringLiteral("unknown policy \"%1\"").arg(parser.value(QStringLiteral("policy"))));
+    const int partitions = parser.value(QStringLiteral("partitions")).toInt();
+    if (partitions < 0 || std::size_t(partitions) > generated->hosts.size())
+        return reportBadInput(command, QStringLiteral("--partitions must be between 0 and the number of hosts"));
+
+    // Tenants of equal size in host order, each its own partition, all full members.
+    Tenancy tenancy;
+    const std::size_t hosts = generated->hosts.size();
+    for (int p = 0; p < partitions; ++p) {
+        Partition part;
+        part.name = QStringLiteral("tenant%1").arg(p + 1);
+        part.pkey = std::uint16_t(0x100 + p);
+        part.policy = *policy;
+        part.defaultMembership = Membership::Full;
+        for (std::size_t h = hosts * std::size_t(p) / std::size_t(partitions); h < hosts * std::size_t(p + 1) / std::size_t(partitions); ++h) {
+            const Node &n = fabric.node(generated->hosts[h]);
+            part.members.push_back(PartitionMember{PartitionMember::Kind::PortGuid, fabric.port(n.firstPort + 1).guid, Membership::Full, false});
+        }
+        tenancy.partitions.push_back(std::move(part));
+    }
+
+    const QString engine = parser.value(QStringLiteral("engine"));
+    const int repeat = std::max(1, parser.value(QStringLiteral("repeat")).toInt());
+    std::vector<double> times;
+    qint64 peakGrowth = 0;
+    std::size_t warnings = 0;
+    for (int i = 0; i < repeat; ++i) {
+        resetPeakMemory();
+        const qint64 before = procStatusBytes("VmRSS");
+        QElapsedTimer timer;
+        timer.start();
+        Result<Routing> routing = routeFabric(engine, fabric, tenancy, RoutingOptions{});
+        times.push_back(double(timer.nsecsElapsed()) / 1e9);
+        peakGrowth = std::max(peakGrowth, procStatusBytes("VmHWM") - before);
+        if (!routing)
+            return reportBadInput(command, routing.error());
+        warnings = std::size_t(routing->warnings.size());
+    }
+    std::sort(times.begin(), times.end());
+    const double median = times[times.size() / 2];
+
+    double openSm = -1;
+    const QString openSmEngine = parser.value(QStringLiteral("opensm"));
+    if (!openSmEngine.isEmpty()) {
+        err() << "routing the same fabric with OpenSM -R " << openSmEngine << " under ibsim (this takes minutes)..." << Qt::endl;
+        Result<double> seconds = openSmRoutingSeconds(fabric, openSmEngine);
+        if (!seconds)
+            return reportBadInput(command, seconds.error());
+        openSm = *seconds;
+    }
+
+    if (parser.isSet(QStringLiteral("json"))) {
+        QJsonObject o{{QStringLiteral("benchmark"), QStringLiteral("route")},
+                      {QStringLiteral("engine"), engine},
+                      {QStringLiteral("fabric"), generated->summary},
+                      {QStringLiteral("partitions"), partitions},
+                      {QStringLiteral("seconds_min"), times.front()},
+                      {QStringLiteral("seconds_median"), median},
+                      {QStringLiteral("peak_memory_growth_bytes"), double(peakGrowth)},
+                      {QStringLiteral("warnings"), double(warnings)}};
+        if (openSm >= 0) {
+            o[QStringLiteral("opensm_engine")] = openSmEngine;
+            o[QStringLiteral("opensm_seconds")] = openSm;
+            o[QStringLiteral("ratio_opensm_to_weft")] = openSm / median;
+        }
+        printJson(o);
+        return kExitOk;
+    }
+    out() << "route " << engine << ": " << generated->summary << ", " << partitions << " partitions ("
+          << policyName(*policy) << ")\n"
+          << "  Weft: min " << QString::number(times.front(), 'f', 3) << " s, median " << QString::number(median, 'f', 3)
+          << " s over " << repeat << " runs; peak resident growth " << QString::number(double(peakGrowth) / 1e6, 'f', 1)
+          << " MB; " << warnings << " warnings\n";
+    if (openSm >= 0)
+        out() << "  OpenSM -R " << openSmEngine << " under ibsim: " << QString::number(openSm, 'f', 3)
+              << " s from MASTER to tables configured\n"
+              << "  ratio OpenSM / Weft: " << QString::number(openSm / median, 'f', 1) << "x\n";
+    out().flush();
+    return kExitOk;
+}
+
 } // namespace
 
 int bench(const QStringList &args)
@@ -138,9 +305,12 @@ int bench(const QStringList &args)
     const QString which = args.value(0);
     if (which == QLatin1String("parse"))
         return benchParse(args.mid(1));
+    if (which == QLatin1String("route"))
+        return benchRoute(args.mid(1));
     if (which.isEmpty() || which == QLatin1String("--help") || which == QLatin1String("-h")) {
         out() << "Usage: weft bench BENCHMARK [options]\n\nBenchmarks:\n"
-                 "  parse    parse ibnetdiscover output of a large fat-tree (time, memory)\n";
+                 "  parse    parse ibnetdiscover output of a large fat-tree (time, memory)\n"
+                 "  route    route a large fat-tree with a Weft engine, optionally beside OpenSM under ibsim\n";
         out().flush();
         return which.isEmpty() ? kExitBadInput : kExitOk;
     }
