@@ -1,5 +1,6 @@
 #include "FatTreeEngine.h"
 
+#include "FatTreeLayout.h"
 #include "SwitchGraph.h"
 
 #include <algorithm>
@@ -115,6 +116,7 @@ struct FatTreeEngine::Model
     Lid maxLid = 0;
     std::size_t graphSwitchCount = 0;
     std::vector<QString> descriptions;  // per graph switch, for the tables
+    bool requirePure = true;            // false only for analyseFatTree's callers that allow degraded trees
 
     // Routing state.
     std::vector<std::vector<std::uint8_t>> lft;   // per model switch, by LID
@@ -252,6 +254,8 @@ Status FatTreeEngine::Model::build(const SwitchGraph &graph)
             cns += !groups[std::size_t(g)].remoteIsSwitch && groups[std::size_t(g)].isCn;
         maxCnPerLeaf = std::max(maxCnPerLeaf, cns);
     }
+    if (!requirePure)
+        return Done{};
     return validate();
 }
 
@@ -895,5 +899,101 @@ std::vector<Guid> FatTreeEngine::leafOrder() const
         order.push_back(m_model->switches[std::size_t(leaf)].guid);
     return order;
 }
+
+// ---- the analysis, for other fat-tree engines ----------------------------------------------
+
+namespace routing {
+
+Result<FatTreeLayout> analyseFatTree(const Fabric &fabric, bool requirePure, const QString &engine)
+{
+    auto renamed = [&engine](const Error &e) {
+        Error out = e;
+        const QString prefix = QStringLiteral("ftree: ");
+        if (out.message.startsWith(prefix))
+            out.message = engine + QStringLiteral(": ") + out.message.mid(prefix.size());
+        return out;
+    };
+    Result<SwitchGraph> graph = SwitchGraph::build(fabric);
+    if (!graph)
+        return renamed(graph.error());
+    if (Status ok = checkRoutable(*graph, engine); !ok)
+        return ok.error();
+    FatTreeEngine::Model model;
+    model.requirePure = requirePure;
+    if (Status built = model.build(*graph); !built)
+        return renamed(built.error());
+
+    FatTreeLayout layout;
+    layout.maxLid = graph->maxLid;
+    layout.leafRank = int(model.leafRank);
+    layout.switches.resize(graph->switches.size());
+    for (const FatTreeEngine::Model::Switch &ms : model.switches) {
+        FatTreeLayout::Switch &s = layout.switches[std::size_t(ms.graphIndex)];
+        const SwitchGraph::Switch &gs = graph->switches[std::size_t(ms.graphIndex)];
+        s.node = gs.node;
+        s.guid = gs.guid;
+        s.lid = gs.lid;
+        s.rank = int(ms.rank);
+        s.description = gs.description;
+    }
+    // Groups are exported once, from their lower end; the upper switch lists them in its own
+    // (index) order of down groups.
+    std::vector<int> exported(model.groups.size(), -1);
+    for (const FatTreeEngine::Model::Switch &ms : model.switches) {
+        for (int g : ms.up) {
+            const FatTreeEngine::Model::Group &mg = model.groups[std::size_t(g)];
+            FatTreeLayout::Group group;
+            group.lower = ms.graphIndex;
+            group.upper = model.switches[std::size_t(mg.remote)].graphIndex;
+            for (const FatTreeEngine::Model::Port &p : mg.ports)
+                group.cables.push_back({p.number, p.remoteNumber});
+            std::sort(group.cables.begin(), group.cables.end(),
+                      [](const FatTreeLayout::Cable &a, const FatTreeLayout::Cable &b) { return a.lowerPort < b.lowerPort; });
+            exported[std::size_t(g)] = int(layout.groups.size());
+            layout.switches[std::size_t(ms.graphIndex)].up.push_back(int(layout.groups.size()));
+            layout.groups.push_back(std::move(group));
+        }
+    }
+    for (const FatTreeEngine::Model::Switch &ms : model.switches) {
+        for (int g : ms.down) {
+            const FatTreeEngine::Model::Group &mg = model.groups[std::size_t(g)];
+            if (!mg.remoteIsSwitch)
+                continue;
+            // The same cables seen from above: find the lower switch's group towards us.
+            const FatTreeEngine::Model::Switch &lower = model.switches[std::size_t(mg.remote)];
+            for (int ug : lower.up) {
+                if (model.groups[std::size_t(ug)].remote == model.switchOfGraph[std::size_t(ms.graphIndex)]) {
+                    layout.switches[std::size_t(ms.graphIndex)].down.push_back(exported[std::size_t(ug)]);
+                    break;
+                }
+            }
+        }
+    }
+    layout.computeNodesOfSwitch.resize(graph->switches.size());
+    for (int leaf : model.leaves) {
+        const int g = model.switches[std::size_t(leaf)].graphIndex;
+        layout.leaves.push_back(g);
+        for (int p = 1; p <= graph->switches[std::size_t(g)].portCount; ++p) {
+            const SwitchGraph::Slot &slot = graph->slot(g, p);
+            if (slot.remote != SwitchGraph::Remote::EndPort)
+                continue;
+            const SwitchGraph::EndPort &end = graph->endPorts[std::size_t(slot.index)];
+            if (end.type != NodeType::ChannelAdapter || end.lid == 0)
+                continue;
+            FatTreeLayout::ComputeNode cn;
+            cn.node = end.node;
+            cn.nodeGuid = end.nodeGuid;
+            cn.portGuid = end.portGuid;
+            cn.lid = end.lid;
+            cn.leaf = g;
+            cn.leafPort = std::uint8_t(p);
+            layout.computeNodesOfSwitch[std::size_t(g)].push_back(int(layout.computeNodes.size()));
+            layout.computeNodes.push_back(cn);
+        }
+    }
+    return layout;
+}
+
+} // namespace routing
 
 } // namespace weft

@@ -2,6 +2,7 @@
 
 #include "FatTreeEngine.h"
 #include "MinHopEngine.h"
+#include "PartitionAwareFatTree.h"
 #include "UpDownEngine.h"
 
 namespace weft {
@@ -14,12 +15,19 @@ std::unique_ptr<RoutingEngine> makeRoutingEngine(const QString &name)
         return std::make_unique<MinHopEngine>();
     if (name == QLatin1String("updn"))
         return std::make_unique<UpDownEngine>();
+    if (name == QLatin1String("pftree"))
+        return std::make_unique<PartitionAwareFatTreeEngine>(PartitionAwareFatTreeEngine::Algorithm::Extended);
+    if (name == QLatin1String("pftree-wt"))
+        return std::make_unique<PartitionAwareFatTreeEngine>(PartitionAwareFatTreeEngine::Algorithm::Weighted);
+    if (name == QLatin1String("wftree"))
+        return std::make_unique<PartitionAwareFatTreeEngine>(PartitionAwareFatTreeEngine::Algorithm::WeightedFatTree);
     return nullptr;
 }
 
 QStringList routingEngineNames()
 {
-    return {QStringLiteral("ftree"), QStringLiteral("minhop"), QStringLiteral("updn")};
+    return {QStringLiteral("ftree"), QStringLiteral("minhop"), QStringLiteral("updn"),
+            QStringLiteral("pftree"), QStringLiteral("pftree-wt"), QStringLiteral("wftree")};
 }
 
 Result<Routing> routeFabric(const QString &engine, const Fabric &fabric, const Tenancy &tenancy,

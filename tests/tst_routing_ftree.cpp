@@ -136,7 +136,8 @@ class TestRoutingFtree : public QObject
 private Q_SLOTS:
     void registry()
     {
-        QCOMPARE(routingEngineNames(), QStringList({QStringLiteral("ftree"), QStringLiteral("minhop"), QStringLiteral("updn")}));
+        QCOMPARE(routingEngineNames(), QStringList({QStringLiteral("ftree"), QStringLiteral("minhop"), QStringLiteral("updn"),
+                                                 QStringLiteral("pftree"), QStringLiteral("pftree-wt"), QStringLiteral("wftree")}));
         for (const QString &name : routingEngineNames()) {
             std::unique_ptr<RoutingEngine> engine = makeRoutingEngine(name);
             QVERIFY(engine);
@@ -228,7 +229,11 @@ private Q_SLOTS:
                 holdsCa |= fabric.port(p).remote != kNoIndex
                            && fabric.node(fabric.port(fabric.port(p).remote).node).type != NodeType::Switch;
             }
-            if (holdsCa || engine != QLatin1String("updn"))
+            // Engines bound to up/down rules (updn and the fat-tree engines that accept degraded
+            // trees) are only required to route from CA-attached switches.
+            const bool upDownOnly = engine == QLatin1String("updn") || engine.startsWith(QLatin1String("pftree"))
+                                    || engine == QLatin1String("wftree");
+            if (holdsCa || !upDownOnly)
                 sources.push_back(sw);
         }
         const std::vector<const LinearForwardingTable *> lfts = tablesByNode(fabric, routing->tables);

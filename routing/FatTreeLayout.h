@@ -1,0 +1,69 @@
+#pragma once
+// The fat-tree as OpenSM's ftree analysis sees it (ranks, port groups in index order, leaves in
+// index order, compute nodes in leaf port order), exported for engines that route fat-trees
+// their own way (pftree, pftree-wt, wftree). Computed by FatTreeEngine's analysis so that every
+// fat-tree engine agrees on what the tree is; see FatTreeEngine.h for the steps.
+
+#include "Fabric.h"
+#include "Result.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+namespace weft::routing {
+
+struct FatTreeLayout
+{
+    struct Cable
+    {
+        std::uint8_t lowerPort = 0;  // on the lower switch (nearer the leaves)
+        std::uint8_t upperPort = 0;  // on the upper switch (nearer the roots)
+    };
+
+    // Parallel cables between one lower and one upper switch; a pure tree has no others.
+    struct Group
+    {
+        int lower = -1;  // switch indices
+        int upper = -1;
+        std::vector<Cable> cables;  // lower port order
+    };
+
+    struct Switch
+    {
+        NodeIndex node = kNoIndex;
+        Guid guid = 0;
+        Lid lid = 0;
+        int rank = 0;  // 0 = roots, leafRank = leaves
+        QString description;
+        std::vector<int> up;    // group indices, ftree index order of the upper switches
+        std::vector<int> down;  // group indices to switches, ftree index order of the lower switches
+    };
+
+    // A CA port cabled to a leaf switch.
+    struct ComputeNode
+    {
+        NodeIndex node = kNoIndex;
+        Guid nodeGuid = 0;
+        Guid portGuid = 0;
+        Lid lid = 0;
+        int leaf = -1;            // switch index
+        std::uint8_t leafPort = 0;
+    };
+
+    std::vector<Switch> switches;  // Fabric::switches() order
+    std::vector<Group> groups;
+    std::vector<ComputeNode> computeNodes;  // leaf by leaf (index order), leaf port order
+    std::vector<int> leaves;                // switch indices, ftree index order
+    std::vector<std::vector<int>> computeNodesOfSwitch;  // per switch, compute-node indices
+    int leafRank = 0;
+    Lid maxLid = 0;
+};
+
+// ftree's checks and indexing. With requirePure, refuses what OpenSM ftree refuses (degraded
+// trees included); without, accepts trees whose switches at one rank differ in group counts.
+// Messages start with `engine`.
+Result<FatTreeLayout> analyseFatTree(const Fabric &fabric, bool requirePure, const QString &engine);
+
+} // namespace weft::routing

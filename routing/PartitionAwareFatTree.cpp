@@ -1,0 +1,816 @@
+#include "PartitionAwareFatTree.h"
+
+#include "FatTreeLayout.h"
+#include "SwitchGraph.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <set>
+#include <unordered_map>
+
+namespace weft {
+
+namespace {
+
+using routing::FatTreeLayout;
+using routing::kNoPath;
+
+using Load = std::int64_t;            // weights in 1/1024 units, so comparisons are exact
+constexpr double kWeightScale = 1024.0;
+constexpr int kNoKey = -1;
+
+int strictness(IsolationPolicy policy)
+{
+    switch (policy) {
+    case IsolationPolicy::Physical: return 3;
+    case IsolationPolicy::VirtualLane: return 2;
+    case IsolationPolicy::Default: return 1;
+    }
+    return 1;
+}
+
+QString hexPKey(std::uint16_t pkey)
+{
+    return QStringLiteral("0x%1").arg(pkey, 4, 16, QLatin1Char('0'));
+}
+
+QString hexGuid(Guid guid)
+{
+    return QStringLiteral("0x%1").arg(guid, 16, 16, QLatin1Char('0'));
+}
+
+} // namespace
+
+namespace routing {
+
+std::vector<int> orderComputeNodes(const std::vector<int> &keys, int upLinks, OrderingVariant variant)
+{
+    const int n = int(keys.size());
+    std::vector<int> order(static_cast<std::size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    // Alg. 2 l.6 says `return`; `continue` is meant (erratum 1): such a leaf keeps its order.
+    if (n <= upLinks || upLinks <= 0)
+        return order;
+    std::vector<int> index(std::size_t(n), -1);
+    std::vector<char> taken(std::size_t(n), 0);
+    std::map<int, int> base;  // partition -> index its next node is placed from
+    auto firstFree = [&]() {
+        for (int i = 0; i < n; ++i)
+            if (!taken[std::size_t(i)])
+                return i;
+        return n - 1;  // unreachable: one index per node
+    };
+    int id = 0;
+    for (int i = 0; i < n; ++i) {
+        auto found = base.find(keys[std::size_t(i)]);
+        if (found == base.end()) {
+            if (taken[std::size_t(id)])
+                id = firstFree();
+            base.emplace(keys[std::size_t(i)], id);
+        } else {
+            id = found->second + upLinks;
+            if (id >= n || taken[std::size_t(id)])
+                id = firstFree();
+            if (variant == OrderingVariant::Chained)
+                found->second = id;
+        }
+        index[std::size_t(i)] = id;
+        taken[std::size_t(id)] = 1;
+    }
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return index[std::size_t(a)] < index[std::size_t(b)]; });
+    return order;
+}
+
+} // namespace routing
+
+// The engine's copy of the tree plus the partitions resolved against it. route() works on
+// copies of the mutable parts so that it can run again.
+struct PartitionAwareFatTreeEngine::Model
+{
+    struct Cable
+    {
+        int lower = -1, upper = -1;
+        std::uint8_t lowerPort = 0, upperPort = 0;
+        int group = -1;
+    };
+
+    struct Key  // a routing partition: a real one, or the pseudo-partition 0x7fff
+    {
+        std::uint16_t pkey = 0;
+        QString name;
+        IsolationPolicy policy = IsolationPolicy::Default;
+        std::vector<std::pair<int, bool>> members;  // compute node, full member
+        bool multiLeaf = false;
+        bool real = true;
+    };
+
+    FatTreeLayout layout;
+    std::vector<Cable> cables;
+    std::vector<std::vector<int>> upCables;      // per switch
+    std::vector<std::vector<int>> downGroups;    // per switch, visiting order
+    std::vector<std::vector<int>> groupCables;   // per group
+    std::vector<std::vector<int>> dirLinkOfPort; // per switch, by port: directed link id or -1
+    std::vector<Key> keys;                       // real partitions by P_Key, then the pseudo one
+    std::vector<int> routingKey;                 // per compute node
+    std::vector<char> singleLeaf;                // per compute node
+    std::vector<Load> weight;                    // per compute node
+    QStringList prepareWarnings;
+    bool strict = false;  // Tenancy::mode
+
+    int keyCount() const { return int(keys.size()); }
+    int realKeyCount() const { return int(keys.size()) - 1; }
+    QString linkName(int dirLink) const;
+    QString keyName(int k) const
+    {
+        const Key &key = keys[std::size_t(k)];
+        return key.name.isEmpty() ? hexPKey(key.pkey) : QStringLiteral("\"%1\" (%2)").arg(key.name, hexPKey(key.pkey));
+    }
+};
+
+QString PartitionAwareFatTreeEngine::Model::linkName(int dirLink) const
+{
+    const Cable &c = cables[std::size_t(dirLink / 2)];
+    const bool up = dirLink % 2 == 0;
+    auto sw = [this](int s) {
+        const FatTreeLayout::Switch &x = layout.switches[std::size_t(s)];
+        return x.description.isEmpty() ? hexGuid(x.guid) : x.description;
+    };
+    if (up)
+        return QStringLiteral("%1 port %2 -> %3 port %4").arg(sw(c.lower)).arg(c.lowerPort).arg(sw(c.upper)).arg(c.upperPort);
+    return QStringLiteral("%1 port %2 -> %3 port %4").arg(sw(c.upper)).arg(c.upperPort).arg(sw(c.lower)).arg(c.lowerPort);
+}
+
+namespace {
+
+using Model = PartitionAwareFatTreeEngine::Model;
+using Algorithm = PartitionAwareFatTreeEngine::Algorithm;
+
+// One routing run: loads, marks, tables.
+class Router
+{
+public:
+    Router(const Model &model, Algorithm algorithm, const PartitionAwareOptions &options)
+        : m(model), algo(algorithm), opt(options)
+    {
+        const std::size_t lids = std::size_t(m.layout.maxLid) + 1;
+        const std::size_t switches = m.layout.switches.size();
+        lft.assign(switches, std::vector<std::uint8_t>(lids, kNoPath));
+        hops.assign(switches, kNoPath);
+        loadDown.assign(m.cables.size(), 0);
+        loadUp.assign(m.cables.size(), 0);
+        markDown.assign(switches * std::size_t(m.keyCount()), 0);
+        markUp.assign(switches * std::size_t(m.keyCount()), 0);
+        conflicts.assign(switches * std::size_t(m.keyCount()), 0);
+    }
+
+    void routeTarget(int sw, Lid lid, int key, Load w, bool counted, std::uint8_t ownPort)
+    {
+        std::fill(hops.begin(), hops.end(), kNoPath);
+        lft[std::size_t(sw)][lid] = ownPort;
+        hops[std::size_t(sw)] = ownPort == 0 ? 0 : 1;
+        routeDown(sw, -1, lid, key, w, counted);
+    }
+
+    const Model &m;
+    Algorithm algo;
+    PartitionAwareOptions opt;
+    std::vector<std::vector<std::uint8_t>> lft;
+    std::vector<std::uint8_t> hops;  // per switch, for the target being routed
+    std::vector<Load> loadDown, loadUp;
+    std::vector<std::uint32_t> markDown, markUp, conflicts;
+
+private:
+    std::uint32_t &mark(std::vector<std::uint32_t> &marks, int sw, int key)
+    {
+        return marks[std::size_t(sw) * std::size_t(m.keyCount()) + std::size_t(key)];
+    }
+
+    bool excluded(int upper, int key) const
+    {
+        const int mine = strictness(m.keys[std::size_t(key)].policy);
+        for (int q = 0; q < m.keyCount(); ++q) {
+            if (q == key || markDown[std::size_t(upper) * std::size_t(m.keyCount()) + std::size_t(q)] == 0)
+                continue;
+            const int theirs = strictness(m.keys[std::size_t(q)].policy);
+            if (theirs > mine)
+                return true;
+            if (opt.phyExcludesPhy && theirs == 3 && mine == 3)
+                return true;
+        }
+        return false;
+    }
+
+    Load groupLoadDown(int group) const
+    {
+        Load sum = 0;
+        for (int c : m.groupCables[std::size_t(group)])
+            sum += loadDown[std::size_t(c)];
+        return sum;
+    }
+
+    Load minDownLoadBelow(int sw) const
+    {
+        Load least = std::numeric_limits<Load>::max();
+        for (int g : m.downGroups[std::size_t(sw)])
+            least = std::min(least, groupLoadDown(g));
+        return least == std::numeric_limits<Load>::max() ? 0 : least;
+    }
+
+    // The up-going cable of `sw` that carries `lid`'s down path (spec §3.2.2 resolved; the
+    // weighted fat-tree's keys per spec 003 §3.3).
+    int chooseUpCable(int sw, int key, bool counted)
+    {
+        std::vector<int> ports = m.upCables[std::size_t(sw)];
+        if (algo == Algorithm::WeightedFatTree) {
+            std::vector<Load> below(ports.size());
+            for (std::size_t i = 0; i < ports.size(); ++i)
+                below[i] = minDownLoadBelow(m.cables[std::size_t(ports[i])].upper);
+            std::vector<std::size_t> idx(ports.size());
+            std::iota(idx.begin(), idx.end(), 0);
+            std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
+                const Model::Cable &ca = m.cables[std::size_t(ports[a])];
+                const Model::Cable &cb = m.cables[std::size_t(ports[b])];
+                if (loadDown[std::size_t(ports[a])] != loadDown[std::size_t(ports[b])])
+                    return loadDown[std::size_t(ports[a])] < loadDown[std::size_t(ports[b])];
+                if (below[a] != below[b])
+                    return below[a] < below[b];
+                const Guid ga = m.layout.switches[std::size_t(ca.upper)].guid;
+                const Guid gb = m.layout.switches[std::size_t(cb.upper)].guid;
+                if (ga != gb)
+                    return ga < gb;
+                return ca.lowerPort < cb.lowerPort;
+            });
+            return ports[idx.front()];
+        }
+        std::sort(ports.begin(), ports.end(), [this](int a, int b) {
+            if (loadDown[std::size_t(a)] != loadDown[std::size_t(b)])
+                return loadDown[std::size_t(a)] < loadDown[std::size_t(b)];
+            const Guid ga = m.layout.switches[std::size_t(m.cables[std::size_t(a)].upper)].guid;
+            const Guid gb = m.layout.switches[std::size_t(m.cables[std::size_t(b)].upper)].guid;
+            if (ga != gb)
+                return ga > gb;
+            return m.cables[std::size_t(a)].lowerPort < m.cables[std::size_t(b)].lowerPort;
+        });
+        if (key == kNoKey)
+            return ports.front();
+        int selected = -1;
+        std::uint32_t best = 0;
+        for (int p : ports) {
+            if (loadDown[std::size_t(p)] != loadDown[std::size_t(ports.front())])
+                break;
+            const std::uint32_t marks = mark(markDown, m.cables[std::size_t(p)].upper, key);
+            if (marks > best) {
+                best = marks;
+                selected = p;
+            }
+        }
+        if (selected >= 0)
+            return selected;
+        for (int p : ports) {
+            if (algo == Algorithm::Extended && excluded(m.cables[std::size_t(p)].upper, key))
+                continue;
+            return p;
+        }
+        if (counted)
+            ++mark(conflicts, sw, key);
+        return ports.front();
+    }
+
+    void routeDown(int sw, int prev, Lid lid, int key, Load w, bool counted)
+    {
+        routeUp(sw, lid, key, w, prev, counted);
+        if (m.upCables[std::size_t(sw)].empty())
+            return;
+        const std::uint8_t here = hops[std::size_t(sw)];
+        const int sel = chooseUpCable(sw, key, counted);
+        const Model::Cable &c = m.cables[std::size_t(sel)];
+        if (counted) {
+            loadDown[std::size_t(sel)] += w;
+            if (key != kNoKey)
+                ++mark(markDown, c.upper, key);
+        }
+        if (hops[std::size_t(c.upper)] == kNoPath || here + 1 < hops[std::size_t(c.upper)]) {
+            lft[std::size_t(c.upper)][lid] = c.upperPort;
+            hops[std::size_t(c.upper)] = std::uint8_t(here + 1);
+            routeDown(c.upper, sw, lid, key, w, counted);
+        }
+        // Secondary entries (as ftree's non-main paths): the other parents learn a min-hop
+        // route too, without counting, so switch-originated traffic reaches every LID.
+        for (int other : m.upCables[std::size_t(sw)]) {
+            const Model::Cable &o = m.cables[std::size_t(other)];
+            if (hops[std::size_t(o.upper)] != kNoPath && here + 1 >= hops[std::size_t(o.upper)])
+                continue;
+            lft[std::size_t(o.upper)][lid] = o.upperPort;
+            hops[std::size_t(o.upper)] = std::uint8_t(here + 1);
+            routeDown(o.upper, sw, lid, key, w, false);
+        }
+    }
+
+    void routeUp(int sw, Lid lid, int key, Load w, int exclude, bool counted)
+    {
+        const std::uint8_t here = hops[std::size_t(sw)];
+        for (int g : m.downGroups[std::size_t(sw)]) {
+            const std::vector<int> &groupCables = m.groupCables[std::size_t(g)];
+            const int child = m.cables[std::size_t(groupCables.front())].lower;
+            if (child == exclude)
+                continue;
+            if (hops[std::size_t(child)] != kNoPath && hops[std::size_t(child)] <= here + 1)
+                continue;
+            int best = groupCables.front();
+            for (int c : groupCables) {
+                if (loadUp[std::size_t(c)] < loadUp[std::size_t(best)])
+                    best = c;
+            }
+            lft[std::size_t(child)][lid] = m.cables[std::size_t(best)].lowerPort;
+            hops[std::size_t(child)] = std::uint8_t(here + 1);
+            if (counted) {
+                loadUp[std::size_t(best)] += w;
+                if (key != kNoKey)
+                    ++mark(markUp, child, key);
+            }
+            routeUp(child, lid, key, w, -1, counted);
+        }
+    }
+};
+
+} // namespace
+
+PartitionAwareFatTreeEngine::PartitionAwareFatTreeEngine(Algorithm algorithm, PartitionAwareOptions options)
+    : m_algorithm(algorithm), m_options(options)
+{
+}
+
+PartitionAwareFatTreeEngine::~PartitionAwareFatTreeEngine() = default;
+
+QString PartitionAwareFatTreeEngine::name() const
+{
+    switch (m_algorithm) {
+    case Algorithm::Extended: return QStringLiteral("pftree");
+    case Algorithm::Base: return QStringLiteral("pftree-base");
+    case Algorithm::Weighted: return QStringLiteral("pftree-wt");
+    case Algorithm::WeightedFatTree: return QStringLiteral("wftree");
+    }
+    return {};
+}
+
+QString PartitionAwareFatTreeEngine::description() const
+{
+    switch (m_algorithm) {
+    case Algorithm::Extended:
+        return QStringLiteral("Partition-aware fat-tree (pFTree-Ext): isolates partitions by link and VL per their policies");
+    case Algorithm::Base:
+        return QStringLiteral("Partition-aware fat-tree (base pFTree): balance first, then keep partitions apart");
+    case Algorithm::Weighted:
+        return QStringLiteral("Weighted partition-aware fat-tree (pFTree-Wt): balances node weights, keeps partitions together on ties");
+    case Algorithm::WeightedFatTree:
+        return QStringLiteral("Weighted fat-tree (wFTree): balances the traffic each node receives, independent of cabling order");
+    }
+    return {};
+}
+
+Status PartitionAwareFatTreeEngine::prepare(const Fabric &fabric, const Tenancy &tenancy, const RoutingOptions &)
+{
+    m_model.reset();
+    const QString engine = name();
+    auto fail = [&engine](const QString &why) { return Error{{}, 0, QStringLiteral("%1: %2").arg(engine, why)}; };
+    if (m_options.maxVirtualLanes < 1 || m_options.maxVirtualLanes > 15)
+        return fail(QStringLiteral("the number of data VLs must be 1 to 15, not %1").arg(m_options.maxVirtualLanes));
+
+    Result<FatTreeLayout> layout = routing::analyseFatTree(fabric, !m_options.allowDegraded, engine);
+    if (!layout)
+        return layout.error();
+    auto model = std::make_unique<Model>();
+    Model &m = *model;
+    m.layout = std::move(layout).value();
+    m.strict = tenancy.mode == PolicyMode::Strict;
+    const std::size_t switchCount = m.layout.switches.size();
+
+    // Cables, both directions numbered: 2c up (lower -> upper), 2c + 1 down.
+    m.upCables.resize(switchCount);
+    m.downGroups.resize(switchCount);
+    m.dirLinkOfPort.resize(switchCount);
+    for (std::size_t s = 0; s < switchCount; ++s)
+        m.dirLinkOfPort[s].assign(std::size_t(fabric.node(m.layout.switches[s].node).portCount) + 1, -1);
+    m.groupCables.resize(m.layout.groups.size());
+    for (std::size_t g = 0; g < m.layout.groups.size(); ++g) {
+        const FatTreeLayout::Group &group = m.layout.groups[g];
+        for (const FatTreeLayout::Cable &cable : group.cables) {
+            const int id = int(m.cables.size());
+            m.cables.push_back({group.lower, group.upper, cable.lowerPort, cable.upperPort, int(g)});
+            m.groupCables[g].push_back(id);
+            m.upCables[std::size_t(group.lower)].push_back(id);
+            m.dirLinkOfPort[std::size_t(group.lower)][cable.lowerPort] = 2 * id;
+            m.dirLinkOfPort[std::size_t(group.upper)][cable.upperPort] = 2 * id + 1;
+        }
+    }
+    for (std::size_t s = 0; s < switchCount; ++s) {
+        m.downGroups[s] = m.layout.switches[s].down;
+        if (m_algorithm == Algorithm::WeightedFatTree) {
+            // The weighted fat-tree visits children by GUID, not by cabling-dependent index.
+            std::stable_sort(m.downGroups[s].begin(), m.downGroups[s].end(), [&m](int a, int b) {
+                return m.layout.switches[std::size_t(m.layout.groups[std::size_t(a)].lower)].guid
+                       < m.layout.switches[std::size_t(m.layout.groups[std::size_t(b)].lower)].guid;
+            });
+        }
+    }
+
+    const std::vector<FatTreeLayout::ComputeNode> &cns = m.layout.computeNodes;
+    std::unordered_map<Guid, int> cnByPortGuid;
+    for (std::size_t i = 0; i < cns.size(); ++i)
+        cnByPortGuid.emplace(cns[i].portGuid, int(i));
+
+    // Weights (pftree-wt and wftree); everyone else counts routes.
+    const bool weighted = m_algorithm == Algorithm::Weighted || m_algorithm == Algorithm::WeightedFatTree;
+    m.weight.assign(cns.size(), Load(kWeightScale));
+    if (weighted) {
+        for (const auto &[guid, w] : tenancy.nodeWeights) {
+            if (!std::isfinite(w) || w < 0)
+                return fail(QStringLiteral("the weight of port %1 is %2; weights must be finite and not negative")
+                                .arg(hexGuid(guid)).arg(w));
+            if (w > 1e12)
+                return fail(QStringLiteral("the weight of port %1 is %2, beyond the supported 1e12").arg(hexGuid(guid)).arg(w));
+            auto found = cnByPortGuid.find(guid);
+            if (found != cnByPortGuid.end())
+                m.weight[std::size_t(found->second)] = Load(std::llround(w * kWeightScale));
+        }
+    }
+
+    // Partitions, merged by P_Key, resolved to compute nodes. wftree ignores them.
+    std::map<std::uint16_t, Model::Key> byPKey;
+    if (m_algorithm != Algorithm::WeightedFatTree) {
+        for (const Partition &p : tenancy.partitions) {
+            if (!p.pkey) {
+                m.prepareWarnings << QStringLiteral("%1: partition \"%2\" has no P_Key and is not considered for isolation")
+                                         .arg(engine, p.name);
+                continue;
+            }
+            const std::uint16_t pkey = *p.pkey & kPKeyMask;
+            if (pkey == kDefaultPKey)
+                continue;  // §2.4: the default partition does not steer routing
+            Model::Key &key = byPKey[pkey];
+            key.pkey = pkey;
+            if (key.name.isEmpty())
+                key.name = p.name;
+            const IsolationPolicy policy = m_algorithm == Algorithm::Extended ? p.policy : IsolationPolicy::Default;
+            if (strictness(policy) > strictness(key.policy))
+                key.policy = policy;
+            std::map<int, bool> members;
+            for (const auto &[cn, full] : key.members)
+                members[cn] = full;
+            auto add = [&members](int cn, Membership ms) {
+                const bool full = ms != Membership::Limited;
+                bool &slot = members.emplace(cn, full).first->second;
+                slot = slot || full;
+            };
+            for (const PartitionMember &member : p.members) {
+                switch (member.kind) {
+                case PartitionMember::Kind::PortGuid: {
+                    auto found = cnByPortGuid.find(member.guid);
+                    if (found != cnByPortGuid.end())
+                        add(found->second, member.membership);
+                    break;
+                }
+                case PartitionMember::Kind::All:
+                case PartitionMember::Kind::AllCas:
+                    for (int cn = 0; cn < int(cns.size()); ++cn)
+                        add(cn, member.membership);
+                    break;
+                case PartitionMember::Kind::AllSwitches:
+                case PartitionMember::Kind::AllRouters:
+                case PartitionMember::Kind::Self:
+                    break;  // no compute nodes among them
+                }
+            }
+            key.members.assign(members.begin(), members.end());
+        }
+    }
+    for (auto &[pkey, key] : byPKey)
+        m.keys.push_back(std::move(key));
+    Model::Key pseudo;
+    pseudo.pkey = kDefaultPKey;
+    pseudo.name = QStringLiteral("Default");
+    pseudo.real = false;
+    m.keys.push_back(pseudo);
+    const int pseudoKey = m.keyCount() - 1;
+
+    std::vector<std::vector<int>> keysOfCn(cns.size());
+    for (int k = 0; k < m.realKeyCount(); ++k) {
+        Model::Key &key = m.keys[std::size_t(k)];
+        std::set<int> leaves;
+        for (const auto &[cn, full] : key.members) {
+            leaves.insert(cns[std::size_t(cn)].leaf);
+            keysOfCn[std::size_t(cn)].push_back(k);
+        }
+        key.multiLeaf = leaves.size() > 1;
+    }
+    // routing_pkey (§2.4): multi-leaf first, then the strictest policy, then the lowest P_Key
+    // (keys are already in P_Key order).
+    m.routingKey.assign(cns.size(), pseudoKey);
+    for (std::size_t cn = 0; cn < cns.size(); ++cn) {
+        int best = -1;
+        for (int k : keysOfCn[cn]) {
+            if (best < 0)
+                best = k;
+            const Model::Key &a = m.keys[std::size_t(k)];
+            const Model::Key &b = m.keys[std::size_t(best)];
+            if (a.multiLeaf != b.multiLeaf) {
+                if (a.multiLeaf)
+                    best = k;
+                continue;
+            }
+            if (strictness(a.policy) > strictness(b.policy))
+                best = k;
+        }
+        if (best >= 0)
+            m.routingKey[cn] = best;
+    }
+    {
+        std::set<int> leaves;
+        for (std::size_t cn = 0; cn < cns.size(); ++cn)
+            if (m.routingKey[cn] == pseudoKey)
+                leaves.insert(cns[cn].leaf);
+        m.keys[std::size_t(pseudoKey)].multiLeaf = leaves.size() > 1;
+    }
+    m.singleLeaf.assign(cns.size(), 0);
+    if (m_algorithm != Algorithm::WeightedFatTree) {
+        for (std::size_t cn = 0; cn < cns.size(); ++cn)
+            m.singleLeaf[cn] = !m.keys[std::size_t(m.routingKey[cn])].multiLeaf;
+    }
+    m_model = std::move(model);
+    return Done{};
+}
+
+Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options)
+{
+    const QString engine = name();
+    if (!m_model)
+        return Error{{}, 0, QStringLiteral("%1: route() without a successful prepare()").arg(engine)};
+    const Model &m = *m_model;
+    const FatTreeLayout &layout = m.layout;
+    const std::vector<FatTreeLayout::ComputeNode> &cns = layout.computeNodes;
+    const bool strict = m.strict;
+    Router router(m, m_algorithm, m_options);
+
+    const int total = int(cns.size()) + int(layout.switches.size()) + 1;
+    int done = 0;
+    auto tick = [&]() {
+        ++done;
+        return !(options.progress && (done % 64 == 0 || done == total) && !options.progress(done, total));
+    };
+    if (options.progress && !options.progress(0, total))
+        return routing::cancelledError(engine);
+
+    // Compute nodes, in the algorithm's order.
+    auto routeCn = [&](int cn, bool counted) {
+        const FatTreeLayout::ComputeNode &node = cns[std::size_t(cn)];
+        const int key = m_algorithm == Algorithm::WeightedFatTree ? kNoKey : m.routingKey[std::size_t(cn)];
+        router.routeTarget(node.leaf, node.lid, key, m.weight[std::size_t(cn)], counted, node.leafPort);
+        return tick();
+    };
+    if (m_algorithm == Algorithm::WeightedFatTree) {
+        // Heaviest first across the whole fabric, ties by port GUID (spec 003 §3.3).
+        std::vector<int> order(cns.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+            if (m.weight[std::size_t(a)] != m.weight[std::size_t(b)])
+                return m.weight[std::size_t(a)] > m.weight[std::size_t(b)];
+            return cns[std::size_t(a)].portGuid < cns[std::size_t(b)].portGuid;
+        });
+        for (int cn : order)
+            if (!routeCn(cn, true))
+                return routing::cancelledError(engine);
+    } else {
+        for (int leaf : layout.leaves) {
+            std::vector<int> counted, filtered;
+            for (int cn : layout.computeNodesOfSwitch[std::size_t(leaf)])
+                (m.singleLeaf[std::size_t(cn)] ? filtered : counted).push_back(cn);
+            if (m_algorithm == Algorithm::Extended) {
+                std::stable_sort(counted.begin(), counted.end(), [&m](int a, int b) {
+                    return strictness(m.keys[std::size_t(m.routingKey[std::size_t(a)])].policy)
+                           > strictness(m.keys[std::size_t(m.routingKey[std::size_t(b)])].policy);
+                });
+            } else if (m_algorithm == Algorithm::Weighted) {
+                std::stable_sort(counted.begin(), counted.end(),
+                                 [&m](int a, int b) { return m.weight[std::size_t(a)] > m.weight[std::size_t(b)]; });
+            }
+            std::vector<int> keys;
+            for (int cn : counted)
+                keys.push_back(m.routingKey[std::size_t(cn)]);
+            const std::vector<int> order =
+                routing::orderComputeNodes(keys, int(m.upCables[std::size_t(leaf)].size()), m_options.ordering);
+            for (int i : order)
+                if (!routeCn(counted[std::size_t(i)], true))
+                    return routing::cancelledError(engine);
+            for (int cn : filtered)
+                if (!routeCn(cn, false))
+                    return routing::cancelledError(engine);
+        }
+    }
+    // Switches' own LIDs, unbalanced and unmarked, as ftree routes them.
+    for (int s = 0; s < int(layout.switches.size()); ++s) {
+        router.routeTarget(s, layout.switches[std::size_t(s)].lid, kNoKey, 0, false, 0);
+        if (!tick())
+            return routing::cancelledError(engine);
+    }
+
+    // P(l) per directed switch link (§2.3): walk each partition's allowed flows towards each
+    // member, stopping where the destination tree was already walked for that partition.
+    PartitionRoutingReport report;
+    QStringList warnings = m.prepareWarnings;
+    const int realKeys = m.realKeyCount();
+    std::vector<std::vector<int>> partsOfLink(m.cables.size() * 2);
+    std::vector<std::uint32_t> visited(layout.switches.size(), 0);
+    std::uint32_t stamp = 0;
+    int unreachable = 0;
+    for (int k = 0; k < realKeys; ++k) {
+        const Model::Key &key = m.keys[std::size_t(k)];
+        std::map<int, std::pair<bool, bool>> onLeaf;  // leaf -> (any member, a full member)
+        for (const auto &[cn, full] : key.members) {
+            auto &slot = onLeaf[cns[std::size_t(cn)].leaf];
+            slot.first = true;
+            slot.second = slot.second || full;
+        }
+        if (onLeaf.size() < 2)
+            continue;
+        for (const auto &[cn, full] : key.members) {
+            const FatTreeLayout::ComputeNode &dst = cns[std::size_t(cn)];
+            ++stamp;
+            visited[std::size_t(dst.leaf)] = stamp;
+            for (const auto &[leaf, present] : onLeaf) {
+                if (leaf == dst.leaf || !(full ? present.first : present.second))
+                    continue;
+                int at = leaf;
+                for (std::size_t step = 0; visited[std::size_t(at)] != stamp; ++step) {
+                    visited[std::size_t(at)] = stamp;
+                    const std::uint8_t out = router.lft[std::size_t(at)][dst.lid];
+                    const int link = (out == kNoPath || out >= m.dirLinkOfPort[std::size_t(at)].size())
+                                         ? -1 : m.dirLinkOfPort[std::size_t(at)][out];
+                    if (link < 0 || step > layout.switches.size()) {
+                        ++unreachable;
+                        break;
+                    }
+                    std::vector<int> &parts = partsOfLink[std::size_t(link)];
+                    if (std::find(parts.begin(), parts.end(), k) == parts.end())
+                        parts.insert(std::upper_bound(parts.begin(), parts.end(), k), k);
+                    const Model::Cable &c = m.cables[std::size_t(link / 2)];
+                    at = link % 2 == 0 ? c.upper : c.lower;
+                }
+            }
+        }
+    }
+    if (unreachable > 0)
+        warnings << QStringLiteral("%1: %2 intra-partition walk(s) found no route; the tree is too degraded for some pairs")
+                        .arg(engine).arg(unreachable);
+    for (const std::vector<int> &parts : partsOfLink)
+        report.sharedLinks += parts.size() >= 2;
+
+    // ASSIGN_VIRTUAL_LANES (§3.2.5 resolved, §3.5 for base and weighted).
+    std::vector<int> vl(std::size_t(m.keyCount()), 0);
+    std::vector<char> phyViolated(std::size_t(m.keyCount()), 0);
+    for (const std::vector<int> &parts : partsOfLink)
+        if (parts.size() >= 2)
+            for (int p : parts)
+                phyViolated[std::size_t(p)] |= m.keys[std::size_t(p)].policy == IsolationPolicy::Physical;
+    std::vector<int> byPriority(std::size_t(std::max(realKeys, 0)));
+    std::iota(byPriority.begin(), byPriority.end(), 0);
+    std::stable_sort(byPriority.begin(), byPriority.end(), [&m](int a, int b) {
+        return strictness(m.keys[std::size_t(a)].policy) > strictness(m.keys[std::size_t(b)].policy);
+    });
+    auto failed = [&engine](const QString &why) { return Error{{}, 0, QStringLiteral("%1: routing failed (strict policy mode): %2").arg(engine, why)}; };
+    int inUse = 1;
+    const int maxVl = m_options.maxVirtualLanes;
+    for (int p : byPriority) {
+        const IsolationPolicy policy = m.keys[std::size_t(p)].policy;
+        if (m_algorithm == Algorithm::Extended && policy != IsolationPolicy::VirtualLane
+            && !(policy == IsolationPolicy::Physical && phyViolated[std::size_t(p)] && !strict))
+            continue;
+        int witness = -1, other = -1;
+        for (std::size_t l = 0; l < partsOfLink.size() && witness < 0; ++l) {
+            const std::vector<int> &parts = partsOfLink[l];
+            if (std::find(parts.begin(), parts.end(), p) == parts.end())
+                continue;
+            for (int q : parts)
+                if (q != p && vl[std::size_t(q)] == 0) {
+                    witness = int(l);
+                    other = q;
+                    break;
+                }
+        }
+        if (witness < 0)
+            continue;
+        if (maxVl < 2) {
+            const QString why = QStringLiteral("partition %1 needs a VL of its own (it meets %2 on %3) but only one data VL is available")
+                                    .arg(m.keyName(p), m.keyName(other), m.linkName(witness));
+            if (strict)
+                return failed(why);
+            warnings << QStringLiteral("%1: %2").arg(engine, why);
+            continue;
+        }
+        if (inUse == maxVl) {
+            if (strict)
+                return failed(QStringLiteral("VLs exhausted: partition %1 needs a VL of its own (it meets %2 on %3) and all %4 data VLs are in use")
+                                  .arg(m.keyName(p), m.keyName(other), m.linkName(witness)).arg(maxVl));
+            inUse = 1;
+            warnings << QStringLiteral("%1: VLs exhausted; VL1 is used again, for partition %2").arg(engine, m.keyName(p));
+        }
+        ++inUse;
+        vl[std::size_t(p)] = inUse - 1;
+    }
+
+    // VALIDATE_POLICIES (§3.2.6).
+    for (int p = 0; p < realKeys; ++p) {
+        const Model::Key &key = m.keys[std::size_t(p)];
+        if (key.policy == IsolationPolicy::Default)
+            continue;
+        for (std::size_t l = 0; l < partsOfLink.size(); ++l) {
+            const std::vector<int> &parts = partsOfLink[l];
+            if (parts.size() < 2 || std::find(parts.begin(), parts.end(), p) == parts.end())
+                continue;
+            PolicyViolation v;
+            v.pkey = key.pkey;
+            v.link = m.linkName(int(l));
+            for (int q : parts) {
+                if (q == p)
+                    continue;
+                if (key.policy == IsolationPolicy::Physical || vl[std::size_t(q)] == vl[std::size_t(p)])
+                    v.others.push_back(m.keys[std::size_t(q)].pkey);
+            }
+            if (v.others.empty())
+                continue;
+            v.reason = key.policy == IsolationPolicy::Physical ? QStringLiteral("phy-isolation: the link is shared")
+                                                               : QStringLiteral("vlane-isolation: shared on the same VL");
+            report.violations.push_back(v);
+        }
+    }
+    auto describe = [&m](const PolicyViolation &v) {
+        QStringList others;
+        for (std::uint16_t q : v.others)
+            for (int k = 0; k < m.realKeyCount(); ++k)
+                if (m.keys[std::size_t(k)].pkey == q)
+                    others << m.keyName(k);
+        int self = 0;
+        for (int k = 0; k < m.realKeyCount(); ++k)
+            if (m.keys[std::size_t(k)].pkey == v.pkey)
+                self = k;
+        return QStringLiteral("partition %1 (%2) meets %3 on link %4")
+            .arg(m.keyName(self), v.reason, others.join(QStringLiteral(", ")), v.link);
+    };
+    if (!report.violations.empty()) {
+        if (strict) {
+            QStringList lines;
+            for (std::size_t i = 0; i < report.violations.size() && i < 10; ++i)
+                lines << describe(report.violations[i]);
+            if (report.violations.size() > 10)
+                lines << QStringLiteral("and %1 more").arg(report.violations.size() - 10);
+            return failed(QStringLiteral("%1 policy violation(s): %2").arg(report.violations.size()).arg(lines.join(QStringLiteral("; "))));
+        }
+        for (const PolicyViolation &v : report.violations)
+            warnings << QStringLiteral("%1: %2").arg(engine, describe(v));
+    }
+    for (std::size_t s = 0; s < layout.switches.size(); ++s) {
+        for (int k = 0; k < m.keyCount(); ++k) {
+            const std::uint32_t count = router.conflicts[s * std::size_t(m.keyCount()) + std::size_t(k)];
+            if (count == 0)
+                continue;
+            report.selectionConflicts += int(count);
+            const FatTreeLayout::Switch &sw = layout.switches[s];
+            warnings << QStringLiteral("%1: note: at %2, every up-link leads to a switch marked by a stricter partition; "
+                                       "%3 route(s) of partition %4 took the least loaded one anyway")
+                            .arg(engine, sw.description.isEmpty() ? hexGuid(sw.guid) : sw.description)
+                            .arg(count).arg(m.keyName(k));
+        }
+    }
+    if (m_algorithm != Algorithm::Extended && report.sharedLinks > 0)
+        warnings << QStringLiteral("%1: %2 directed switch link(s) carry flows of more than one partition").arg(engine).arg(report.sharedLinks);
+    if (!tick())
+        return routing::cancelledError(engine);
+
+    Routing result;
+    result.engine = engine;
+    for (int k = 0; k < realKeys; ++k) {
+        result.serviceLevels[m.keys[std::size_t(k)].pkey] = vl[std::size_t(k)];
+        report.virtualLanes[m.keys[std::size_t(k)].pkey] = vl[std::size_t(k)];
+    }
+    for (std::size_t cn = 0; cn < cns.size(); ++cn)
+        report.routingPKey[cns[cn].portGuid] = m.keys[std::size_t(m.routingKey[cn])].pkey;
+    ForwardingTables tables;
+    tables.reserve(layout.switches.size());
+    for (std::size_t s = 0; s < layout.switches.size(); ++s) {
+        const FatTreeLayout::Switch &sw = layout.switches[s];
+        const int i = tables.addSwitch(sw.guid, sw.lid, sw.description);
+        LinearForwardingTable &lft = tables.lft(std::size_t(i));
+        lft.reserve(layout.maxLid);
+        const std::vector<std::uint8_t> &raw = router.lft[s];
+        for (std::size_t lid = 0; lid < raw.size(); ++lid)
+            if (raw[lid] != kNoPath)
+                lft.setPort(Lid(lid), raw[lid]);
+    }
+    result.tables = std::move(tables);
+    result.warnings = warnings;
+    m_report = std::move(report);
+    return result;
+}
+
+} // namespace weft

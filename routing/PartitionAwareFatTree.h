@@ -1,0 +1,96 @@
+#pragma once
+// Partition-aware and weighted fat-tree routing (spec 000-pftree.md §3, spec 003-thesis.md §3):
+//
+//   pftree     pFTree-Ext: per leaf, compute nodes ordered so that a partition's nodes take
+//              the same up-links; ties go to upper switches already marked with the node's
+//              partition; phy/vlane/def policies steer the fallback choice; VLs separate
+//              vlane partitions; VALIDATEPOLICIES fails (strict) or warns (best-effort).
+//   pftree-wt  pFTree-Wt: loads are sums of destination weights, nodes heavier first; no
+//              policies; VLs for every interfering partition (§3.5).
+//   wftree     weighted fat-tree: no partitions, nodes routed heaviest first across the whole
+//              fabric, ties by GUID, so the result does not depend on leaf cabling order.
+//   (Base pFTree, §3.4, is Algorithm::Base; it is not registered under a name of its own.)
+//
+// The tree analysis (ranks, port groups, leaf order) is ftree's (FatTreeLayout.h). Every
+// compute-node and switch LID gets an entry in every switch that can reach it up*/down*, so
+// pairs that share no partition (management traffic) are routed too. Partition P_Key 0x7fff is
+// ignored; a node in no other partition is routed as pseudo-partition 0x7fff, def-isolation.
+
+#include "RoutingEngine.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace weft {
+
+// How Alg. 2 "update pkey_tbl" is read (spec §3.2.1): the partition's first index is kept
+// (paper-faithful default), or the index just given is (chained).
+enum class OrderingVariant : std::uint8_t { FirstIndex, Chained };
+
+struct PartitionAwareOptions
+{
+    OrderingVariant ordering = OrderingVariant::FirstIndex;
+    // Spec §3.7 #9: a phy node also keeps out of switches marked by another phy partition.
+    bool phyExcludesPhy = false;
+    // Data VLs usable end to end, VL0 included (spec §3.2.5). The fabric model does not carry
+    // VLCap, so this is the operator's figure; 8 is the common hardware limit (spec §2.1).
+    int maxVirtualLanes = 8;
+    // Accept trees that ftree would refuse as not pure (failed links); routes still up*/down*.
+    bool allowDegraded = true;
+};
+
+struct PolicyViolation
+{
+    std::uint16_t pkey = 0;              // the partition whose policy is unmet
+    std::vector<std::uint16_t> others;   // the partitions it meets on the link
+    QString link;                        // "L1 port 4 -> R1 port 1"
+    QString reason;                      // "phy-isolation: shares the link" / "vlane-isolation: same VL"
+};
+
+// What a run decided besides the tables, for tests and the GUI.
+struct PartitionRoutingReport
+{
+    std::map<Guid, std::uint16_t> routingPKey;     // CN port GUID -> P_Key it was routed as (§2.4)
+    std::map<std::uint16_t, int> virtualLanes;     // P_Key -> VL (0 = default lane)
+    std::vector<PolicyViolation> violations;
+    int sharedLinks = 0;                           // directed switch links with |P(l)| >= 2
+    int selectionConflicts = 0;                    // forced up-port choices (§3.2.2)
+};
+
+class PartitionAwareFatTreeEngine : public RoutingEngine
+{
+public:
+    enum class Algorithm : std::uint8_t { Extended, Base, Weighted, WeightedFatTree };
+
+    explicit PartitionAwareFatTreeEngine(Algorithm algorithm, PartitionAwareOptions options = {});
+    ~PartitionAwareFatTreeEngine() override;
+
+    QString name() const override;
+    QString description() const override;
+    Status prepare(const Fabric &fabric, const Tenancy &tenancy, const RoutingOptions &options) override;
+    Result<Routing> route(const RoutingOptions &options) override;
+
+    // Of the last successful route().
+    const PartitionRoutingReport &lastReport() const { return m_report; }
+
+    struct Model;
+
+private:
+    Algorithm m_algorithm;
+    PartitionAwareOptions m_options;
+    std::unique_ptr<Model> m_model;
+    PartitionRoutingReport m_report;
+};
+
+namespace routing {
+
+// Alg. 2 (spec §3.2.1, with its errata) on one leaf: `keys` are the routing partitions of the
+// leaf's nodes in their pre-sorted order, `upLinks` the leaf's up-going cables. Returns the
+// routing order as positions into `keys`. A leaf with no more nodes than up-links keeps its order.
+std::vector<int> orderComputeNodes(const std::vector<int> &keys, int upLinks, OrderingVariant variant);
+
+} // namespace routing
+
+} // namespace weft
