@@ -15,5 +15,7 @@ int info(const QStringList &args);
 int gen(const QStringList &args);
 int convert(const QStringList &args);
 int bench(const QStringList &args);
+int route(const QStringList &args);
+int metrics(const QStringList &args);
 
 } // namespace weft::cli

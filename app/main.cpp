@@ -30,6 +30,8 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("gen"), {weft::cli::gen, "generate fat-tree fabrics (ibnetdiscover or ibsim net files)"}},
         {QStringLiteral("convert"), {weft::cli::convert, "convert between the formats Weft reads"}},
         {QStringLiteral("bench"), {weft::cli::bench, "measure Weft's speed and memory on large fabrics"}},
+        {QStringLiteral("route"), {weft::cli::route, "route a topology and write the tables as an LFT dump"}},
+        {QStringLiteral("metrics"), {weft::cli::metrics, "validate forwarding tables and measure link loads"}},
     };
     return table;
 }

@@ -1,0 +1,157 @@
+// weft route: routes a topology with one of Weft's engines and writes the tables as an LFT dump
+// that OpenSM's `file` engine loads (`opensm -R file -U DUMP`), plus the engine's service levels.
+
+#include "CliSupport.h"
+#include "Commands.h"
+#include "LftDump.h"
+#include "PartitionsConf.h"
+#include "RoutingEngine.h"
+#include "TextReader.h"
+#include "TopologyFile.h"
+#include "TrafficModel.h"
+
+#include <QElapsedTimer>
+
+namespace weft::cli {
+
+namespace {
+
+const QString kCommand = QStringLiteral("route");
+
+} // namespace
+
+// Partitions, policies and weights given on the command line, shared by `route` and `metrics`
+// (which has no --strict: the policy mode matters only to routing).
+Result<Tenancy> tenancyFromArguments(const QCommandLineParser &parser, const Fabric &fabric, bool hasStrictOption)
+{
+    Tenancy tenancy;
+    if (parser.isSet(QStringLiteral("partitions"))) {
+        Result<PartitionsConfResult> conf = readPartitionsConfFile(parser.value(QStringLiteral("partitions")));
+        if (!conf)
+            return conf.error();
+        for (const QString &warning : conf->warnings)
+            err() << "warning: " << warning << Qt::endl;
+        tenancy.partitions = std::move(conf->partitions);
+    }
+    for (const QString &assignment : parser.values(QStringLiteral("policy"))) {
+        const Status set = setPartitionPolicy(tenancy, assignment);
+        if (!set)
+            return set.error();
+    }
+    if (hasStrictOption && parser.isSet(QStringLiteral("strict")))
+        tenancy.mode = PolicyMode::Strict;
+    if (parser.isSet(QStringLiteral("weights"))) {
+        const QString path = parser.value(QStringLiteral("weights"));
+        Result<QByteArray> data = TextReader::readFile(path);
+        if (!data)
+            return data.error();
+        Result<std::map<Guid, double>> weights = readNodeWeights(*data, path, fabric);
+        if (!weights)
+            return weights.error();
+        tenancy.nodeWeights = std::move(weights).value();
+    }
+    return tenancy;
+}
+
+int route(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Routes a topology with one of Weft's engines and writes the forwarding tables as an LFT dump\n"
+        "(ibroute format with port GUIDs) that OpenSM loads with `opensm -R file -U DUMP`. The file is\n"
+        "replaced atomically; what it replaces is kept as DUMP.bak.\n"
+        "Where the engine assigns service levels to partitions, they are written to DUMP.sl, one\n"
+        "`0xPKEY SL` line per partition (P_Key low 15 bits in hex, SL 0..15, `#` comments); `weft\n"
+        "metrics --sl` reads it. Engines: %1.\n"
+        "Exit codes: 0 routed, 2 bad input or the engine refuses the fabric (the reason on stderr),\n"
+        "1 the output could not be written.")
+        .arg(routingEngineNames().join(QStringLiteral(", "))));
+    parser.addOption({QStringLiteral("engine"), QStringLiteral("Routing engine (%1).").arg(routingEngineNames().join(QStringLiteral(", "))), QStringLiteral("ENGINE")});
+    parser.addOption({QStringLiteral("topology"), QStringLiteral("Topology: ibnetdiscover output or ibsim net file."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("partitions"), QStringLiteral("OpenSM partitions.conf."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("policy"), QStringLiteral(
+        "Isolation policy of partition NAME: phy-isolation, vlane-isolation or def-isolation. Repeatable."), QStringLiteral("NAME=POLICY")});
+    parser.addOption({QStringLiteral("strict"), QStringLiteral("Fail when a policy cannot be met (default: route and warn).")});
+    parser.addOption({QStringLiteral("weights"), QStringLiteral(
+        "Node weights: lines `GUID-or-description weight` (port or node GUID, node description or id; '#' comments)."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("out"), QStringLiteral("Where to write the LFT dump ('-' for stdout)."), QStringLiteral("LFTS")});
+    int exitCode = kExitOk;
+    if (!parseArguments(parser, kCommand, args, &exitCode))
+        return exitCode;
+    if (!parser.positionalArguments().isEmpty())
+        return reportBadInput(kCommand, QStringLiteral("unexpected argument \"%1\" (see weft route --help)").arg(parser.positionalArguments().constFirst()));
+    for (const char *required : {"engine", "topology", "out"})
+        if (!parser.isSet(QLatin1String(required)))
+            return reportBadInput(kCommand, QStringLiteral("--%1 is required (see weft route --help)").arg(QLatin1String(required)));
+
+    const QString engineName = parser.value(QStringLiteral("engine"));
+    std::unique_ptr<RoutingEngine> engine = makeRoutingEngine(engineName);
+    if (!engine)
+        return reportBadInput(kCommand, QStringLiteral("unknown routing engine \"%1\" (known: %2)")
+                                            .arg(engineName, routingEngineNames().join(QStringLiteral(", "))));
+    Result<Fabric> fabric = readTopologyFile(parser.value(QStringLiteral("topology")));
+    if (!fabric)
+        return reportBadInput(kCommand, fabric.error());
+    Result<Tenancy> tenancy = tenancyFromArguments(parser, *fabric, true);
+    if (!tenancy)
+        return reportBadInput(kCommand, tenancy.error());
+
+    // Progress on stderr, only for runs long enough to wonder about.
+    QElapsedTimer clock;
+    clock.start();
+    int lastTenth = -1;
+    RoutingOptions options;
+    options.progress = [&](int done, int total) {
+        if (total <= 0 || clock.elapsed() < 2000)
+            return true;
+        const int tenth = int(qint64(done) * 10 / total);
+        if (tenth != lastTenth) {
+            lastTenth = tenth;
+            err() << "routing: " << tenth * 10 << "%" << Qt::endl;
+        }
+        return true;
+    };
+    const Status prepared = engine->prepare(*fabric, *tenancy, options);
+    if (!prepared)
+        return reportBadInput(kCommand, QStringLiteral("%1 refuses this fabric: %2").arg(engineName, prepared.error().toString()));
+    const Result<Routing> routing = engine->route(options);
+    if (!routing)
+        return reportBadInput(kCommand, QStringLiteral("%1 could not route: %2").arg(engineName, routing.error().toString()));
+
+    const QString outPath = parser.value(QStringLiteral("out"));
+    const bool toStdout = outPath == QLatin1String("-");
+    const Status written = writeOutput(outPath, writeLftDump(routing->tables, &*fabric));
+    if (!written) {
+        err() << "weft route: " << written.error().toString() << Qt::endl;
+        return kExitFailure;
+    }
+    QString slPath;
+    if (!routing->serviceLevels.empty() && !toStdout) {
+        slPath = outPath + QStringLiteral(".sl");
+        const Status slWritten = writeOutput(slPath, writeServiceLevels(routing->serviceLevels));
+        if (!slWritten) {
+            err() << "weft route: " << slWritten.error().toString() << Qt::endl;
+            return kExitFailure;
+        }
+    }
+
+    // The summary goes where the tables do not.
+    QTextStream &summary = toStdout ? err() : out();
+    std::size_t entries = 0;
+    for (const SwitchForwardingTable &sw : routing->tables.switches())
+        entries += sw.lft.routeCount();
+    summary << "engine: " << routing->engine << '\n'
+            << "switches: " << routing->tables.size() << '\n'
+            << "entries: " << entries << '\n'
+            << "service levels: " << routing->serviceLevels.size() << " partitions"
+            << (slPath.isEmpty() ? QString() : QStringLiteral(" (written to %1)").arg(slPath)) << '\n'
+            << "warnings: " << routing->warnings.size() << '\n';
+    for (const QString &warning : routing->warnings)
+        summary << "  " << warning << '\n';
+    if (!toStdout)
+        summary << "written: " << outPath << '\n';
+    summary.flush();
+    return kExitOk;
+}
+
+} // namespace weft::cli

@@ -1,0 +1,363 @@
+// Metrics on a two-level tree with hand-written tables whose figures are counted by hand
+// (routes, flows, weighted load, sharing, interference, contention towards receivers), the
+// closed-form all-to-all loads of full k-ary n-trees routed by ftree, and determinism of the
+// seeded traffic models.
+
+#include "FabricGenerator.h"
+#include "Metrics.h"
+#include "RoutingEngine.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <map>
+
+using namespace weft;
+
+namespace {
+
+class TinyFabric
+{
+public:
+    void addSwitch(const QString &name, int ports) { add(NodeType::Switch, name, ports); }
+    void addHost(const QString &name) { add(NodeType::ChannelAdapter, name, 1); }
+    void cable(const QString &a, int portA, const QString &b, int portB)
+    {
+        const QString e = m_builder.connect(m_index.at(a), portA, m_index.at(b), portB);
+        if (!e.isEmpty())
+            qFatal("cable: %s", qPrintable(e));
+    }
+    Fabric build()
+    {
+        Result<Fabric> f = std::move(m_builder).build();
+        if (!f)
+            qFatal("fabric: %s", qPrintable(f.error().toString()));
+        return std::move(f).value();
+    }
+    Lid lid(const QString &name) const { return m_lid.at(name); }
+    Guid guid(const QString &name) const { return m_guid.at(name); }
+    Guid portGuid(const QString &host) const { return m_guid.at(host) + 1; }
+
+private:
+    void add(NodeType type, const QString &name, int ports)
+    {
+        FabricBuilder::NodeSpec spec;
+        spec.type = type;
+        spec.guid = 0x1000 + Guid(m_index.size()) * 0x10;
+        spec.portCount = ports;
+        spec.name = name;
+        spec.description = name;
+        NodeIndex n = kNoIndex;
+        if (const QString e = m_builder.addNode(spec, &n); !e.isEmpty())
+            qFatal("node: %s", qPrintable(e));
+        const Lid lid = Lid(m_index.size() + 1);
+        m_builder.setPortLid(n, type == NodeType::Switch ? 0 : 1, lid, 0);
+        m_index[name] = n;
+        m_lid[name] = lid;
+        m_guid[name] = spec.guid;
+    }
+    FabricBuilder m_builder;
+    std::map<QString, NodeIndex> m_index;
+    std::map<QString, Lid> m_lid;
+    std::map<QString, Guid> m_guid;
+};
+
+// Leaves L0 (H0, H1) and L1 (H2, H3), spines S0 and S1; leaf port 3 to S0, 4 to S1; spine port
+// 1 to L0, 2 to L1. H1 goes down through S1, everyone else through S0.
+struct SmallTree
+{
+    TinyFabric t;
+    Fabric fabric;
+    ForwardingTables tables;
+
+    SmallTree()
+    {
+        for (const char *s : {"L0", "L1"})
+            t.addSwitch(QLatin1String(s), 4);
+        for (const char *s : {"S0", "S1"})
+            t.addSwitch(QLatin1String(s), 2);
+        for (int h = 0; h < 4; ++h) {
+            t.addHost(QStringLiteral("H%1").arg(h));
+            t.cable(QStringLiteral("L%1").arg(h / 2), 1 + h % 2, QStringLiteral("H%1").arg(h), 1);
+        }
+        for (int l = 0; l < 2; ++l)
+            for (int s = 0; s < 2; ++s)
+                t.cable(QStringLiteral("L%1").arg(l), 3 + s, QStringLiteral("S%1").arg(s), 1 + l);
+        fabric = t.build();
+        const std::map<QString, std::map<QString, int>> routes = {
+            {QStringLiteral("L0"), {{QStringLiteral("H0"), 1}, {QStringLiteral("H1"), 2}, {QStringLiteral("H2"), 3}, {QStringLiteral("H3"), 3}}},
+            {QStringLiteral("L1"), {{QStringLiteral("H0"), 3}, {QStringLiteral("H1"), 4}, {QStringLiteral("H2"), 1}, {QStringLiteral("H3"), 2}}},
+            {QStringLiteral("S0"), {{QStringLiteral("H0"), 1}, {QStringLiteral("H1"), 1}, {QStringLiteral("H2"), 2}, {QStringLiteral("H3"), 2}}},
+            {QStringLiteral("S1"), {{QStringLiteral("H0"), 1}, {QStringLiteral("H1"), 1}, {QStringLiteral("H2"), 2}, {QStringLiteral("H3"), 2}}},
+        };
+        for (const auto &[sw, entries] : routes) {
+            const int i = tables.addSwitch(t.guid(sw), t.lid(sw), sw);
+            for (const auto &[destination, port] : entries)
+                tables.lft(std::size_t(i)).setPort(t.lid(destination), std::uint8_t(port));
+        }
+    }
+
+    // The directed link leaving `node` by `port`.
+    const LinkLoad &link(const Metrics &m, const QString &node, int port) const
+    {
+        const PortIndex from = fabric.portOf(fabric.nodeByName(node), port);
+        for (const LinkLoad &l : m.links)
+            if (l.from == from)
+                return l;
+        qFatal("no link %s[%d]", qPrintable(node), port);
+    }
+
+    Tenancy tenancy(bool withPartitions, bool withWeights) const
+    {
+        Tenancy tenancy;
+        auto add = [&](const QString &name, std::uint16_t pkey, const QString &a, const QString &b) {
+            Partition p;
+            p.name = name;
+            p.pkey = pkey;
+            p.members.push_back({PartitionMember::Kind::PortGuid, t.portGuid(a), Membership::Full, true});
+            p.members.push_back({PartitionMember::Kind::PortGuid, t.portGuid(b), Membership::Full, true});
+            tenancy.partitions.push_back(p);
+        };
+        if (withPartitions) {
+            add(QStringLiteral("a"), 0x0001, QStringLiteral("H0"), QStringLiteral("H2"));
+            add(QStringLiteral("b"), 0x0002, QStringLiteral("H1"), QStringLiteral("H3"));
+        }
+        if (withWeights) {
+            tenancy.nodeWeights[t.portGuid(QStringLiteral("H2"))] = 100;
+            tenancy.nodeWeights[t.portGuid(QStringLiteral("H3"))] = 100;
+        }
+        return tenancy;
+    }
+};
+
+GeneratedFabric generate(int arity, int levels)
+{
+    GeneratorOptions options;
+    options.shape = FabricShapeKind::KaryNTree;
+    options.arity = arity;
+    options.levels = levels;
+    Result<GeneratedFabric> g = generateFabric(options);
+    if (!g)
+        qFatal("generator: %s", qPrintable(g.error().toString()));
+    return std::move(g).value();
+}
+
+std::uint64_t power(std::uint64_t base, int exponent)
+{
+    std::uint64_t r = 1;
+    while (exponent-- > 0)
+        r *= base;
+    return r;
+}
+
+} // namespace
+
+class TestMetrics : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void smallTreeLinks_data()
+    {
+        QTest::addColumn<QString>("node");
+        QTest::addColumn<int>("port");
+        QTest::addColumn<quint64>("routes");
+        QTest::addColumn<double>("weightedRoutes");
+        QTest::addColumn<quint64>("flows");   // all-to-all
+        QTest::addColumn<double>("load");     // all-to-all, H2 and H3 weigh 100
+
+        QTest::addRow("L0 up to S0 carries H2 and H3") << QStringLiteral("L0") << 3 << quint64(2) << 200.0 << quint64(4) << 400.0;
+        QTest::addRow("L0 up to S1 carries nothing") << QStringLiteral("L0") << 4 << quint64(0) << 0.0 << quint64(0) << 0.0;
+        QTest::addRow("L1 up to S0 carries H0") << QStringLiteral("L1") << 3 << quint64(1) << 1.0 << quint64(2) << 2.0;
+        QTest::addRow("L1 up to S1 carries H1") << QStringLiteral("L1") << 4 << quint64(1) << 1.0 << quint64(2) << 2.0;
+        QTest::addRow("S0 down to L1 carries H2 and H3") << QStringLiteral("S0") << 2 << quint64(2) << 200.0 << quint64(4) << 400.0;
+        QTest::addRow("S0 down to L0 carries H0") << QStringLiteral("S0") << 1 << quint64(1) << 1.0 << quint64(2) << 2.0;
+        QTest::addRow("S1 down to L1 carries nothing") << QStringLiteral("S1") << 2 << quint64(0) << 0.0 << quint64(0) << 0.0;
+        QTest::addRow("H0's cable up: three destinations") << QStringLiteral("H0") << 1 << quint64(3) << 201.0 << quint64(3) << 201.0;
+        QTest::addRow("H2's cable up: three destinations") << QStringLiteral("H2") << 1 << quint64(3) << 102.0 << quint64(3) << 102.0;
+        QTest::addRow("L1 down to H2: one destination, three sources") << QStringLiteral("L1") << 1 << quint64(1) << 100.0 << quint64(3) << 300.0;
+    }
+
+    void smallTreeLinks()
+    {
+        QFETCH(QString, node);
+        QFETCH(int, port);
+        QFETCH(quint64, routes);
+        QFETCH(double, weightedRoutes);
+        QFETCH(quint64, flows);
+        QFETCH(double, load);
+        const SmallTree tree;
+        TrafficModel model;
+        model.pattern = TrafficPattern::AllToAll;
+        const Metrics m = computeMetrics(tree.fabric, tree.tenancy(true, true), tree.tables, model);
+        const LinkLoad &l = tree.link(m, node, port);
+        QCOMPARE(l.routes, routes);
+        QCOMPARE(l.weightedRoutes, weightedRoutes);
+        QCOMPARE(l.flows, flows);
+        QCOMPARE(l.load, load);
+        QCOMPARE(m.modelFlows, quint64(12));
+        QCOMPARE(m.undeliveredFlows, quint64(0));
+    }
+
+    void smallTreeIsolationAndContention()
+    {
+        const SmallTree tree;
+        const Metrics m = computeMetrics(tree.fabric, tree.tenancy(true, true), tree.tables);
+        // Partition all-to-all: H0 <-> H2 and H1 <-> H3 only.
+        QCOMPARE(m.modelFlows, quint64(4));
+        QCOMPARE(tree.link(m, QStringLiteral("L0"), 3).flows, quint64(2));
+        QCOMPARE(tree.link(m, QStringLiteral("L0"), 3).load, 200.0);
+        QCOMPARE(tree.link(m, QStringLiteral("H0"), 1).flows, quint64(1));
+        QCOMPARE(tree.link(m, QStringLiteral("L1"), 1).flows, quint64(1));  // H0 -> H2 only
+
+        // a and b meet on L0 -> S0 and S0 -> L1, one flow each: I = 2 + 2, I2 = 1 + 1.
+        QCOMPARE(m.sharedLinks, std::size_t(2));
+        QCOMPARE(m.sharedLinksUp, std::size_t(1));
+        QCOMPARE(m.sharedLinksDown, std::size_t(1));
+        QCOMPARE(m.interference, quint64(4));
+        QCOMPARE(m.interferencePairwise, quint64(2));
+        QCOMPARE(m.partitions.size(), std::size_t(2));
+        for (const PartitionSharing &p : m.partitions) {
+            QCOMPARE(p.linksUsed, std::size_t(4));
+            QCOMPARE(p.sharedLinks, std::size_t(2));
+            QCOMPARE(p.flows, quint64(2 * 2));  // two flows, two switch-to-switch links each
+        }
+        QCOMPARE(tree.link(m, QStringLiteral("L0"), 3).partitions, (std::vector<int>{0, 1}));
+        QCOMPARE(tree.link(m, QStringLiteral("L1"), 4).partitions, std::vector<int>{1});
+
+        // Receivers H2 and H3 both come through L0 -> S0 -> L1.
+        QCOMPARE(m.contention.receivers, std::size_t(2));
+        QCOMPARE(m.contention.totalUp, quint64(1));
+        QCOMPARE(m.contention.contendedUp, std::size_t(1));
+        QCOMPARE(m.contention.totalDown, quint64(1));
+        QCOMPARE(m.contention.contendedDown, std::size_t(1));
+
+        // Balance of the four leaf up-links: routes 2, 0, 1, 1.
+        const auto tier = std::find_if(m.tiers.begin(), m.tiers.end(), [](const TierBalance &t) { return t.name == QLatin1String("1->2 up"); });
+        QVERIFY(tier != m.tiers.end());
+        QCOMPARE(tier->links, std::size_t(4));
+        QCOMPARE(tier->routes.max, 2.0);
+        QCOMPARE(tier->routes.min, 0.0);
+        QCOMPARE(tier->routes.mean, 1.0);
+        QCOMPARE(tier->routes.stddev, std::sqrt(0.5));
+    }
+
+    void fullTreeAllToAllClosedForm_data()
+    {
+        QTest::addColumn<int>("arity");
+        QTest::addColumn<int>("levels");
+        QTest::addRow("2-ary 2-tree") << 2 << 2;
+        QTest::addRow("4-ary 2-tree") << 4 << 2;
+        QTest::addRow("2-ary 3-tree") << 2 << 3;
+        QTest::addRow("3-ary 3-tree") << 3 << 3;
+        QTest::addRow("2-ary 4-tree") << 2 << 4;
+    }
+
+    // In a full k-ary n-tree with N = k^n hosts, the sub-tree below a level-j switch holds
+    // k^j hosts and k^j up-links. A balanced routing sends the N - k^j destinations outside it
+    // evenly over those links: (N - k^j)/k^j routes and N - k^j all-to-all flows per up-link;
+    // each of the k^j destinations inside enters by its own down-link: 1 route, N - k^j flows.
+    // Host cables: N - 1 flows each way, N - 1 routes up, 1 down.
+    void fullTreeAllToAllClosedForm()
+    {
+        QFETCH(int, arity);
+        QFETCH(int, levels);
+        const GeneratedFabric g = generate(arity, levels);
+        const Result<Routing> routing = routeFabric(QStringLiteral("ftree"), g.fabric, Tenancy{});
+        QVERIFY2(routing.ok(), routing.ok() ? "" : qPrintable(routing.error().toString()));
+        TrafficModel model;
+        model.pattern = TrafficPattern::AllToAll;
+        const Metrics m = computeMetrics(g.fabric, Tenancy{}, routing->tables, model);
+        const std::uint64_t n = power(std::uint64_t(arity), levels);
+        QCOMPARE(m.endPorts, std::size_t(n));
+        QCOMPARE(m.modelFlows, n * (n - 1));
+        std::size_t checked = 0;
+        for (const LinkLoad &l : m.links) {
+            const bool up = l.toLevel > l.fromLevel;
+            const int below = up ? l.fromLevel : l.toLevel;  // the level whose sub-tree the link leaves or enters
+            const std::uint64_t inside = power(std::uint64_t(arity), below);
+            const QString where = directedLinkText(g.fabric, l.from);
+            if (below == 0) {
+                QVERIFY2(l.flows == n - 1, qPrintable(where));
+                QVERIFY2(l.routes == (up ? n - 1 : 1), qPrintable(where));
+            } else {
+                QVERIFY2(l.flows == n - inside, qPrintable(QStringLiteral("%1: %2 flows").arg(where).arg(l.flows)));
+                QVERIFY2(l.routes == (up ? (n - inside) / inside : 1), qPrintable(QStringLiteral("%1: %2 routes").arg(where).arg(l.routes)));
+            }
+            QCOMPARE(l.load, double(l.flows));
+            ++checked;
+        }
+        QCOMPARE(checked, g.fabric.links().size() * 2);
+        // One tier per direction and level pair, perfectly balanced.
+        QCOMPARE(int(m.tiers.size()), 2 * levels);
+        for (const TierBalance &t : m.tiers) {
+            QCOMPARE(t.flows.stddev, 0.0);
+            QCOMPARE(t.routes.max, t.routes.min);
+        }
+    }
+
+    void seededModels_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<quint64>("flows");  // for the 16 hosts of a 4-ary 2-tree
+        QTest::addColumn<bool>("seeded");
+        QTest::addRow("uniform random") << QStringLiteral("uniform-random") << quint64(16) << true;
+        QTest::addRow("bisection") << QStringLiteral("bisection") << quint64(16) << true;
+        QTest::addRow("shift by 4") << QStringLiteral("shift:4") << quint64(16) << false;
+        QTest::addRow("all-to-all") << QStringLiteral("all-to-all") << quint64(16 * 15) << false;
+    }
+
+    void seededModels()
+    {
+        QFETCH(QString, model);
+        QFETCH(quint64, flows);
+        QFETCH(bool, seeded);
+        const GeneratedFabric g = generate(4, 2);
+        const Result<Routing> routing = routeFabric(QStringLiteral("ftree"), g.fabric, Tenancy{});
+        QVERIFY(routing.ok());
+        std::optional<TrafficModel> parsed = parseTrafficModel(model);
+        QVERIFY(parsed);
+        parsed->seed = 7;
+        const Metrics first = computeMetrics(g.fabric, Tenancy{}, routing->tables, *parsed);
+        const Metrics again = computeMetrics(g.fabric, Tenancy{}, routing->tables, *parsed);
+        parsed->seed = 8;
+        const Metrics other = computeMetrics(g.fabric, Tenancy{}, routing->tables, *parsed);
+        QCOMPARE(first.modelFlows, flows);
+        QCOMPARE(other.modelFlows, flows);
+        bool sameAsAgain = true;
+        bool sameAsOther = true;
+        std::uint64_t hostCableFlows = 0;
+        for (std::size_t i = 0; i < first.links.size(); ++i) {
+            sameAsAgain = sameAsAgain && first.links[i].flows == again.links[i].flows && first.links[i].load == again.links[i].load;
+            sameAsOther = sameAsOther && first.links[i].flows == other.links[i].flows;
+            if (first.links[i].fromLevel == 0)
+                hostCableFlows += first.links[i].flows;
+        }
+        // Every flow leaves its source by the source's own cable.
+        QCOMPARE(hostCableFlows, flows);
+        QVERIFY(sameAsAgain);
+        QCOMPARE(!sameAsOther, seeded);
+    }
+
+    void trafficModelNames_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("valid");
+        QTest::addRow("shift:3") << QStringLiteral("shift:3") << true;
+        QTest::addRow("shift") << QStringLiteral("shift") << true;
+        QTest::addRow("shift:0") << QStringLiteral("shift:0") << false;
+        QTest::addRow("shift:x") << QStringLiteral("shift:x") << false;
+        QTest::addRow("alltoall") << QStringLiteral("alltoall") << false;
+        QTest::addRow("partition-all-to-all") << QStringLiteral("partition-all-to-all") << true;
+    }
+
+    void trafficModelNames()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, valid);
+        QCOMPARE(parseTrafficModel(text).has_value(), valid);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMetrics)
+#include "tst_metrics.moc"
