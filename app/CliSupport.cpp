@@ -1,7 +1,10 @@
 #include "CliSupport.h"
 
 #include "Commands.h"
+#include "PartitionsConf.h"
 #include "SafeFile.h"
+#include "TextReader.h"
+#include "TrafficModel.h"
 
 #include <QJsonDocument>
 
@@ -61,6 +64,39 @@ Status writeOutput(const QString &path, const QByteArray &data)
         return Done{};
     }
     return writeFileAtomically(path, data);
+}
+
+// Partitions, policies and weights given on the command line, shared by `route` and `metrics`
+// (which has no --strict: the policy mode matters only to routing).
+Result<Tenancy> tenancyFromArguments(const QCommandLineParser &parser, const Fabric &fabric, bool hasStrictOption)
+{
+    Tenancy tenancy;
+    if (parser.isSet(QStringLiteral("partitions"))) {
+        Result<PartitionsConfResult> conf = readPartitionsConfFile(parser.value(QStringLiteral("partitions")));
+        if (!conf)
+            return conf.error();
+        for (const QString &warning : conf->warnings)
+            err() << "warning: " << warning << Qt::endl;
+        tenancy.partitions = std::move(conf->partitions);
+    }
+    for (const QString &assignment : parser.values(QStringLiteral("policy"))) {
+        const Status set = setPartitionPolicy(tenancy, assignment);
+        if (!set)
+            return set.error();
+    }
+    if (hasStrictOption && parser.isSet(QStringLiteral("strict")))
+        tenancy.mode = PolicyMode::Strict;
+    if (parser.isSet(QStringLiteral("weights"))) {
+        const QString path = parser.value(QStringLiteral("weights"));
+        Result<QByteArray> data = TextReader::readFile(path);
+        if (!data)
+            return data.error();
+        Result<std::map<Guid, double>> weights = readNodeWeights(*data, path, fabric);
+        if (!weights)
+            return weights.error();
+        tenancy.nodeWeights = std::move(weights).value();
+    }
+    return tenancy;
 }
 
 void printJson(const QJsonObject &object)

@@ -2,7 +2,9 @@
 // Shared plumbing of the headless subcommands: where text goes, how errors are reported, how
 // results are written.
 
+#include "Fabric.h"
 #include "Result.h"
+#include "Tenancy.h"
 
 #include <QCommandLineParser>
 #include <QJsonObject>
@@ -28,5 +30,9 @@ bool parseArguments(QCommandLineParser &parser, const QString &command, const QS
 Status writeOutput(const QString &path, const QByteArray &data);
 
 void printJson(const QJsonObject &object);
+
+// Partitions (--partitions), policies (--policy NAME=POLICY), weights (--weights) and, when the
+// command has it, --strict: the tenancy given on the command line of `route` and `metrics`.
+Result<Tenancy> tenancyFromArguments(const QCommandLineParser &parser, const Fabric &fabric, bool hasStrictOption);
 
 } // namespace weft::cli

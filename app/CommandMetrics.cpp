@@ -13,9 +13,6 @@
 
 namespace weft::cli {
 
-// Defined with `weft route`, which takes the same partition, policy and weight options.
-Result<Tenancy> tenancyFromArguments(const QCommandLineParser &parser, const Fabric &fabric, bool hasStrictOption);
-
 namespace {
 
 const QString kCommand = QStringLiteral("metrics");
