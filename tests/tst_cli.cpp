@@ -4,31 +4,14 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include "WeftRunner.h"
+
 #include <QtTest>
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run weft(const QStringList &args)
-{
-    QProcess p;
-    p.setProcessChannelMode(QProcess::SeparateChannels);
-    p.start(qEnvironmentVariable("WEFT_BINARY"), args);
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        return {};
-    }
-    // A crash is never an acceptable answer, whatever the input.
-    if (p.exitStatus() != QProcess::NormalExit)
-        return {-2, p.readAllStandardOutput(), p.readAllStandardError()};
-    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-}
+using weft::test::Run;
+using weft::test::runWeft;
 
 QJsonObject json(const QByteArray &out)
 {
@@ -52,12 +35,12 @@ private Q_SLOTS:
 
     void helpListsCommands()
     {
-        const Run r = weft({QStringLiteral("--help")});
+        const Run r = runWeft({QStringLiteral("--help")});
         QCOMPARE(r.exitCode, 0);
         for (const char *command : {"info", "gen", "convert", "bench"})
             QVERIFY2(r.out.contains(command), command);
         for (const char *command : {"info", "gen", "convert"}) {
-            const Run h = weft({QLatin1String(command), QStringLiteral("--help")});
+            const Run h = runWeft({QLatin1String(command), QStringLiteral("--help")});
             QCOMPARE(h.exitCode, 0);
             QVERIFY(h.out.contains("Usage:"));
         }
@@ -92,9 +75,9 @@ private Q_SLOTS:
         QFETCH(int, links);
         QFETCH(int, levels);
         const QString file = m_dir.filePath(QStringLiteral("%1.topo").arg(QString::fromUtf8(QTest::currentDataTag())));
-        const Run g = weft(QStringList{QStringLiteral("gen")} + genArgs + QStringList{QStringLiteral("-o"), file});
+        const Run g = runWeft(QStringList{QStringLiteral("gen")} + genArgs + QStringList{QStringLiteral("-o"), file});
         QVERIFY2(g.exitCode == 0, g.err.constData());
-        const Run i = weft({QStringLiteral("info"), QStringLiteral("--json"), file});
+        const Run i = runWeft({QStringLiteral("info"), QStringLiteral("--json"), file});
         QVERIFY2(i.exitCode == 0, i.err.constData());
         const QJsonObject o = json(i.out);
         QCOMPARE(o.value(QStringLiteral("format")).toString(), QStringLiteral("topology"));
@@ -105,7 +88,7 @@ private Q_SLOTS:
         QCOMPARE(o.value(QStringLiteral("lid_min")).toInt(), 1);
         QCOMPARE(o.value(QStringLiteral("lid_max")).toInt(), switches + hosts);
 
-        const Run text = weft({QStringLiteral("info"), file});
+        const Run text = runWeft({QStringLiteral("info"), file});
         QCOMPARE(text.exitCode, 0);
         QVERIFY(text.out.contains("switches: " + QByteArray::number(switches) + '\n'));
         QVERIFY(text.out.contains("hosts: " + QByteArray::number(hosts) + '\n'));
@@ -113,13 +96,13 @@ private Q_SLOTS:
 
     void infoOnLftDumpAndPartitions()
     {
-        const Run l = weft({QStringLiteral("info"), QStringLiteral("--json"), QFINDTESTDATA("data/lfts/dump_lfts.txt")});
+        const Run l = runWeft({QStringLiteral("info"), QStringLiteral("--json"), QFINDTESTDATA("data/lfts/dump_lfts.txt")});
         QVERIFY2(l.exitCode == 0, l.err.constData());
         QCOMPARE(json(l.out).value(QStringLiteral("format")).toString(), QStringLiteral("lfts"));
         QCOMPARE(json(l.out).value(QStringLiteral("switches")).toInt(), 2);
         QCOMPARE(json(l.out).value(QStringLiteral("entries")).toInt(), 12);  // 6 LIDs on each of 2 switches
 
-        const Run p = weft({QStringLiteral("info"), QStringLiteral("--json"), QFINDTESTDATA("data/partitions/tenants.conf")});
+        const Run p = runWeft({QStringLiteral("info"), QStringLiteral("--json"), QFINDTESTDATA("data/partitions/tenants.conf")});
         QVERIFY2(p.exitCode == 0, p.err.constData());
         const QJsonArray parts = json(p.out).value(QStringLiteral("partitions")).toArray();
         QCOMPARE(parts.size(), 3);
@@ -135,25 +118,25 @@ private Q_SLOTS:
     {
         const QString small = QFINDTESTDATA("data/topology/ibnetdiscover-2sw4hca.txt");
         // The LFT dump was taken on that very fabric: it fits.
-        Run r = weft({QStringLiteral("info"), QStringLiteral("--topology"), small, QFINDTESTDATA("data/lfts/dump_lfts.txt")});
+        Run r = runWeft({QStringLiteral("info"), QStringLiteral("--topology"), small, QFINDTESTDATA("data/lfts/dump_lfts.txt")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         // Against another fabric its switches are unknown.
         const QString other = m_dir.filePath(QStringLiteral("other.topo"));
-        QCOMPARE(weft({QStringLiteral("gen"), QStringLiteral("--kary"), QStringLiteral("2"), QStringLiteral("--levels"), QStringLiteral("2"), QStringLiteral("-o"), other}).exitCode, 0);
-        r = weft({QStringLiteral("info"), QStringLiteral("--topology"), other, QFINDTESTDATA("data/lfts/dump_lfts.txt")});
+        QCOMPARE(runWeft({QStringLiteral("gen"), QStringLiteral("--kary"), QStringLiteral("2"), QStringLiteral("--levels"), QStringLiteral("2"), QStringLiteral("-o"), other}).exitCode, 0);
+        r = runWeft({QStringLiteral("info"), QStringLiteral("--topology"), other, QFINDTESTDATA("data/lfts/dump_lfts.txt")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("dump_lfts.txt:"), r.err.constData());
 
         // A project opened against a fabric that lacks its GUIDs names each of them once.
         const QString project = QFINDTESTDATA("../resources/demo/project.weft");
-        r = weft({QStringLiteral("info"), QStringLiteral("--json"), QStringLiteral("--topology"), small, project});
+        r = runWeft({QStringLiteral("info"), QStringLiteral("--json"), QStringLiteral("--topology"), small, project});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonArray missing = json(r.out).value(QStringLiteral("missing_guids")).toArray();
         QCOMPARE(missing.size(), 68);  // the demo names 66 tenant hosts and 2 storage hosts
         // Against its own fabric (the demo is the generated radix-12 two-level tree) nothing is missing.
         const QString demo = m_dir.filePath(QStringLiteral("demo.topo"));
-        QCOMPARE(weft({QStringLiteral("gen"), QStringLiteral("--radix"), QStringLiteral("12"), QStringLiteral("--levels"), QStringLiteral("2"), QStringLiteral("-o"), demo}).exitCode, 0);
-        r = weft({QStringLiteral("info"), QStringLiteral("--json"), QStringLiteral("--topology"), demo, project});
+        QCOMPARE(runWeft({QStringLiteral("gen"), QStringLiteral("--radix"), QStringLiteral("12"), QStringLiteral("--levels"), QStringLiteral("2"), QStringLiteral("-o"), demo}).exitCode, 0);
+        r = runWeft({QStringLiteral("info"), QStringLiteral("--json"), QStringLiteral("--topology"), demo, project});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(json(r.out).value(QStringLiteral("missing_guids")).toArray().size(), 0);
     }
@@ -162,22 +145,22 @@ private Q_SLOTS:
     {
         const QString topo = QFINDTESTDATA("data/topology/ibnetdiscover-2sw4hca.txt");
         const QString net = m_dir.filePath(QStringLiteral("converted.net"));
-        Run r = weft({QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("ibsim"), QStringLiteral("-o"), net, topo});
+        Run r = runWeft({QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("ibsim"), QStringLiteral("-o"), net, topo});
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        const Run a = weft({QStringLiteral("info"), QStringLiteral("--json"), topo});
-        const Run b = weft({QStringLiteral("info"), QStringLiteral("--json"), net});
+        const Run a = runWeft({QStringLiteral("info"), QStringLiteral("--json"), topo});
+        const Run b = runWeft({QStringLiteral("info"), QStringLiteral("--json"), net});
         QCOMPARE(json(b.out).value(QStringLiteral("links")), json(a.out).value(QStringLiteral("links")));
         QCOMPARE(json(b.out).value(QStringLiteral("lid_max")), json(a.out).value(QStringLiteral("lid_max")));
 
         const QString project = m_dir.filePath(QStringLiteral("tenants.weft"));
         const QString conf = m_dir.filePath(QStringLiteral("tenants.conf"));
-        r = weft({QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("project"), QStringLiteral("-o"), project,
+        r = runWeft({QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("project"), QStringLiteral("-o"), project,
                   QFINDTESTDATA("data/partitions/tenants.conf")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        r = weft({QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("partitions"), QStringLiteral("-o"), conf, project});
+        r = runWeft({QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("partitions"), QStringLiteral("-o"), conf, project});
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        const Run before = weft({QStringLiteral("info"), QStringLiteral("--json"), QFINDTESTDATA("data/partitions/tenants.conf")});
-        const Run after = weft({QStringLiteral("info"), QStringLiteral("--json"), conf});
+        const Run before = runWeft({QStringLiteral("info"), QStringLiteral("--json"), QFINDTESTDATA("data/partitions/tenants.conf")});
+        const Run after = runWeft({QStringLiteral("info"), QStringLiteral("--json"), conf});
         // Same names, P_Keys and member counts (source lines differ by construction).
         const QJsonArray x = json(before.out).value(QStringLiteral("partitions")).toArray();
         const QJsonArray y = json(after.out).value(QStringLiteral("partitions")).toArray();
@@ -187,7 +170,7 @@ private Q_SLOTS:
                 QCOMPARE(y.at(i).toObject().value(QLatin1String(key)), x.at(i).toObject().value(QLatin1String(key)));
 
         // Writing over an existing file keeps what it replaced.
-        r = weft({QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("ibnetdiscover"), QStringLiteral("-o"), net, topo});
+        r = runWeft({QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("ibnetdiscover"), QStringLiteral("-o"), net, topo});
         QCOMPARE(r.exitCode, 0);
         QVERIFY(QFile::exists(net + QStringLiteral(".bak")));
     }
@@ -214,7 +197,7 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, args);
         QFETCH(QString, message);
-        const Run r = weft(args);
+        const Run r = runWeft(args);
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
     }
@@ -226,7 +209,7 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("switchguid=0x10\nSwitch\t4 \"S-0000000000000010\"\n[9]\t\"x\"[1]\n");
         f.close();
-        const Run r = weft({QStringLiteral("info"), file});
+        const Run r = runWeft({QStringLiteral("info"), file});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(file.toUtf8() + ":3: "), r.err.constData());
         QVERIFY(r.out.isEmpty());
@@ -234,7 +217,7 @@ private Q_SLOTS:
 
     void benchParseReportsFigures()
     {
-        const Run r = weft({QStringLiteral("bench"), QStringLiteral("parse"), QStringLiteral("--radix"), QStringLiteral("8"),
+        const Run r = runWeft({QStringLiteral("bench"), QStringLiteral("parse"), QStringLiteral("--radix"), QStringLiteral("8"),
                             QStringLiteral("--levels"), QStringLiteral("3"), QStringLiteral("--repeat"), QStringLiteral("2"), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject o = json(r.out);

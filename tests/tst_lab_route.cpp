@@ -12,32 +12,16 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include "WeftRunner.h"
+
 #include <QtTest>
 
 using namespace weft;
 
 namespace {
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run runWeft(const QStringList &args)
-{
-    QProcess p;
-    p.start(qEnvironmentVariable("WEFT_BINARY"), args);
-    if (!p.waitForFinished(300000)) {
-        p.kill();
-        p.waitForFinished();
-        return {};
-    }
-    if (p.exitStatus() != QProcess::NormalExit)
-        return {-2, p.readAllStandardOutput(), p.readAllStandardError()};
-    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-}
+using test::Run;
+using test::runWeft;
 
 QString differences(const ForwardingTables &weft, const ForwardingTables &openSm, int limit = 12)
 {

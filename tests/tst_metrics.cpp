@@ -7,6 +7,8 @@
 #include "Metrics.h"
 #include "RoutingEngine.h"
 
+#include "TinyFabric.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -16,51 +18,7 @@ using namespace weft;
 
 namespace {
 
-class TinyFabric
-{
-public:
-    void addSwitch(const QString &name, int ports) { add(NodeType::Switch, name, ports); }
-    void addHost(const QString &name) { add(NodeType::ChannelAdapter, name, 1); }
-    void cable(const QString &a, int portA, const QString &b, int portB)
-    {
-        const QString e = m_builder.connect(m_index.at(a), portA, m_index.at(b), portB);
-        if (!e.isEmpty())
-            qFatal("cable: %s", qPrintable(e));
-    }
-    Fabric build()
-    {
-        Result<Fabric> f = std::move(m_builder).build();
-        if (!f)
-            qFatal("fabric: %s", qPrintable(f.error().toString()));
-        return std::move(f).value();
-    }
-    Lid lid(const QString &name) const { return m_lid.at(name); }
-    Guid guid(const QString &name) const { return m_guid.at(name); }
-    Guid portGuid(const QString &host) const { return m_guid.at(host) + 1; }
-
-private:
-    void add(NodeType type, const QString &name, int ports)
-    {
-        FabricBuilder::NodeSpec spec;
-        spec.type = type;
-        spec.guid = 0x1000 + Guid(m_index.size()) * 0x10;
-        spec.portCount = ports;
-        spec.name = name;
-        spec.description = name;
-        NodeIndex n = kNoIndex;
-        if (const QString e = m_builder.addNode(spec, &n); !e.isEmpty())
-            qFatal("node: %s", qPrintable(e));
-        const Lid lid = Lid(m_index.size() + 1);
-        m_builder.setPortLid(n, type == NodeType::Switch ? 0 : 1, lid, 0);
-        m_index[name] = n;
-        m_lid[name] = lid;
-        m_guid[name] = spec.guid;
-    }
-    FabricBuilder m_builder;
-    std::map<QString, NodeIndex> m_index;
-    std::map<QString, Lid> m_lid;
-    std::map<QString, Guid> m_guid;
-};
+using test::TinyFabric;
 
 // Leaves L0 (H0, H1) and L1 (H2, H3), spines S0 and S1; leaf port 3 to S0, 4 to S1; spine port
 // 1 to L0, 2 to L1. H1 goes down through S1, everyone else through S0.
