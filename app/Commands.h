@@ -17,5 +17,6 @@ int convert(const QStringList &args);
 int bench(const QStringList &args);
 int route(const QStringList &args);
 int metrics(const QStringList &args);
+int keys(const QStringList &args);
 
 } // namespace weft::cli

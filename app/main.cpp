@@ -32,6 +32,7 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("bench"), {weft::cli::bench, "measure Weft's speed and memory on large fabrics"}},
         {QStringLiteral("route"), {weft::cli::route, "route a topology and write the tables as an LFT dump"}},
         {QStringLiteral("metrics"), {weft::cli::metrics, "validate forwarding tables and measure link loads"}},
+        {QStringLiteral("keys"), {weft::cli::keys, "plan routing keys (ARK/NRK) for BSP applications on a fat tree"}},
     };
     return table;
 }

@@ -1,0 +1,381 @@
+// weft keys: the routing-key plan (spec 004) of BSP applications on a fat tree: keys per phase,
+// their contention against DmodK, the LID budget, and optionally the LFTs that realise them.
+
+#include "CliSupport.h"
+#include "Commands.h"
+#include "FabricGenerator.h"
+#include "LftDump.h"
+#include "RoutingKeys.h"
+#include "TopologyFile.h"
+
+#include <QJsonArray>
+
+namespace weft::cli {
+
+namespace {
+
+const QString kCommand = QStringLiteral("keys");
+
+QJsonObject figuresJson(const LoadFigures &f)
+{
+    return {{QStringLiteral("max"), f.max}, {QStringLiteral("mean"), f.mean}, {QStringLiteral("max_intra"), f.maxIntra}};
+}
+
+struct PhaseReport
+{
+    Phase phase;
+    int offset = 0;
+    int flows = 0;
+    int delta = 0;
+    int slots = 0;
+    bool contentionFree = true;
+    LoadFigures dmodk;
+    LoadFigures keyed;
+    std::vector<RoutingKey> keys;  // per app, as shifted
+    QStringList warnings;
+};
+
+Result<int> positive(const QCommandLineParser &parser, const QString &name, int fallback)
+{
+    if (!parser.isSet(name))
+        return fallback;
+    bool ok = false;
+    const int value = parser.value(name).toInt(&ok);
+    if (!ok || value <= 0)
+        return Error{{}, 0, QStringLiteral("--%1 \"%2\" is not a positive number").arg(name, parser.value(name))};
+    return value;
+}
+
+} // namespace
+
+int keys(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Plans routing keys (spec 004, ARK/NRK) for BSP applications on a full 2- or 3-level fat tree.\n"
+        "Each application's communication phases get a key: explicit ToR→Agg(→Spine) choices free of\n"
+        "contention inside the application (regularized matchings). ARK fixes each key's middle switches\n"
+        "(per-application rotation, or identity); NRK shifts each key, application by application, onto the\n"
+        "least loaded middles while all applications run the same phase. Contention counts flows per\n"
+        "directed switch-to-switch link, against DmodK on the same placement.\n"
+        "InfiniBand: phase i uses LID offset i+1 (DLID = base LID + offset) within LMC; the LID budget is\n"
+        "hosts·2^LMC + switches of 49,151 unicast LIDs. --out writes a complete LFT dump: DmodK for every\n"
+        "LID, plus the source-ToR (and, across pods, source-Agg) entries each key owns at its offset.\n"
+        "Patterns: neighbour (periodic Cartesian ±x/±y/±z on balanced or --dims dimensions), shift\n"
+        "(r→r+C for --shift C, else every C in 1..P-1), ring (+1, and -1 with --bidirectional),\n"
+        "recursive-doubling (r→r XOR 2^s, P a power of two).\n"
+        "JSON keys: tree, hosts, switches, scheme, pattern, apps [{hosts, rotation}], lid_budget {lmc,\n"
+        "lids, fits, offsets, phases_fit, max_lmc, static_paths, static_lmc, static_fits}, phases [{name,\n"
+        "offset, flows, delta, slots, contention_free, dmodk {max, mean, max_intra}, keyed {...},\n"
+        "warnings, paths (with --paths)}].\n"
+        "Exit codes: 0 done, 2 bad input (including a fabric that is not a full fat tree)."));
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
+    parser.addOption({QStringLiteral("topology"), QStringLiteral("Topology: ibnetdiscover output or ibsim net file."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("xgft"), QStringLiteral("Expected shape in Weft's notation (roots first), e.g. \"3;6,6,6;6,6,1\"; checked against the inferred one."), QStringLiteral("SPEC")});
+    parser.addOption({QStringLiteral("scheme"), QStringLiteral("ark or nrk."), QStringLiteral("SCHEME")});
+    parser.addOption({QStringLiteral("pattern"), QStringLiteral("neighbour, shift, ring or recursive-doubling."), QStringLiteral("PATTERN")});
+    parser.addOption({QStringLiteral("apps"), QStringLiteral("Applications sharing the fabric (default 1)."), QStringLiteral("N")});
+    parser.addOption({QStringLiteral("ranks"), QStringLiteral("Ranks per application (default: hosts / apps)."), QStringLiteral("P")});
+    parser.addOption({QStringLiteral("placement"), QStringLiteral("contiguous (default), random, or a comma-separated host list for one application."), QStringLiteral("PLACEMENT")});
+    parser.addOption({QStringLiteral("seed"), QStringLiteral("Seed of random placement (default 1)."), QStringLiteral("S"), QStringLiteral("1")});
+    parser.addOption({QStringLiteral("dims"), QStringLiteral("Grid of the neighbour pattern, XxYxZ (default balanced)."), QStringLiteral("DIMS")});
+    parser.addOption({QStringLiteral("shift"), QStringLiteral("The one shift of the shift pattern."), QStringLiteral("C")});
+    parser.addOption({QStringLiteral("bidirectional"), QStringLiteral("Ring pattern: also the -1 phase.")});
+    parser.addOption({QStringLiteral("ark-mapping"), QStringLiteral("ARK slot→middle mapping: rotation (default, per application) or identity (paper-literal)."), QStringLiteral("MAPPING")});
+    parser.addOption({QStringLiteral("cost"), QStringLiteral("NRK cost: link (default, C_link) or paper (C_paper, flows per middle)."), QStringLiteral("COST")});
+    parser.addOption({QStringLiteral("matching"), QStringLiteral("regularized (default) or paper-literal."), QStringLiteral("MODE")});
+    parser.addOption({QStringLiteral("lmc"), QStringLiteral("LMC for the budget (default: the smallest with an offset per phase)."), QStringLiteral("L")});
+    parser.addOption({QStringLiteral("paths"), QStringLiteral("Also print every key path (\"A1: 0 → 4 → 1 → DLID(4)\").")});
+    parser.addOption({QStringLiteral("out"), QStringLiteral("Write the LFT dump realising every key (hosts need LMC for all offsets)."), QStringLiteral("LFTS")});
+    int exitCode = kExitOk;
+    if (!parseArguments(parser, kCommand, args, &exitCode))
+        return exitCode;
+    auto bad = [](const QString &message) { return reportBadInput(kCommand, message); };
+    if (!parser.positionalArguments().isEmpty())
+        return bad(QStringLiteral("unexpected argument \"%1\" (see weft keys --help)").arg(parser.positionalArguments().constFirst()));
+    for (const char *required : {"topology", "scheme", "pattern"})
+        if (!parser.isSet(QLatin1String(required)))
+            return bad(QStringLiteral("--%1 is required (see weft keys --help)").arg(QLatin1String(required)));
+
+    const QString scheme = parser.value(QStringLiteral("scheme"));
+    if (scheme != QLatin1String("ark") && scheme != QLatin1String("nrk"))
+        return bad(QStringLiteral("unknown scheme \"%1\" (known: ark, nrk)").arg(scheme));
+    const bool nrk = scheme == QLatin1String("nrk");
+    const QString pattern = parser.value(QStringLiteral("pattern"));
+    const QStringList patterns{QStringLiteral("neighbour"), QStringLiteral("shift"), QStringLiteral("ring"), QStringLiteral("recursive-doubling")};
+    if (!patterns.contains(pattern))
+        return bad(QStringLiteral("unknown pattern \"%1\" (known: %2)").arg(pattern, patterns.join(QStringLiteral(", "))));
+    const QString mapping = parser.value(QStringLiteral("ark-mapping"));
+    if (!mapping.isEmpty() && mapping != QLatin1String("rotation") && mapping != QLatin1String("identity"))
+        return bad(QStringLiteral("unknown ARK mapping \"%1\" (known: rotation, identity)").arg(mapping));
+    const QString costName = parser.value(QStringLiteral("cost"));
+    if (!costName.isEmpty() && costName != QLatin1String("link") && costName != QLatin1String("paper"))
+        return bad(QStringLiteral("unknown cost \"%1\" (known: link, paper)").arg(costName));
+    const ShiftCost cost = costName == QLatin1String("paper") ? ShiftCost::Paper : ShiftCost::Link;
+    const QString matching = parser.value(QStringLiteral("matching"));
+    if (!matching.isEmpty() && matching != QLatin1String("regularized") && matching != QLatin1String("paper-literal"))
+        return bad(QStringLiteral("unknown matching \"%1\" (known: regularized, paper-literal)").arg(matching));
+    const Decomposition mode = matching == QLatin1String("paper-literal") ? Decomposition::PaperLiteral : Decomposition::Regularized;
+    bool seedOk = false;
+    const std::uint64_t seed = parser.value(QStringLiteral("seed")).toULongLong(&seedOk, 0);
+    if (!seedOk)
+        return bad(QStringLiteral("seed \"%1\" is not a number").arg(parser.value(QStringLiteral("seed"))));
+
+    Result<Fabric> fabric = readTopologyFile(parser.value(QStringLiteral("topology")));
+    if (!fabric)
+        return reportBadInput(kCommand, fabric.error());
+    Result<KeyTreeFabric> tree = inferKeyTree(*fabric);
+    if (!tree)
+        return bad(QStringLiteral("%1: %2").arg(parser.value(QStringLiteral("topology")), tree.error().message));
+    const KeyTreeShape &shape = tree->shape;
+    if (parser.isSet(QStringLiteral("xgft"))) {
+        Result<XgftShape> xgft = parseXgft(parser.value(QStringLiteral("xgft")));
+        if (!xgft)
+            return reportBadInput(kCommand, xgft.error());
+        Result<KeyTreeShape> expected = keyTreeFromXgft(*xgft);
+        if (!expected)
+            return reportBadInput(kCommand, expected.error());
+        if (!(*expected == shape))
+            return bad(QStringLiteral("the topology is %1, not %2 as --xgft says").arg(shape.toString(), expected->toString()));
+    }
+
+    // Placement.
+    const Result<int> apps = positive(parser, QStringLiteral("apps"), 1);
+    if (!apps)
+        return reportBadInput(kCommand, apps.error());
+    std::vector<std::vector<int>> placement;
+    const QString placementText = parser.value(QStringLiteral("placement"));
+    if (placementText.isEmpty() || placementText == QLatin1String("contiguous") || placementText == QLatin1String("random")) {
+        const Result<int> ranks = positive(parser, QStringLiteral("ranks"), shape.hosts() / *apps);
+        if (!ranks)
+            return reportBadInput(kCommand, ranks.error());
+        if (*ranks < 1 || std::int64_t(*ranks) * *apps > shape.hosts())
+            return bad(QStringLiteral("%1 applications of %2 ranks do not fit on %3 hosts").arg(*apps).arg(*ranks).arg(shape.hosts()));
+        if (placementText == QLatin1String("random"))
+            placement = randomPlacement(shape.hosts(), *apps, *ranks, seed);
+        else
+            for (int a = 0; a < *apps; ++a)
+                placement.push_back(contiguousPlacement(a * *ranks, *ranks));
+    } else {
+        if (*apps != 1)
+            return bad(QStringLiteral("a host list places one application; drop --apps"));
+        std::vector<int> hosts;
+        std::vector<bool> used(std::size_t(shape.hosts()), false);
+        for (const QString &item : placementText.split(QLatin1Char(','))) {
+            bool ok = false;
+            const int h = item.trimmed().toInt(&ok);
+            if (!ok || h < 0 || h >= shape.hosts())
+                return bad(QStringLiteral("placement: \"%1\" is not a host index 0..%2").arg(item).arg(shape.hosts() - 1));
+            if (used[std::size_t(h)])
+                return bad(QStringLiteral("placement: host %1 is given twice").arg(h));
+            used[std::size_t(h)] = true;
+            hosts.push_back(h);
+        }
+        placement.push_back(hosts);
+    }
+    const int ranks = int(placement.front().size());
+
+    // Phases.
+    std::vector<Phase> phases;
+    QString patternText = pattern;
+    if (pattern == QLatin1String("neighbour")) {
+        std::array<int, 3> dims = balancedDims(ranks);
+        if (parser.isSet(QStringLiteral("dims"))) {
+            const QStringList parts = parser.value(QStringLiteral("dims")).split(QLatin1Char('x'));
+            bool ok = parts.size() == 3;
+            for (int i = 0; ok && i < 3; ++i) {
+                dims[std::size_t(i)] = parts[i].toInt(&ok);
+                ok = ok && dims[std::size_t(i)] > 0;
+            }
+            if (!ok)
+                return bad(QStringLiteral("--dims \"%1\" is not XxYxZ with positive sizes").arg(parser.value(QStringLiteral("dims"))));
+            if (dims[0] * dims[1] * dims[2] != ranks)
+                return bad(QStringLiteral("--dims %1x%2x%3 has %4 ranks, the applications have %5")
+                               .arg(dims[0]).arg(dims[1]).arg(dims[2]).arg(dims[0] * dims[1] * dims[2]).arg(ranks));
+        }
+        phases = cartesianPhases(dims);
+        patternText += QStringLiteral(" %1x%2x%3").arg(dims[0]).arg(dims[1]).arg(dims[2]);
+    } else if (pattern == QLatin1String("shift")) {
+        if (parser.isSet(QStringLiteral("shift"))) {
+            bool ok = false;
+            const int c = parser.value(QStringLiteral("shift")).toInt(&ok);
+            if (!ok || c % ranks == 0)
+                return bad(QStringLiteral("--shift \"%1\" is not a shift between 1 and %2").arg(parser.value(QStringLiteral("shift"))).arg(ranks - 1));
+            phases.push_back(shiftPhase(ranks, c));
+        } else {
+            for (int c = 1; c < ranks; ++c)
+                phases.push_back(shiftPhase(ranks, c));
+        }
+    } else if (pattern == QLatin1String("ring")) {
+        phases = ringPhases(ranks, parser.isSet(QStringLiteral("bidirectional")));
+    } else {
+        Result<std::vector<Phase>> rd = recursiveDoublingPhases(ranks);
+        if (!rd)
+            return reportBadInput(kCommand, rd.error());
+        phases = std::move(rd).value();
+    }
+
+    // LID budget.
+    const int switches = int(fabric->switches().size());
+    const int phaseOffsets = int(phases.size());
+    int lmc = std::min(lmcForOffsets(phaseOffsets), 7);
+    if (parser.isSet(QStringLiteral("lmc"))) {
+        bool ok = false;
+        lmc = parser.value(QStringLiteral("lmc")).toInt(&ok);
+        if (!ok || lmc < 0 || lmc > 7)
+            return bad(QStringLiteral("--lmc \"%1\" is not an LMC 0..7").arg(parser.value(QStringLiteral("lmc"))));
+    }
+    const LidBudget budget = lidBudget(shape.hosts(), switches, lmc);
+    const int staticPaths = shape.levels == 2 ? shape.aggsPerPod : shape.aggsPerPod * shape.spinesPerSubtree;
+    const int staticLmc = lmcForOffsets(staticPaths);
+    const bool staticFits = staticLmc <= 7 && lidBudget(shape.hosts(), switches, staticLmc).fits;
+
+    // Keys, phase by phase, with every application in that phase at once.
+    std::vector<int> rotations;
+    for (int a = 0; a < int(placement.size()); ++a)
+        rotations.push_back(!nrk && mapping != QLatin1String("identity") ? arkRotation(a, shape.aggsPerPod) : 0);
+    std::vector<PhaseReport> reports;
+    std::vector<OffsetKey> realised;
+    for (std::size_t p = 0; p < phases.size(); ++p) {
+        PhaseReport r;
+        r.phase = phases[p];
+        r.offset = int(p) + 1;
+        KeyScheduler scheduler(shape);
+        std::vector<std::vector<std::vector<int>>> dmodkRoutes, keyedRoutes;
+        for (std::size_t a = 0; a < placement.size(); ++a) {
+            RoutingKey key = computeKey(shape, placement[a], phases[p].flows, mode);
+            if (nrk) {
+                Result<RoutingKey> shifted = scheduler.request(int(a), int(p), r.offset, key, cost);
+                if (!shifted)
+                    return bad(shifted.error().message);  // cannot happen: one request per app and phase
+                key = std::move(shifted).value();
+            } else {
+                rotateKey(shape, key, rotations[a]);
+            }
+            r.delta = std::max(r.delta, key.delta);
+            r.slots = std::max(r.slots, key.slotCount());
+            r.contentionFree = r.contentionFree && key.contentionFree;
+            for (const QString &w : key.warnings)
+                r.warnings << QStringLiteral("app %1: %2").arg(a).arg(w);
+            std::vector<std::vector<int>> dmodk, keyed;
+            for (const KeyFlow &f : key.flows) {
+                dmodk.push_back(dmodkRoute(shape, f.srcHost, f.dstHost));
+                keyed.push_back(keyRoute(shape, key, f));
+            }
+            r.flows += int(key.flows.size());
+            dmodkRoutes.push_back(std::move(dmodk));
+            keyedRoutes.push_back(std::move(keyed));
+            r.keys.push_back(key);
+            realised.push_back({r.offset, key});
+        }
+        r.dmodk = loadFigures(shape, dmodkRoutes);
+        r.keyed = loadFigures(shape, keyedRoutes);
+        reports.push_back(std::move(r));
+    }
+
+    if (parser.isSet(QStringLiteral("out"))) {
+        if (phaseOffsets > (1 << tree->hostLmc) - 1)
+            return bad(QStringLiteral("%1 phases need LID offsets 1..%1, but the topology gives hosts LMC %2 (%3 offsets); regenerate it with LMC %4")
+                           .arg(phaseOffsets).arg(tree->hostLmc).arg((1 << tree->hostLmc) - 1).arg(lmcForOffsets(phaseOffsets)));
+        Result<ForwardingTables> tables = keyForwardingTables(*fabric, *tree, realised);
+        if (!tables)
+            return bad(tables.error().message);
+        const Status written = writeOutput(parser.value(QStringLiteral("out")), writeLftDump(*tables, &*fabric));
+        if (!written) {
+            err() << "weft keys: " << written.error().toString() << Qt::endl;
+            return kExitFailure;
+        }
+    }
+
+    const QString schemeText = nrk ? QStringLiteral("NRK (%1)").arg(cost == ShiftCost::Link ? QStringLiteral("C_link") : QStringLiteral("C_paper"))
+                                   : QStringLiteral("ARK (%1 mapping)").arg(mapping == QLatin1String("identity") ? QStringLiteral("identity") : QStringLiteral("rotation"));
+    const QString appLabel = QStringLiteral("A");
+    if (parser.isSet(QStringLiteral("json"))) {
+        QJsonArray appsJson;
+        for (std::size_t a = 0; a < placement.size(); ++a) {
+            QJsonArray hosts;
+            for (int h : placement[a])
+                hosts.append(h);
+            appsJson.append(QJsonObject{{QStringLiteral("hosts"), hosts}, {QStringLiteral("rotation"), rotations[a]}});
+        }
+        QJsonArray phasesJson;
+        for (const PhaseReport &r : reports) {
+            QJsonObject o{{QStringLiteral("name"), r.phase.name}, {QStringLiteral("offset"), r.offset},
+                          {QStringLiteral("flows"), r.flows}, {QStringLiteral("delta"), r.delta},
+                          {QStringLiteral("slots"), r.slots}, {QStringLiteral("contention_free"), r.contentionFree},
+                          {QStringLiteral("dmodk"), figuresJson(r.dmodk)}, {QStringLiteral("keyed"), figuresJson(r.keyed)},
+                          {QStringLiteral("warnings"), QJsonArray::fromStringList(r.warnings)}};
+            if (parser.isSet(QStringLiteral("paths"))) {
+                QJsonArray paths;
+                for (std::size_t a = 0; a < r.keys.size(); ++a)
+                    paths.append(QJsonArray::fromStringList(keyPaths(shape, r.keys[a], appLabel)));
+                o.insert(QStringLiteral("paths"), paths);
+            }
+            phasesJson.append(o);
+        }
+        printJson(QJsonObject{
+            {QStringLiteral("tree"), shape.toString()},
+            {QStringLiteral("hosts"), shape.hosts()},
+            {QStringLiteral("switches"), switches},
+            {QStringLiteral("scheme"), schemeText},
+            {QStringLiteral("pattern"), patternText},
+            {QStringLiteral("apps"), appsJson},
+            {QStringLiteral("lid_budget"), QJsonObject{{QStringLiteral("lmc"), lmc}, {QStringLiteral("lids"), double(budget.lids)},
+                                                        {QStringLiteral("fits"), budget.fits}, {QStringLiteral("offsets"), budget.offsets},
+                                                        {QStringLiteral("phases_fit"), budget.offsets >= phaseOffsets},
+                                                        {QStringLiteral("max_lmc"), maxLmc(shape.hosts(), switches)},
+                                                        {QStringLiteral("static_paths"), staticPaths},
+                                                        {QStringLiteral("static_lmc"), staticLmc},
+                                                        {QStringLiteral("static_fits"), staticFits}}},
+            {QStringLiteral("phases"), phasesJson}});
+        return kExitOk;
+    }
+
+    QTextStream &s = out();
+    s << "Fabric:    " << shape.toString() << ", " << shape.hosts() << " hosts, " << switches << " switches\n";
+    s << "Scheme:    " << schemeText << (mode == Decomposition::PaperLiteral ? ", paper-literal matchings" : ", regularized matchings") << "\n";
+    s << "Pattern:   " << patternText << ", " << phases.size() << " phases; " << placement.size() << " application(s) of " << ranks
+      << " ranks, " << (placementText.isEmpty() ? QStringLiteral("contiguous") : placementText.contains(QLatin1Char(',')) ? QStringLiteral("listed") : placementText)
+      << " placement\n";
+    s << "LID budget: LMC " << lmc << " gives " << budget.offsets << " key offsets for " << phaseOffsets << " phases"
+      << (budget.offsets >= phaseOffsets ? QString() : QStringLiteral(" (too few: offsets must be reprogrammed between phases)"))
+      << "; " << budget.lids << " of 49151 LIDs, " << (budget.fits ? "fits" : "DOES NOT FIT") << "; largest LMC that fits: "
+      << maxLmc(shape.hosts(), switches) << "\n";
+    s << "Static path-indexed offsets: " << staticPaths << " paths need LMC " << staticLmc << ", "
+      << (staticFits ? "fits" : "does not fit") << "\n\n";
+    s << QStringLiteral("%1 %2 %3 %4 %5  %6  %7  %8\n")
+             .arg(QStringLiteral("phase"), -10).arg(QStringLiteral("offset"), 6).arg(QStringLiteral("flows"), 6)
+             .arg(QStringLiteral("Δ"), 4).arg(QStringLiteral("slots"), 5).arg(QStringLiteral("DmodK max/mean"), 15)
+             .arg(QStringLiteral("keyed max/mean"), 15).arg(QStringLiteral("intra max"), 9);
+    for (const PhaseReport &r : reports) {
+        s << QStringLiteral("%1 %2 %3 %4 %5  %6  %7  %8%9\n")
+                 .arg(r.phase.name, -10).arg(r.offset, 6).arg(r.flows, 6).arg(r.delta, 4).arg(r.slots, 5)
+                 .arg(QStringLiteral("%1/%2").arg(r.dmodk.max).arg(r.dmodk.mean, 0, 'f', 3), 15)
+                 .arg(QStringLiteral("%1/%2").arg(r.keyed.max).arg(r.keyed.mean, 0, 'f', 3), 15)
+                 .arg(r.keyed.maxIntra, 9).arg(r.contentionFree ? QString() : QStringLiteral("  not contention-free"));
+    }
+    s << "\nKeys per application (offset = phase + 1, DLID = base LID + offset):\n";
+    for (std::size_t a = 0; a < placement.size(); ++a) {
+        QStringList hosts;
+        for (int h : placement[a])
+            hosts << QString::number(h);
+        s << "  app " << a << ": " << phases.size() << " keys, offsets 1.." << phases.size() << ", hosts " << hosts.join(QLatin1Char(','));
+        if (!nrk)
+            s << ", rotation " << rotations[a];
+        s << "\n";
+    }
+    for (const PhaseReport &r : reports)
+        for (const QString &w : r.warnings)
+            s << "warning: " << r.phase.name << ": " << w << "\n";
+    if (parser.isSet(QStringLiteral("paths")))
+        for (const PhaseReport &r : reports)
+            for (std::size_t a = 0; a < r.keys.size(); ++a) {
+                s << "\n" << r.phase.name << ", app " << a << ":\n";
+                for (const QString &line : keyPaths(shape, r.keys[a], appLabel))
+                    s << "  " << line << "\n";
+            }
+    s.flush();
+    return kExitOk;
+}
+
+} // namespace weft::cli
