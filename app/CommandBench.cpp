@@ -4,6 +4,7 @@
 
 #include "CliSupport.h"
 #include "Commands.h"
+#include "EffectiveBisection.h"
 #include "FabricGenerator.h"
 #include "RoutingEngine.h"
 #include "SafeFile.h"
@@ -298,6 +299,81 @@ int benchRoute(const QStringList &args)
     return kExitOk;
 }
 
+int benchEbb(const QStringList &args)
+{
+    const QString command = QStringLiteral("bench ebb");
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Times the effective bisection bandwidth (one-way random bisections) on a generated fat-tree\n"
+        "(default: the 36-port 3-level tree, 11,664 hosts) routed by ftree. Preparation (following\n"
+        "every route once) and sampling are timed apart."));
+    parser.addOption({QStringLiteral("samples"), QStringLiteral("Random bisections (default 10000)."), QStringLiteral("N"), QStringLiteral("10000")});
+    parser.addOption({QStringLiteral("threads"), QStringLiteral("Worker threads (default 2)."), QStringLiteral("T"), QStringLiteral("2")});
+    parser.addOption({QStringLiteral("radix"), QStringLiteral("Switch radix (default 36)."), QStringLiteral("R"), QStringLiteral("36")});
+    parser.addOption({QStringLiteral("levels"), QStringLiteral("Switch levels (default 3)."), QStringLiteral("N"), QStringLiteral("3")});
+    parser.addOption({QStringLiteral("mode"), QStringLiteral("uni (default) or bidir."), QStringLiteral("MODE"), QStringLiteral("uni")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
+    int exitCode = kExitOk;
+    if (!parseArguments(parser, command, args, &exitCode))
+        return exitCode;
+    EbbRun run;
+    bool ok = false;
+    run.samples = parser.value(QStringLiteral("samples")).toInt(&ok);
+    if (!ok || run.samples < 1)
+        return reportBadInput(command, QStringLiteral("--samples must be a positive number"));
+    run.threads = parser.value(QStringLiteral("threads")).toInt(&ok);
+    if (!ok || run.threads < 1)
+        return reportBadInput(command, QStringLiteral("--threads must be a positive number"));
+    const QString mode = parser.value(QStringLiteral("mode"));
+    if (mode != QLatin1String("uni") && mode != QLatin1String("bidir"))
+        return reportBadInput(command, QStringLiteral("unknown mode \"%1\" (known: uni, bidir)").arg(mode));
+    run.variant = mode == QLatin1String("uni") ? BisectionVariant::OneWay : BisectionVariant::TwoWay;
+
+    GeneratorOptions options;
+    options.shape = FabricShapeKind::SwitchRadix;
+    options.radix = parser.value(QStringLiteral("radix")).toInt();
+    options.levels = parser.value(QStringLiteral("levels")).toInt();
+    Result<GeneratedFabric> generated = generateFabric(options);
+    if (!generated)
+        return reportBadInput(command, generated.error());
+    const Tenancy tenancy;
+    Result<Routing> routing = routeFabric(QStringLiteral("ftree"), generated->fabric, tenancy, RoutingOptions{});
+    if (!routing)
+        return reportBadInput(command, routing.error());
+
+    QElapsedTimer timer;
+    timer.start();
+    Result<EffectiveBisection> prepared = EffectiveBisection::prepare(generated->fabric, routing->tables, tenancy);
+    if (!prepared)
+        return reportBadInput(command, prepared.error());
+    const double prepareSeconds = double(timer.nsecsElapsed()) / 1e9;
+    const Result<EbbResult> result = prepared->run(run);
+    if (!result)
+        return reportBadInput(command, result.error());
+    const double samplesPerSecond = double(result->samples) / result->seconds;
+
+    if (parser.isSet(QStringLiteral("json"))) {
+        printJson(QJsonObject{{QStringLiteral("benchmark"), QStringLiteral("ebb")},
+                              {QStringLiteral("fabric"), generated->summary},
+                              {QStringLiteral("mode"), mode},
+                              {QStringLiteral("samples"), result->samples},
+                              {QStringLiteral("threads"), result->threads},
+                              {QStringLiteral("prepare_seconds"), prepareSeconds},
+                              {QStringLiteral("seconds"), result->seconds},
+                              {QStringLiteral("samples_per_second"), samplesPerSecond},
+                              {QStringLiteral("mean"), result->mean},
+                              {QStringLiteral("ci99"), result->ci99}});
+        return kExitOk;
+    }
+    out() << "ebb " << mode << ": " << generated->summary << ", ftree\n"
+          << "  prepare " << QString::number(prepareSeconds, 'f', 3) << " s; " << result->samples << " samples on "
+          << result->threads << " threads in " << QString::number(result->seconds, 'f', 3) << " s ("
+          << QString::number(samplesPerSecond, 'f', 0) << " samples/s)\n"
+          << "  eBB " << QString::number(result->mean, 'f', 4) << " ± " << QString::number(result->ci99, 'f', 4) << " (99 % CI)\n";
+    out().flush();
+    return kExitOk;
+}
+
 } // namespace
 
 int bench(const QStringList &args)
@@ -307,10 +383,13 @@ int bench(const QStringList &args)
         return benchParse(args.mid(1));
     if (which == QLatin1String("route"))
         return benchRoute(args.mid(1));
+    if (which == QLatin1String("ebb"))
+        return benchEbb(args.mid(1));
     if (which.isEmpty() || which == QLatin1String("--help") || which == QLatin1String("-h")) {
         out() << "Usage: weft bench BENCHMARK [options]\n\nBenchmarks:\n"
                  "  parse    parse ibnetdiscover output of a large fat-tree (time, memory)\n"
-                 "  route    route a large fat-tree with a Weft engine, optionally beside OpenSM under ibsim\n";
+                 "  route    route a large fat-tree with a Weft engine, optionally beside OpenSM under ibsim\n"
+                 "  ebb      effective bisection bandwidth of a large fat-tree routed by ftree (samples/s)\n";
         out().flush();
         return which.isEmpty() ? kExitBadInput : kExitOk;
     }

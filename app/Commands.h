@@ -18,5 +18,6 @@ int bench(const QStringList &args);
 int route(const QStringList &args);
 int metrics(const QStringList &args);
 int keys(const QStringList &args);
+int ebb(const QStringList &args);
 
 } // namespace weft::cli

@@ -33,6 +33,7 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("route"), {weft::cli::route, "route a topology and write the tables as an LFT dump"}},
         {QStringLiteral("metrics"), {weft::cli::metrics, "validate forwarding tables and measure link loads"}},
         {QStringLiteral("keys"), {weft::cli::keys, "plan routing keys (ARK/NRK) for BSP applications on a fat tree"}},
+        {QStringLiteral("ebb"), {weft::cli::ebb, "effective bisection bandwidth of forwarding tables (random bisections)"}},
     };
     return table;
 }

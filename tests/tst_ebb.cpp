@@ -1,0 +1,624 @@
+// Effective bisection bandwidth (spec 002 §2.6): the exact values of spec §8 by enumerating all
+// P! patterns, Monte-Carlo estimates that must contain them, statistics, determinism across
+// seeds and thread counts, cancellation, partition restriction, mixed link rates and odd P.
+// Expected values are the spec's fractions or derived by hand in the comments, never outputs.
+
+#include "EffectiveBisection.h"
+#include "FabricGenerator.h"
+#include "RoutingEngine.h"
+
+#include <QElapsedTimer>
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <numeric>
+
+using namespace weft;
+
+namespace {
+
+// A hand-built fabric: switches and single-port hosts by name, cables, and tables given as a
+// rule (switch, destination host) -> out port.
+class HandFabric
+{
+public:
+    void addSwitch(const QString &name, int ports) { add(NodeType::Switch, name, ports); }
+    void addHost(const QString &name) { add(NodeType::ChannelAdapter, name, 1); }
+    void cable(const QString &a, int portA, const QString &b, int portB, int width = 4, LinkSpeed speed = LinkSpeed::QDR)
+    {
+        const NodeIndex na = m_index.at(a), nb = m_index.at(b);
+        for (const QString &e : {m_builder.connect(na, portA, nb, portB), m_builder.setPortLink(na, portA, width, speed),
+                                 m_builder.setPortLink(nb, portB, width, speed)})
+            if (!e.isEmpty())
+                qFatal("cable: %s", qPrintable(e));
+    }
+    void build(const std::function<int(const QString &sw, const QString &host)> &route)
+    {
+        Result<Fabric> f = std::move(m_builder).build();
+        if (!f)
+            qFatal("fabric: %s", qPrintable(f.error().toString()));
+        fabric = std::move(f).value();
+        for (const QString &sw : m_switches) {
+            const int i = tables.addSwitch(m_guid.at(sw), m_lid.at(sw), sw);
+            for (const QString &host : m_hosts)
+                if (const int port = route(sw, host); port > 0)
+                    tables.lft(std::size_t(i)).setPort(m_lid.at(host), std::uint8_t(port));
+        }
+    }
+    Guid portGuid(const QString &host) const { return m_guid.at(host) + 1; }
+
+    Fabric fabric;
+    ForwardingTables tables;
+
+private:
+    void add(NodeType type, const QString &name, int ports)
+    {
+        FabricBuilder::NodeSpec spec;
+        spec.type = type;
+        spec.guid = 0x1000 + Guid(m_index.size()) * 0x10;
+        spec.portCount = ports;
+        spec.name = name;
+        spec.description = name;
+        NodeIndex n = kNoIndex;
+        if (const QString e = m_builder.addNode(spec, &n); !e.isEmpty())
+            qFatal("node: %s", qPrintable(e));
+        const Lid lid = Lid(m_index.size() + 1);
+        m_builder.setPortLid(n, type == NodeType::Switch ? 0 : 1, lid, 0);
+        m_index[name] = n;
+        m_lid[name] = lid;
+        m_guid[name] = spec.guid;
+        (type == NodeType::Switch ? m_switches : m_hosts).push_back(name);
+    }
+    FabricBuilder m_builder;
+    std::map<QString, NodeIndex> m_index;
+    std::map<QString, Lid> m_lid;
+    std::map<QString, Guid> m_guid;
+    QStringList m_switches;
+    QStringList m_hosts;
+};
+
+QString host(const char *prefix, int i)
+{
+    return QStringLiteral("%1%2").arg(QLatin1String(prefix)).arg(i);
+}
+
+// TC-1 and the odd-P case: P hosts on one switch.
+HandFabric crossbar(int p)
+{
+    HandFabric f;
+    f.addSwitch(QStringLiteral("X"), p);
+    for (int i = 0; i < p; ++i) {
+        f.addHost(host("h", i));
+        f.cable(QStringLiteral("X"), i + 1, host("h", i), 1);
+    }
+    f.build([](const QString &, const QString &h) { return h.mid(1).toInt() + 1; });
+    return f;
+}
+
+// TC-2/TC-3: switches A and B with k hosts each (ports 1..k) and `cables` parallel cables on
+// ports k+1.. ; towards far host i, `balanced` picks cable i mod cables, otherwise cable 0.
+// `cableWidth` lanes on the inter-switch cables (hosts are 4x QDR).
+HandFabric dumbbell(int k, int cables, bool balanced, int cableWidth = 4)
+{
+    HandFabric f;
+    f.addSwitch(QStringLiteral("A"), k + cables);
+    f.addSwitch(QStringLiteral("B"), k + cables);
+    for (int i = 0; i < k; ++i) {
+        f.addHost(host("a", i));
+        f.cable(QStringLiteral("A"), i + 1, host("a", i), 1);
+        f.addHost(host("b", i));
+        f.cable(QStringLiteral("B"), i + 1, host("b", i), 1);
+    }
+    for (int c = 0; c < cables; ++c)
+        f.cable(QStringLiteral("A"), k + 1 + c, QStringLiteral("B"), k + 1 + c, cableWidth);
+    f.build([=](const QString &sw, const QString &h) {
+        const int i = h.mid(1).toInt();
+        if (sw.at(0).toLower() == h.at(0))
+            return i + 1;
+        return k + 1 + (balanced ? i % cables : 0);
+    });
+    return f;
+}
+
+// TC-5: leaves L0..L3 with hosts 2l, 2l+1 on ports 1, 2; leaf port 3 to T0, 4 to T1; spine
+// port l+1 to leaf l. Up-traffic to host d takes T0 (allViaT0) or T(d mod 2).
+HandFabric twoLevelTree(bool allViaT0)
+{
+    HandFabric f;
+    for (int l = 0; l < 4; ++l)
+        f.addSwitch(host("L", l), 4);
+    for (int t = 0; t < 2; ++t)
+        f.addSwitch(host("T", t), 4);
+    for (int d = 0; d < 8; ++d) {
+        f.addHost(host("h", d));
+        f.cable(host("L", d / 2), 1 + d % 2, host("h", d), 1);
+    }
+    for (int l = 0; l < 4; ++l)
+        for (int t = 0; t < 2; ++t)
+            f.cable(host("L", l), 3 + t, host("T", t), l + 1);
+    f.build([=](const QString &sw, const QString &h) {
+        const int d = h.mid(1).toInt();
+        const int n = sw.mid(1).toInt();
+        if (sw.startsWith(QLatin1Char('T')))
+            return d / 2 + 1;
+        if (n == d / 2)
+            return 1 + d % 2;
+        return allViaT0 ? 3 : 3 + d % 2;
+    });
+    return f;
+}
+
+// TC-6: network X' — outer switches A, C, E with two hosts each (ports 1, 2) and ports 3 to B,
+// 4 to D; B and D reach A, C, E on ports 1, 2, 3. All transit goes through B.
+HandFabric networkXPrimeViaB()
+{
+    HandFabric f;
+    const QStringList outer = {QStringLiteral("A"), QStringLiteral("C"), QStringLiteral("E")};
+    for (const QString &s : outer)
+        f.addSwitch(s, 4);
+    f.addSwitch(QStringLiteral("B"), 3);
+    f.addSwitch(QStringLiteral("D"), 3);
+    for (int i = 0; i < 6; ++i) {
+        f.addHost(host("h", i));
+        f.cable(outer[i / 2], 1 + i % 2, host("h", i), 1);
+    }
+    for (int o = 0; o < 3; ++o) {
+        f.cable(outer[o], 3, QStringLiteral("B"), o + 1);
+        f.cable(outer[o], 4, QStringLiteral("D"), o + 1);
+    }
+    f.build([=](const QString &sw, const QString &h) {
+        const int i = h.mid(1).toInt();
+        if (sw == QLatin1String("B") || sw == QLatin1String("D"))
+            return i / 2 + 1;
+        if (sw == outer[i / 2])
+            return 1 + i % 2;
+        return 3;
+    });
+    return f;
+}
+
+// Λ as spec 002 §8 defines the exact value: the mean over all P! permutations.
+double enumerate(const EffectiveBisection &ebb, BisectionVariant variant)
+{
+    std::vector<int> order(std::size_t(ebb.participantCount()));
+    std::iota(order.begin(), order.end(), 0);
+    double sum = 0;
+    long count = 0;
+    do {
+        sum += ebb.patternBandwidth(order, variant);
+        ++count;
+    } while (std::next_permutation(order.begin(), order.end()));
+    return sum / double(count);
+}
+
+EffectiveBisection prepared(const HandFabric &f, const EbbModel &model = {}, const Tenancy &tenancy = {})
+{
+    Result<EffectiveBisection> e = EffectiveBisection::prepare(f.fabric, f.tables, tenancy, model);
+    if (!e)
+        qFatal("prepare: %s", qPrintable(e.error().toString()));
+    return std::move(e).value();
+}
+
+struct GeneratedTree
+{
+    Fabric fabric;
+    ForwardingTables tables;
+};
+
+// A generated 2-level tree of radix 8 (32 hosts) routed by ftree.
+const GeneratedTree &smallTree()
+{
+    static const GeneratedTree tree = [] {
+        GeneratorOptions options;
+        options.shape = FabricShapeKind::SwitchRadix;
+        options.radix = 8;
+        options.levels = 2;
+        Result<GeneratedFabric> g = generateFabric(options);
+        if (!g)
+            qFatal("generate: %s", qPrintable(g.error().toString()));
+        Result<Routing> r = routeFabric(QStringLiteral("ftree"), g->fabric, Tenancy{});
+        if (!r)
+            qFatal("route: %s", qPrintable(r.error().toString()));
+        return GeneratedTree{g->fabric, r->tables};
+    }();
+    return tree;
+}
+
+EbbResult runOnTree(std::uint64_t seed, int threads, int samples = 2000, BisectionVariant variant = BisectionVariant::OneWay)
+{
+    const GeneratedTree &tree = smallTree();
+    Result<EffectiveBisection> e = EffectiveBisection::prepare(tree.fabric, tree.tables, Tenancy{});
+    if (!e)
+        qFatal("prepare: %s", qPrintable(e.error().toString()));
+    EbbRun run;
+    run.seed = seed;
+    run.threads = threads;
+    run.samples = samples;
+    run.variant = variant;
+    Result<EbbResult> r = e->run(run);
+    if (!r)
+        qFatal("run: %s", qPrintable(r.error().toString()));
+    return std::move(r).value();
+}
+
+} // namespace
+
+class TestEbb : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void exactBySpec_data();
+    void exactBySpec();
+    void monteCarloContainsExact_data();
+    void monteCarloContainsExact();
+    void statisticsAreConsistent();
+    void sameSeedSameResult_data();
+    void sameSeedSameResult();
+    void differentSeedDifferentSamples();
+    void cancellation_data();
+    void cancellation();
+    void partitionRestriction();
+    void unknownGroupIsNamed();
+    void mixedLinkRates_data();
+    void mixedLinkRates();
+    void oddParticipantCount_data();
+    void oddParticipantCount();
+    void undeliveredPairIsAnError();
+    void bottlenecksOnTheSharedCable();
+};
+
+void TestEbb::exactBySpec_data()
+{
+    QTest::addColumn<std::function<HandFabric()>>("make");
+    QTest::addColumn<double>("uni");
+    QTest::addColumn<double>("bidir");
+    using Make = std::function<HandFabric()>;
+    QTest::addRow("TC-1 single crossbar, P=4") << Make([] { return crossbar(4); }) << 1.0 << 1.0;
+    QTest::addRow("TC-2 dumbbell k=1") << Make([] { return dumbbell(1, 1, false); }) << 1.0 << 1.0;
+    QTest::addRow("TC-2 dumbbell k=2") << Make([] { return dumbbell(2, 1, false); }) << 5.0 / 6 << 2.0 / 3;
+    QTest::addRow("TC-2 dumbbell k=3") << Make([] { return dumbbell(3, 1, false); }) << 5.0 / 6 << 11.0 / 15;
+    QTest::addRow("TC-2 dumbbell k=4") << Make([] { return dumbbell(4, 1, false); }) << 111.0 / 140 << 23.0 / 35;
+    QTest::addRow("TC-3 two cables, balanced") << Make([] { return dumbbell(4, 2, true); }) << 32.0 / 35 << 29.0 / 35;
+    QTest::addRow("TC-3 two cables, all over cable 1") << Make([] { return dumbbell(4, 2, false); }) << 111.0 / 140 << 23.0 / 35;
+    QTest::addRow("TC-5 fat tree, all up via T0") << Make([] { return twoLevelTree(true); }) << 7.0 / 10 << 4.0 / 7;
+    QTest::addRow("TC-5 fat tree, d-mod-k") << Make([] { return twoLevelTree(false); }) << 32.0 / 35 << 29.0 / 35;
+    QTest::addRow("TC-6 network X', all transit via B") << Make([] { return networkXPrimeViaB(); }) << 11.0 / 15 << 3.0 / 5;
+}
+
+void TestEbb::exactBySpec()
+{
+    QFETCH(std::function<HandFabric()>, make);
+    QFETCH(double, uni);
+    QFETCH(double, bidir);
+    const HandFabric f = make();
+    const EffectiveBisection ebb = prepared(f);
+    QCOMPARE_LE(std::abs(enumerate(ebb, BisectionVariant::OneWay) - uni), 1e-12);
+    QCOMPARE_LE(std::abs(enumerate(ebb, BisectionVariant::TwoWay) - bidir), 1e-12);
+}
+
+void TestEbb::monteCarloContainsExact_data()
+{
+    QTest::addColumn<int>("k");
+    QTest::addColumn<int>("cables");
+    QTest::addColumn<bool>("balanced");
+    QTest::addColumn<bool>("twoWay");
+    QTest::addColumn<double>("exact");
+    QTest::addRow("TC-3 balanced, uni") << 4 << 2 << true << false << 32.0 / 35;
+    QTest::addRow("TC-3 balanced, bidir") << 4 << 2 << true << true << 29.0 / 35;
+    QTest::addRow("TC-2 k=4, uni") << 4 << 1 << false << false << 111.0 / 140;
+}
+
+void TestEbb::monteCarloContainsExact()
+{
+    QFETCH(int, k);
+    QFETCH(int, cables);
+    QFETCH(bool, balanced);
+    QFETCH(bool, twoWay);
+    QFETCH(double, exact);
+    const EffectiveBisection ebb = prepared(dumbbell(k, cables, balanced));
+    EbbRun run;
+    run.samples = 10000;
+    run.seed = 12345;
+    run.threads = 2;
+    run.variant = twoWay ? BisectionVariant::TwoWay : BisectionVariant::OneWay;
+    const Result<EbbResult> r = ebb.run(run);
+    QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().toString()));
+    QCOMPARE(r->samples, 10000);
+    QVERIFY(r->ci99 > 0);
+    QVERIFY2(std::abs(r->mean - exact) <= r->ci99, qPrintable(QStringLiteral("%1 ± %2 vs %3").arg(r->mean).arg(r->ci99).arg(exact)));
+}
+
+void TestEbb::statisticsAreConsistent()
+{
+    const EbbResult r = runOnTree(7, 2, 3000);
+    const std::vector<double> &x = r.sampleValues;
+    QCOMPARE(x.size(), std::size_t(3000));
+    const double mean = std::accumulate(x.begin(), x.end(), 0.0) / double(x.size());
+    double squares = 0;
+    for (double v : x) {
+        QVERIFY(v > 0 && v <= 1);  // §8.9: 0 < λ_k ≤ 1
+        squares += (v - mean) * (v - mean);
+    }
+    const double s = std::sqrt(squares / double(x.size() - 1));
+    QCOMPARE_LE(std::abs(r.mean - mean), 1e-12);
+    QCOMPARE_LE(std::abs(r.stddev - s), 1e-12);
+    QCOMPARE_LE(std::abs(r.ci99 - 2.576 * s / std::sqrt(3000.0)), 1e-12);
+    QCOMPARE_LE(std::abs(r.ci95 - 1.96 * s / std::sqrt(3000.0)), 1e-12);
+    QCOMPARE(r.min, *std::min_element(x.begin(), x.end()));
+    QCOMPARE(r.max, *std::max_element(x.begin(), x.end()));
+    QCOMPARE(x[std::size_t(r.worstSample)], r.min);
+    QVERIFY(r.min <= r.p1 && r.p1 <= r.p5 && r.p5 <= r.p50 && r.p50 <= r.p95 && r.p95 <= r.p99 && r.p99 <= r.max);
+    QCOMPARE(r.histogram.size(), std::size_t(20));
+    QCOMPARE(std::accumulate(r.histogram.begin(), r.histogram.end(), 0), 3000);
+    // §2.6.5: the pooled mean of 1/maxcong over all streams equals Λ in paper mode.
+    double pooled = 0;
+    std::uint64_t streams = 0;
+    for (std::size_t c = 1; c < r.streamsByMaxCongestion.size(); ++c) {
+        pooled += double(r.streamsByMaxCongestion[c]) / double(c);
+        streams += r.streamsByMaxCongestion[c];
+    }
+    QCOMPARE(streams, std::uint64_t(3000) * 16);
+    QCOMPARE_LE(std::abs(pooled / double(streams) - r.mean), 1e-9);
+    // The worst sample replays: its pattern gives its λ again.
+    Result<EffectiveBisection> e = EffectiveBisection::prepare(smallTree().fabric, smallTree().tables, Tenancy{});
+    QVERIFY(e.ok());
+    QCOMPARE(e->patternBandwidth(e->samplePattern(7, r.worstSample), BisectionVariant::OneWay), r.min);
+}
+
+void TestEbb::sameSeedSameResult_data()
+{
+    QTest::addColumn<int>("threadsA");
+    QTest::addColumn<int>("threadsB");
+    QTest::addColumn<bool>("twoWay");
+    QTest::addRow("1 and 1 threads") << 1 << 1 << false;
+    QTest::addRow("2 and 2 threads") << 2 << 2 << false;
+    QTest::addRow("1 and 3 threads (thread-count independent)") << 1 << 3 << false;
+    QTest::addRow("1 and 4 threads, bidir") << 1 << 4 << true;
+}
+
+void TestEbb::sameSeedSameResult()
+{
+    QFETCH(int, threadsA);
+    QFETCH(int, threadsB);
+    QFETCH(bool, twoWay);
+    const BisectionVariant v = twoWay ? BisectionVariant::TwoWay : BisectionVariant::OneWay;
+    const EbbResult a = runOnTree(99, threadsA, 1000, v);
+    const EbbResult b = runOnTree(99, threadsB, 1000, v);
+    QCOMPARE(a.threads, threadsA);
+    QCOMPARE(b.threads, threadsB);
+    QCOMPARE(a.sampleValues, b.sampleValues);
+    QCOMPARE(a.mean, b.mean);
+    QCOMPARE(a.stddev, b.stddev);
+    QCOMPARE(a.channels.size(), b.channels.size());
+    for (std::size_t i = 0; i < a.channels.size(); ++i) {
+        QCOMPARE(a.channels[i].from, b.channels[i].from);
+        QCOMPARE(a.channels[i].bottleneckStreams, b.channels[i].bottleneckStreams);
+        QCOMPARE(a.channels[i].meanCongestion, b.channels[i].meanCongestion);
+    }
+}
+
+void TestEbb::differentSeedDifferentSamples()
+{
+    const EbbResult a = runOnTree(1, 2, 500);
+    const EbbResult b = runOnTree(2, 2, 500);
+    QVERIFY(a.sampleValues != b.sampleValues);
+    Result<EffectiveBisection> e = EffectiveBisection::prepare(smallTree().fabric, smallTree().tables, Tenancy{});
+    QVERIFY(e.ok());
+    QVERIFY(e->samplePattern(1, 0) != e->samplePattern(2, 0));
+    QVERIFY(e->samplePattern(1, 0) != e->samplePattern(1, 1));
+    // Each pattern is a permutation of all 32 participants.
+    std::vector<int> sorted = e->samplePattern(1, 0);
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<int> all(32);
+    std::iota(all.begin(), all.end(), 0);
+    QCOMPARE(sorted, all);
+}
+
+void TestEbb::cancellation_data()
+{
+    QTest::addColumn<bool>("atStart");
+    QTest::addRow("refused before the first sample") << true;
+    QTest::addRow("cancelled while running") << false;
+}
+
+void TestEbb::cancellation()
+{
+    QFETCH(bool, atStart);
+    Result<EffectiveBisection> e = EffectiveBisection::prepare(smallTree().fabric, smallTree().tables, Tenancy{});
+    QVERIFY(e.ok());
+    EbbRun run;
+    run.samples = 50'000'000;  // minutes of work if cancellation did not stop it
+    run.threads = 2;
+    int calls = 0;
+    int lastDone = -1;
+    run.progress = [&](int done, int total) {
+        ++calls;
+        lastDone = done;
+        if (total != 50'000'000)
+            return true;  // makes the run finish, and the test fail below
+        return atStart ? false : done == 0;
+    };
+    QElapsedTimer clock;
+    clock.start();
+    const Result<EbbResult> r = e->run(run);
+    QVERIFY(!r.ok());
+    QCOMPARE(r.error().message, QStringLiteral("cancelled"));
+    QVERIFY(calls >= (atStart ? 1 : 2));
+    if (!atStart)
+        QVERIFY(lastDone > 0);
+    QCOMPARE_LT(clock.elapsed(), 20000);
+}
+
+void TestEbb::partitionRestriction()
+{
+    // Unbalanced two-cable dumbbell; the partition holds a0, a1, b0, b1 as full members and b2 as
+    // limited. Restricted to the four full members it is TC-2 with k = 2: 5/6 and 2/3.
+    const HandFabric f = dumbbell(4, 2, false);
+    Tenancy tenancy;
+    Partition p;
+    p.name = QStringLiteral("job");
+    p.pkey = 0x0102;
+    for (const char *name : {"a0", "a1", "b0", "b1"})
+        p.members.push_back({PartitionMember::Kind::PortGuid, f.portGuid(QLatin1String(name)), Membership::Full, true});
+    p.members.push_back({PartitionMember::Kind::PortGuid, f.portGuid(QStringLiteral("b2")), Membership::Limited, true});
+    tenancy.partitions.push_back(p);
+    tenancy.tenants.push_back({QStringLiteral("left"), {f.portGuid(QStringLiteral("a0")), f.portGuid(QStringLiteral("a2"))}});
+
+    for (const QString &name : {QStringLiteral("job"), QStringLiteral("0x0102"), QStringLiteral("0x8102")}) {
+        Result<std::vector<Guid>> members = groupMembers(f.fabric, tenancy, name);
+        QVERIFY2(members.ok(), qPrintable(name));
+        QCOMPARE(members->size(), std::size_t(4));
+        EbbModel model;
+        model.participants = *members;
+        const EffectiveBisection ebb = prepared(f, model, tenancy);
+        QCOMPARE(ebb.participantCount(), 4);
+        QCOMPARE_LE(std::abs(enumerate(ebb, BisectionVariant::OneWay) - 5.0 / 6), 1e-12);
+        QCOMPARE_LE(std::abs(enumerate(ebb, BisectionVariant::TwoWay) - 2.0 / 3), 1e-12);
+    }
+    // A tenant on one switch never crosses: every sample is 1.
+    Result<std::vector<Guid>> left = groupMembers(f.fabric, tenancy, QStringLiteral("left"));
+    QVERIFY(left.ok());
+    EbbModel model;
+    model.participants = *left;
+    EbbRun run;
+    run.samples = 200;
+    const Result<EbbResult> r = prepared(f, model, tenancy).run(run);
+    QVERIFY(r.ok());
+    QCOMPARE(r->participants, 2);
+    QCOMPARE(r->min, 1.0);
+}
+
+void TestEbb::unknownGroupIsNamed()
+{
+    const HandFabric f = dumbbell(2, 1, false);
+    Tenancy tenancy;
+    Partition p;
+    p.name = QStringLiteral("job");
+    p.pkey = 0x0102;
+    tenancy.partitions.push_back(p);
+    const Result<std::vector<Guid>> r = groupMembers(f.fabric, tenancy, QStringLiteral("jbo"));
+    QVERIFY(!r.ok());
+    QVERIFY2(r.error().message.contains(QStringLiteral("\"jbo\"")), qPrintable(r.error().message));
+    QVERIFY2(r.error().message.contains(QStringLiteral("job")), qPrintable(r.error().message));
+    EbbModel model;
+    model.participants = {0xdead};
+    const Result<EffectiveBisection> e = EffectiveBisection::prepare(f.fabric, f.tables, tenancy, model);
+    QVERIFY(!e.ok());
+    QVERIFY2(e.error().message.contains(QStringLiteral("0x000000000000dead")), qPrintable(e.error().message));
+}
+
+void TestEbb::mixedLinkRates_data()
+{
+    QTest::addColumn<int>("cableWidth");
+    QTest::addColumn<bool>("linkRates");
+    QTest::addColumn<double>("uni");
+    // Dumbbell k = 2, hosts 4x QDR (40 Gb/s). Local pairs (probability 1/3) get 1. Crossing
+    // pairs go the same way (1/2) or opposite ways (1/2).
+    // 1x cable (10 Gb/s): alone 10/40 = 1/4, sharing 5/40 = 1/8:
+    //   1/3 + 2/3 (1/2 · 1/8 + 1/2 · 1/4) = 11/24.
+    QTest::addRow("1x inter-switch cable") << 1 << true << 11.0 / 24;
+    // 12x cable (120 Gb/s): two streams get 60 each, more than their 40: never limited.
+    QTest::addRow("12x inter-switch cable") << 12 << true << 1.0;
+    // Rates ignored (the paper's model): TC-2 again.
+    QTest::addRow("1x cable, uniform rates") << 1 << false << 5.0 / 6;
+}
+
+void TestEbb::mixedLinkRates()
+{
+    QFETCH(int, cableWidth);
+    QFETCH(bool, linkRates);
+    QFETCH(double, uni);
+    EbbModel model;
+    model.linkRates = linkRates;
+    const EffectiveBisection ebb = prepared(dumbbell(2, 1, false, cableWidth), model);
+    QCOMPARE_LE(std::abs(enumerate(ebb, BisectionVariant::OneWay) - uni), 1e-12);
+}
+
+void TestEbb::oddParticipantCount_data()
+{
+    QTest::addColumn<bool>("twoWay");
+    QTest::addColumn<int>("streams");
+    QTest::addRow("P=5, uni: 2 streams") << false << 2;
+    QTest::addRow("P=5, bidir: 4 streams") << true << 4;
+}
+
+void TestEbb::oddParticipantCount()
+{
+    QFETCH(bool, twoWay);
+    QFETCH(int, streams);
+    const EffectiveBisection ebb = prepared(crossbar(5));
+    EbbRun run;
+    run.samples = 500;
+    run.variant = twoWay ? BisectionVariant::TwoWay : BisectionVariant::OneWay;
+    const Result<EbbResult> r = ebb.run(run);
+    QVERIFY(r.ok());
+    QCOMPARE(r->streamsPerSample, streams);
+    QCOMPARE(r->mean, 1.0);
+    QCOMPARE(r->min, 1.0);
+    // Every participant is left out in some sample (the drop is drawn per sample).
+    std::vector<int> leftOut(5, 0);
+    for (int k = 0; k < 100; ++k) {
+        const std::vector<int> pattern = ebb.samplePattern(3, k);
+        QCOMPARE(pattern.size(), std::size_t(4));
+        for (int i = 0; i < 5; ++i)
+            if (std::find(pattern.begin(), pattern.end(), i) == pattern.end())
+                ++leftOut[std::size_t(i)];
+    }
+    QCOMPARE(std::accumulate(leftOut.begin(), leftOut.end(), 0), 100);
+    for (int n : leftOut)
+        QVERIFY(n > 0);
+}
+
+void TestEbb::undeliveredPairIsAnError()
+{
+    HandFabric f;
+    f.addSwitch(QStringLiteral("A"), 3);
+    f.addSwitch(QStringLiteral("B"), 3);
+    for (const char *h : {"a0", "a1"})
+        f.addHost(QLatin1String(h));
+    f.addHost(QStringLiteral("b0"));
+    f.cable(QStringLiteral("A"), 1, QStringLiteral("a0"), 1);
+    f.cable(QStringLiteral("A"), 2, QStringLiteral("a1"), 1);
+    f.cable(QStringLiteral("B"), 1, QStringLiteral("b0"), 1);
+    f.cable(QStringLiteral("A"), 3, QStringLiteral("B"), 3);
+    // B has no entry for a1.
+    f.build([](const QString &sw, const QString &h) {
+        if (sw == QLatin1String("A"))
+            return h == QLatin1String("b0") ? 3 : h.mid(1).toInt() + 1;
+        return h == QLatin1String("b0") ? 1 : (h == QLatin1String("a0") ? 3 : 0);
+    });
+    const Result<EffectiveBisection> e = EffectiveBisection::prepare(f.fabric, f.tables, Tenancy{});
+    QVERIFY(!e.ok());
+    QVERIFY2(e.error().message.contains(QStringLiteral("b0")) && e.error().message.contains(QStringLiteral("a1")),
+             qPrintable(e.error().message));
+}
+
+void TestEbb::bottlenecksOnTheSharedCable()
+{
+    // TC-2 k=4: the only channels two streams can share are the two directions of the cable.
+    const HandFabric f = dumbbell(4, 1, false);
+    EbbRun run;
+    run.samples = 2000;
+    const Result<EbbResult> r = prepared(f).run(run);
+    QVERIFY(r.ok());
+    QVERIFY(r->channels.size() >= 2);
+    const NodeIndex a = f.fabric.nodeByName(QStringLiteral("A"));
+    const NodeIndex b = f.fabric.nodeByName(QStringLiteral("B"));
+    const std::vector<PortIndex> cable = {f.fabric.portOf(a, 5), f.fabric.portOf(b, 5)};
+    for (std::size_t i = 0; i < r->channels.size(); ++i) {
+        const bool onCable = std::find(cable.begin(), cable.end(), r->channels[i].from) != cable.end();
+        QCOMPARE(i < 2, onCable);
+        QCOMPARE(r->channels[i].bottleneckStreams > 0, onCable);
+        if (!onCable) {
+            QCOMPARE_LE(r->channels[i].meanCongestion, 1.0);
+            QCOMPARE(r->channels[i].sharedFraction, 0.0);
+        }
+    }
+}
+
+QTEST_GUILESS_MAIN(TestEbb)
+#include "tst_ebb.moc"
