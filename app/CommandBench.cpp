@@ -51,6 +51,23 @@ struct Sample
     qint64 peakGrowthBytes = 0;
 };
 
+// Every benchmark runs on a generated radix fat-tree chosen with --radix and --levels
+// (default: the 36-port 3-level tree, 11,664 hosts).
+void addTreeOptions(QCommandLineParser &parser)
+{
+    parser.addOption({QStringLiteral("radix"), QStringLiteral("Switch radix of the generated tree (default 36)."), QStringLiteral("R"), QStringLiteral("36")});
+    parser.addOption({QStringLiteral("levels"), QStringLiteral("Switch levels of the generated tree (default 3)."), QStringLiteral("N"), QStringLiteral("3")});
+}
+
+Result<GeneratedFabric> generateTree(const QCommandLineParser &parser)
+{
+    GeneratorOptions options;
+    options.shape = FabricShapeKind::SwitchRadix;
+    options.radix = parser.value(QStringLiteral("radix")).toInt();
+    options.levels = parser.value(QStringLiteral("levels")).toInt();
+    return generateFabric(options);
+}
+
 int benchParse(const QStringList &args)
 {
     QCommandLineParser parser;
@@ -58,8 +75,7 @@ int benchParse(const QStringList &args)
         "Times parsing ibnetdiscover output and measures the memory it takes (peak resident growth).\n"
         "Without FILE, the 3-level fat-tree of the given switch radix is generated and written as\n"
         "ibnetdiscover prints it first (radix 36: 11,664 hosts, 1,620 switches)."));
-    parser.addOption({QStringLiteral("radix"), QStringLiteral("Switch radix of the generated tree (default 36)."), QStringLiteral("R"), QStringLiteral("36")});
-    parser.addOption({QStringLiteral("levels"), QStringLiteral("Switch levels of the generated tree (default 3)."), QStringLiteral("N"), QStringLiteral("3")});
+    addTreeOptions(parser);
     parser.addOption({QStringLiteral("repeat"), QStringLiteral("Runs to time (default 5)."), QStringLiteral("N"), QStringLiteral("5")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("ibnetdiscover output to parse (optional)."));
@@ -76,11 +92,7 @@ int benchParse(const QStringList &args)
             return reportBadInput(QStringLiteral("bench parse"), data.error());
         text = std::move(data).value();
     } else {
-        GeneratorOptions options;
-        options.shape = FabricShapeKind::SwitchRadix;
-        options.radix = parser.value(QStringLiteral("radix")).toInt();
-        options.levels = parser.value(QStringLiteral("levels")).toInt();
-        Result<GeneratedFabric> generated = generateFabric(options);
+        Result<GeneratedFabric> generated = generateTree(parser);
         if (!generated)
             return reportBadInput(QStringLiteral("bench parse"), generated.error());
         text = writeIbnetdiscover(generated->fabric);
@@ -197,8 +209,7 @@ int benchRoute(const QStringList &args)
         "11,664 hosts) with the hosts split into equal partitions, and with --opensm routes the same\n"
         "fabric with the real OpenSM under ibsim in the same run, for a side-by-side ratio."));
     parser.addOption({QStringLiteral("engine"), QStringLiteral("Weft engine (default ftree)."), QStringLiteral("ENGINE"), QStringLiteral("ftree")});
-    parser.addOption({QStringLiteral("radix"), QStringLiteral("Switch radix (default 36)."), QStringLiteral("R"), QStringLiteral("36")});
-    parser.addOption({QStringLiteral("levels"), QStringLiteral("Switch levels (default 3)."), QStringLiteral("N"), QStringLiteral("3")});
+    addTreeOptions(parser);
     parser.addOption({QStringLiteral("partitions"), QStringLiteral("Partitions the hosts are split into (default 8)."), QStringLiteral("P"), QStringLiteral("8")});
     parser.addOption({QStringLiteral("policy"), QStringLiteral("Isolation policy of every partition (default def-isolation)."), QStringLiteral("POLICY"), QStringLiteral("def-isolation")});
     parser.addOption({QStringLiteral("repeat"), QStringLiteral("Runs to time (default 3)."), QStringLiteral("N"), QStringLiteral("3")});
@@ -208,11 +219,7 @@ int benchRoute(const QStringList &args)
     if (!parseArguments(parser, command, args, &exitCode))
         return exitCode;
 
-    GeneratorOptions options;
-    options.shape = FabricShapeKind::SwitchRadix;
-    options.radix = parser.value(QStringLiteral("radix")).toInt();
-    options.levels = parser.value(QStringLiteral("levels")).toInt();
-    Result<GeneratedFabric> generated = generateFabric(options);
+    Result<GeneratedFabric> generated = generateTree(parser);
     if (!generated)
         return reportBadInput(command, generated.error());
     const Fabric &fabric = generated->fabric;
@@ -309,8 +316,7 @@ int benchEbb(const QStringList &args)
         "every route once) and sampling are timed apart."));
     parser.addOption({QStringLiteral("samples"), QStringLiteral("Random bisections (default 10000)."), QStringLiteral("N"), QStringLiteral("10000")});
     parser.addOption({QStringLiteral("threads"), QStringLiteral("Worker threads (default 2)."), QStringLiteral("T"), QStringLiteral("2")});
-    parser.addOption({QStringLiteral("radix"), QStringLiteral("Switch radix (default 36)."), QStringLiteral("R"), QStringLiteral("36")});
-    parser.addOption({QStringLiteral("levels"), QStringLiteral("Switch levels (default 3)."), QStringLiteral("N"), QStringLiteral("3")});
+    addTreeOptions(parser);
     parser.addOption({QStringLiteral("mode"), QStringLiteral("uni (default) or bidir."), QStringLiteral("MODE"), QStringLiteral("uni")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
     int exitCode = kExitOk;
@@ -329,11 +335,7 @@ int benchEbb(const QStringList &args)
         return reportBadInput(command, QStringLiteral("unknown mode \"%1\" (known: uni, bidir)").arg(mode));
     run.variant = mode == QLatin1String("uni") ? BisectionVariant::OneWay : BisectionVariant::TwoWay;
 
-    GeneratorOptions options;
-    options.shape = FabricShapeKind::SwitchRadix;
-    options.radix = parser.value(QStringLiteral("radix")).toInt();
-    options.levels = parser.value(QStringLiteral("levels")).toInt();
-    Result<GeneratedFabric> generated = generateFabric(options);
+    Result<GeneratedFabric> generated = generateTree(parser);
     if (!generated)
         return reportBadInput(command, generated.error());
     const Tenancy tenancy;
