@@ -3,6 +3,7 @@
 #include "FatTreeEngine.h"
 #include "MinHopEngine.h"
 #include "PartitionAwareFatTree.h"
+#include "SsspEngine.h"
 #include "UpDownEngine.h"
 
 namespace weft {
@@ -21,13 +22,18 @@ std::unique_ptr<RoutingEngine> makeRoutingEngine(const QString &name)
         return std::make_unique<PartitionAwareFatTreeEngine>(PartitionAwareFatTreeEngine::Algorithm::Weighted);
     if (name == QLatin1String("wftree"))
         return std::make_unique<PartitionAwareFatTreeEngine>(PartitionAwareFatTreeEngine::Algorithm::WeightedFatTree);
+    if (name == QLatin1String("sssp"))
+        return std::make_unique<SsspEngine>(SsspEngine::Variant::PerDestination);
+    if (name == QLatin1String("sssp2"))
+        return std::make_unique<SsspEngine>(SsspEngine::Variant::PerPair);
     return nullptr;
 }
 
 QStringList routingEngineNames()
 {
     return {QStringLiteral("ftree"), QStringLiteral("minhop"), QStringLiteral("updn"),
-            QStringLiteral("pftree"), QStringLiteral("pftree-wt"), QStringLiteral("wftree")};
+            QStringLiteral("pftree"), QStringLiteral("pftree-wt"), QStringLiteral("wftree"),
+            QStringLiteral("sssp"), QStringLiteral("sssp2")};
 }
 
 Result<Routing> routeFabric(const QString &engine, const Fabric &fabric, const Tenancy &tenancy,
