@@ -43,7 +43,7 @@ class RoutingEngine
 public:
     virtual ~RoutingEngine() = default;
 
-    // Short name as OpenSM's -R spells it: "ftree", "minhop", "updn".
+    // Short name, as OpenSM's -R spells it where OpenSM has the engine: "ftree", "pftree", ...
     virtual QString name() const = 0;
     // One line for a user choosing an engine.
     virtual QString description() const = 0;
@@ -57,7 +57,8 @@ public:
     virtual Result<Routing> route(const RoutingOptions &options) = 0;
 };
 
-// "ftree", "minhop", "updn"; nullptr for an unknown name.
+// One of routingEngineNames() (OpenSM's ftree, minhop, updn; pftree, pftree-wt, wftree; sssp,
+// sssp2); nullptr for an unknown name.
 std::unique_ptr<RoutingEngine> makeRoutingEngine(const QString &name);
 QStringList routingEngineNames();
 
