@@ -227,6 +227,16 @@ const GeneratedTree &smallTree()
     return tree;
 }
 
+// The same fabric with its tables replaced by a routing engine's (the P-SSSP rows of §8).
+HandFabric routedBy(HandFabric f, const char *engine)
+{
+    Result<Routing> routing = routeFabric(QLatin1String(engine), f.fabric, Tenancy{});
+    if (!routing)
+        qFatal("%s: %s", engine, qPrintable(routing.error().toString()));
+    f.tables = std::move(routing->tables);
+    return f;
+}
+
 EbbResult runOnTree(std::uint64_t seed, int threads, int samples = 2000, BisectionVariant variant = BisectionVariant::OneWay)
 {
     const GeneratedTree &tree = smallTree();
@@ -287,6 +297,10 @@ void TestEbb::exactBySpec_data()
     QTest::addRow("TC-5 fat tree, all up via T0") << Make([] { return twoLevelTree(true); }) << 7.0 / 10 << 4.0 / 7;
     QTest::addRow("TC-5 fat tree, d-mod-k") << Make([] { return twoLevelTree(false); }) << 32.0 / 35 << 29.0 / 35;
     QTest::addRow("TC-6 network X', all transit via B") << Make([] { return networkXPrimeViaB(); }) << 11.0 / 15 << 3.0 / 5;
+    QTest::addRow("TC-3 two cables, P-SSSP") << Make([] { return routedBy(dumbbell(4, 2, false), "sssp"); }) << 32.0 / 35 << 29.0 / 35;
+    QTest::addRow("TC-5 fat tree, P-SSSP") << Make([] { return routedBy(twoLevelTree(true), "sssp"); }) << 32.0 / 35 << 29.0 / 35;
+    QTest::addRow("TC-6 network X', P-SSSP") << Make([] { return routedBy(networkXPrimeViaB(), "sssp"); }) << 14.0 / 15 << 13.0 / 15;
+    QTest::addRow("TC-6 network X', P2-SSSP") << Make([] { return routedBy(networkXPrimeViaB(), "sssp2"); }) << 14.0 / 15 << 13.0 / 15;
 }
 
 void TestEbb::exactBySpec()
