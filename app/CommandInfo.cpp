@@ -82,6 +82,7 @@ int infoLfts(const QString &path, const QByteArray &data, bool json, const Fabri
         blocks += std::size_t(t.lft.blockCount());
         top = std::max(top, t.lft.top());
     }
+    const QStringList coverage = fabric ? lftCoverageWarnings(*tables, *fabric) : QStringList();
     if (json) {
         printJson(QJsonObject{
             {QStringLiteral("file"), path},
@@ -90,6 +91,7 @@ int infoLfts(const QString &path, const QByteArray &data, bool json, const Fabri
             {QStringLiteral("entries"), double(entries)},
             {QStringLiteral("blocks"), double(blocks)},
             {QStringLiteral("top_lid"), top},
+            {QStringLiteral("coverage_warnings"), QJsonArray::fromStringList(coverage)},
         });
         return kExitOk;
     }
@@ -99,6 +101,8 @@ int infoLfts(const QString &path, const QByteArray &data, bool json, const Fabri
           << "entries: " << entries << '\n'
           << "blocks: " << blocks << " (64-entry blocks in use, summed over switches)\n"
           << "highest LID routed: " << top << '\n';
+    for (const QString &w : coverage)
+        out() << "warning: " << w << '\n';
     out().flush();
     return kExitOk;
 }

@@ -1,5 +1,7 @@
 #include "LftDump.h"
 
+#include <algorithm>
+
 #include "TextReader.h"
 
 #include <cctype>
@@ -458,6 +460,43 @@ QByteArray writeLftDump(const ForwardingTables &tables, const Fabric *fabric)
         out += buffer;
     }
     return out;
+}
+
+QStringList lftCoverageWarnings(const ForwardingTables &tables, const Fabric &fabric)
+{
+    // Every LID the fabric assigns, with its owner's name for the message.
+    std::vector<Lid> lids;
+    for (const Port &p : fabric.ports())
+        if (p.lid != 0)
+            for (int l = p.lid; l < p.lid + (1 << p.lmc); ++l)
+                lids.push_back(Lid(l));
+    std::sort(lids.begin(), lids.end());
+
+    QStringList warnings;
+    for (NodeIndex sw : fabric.switches()) {
+        const Node &node = fabric.node(sw);
+        const QString name = QStringLiteral("switch 0x%1 (\"%2\")").arg(node.guid, 16, 16, QLatin1Char('0'))
+                                 .arg(node.description.isEmpty() ? node.name : node.description);
+        const SwitchForwardingTable *table = tables.find(node.guid);
+        if (!table) {
+            warnings << QStringLiteral("%1 is not in the tables: OpenSM's file engine would leave it without unicast routes").arg(name);
+            continue;
+        }
+        std::size_t missing = 0;
+        QStringList first;
+        for (Lid lid : lids) {
+            if (table->lft.hasRoute(lid))
+                continue;
+            if (++missing <= 5)
+                first << QString::number(lid);
+        }
+        if (missing)
+            warnings << QStringLiteral("%1 has no entry for %2 of the fabric's %3 LIDs (%4%5): OpenSM's file engine clears the "
+                                       "switch's table before loading, so they stay unrouted")
+                            .arg(name).arg(missing).arg(lids.size()).arg(first.join(QStringLiteral(", ")),
+                                                                         missing > 5 ? QStringLiteral(", ...") : QString());
+    }
+    return warnings;
 }
 
 } // namespace weft

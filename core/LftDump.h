@@ -29,6 +29,13 @@ Result<ForwardingTables> readLftDump(const QByteArray &data, const QString &file
                                      const Fabric *fabric = nullptr);
 Result<ForwardingTables> readLftDumpFile(const QString &path, const Fabric *fabric = nullptr);
 
+// What OpenSM's file engine would do with these tables on this fabric that an operator should
+// know before loading them: it clears a listed switch's whole LFT before loading its entries, and
+// gives switches absent from the file no unicast routes at all. One line per switch: a fabric
+// switch the tables do not list, or a listed switch with no entry for some LIDs the fabric
+// assigns (their number and the first few). Empty when the tables cover the fabric.
+QStringList lftCoverageWarnings(const ForwardingTables &tables, const Fabric &fabric);
+
 // ibroute/dump_fts format. Destination info (node type, port GUID, description) comes from the
 // fabric; without one, entries say "unknown node and type" as ibroute does when it cannot ask.
 QByteArray writeLftDump(const ForwardingTables &tables, const Fabric *fabric = nullptr);

@@ -84,6 +84,7 @@ private Q_SLOTS:
     void roundTrip();
     void writtenDumpFollowsOpenSmRules();
     void writerWithoutFabric();
+    void coverageAgainstFabric();
     void lftTopAndBlocks();
     void lftEqualityIgnoresStorage();
     void blockEqualsComparesOneBlock();
@@ -550,6 +551,32 @@ void TestLftDump::forwardingTablesIndex()
     fewer.lft(0).setPort(7, 2);
     QVERIFY(tables != fewer);
     QVERIFY(fewer != tables);
+}
+
+// Spec 004 T14: a file missing LIDs for a listed switch is flagged, because OpenSM's file
+// engine clears that switch's whole table before loading; a switch left out gets no routes.
+void TestLftDump::coverageAgainstFabric()
+{
+    const Fabric fabric = twoSwitchFabric();
+    Result<ForwardingTables> full = readLftDump(fixture(QStringLiteral("dump_lfts.txt")), QStringLiteral("full"), &fabric);
+    QVERIFY(full.ok());
+    QVERIFY(lftCoverageWarnings(*full, fabric).isEmpty());
+
+    // Round trip through the writer keeps full coverage.
+    Result<ForwardingTables> again = readLftDump(writeLftDump(*full, &fabric), QStringLiteral("written"), &fabric);
+    QVERIFY(again.ok());
+    QVERIFY(*again == *full);
+    QVERIFY(lftCoverageWarnings(*again, fabric).isEmpty());
+
+    const QByteArray partial = kHeader1 + kTitles + "0x0001 000\n0x0002 001\n2 valid lids dumped\n";
+    Result<ForwardingTables> cut = readLftDump(partial, QStringLiteral("partial"), &fabric);
+    QVERIFY(cut.ok());
+    const QStringList warnings = lftCoverageWarnings(*cut, fabric);
+    QCOMPARE(warnings.size(), 2);
+    const QString all = warnings.join(QLatin1Char('\n'));
+    QVERIFY2(all.contains(QStringLiteral("0x0000000000200000 (\"Switch1\") has no entry for 4 of the fabric's 6 LIDs (3, 4, 5, 6)")),
+             qPrintable(all));
+    QVERIFY2(all.contains(QStringLiteral("0x0000000000200001 (\"Switch2\") is not in the tables")), qPrintable(all));
 }
 
 QTEST_GUILESS_MAIN(TestLftDump)
