@@ -5,10 +5,13 @@
 #include "FabricGenerator.h"
 #include "LftDump.h"
 #include "RoutingKeys.h"
+#include "TrafficModel.h"
 
 #include <QtTest>
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <numeric>
 #include <random>
 #include <set>
@@ -99,6 +102,116 @@ Fabric toyFabric()
     return std::move(f).value();
 }
 
+// Fisher–Yates on uniformBelow, so that the Fig. 4 workloads are the same with every standard
+// library (std::shuffle's draws are implementation-defined).
+template<typename T>
+void portableShuffle(std::vector<T> &items, std::mt19937_64 &rng)
+{
+    for (std::size_t i = items.size(); i > 1; --i)
+        std::swap(items[i - 1], items[std::size_t(uniformBelow(rng, i))]);
+}
+
+struct ClosApp
+{
+    std::vector<int> hosts;  // rank → host
+    std::vector<RankFlow> flows;
+};
+
+// Spec 004 §4.1 steps 2–3 on n hosts: ⌈0.6n⌉ random sources and, drawn independently,
+// ⌈0.6n⌉ random destinations, paired by a random bijection with self-pairs dropped; the
+// flows are shuffled and cut into apps of 10 (the last one takes the remainder).
+std::vector<ClosApp> fig4Workload(int hosts, std::mt19937_64 &rng)
+{
+    const std::size_t senders = std::size_t((6 * hosts + 9) / 10);
+    std::vector<int> all(static_cast<std::size_t>(hosts));
+    std::iota(all.begin(), all.end(), 0);
+    portableShuffle(all, rng);
+    const std::vector<int> sources(all.begin(), all.begin() + std::ptrdiff_t(senders));
+    portableShuffle(all, rng);
+    const std::vector<int> destinations(all.begin(), all.begin() + std::ptrdiff_t(senders));
+    std::vector<std::pair<int, int>> pairs;
+    for (std::size_t i = 0; i < senders; ++i)
+        if (sources[i] != destinations[i])
+            pairs.emplace_back(sources[i], destinations[i]);
+    portableShuffle(pairs, rng);
+
+    constexpr std::size_t kFlowsPerApp = 10;
+    std::vector<ClosApp> apps;
+    for (std::size_t first = 0; first < pairs.size(); first += kFlowsPerApp) {
+        ClosApp app;
+        std::map<int, int> rankOf;
+        auto rank = [&](int host) {
+            const auto [it, added] = rankOf.emplace(host, int(app.hosts.size()));
+            if (added)
+                app.hosts.push_back(host);
+            return it->second;
+        };
+        for (std::size_t i = first; i < std::min(first + kFlowsPerApp, pairs.size()); ++i) {
+            const int src = rank(pairs[i].first);
+            app.flows.push_back({src, rank(pairs[i].second)});
+        }
+        apps.push_back(std::move(app));
+    }
+    return apps;
+}
+
+// Max contention of one static Fig. 4 snapshot under DmodK and under NRK (C_link, apps keyed
+// and shifted in random arrival order, all of them staying active).
+struct Fig4Snapshot
+{
+    int dmodkMax = 0;
+    int nrkMax = 0;
+    int nrkMaxIntra = 0;
+    int schedulerMax = 0;  // the scheduler's own running load, which must agree with nrkMax
+    bool requestsAccepted = true;
+};
+
+Fig4Snapshot fig4Snapshot(int hosts, std::uint64_t seed)
+{
+    const int k = int(std::lround(std::sqrt(double(hosts))));
+    const KeyTreeShape s = KeyTreeShape::twoLevel(k, k, k);
+    std::mt19937_64 rng(seed);
+    const std::vector<ClosApp> apps = fig4Workload(hosts, rng);
+    std::vector<int> arrival(apps.size());
+    std::iota(arrival.begin(), arrival.end(), 0);
+    portableShuffle(arrival, rng);
+
+    Fig4Snapshot snapshot;
+    std::vector<AppRoutes> dmodk, nrk;
+    KeyScheduler scheduler(s);
+    for (int a : arrival) {
+        const ClosApp &app = apps[std::size_t(a)];
+        dmodk.push_back(dmodkRoutes(s, app.hosts, app.flows));
+        const Result<RoutingKey> shifted = scheduler.request(a, 0, 1, computeKey(s, app.hosts, app.flows), ShiftCost::Link);
+        if (!shifted) {
+            snapshot.requestsAccepted = false;
+            continue;
+        }
+        nrk.push_back(keyRoutes(s, *shifted));
+    }
+    snapshot.dmodkMax = loadFigures(s, dmodk).max;
+    const LoadFigures nrkFigures = loadFigures(s, nrk);
+    snapshot.nrkMax = nrkFigures.max;
+    snapshot.nrkMaxIntra = nrkFigures.maxIntra;
+    snapshot.schedulerMax = *std::max_element(scheduler.load().links.begin(), scheduler.load().links.end());
+    return snapshot;
+}
+
+constexpr int kFig4Seeds = 20;
+
+std::uint64_t fig4Seed(int hosts, int trial)
+{
+    return (std::uint64_t(hosts) << 16) + std::uint64_t(trial);
+}
+
+double fig4DmodkMean(int hosts)
+{
+    int sum = 0;
+    for (int trial = 0; trial < kFig4Seeds; ++trial)
+        sum += fig4Snapshot(hosts, fig4Seed(hosts, trial)).dmodkMax;
+    return double(sum) / kFig4Seeds;
+}
+
 } // namespace
 
 class TestRoutingKeys : public QObject
@@ -137,6 +250,8 @@ private Q_SLOTS:
     void keysRealisedInFabric_data();
     void keysRealisedInFabric();
     void deterministic();
+    void fig4Shape_data();
+    void fig4Shape();
 };
 
 // T1 (DmodK and ARK parts).
@@ -732,6 +847,55 @@ void TestRoutingKeys::deterministic()
             QCOMPARE(loadFigures(s, {keyRoutes(s, *r1)}).max, 1);
         }
         QCOMPARE(first.load().links, second.load().links);
+    }
+}
+
+// T16: the static Fig. 4 experiment (§4.1) on the √n-Clos, 20 seeds per size. The [S] figures
+// are loose: the scratch model's random draws are not ours, so only the shape is asserted.
+void TestRoutingKeys::fig4Shape_data()
+{
+    QTest::addColumn<int>("hosts");
+    QTest::addColumn<int>("smallerHosts");  // the previous size, whose DmodK mean must be lower; 0 for none
+    QTest::addColumn<double>("scratchDmodkMean");
+    QTest::addRow("n = 16") << 16 << 0 << 1.55;
+    QTest::addRow("n = 64") << 64 << 16 << 2.30;
+    QTest::addRow("n = 256") << 256 << 64 << 3.55;
+    QTest::addRow("n = 1024") << 1024 << 256 << 4.10;
+}
+
+void TestRoutingKeys::fig4Shape()
+{
+    QFETCH(int, hosts);
+    QFETCH(int, smallerHosts);
+    QFETCH(double, scratchDmodkMean);
+    const int k = int(std::lround(std::sqrt(double(hosts))));
+    QCOMPARE(k * k, hosts);
+
+    int dmodkSum = 0, nrkSum = 0, nrkWorst = 0;
+    for (int trial = 0; trial < kFig4Seeds; ++trial) {
+        const Fig4Snapshot snap = fig4Snapshot(hosts, fig4Seed(hosts, trial));
+        const QByteArray where = QByteArray("seed ") + QByteArray::number(trial);
+        QVERIFY2(snap.requestsAccepted, where.constData());
+        // Each app sends at most one flow per host, so Δ ≤ hosts per ToR = middles: keys are free
+        // of intra-application contention, and the scheduler's load is the routes' load.
+        QVERIFY2(snap.nrkMaxIntra <= 1, where.constData());
+        QCOMPARE(snap.schedulerMax, snap.nrkMax);
+        QVERIFY2(snap.nrkMax <= 2, (where + " NRK max contention " + QByteArray::number(snap.nrkMax)).constData());
+        dmodkSum += snap.dmodkMax;
+        nrkSum += snap.nrkMax;
+        nrkWorst = std::max(nrkWorst, snap.nrkMax);
+    }
+    const double dmodkMean = double(dmodkSum) / kFig4Seeds, nrkMean = double(nrkSum) / kFig4Seeds;
+    qInfo("n = %d: DmodK mean max contention %.2f (scratch %.2f), NRK mean %.2f, NRK max %d", hosts, dmodkMean,
+          scratchDmodkMean, nrkMean, nrkWorst);
+    // Loose: 1,000 seeds per size put our DmodK means within 0.25 of the scratch figures.
+    QVERIFY2(std::abs(dmodkMean - scratchDmodkMean) <= 0.5, qPrintable(QStringLiteral("DmodK mean %1").arg(dmodkMean)));
+    if (hosts >= 64)
+        QVERIFY2(nrkMean < dmodkMean, qPrintable(QStringLiteral("NRK %1 vs DmodK %2").arg(nrkMean).arg(dmodkMean)));
+    if (smallerHosts > 0) {
+        const double smallerMean = fig4DmodkMean(smallerHosts);
+        QVERIFY2(dmodkMean > smallerMean,
+                 qPrintable(QStringLiteral("DmodK %1 at n = %2, %3 at n = %4").arg(dmodkMean).arg(hosts).arg(smallerMean).arg(smallerHosts)));
     }
 }
 
