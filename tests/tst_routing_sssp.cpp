@@ -9,6 +9,8 @@
 #include "SsspEngine.h"
 #include "Validation.h"
 
+#include "TinyFabric.h"
+
 #include <QtTest>
 
 #include <map>
@@ -19,45 +21,9 @@ using namespace weft;
 
 namespace {
 
-// A hand-made fabric: switches and single-port hosts by name, LIDs in order of creation, GUIDs
-// ascending in order of creation (so node index, GUID and LID orders agree).
-class TinyFabric
-{
-public:
-    void addSwitch(const QString &name, int ports) { add(NodeType::Switch, name, ports); }
-    void addHost(const QString &name) { add(NodeType::ChannelAdapter, name, 1); }
-    void cable(const QString &a, int portA, const QString &b, int portB)
-    {
-        const QString e = m_builder.connect(m_index.at(a), portA, m_index.at(b), portB);
-        if (!e.isEmpty())
-            qFatal("cable: %s", qPrintable(e));
-    }
-    Fabric build()
-    {
-        Result<Fabric> f = std::move(m_builder).build();
-        if (!f)
-            qFatal("fabric: %s", qPrintable(f.error().toString()));
-        return std::move(f).value();
-    }
-
-private:
-    void add(NodeType type, const QString &name, int ports)
-    {
-        FabricBuilder::NodeSpec spec;
-        spec.type = type;
-        spec.guid = 0x1000 + Guid(m_index.size()) * 0x10;
-        spec.portCount = ports;
-        spec.name = name;
-        spec.description = name;
-        NodeIndex n = kNoIndex;
-        if (const QString e = m_builder.addNode(spec, &n); !e.isEmpty())
-            qFatal("node: %s", qPrintable(e));
-        m_builder.setPortLid(n, type == NodeType::Switch ? 0 : 1, Lid(m_index.size() + 1), 0);
-        m_index[name] = n;
-    }
-    FabricBuilder m_builder;
-    std::map<QString, NodeIndex> m_index;
-};
+// test::TinyFabric numbers GUIDs and LIDs in order of creation, so node index, GUID and LID
+// orders agree, which the pinned tie-breaks below rely on.
+using test::TinyFabric;
 
 // The paper's network X (spec §8.4): crossbars A..E, endpoints 0@A, 1@E, 2@C, a K_{2,3} core
 // between {B, D} and {A, C, E}. With `hostsPerSwitch` 2 it is X′ of TC-6 (0,1@A; 2,3@C; 4,5@E).
