@@ -1,0 +1,557 @@
+#include "SlimUpdate.h"
+
+#include "SwitchGraph.h"
+
+#include <QElapsedTimer>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <unordered_map>
+
+namespace weft {
+
+namespace {
+
+using routing::FatTreeColumnRouter;
+using routing::FatTreeLayout;
+using routing::kNoPath;
+using Load = FatTreeColumnRouter::Load;
+
+QString hexGuid(Guid guid)
+{
+    return QStringLiteral("0x%1").arg(guid, 16, 16, QLatin1Char('0'));
+}
+
+// One fabric's view for path walks: per switch node, its table; per port, where it leads.
+struct PathWalker
+{
+    const Fabric &fabric;
+    std::vector<const LinearForwardingTable *> lftOfNode;  // by NodeIndex, switches only
+
+    PathWalker(const Fabric &f, const ForwardingTables &tables) : fabric(f), lftOfNode(f.nodes().size(), nullptr)
+    {
+        for (NodeIndex s : f.switches())
+            if (const SwitchForwardingTable *t = tables.find(f.node(s).guid))
+                lftOfNode[std::size_t(s)] = &t->lft;
+    }
+
+    std::uint8_t out(NodeIndex sw, Lid lid) const
+    {
+        const LinearForwardingTable *t = lftOfNode[std::size_t(sw)];
+        return t ? t->port(lid) : kNoRoute;
+    }
+
+    // The node at the far end of `port` of `node`, or kNoIndex.
+    NodeIndex next(NodeIndex node, int port) const
+    {
+        const PortIndex p = fabric.portOf(node, port);
+        if (p == kNoIndex || fabric.port(p).remote == kNoIndex)
+            return kNoIndex;
+        return fabric.port(fabric.port(p).remote).node;
+    }
+};
+
+struct EndPortRef
+{
+    NodeIndex node = kNoIndex;
+    int port = 0;
+    Lid lid = 0;
+    NodeIndex attached = kNoIndex;  // the switch it is cabled to
+};
+
+std::unordered_map<Guid, EndPortRef> endPortsByGuid(const Fabric &fabric)
+{
+    std::unordered_map<Guid, EndPortRef> result;
+    for (NodeIndex n : fabric.endNodes()) {
+        const Node &node = fabric.node(n);
+        for (int number = 1; number <= node.portCount; ++number) {
+            const PortIndex p = fabric.portOf(n, number);
+            if (p == kNoIndex || !fabric.port(p).present || fabric.port(p).lid == 0)
+                continue;
+            EndPortRef ref{n, number, fabric.port(p).lid, kNoIndex};
+            if (fabric.port(p).remote != kNoIndex) {
+                const NodeIndex remote = fabric.port(fabric.port(p).remote).node;
+                if (fabric.node(remote).type == NodeType::Switch)
+                    ref.attached = remote;
+            }
+            result.emplace(fabric.port(p).guid, ref);
+        }
+    }
+    return result;
+}
+
+} // namespace
+
+ReconfigurationCost reconfigurationCost(const Fabric &installedFabric, const ForwardingTables &installed,
+                                        const Fabric &fabric, const ForwardingTables &proposed)
+{
+    ReconfigurationCost cost;
+
+    // ΔE and ΔB: what a subnet manager would write, switch by switch.
+    for (const SwitchForwardingTable &next : proposed.switches()) {
+        const SwitchForwardingTable *before = installed.find(next.guid);
+        if (!before) {
+            cost.entryChanges += next.lft.routeCount();
+            cost.blockChanges += std::uint64_t(next.lft.blockCount());
+            cost.switchesChanged += next.lft.blockCount() > 0;
+            continue;
+        }
+        const int blocks = std::max(next.lft.blockCount(), before->lft.blockCount());
+        std::uint64_t changedBlocks = 0;
+        for (int b = 0; b < blocks; ++b) {
+            if (blockEquals(before->lft, next.lft, b))
+                continue;
+            ++changedBlocks;
+            for (int i = 0; i < kLftBlockSize; ++i) {
+                const Lid lid = Lid(b * kLftBlockSize + i);
+                cost.entryChanges += before->lft.port(lid) != next.lft.port(lid);
+            }
+        }
+        cost.blockChanges += changedBlocks;
+        cost.switchesChanged += changedBlocks > 0;
+    }
+
+    // ΔP: per destination, memoised per switch of the new fabric: is the rest of the path from
+    // here the same in both? Same out port, then the same next node (by GUID), recursively.
+    const PathWalker was(installedFabric, installed);
+    const PathWalker now(fabric, proposed);
+    const std::unordered_map<Guid, EndPortRef> oldEnds = endPortsByGuid(installedFabric);
+    const std::unordered_map<Guid, EndPortRef> newEnds = endPortsByGuid(fabric);
+    std::vector<std::pair<EndPortRef, EndPortRef>> common;  // (old, new), in new-fabric GUID order
+    std::vector<Guid> guids;
+    for (const auto &[guid, ref] : newEnds)
+        if (oldEnds.count(guid))
+            guids.push_back(guid);
+    std::sort(guids.begin(), guids.end());
+    for (Guid g : guids)
+        common.emplace_back(oldEnds.at(g), newEnds.at(g));
+
+    std::vector<NodeIndex> oldOfNew(fabric.nodes().size(), kNoIndex);
+    for (NodeIndex s : fabric.switches())
+        oldOfNew[std::size_t(s)] = installedFabric.nodeByGuid(fabric.node(s).guid);
+
+    enum : std::uint8_t { Unknown, Walking, Same, Differs };
+    std::vector<std::uint8_t> state(fabric.nodes().size(), Unknown);
+    for (const auto &[oldDst, newDst] : common) {
+        std::fill(state.begin(), state.end(), Unknown);
+        const Guid dstGuid = fabric.node(newDst.node).guid;
+        // Iterative, so a long or looping walk cannot overflow the stack.
+        auto sameFrom = [&](NodeIndex start) {
+            std::vector<NodeIndex> stack;
+            NodeIndex at = start;
+            std::uint8_t verdict = Differs;
+            while (true) {
+                if (state[std::size_t(at)] == Same || state[std::size_t(at)] == Differs) {
+                    verdict = state[std::size_t(at)];
+                    break;
+                }
+                if (state[std::size_t(at)] == Walking) {  // a loop: not a path
+                    verdict = Differs;
+                    break;
+                }
+                state[std::size_t(at)] = Walking;
+                stack.push_back(at);
+                const NodeIndex oldAt = oldOfNew[std::size_t(at)];
+                const std::uint8_t pa = oldAt == kNoIndex ? kNoRoute : was.out(oldAt, oldDst.lid);
+                const std::uint8_t pb = now.out(at, newDst.lid);
+                if (oldAt == kNoIndex || pa != pb) {
+                    verdict = Differs;
+                    break;
+                }
+                if (pb == kNoRoute) {  // both drop here: the same (broken) path
+                    verdict = Same;
+                    break;
+                }
+                const NodeIndex na = was.next(oldAt, pa);
+                const NodeIndex nb = now.next(at, pb);
+                if (na == kNoIndex || nb == kNoIndex) {
+                    verdict = na == nb ? Same : Differs;
+                    break;
+                }
+                if (installedFabric.node(na).guid != fabric.node(nb).guid) {
+                    verdict = Differs;
+                    break;
+                }
+                if (fabric.node(nb).type != NodeType::Switch) {
+                    verdict = fabric.node(nb).guid == dstGuid ? Same : Differs;
+                    break;
+                }
+                at = nb;
+            }
+            for (NodeIndex s : stack)
+                state[std::size_t(s)] = verdict;
+            return verdict == Same;
+        };
+        for (const auto &[oldSrc, newSrc] : common) {
+            if (newSrc.node == newDst.node && newSrc.port == newDst.port)
+                continue;
+            ++cost.pairs;
+            const bool sameStart = newSrc.attached != kNoIndex && oldSrc.attached != kNoIndex
+                                   && installedFabric.node(oldSrc.attached).guid == fabric.node(newSrc.attached).guid;
+            if (!sameStart) {
+                // Neither attached: no path either way; otherwise the path moved.
+                cost.pathModifications += !(newSrc.attached == kNoIndex && oldSrc.attached == kNoIndex);
+                continue;
+            }
+            cost.pathModifications += !sameFrom(newSrc.attached);
+        }
+    }
+    return cost;
+}
+
+namespace routing {
+
+FatTreeColumnRouter::FatTreeColumnRouter(const FatTreeLayout &layout, std::size_t columns) : m_layout(layout)
+{
+    const std::size_t switches = layout.switches.size();
+    m_upCables.resize(switches);
+    m_downGroups.resize(switches);
+    m_linkOfPort.resize(switches);
+    m_groupCables.resize(layout.groups.size());
+    for (std::size_t g = 0; g < layout.groups.size(); ++g) {
+        const FatTreeLayout::Group &group = layout.groups[g];
+        for (const FatTreeLayout::Cable &c : group.cables) {
+            const int id = int(m_cables.size());
+            m_cables.push_back({group.lower, group.upper, c.lowerPort, c.upperPort});
+            m_groupCables[g].push_back(id);
+            m_upCables[std::size_t(group.lower)].push_back(id);
+            auto place = [this](int sw, std::uint8_t port, int link) {
+                std::vector<int> &ports = m_linkOfPort[std::size_t(sw)];
+                if (ports.size() <= port)
+                    ports.resize(std::size_t(port) + 1, -1);
+                ports[port] = link;
+            };
+            place(group.lower, c.lowerPort, 2 * id);
+            place(group.upper, c.upperPort, 2 * id + 1);
+        }
+    }
+    // As wftree: children visited by GUID, so the result does not depend on cabling order.
+    for (std::size_t s = 0; s < switches; ++s) {
+        m_downGroups[s] = layout.switches[s].down;
+        std::stable_sort(m_downGroups[s].begin(), m_downGroups[s].end(), [&layout](int a, int b) {
+            return layout.switches[std::size_t(layout.groups[std::size_t(a)].lower)].guid
+                   < layout.switches[std::size_t(layout.groups[std::size_t(b)].lower)].guid;
+        });
+    }
+    m_lft.assign(switches, std::vector<std::uint8_t>(columns, kNoPath));
+    m_hops.assign(switches, kNoPath);
+    m_loadDown.assign(m_cables.size(), 0);
+    m_loadUp.assign(m_cables.size(), 0);
+}
+
+int FatTreeColumnRouter::directedLink(int sw, std::uint8_t port) const
+{
+    const std::vector<int> &ports = m_linkOfPort[std::size_t(sw)];
+    return port < ports.size() ? ports[port] : -1;
+}
+
+int FatTreeColumnRouter::neighbour(int sw, std::uint8_t port) const
+{
+    const int link = directedLink(sw, port);
+    if (link < 0)
+        return -1;
+    const Cable &c = m_cables[std::size_t(link / 2)];
+    return link % 2 == 0 ? c.upper : c.lower;
+}
+
+void FatTreeColumnRouter::route(std::size_t column, int sw, std::uint8_t ownPort, Load weight, bool counted,
+                                const Preference *preference)
+{
+    std::fill(m_hops.begin(), m_hops.end(), kNoPath);
+    m_lft[std::size_t(sw)][column] = ownPort;
+    m_hops[std::size_t(sw)] = ownPort == 0 ? 0 : 1;
+    ascend(sw, -1, column, weight, counted, preference);
+}
+
+FatTreeColumnRouter::Load FatTreeColumnRouter::minDownLoadBelow(int sw) const
+{
+    Load least = std::numeric_limits<Load>::max();
+    for (int g : m_downGroups[std::size_t(sw)]) {
+        Load sum = 0;
+        for (int c : m_groupCables[std::size_t(g)])
+            sum += m_loadDown[std::size_t(c)];
+        least = std::min(least, sum);
+    }
+    return least == std::numeric_limits<Load>::max() ? 0 : least;
+}
+
+int FatTreeColumnRouter::chooseUpCable(int sw, bool counted, const Preference *preference) const
+{
+    const std::vector<int> &ports = m_upCables[std::size_t(sw)];
+    // wftree's key: least down load on the cable, then the least loaded group below the upper
+    // switch, then the upper switch's GUID, then the port.
+    int best = -1;
+    Load bestBelow = 0;
+    for (int p : ports) {
+        const Load below = minDownLoadBelow(m_cables[std::size_t(p)].upper);
+        if (best < 0) {
+            best = p;
+            bestBelow = below;
+            continue;
+        }
+        const Cable &a = m_cables[std::size_t(p)];
+        const Cable &b = m_cables[std::size_t(best)];
+        const Load la = m_loadDown[std::size_t(p)], lb = m_loadDown[std::size_t(best)];
+        const Guid ga = m_layout.switches[std::size_t(a.upper)].guid, gb = m_layout.switches[std::size_t(b.upper)].guid;
+        const bool better = la != lb ? la < lb
+                          : below != bestBelow ? below < bestBelow
+                          : ga != gb ? ga < gb
+                          : a.lowerPort < b.lowerPort;
+        if (better) {
+            best = p;
+            bestBelow = below;
+        }
+    }
+    if (!preference || best < 0)
+        return best;
+    // The installed main path went from this switch to chain[rank - 1]: keep that cable (the one
+    // whose upper end the installed table points down through, if parallel) when close enough.
+    const int rank = m_layout.switches[std::size_t(sw)].rank;
+    if (rank < 1 || std::size_t(rank) >= preference->chain.size() || preference->chain[std::size_t(rank)] != sw)
+        return best;
+    const int wanted = preference->chain[std::size_t(rank) - 1];
+    if (wanted < 0)
+        return best;
+    int kept = -1;
+    for (int p : ports) {
+        const Cable &c = m_cables[std::size_t(p)];
+        if (c.upper != wanted)
+            continue;
+        if (preference->installed[std::size_t(c.upper)] == c.upperPort) {
+            kept = p;
+            break;
+        }
+        if (kept < 0 || m_loadDown[std::size_t(p)] < m_loadDown[std::size_t(kept)])
+            kept = p;
+    }
+    if (kept < 0)
+        return best;
+    if (!counted || m_loadDown[std::size_t(kept)] <= m_loadDown[std::size_t(best)] + preference->slack)
+        return kept;
+    return best;
+}
+
+void FatTreeColumnRouter::ascend(int sw, int prev, std::size_t column, Load weight, bool counted,
+                                 const Preference *preference)
+{
+    descend(sw, column, weight, prev, counted, preference);
+    if (m_upCables[std::size_t(sw)].empty())
+        return;
+    const std::uint8_t here = m_hops[std::size_t(sw)];
+    const int sel = chooseUpCable(sw, counted, preference);
+    const Cable &c = m_cables[std::size_t(sel)];
+    if (counted)
+        m_loadDown[std::size_t(sel)] += weight;
+    if (m_hops[std::size_t(c.upper)] == kNoPath || here + 1 < m_hops[std::size_t(c.upper)]) {
+        m_lft[std::size_t(c.upper)][column] = c.upperPort;
+        m_hops[std::size_t(c.upper)] = std::uint8_t(here + 1);
+        ascend(c.upper, sw, column, weight, counted, preference);
+    }
+    // Secondary entries, as ftree's non-main paths: the other parents learn a min-hop route
+    // without counting, so that switch-originated traffic reaches every target.
+    for (int other : m_upCables[std::size_t(sw)]) {
+        const Cable &o = m_cables[std::size_t(other)];
+        if (m_hops[std::size_t(o.upper)] != kNoPath && here + 1 >= m_hops[std::size_t(o.upper)])
+            continue;
+        m_lft[std::size_t(o.upper)][column] = o.upperPort;
+        m_hops[std::size_t(o.upper)] = std::uint8_t(here + 1);
+        ascend(o.upper, sw, column, weight, false, preference);
+    }
+}
+
+void FatTreeColumnRouter::descend(int sw, std::size_t column, Load weight, int exclude, bool counted,
+                                  const Preference *preference)
+{
+    const std::uint8_t here = m_hops[std::size_t(sw)];
+    for (int g : m_downGroups[std::size_t(sw)]) {
+        const std::vector<int> &cables = m_groupCables[std::size_t(g)];
+        const int child = m_cables[std::size_t(cables.front())].lower;
+        if (child == exclude)
+            continue;
+        if (m_hops[std::size_t(child)] != kNoPath && m_hops[std::size_t(child)] <= here + 1)
+            continue;
+        int best = cables.front();
+        for (int c : cables)
+            if (m_loadUp[std::size_t(c)] < m_loadUp[std::size_t(best)])
+                best = c;
+        if (preference && cables.size() > 1) {
+            for (int c : cables) {
+                if (preference->installed[std::size_t(child)] != m_cables[std::size_t(c)].lowerPort)
+                    continue;
+                if (!counted || m_loadUp[std::size_t(c)] <= m_loadUp[std::size_t(best)] + preference->slack)
+                    best = c;
+                break;
+            }
+        }
+        m_lft[std::size_t(child)][column] = m_cables[std::size_t(best)].lowerPort;
+        m_hops[std::size_t(child)] = std::uint8_t(here + 1);
+        if (counted)
+            m_loadUp[std::size_t(best)] += weight;
+        descend(child, column, weight, -1, counted, preference);
+    }
+}
+
+std::vector<int> installedChain(const FatTreeLayout &layout, const FatTreeColumnRouter &router, int leaf,
+                                const std::vector<std::uint8_t> &installed)
+{
+    std::vector<int> best(std::size_t(layout.leafRank) + 1, -1);
+    if (leaf < 0 || std::size_t(leaf) >= layout.switches.size())
+        return best;
+    const int ownRank = layout.switches[std::size_t(leaf)].rank;
+    if (std::size_t(ownRank) < best.size())
+        best[std::size_t(ownRank)] = leaf;
+    int bestTop = ownRank;
+    std::vector<int> walk;
+    for (int start : layout.leaves) {
+        if (start == leaf)
+            continue;
+        walk.clear();
+        int at = start;
+        bool arrived = false;
+        for (std::size_t step = 0; step <= layout.switches.size(); ++step) {
+            walk.push_back(at);
+            if (at == leaf) {
+                arrived = true;
+                break;
+            }
+            const std::uint8_t out = installed[std::size_t(at)];
+            if (out == kNoPath)
+                break;
+            at = router.neighbour(at, out);
+            if (at < 0)
+                break;
+        }
+        if (!arrived)
+            continue;
+        // The descent: from the highest switch of the walk down to the leaf, one rank a step.
+        std::size_t top = 0;
+        for (std::size_t i = 1; i < walk.size(); ++i)
+            if (layout.switches[std::size_t(walk[i])].rank < layout.switches[std::size_t(walk[top])].rank)
+                top = i;
+        bool descending = true;
+        for (std::size_t i = top + 1; i < walk.size() && descending; ++i)
+            descending = layout.switches[std::size_t(walk[i])].rank == layout.switches[std::size_t(walk[i - 1])].rank + 1;
+        const int topRank = layout.switches[std::size_t(walk[top])].rank;
+        if (!descending || topRank >= bestTop)
+            continue;
+        bestTop = topRank;
+        std::fill(best.begin(), best.end(), -1);
+        for (std::size_t i = top; i < walk.size(); ++i)
+            best[std::size_t(layout.switches[std::size_t(walk[i])].rank)] = walk[i];
+        if (topRank == 0)
+            break;
+    }
+    return best;
+}
+
+} // namespace routing
+
+void routing::compareWithFullReroute(Reconfiguration &result, const QString &engine, const Fabric &installedFabric,
+                       const ForwardingTables &installed, const Fabric &fabric, const Tenancy &tenancy)
+{
+    if (engine.isEmpty())
+        return;
+    QElapsedTimer timer;
+    timer.start();
+    Result<Routing> full = routeFabric(engine, fabric, tenancy);
+    result.fullRerouteNanoseconds = timer.nsecsElapsed();
+    if (!full) {
+        result.fullRerouteError = full.error().message;
+        return;
+    }
+    result.hasFullReroute = true;
+    result.fullReroute = std::move(full).value();
+    result.fullRerouteCost = reconfigurationCost(installedFabric, installed, fabric, result.fullReroute.tables);
+}
+
+Result<Reconfiguration> slimUpdate(const Fabric &installedFabric, const ForwardingTables &installed,
+                                   const Fabric &fabric, const Tenancy &tenancy, const SlimUpdateOptions &options)
+{
+    const QString engine = QStringLiteral("slimupdate");
+    auto fail = [&engine](const QString &why) { return Error{{}, 0, QStringLiteral("%1: %2").arg(engine, why)}; };
+    if (!std::isfinite(options.slack) || options.slack < 0)
+        return fail(QStringLiteral("the slack must be a finite weight of 0 or more, not %1").arg(options.slack));
+    QElapsedTimer timer;
+    timer.start();
+
+    Result<FatTreeLayout> analysed = routing::analyseFatTree(fabric, false, engine);
+    if (!analysed)
+        return analysed.error();
+    const FatTreeLayout &layout = analysed.value();
+    const std::vector<FatTreeLayout::ComputeNode> &cns = layout.computeNodes;
+
+    std::unordered_map<Guid, std::size_t> cnByPortGuid;
+    for (std::size_t i = 0; i < cns.size(); ++i)
+        cnByPortGuid.emplace(cns[i].portGuid, i);
+    std::vector<Load> weight(cns.size(), Load(FatTreeColumnRouter::kWeightScale));
+    for (const auto &[guid, w] : tenancy.nodeWeights) {
+        if (!std::isfinite(w) || w < 0 || w > 1e12)
+            return fail(QStringLiteral("the weight of port %1 is %2; weights must be finite, 0 to 1e12").arg(hexGuid(guid)).arg(w));
+        auto found = cnByPortGuid.find(guid);
+        if (found != cnByPortGuid.end())
+            weight[found->second] = Load(std::llround(w * FatTreeColumnRouter::kWeightScale));
+    }
+
+    // The installed out port of every layout switch, per LID.
+    std::vector<const LinearForwardingTable *> installedLft(layout.switches.size(), nullptr);
+    for (std::size_t s = 0; s < layout.switches.size(); ++s)
+        if (const SwitchForwardingTable *t = installed.find(layout.switches[s].guid))
+            installedLft[s] = &t->lft;
+    FatTreeColumnRouter router(layout, std::size_t(layout.maxLid) + 1);
+    FatTreeColumnRouter::Preference preference;
+    preference.slack = Load(std::llround(options.slack * FatTreeColumnRouter::kWeightScale));
+    preference.installed.resize(layout.switches.size());
+    auto prefer = [&](Lid lid, int leaf) {
+        for (std::size_t s = 0; s < layout.switches.size(); ++s)
+            preference.installed[s] = installedLft[s] ? installedLft[s]->port(lid) : kNoPath;
+        preference.chain = routing::installedChain(layout, router, leaf, preference.installed);
+        return &preference;
+    };
+
+    // Heaviest first, ties by port GUID, as wftree (spec 003 §3.3), so that with nothing
+    // installed the result is wftree's.
+    std::vector<std::size_t> order(cns.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        if (weight[a] != weight[b])
+            return weight[a] > weight[b];
+        return cns[a].portGuid < cns[b].portGuid;
+    });
+    for (std::size_t cn : order)
+        router.route(cns[cn].lid, cns[cn].leaf, cns[cn].leafPort, weight[cn], true, prefer(cns[cn].lid, cns[cn].leaf));
+    // Switch LIDs, uncounted: the installed choice always stands where it is a legal one.
+    for (int s = 0; s < int(layout.switches.size()); ++s)
+        router.route(layout.switches[std::size_t(s)].lid, s, 0, 0, false, prefer(layout.switches[std::size_t(s)].lid, s));
+
+    Reconfiguration result;
+    result.proposal.engine = engine;
+    ForwardingTables tables;
+    tables.reserve(layout.switches.size());
+    for (std::size_t s = 0; s < layout.switches.size(); ++s) {
+        const FatTreeLayout::Switch &sw = layout.switches[s];
+        const int i = tables.addSwitch(sw.guid, sw.lid, sw.description);
+        LinearForwardingTable &lft = tables.lft(std::size_t(i));
+        lft.reserve(layout.maxLid);
+        const std::vector<std::uint8_t> &raw = router.tables()[s];
+        for (std::size_t lid = 1; lid < raw.size(); ++lid)
+            if (raw[lid] != kNoPath)
+                lft.setPort(Lid(lid), raw[lid]);
+    }
+    result.proposal.tables = std::move(tables);
+    result.proposalNanoseconds = timer.nsecsElapsed();
+    result.cost = reconfigurationCost(installedFabric, installed, fabric, result.proposal.tables);
+    routing::compareWithFullReroute(result, options.baselineEngine, installedFabric, installed, fabric, tenancy);
+    if (!result.fullRerouteError.isEmpty())
+        result.proposal.warnings << QStringLiteral("%1: no full re-route to compare with: %2").arg(engine, result.fullRerouteError);
+    return result;
+}
+
+Result<Reconfiguration> slimUpdate(const Fabric &fabric, const ForwardingTables &installed, const Tenancy &tenancy,
+                                   const SlimUpdateOptions &options)
+{
+    return slimUpdate(fabric, installed, fabric, tenancy, options);
+}
+
+} // namespace weft
