@@ -19,5 +19,7 @@ int route(const QStringList &args);
 int metrics(const QStringList &args);
 int keys(const QStringList &args);
 int ebb(const QStringList &args);
+int migrate(const QStringList &args);
+int diff(const QStringList &args);
 
 } // namespace weft::cli

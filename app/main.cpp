@@ -32,8 +32,10 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("bench"), {weft::cli::bench, "measure Weft's speed and memory on large fabrics"}},
         {QStringLiteral("route"), {weft::cli::route, "route a topology and write the tables as an LFT dump"}},
         {QStringLiteral("metrics"), {weft::cli::metrics, "validate forwarding tables and measure link loads"}},
+        {QStringLiteral("diff"), {weft::cli::diff, "SMPs, LFT blocks and P_Key blocks a routing change costs"}},
         {QStringLiteral("keys"), {weft::cli::keys, "plan routing keys (ARK/NRK) for BSP applications on a fat tree"}},
         {QStringLiteral("ebb"), {weft::cli::ebb, "effective bisection bandwidth of forwarding tables (random bisections)"}},
+        {QStringLiteral("migrate"), {weft::cli::migrate, "plan a VM live migration on a vSwitch fabric (ItRC, FTreeMinRC, full)"}},
     };
     return table;
 }

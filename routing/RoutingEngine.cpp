@@ -5,6 +5,7 @@
 #include "PartitionAwareFatTree.h"
 #include "SsspEngine.h"
 #include "UpDownEngine.h"
+#include "VSwitchFatTree.h"
 
 namespace weft {
 
@@ -26,6 +27,8 @@ std::unique_ptr<RoutingEngine> makeRoutingEngine(const QString &name)
         return std::make_unique<SsspEngine>(SsspEngine::Variant::PerDestination);
     if (name == QLatin1String("sssp2"))
         return std::make_unique<SsspEngine>(SsspEngine::Variant::PerPair);
+    if (name == QLatin1String("vswitch-ftree"))
+        return std::make_unique<VSwitchFatTreeEngine>();
     return nullptr;
 }
 
@@ -33,7 +36,7 @@ QStringList routingEngineNames()
 {
     return {QStringLiteral("ftree"), QStringLiteral("minhop"), QStringLiteral("updn"),
             QStringLiteral("pftree"), QStringLiteral("pftree-wt"), QStringLiteral("wftree"),
-            QStringLiteral("sssp"), QStringLiteral("sssp2")};
+            QStringLiteral("sssp"), QStringLiteral("sssp2"), QStringLiteral("vswitch-ftree")};
 }
 
 Result<Routing> routeFabric(const QString &engine, const Fabric &fabric, const Tenancy &tenancy,

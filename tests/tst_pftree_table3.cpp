@@ -39,10 +39,14 @@ Scenario table3(int nodesPerLeaf, int leaves, int roots, std::uint64_t seed)
     const Fabric &f = s.generated.fabric;
 
     // A quarter of each leaf's nodes are victims, at seeded positions within the leaf.
-    Partition victim{QStringLiteral("victim"), std::uint16_t(0x0001)};
+    Partition victim;
+    victim.name = QStringLiteral("victim");
+    victim.pkey = 0x0001;
     victim.policy = IsolationPolicy::Physical;
     victim.defaultMembership = Membership::Full;
-    Partition others{QStringLiteral("interfering"), std::uint16_t(0x0002)};
+    Partition others;
+    others.name = QStringLiteral("interfering");
+    others.pkey = 0x0002;
     others.defaultMembership = Membership::Full;
     std::mt19937_64 random(seed);
     const std::size_t perLeaf = std::size_t(nodesPerLeaf);
@@ -178,7 +182,9 @@ private Q_SLOTS:
         Tenancy tenancy;
         const std::size_t hosts = g->hosts.size();
         for (std::size_t p = 0; p < 8; ++p) {
-            Partition part{QStringLiteral("t%1").arg(p), std::uint16_t(0x100 + p)};
+            Partition part;
+            part.name = QStringLiteral("t%1").arg(p);
+            part.pkey = std::uint16_t(0x100 + p);
             part.defaultMembership = Membership::Full;
             for (std::size_t h = hosts * p / 8; h < hosts * (p + 1) / 8; ++h)
                 part.members.push_back(PartitionMember{PartitionMember::Kind::PortGuid,

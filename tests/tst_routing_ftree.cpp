@@ -138,7 +138,7 @@ private Q_SLOTS:
     {
         QCOMPARE(routingEngineNames(), QStringList({QStringLiteral("ftree"), QStringLiteral("minhop"), QStringLiteral("updn"),
                                                  QStringLiteral("pftree"), QStringLiteral("pftree-wt"), QStringLiteral("wftree"),
-                                                 QStringLiteral("sssp"), QStringLiteral("sssp2")}));
+                                                 QStringLiteral("sssp"), QStringLiteral("sssp2"), QStringLiteral("vswitch-ftree")}));
         for (const QString &name : routingEngineNames()) {
             std::unique_ptr<RoutingEngine> engine = makeRoutingEngine(name);
             QVERIFY(engine);
@@ -173,6 +173,8 @@ private Q_SLOTS:
             {"degraded 4-ary 3-tree", kary, 4, 3, 8}, {"degraded radix 8, 3 levels", radix, 8, 3, 10},
         };
         for (const QString &engine : routingEngineNames()) {
+            if (engine == QLatin1String("vswitch-ftree"))
+                continue;  // routes hypervisor fabrics only; tst_vswitch covers it
             for (const auto &s : shapes) {
                 if (engine == QLatin1String("ftree") && s.remove > 0)
                     continue;  // refused; see refusesDegradedTrees
@@ -263,8 +265,10 @@ private Q_SLOTS:
     void deterministic_data()
     {
         QTest::addColumn<QString>("engine");
-        for (const QString &engine : routingEngineNames())
-            QTest::addRow("%s", qPrintable(engine)) << engine;
+        for (const QString &engine : routingEngineNames()) {
+            if (engine != QLatin1String("vswitch-ftree"))  // hypervisor fabrics only; tst_vswitch covers it
+                QTest::addRow("%s", qPrintable(engine)) << engine;
+        }
     }
 
     void deterministic()
@@ -420,8 +424,10 @@ private Q_SLOTS:
     void progressAndCancel_data()
     {
         QTest::addColumn<QString>("engine");
-        for (const QString &engine : routingEngineNames())
-            QTest::addRow("%s", qPrintable(engine)) << engine;
+        for (const QString &engine : routingEngineNames()) {
+            if (engine != QLatin1String("vswitch-ftree"))  // hypervisor fabrics only; tst_vswitch covers it
+                QTest::addRow("%s", qPrintable(engine)) << engine;
+        }
     }
 
     void progressAndCancel()

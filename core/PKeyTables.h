@@ -1,0 +1,66 @@
+#pragma once
+// The P_Key tables OpenSM 3.3.23 programs into the ports of a fabric from a partitions.conf,
+// index by index, so that a diff can say which 32-entry PKeyTable blocks it would send.
+//
+// OpenSM's rules (osm_prtn.c, osm_pkey_mgr.c), as modelled here:
+//  - The Default partition 0x7fff always exists with every port a limited member and the SM's
+//    own port a full member; a Default rule in the file adds to that. Members apply in order, a
+//    later entry overriding an earlier one for the same port; `both` counts as full (OpenSM
+//    without allow_both_pkeys). Partitions left with no member are dropped.
+//  - Endpoint ports (CA and router ports, switch port 0) get a table. Entries keep their index
+//    across sweeps (keep_pkey_indexes, OpenSM's default): a P_Key already in the port's table
+//    stays where it is (its membership bit may change), 0x7fff goes to index 0, a new P_Key goes
+//    after the highest index used so far, and a removed P_Key leaves an empty slot.
+//  - With partition enforcement on (part_enforce, default both), the switch port facing a CA
+//    gets the CA's table packed: its valid entries in index order, no holes.
+//  - A block is sent when it differs from what the port holds; a switch port is sent only the
+//    blocks its packed table fills.
+// Not modelled: indx0 placement, allow_both_pkeys, tables longer than a port's PartitionCap.
+
+#include "Fabric.h"
+#include "Tenancy.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace weft {
+
+// Entries per PKeyTable attribute block (one SMP each).
+constexpr int kPKeyBlockSize = 32;
+constexpr std::uint16_t kPKeyFullMember = 0x8000;
+
+struct PKeyTableOptions
+{
+    Guid smPortGuid = 0;           // the port OpenSM runs on (SELF, full member of Default); 0 unknown
+    bool enforceOnSwitchPorts = true;  // part_enforce other than off
+};
+
+struct PortPKeyTable
+{
+    PortIndex port = kNoIndex;
+    // P_Key (with the full-member bit) at each index; 0 is an empty slot. A multiple of 32 long.
+    std::vector<std::uint16_t> entries;
+    bool packed = false;  // a switch port facing a CA: OpenSM sends only the blocks it fills
+
+    int blockCount() const { return int(entries.size()) / kPKeyBlockSize; }
+};
+
+class PKeyTables
+{
+public:
+    // Sorted by port index.
+    const std::vector<PortPKeyTable> &ports() const { return m_ports; }
+    const PortPKeyTable *find(PortIndex port) const;
+
+private:
+    friend PKeyTables computePKeyTables(const Fabric &, const std::vector<Partition> &,
+                                        const PKeyTableOptions &, const PKeyTables *);
+    std::vector<PortPKeyTable> m_ports;
+};
+
+// The tables OpenSM programs for `partitions`: from a freshly started fabric when `current` is
+// null, else moving on from the tables the ports hold now (indices kept, see above).
+PKeyTables computePKeyTables(const Fabric &fabric, const std::vector<Partition> &partitions,
+                             const PKeyTableOptions &options, const PKeyTables *current = nullptr);
+
+} // namespace weft
