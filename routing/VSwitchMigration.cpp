@@ -562,4 +562,56 @@ Result<RoutingDrift> routingDrift(const Fabric &fabric, const ForwardingTables &
     return drift;
 }
 
+QString vmDistributionName(VmDistribution distribution)
+{
+    return distribution == VmDistribution::Uniform ? QStringLiteral("uniform") : QStringLiteral("random");
+}
+
+QString migrationPatternName(MigrationPattern pattern)
+{
+    switch (pattern) {
+    case MigrationPattern::Random:
+        return QStringLiteral("random");
+    case MigrationPattern::Consolidate:
+        return QStringLiteral("consolidate");
+    case MigrationPattern::Grouping:
+        return QStringLiteral("grouping");
+    case MigrationPattern::ToUniform:
+        return QStringLiteral("to-uniform");
+    }
+    return {};
+}
+
+QString SimulationConfiguration::name() const
+{
+    return QStringLiteral("%1%, %2 start, %3").arg(populationPercent).arg(vmDistributionName(initial), migrationPatternName(pattern));
+}
+
+std::vector<SimulationConfiguration> simulationConfigurations(std::int64_t hypervisors, int vfsPerHypervisor)
+{
+    std::vector<SimulationConfiguration> out;
+    if (hypervisors <= 0 || vfsPerHypervisor <= 0)
+        return out;
+    for (int percent : {25, 50, 75}) {
+        for (VmDistribution initial : {VmDistribution::Uniform, VmDistribution::Random}) {
+            for (MigrationPattern pattern : {MigrationPattern::Random, MigrationPattern::Consolidate, MigrationPattern::Grouping,
+                                             MigrationPattern::ToUniform}) {
+                // A uniform start is already uniform.
+                if (pattern == MigrationPattern::ToUniform && initial == VmDistribution::Uniform)
+                    continue;
+                SimulationConfiguration c;
+                c.initial = initial;
+                c.pattern = pattern;
+                c.populationPercent = percent;
+                c.hypervisors = hypervisors;
+                c.vfsPerHypervisor = vfsPerHypervisor;
+                c.vms = hypervisors * vfsPerHypervisor * percent / 100;
+                c.randomMigrations = pattern == MigrationPattern::Random ? 2 * hypervisors : 0;
+                out.push_back(c);
+            }
+        }
+    }
+    return out;
+}
+
 } // namespace weft

@@ -154,4 +154,33 @@ struct RoutingDrift
 };
 Result<RoutingDrift> routingDrift(const Fabric &fabric, const ForwardingTables &tables);
 
+// The paper's simulation grid (§5.7, Table 4; T19): per topology, 3 populations (25, 50, 75%
+// of m_c = VFs per hypervisor x hypervisors, 4 VFs in the paper) x 7 (initial distribution,
+// pattern) pairs: random, consolidate and grouping from a uniform or a random start, and
+// to-uniform from a random start only, 21 in all. The random pattern runs 2 x hypervisors
+// migrations; the other patterns run as many as they need (footnote 8: not minimised), so
+// their count is left at 0. What the paper leaves open (E19: destination rule of the random
+// pattern, group sizes of grouping) is not part of a configuration.
+enum class VmDistribution : std::uint8_t { Uniform, Random };
+enum class MigrationPattern : std::uint8_t { Random, Consolidate, Grouping, ToUniform };
+
+QString vmDistributionName(VmDistribution distribution);  // "uniform", "random"
+QString migrationPatternName(MigrationPattern pattern);    // "random", "consolidate", "grouping", "to-uniform"
+
+struct SimulationConfiguration
+{
+    VmDistribution initial = VmDistribution::Uniform;
+    MigrationPattern pattern = MigrationPattern::Random;
+    int populationPercent = 0;
+    std::int64_t hypervisors = 0;
+    int vfsPerHypervisor = 0;
+    std::int64_t vms = 0;              // populationPercent% of hypervisors x vfsPerHypervisor
+    std::int64_t randomMigrations = 0; // 2 x hypervisors for the random pattern, else 0
+    QString name() const;              // "50%, uniform start, consolidate"
+};
+
+// Populations in ascending order; within one, uniform start before random, patterns in the
+// order of MigrationPattern. Empty for no hypervisors or VFs.
+std::vector<SimulationConfiguration> simulationConfigurations(std::int64_t hypervisors, int vfsPerHypervisor = 4);
+
 } // namespace weft
