@@ -4,7 +4,10 @@
 #include <deque>
 #include <numeric>
 
+#include "FatTreeLayout.h"
 #include "SwitchGraph.h"
+
+#include <unordered_map>
 
 namespace weft {
 
@@ -17,17 +20,30 @@ Error refuse(const QString &why)
     return Error{{}, 0, QStringLiteral("vswitch-ftree: %1").arg(why)};
 }
 
-// One destination LID at a time through the tree, per §2.3. Loads are scaled integers.
+// One destination LID at a time through the tree, per §2.3, with OpenSM ftree's orderings
+// (osm_ucast_ftree.c, as FatTreeEngine reproduces it), which the spec's pseudocode leaves
+// open and on which its "identical to ftree" claim (T16) rests:
+//  - a switch's parents are tried in order of (downward load, then the parent's order key),
+//    the first on the main path and all of them, in that order, for secondary entries;
+//  - its children are visited in order of (upward load, then the child's order key);
+//  - upward load is counted on every path that reaches a leaf, secondary ones included.
+// A group is the set of parallel cables to one neighbour; within it the least-loaded cable
+// (first in port order) is used. Loads are scaled integers.
 class Router
 {
 public:
-    Router(const PhysicalTree &tree, Lid maxLid)
+    Router(const PhysicalTree &tree, Lid maxLid, const std::vector<std::vector<int>> &neighbourOrder)
         : m_tree(tree),
           m_lft(tree.switches.size(), std::vector<std::uint8_t>(std::size_t(maxLid) + 1, kUnset)),
           m_hops(tree.switches.size(), kUnset)
     {
         loadDown.assign(std::size_t(tree.cableCount), 0);
         loadUp.assign(std::size_t(tree.cableCount), 0);
+        m_groups.resize(tree.switches.size());
+        for (std::size_t s = 0; s < tree.switches.size(); ++s) {
+            m_groups[s].up = groupsOf(tree.switches[s].up, neighbourOrder[s]);
+            m_groups[s].down = groupsOf(tree.switches[s].down, neighbourOrder[s]);
+        }
     }
 
     void routeEndLid(int leaf, std::uint8_t leafPort, Lid lid, std::int64_t weight)
@@ -44,6 +60,70 @@ public:
     std::vector<std::int64_t> loadUp;
 
 private:
+    struct Group
+    {
+        int remote = -1;
+        std::vector<std::size_t> cables;  // into the switch's up or down list, port order
+        int rank = 0;                     // the neighbour's place in ftree's order
+    };
+    struct Groups
+    {
+        std::vector<Group> up, down;
+    };
+
+    static std::vector<Group> groupsOf(const std::vector<PhysicalTree::Cable> &cables, const std::vector<int> &order)
+    {
+        std::vector<Group> out;
+        for (std::size_t i = 0; i < cables.size(); ++i) {
+            auto same = std::find_if(out.begin(), out.end(), [&](const Group &g) { return g.remote == cables[i].remote; });
+            if (same != out.end()) {
+                same->cables.push_back(i);
+                continue;
+            }
+            const auto at = std::find(order.begin(), order.end(), cables[i].remote);
+            out.push_back({cables[i].remote, {i}, int(at - order.begin())});
+        }
+        return out;
+    }
+
+    std::int64_t groupLoad(const std::vector<PhysicalTree::Cable> &cables, const Group &g,
+                           const std::vector<std::int64_t> &load) const
+    {
+        std::int64_t sum = 0;
+        for (std::size_t i : g.cables)
+            sum += load[std::size_t(cables[i].id)];
+        return sum;
+    }
+
+    // The first cable of the group with the least load.
+    static const PhysicalTree::Cable &leastLoaded(const std::vector<PhysicalTree::Cable> &cables, const Group &g,
+                                                  const std::vector<std::int64_t> &load)
+    {
+        std::size_t best = g.cables.front();
+        for (std::size_t i : g.cables) {
+            if (load[std::size_t(cables[i].id)] < load[std::size_t(cables[best].id)])
+                best = i;
+        }
+        return cables[best];
+    }
+
+    // Group indices by (load, order key of the neighbour): OpenSM's compareLoadDown /
+    // compareLoadUp. Its remote-switch step in compareLoadDown never decides (the counters it
+    // reads are never raised), and the order is total, so OpenSM's persistent bubble-sorted
+    // arrays hold exactly this order whenever they are read.
+    std::vector<std::size_t> byLoad(const std::vector<PhysicalTree::Cable> &cables, const std::vector<Group> &groups,
+                                    const std::vector<std::int64_t> &load) const
+    {
+        std::vector<std::pair<std::int64_t, int>> keys(groups.size());
+        std::vector<std::size_t> order(groups.size());
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            keys[g] = {groupLoad(cables, groups[g], load), groups[g].rank};
+            order[g] = g;
+        }
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+        return order;
+    }
+
     void setHops(int s, std::uint8_t h)
     {
         if (m_hops[std::size_t(s)] == kUnset)
@@ -61,66 +141,52 @@ private:
         return m_hops[std::size_t(s)] != kUnset && hops >= m_hops[std::size_t(s)];
     }
 
-    void upgoingByGoingDown(int s, int cameFrom, Lid lid, std::int64_t w, bool main, int hops)
+    // Returns whether a leaf was reached below `s`, which is when OpenSM counts upward load.
+    bool upgoingByGoingDown(int s, int cameFrom, Lid lid, std::int64_t w, int hops)
     {
         const PhysicalTree::Switch &sw = m_tree.switches[std::size_t(s)];
-        const std::uint8_t towards = m_lft[std::size_t(s)][lid];
-        std::size_t i = 0;
-        while (i < sw.down.size()) {
-            // A group: the parallel cables to one child, consecutive in port order or not.
-            const int child = sw.down[i].remote;
-            int best = -1;
-            bool holdsEntry = false;
-            for (std::size_t j = 0; j < sw.down.size(); ++j) {
-                if (sw.down[j].remote != child)
-                    continue;
-                holdsEntry |= sw.down[j].port == towards;
-                if (best < 0 || loadUp[std::size_t(sw.down[j].id)] < loadUp[std::size_t(sw.down[std::size_t(best)].id)])
-                    best = int(j);
-            }
-            // Visit each child once: at the first of its cables.
-            bool first = true;
-            for (std::size_t j = 0; j < i; ++j)
-                first &= sw.down[j].remote != child;
-            ++i;
-            if (!first || child == cameFrom || holdsEntry || hasShorter(child, hops + 1))
+        bool reachedLeaf = !sw.hypervisors.empty();
+        const std::vector<Group> &groups = m_groups[std::size_t(s)].down;
+        for (std::size_t g : byLoad(sw.down, groups, loadUp)) {
+            const int child = groups[g].remote;
+            if (child == cameFrom || hasShorter(child, hops + 1))
                 continue;
-            const PhysicalTree::Cable &c = sw.down[std::size_t(best)];
+            const PhysicalTree::Cable &c = leastLoaded(sw.down, groups[g], loadUp);
             m_lft[std::size_t(child)][lid] = c.remotePort;
             setHops(child, std::uint8_t(hops + 1));
-            if (main)
+            if (upgoingByGoingDown(child, -1, lid, w, hops + 1)) {
+                reachedLeaf = true;
                 loadUp[std::size_t(c.id)] += w;
-            upgoingByGoingDown(child, -1, lid, w, main, hops + 1);
+            }
         }
+        return reachedLeaf;
     }
 
     void downgoingByGoingUp(int s, int prev, Lid lid, std::int64_t w, bool main, int hops)
     {
-        upgoingByGoingDown(s, prev, lid, w, main, hops);
+        upgoingByGoingDown(s, prev, lid, w, hops);
         const PhysicalTree::Switch &sw = m_tree.switches[std::size_t(s)];
         if (sw.up.empty())
             return;  // a root (E2)
-        int chosen = -1;
+        const std::vector<Group> &groups = m_groups[std::size_t(s)].up;
+        const std::vector<std::size_t> order = byLoad(sw.up, groups, loadDown);
+        std::size_t first = 0;
         if (main) {
-            chosen = 0;
-            for (std::size_t j = 1; j < sw.up.size(); ++j) {
-                if (loadDown[std::size_t(sw.up[j].id)] < loadDown[std::size_t(sw.up[std::size_t(chosen)].id)])
-                    chosen = int(j);
-            }
-            const PhysicalTree::Cable &c = sw.up[std::size_t(chosen)];
+            const Group &g = groups[order.front()];
+            const PhysicalTree::Cable &c = leastLoaded(sw.up, g, loadDown);
             loadDown[std::size_t(c.id)] += w;
             if (!hasShorter(c.remote, hops + 1)) {
                 m_lft[std::size_t(c.remote)][lid] = c.remotePort;
                 setHops(c.remote, std::uint8_t(hops + 1));
             }
             downgoingByGoingUp(c.remote, s, lid, w, true, hops + 1);
+            first = 1;
         }
-        for (std::size_t j = 0; j < sw.up.size(); ++j) {
-            if (int(j) == chosen)
+        for (std::size_t k = first; k < order.size(); ++k) {
+            const Group &g = groups[order[k]];
+            if (hasShorter(g.remote, hops + 1))
                 continue;
-            const PhysicalTree::Cable &c = sw.up[j];
-            if (hasShorter(c.remote, hops + 1))
-                continue;
+            const PhysicalTree::Cable &c = leastLoaded(sw.up, g, loadDown);
             m_lft[std::size_t(c.remote)][lid] = c.remotePort;
             setHops(c.remote, std::uint8_t(hops + 1));
             downgoingByGoingUp(c.remote, s, lid, w, false, hops + 1);
@@ -128,10 +194,96 @@ private:
     }
 
     const PhysicalTree &m_tree;
+    std::vector<Groups> m_groups;
     std::vector<std::vector<std::uint8_t>> m_lft;
     std::vector<std::uint8_t> m_hops;
     std::vector<int> m_touched;
 };
+
+// The orders OpenSM's ftree breaks ties by, for the physical tree as ftree would see it with
+// each hypervisor a plain host on its leaf port: the leaves, and every switch's neighbours,
+// by ftree tuple. Taken from FatTreeEngine's own indexing (analyseFatTree) on such a stand-in
+// fabric, so that both engines agree on what the tree is.
+struct FtreeOrder
+{
+    std::vector<int> leaves;                       // dense switch indices
+    std::vector<std::vector<int>> neighbours;      // per switch: dense indices, up then down
+};
+
+FtreeOrder ftreeOrder(const Fabric &fabric, const VirtualisedFabric &virt, const PhysicalTree &tree)
+{
+    // Without a usable analysis (a tree ftree would not index): node order everywhere.
+    FtreeOrder fallback;
+    fallback.leaves = tree.leaves;
+    fallback.neighbours.resize(tree.switches.size());
+    for (std::size_t s = 0; s < tree.switches.size(); ++s) {
+        for (const std::vector<PhysicalTree::Cable> *list : {&tree.switches[s].up, &tree.switches[s].down}) {
+            for (const PhysicalTree::Cable &c : *list)
+                fallback.neighbours[s].push_back(c.remote);
+        }
+        std::sort(fallback.neighbours[s].begin(), fallback.neighbours[s].end());
+    }
+
+    FabricBuilder builder;
+    std::vector<NodeIndex> standIn(tree.switches.size(), kNoIndex);
+    for (std::size_t s = 0; s < tree.switches.size(); ++s) {
+        const Node &node = fabric.node(tree.switches[s].node);
+        FabricBuilder::NodeSpec spec;
+        spec.type = NodeType::Switch;
+        spec.guid = node.guid;
+        spec.portCount = node.portCount;
+        spec.name = node.name;
+        spec.description = node.description;
+        if (!builder.addNode(spec, &standIn[s]).isEmpty() || !builder.setPortLid(standIn[s], 0, tree.switches[s].lid, 0).isEmpty())
+            return fallback;
+    }
+    for (std::size_t s = 0; s < tree.switches.size(); ++s) {
+        for (const PhysicalTree::Cable &c : tree.switches[s].down) {
+            if (!builder.connect(standIn[s], c.port, standIn[std::size_t(c.remote)], c.remotePort).isEmpty())
+                return fallback;
+        }
+    }
+    for (const Hypervisor &h : virt.hypervisors) {
+        FabricBuilder::NodeSpec spec;
+        spec.type = NodeType::ChannelAdapter;
+        spec.guid = h.vSwitchGuid;
+        spec.portCount = 1;
+        spec.name = h.name;
+        NodeIndex host = kNoIndex;
+        if (!builder.addNode(spec, &host).isEmpty() || !builder.setPortGuid(host, 1, h.vSwitchGuid).isEmpty()
+            || !builder.setPortLid(host, 1, h.pfLid, 0).isEmpty()
+            || !builder.connect(host, 1, standIn[std::size_t(tree.denseOf(h.leaf))], h.leafPort).isEmpty())
+            return fallback;
+    }
+    Result<Fabric> plain = std::move(builder).build();
+    if (!plain)
+        return fallback;
+    const Result<routing::FatTreeLayout> layout = routing::analyseFatTree(*plain, false, QStringLiteral("vswitch-ftree"));
+    if (!layout)
+        return fallback;
+
+    std::unordered_map<Guid, int> denseOfGuid;
+    for (std::size_t s = 0; s < tree.switches.size(); ++s)
+        denseOfGuid.emplace(tree.switches[s].guid, int(s));
+    auto dense = [&](int layoutSwitch) { return denseOfGuid.at(layout->switches[std::size_t(layoutSwitch)].guid); };
+    FtreeOrder order;
+    order.neighbours.resize(tree.switches.size());
+    for (std::size_t i = 0; i < layout->switches.size(); ++i) {
+        std::vector<int> &list = order.neighbours[std::size_t(dense(int(i)))];
+        for (int g : layout->switches[i].up)
+            list.push_back(dense(layout->groups[std::size_t(g)].upper));
+        for (int g : layout->switches[i].down)
+            list.push_back(dense(layout->groups[std::size_t(g)].lower));
+    }
+    for (int leaf : layout->leaves) {
+        const int s = dense(leaf);
+        if (!tree.switches[std::size_t(s)].hypervisors.empty())
+            order.leaves.push_back(s);
+    }
+    if (order.leaves.size() != tree.leaves.size())
+        return fallback;
+    return order;
+}
 
 } // namespace
 
@@ -247,18 +399,19 @@ Result<VSwitchRouting> routeVSwitchFatTree(const Fabric &fabric, const Virtualis
         if (vms > 0)
             scale = std::lcm(scale, std::int64_t(vms));
     }
-    Router router(tree, maxLid);
+    const FtreeOrder ftree = ftreeOrder(fabric, virt, tree);
+    Router router(tree, maxLid, ftree.neighbours);
     VSwitchRouting out;
 
     // Per leaf, its vSwitches by ascending VM count (stable: leaf port order).
-    std::vector<std::vector<int>> order(tree.leaves.size());
-    for (std::size_t i = 0; i < tree.leaves.size(); ++i) {
-        order[i] = tree.switches[std::size_t(tree.leaves[i])].hypervisors;
+    std::vector<std::vector<int>> order(ftree.leaves.size());
+    for (std::size_t i = 0; i < ftree.leaves.size(); ++i) {
+        order[i] = tree.switches[std::size_t(ftree.leaves[i])].hypervisors;
         std::stable_sort(order[i].begin(), order[i].end(), [&](int a, int b) {
             return virt.hypervisors[std::size_t(a)].runningVms() < virt.hypervisors[std::size_t(b)].runningVms();
         });
     }
-    for (std::size_t i = 0; i < tree.leaves.size(); ++i) {
+    for (std::size_t i = 0; i < ftree.leaves.size(); ++i) {
         for (int hi : order[i]) {
             const Hypervisor &h = virt.hypervisors[std::size_t(hi)];
             const int vms = h.runningVms();
@@ -267,7 +420,7 @@ Result<VSwitchRouting> routeVSwitchFatTree(const Fabric &fabric, const Virtualis
             out.vSwitchOrder.push_back(hi);
             for (const VirtualFunction &vf : h.vfs) {
                 if (vf.lid != 0)
-                    router.routeEndLid(tree.leaves[i], h.leafPort, vf.lid, scale / vms);
+                    router.routeEndLid(ftree.leaves[i], h.leafPort, vf.lid, scale / vms);
             }
         }
     }
@@ -279,10 +432,10 @@ Result<VSwitchRouting> routeVSwitchFatTree(const Fabric &fabric, const Virtualis
     };
     out.loadDownBeforePfPass = toUnits(router.loadDown);
     out.loadUpBeforePfPass = toUnits(router.loadUp);
-    for (std::size_t i = 0; i < tree.leaves.size(); ++i) {
+    for (std::size_t i = 0; i < ftree.leaves.size(); ++i) {
         for (int hi : order[i]) {
             const Hypervisor &h = virt.hypervisors[std::size_t(hi)];
-            router.routeEndLid(tree.leaves[i], h.leafPort, h.pfLid, scale * options.pfWeight);
+            router.routeEndLid(ftree.leaves[i], h.leafPort, h.pfLid, scale * options.pfWeight);
         }
     }
     out.loadDown = toUnits(router.loadDown);

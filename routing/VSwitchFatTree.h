@@ -3,14 +3,17 @@
 // fat-tree under the hypervisors that it and FTreeMinRC share.
 //
 // Routing, in this order (tie-breaks written down, so the same input gives the same tables):
-//  1. Leaves in node index order; on each, its vSwitches in ascending number of running VMs
-//     (ties: leaf port order); vSwitches without VMs are skipped (E6). Each VM LID gets weight
-//     1/num_vms and is routed like an ftree compute node: the leaf forwards it to the vSwitch,
-//     each switch climbs through the up port with the least accumulated downward weight
-//     (strict <, so the lowest port wins ties; E5) and the switches below every switch on that
-//     chain forward up towards it through their least up-loaded port. The other parents get
-//     secondary entries that count nothing (E3), and no switch is given a path longer than one
-//     it already has (the OpenSM guard).
+//  1. Leaves in OpenSM ftree's order (by tuple, from FatTreeEngine's indexing of the same
+//     switches with plain hosts; node order if ftree cannot index the tree); on each, its
+//     vSwitches in ascending number of running VMs (ties: leaf port order); vSwitches without
+//     VMs are skipped (E6). Each VM LID gets weight 1/num_vms and is routed like an ftree
+//     compute node: the leaf forwards it to the vSwitch, each switch climbs through its parent
+//     with the least accumulated downward weight (ties: ftree tuple order; E5) and the switches
+//     below every switch on that chain forward up towards it, children visited in order of
+//     upward weight. The other parents get secondary entries, tried in the same load order,
+//     that add no downward weight (E3); upward weight is counted on every path that reaches a
+//     leaf, as OpenSM does. No switch is given a path longer than one it already has (the
+//     OpenSM guard). With 1 VM per hypervisor this is OpenSM ftree entry for entry (T16).
 //  2. The PF LIDs the same way, weight 1, in the same order and on the same counters (E4).
 //  3. Each vSwitch LID (Weft gives the vSwitch its own LID) copies its PF's entries: same link.
 //  4. Physical switch LIDs by breadth-first minimum hops (lowest port among equals).
