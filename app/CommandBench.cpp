@@ -14,9 +14,11 @@
 #include "TopologyFile.h"
 #include "VSwitchMigration.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 
@@ -548,6 +550,114 @@ int benchMigrate(const QStringList &args)
     return kExitOk;
 }
 
+// Weft's discovery (libibnetdisc into a Fabric) beside the real ibnetdiscover on the same
+// simulated fabric, both run as clients of ibsim with OpenSM managing the subnet. Whole
+// processes are timed, so the figures include each tool's start-up and output.
+int benchDiscover(const QStringList &args)
+{
+    const QString command = QStringLiteral("bench discover");
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Starts a generated fat-tree (default: the 24-port 3-level tree, 3,456 hosts) in ibsim with\n"
+        "OpenSM, then times `weft discover -o FILE` and `ibnetdiscover` on it, both as clients of\n"
+        "the simulator, and reports both and their ratio."));
+    parser.addOption({QStringLiteral("radix"), QStringLiteral("Switch radix of the generated tree (default 24)."), QStringLiteral("R"), QStringLiteral("24")});
+    parser.addOption({QStringLiteral("levels"), QStringLiteral("Switch levels of the generated tree (default 3)."), QStringLiteral("N"), QStringLiteral("3")});
+    parser.addOption({QStringLiteral("repeat"), QStringLiteral("Runs of each tool to time (default 3)."), QStringLiteral("N"), QStringLiteral("3")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
+    int exitCode = kExitOk;
+    if (!parseArguments(parser, command, args, &exitCode))
+        return exitCode;
+    bool ok = false;
+    const int repeat = parser.value(QStringLiteral("repeat")).toInt(&ok);
+    if (!ok || repeat < 1)
+        return reportBadInput(command, QStringLiteral("--repeat must be a positive number"));
+    if (const QString missing = SimulatedFabric::missingTools(); !missing.isEmpty())
+        return reportBadInput(command, QStringLiteral("this benchmark needs: ") + missing);
+    Result<GeneratedFabric> generated = generateTree(parser);
+    if (!generated)
+        return reportBadInput(command, generated.error());
+    const Fabric &fabric = generated->fabric;
+
+    QTemporaryDir dir;
+    if (!dir.isValid())
+        return reportBadInput(command, QStringLiteral("cannot create a temporary directory"));
+    const QString net = dir.filePath(QStringLiteral("fabric.net"));
+    const NodeIndex smHost = fabric.endNodes().front();
+    if (Status s = writeFileAtomically(net, writeIbsimNet(fabric, smHost), false); !s)
+        return reportBadInput(command, s.error());
+    SimulatedFabric::Options options;
+    options.netFile = net;
+    options.smNode = fabric.node(smHost).name;
+    options.startTimeoutMs = 3600 * 1000;
+    SimulatedFabric sim(options);
+    QElapsedTimer timer;
+    timer.start();
+    if (Status s = sim.start(); !s)
+        return reportBadInput(command, s.error());
+    const double startSeconds = timer.nsecsElapsed() / 1e9;
+
+    const QString weftBinary = QCoreApplication::applicationFilePath();
+    const QString topology = dir.filePath(QStringLiteral("weft.topo"));
+    const std::size_t expectedNodes = fabric.nodes().size();
+    std::vector<double> weftTimes, weftInternal, theirTimes;
+    for (int r = 0; r < repeat; ++r) {
+        timer.restart();
+        Result<SimulatedFabric::ClientResult> ours = sim.runClient(weftBinary, {QStringLiteral("discover"), QStringLiteral("--json"), QStringLiteral("-o"), topology}, 3600 * 1000);
+        const double ourSeconds = timer.nsecsElapsed() / 1e9;
+        if (!ours)
+            return reportBadInput(command, ours.error());
+        if (ours->exitCode != 0)
+            return reportBadInput(command, QStringLiteral("weft discover failed: ") + QString::fromUtf8(ours->err));
+        const QJsonObject figures = QJsonDocument::fromJson(ours->out).object();
+        const std::size_t found = std::size_t(figures.value(QStringLiteral("switches")).toDouble() + figures.value(QStringLiteral("channel_adapters")).toDouble());
+        if (found != expectedNodes)
+            return reportBadInput(command, QStringLiteral("weft discover found %1 nodes, the fabric has %2").arg(found).arg(expectedNodes));
+        weftTimes.push_back(ourSeconds);
+        weftInternal.push_back(figures.value(QStringLiteral("discovery_seconds")).toDouble());
+
+        timer.restart();
+        Result<SimulatedFabric::ClientResult> theirs = sim.runClient(QStringLiteral("ibnetdiscover"), {}, 3600 * 1000);
+        const double theirSeconds = timer.nsecsElapsed() / 1e9;
+        if (!theirs)
+            return reportBadInput(command, theirs.error());
+        if (theirs->exitCode != 0)
+            return reportBadInput(command, QStringLiteral("ibnetdiscover failed: ") + QString::fromUtf8(theirs->err));
+        Result<Fabric> parsed = readTopology(theirs->out, QStringLiteral("ibnetdiscover output"));
+        if (!parsed)
+            return reportBadInput(command, parsed.error());
+        if (parsed->nodes().size() != expectedNodes)
+            return reportBadInput(command, QStringLiteral("ibnetdiscover found %1 nodes, the fabric has %2").arg(parsed->nodes().size()).arg(expectedNodes));
+        theirTimes.push_back(theirSeconds);
+    }
+    auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    const double weftMedian = median(weftTimes);
+    const double weftInternalMedian = median(weftInternal);
+    const double theirMedian = median(theirTimes);
+    const double ratio = theirMedian > 0 ? weftMedian / theirMedian : 0;
+    if (parser.isSet(QStringLiteral("json"))) {
+        printJson(QJsonObject{{QStringLiteral("benchmark"), QStringLiteral("discover")},
+                              {QStringLiteral("fabric"), generated->summary},
+                              {QStringLiteral("simulation_start_seconds"), startSeconds},
+                              {QStringLiteral("weft_seconds_median"), weftMedian},
+                              {QStringLiteral("weft_discovery_seconds_median"), weftInternalMedian},
+                              {QStringLiteral("ibnetdiscover_seconds_median"), theirMedian},
+                              {QStringLiteral("ratio_weft_to_ibnetdiscover"), ratio},
+                              {QStringLiteral("repeat"), repeat}});
+        return kExitOk;
+    }
+    out() << "discover: " << generated->summary << " in ibsim + OpenSM (up in " << QString::number(startSeconds, 'f', 1) << " s)\n"
+          << "  weft discover -o FILE: " << QString::number(weftMedian, 'f', 3) << " s (library scan and model "
+          << QString::number(weftInternalMedian, 'f', 3) << " s)\n"
+          << "  ibnetdiscover:         " << QString::number(theirMedian, 'f', 3) << " s\n"
+          << "  ratio Weft / ibnetdiscover: " << QString::number(ratio, 'f', 2) << " (median of " << repeat << ", whole processes)\n";
+    out().flush();
+    return kExitOk;
+}
+
 } // namespace
 
 int bench(const QStringList &args)
@@ -563,12 +673,15 @@ int bench(const QStringList &args)
         return benchMigrate(args.mid(1));
     if (which == QLatin1String("diff"))
         return benchDiff(args.mid(1));
+    if (which == QLatin1String("discover"))
+        return benchDiscover(args.mid(1));
     if (which.isEmpty() || which == QLatin1String("--help") || which == QLatin1String("-h")) {
         out() << "Usage: weft bench BENCHMARK [options]\n\nBenchmarks:\n"
                  "  parse    parse ibnetdiscover output of a large fat-tree (time, memory)\n"
                  "  route    route a large fat-tree with a Weft engine, optionally beside OpenSM under ibsim\n"
                  "  ebb      effective bisection bandwidth of a large fat-tree routed by ftree (samples/s)\n"
-                 "  diff     reconfiguration diff of two full table sets on a large fat-tree (ms)\n";
+                 "  diff     reconfiguration diff of two full table sets on a large fat-tree (ms)\n"
+                 "  discover Weft's live discovery beside ibnetdiscover on a fat-tree in ibsim + OpenSM\n";
         out().flush();
         return which.isEmpty() ? kExitBadInput : kExitOk;
     }

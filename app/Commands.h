@@ -21,5 +21,8 @@ int keys(const QStringList &args);
 int ebb(const QStringList &args);
 int migrate(const QStringList &args);
 int diff(const QStringList &args);
+int discover(const QStringList &args);
+int commit(const QStringList &args);
+int lab(const QStringList &args);
 
 } // namespace weft::cli

@@ -20,6 +20,7 @@
 #include "Fabric.h"
 #include "Tenancy.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -51,6 +52,15 @@ public:
     // Sorted by port index.
     const std::vector<PortPKeyTable> &ports() const { return m_ports; }
     const PortPKeyTable *find(PortIndex port) const;
+
+    // Tables that come from elsewhere than computePKeyTables (read from a live fabric).
+    static PKeyTables fromPorts(std::vector<PortPKeyTable> ports)
+    {
+        std::sort(ports.begin(), ports.end(), [](const PortPKeyTable &a, const PortPKeyTable &b) { return a.port < b.port; });
+        PKeyTables tables;
+        tables.m_ports = std::move(ports);
+        return tables;
+    }
 
 private:
     friend PKeyTables computePKeyTables(const Fabric &, const std::vector<Partition> &,

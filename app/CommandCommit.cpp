@@ -1,0 +1,117 @@
+// weft commit: install a plan (LFT dump + partitions.conf) on a fabric run by OpenSM with the
+// file routing engine, verify it by reading every table back, and roll back when it does not
+// hold. The plan files are only read.
+
+#include "CliSupport.h"
+#include "Commands.h"
+
+#include "Commit.h"
+#include "CommitJournal.h"
+#include "LftDump.h"
+#include "LiveFabric.h"
+#include "TextReader.h"
+#include "TopologyFile.h"
+
+namespace weft::cli {
+
+int commit(const QStringList &args)
+{
+    const QString command = QStringLiteral("commit");
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Installs a plan on a fabric whose OpenSM was started with\n"
+        "`-R file -U LFTS -P PARTITIONS`: checks the plan (partitions.conf as OpenSM reads it,\n"
+        "reachability, loops, deadlock freedom, isolation; the fabric unchanged since the plan),\n"
+        "writes both files atomically (previous ones kept as .bak), sends OpenSM SIGHUP, reads\n"
+        "every LFT and P_Key table back and compares them with the plan. On a mismatch, a timeout\n"
+        "or OpenSM gone it restores the previous files, reloads and verifies them again.\n"
+        "Exit status: 0 when the fabric holds the plan; 2 when the plan is refused (unsafe or\n"
+        "stale, nothing written) or the input is bad; 1 when the commit failed (see the report)."));
+    parser.addOption({QStringLiteral("plan-lfts"), QStringLiteral("The planned forwarding tables (LFT dump)."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("plan-partitions"), QStringLiteral("The planned partitions.conf."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("plan-topology"), QStringLiteral("The topology the plan was made for (ibnetdiscover output); "
+                                                                     "the commit is refused as stale if the fabric differs."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("opensm-lfts"), QStringLiteral("OpenSM's -U file."), QStringLiteral("PATH")});
+    parser.addOption({QStringLiteral("opensm-partitions"), QStringLiteral("OpenSM's -P file."), QStringLiteral("PATH")});
+    parser.addOption({QStringLiteral("opensm-pidfile"), QStringLiteral("File holding OpenSM's process id."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("opensm-log"), QStringLiteral("OpenSM's log file: the end of its sweep is read there "
+                                                                  "(without it, the tables are polled)."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("sm-port"), QStringLiteral("Port GUID OpenSM runs on (default: inferred from the P_Key tables)."), QStringLiteral("GUID")});
+    parser.addOption({QStringLiteral("journal"), QStringLiteral("Commit journal (JSON lines; default: weft-commits.jsonl beside --opensm-lfts)."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("timeout"), QStringLiteral("Seconds to wait for each OpenSM sweep (default 60)."), QStringLiteral("S"), QStringLiteral("60")});
+    parser.addOption({QStringLiteral("ca"), QStringLiteral("Adapter to use (default: the first)."), QStringLiteral("NAME")});
+    parser.addOption({QStringLiteral("ca-port"), QStringLiteral("Adapter port (default: the first active one)."), QStringLiteral("N")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print the report as JSON.")});
+    int exitCode = kExitOk;
+    if (!parseArguments(parser, command, args, &exitCode))
+        return exitCode;
+    for (const char *required : {"plan-lfts", "plan-partitions", "opensm-lfts", "opensm-partitions", "opensm-pidfile"})
+        if (!parser.isSet(QLatin1String(required)))
+            return reportBadInput(command, QStringLiteral("--%1 is required").arg(QLatin1String(required)));
+
+    CommitOptions options;
+    bool ok = false;
+    const double timeout = parser.value(QStringLiteral("timeout")).toDouble(&ok);
+    if (!ok || timeout <= 0 || timeout > 86400)
+        return reportBadInput(command, QStringLiteral("--timeout: not a number of seconds: \"%1\"").arg(parser.value(QStringLiteral("timeout"))));
+    options.timeoutMs = int(timeout * 1000);
+    if (parser.isSet(QStringLiteral("sm-port"))) {
+        options.smPortGuid = parser.value(QStringLiteral("sm-port")).toULongLong(&ok, 0);
+        if (!ok || !options.smPortGuid)
+            return reportBadInput(command, QStringLiteral("--sm-port: not a GUID: \"%1\"").arg(parser.value(QStringLiteral("sm-port"))));
+    }
+    LiveOptions live;
+    live.caName = parser.value(QStringLiteral("ca"));
+    if (parser.isSet(QStringLiteral("ca-port"))) {
+        live.caPort = parser.value(QStringLiteral("ca-port")).toInt(&ok);
+        if (!ok || live.caPort < 1 || live.caPort > 254)
+            return reportBadInput(command, QStringLiteral("--ca-port: not a port number: \"%1\"").arg(parser.value(QStringLiteral("ca-port"))));
+    }
+
+    CommitTarget target;
+    target.lftsPath = parser.value(QStringLiteral("opensm-lfts"));
+    target.partitionsPath = parser.value(QStringLiteral("opensm-partitions"));
+    target.pidFile = parser.value(QStringLiteral("opensm-pidfile"));
+    target.logPath = parser.value(QStringLiteral("opensm-log"));
+    options.journalPath = parser.isSet(QStringLiteral("journal")) ? parser.value(QStringLiteral("journal")) : defaultJournalPath(target.lftsPath);
+
+    CommitPlan plan;
+    const QString lftsFile = parser.value(QStringLiteral("plan-lfts"));
+    Result<ForwardingTables> tables = readLftDumpFile(lftsFile);
+    if (!tables)
+        return reportBadInput(command, tables.error());
+    plan.tables = std::move(*tables);
+    plan.partitionsFileName = parser.value(QStringLiteral("plan-partitions"));
+    Result<QByteArray> conf = TextReader::readFile(plan.partitionsFileName);
+    if (!conf)
+        return reportBadInput(command, conf.error());
+    plan.partitionsConf = *conf;
+    if (parser.isSet(QStringLiteral("plan-topology"))) {
+        Result<Fabric> madeFor = readTopologyFile(parser.value(QStringLiteral("plan-topology")));
+        if (!madeFor)
+            return reportBadInput(command, madeFor.error());
+        plan.madeFor = std::move(*madeFor);
+    }
+
+    const bool json = parser.isSet(QStringLiteral("json"));
+    if (!json)
+        options.progress = [](const QString &line) { out() << line << Qt::endl; };
+    const CommitReport report = commitPlan(plan, target, liveCommitBackend(live), options);
+    if (json) {
+        printJson(report.toJson());
+    } else {
+        out() << "outcome: " << commitOutcomeName(report.outcome) << Qt::endl;
+        for (const QString &reason : report.reasons)
+            out() << "  - " << reason << Qt::endl;
+    }
+    switch (report.outcome) {
+    case CommitOutcome::Committed: return kExitOk;
+    case CommitOutcome::Refused:
+    case CommitOutcome::Stale: return kExitBadInput;
+    case CommitOutcome::RolledBack:
+    case CommitOutcome::RollbackFailed: return kExitFailure;
+    }
+    return kExitFailure;
+}
+
+} // namespace weft::cli

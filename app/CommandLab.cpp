@@ -1,0 +1,265 @@
+// weft lab: a private simulated fabric (ibsim + the real OpenSM with the file routing engine)
+// to try discovery and commits on. Weft itself reaches it as an ibsim client: the lab re-runs
+// this executable with SimulatedFabric::clientEnvironment(), either as the GUI or, headless,
+// for one discover -> route -> diff -> commit -> verify loop.
+
+#include "CliSupport.h"
+#include "Commands.h"
+
+#include "Commit.h"
+#include "CommitJournal.h"
+#include "FabricGenerator.h"
+#include "LftDump.h"
+#include "LiveFabric.h"
+#include "PartitionsConf.h"
+#include "RoutingEngine.h"
+#include "SafeFile.h"
+#include "SimulatedFabric.h"
+#include "TopologyFile.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QProcess>
+
+namespace weft::cli {
+
+namespace {
+
+// The files of a lab, all in its private directory.
+struct LabFiles
+{
+    explicit LabFiles(const QString &dir) : dir(dir) {}
+    QString dir;
+    QString path(const char *name) const { return QDir(dir).filePath(QLatin1String(name)); }
+    QString net() const { return path("fabric.net"); }
+    QString lfts() const { return path("opensm.lfts"); }
+    QString partitions() const { return path("partitions.conf"); }
+    QString pidFile() const { return path("opensm.pid"); }
+    QString planLfts() const { return path("plan.lfts"); }
+    QString planPartitions() const { return path("plan-partitions.conf"); }
+    QString journal() const { return path("weft-commits.jsonl"); }
+};
+
+// "kary:K:N" (k-ary n-tree) or "radix:R:L" (switches of R ports, L levels).
+Result<GeneratorOptions> parseFabricSpec(const QString &spec)
+{
+    const QStringList parts = spec.split(QLatin1Char(':'));
+    const Error bad{{}, 0, QStringLiteral("--fabric: expected kary:K:N or radix:R:L, not \"%1\"").arg(spec)};
+    if (parts.size() != 3)
+        return bad;
+    bool okA = false, okB = false;
+    const int a = parts[1].toInt(&okA);
+    const int b = parts[2].toInt(&okB);
+    if (!okA || !okB || a < 2 || b < 1 || b > 4)
+        return bad;
+    GeneratorOptions options;
+    if (parts[0] == QLatin1String("kary")) {
+        options.shape = FabricShapeKind::KaryNTree;
+        options.arity = a;
+    } else if (parts[0] == QLatin1String("radix")) {
+        options.shape = FabricShapeKind::SwitchRadix;
+        options.radix = a;
+    } else {
+        return bad;
+    }
+    options.levels = b;
+    options.linkSpeed = LinkSpeed::SDR;  // what ibsim reports whatever the file says
+    return options;
+}
+
+// Two demo tenants, interleaved across the leaves so that partition-aware routing has work.
+std::vector<Partition> demoPartitions(const GeneratedFabric &g)
+{
+    std::vector<Partition> partitions;
+    const char *names[] = {"tenant-red", "tenant-blue"};
+    for (int t = 0; t < 2; ++t) {
+        Partition p;
+        p.name = QLatin1String(names[t]);
+        p.pkey = std::uint16_t(t + 1);
+        for (std::size_t h = std::size_t(t); h < g.hosts.size(); h += 2) {
+            PartitionMember m;
+            m.guid = g.fabric.port(g.fabric.portOf(g.hosts[h], 1)).guid;
+            m.membership = Membership::Full;
+            m.explicitMembership = true;
+            p.members.push_back(m);
+        }
+        partitions.push_back(p);
+    }
+    return withExplicitDefault(partitions);
+}
+
+// Runs inside the simulated fabric (as its client): one whole commit loop.
+int runLoop(const LabFiles &files)
+{
+    const LiveOptions live;
+    out() << "[1/5] discover" << Qt::endl;
+    Result<Fabric> fabric = discoverFabric(live);
+    if (!fabric) {
+        err() << "weft lab: discovery failed: " << fabric.error().toString() << Qt::endl;
+        return kExitFailure;
+    }
+    out() << "      " << fabric->nodes().size() << " nodes, " << fabric->switches().size() << " switches, "
+          << fabric->links().size() << " links" << Qt::endl;
+
+    out() << "[2/5] route: pftree for the tenants in " << files.partitions() << Qt::endl;
+    Result<PartitionsConfResult> conf = readPartitionsConfFile(files.partitions());
+    if (!conf) {
+        err() << "weft lab: " << conf.error().toString() << Qt::endl;
+        return kExitFailure;
+    }
+    Tenancy tenancy;
+    tenancy.partitions = conf->partitions;
+    Result<Routing> routing = routeFabric(QStringLiteral("pftree"), *fabric, tenancy);
+    if (!routing) {
+        err() << "weft lab: routing failed: " << routing.error().toString() << Qt::endl;
+        return kExitFailure;
+    }
+    for (const QString &w : routing->warnings)
+        out() << "      warning: " << w << Qt::endl;
+    const Status lftsWritten = writeFileAtomically(files.planLfts(), writeLftDump(routing->tables, &*fabric));
+    const Status partitionsWritten = writeFileAtomically(files.planPartitions(), writePartitionsConf(tenancy.partitions));
+    if (!lftsWritten || !partitionsWritten) {
+        err() << "weft lab: " << (lftsWritten ? partitionsWritten.error() : lftsWritten.error()).toString() << Qt::endl;
+        return kExitFailure;
+    }
+    out() << "      plan: " << files.planLfts() << ", " << files.planPartitions() << Qt::endl;
+
+    out() << "[3/5] diff, [4/5] commit, [5/5] verify" << Qt::endl;
+    CommitPlan plan;
+    plan.tables = routing->tables;
+    plan.partitionsConf = writePartitionsConf(tenancy.partitions);
+    plan.partitionsFileName = files.planPartitions();
+    plan.summary = QStringLiteral("weft lab: pftree for %1 partitions").arg(tenancy.partitions.size());
+    plan.madeFor = *fabric;
+    CommitTarget target;
+    target.lftsPath = files.lfts();
+    target.partitionsPath = files.partitions();
+    target.pidFile = files.pidFile();
+    target.logPath = qEnvironmentVariable("WEFT_LAB_OPENSM_LOG");
+    CommitOptions options;
+    options.journalPath = files.journal();
+    options.progress = [](const QString &line) { out() << "      " << line << Qt::endl; };
+    const CommitReport report = commitPlan(plan, target, liveCommitBackend(live), options);
+    out() << "outcome: " << commitOutcomeName(report.outcome) << Qt::endl;
+    for (const QString &reason : report.reasons)
+        out() << "  - " << reason << Qt::endl;
+    return report.ok() ? kExitOk : kExitFailure;
+}
+
+} // namespace
+
+int lab(const QStringList &args)
+{
+    const QString command = QStringLiteral("lab");
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Starts a private simulated fabric: ibsim on a generated fat tree and the real OpenSM\n"
+        "with the file routing engine (initial tables: ftree routing written by Weft; partitions:\n"
+        "two demo tenants), in a private directory, and stops both on exit.\n"
+        "  --fabric kary:K:N   a K-ary N-tree (switches of 2K ports), e.g. kary:4:2 (the default)\n"
+        "  --fabric radix:R:L  L levels of switches with R ports, e.g. radix:8:2\n"
+        "With --gui (the default) Weft's GUI is started as a client of the fabric. With --no-gui\n"
+        "one loop runs headless: discover, route (pftree for the two tenants), diff, commit,\n"
+        "verify; the exit status is 0 when the fabric holds the plan."));
+    parser.addOption({QStringLiteral("fabric"), QStringLiteral("Fabric to simulate (see above)."), QStringLiteral("SPEC"), QStringLiteral("kary:4:2")});
+    parser.addOption({QStringLiteral("gui"), QStringLiteral("Start the GUI on the lab fabric (default).")});
+    parser.addOption({QStringLiteral("no-gui"), QStringLiteral("Run one commit loop headless and exit.")});
+    parser.addOption({QStringLiteral("dir"), QStringLiteral("Keep the lab's files in DIR (default: a temporary directory, removed on exit)."), QStringLiteral("DIR")});
+    QCommandLineOption loopOption(QStringLiteral("run-loop"), QStringLiteral("Internal: the loop, run inside the fabric."), QStringLiteral("DIR"));
+    loopOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(loopOption);
+    int exitCode = kExitOk;
+    if (!parseArguments(parser, command, args, &exitCode))
+        return exitCode;
+    if (parser.isSet(loopOption))
+        return runLoop(LabFiles(parser.value(loopOption)));
+    if (parser.isSet(QStringLiteral("gui")) && parser.isSet(QStringLiteral("no-gui")))
+        return reportBadInput(command, QStringLiteral("--gui and --no-gui exclude each other"));
+    const bool gui = !parser.isSet(QStringLiteral("no-gui"));
+
+    const QString missing = SimulatedFabric::missingTools();
+    if (!missing.isEmpty()) {
+        err() << "weft lab: needs " << missing << Qt::endl;
+        return kExitFailure;
+    }
+    Result<GeneratorOptions> shape = parseFabricSpec(parser.value(QStringLiteral("fabric")));
+    if (!shape)
+        return reportBadInput(command, shape.error());
+    Result<GeneratedFabric> generated = generateFabric(*shape);
+    if (!generated)
+        return reportBadInput(command, generated.error());
+    const Fabric &fabric = generated->fabric;
+    out() << "fabric: " << generated->summary << Qt::endl;
+
+    std::unique_ptr<QTemporaryDir> tempDir;
+    QString dir = parser.value(QStringLiteral("dir"));
+    if (dir.isEmpty()) {
+        tempDir = std::make_unique<QTemporaryDir>();
+        if (!tempDir->isValid()) {
+            err() << "weft lab: cannot create a temporary directory" << Qt::endl;
+            return kExitFailure;
+        }
+        dir = tempDir->path();
+    } else if (!QDir().mkpath(dir)) {
+        return reportBadInput(command, QStringLiteral("--dir: cannot create \"%1\"").arg(dir));
+    }
+    const LabFiles files(QDir(dir).absolutePath());
+    const NodeIndex smHost = fabric.endNodes().front();
+    Result<Routing> initial = routeFabric(QStringLiteral("ftree"), fabric, Tenancy{});
+    if (!initial) {
+        err() << "weft lab: " << initial.error().toString() << Qt::endl;
+        return kExitFailure;
+    }
+    for (const auto &[path, data] : {std::pair{files.net(), writeIbsimNet(fabric, smHost)},
+                                     std::pair{files.lfts(), writeLftDump(initial->tables, &fabric)},
+                                     std::pair{files.partitions(), writePartitionsConf(demoPartitions(*generated))}}) {
+        const Status written = writeFileAtomically(path, data, false);
+        if (!written) {
+            err() << "weft lab: " << written.error().toString() << Qt::endl;
+            return kExitFailure;
+        }
+    }
+
+    SimulatedFabric::Options simOptions;
+    simOptions.netFile = files.net();
+    simOptions.smNode = fabric.node(smHost).name;
+    simOptions.partitionsConf = files.partitions();
+    simOptions.openSmArgs = {QStringLiteral("-R"), QStringLiteral("file"), QStringLiteral("-U"), files.lfts()};
+    SimulatedFabric sim(simOptions);
+    out() << "starting ibsim and OpenSM in " << files.dir << Qt::endl;
+    const Status started = sim.start();
+    if (!started) {
+        err() << "weft lab: " << started.error().toString() << Qt::endl;
+        return kExitFailure;
+    }
+    // OpenSM runs in the foreground here, so it writes no pid file of its own.
+    const Status pidWritten = writeFileAtomically(files.pidFile(), QByteArray::number(sim.openSmPid()) + '\n', false);
+    if (!pidWritten) {
+        err() << "weft lab: " << pidWritten.error().toString() << Qt::endl;
+        return kExitFailure;
+    }
+    out() << "OpenSM pid " << sim.openSmPid() << ", ibsim pid " << sim.ibsimPid() << "; commit target: -U " << files.lfts()
+          << " -P " << files.partitions() << " pid file " << files.pidFile() << Qt::endl;
+
+    QProcessEnvironment env = sim.clientEnvironment();
+    env.insert(QStringLiteral("WEFT_LAB_DIR"), files.dir);
+    env.insert(QStringLiteral("WEFT_LAB_OPENSM_LOG"), sim.openSmLogPath());
+    QProcess client;
+    client.setProcessEnvironment(env);
+    client.setProcessChannelMode(QProcess::ForwardedChannels);
+    client.setWorkingDirectory(files.dir);
+    const QStringList clientArgs = gui ? QStringList{} : QStringList{QStringLiteral("lab"), QStringLiteral("--run-loop"), files.dir};
+    client.start(QCoreApplication::applicationFilePath(), clientArgs);
+    if (!client.waitForStarted(10000)) {
+        err() << "weft lab: cannot start " << QCoreApplication::applicationFilePath() << ": " << client.errorString() << Qt::endl;
+        sim.stop();
+        return kExitFailure;
+    }
+    client.waitForFinished(-1);
+    const int result = client.exitStatus() == QProcess::NormalExit ? client.exitCode() : kExitFailure;
+    out() << "stopping OpenSM and ibsim" << Qt::endl;
+    sim.stop();
+    return result;
+}
+
+} // namespace weft::cli

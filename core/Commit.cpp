@@ -1,0 +1,577 @@
+#include "Commit.h"
+
+#include "CommitJournal.h"
+#include "LftDump.h"
+#include "LiveFabric.h"
+#include "PartitionsConf.h"
+#include "SafeFile.h"
+#include "TextReader.h"
+#include "Validation.h"
+
+#include <QDeadlineTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QThread>
+
+#include <algorithm>
+#include <csignal>
+#include <set>
+#include <sys/types.h>
+
+namespace weft {
+
+namespace {
+
+QString hex(std::uint64_t value, int width = 16)
+{
+    return QStringLiteral("0x%1").arg(value, width, 16, QLatin1Char('0'));
+}
+
+QString portName(const Fabric &fabric, PortIndex port)
+{
+    const Port &p = fabric.port(port);
+    const Node &n = fabric.node(p.node);
+    return QStringLiteral("%1[%2]").arg(n.description.isEmpty() ? n.name : n.description).arg(p.number);
+}
+
+bool processRunning(qint64 pid)
+{
+    if (pid <= 0 || ::kill(pid_t(pid), 0) != 0)
+        return false;
+    // A killed child not yet reaped by its parent still answers kill(0): look at its state.
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (stat.open(QIODevice::ReadOnly)) {
+        const QByteArray line = stat.readAll();
+        const int close = line.lastIndexOf(')');
+        if (close >= 0 && close + 2 < line.size() && (line[close + 2] == 'Z' || line[close + 2] == 'X'))
+            return false;
+    }
+    return true;
+}
+
+Status sendHangup(qint64 pid)
+{
+    if (pid <= 0 || ::kill(pid_t(pid), SIGHUP) != 0)
+        return Error{{}, 0, QStringLiteral("cannot send SIGHUP to OpenSM (pid %1): %2").arg(pid).arg(QString::fromLocal8Bit(strerror(errno)))};
+    return Done{};
+}
+
+// LIDs the fabric assigns, each once, ascending: what a switch must route.
+std::vector<Lid> assignedLids(const Fabric &fabric)
+{
+    std::set<Lid> lids;
+    for (const Port &p : fabric.ports()) {
+        if (!p.present || p.lid == 0)
+            continue;
+        const int count = 1 << p.lmc;
+        for (int i = 0; i < count; ++i)
+            lids.insert(Lid(p.lid + i));
+    }
+    return {lids.begin(), lids.end()};
+}
+
+// OpenSM's own port: the only endpoint port holding full membership of the default partition
+// (SELF=full) when the default partition gives everyone else limited membership.
+std::optional<Guid> inferSmPort(const Fabric &fabric, const PKeyTables &tables)
+{
+    std::optional<Guid> found;
+    for (const PortPKeyTable &t : tables.ports()) {
+        const Port &port = fabric.port(t.port);
+        if (fabric.node(port.node).type == NodeType::Switch && port.number != 0)
+            continue;
+        if (std::find(t.entries.begin(), t.entries.end(), std::uint16_t(kDefaultPKey | kPKeyFullMember)) == t.entries.end())
+            continue;
+        if (found)
+            return std::nullopt;  // several: OpenSM's port cannot be told apart
+        found = port.guid;
+    }
+    return found;
+}
+
+QString planSummaryOf(const ForwardingTables &tables, const std::vector<Partition> &partitions)
+{
+    QStringList names;
+    for (const Partition &p : partitions)
+        names << QStringLiteral("%1 (%2)").arg(p.name, p.pkey ? hex(*p.pkey, 4) : QStringLiteral("auto"));
+    return QStringLiteral("%1 switch tables; partitions: %2").arg(tables.size()).arg(names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", ")));
+}
+
+struct FileSnapshot
+{
+    QString path;
+    bool existed = false;
+    QByteArray content;
+};
+
+Result<FileSnapshot> snapshot(const QString &path)
+{
+    FileSnapshot s;
+    s.path = path;
+    s.existed = QFileInfo::exists(path);
+    if (s.existed) {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            return Error{path, 0, QStringLiteral("cannot read: %1").arg(f.errorString())};
+        s.content = f.readAll();
+    }
+    return s;
+}
+
+Status restore(const FileSnapshot &s)
+{
+    if (!s.existed) {
+        if (QFileInfo::exists(s.path) && !QFile::remove(s.path))
+            return Error{s.path, 0, QStringLiteral("cannot remove the file written by the failed commit")};
+        return Done{};
+    }
+    // The backup beside it already holds this content; keep it.
+    return writeFileAtomically(s.path, s.content, false);
+}
+
+} // namespace
+
+QString commitOutcomeName(CommitOutcome outcome)
+{
+    switch (outcome) {
+    case CommitOutcome::Committed: return QStringLiteral("committed");
+    case CommitOutcome::Refused: return QStringLiteral("refused");
+    case CommitOutcome::Stale: return QStringLiteral("stale");
+    case CommitOutcome::RolledBack: return QStringLiteral("rolled-back");
+    case CommitOutcome::RollbackFailed: return QStringLiteral("rollback-failed");
+    }
+    return {};
+}
+
+QString CommitReport::toText() const
+{
+    QString text;
+    for (const QString &s : steps)
+        text += QStringLiteral("  %1\n").arg(s);
+    text += QStringLiteral("outcome: %1\n").arg(commitOutcomeName(outcome));
+    for (const QString &r : reasons)
+        text += QStringLiteral("  - %1\n").arg(r);
+    return text;
+}
+
+QJsonObject CommitReport::toJson() const
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("outcome"), commitOutcomeName(outcome));
+    o.insert(QStringLiteral("ok"), ok());
+    o.insert(QStringLiteral("written"), written);
+    o.insert(QStringLiteral("steps"), QJsonArray::fromStringList(steps));
+    o.insert(QStringLiteral("reasons"), QJsonArray::fromStringList(reasons));
+    o.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(warnings));
+    o.insert(QStringLiteral("smps"), double(diff.smps()));
+    o.insert(QStringLiteral("diff"), diffToJson(diff));
+    return o;
+}
+
+Result<qint64> readPidFile(const QString &path)
+{
+    Result<QByteArray> data = TextReader::readFile(path, 4096);
+    if (!data)
+        return data.error();
+    bool ok = false;
+    const qint64 pid = QString::fromLatin1(data->trimmed()).toLongLong(&ok);
+    if (!ok || pid <= 0)
+        return Error{path, 1, QStringLiteral("not a process id: \"%1\"").arg(QString::fromLatin1(data->trimmed().left(40)))};
+    return pid;
+}
+
+QStringList checkPlan(const Fabric &fabric, const ForwardingTables &tables, const QByteArray &partitionsConf,
+                      const QString &partitionsFileName, std::vector<Partition> *partitionsOut, QStringList *warnings)
+{
+    QStringList reasons;
+    const Result<PartitionsConfResult> parsed = readPartitionsConf(partitionsConf, partitionsFileName);
+    if (!parsed) {
+        reasons << QStringLiteral("partitions.conf would be rejected by OpenSM (which then gives every port full "
+                                  "membership of the default partition): %1").arg(parsed.error().toString());
+        return reasons;
+    }
+    if (partitionsOut)
+        *partitionsOut = parsed->partitions;
+
+    for (const SwitchForwardingTable &s : tables.switches()) {
+        const NodeIndex node = fabric.nodeByGuid(s.guid);
+        if (node == kNoIndex || fabric.node(node).type != NodeType::Switch) {
+            reasons << QStringLiteral("the plan routes switch %1, which is not a switch of the fabric").arg(hex(s.guid));
+            continue;
+        }
+        const auto &entries = s.lft.entries();
+        for (std::size_t lid = 0; lid < entries.size(); ++lid)
+            if (entries[lid] != kNoRoute && entries[lid] > fabric.node(node).portCount) {
+                reasons << QStringLiteral("switch %1: LID %2 leaves by port %3, but the switch has %4 ports")
+                               .arg(hex(s.guid)).arg(lid).arg(entries[lid]).arg(fabric.node(node).portCount);
+                break;
+            }
+    }
+    if (!reasons.isEmpty())
+        return reasons;
+    if (warnings)
+        *warnings << lftCoverageWarnings(tables, fabric);
+
+    Tenancy tenancy;
+    tenancy.partitions = parsed->partitions;
+    const ValidationResult v = validateRouting(fabric, tenancy, tables);
+    if (v.unreachablePartitionPairs > 0)
+        reasons << QStringLiteral("%1 of %2 pairs that may talk are not routed to each other").arg(v.unreachablePartitionPairs).arg(v.partitionPairs);
+    if (v.loops > 0)
+        reasons << QStringLiteral("%1 forwarding loops").arg(v.loops);
+    for (const QString &p : v.problems)
+        reasons << p;
+    if (!v.deadlockFree)
+        reasons << QStringLiteral("credit loop (deadlock possible): %1").arg(v.creditLoop.join(QStringLiteral(" -> ")));
+    for (const PartitionIsolationReport &p : v.partitions)
+        for (const QString &violation : p.violations)
+            reasons << QStringLiteral("partition %1 (%2): %3").arg(p.name, policyName(p.policy), violation);
+    if (!v.ok && reasons.isEmpty())
+        reasons << QStringLiteral("the routing does not validate");
+    return reasons;
+}
+
+QStringList compareReadBack(const Fabric &fabric, const ForwardingTables &expectedTables,
+                            const ForwardingTables &readTables, const PKeyTables &expectedPKeys,
+                            const PKeyTables &readPKeys, int maxReported)
+{
+    QStringList mismatches;
+    std::size_t total = 0;
+    auto report = [&](const QString &line) {
+        if (int(mismatches.size()) < maxReported)
+            mismatches << line;
+        ++total;
+    };
+    const std::vector<Lid> lids = assignedLids(fabric);
+    for (NodeIndex sw : fabric.switches()) {
+        const Node &node = fabric.node(sw);
+        const QString name = node.description.isEmpty() ? node.name : node.description;
+        const SwitchForwardingTable *read = readTables.find(node.guid);
+        if (!read) {
+            report(QStringLiteral("switch %1 (%2): its LFT was not read").arg(name, hex(node.guid)));
+            continue;
+        }
+        const SwitchForwardingTable *expected = expectedTables.find(node.guid);
+        int wrong = 0;
+        QStringList examples;
+        for (Lid lid : lids) {
+            const std::uint8_t want = expected ? expected->lft.port(lid) : kNoRoute;
+            const std::uint8_t got = read->lft.port(lid);
+            if (want == got)
+                continue;
+            if (++wrong <= 3)
+                examples << QStringLiteral("LID %1 port %2, expected %3").arg(lid).arg(got).arg(want);
+        }
+        if (wrong)
+            report(QStringLiteral("switch %1: %2 LFT entries differ (%3)").arg(name).arg(wrong).arg(examples.join(QStringLiteral("; "))));
+    }
+    for (const PortPKeyTable &want : expectedPKeys.ports()) {
+        const PortPKeyTable *got = readPKeys.find(want.port);
+        if (!got) {
+            report(QStringLiteral("%1: its P_Key table was not read").arg(portName(fabric, want.port)));
+            continue;
+        }
+        // A packed switch port is only written in the blocks its table fills.
+        const std::size_t length = want.packed ? want.entries.size() : std::max(want.entries.size(), got->entries.size());
+        for (std::size_t i = 0; i < length; ++i) {
+            const std::uint16_t a = i < want.entries.size() ? want.entries[i] : 0;
+            const std::uint16_t b = i < got->entries.size() ? got->entries[i] : 0;
+            if (a != b) {
+                report(QStringLiteral("%1: P_Key index %2 is %3, expected %4").arg(portName(fabric, want.port)).arg(i).arg(hex(b, 4), hex(a, 4)));
+                break;
+            }
+        }
+    }
+    if (total > std::size_t(mismatches.size()))
+        mismatches << QStringLiteral("... and %1 more").arg(total - mismatches.size());
+    return mismatches;
+}
+
+CommitBackend liveCommitBackend(const LiveOptions &options)
+{
+    CommitBackend b;
+    b.discover = [options] { return discoverFabric(options); };
+    b.readTables = [options](const Fabric &f) { return readForwardingTables(f, options); };
+    b.readPKeys = [options](const Fabric &f) { return readPKeyTables(f, options); };
+    b.isRunning = processRunning;
+    b.reload = sendHangup;
+    return b;
+}
+
+namespace {
+
+class CommitRun
+{
+public:
+    CommitRun(const CommitPlan &plan, const CommitTarget &target, const CommitBackend &backend, const CommitOptions &options)
+        : m_plan(plan), m_target(target), m_backend(backend), m_options(options)
+    {
+        if (!m_backend.isRunning)
+            m_backend.isRunning = processRunning;
+        if (!m_backend.reload)
+            m_backend.reload = sendHangup;
+    }
+
+    CommitReport run()
+    {
+        execute();
+        journal();
+        return m_report;
+    }
+
+private:
+    void step(const QString &text)
+    {
+        m_report.steps << text;
+        if (m_options.progress)
+            m_options.progress(text);
+    }
+
+    void refuse(CommitOutcome outcome, const QStringList &reasons)
+    {
+        m_report.outcome = outcome;
+        m_report.reasons << reasons;
+    }
+
+    void execute()
+    {
+        // 1. Before anything is written.
+        step(QStringLiteral("discovering the fabric"));
+        Result<Fabric> live = m_backend.discover();
+        if (!live) {
+            refuse(CommitOutcome::Refused, {QStringLiteral("discovery failed: %1").arg(live.error().toString())});
+            return;
+        }
+        m_fabric = std::move(*live);
+        step(QStringLiteral("discovered %1 nodes, %2 switches, %3 links").arg(m_fabric.nodes().size()).arg(m_fabric.switches().size()).arg(m_fabric.links().size()));
+        if (m_plan.madeFor) {
+            const FabricChanges changes = compareFabrics(*m_plan.madeFor, m_fabric);
+            if (!changes.empty()) {
+                refuse(CommitOutcome::Stale, {QStringLiteral("the fabric changed since the plan was made; make a new plan"), changes.toText()});
+                return;
+            }
+            step(QStringLiteral("the fabric is the one the plan was made for"));
+        }
+        QStringList unsafe = checkPlan(m_fabric, m_plan.tables, m_plan.partitionsConf, m_plan.partitionsFileName, &m_partitions,
+                                       &m_report.warnings);
+        for (const QString &w : m_report.warnings)
+            step(QStringLiteral("warning: %1").arg(w));
+        if (!unsafe.isEmpty()) {
+            // A plan naming switches the fabric no longer has is stale rather than wrong.
+            const bool stale = !m_plan.madeFor && std::any_of(unsafe.begin(), unsafe.end(), [](const QString &r) {
+                return r.contains(QLatin1String("not a switch of the fabric"));
+            });
+            refuse(stale ? CommitOutcome::Stale : CommitOutcome::Refused, unsafe);
+            return;
+        }
+        m_partitions = withExplicitDefault(m_partitions);
+        step(QStringLiteral("plan validated: reachability, loops, deadlock freedom, isolation, partitions.conf"));
+        m_summary = m_plan.summary.isEmpty() ? planSummaryOf(m_plan.tables, m_partitions) : m_plan.summary;
+
+        Result<qint64> pid = readPidFile(m_target.pidFile);
+        if (!pid) {
+            refuse(CommitOutcome::Refused, {QStringLiteral("OpenSM's pid file: %1").arg(pid.error().toString())});
+            return;
+        }
+        m_pid = *pid;
+        if (!m_backend.isRunning(m_pid)) {
+            refuse(CommitOutcome::Refused, {QStringLiteral("OpenSM (pid %1 from %2) is not running").arg(m_pid).arg(m_target.pidFile)});
+            return;
+        }
+
+        step(QStringLiteral("reading the tables the fabric holds now"));
+        Result<ForwardingTables> beforeTables = m_backend.readTables(m_fabric);
+        Result<PKeyTables> beforePKeys = beforeTables ? m_backend.readPKeys(m_fabric) : Result<PKeyTables>(beforeTables.error());
+        if (!beforeTables || !beforePKeys) {
+            refuse(CommitOutcome::Refused, {QStringLiteral("cannot read the current tables: %1").arg(
+                (beforeTables ? beforePKeys.error() : beforeTables.error()).toString())});
+            return;
+        }
+        m_beforeTables = std::move(*beforeTables);
+        m_beforePKeys = std::move(*beforePKeys);
+
+        PKeyTableOptions pkeyOptions;
+        pkeyOptions.smPortGuid = m_options.smPortGuid;
+        if (!pkeyOptions.smPortGuid) {
+            const std::optional<Guid> sm = inferSmPort(m_fabric, m_beforePKeys);
+            if (!sm) {
+                refuse(CommitOutcome::Refused, {QStringLiteral("cannot tell which port OpenSM runs on from the P_Key tables; give its port GUID")});
+                return;
+            }
+            pkeyOptions.smPortGuid = *sm;
+        }
+        m_expectedPKeys = computePKeyTables(m_fabric, m_partitions, pkeyOptions, &m_beforePKeys);
+        m_report.diff = diffForwardingTables(m_beforeTables, m_plan.tables, &m_fabric);
+        addPKeyDiff(m_report.diff, m_fabric, m_beforePKeys, m_expectedPKeys);
+        step(QStringLiteral("diff: %1 LFT blocks on %2 switches, %3 P_Key blocks: %4 SMPs")
+                 .arg(m_report.diff.changedBlocks).arg(m_report.diff.switchesTouched()).arg(m_report.diff.pkeyBlocks.size()).arg(m_report.diff.smps()));
+
+        // 2. Write.
+        Result<FileSnapshot> lfts = snapshot(m_target.lftsPath);
+        Result<FileSnapshot> partitions = snapshot(m_target.partitionsPath);
+        if (!lfts || !partitions) {
+            refuse(CommitOutcome::Refused, {(lfts ? partitions.error() : lfts.error()).toString()});
+            return;
+        }
+        m_previous = {*lfts, *partitions};
+        const QByteArray lftDump = writeLftDump(m_plan.tables, &m_fabric);
+        const QByteArray conf = writePartitionsConf(m_partitions);
+        for (const auto &[path, data] : {std::pair{m_target.lftsPath, lftDump}, std::pair{m_target.partitionsPath, conf}}) {
+            const Status written = writeFileAtomically(path, data);
+            if (!written) {
+                fail({QStringLiteral("writing failed: %1").arg(written.error().toString())});
+                return;
+            }
+            m_report.written = true;
+        }
+        step(QStringLiteral("wrote %1 and %2 (previous versions kept as .bak)").arg(m_target.lftsPath, m_target.partitionsPath));
+
+        // 3 and 4. Reload and verify.
+        QStringList problems = reloadAndVerify(m_plan.tables, m_expectedPKeys, QStringLiteral("plan"));
+        if (problems.isEmpty()) {
+            m_report.outcome = CommitOutcome::Committed;
+            step(QStringLiteral("verified: every switch's LFT and every port's P_Key table match the plan"));
+            return;
+        }
+        fail(problems);
+    }
+
+    // Sends SIGHUP, waits for the sweep and reads back until the fabric holds `tables` and
+    // `pkeys` or time runs out. Empty when it does.
+    QStringList reloadAndVerify(const ForwardingTables &tables, const PKeyTables &pkeys, const QString &what)
+    {
+        const qint64 logOffset = m_target.logPath.isEmpty() ? 0 : QFileInfo(m_target.logPath).size();
+        if (!m_backend.isRunning(m_pid))
+            return {QStringLiteral("OpenSM (pid %1) is no longer running").arg(m_pid)};
+        const Status hup = m_backend.reload(m_pid);
+        if (!hup)
+            return {hup.error().toString()};
+        step(QStringLiteral("sent SIGHUP to OpenSM (pid %1); waiting for its sweep").arg(m_pid));
+        QDeadlineTimer deadline(m_options.timeoutMs);
+        if (!m_target.logPath.isEmpty()) {
+            while (true) {
+                if (!m_backend.isRunning(m_pid))
+                    return {QStringLiteral("OpenSM (pid %1) stopped during its sweep").arg(m_pid)};
+                QFile log(m_target.logPath);
+                if (log.open(QIODevice::ReadOnly) && log.seek(logOffset) && log.readAll().contains("SUBNET UP"))
+                    break;
+                if (deadline.hasExpired())
+                    return {QStringLiteral("OpenSM did not finish its sweep within %1 s").arg(m_options.timeoutMs / 1000.0)};
+                QThread::msleep(100);
+            }
+            step(QStringLiteral("OpenSM finished its sweep"));
+        }
+        // With the log, the sweep is known to be over: one read-back decides (a second only if
+        // the first could not be read). Without it, poll until the tables hold or time runs out;
+        // each read-back opens a MAD port and walks every switch, so not too often.
+        const bool sweepSeen = !m_target.logPath.isEmpty();
+        QStringList mismatches;
+        for (int attempt = 0;; ++attempt) {
+            if (!m_backend.isRunning(m_pid))
+                return {QStringLiteral("OpenSM (pid %1) stopped during its sweep").arg(m_pid)};
+            Result<ForwardingTables> readTables = m_backend.readTables(m_fabric);
+            Result<PKeyTables> readPKeys = readTables ? m_backend.readPKeys(m_fabric) : Result<PKeyTables>(readTables.error());
+            const bool readFailed = !readTables || !readPKeys;
+            if (readFailed)
+                mismatches = {QStringLiteral("read-back failed: %1").arg((readTables ? readPKeys.error() : readTables.error()).toString())};
+            else
+                mismatches = compareReadBack(m_fabric, tables, *readTables, pkeys, *readPKeys);
+            if (mismatches.isEmpty()) {
+                step(QStringLiteral("read back every LFT and P_Key table: the fabric holds the %1").arg(what));
+                return {};
+            }
+            if (deadline.hasExpired() || (sweepSeen && (!readFailed || attempt >= 1)))
+                break;
+            QThread::msleep(1000);
+        }
+        mismatches.prepend(QStringLiteral("read-back does not match the %1:").arg(what));
+        return mismatches;
+    }
+
+    void fail(const QStringList &problems)
+    {
+        m_report.reasons << problems;
+        step(QStringLiteral("commit failed; restoring the previous files"));
+        for (const FileSnapshot &s : m_previous) {
+            const Status restored = restore(s);
+            if (!restored) {
+                m_report.outcome = CommitOutcome::RollbackFailed;
+                m_report.reasons << QStringLiteral("restoring failed: %1").arg(restored.error().toString());
+                return;
+            }
+        }
+        if (m_previous.empty()) {
+            m_report.outcome = CommitOutcome::RolledBack;
+            return;
+        }
+        step(QStringLiteral("restored %1 and %2").arg(m_target.lftsPath, m_target.partitionsPath));
+        if (!m_backend.isRunning(m_pid)) {
+            // No OpenSM to reload: say what the fabric holds now, so the state is known.
+            m_report.outcome = CommitOutcome::RollbackFailed;
+            m_report.reasons << QStringLiteral("OpenSM (pid %1) is not running: the restored files take effect when it is started again").arg(m_pid);
+            Result<ForwardingTables> tables = m_backend.readTables(m_fabric);
+            Result<PKeyTables> pkeys = tables ? m_backend.readPKeys(m_fabric) : Result<PKeyTables>(tables.error());
+            if (!tables || !pkeys) {
+                m_report.reasons << QStringLiteral("the fabric's tables cannot be read back");
+            } else if (compareReadBack(m_fabric, m_beforeTables, *tables, m_beforePKeys, *pkeys).isEmpty()) {
+                m_report.reasons << QStringLiteral("verified: the switches still hold the previous tables and P_Keys");
+            } else if (compareReadBack(m_fabric, m_plan.tables, *tables, m_expectedPKeys, *pkeys).isEmpty()) {
+                m_report.reasons << QStringLiteral("verified: the switches hold the plan's tables and P_Keys");
+            } else {
+                m_report.reasons << QStringLiteral("the switches hold neither the previous tables nor the plan's");
+            }
+            return;
+        }
+        const QStringList back = reloadAndVerify(m_beforeTables, m_beforePKeys, QStringLiteral("previous state"));
+        if (back.isEmpty()) {
+            m_report.outcome = CommitOutcome::RolledBack;
+            return;
+        }
+        m_report.outcome = CommitOutcome::RollbackFailed;
+        m_report.reasons << QStringLiteral("after the rollback:") << back;
+    }
+
+    void journal()
+    {
+        if (m_options.journalPath.isEmpty())
+            return;
+        CommitJournalEntry e;
+        e.time = QDateTime::currentDateTimeUtc();
+        e.user = m_options.user.isEmpty() ? currentUserName() : m_options.user;
+        e.planSummary = !m_summary.isEmpty() ? m_summary : (m_plan.summary.isEmpty() ? planSummaryOf(m_plan.tables, m_partitions) : m_plan.summary);
+        e.smps = m_report.diff.smps();
+        e.outcome = commitOutcomeName(m_report.outcome);
+        e.details = m_report.reasons;
+        e.lftsPath = m_target.lftsPath;
+        e.partitionsPath = m_target.partitionsPath;
+        const Status appended = appendJournalEntry(m_options.journalPath, e);
+        if (!appended)
+            m_report.steps << QStringLiteral("warning: %1").arg(appended.error().toString());
+        else
+            m_report.steps << QStringLiteral("journal: %1").arg(m_options.journalPath);
+    }
+
+    const CommitPlan &m_plan;
+    const CommitTarget &m_target;
+    CommitBackend m_backend;
+    const CommitOptions &m_options;
+    CommitReport m_report;
+    Fabric m_fabric;
+    std::vector<Partition> m_partitions;
+    QString m_summary;
+    qint64 m_pid = 0;
+    ForwardingTables m_beforeTables;
+    PKeyTables m_beforePKeys;
+    PKeyTables m_expectedPKeys;
+    std::vector<FileSnapshot> m_previous;
+};
+
+} // namespace
+
+CommitReport commitPlan(const CommitPlan &plan, const CommitTarget &target, const CommitBackend &backend,
+                        const CommitOptions &options)
+{
+    return CommitRun(plan, target, backend, options).run();
+}
+
+} // namespace weft

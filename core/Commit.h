@@ -1,0 +1,124 @@
+#pragma once
+// Installing a plan (forwarding tables + partitions) on a fabric run by OpenSM, and proving it.
+//
+// The target is an OpenSM started with `-R file -U LFTS -P PARTITIONS` (mission anchors §2.5:
+// those paths cannot change at runtime, so Weft overwrites their contents). A commit:
+//  1. checks the plan before touching anything: partitions.conf as OpenSM would accept it (a
+//     file "in error" makes OpenSM fall back to ALL=full, removing isolation), reachability,
+//     loops, deadlock freedom and isolation (validateRouting), and that the fabric is still the
+//     one the plan was made for (rediscovered and compared: else "stale");
+//  2. writes the LFT dump and partitions.conf atomically, keeping the previous files as .bak;
+//  3. sends SIGHUP to OpenSM (pid from its pid file) and waits for the heavy sweep to finish;
+//  4. reads back every switch's LFT and every port's P_Key table over SMPs and compares them
+//     with the plan;
+//  5. on a mismatch, a timeout or OpenSM gone: puts the previous files back, sends SIGHUP again,
+//     reads back again and reports which state the fabric is in.
+// Every attempt, refused or not, is appended to the commit journal (CommitJournal.h).
+//
+// Fabric access goes through CommitBackend so that the procedure can be tested without a
+// fabric; liveCommitBackend() is the real one (libibmad via LiveFabric).
+
+#include "Fabric.h"
+#include "ForwardingTables.h"
+#include "PKeyTables.h"
+#include "ReconfigurationDiff.h"
+#include "Result.h"
+#include "Tenancy.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+
+namespace weft {
+
+struct LiveOptions;
+
+// Where OpenSM reads its files, and how to reach it.
+struct CommitTarget
+{
+    QString lftsPath;        // OpenSM's -U
+    QString partitionsPath;  // OpenSM's -P
+    QString pidFile;         // a file holding OpenSM's pid
+    QString logPath;         // OpenSM's log (-f); optional: with it the sweep's end is read
+                             // from the log ("SUBNET UP"), without it read-back is polled
+};
+
+struct CommitPlan
+{
+    ForwardingTables tables;
+    QByteArray partitionsConf;       // partitions.conf text as planned
+    QString partitionsFileName;      // for error messages
+    QString summary;                 // one line for the journal; empty: made from the plan
+    std::optional<Fabric> madeFor;   // the fabric the plan was made against, if known
+};
+
+struct CommitOptions
+{
+    int timeoutMs = 60000;          // for each sweep (commit and rollback)
+    Guid smPortGuid = 0;            // OpenSM's port; 0: inferred from the P_Key tables read
+    QString journalPath;            // empty: no journal
+    QString user;                   // empty: currentUserName()
+    std::function<void(const QString &)> progress;  // one line per step, for front ends
+};
+
+// What a commit needs from the fabric and from OpenSM.
+struct CommitBackend
+{
+    std::function<Result<Fabric>()> discover;
+    std::function<Result<ForwardingTables>(const Fabric &)> readTables;
+    std::function<Result<PKeyTables>(const Fabric &)> readPKeys;
+    std::function<bool(qint64 pid)> isRunning;  // default: kill(pid, 0)
+    std::function<Status(qint64 pid)> reload;   // default: kill(pid, SIGHUP)
+};
+
+CommitBackend liveCommitBackend(const LiveOptions &options);
+
+enum class CommitOutcome : std::uint8_t {
+    Committed,       // read-back equals the plan
+    Refused,         // unsafe plan or OpenSM not reachable; nothing written
+    Stale,           // the fabric changed since the plan was made; nothing written
+    RolledBack,      // failed; previous files restored and the previous state verified
+    RollbackFailed,  // failed, and the previous state could not be verified: see details
+};
+QString commitOutcomeName(CommitOutcome outcome);  // "committed", "refused", "stale", ...
+
+struct CommitReport
+{
+    CommitOutcome outcome = CommitOutcome::Refused;
+    QStringList steps;        // what was done, in order, one line each
+    QStringList reasons;      // why it was refused or failed; mismatches
+    QStringList warnings;     // about the plan, not blocking
+    ReconfigurationDiff diff; // from the tables read before writing to the plan
+    bool written = false;     // the OpenSM files were changed at some point
+
+    bool ok() const { return outcome == CommitOutcome::Committed; }
+    QString toText() const;
+    QJsonObject toJson() const;
+};
+
+// Step 1 alone: what is wrong with the plan on this fabric (empty: safe). `partitions` receives
+// the planned partitions when the text parses; `warnings` what deserves a look but is not
+// unsafe (LIDs left unrouted on some switch, e.g. one spine's LID on another: management only;
+// end ports that may talk and are not routed are refused through validation).
+QStringList checkPlan(const Fabric &fabric, const ForwardingTables &tables, const QByteArray &partitionsConf,
+                      const QString &partitionsFileName, std::vector<Partition> *partitions = nullptr,
+                      QStringList *warnings = nullptr);
+
+// Differences between what a fabric holds and what it should hold: LFT entries of every fabric
+// switch for every LID the fabric assigns, and the P_Key tables of `expected` (a packed switch
+// port only in the blocks OpenSM writes). Empty when they match. At most `maxReported` lines.
+QStringList compareReadBack(const Fabric &fabric, const ForwardingTables &expectedTables,
+                            const ForwardingTables &readTables, const PKeyTables &expectedPKeys,
+                            const PKeyTables &readPKeys, int maxReported = 20);
+
+// The pid in an OpenSM pid file.
+Result<qint64> readPidFile(const QString &path);
+
+CommitReport commitPlan(const CommitPlan &plan, const CommitTarget &target, const CommitBackend &backend,
+                        const CommitOptions &options = {});
+
+} // namespace weft

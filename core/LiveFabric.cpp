@@ -1,0 +1,658 @@
+#include "LiveFabric.h"
+
+#include <infiniband/ibnetdisc.h>
+#include <infiniband/mad.h>
+#include <infiniband/umad.h>
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+namespace weft {
+
+namespace {
+
+// PortInfo:CapabilityMask bit IsExtendedSpeedsSupported: LinkSpeedExtActive is meaningful.
+constexpr std::uint32_t kCapExtendedSpeeds = 0x4000;
+constexpr int kMaxDirectedHops = 63;  // IB_SUBNET_PATH_HOPS_MAX
+
+// libumad keeps process-wide state (its device list, the registered agents); opening and
+// closing ports from several worker threads at once is serialised here.
+std::mutex &umadMutex()
+{
+    static std::mutex mutex;
+    return mutex;
+}
+
+Error liveError(const QString &message)
+{
+    return Error{{}, 0, message};
+}
+
+QString adapterText(const LiveOptions &options)
+{
+    const QString name = options.caName.isEmpty() ? QStringLiteral("the first adapter") : options.caName;
+    return options.caPort > 0 ? QStringLiteral("%1 port %2").arg(name).arg(options.caPort) : name;
+}
+
+// Says plainly why no MAD can be sent: no umad, no adapter, or not the adapter asked for.
+// (umad_get_cas_names is no use here: with no device it still names a default one.)
+Status checkAdapter(const LiveOptions &options)
+{
+    if (umad_init() < 0)
+        return liveError(QStringLiteral("cannot use umad (InfiniBand user MAD access): is the ib_umad module loaded?"));
+    umad_device_node *devices = umad_get_ca_device_list();
+    if (!devices)
+        return liveError(QStringLiteral("no InfiniBand adapter found on this host (none under /sys/class/infiniband, "
+                                        "or the ib_umad module is not loaded)"));
+    QStringList found;
+    for (const umad_device_node *d = devices; d; d = d->next)
+        found << QString::fromLocal8Bit(d->ca_name);
+    umad_free_ca_device_list(devices);
+    if (options.caName.isEmpty() || found.contains(options.caName))
+        return Done{};
+    return liveError(QStringLiteral("no InfiniBand adapter named \"%1\" (found: %2)").arg(options.caName, found.join(QStringLiteral(", "))));
+}
+
+// One libibmad port for SMPs, closed when it goes out of scope.
+class MadPort
+{
+public:
+    static Result<std::unique_ptr<MadPort>> open(const LiveOptions &options)
+    {
+        std::lock_guard<std::mutex> lock(umadMutex());
+        if (Status s = checkAdapter(options); !s)
+            return s.error();
+        int classes[] = {IB_SMI_CLASS, IB_SMI_DIRECT_CLASS};
+        QByteArray ca = options.caName.toLocal8Bit();
+        madrpc_show_errors(0);  // failures become Error values, not lines on stderr
+        ibmad_port *port = mad_rpc_open_port(ca.isEmpty() ? nullptr : ca.data(), options.caPort, classes, 2);
+        if (!port)
+            return liveError(QStringLiteral("cannot open a MAD port on %1 (no permission on /dev/infiniband/umad*?)").arg(adapterText(options)));
+        mad_rpc_set_timeout(port, std::max(1, options.timeoutMs));
+        mad_rpc_set_retries(port, std::max(0, options.retries));
+        return std::unique_ptr<MadPort>(new MadPort(port));
+    }
+
+    ~MadPort()
+    {
+        std::lock_guard<std::mutex> lock(umadMutex());
+        mad_rpc_close_port(m_port);
+    }
+    MadPort(const MadPort &) = delete;
+    MadPort &operator=(const MadPort &) = delete;
+
+    // SubnGet(attribute, modifier); false when the node does not answer or answers with an error.
+    bool get(ib_portid_t *destination, unsigned attribute, unsigned modifier, std::uint8_t *data) const
+    {
+        int status = 0;
+        std::fill(data, data + IB_SMP_DATA_SIZE, std::uint8_t(0));
+        return smp_query_status_via(data, destination, attribute, modifier, 0, &status, m_port) && status == 0;
+    }
+
+private:
+    explicit MadPort(ibmad_port *port) : m_port(port) {}
+    ibmad_port *m_port;
+};
+
+LinkSpeed speedFrom(std::uint32_t active, std::uint32_t extended, std::uint32_t fdr10)
+{
+    switch (extended) {
+    case 1: return LinkSpeed::FDR;
+    case 2: return LinkSpeed::EDR;
+    case 4: return LinkSpeed::HDR;
+    case 8: return LinkSpeed::NDR;
+    case 16: return LinkSpeed::XDR;
+    default: break;
+    }
+    if (fdr10 & 1)
+        return LinkSpeed::FDR10;
+    switch (active) {
+    case 1: return LinkSpeed::SDR;
+    case 2: return LinkSpeed::DDR;
+    case 4: return LinkSpeed::QDR;
+    default: return LinkSpeed::Unknown;
+    }
+}
+
+int widthFrom(std::uint32_t active)
+{
+    switch (active) {
+    case 1: return 1;
+    case 2: return 4;
+    case 4: return 8;
+    case 8: return 12;
+    case 16: return 2;
+    default: return 0;
+    }
+}
+
+QString nodeIdFor(NodeType type, Guid guid)
+{
+    const QChar prefix = type == NodeType::Switch ? QLatin1Char('S') : type == NodeType::Router ? QLatin1Char('R') : QLatin1Char('H');
+    return QStringLiteral("%1-%2").arg(prefix).arg(guid, 16, 16, QLatin1Char('0'));
+}
+
+NodeType nodeTypeFrom(int ibType)
+{
+    return ibType == IB_NODE_SWITCH ? NodeType::Switch : ibType == IB_NODE_ROUTER ? NodeType::Router : NodeType::ChannelAdapter;
+}
+
+// Turns libibnetdisc's graph into a Fabric. Builder messages name the node, for they come
+// from what the fabric answered, not from a file.
+Result<Fabric> buildFabric(ibnd_fabric_t *scanned, const LiveOptions &options)
+{
+    std::vector<ibnd_node_t *> nodes;
+    for (ibnd_node_t *n = scanned->nodes; n; n = n->next)
+        nodes.push_back(n);
+    // Switches first, then by GUID: the order ibnetdiscover's output suggests, and stable
+    // from one discovery to the next whatever order the scan found them in.
+    std::sort(nodes.begin(), nodes.end(), [](const ibnd_node_t *a, const ibnd_node_t *b) {
+        const bool sa = a->type == IB_NODE_SWITCH, sb = b->type == IB_NODE_SWITCH;
+        return sa != sb ? sa : a->guid < b->guid;
+    });
+
+    FabricBuilder builder;
+    std::size_t portSlots = 0;
+    for (const ibnd_node_t *n : nodes)
+        portSlots += std::size_t(n->numports) + 1;
+    builder.reserve(nodes.size(), portSlots);
+    const int total = int(nodes.size()) * 2;
+    int done = 0;
+    auto fail = [](const ibnd_node_t *n, const QString &message) {
+        return liveError(QStringLiteral("node 0x%1 (\"%2\"): %3").arg(n->guid, 16, 16, QLatin1Char('0')).arg(QString::fromUtf8(n->nodedesc), message));
+    };
+    auto cancelled = [&]() { return options.progress && !options.progress(done, total); };
+
+    std::unordered_map<const ibnd_node_t *, NodeIndex> indexOf;
+    for (ibnd_node_t *n : nodes) {
+        FabricBuilder::NodeSpec spec;
+        spec.type = nodeTypeFrom(n->type);
+        spec.guid = n->guid;
+        spec.portCount = n->numports;
+        spec.name = nodeIdFor(spec.type, n->guid);
+        spec.description = QString::fromUtf8(n->nodedesc);
+        spec.systemImageGuid = mad_get_field64(n->info, 0, IB_NODE_SYSTEM_GUID_F);
+        spec.vendorId = mad_get_field(n->info, 0, IB_NODE_VENDORID_F);
+        spec.deviceId = mad_get_field(n->info, 0, IB_NODE_DEVID_F);
+        spec.enhancedPort0 = spec.type == NodeType::Switch && n->smaenhsp0;
+        NodeIndex created = kNoIndex;
+        if (QString m = builder.addNode(spec, &created); !m.isEmpty())
+            return fail(n, m);
+        indexOf[n] = created;
+
+        const ibnd_port_t *port0 = n->ports ? n->ports[0] : nullptr;
+        if (spec.type == NodeType::Switch) {
+            if (port0 && port0->guid && port0->guid != n->guid)
+                if (QString m = builder.setPortGuid(created, 0, port0->guid); !m.isEmpty())
+                    return fail(n, m);
+            if (QString m = builder.setPortLid(created, 0, Lid(n->smalid), n->smalmc); !m.isEmpty())
+                return fail(n, m);
+            if (QString m = builder.setPortState(created, 0, PortState::Active); !m.isEmpty())
+                return fail(n, m);
+        }
+        // Extended speeds are reported only where the capability mask says so; a switch
+        // answers for its external ports on port 0.
+        const std::uint32_t capabilities = port0 ? mad_get_field(const_cast<std::uint8_t *>(port0->info), 0, IB_PORT_CAPMASK_F) : 0;
+        for (int p = 1; p <= n->numports && n->ports; ++p) {
+            const ibnd_port_t *port = n->ports[p];
+            if (!port)
+                continue;
+            std::uint8_t *info = const_cast<std::uint8_t *>(port->info);
+            if (spec.type != NodeType::Switch) {
+                if (port->guid)
+                    if (QString m = builder.setPortGuid(created, p, port->guid); !m.isEmpty())
+                        return fail(n, m);
+                if (port->base_lid)
+                    if (QString m = builder.setPortLid(created, p, port->base_lid, port->lmc); !m.isEmpty())
+                        return fail(n, m);
+            }
+            const std::uint32_t state = mad_get_field(info, 0, IB_PORT_STATE_F);
+            if (state >= 1 && state <= 4)
+                if (QString m = builder.setPortState(created, p, PortState(state)); !m.isEmpty())
+                    return fail(n, m);
+            const std::uint32_t ownCaps = spec.type == NodeType::Switch ? capabilities : mad_get_field(info, 0, IB_PORT_CAPMASK_F);
+            const std::uint32_t extended = (ownCaps & kCapExtendedSpeeds) ? mad_get_field(info, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F) : 0;
+            const std::uint32_t fdr10 = mad_get_field(const_cast<std::uint8_t *>(port->ext_info), 0, IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F);
+            const int width = widthFrom(mad_get_field(info, 0, IB_PORT_LINK_WIDTH_ACTIVE_F));
+            if (port->remoteport && width > 0) {
+                const LinkSpeed speed = speedFrom(mad_get_field(info, 0, IB_PORT_LINK_SPEED_ACTIVE_F), extended, fdr10);
+                if (QString m = builder.setPortLink(created, p, width, speed); !m.isEmpty())
+                    return fail(n, m);
+            }
+        }
+        ++done;
+        if (cancelled())
+            return liveError(QStringLiteral("discovery cancelled"));
+    }
+
+    for (ibnd_node_t *n : nodes) {
+        for (int p = 1; p <= n->numports && n->ports; ++p) {
+            const ibnd_port_t *port = n->ports[p];
+            if (!port || !port->remoteport || !port->remoteport->node)
+                continue;
+            const auto remote = indexOf.find(port->remoteport->node);
+            if (remote == indexOf.end())
+                continue;
+            if (QString m = builder.connect(indexOf[n], p, remote->second, port->remoteport->portnum); !m.isEmpty())
+                return fail(n, m);
+        }
+        ++done;
+        if (cancelled())
+            return liveError(QStringLiteral("discovery cancelled"));
+    }
+    return std::move(builder).build();
+}
+
+// Directed routes from the local port to every switch and to every endpoint port that hangs
+// off a switch, worked out on the fabric. A directed SMP is forwarded only by switches, so the
+// search goes on from switches alone.
+class DirectedRoutes
+{
+public:
+    DirectedRoutes(const Fabric &fabric, Guid localNodeGuid, int localPort) : m_fabric(fabric)
+    {
+        const NodeIndex local = fabric.nodeByGuid(localNodeGuid);
+        if (local == kNoIndex)
+            return;
+        m_local = local;
+        m_nodePaths.assign(fabric.nodes().size(), {});
+        m_reached.assign(fabric.nodes().size(), false);
+        m_reached[std::size_t(local)] = true;
+        std::deque<NodeIndex> queue;
+        auto visitFrom = [&](NodeIndex from, int portNumber) {
+            const PortIndex p = fabric.portOf(from, portNumber);
+            if (p == kNoIndex || fabric.port(p).remote == kNoIndex)
+                return;
+            const NodeIndex next = fabric.port(fabric.port(p).remote).node;
+            if (m_reached[std::size_t(next)])
+                return;
+            std::vector<std::uint8_t> path = m_nodePaths[std::size_t(from)];
+            if (int(path.size()) >= kMaxDirectedHops)
+                return;
+            path.push_back(std::uint8_t(portNumber));
+            m_reached[std::size_t(next)] = true;
+            m_nodePaths[std::size_t(next)] = std::move(path);
+            if (fabric.node(next).type == NodeType::Switch)
+                queue.push_back(next);
+        };
+        if (fabric.node(local).type == NodeType::Switch) {
+            queue.push_back(local);
+        } else {
+            visitFrom(local, localPort);
+        }
+        while (!queue.empty()) {
+            const NodeIndex s = queue.front();
+            queue.pop_front();
+            for (int p = 1; p <= fabric.node(s).portCount; ++p)
+                visitFrom(s, p);
+        }
+    }
+
+    // The address of a node (for a switch, all its tables) or of one endpoint port (the SMP
+    // must enter the node through that port); by LID when no directed route reaches it.
+    bool addressOfNode(NodeIndex node, ib_portid_t *id) const
+    {
+        if (!m_reached.empty() && m_reached[std::size_t(node)])
+            return directed(m_nodePaths[std::size_t(node)], id);
+        return byLid(m_fabric.nodeLid(node), id);
+    }
+
+    bool addressOfPort(PortIndex portIndex, ib_portid_t *id) const
+    {
+        const Port &port = m_fabric.port(portIndex);
+        const Node &node = m_fabric.node(port.node);
+        if (node.type == NodeType::Switch || m_reached.empty())
+            return addressOfNode(port.node, id);
+        if (port.node == m_local && m_nodePaths[std::size_t(m_local)].empty() && port.number == m_localPort)
+            return directed({}, id);
+        if (port.remote != kNoIndex) {
+            const Port &peer = m_fabric.port(port.remote);
+            if (m_fabric.node(peer.node).type == NodeType::Switch && m_reached[std::size_t(peer.node)]) {
+                std::vector<std::uint8_t> path = m_nodePaths[std::size_t(peer.node)];
+                if (int(path.size()) < kMaxDirectedHops) {
+                    path.push_back(peer.number);
+                    return directed(path, id);
+                }
+            }
+        }
+        return byLid(port.lid, id);
+    }
+
+    void setLocalPort(int number) { m_localPort = number; }
+
+private:
+    static bool directed(const std::vector<std::uint8_t> &path, ib_portid_t *id)
+    {
+        *id = ib_portid_t{};
+        id->drpath.cnt = int(path.size());
+        for (std::size_t i = 0; i < path.size(); ++i)
+            id->drpath.p[i + 1] = path[i];
+        return true;
+    }
+
+    static bool byLid(Lid lid, ib_portid_t *id)
+    {
+        if (lid == 0)
+            return false;
+        *id = ib_portid_t{};
+        ib_portid_set(id, lid, 0, 0);
+        return true;
+    }
+
+    const Fabric &m_fabric;
+    NodeIndex m_local = kNoIndex;
+    int m_localPort = 0;
+    std::vector<std::vector<std::uint8_t>> m_nodePaths;
+    std::vector<bool> m_reached;
+};
+
+// The local node and port, asked of the local SMA itself (a directed route of no hops).
+struct LocalEnd
+{
+    Guid nodeGuid = 0;
+    int port = 0;
+};
+
+Result<LocalEnd> localEnd(const MadPort &mad, const LiveOptions &options)
+{
+    ib_portid_t self{};
+    std::uint8_t data[IB_SMP_DATA_SIZE];
+    if (!mad.get(&self, IB_ATTR_NODE_INFO, 0, data))
+        return liveError(QStringLiteral("the local port (%1) does not answer NodeInfo").arg(adapterText(options)));
+    return LocalEnd{mad_get_field64(data, 0, IB_NODE_GUID_F), int(mad_get_field(data, 0, IB_NODE_LOCAL_PORT_F))};
+}
+
+struct Session
+{
+    std::unique_ptr<MadPort> mad;
+    std::unique_ptr<DirectedRoutes> routes;
+};
+
+Result<Session> openSession(const Fabric &fabric, const LiveOptions &options)
+{
+    Result<std::unique_ptr<MadPort>> mad = MadPort::open(options);
+    if (!mad)
+        return mad.error();
+    Result<LocalEnd> local = localEnd(**mad, options);
+    if (!local)
+        return local.error();
+    Session session;
+    session.mad = std::move(*mad);
+    session.routes = std::make_unique<DirectedRoutes>(fabric, local->nodeGuid, local->port);
+    session.routes->setLocalPort(local->port);
+    return session;
+}
+
+QString describeNode(const Fabric &fabric, NodeIndex node)
+{
+    const Node &n = fabric.node(node);
+    return QStringLiteral("\"%1\" (0x%2)").arg(n.description).arg(n.guid, 16, 16, QLatin1Char('0'));
+}
+
+} // namespace
+
+Result<Fabric> discoverFabric(const LiveOptions &options)
+{
+    if (options.progress && !options.progress(0, 1))
+        return liveError(QStringLiteral("discovery cancelled"));
+    ibnd_fabric_t *scanned = nullptr;
+    {
+        // The check gives a plain reason; the scan itself opens and closes its own ports.
+        std::lock_guard<std::mutex> lock(umadMutex());
+        if (Status s = checkAdapter(options); !s)
+            return s.error();
+    }
+    ibnd_config config{};
+    config.timeout_ms = unsigned(std::max(1, options.timeoutMs));
+    config.retries = unsigned(std::max(1, options.retries));
+    QByteArray ca = options.caName.toLocal8Bit();
+    madrpc_show_errors(0);
+    scanned = ibnd_discover_fabric(ca.isEmpty() ? nullptr : ca.data(), options.caPort, nullptr, &config);
+    if (!scanned)
+        return liveError(QStringLiteral("discovery through %1 failed: the local port did not answer or the fabric timed out "
+                                        "(is the port active and the subnet manager running?)").arg(adapterText(options)));
+    std::unique_ptr<ibnd_fabric_t, void (*)(ibnd_fabric_t *)> owned(scanned, ibnd_destroy_fabric);
+    return buildFabric(scanned, options);
+}
+
+Result<ForwardingTables> readForwardingTables(const Fabric &fabric, const LiveOptions &options)
+{
+    Result<Session> session = openSession(fabric, options);
+    if (!session)
+        return session.error();
+    const MadPort &mad = *session->mad;
+    const int total = int(fabric.switches().size());
+    ForwardingTables tables;
+    tables.reserve(fabric.switches().size());
+    int done = 0;
+    std::uint8_t data[IB_SMP_DATA_SIZE];
+    for (NodeIndex s : fabric.switches()) {
+        if (options.progress && !options.progress(done, total))
+            return liveError(QStringLiteral("reading forwarding tables cancelled"));
+        ib_portid_t id{};
+        if (!session->routes->addressOfNode(s, &id))
+            return liveError(QStringLiteral("switch %1 has neither a directed route nor a LID").arg(describeNode(fabric, s)));
+        if (!mad.get(&id, IB_ATTR_SWITCH_INFO, 0, data))
+            return liveError(QStringLiteral("switch %1 does not answer SwitchInfo").arg(describeNode(fabric, s)));
+        const Lid top = Lid(mad_get_field(data, 0, IB_SW_LINEAR_FDB_TOP_F));
+        const int index = tables.addSwitch(fabric.node(s).guid, fabric.nodeLid(s), fabric.node(s).description);
+        LinearForwardingTable &lft = tables.lft(std::size_t(index));
+        if (top > 0)
+            lft.reserve(top);
+        for (int block = 0; top > 0 && block <= top / kLftBlockSize; ++block) {
+            if (!mad.get(&id, IB_ATTR_LINEARFORWTBL, unsigned(block), data))
+                return liveError(QStringLiteral("switch %1 does not answer LinearForwardingTable block %2").arg(describeNode(fabric, s)).arg(block));
+            for (int i = 0; i < kLftBlockSize; ++i) {
+                const int lid = block * kLftBlockSize + i;
+                if (lid == 0 || lid > top || data[i] == kNoRoute)
+                    continue;
+                lft.setPort(Lid(lid), data[i]);
+            }
+        }
+        ++done;
+    }
+    if (options.progress)
+        options.progress(done, total);
+    return tables;
+}
+
+Result<PKeyTables> readPKeyTables(const Fabric &fabric, const LiveOptions &options)
+{
+    // The ports computePKeyTables models, in port order.
+    std::vector<PortIndex> wanted;
+    for (PortIndex p = 0; p < PortIndex(fabric.ports().size()); ++p) {
+        const Port &port = fabric.port(p);
+        if (!port.present)
+            continue;
+        const bool onSwitch = fabric.node(port.node).type == NodeType::Switch;
+        if (onSwitch && port.number == 0) {
+            wanted.push_back(p);
+        } else if (port.remote != kNoIndex) {
+            const bool peerIsSwitch = fabric.node(fabric.port(port.remote).node).type == NodeType::Switch;
+            if (!onSwitch || !peerIsSwitch)
+                wanted.push_back(p);
+        }
+    }
+
+    Result<Session> session = openSession(fabric, options);
+    if (!session)
+        return session.error();
+    const MadPort &mad = *session->mad;
+    const int total = int(wanted.size());
+    int done = 0;
+    std::uint8_t data[IB_SMP_DATA_SIZE];
+    // Capacities per node, asked once: NodeInfo and, for switches, SwitchInfo.
+    std::unordered_map<NodeIndex, std::pair<int, int>> capacities;
+    std::vector<PortPKeyTable> read;
+    read.reserve(wanted.size());
+    for (PortIndex p : wanted) {
+        if (options.progress && !options.progress(done, total))
+            return liveError(QStringLiteral("reading P_Key tables cancelled"));
+        const Port &port = fabric.port(p);
+        const bool onSwitch = fabric.node(port.node).type == NodeType::Switch;
+        const QString where = QStringLiteral("%1 port %2").arg(describeNode(fabric, port.node)).arg(port.number);
+        ib_portid_t id{};
+        if (!session->routes->addressOfPort(p, &id))
+            return liveError(QStringLiteral("%1 has neither a directed route nor a LID").arg(where));
+        auto cap = capacities.find(port.node);
+        if (cap == capacities.end()) {
+            if (!mad.get(&id, IB_ATTR_NODE_INFO, 0, data))
+                return liveError(QStringLiteral("%1 does not answer NodeInfo").arg(where));
+            const int partitionCap = int(mad_get_field(data, 0, IB_NODE_PARTITION_CAP_F));
+            int enforceCap = 0;
+            if (onSwitch) {
+                if (!mad.get(&id, IB_ATTR_SWITCH_INFO, 0, data))
+                    return liveError(QStringLiteral("%1 does not answer SwitchInfo").arg(where));
+                enforceCap = int(mad_get_field(data, 0, IB_SW_PARTITION_ENFORCE_CAP_F));
+            }
+            cap = capacities.emplace(port.node, std::make_pair(partitionCap, enforceCap)).first;
+        }
+        const bool external = onSwitch && port.number != 0;
+        const int capacity = external ? cap->second.second : cap->second.first;
+        PortPKeyTable table;
+        table.port = p;
+        table.packed = external;
+        const int blocks = (capacity + kPKeyBlockSize - 1) / kPKeyBlockSize;
+        for (int block = 0; block < blocks; ++block) {
+            const unsigned modifier = unsigned(block) | (onSwitch ? unsigned(port.number) << 16 : 0u);
+            if (!mad.get(&id, IB_ATTR_PKEY_TBL, modifier, data))
+                return liveError(QStringLiteral("%1 does not answer P_Key table block %2").arg(where).arg(block));
+            for (int i = 0; i < kPKeyBlockSize; ++i) {
+                const int index = block * kPKeyBlockSize + i;
+                const std::uint16_t pkey = index < capacity ? std::uint16_t((data[2 * i] << 8) | data[2 * i + 1]) : 0;
+                table.entries.push_back(pkey);
+            }
+        }
+        // Cut after the last block that holds something, keeping one block at least.
+        std::size_t used = 0;
+        for (std::size_t i = 0; i < table.entries.size(); ++i)
+            if (table.entries[i] & kPKeyMask)
+                used = i + 1;
+        const std::size_t keep = std::max<std::size_t>(kPKeyBlockSize, (used + kPKeyBlockSize - 1) / kPKeyBlockSize * kPKeyBlockSize);
+        table.entries.resize(keep, 0);
+        read.push_back(std::move(table));
+        ++done;
+    }
+    if (options.progress)
+        options.progress(done, total);
+    return PKeyTables::fromPorts(std::move(read));
+}
+
+QByteArray writePKeyTables(const PKeyTables &tables, const Fabric &fabric)
+{
+    QByteArray out = "# P_Key tables: port GUID, port number, node description, index:P_Key (0x8000 = full member)\n";
+    for (const PortPKeyTable &t : tables.ports()) {
+        const Port &port = fabric.port(t.port);
+        const Node &node = fabric.node(port.node);
+        QByteArray line = "0x" + QByteArray::number(qulonglong(port.guid ? port.guid : node.guid), 16).rightJustified(16, '0')
+                          + ' ' + QByteArray::number(port.number) + " \"" + node.description.toUtf8() + '"';
+        bool any = false;
+        for (std::size_t i = 0; i < t.entries.size(); ++i) {
+            if (!(t.entries[i] & kPKeyMask))
+                continue;
+            line += ' ' + QByteArray::number(qulonglong(i)) + ":0x" + QByteArray::number(t.entries[i], 16).rightJustified(4, '0');
+            any = true;
+        }
+        if (any)
+            out += line + '\n';
+    }
+    return out;
+}
+
+bool FabricChanges::empty() const
+{
+    return nodesGone.isEmpty() && nodesNew.isEmpty() && linksGone.isEmpty() && linksNew.isEmpty() && lidsChanged.isEmpty();
+}
+
+QString FabricChanges::toText() const
+{
+    if (empty())
+        return QStringLiteral("no changes\n");
+    QString text;
+    auto section = [&](const QStringList &items, const char *label) {
+        for (const QString &item : items)
+            text += QLatin1String(label) + QStringLiteral(": ") + item + QLatin1Char('\n');
+    };
+    section(nodesGone, "node gone");
+    section(nodesNew, "node new");
+    section(linksGone, "link gone");
+    section(linksNew, "link new");
+    section(lidsChanged, "LID changed");
+    return text;
+}
+
+namespace {
+
+using PortKey = std::pair<Guid, int>;  // node GUID, port number
+using LinkKey = std::pair<PortKey, PortKey>;
+
+std::map<LinkKey, QString> linksOf(const Fabric &fabric)
+{
+    std::map<LinkKey, QString> links;
+    for (const Link &link : fabric.links()) {
+        const Port &a = fabric.port(link.a);
+        const Port &b = fabric.port(link.b);
+        PortKey ka{fabric.node(a.node).guid, a.number};
+        PortKey kb{fabric.node(b.node).guid, b.number};
+        const bool swap = kb < ka;
+        if (swap)
+            std::swap(ka, kb);
+        const Node &na = fabric.node(swap ? b.node : a.node);
+        const Node &nb = fabric.node(swap ? a.node : b.node);
+        links[{ka, kb}] = QStringLiteral("0x%1[%2] \"%3\" - 0x%4[%5] \"%6\"")
+                              .arg(ka.first, 16, 16, QLatin1Char('0')).arg(ka.second).arg(na.description)
+                              .arg(kb.first, 16, 16, QLatin1Char('0')).arg(kb.second).arg(nb.description);
+    }
+    return links;
+}
+
+QString nodeText(const Node &n)
+{
+    return QStringLiteral("0x%1 \"%2\"").arg(n.guid, 16, 16, QLatin1Char('0')).arg(n.description);
+}
+
+} // namespace
+
+FabricChanges compareFabrics(const Fabric &before, const Fabric &after)
+{
+    FabricChanges changes;
+    for (const Node &n : before.nodes())
+        if (after.nodeByGuid(n.guid) == kNoIndex)
+            changes.nodesGone << nodeText(n);
+    for (const Node &n : after.nodes())
+        if (before.nodeByGuid(n.guid) == kNoIndex)
+            changes.nodesNew << nodeText(n);
+
+    const std::map<LinkKey, QString> oldLinks = linksOf(before);
+    const std::map<LinkKey, QString> newLinks = linksOf(after);
+    for (const auto &[key, text] : oldLinks)
+        if (!newLinks.count(key))
+            changes.linksGone << text;
+    for (const auto &[key, text] : newLinks)
+        if (!oldLinks.count(key))
+            changes.linksNew << text;
+
+    for (const Node &n : before.nodes()) {
+        const NodeIndex other = after.nodeByGuid(n.guid);
+        if (other == kNoIndex)
+            continue;
+        const Node &m = after.node(other);
+        for (int p = 0; p <= std::min<int>(n.portCount, m.portCount); ++p) {
+            const Port &a = before.port(n.firstPort + p);
+            const Port &b = after.port(m.firstPort + p);
+            if (!a.present || !b.present || (a.lid == b.lid && a.lmc == b.lmc))
+                continue;
+            if (a.lid == 0 && b.lid == 0)
+                continue;
+            changes.lidsChanged << QStringLiteral("0x%1[%2] \"%3\" LID %4 -> %5")
+                                       .arg(n.guid, 16, 16, QLatin1Char('0')).arg(p).arg(n.description).arg(a.lid).arg(b.lid);
+        }
+    }
+    return changes;
+}
+
+} // namespace weft

@@ -1,0 +1,77 @@
+#pragma once
+// A live fabric, read through rdma-core's libraries as the diagnostic tools read it: the
+// topology by libibnetdisc (ibnetdiscover's engine), the unicast forwarding tables and P_Key
+// tables by SubnGet SMPs through libibmad (what ibroute and `smpquery pkeys` send).
+//
+// Every function blocks until done and opens its own MAD port, so the GUI calls them from a
+// worker thread; `progress` reports along the way and cancels when it returns false. Without an
+// adapter, without umad access, or when the fabric does not answer, the result is an Error
+// saying which; nothing is half-built.
+//
+// Tables are read by directed route, worked out on the Fabric from the port Weft runs on, so
+// that they can be read even where LIDs or routes are wrong (that is when one wants to look).
+// A node that no directed route reaches is addressed by its LID.
+
+#include "Fabric.h"
+#include "ForwardingTables.h"
+#include "PKeyTables.h"
+#include "Result.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+
+namespace weft {
+
+struct LiveOptions
+{
+    QString caName;       // empty: the first adapter, as the diagnostic tools choose it
+    int caPort = 0;       // 0: the first active port
+    int timeoutMs = 200;  // per SMP
+    int retries = 3;
+    // Called with work done so far and the total; returning false cancels. For discovery the
+    // library scans in one call, so a cancel there takes effect when the scan returns.
+    std::function<bool(int done, int total)> progress;
+};
+
+// The subnet as libibnetdisc sees it from the local port: nodes with GUIDs and descriptions,
+// ports with GUIDs, LIDs, LMC, state, active width and speed, and every cable.
+Result<Fabric> discoverFabric(const LiveOptions &options);
+
+// Every switch's linear forwarding table: SwitchInfo:LinearFDBTop, then LinearForwardingTable
+// blocks 0..top/64. LIDs above the top are left without a route, as ibroute shows them.
+Result<ForwardingTables> readForwardingTables(const Fabric &fabric, const LiveOptions &options);
+
+// The P_Key tables of the ports computePKeyTables models: CA and router ports with a link, switch
+// port 0, and the switch ports facing a CA or router (marked packed). Each table is read up to the
+// port's capacity (NodeInfo:PartitionCap, or SwitchInfo:PartitionEnforcementCap for a switch's
+// external port) and then cut after its last non-empty 32-entry block (at least one block).
+Result<PKeyTables> readPKeyTables(const Fabric &fabric, const LiveOptions &options);
+
+// P_Key tables as text, one line per port with at least one entry:
+//   <port GUID> <port number> "<node description>" <index>:0x<pkey> ...
+// Port GUID and description are the node's for a switch port. Indices are decimal; P_Keys keep
+// the full-member bit (0xffff full, 0x7fff limited); empty slots are not listed. Lines start
+// with "# " are comments. Sorted as PKeyTables are, by port index of the fabric.
+QByteArray writePKeyTables(const PKeyTables &tables, const Fabric &fabric);
+
+// What changed between two discoveries of a fabric, matched by GUID. A node is "GUID "desc"",
+// a link "GUID[port] - GUID[port]" (lower GUID first), a LID change "GUID[port] LID a -> b".
+struct FabricChanges
+{
+    QStringList nodesGone;
+    QStringList nodesNew;
+    QStringList linksGone;
+    QStringList linksNew;
+    QStringList lidsChanged;
+
+    bool empty() const;
+    // One line per change ("link gone: ..."), or "no changes".
+    QString toText() const;
+};
+
+FabricChanges compareFabrics(const Fabric &before, const Fabric &after);
+
+} // namespace weft

@@ -1,0 +1,384 @@
+// `weft commit` against the real OpenSM under ibsim (file engine, -U and -P files in a private
+// directory): a pftree routing for two tenants is committed and the independent tools
+// (dump_lfts, smpquery pkeys) read back exactly the planned tables and P_Keys; and the faults:
+// a partitions.conf OpenSM would reject, a link pulled between preview and commit, a
+// verification mismatch, OpenSM killed during the commit. In each the fabric ends in a known,
+// verified state and the operator's plan files are untouched. `weft lab --no-gui` runs the
+// whole loop once.
+
+#include "FabricGenerator.h"
+#include "LftDump.h"
+#include "PKeyTables.h"
+#include "PartitionsConf.h"
+#include "RoutingEngine.h"
+#include "SafeFile.h"
+#include "SimulatedFabric.h"
+#include "TopologyFile.h"
+#include "WeftRunner.h"
+
+#include <QtTest>
+
+#include <csignal>
+#include <set>
+
+using namespace weft;
+
+namespace {
+
+QString weftBinary() { return qEnvironmentVariable("WEFT_BINARY"); }
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QString describe(const Result<SimulatedFabric::ClientResult> &run)
+{
+    if (!run)
+        return run.error().toString();
+    return QStringLiteral("exit %1\n%2\n%3").arg(run->exitCode).arg(QString::fromUtf8(run->out), QString::fromUtf8(run->err));
+}
+
+// P_Keys (with membership bit) in a `smpquery pkeys` listing: "   0: 0xffff 0x8001 ..." rows.
+std::set<int> smpqueryPKeys(const QByteArray &output)
+{
+    std::set<int> pkeys;
+    static const QRegularExpression row(QStringLiteral("^\\s*\\d+:((?:\\s+0x[0-9a-f]{4})+)\\s*$"));
+    for (const QByteArray &raw : output.split('\n')) {
+        const auto m = row.match(QString::fromUtf8(raw));
+        if (!m.hasMatch())
+            continue;
+        for (const QString &value : m.captured(1).split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            if (const int pkey = value.toInt(nullptr, 16); pkey & 0x7fff)
+                pkeys.insert(pkey);
+    }
+    return pkeys;
+}
+
+// A lab: a generated 4-ary 2-tree under ibsim, OpenSM with `-R file -U -P`, started on ftree
+// tables and a partitions.conf with only the default partition; a plan (pftree for two
+// tenants) made against the fabric as ibnetdiscover sees it.
+struct Lab
+{
+    QTemporaryDir dir;
+    GeneratedFabric generated;
+    std::unique_ptr<SimulatedFabric> sim;
+    Fabric live;          // from ibnetdiscover: the preview
+    QString lfts, partitions, pidFile, topology, planLfts, planPartitions;
+    QByteArray initialLfts, initialPartitions;
+    ForwardingTables planTables;
+    std::vector<Partition> planPartitionsModel;
+    Guid smPort = 0;
+
+    QString path(const char *name) const { return dir.filePath(QLatin1String(name)); }
+
+    QString start()
+    {
+        GeneratorOptions o;
+        o.arity = 4;
+        o.levels = 2;
+        o.linkSpeed = LinkSpeed::SDR;
+        Result<GeneratedFabric> g = generateFabric(o);
+        if (!g)
+            return g.error().toString();
+        generated = std::move(*g);
+        const Fabric &fabric = generated.fabric;
+        const NodeIndex smHost = fabric.endNodes().front();
+        smPort = fabric.port(fabric.portOf(smHost, 1)).guid;
+        lfts = path("opensm.lfts");
+        partitions = path("partitions.conf");
+        pidFile = path("opensm.pid");
+        topology = path("preview.topo");
+        planLfts = path("plan.lfts");
+        planPartitions = path("plan-partitions.conf");
+        Result<Routing> ftree = routeFabric(QStringLiteral("ftree"), fabric, Tenancy{});
+        if (!ftree)
+            return ftree.error().toString();
+        initialLfts = writeLftDump(ftree->tables, &fabric);
+        initialPartitions = writePartitionsConf(withExplicitDefault({}));
+        writeFileAtomically(path("fabric.net"), writeIbsimNet(fabric, smHost), false);
+        writeFileAtomically(lfts, initialLfts, false);
+        writeFileAtomically(partitions, initialPartitions, false);
+
+        SimulatedFabric::Options so;
+        so.netFile = path("fabric.net");
+        so.smNode = fabric.node(smHost).name;
+        so.partitionsConf = partitions;
+        so.openSmArgs = {QStringLiteral("-R"), QStringLiteral("file"), QStringLiteral("-U"), lfts};
+        sim = std::make_unique<SimulatedFabric>(so);
+        const Status started = sim->start();
+        if (!started)
+            return started.error().toString();
+        writeFileAtomically(pidFile, QByteArray::number(sim->openSmPid()) + '\n', false);
+
+        // Preview: the fabric as the diagnostic tools see it (OpenSM's LIDs), and a plan on it.
+        const auto discovered = sim->runClient(QStringLiteral("ibnetdiscover"), {});
+        if (!discovered || discovered->exitCode != 0)
+            return QStringLiteral("ibnetdiscover: ") + describe(discovered);
+        writeFileAtomically(topology, discovered->out, false);
+        Result<Fabric> f = readTopology(discovered->out, topology);
+        if (!f)
+            return f.error().toString();
+        live = std::move(*f);
+
+        std::vector<Partition> tenants;
+        for (int t = 0; t < 2; ++t) {
+            Partition p;
+            p.name = t ? QStringLiteral("blue") : QStringLiteral("red");
+            p.pkey = std::uint16_t(t + 1);
+            for (std::size_t h = std::size_t(t); h < generated.hosts.size(); h += 2) {
+                PartitionMember m;
+                m.guid = fabric.port(fabric.portOf(generated.hosts[h], 1)).guid;
+                m.membership = Membership::Full;
+                m.explicitMembership = true;
+                p.members.push_back(m);
+            }
+            tenants.push_back(p);
+        }
+        planPartitionsModel = withExplicitDefault(tenants);
+        Tenancy tenancy;
+        tenancy.partitions = planPartitionsModel;
+        Result<Routing> pftree = routeFabric(QStringLiteral("pftree"), live, tenancy);
+        if (!pftree)
+            return pftree.error().toString();
+        planTables = pftree->tables;
+        writeFileAtomically(planLfts, writeLftDump(planTables, &live), false);
+        writeFileAtomically(planPartitions, writePartitionsConf(planPartitionsModel), false);
+        return {};
+    }
+
+    QStringList commitArgs() const
+    {
+        return {QStringLiteral("commit"), QStringLiteral("--plan-lfts"), planLfts, QStringLiteral("--plan-partitions"), planPartitions,
+                QStringLiteral("--plan-topology"), topology, QStringLiteral("--opensm-lfts"), lfts,
+                QStringLiteral("--opensm-partitions"), partitions, QStringLiteral("--opensm-pidfile"), pidFile,
+                QStringLiteral("--opensm-log"), sim->openSmLogPath(), QStringLiteral("--timeout"), QStringLiteral("60"),
+                QStringLiteral("--json")};
+    }
+
+    // What the switches hold, by dump_lfts.
+    Result<ForwardingTables> installedTables() const
+    {
+        const auto dump = sim->runClient(QStringLiteral("dump_lfts"), {});
+        if (!dump || dump->exitCode != 0)
+            return Error{{}, 0, QStringLiteral("dump_lfts: ") + describe(dump)};
+        return readLftDump(dump->out, QStringLiteral("dump_lfts"), &live);
+    }
+
+    // Compares the installed tables with `expected` on every LID the fabric assigns.
+    QString tablesDiffer(const ForwardingTables &expected) const
+    {
+        Result<ForwardingTables> installed = installedTables();
+        if (!installed)
+            return installed.error().toString();
+        for (NodeIndex sw : live.switches()) {
+            const Guid guid = live.node(sw).guid;
+            const SwitchForwardingTable *want = expected.find(guid);
+            const SwitchForwardingTable *got = installed->find(guid);
+            for (const Port &p : live.ports()) {
+                if (!p.present || p.lid == 0)
+                    continue;
+                const int a = want ? want->lft.port(p.lid) : kNoRoute;
+                const int b = got ? got->lft.port(p.lid) : kNoRoute;
+                if (a != b)
+                    return QStringLiteral("switch %1 LID %2: holds port %3, expected %4").arg(live.node(sw).description).arg(p.lid).arg(b).arg(a);
+            }
+        }
+        return {};
+    }
+
+    bool planFilesUntouched(const QByteArray &lftsBefore, const QByteArray &partitionsBefore) const
+    {
+        return readAll(planLfts) == lftsBefore && readAll(planPartitions) == partitionsBefore;
+    }
+};
+
+QJsonObject json(const QByteArray &out)
+{
+    return QJsonDocument::fromJson(out).object();
+}
+
+} // namespace
+
+class TestLabCommit : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        const QString missing = SimulatedFabric::missingTools();
+        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("the lab tests need: ") + missing));
+        QVERIFY2(QFileInfo::exists(weftBinary()), "WEFT_BINARY does not name the weft executable");
+    }
+
+    void commitsPftreeForTwoTenants()
+    {
+        Lab lab;
+        const QString error = lab.start();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QByteArray planLfts = readAll(lab.planLfts), planPartitions = readAll(lab.planPartitions);
+        QVERIFY2(!lab.tablesDiffer(lab.planTables).isEmpty(), "the plan must change the tables");
+
+        const auto run = lab.sim->runClient(weftBinary(), lab.commitArgs());
+        QVERIFY2(run && run->exitCode == 0, qPrintable(describe(run)));
+        QCOMPARE(json(run->out).value(QStringLiteral("outcome")).toString(), QStringLiteral("committed"));
+        QVERIFY(json(run->out).value(QStringLiteral("smps")).toDouble() > 0);
+
+        // dump_lfts: exactly the planned tables.
+        const QString differ = lab.tablesDiffer(lab.planTables);
+        QVERIFY2(differ.isEmpty(), qPrintable(differ));
+        // smpquery pkeys: every host holds the P_Keys of its tenant and the default partition.
+        const PKeyTables expected = computePKeyTables(lab.live, lab.planPartitionsModel, PKeyTableOptions{lab.smPort, true});
+        int hostsChecked = 0;
+        for (const PortPKeyTable &table : expected.ports()) {
+            const Port &port = lab.live.port(table.port);
+            if (lab.live.node(port.node).type != NodeType::ChannelAdapter)
+                continue;
+            const auto pkeys = lab.sim->runClient(QStringLiteral("smpquery"), {QStringLiteral("pkeys"), QString::number(port.lid)});
+            QVERIFY2(pkeys && pkeys->exitCode == 0, qPrintable(describe(pkeys)));
+            std::set<int> want;
+            for (std::uint16_t e : table.entries)
+                if (e & kPKeyMask)
+                    want.insert(e);
+            QCOMPARE(smpqueryPKeys(pkeys->out), want);
+            QVERIFY(want.count(0x8001) + want.count(0x8002) == 1);
+            ++hostsChecked;
+        }
+        QCOMPARE(hostsChecked, int(lab.generated.hosts.size()));
+        // Backups of what OpenSM had, the journal, and the plan files as they were.
+        QCOMPARE(readAll(backupPath(lab.lfts)), lab.initialLfts);
+        QCOMPARE(readAll(backupPath(lab.partitions)), lab.initialPartitions);
+        QVERIFY(readAll(lab.path("weft-commits.jsonl")).contains("\"outcome\":\"committed\""));
+        QVERIFY(lab.planFilesUntouched(planLfts, planPartitions));
+        lab.sim->stop();
+    }
+
+    void faultsEndInAKnownVerifiedState_data()
+    {
+        QTest::addColumn<QString>("fault");
+        QTest::addRow("partitions.conf OpenSM would reject") << QStringLiteral("reject");
+        QTest::addRow("link pulled between preview and commit") << QStringLiteral("stale");
+        QTest::addRow("OpenSM keeps other tables (read-back mismatch)") << QStringLiteral("mismatch");
+        QTest::addRow("OpenSM killed during the commit") << QStringLiteral("kill");
+    }
+
+    void faultsEndInAKnownVerifiedState()
+    {
+        QFETCH(QString, fault);
+        Lab lab;
+        const QString error = lab.start();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        Result<ForwardingTables> before = lab.installedTables();
+        QVERIFY2(before.ok(), before.ok() ? "" : qPrintable(before.error().toString()));
+        QStringList args = lab.commitArgs();
+
+        if (fault == QLatin1String("reject")) {
+            // A file without a single definition is "in error" to OpenSM, which would then give
+            // every port full membership of the default partition.
+            QVERIFY(writeFileAtomically(lab.planPartitions, "# Default=0x7fff : ALL=limited, SELF=full ;\n", false).ok());
+            QVERIFY(!readPartitionsConfFile(lab.planPartitions).ok());
+        }
+        const QByteArray planLfts = readAll(lab.planLfts), planPartitions = readAll(lab.planPartitions);
+
+        if (fault == QLatin1String("stale")) {
+            const Fabric &fabric = lab.generated.fabric;
+            NodeIndex leaf = kNoIndex;
+            int uplink = 0;
+            for (NodeIndex s : fabric.switches())
+                for (int p = 1; p <= fabric.node(s).portCount; ++p) {
+                    const Port &port = fabric.port(fabric.portOf(s, p));
+                    if (port.remote != kNoIndex && fabric.node(fabric.port(port.remote).node).type == NodeType::Switch
+                        && lab.generated.nodeLevel[std::size_t(s)] == 1) {
+                        leaf = s;
+                        uplink = p;
+                    }
+                }
+            QVERIFY(leaf != kNoIndex);
+            QVERIFY(lab.sim->simulatorCommand(QStringLiteral("Unlink \"%1\"[%2]").arg(fabric.node(leaf).name).arg(uplink)).ok());
+            QTest::qWait(1000);  // ibsim applies console commands asynchronously
+        }
+        if (fault == QLatin1String("mismatch")) {
+            // Weft is pointed at a copy: OpenSM keeps loading its own unchanged file, as if a
+            // second writer had put the old tables back behind Weft's back.
+            const QString copy = lab.path("elsewhere.lfts");
+            QVERIFY(writeFileAtomically(copy, lab.initialLfts, false).ok());
+            args[args.indexOf(QStringLiteral("--opensm-lfts")) + 1] = copy;
+        }
+
+        int exitCode = -1;
+        QByteArray out;
+        if (fault == QLatin1String("kill")) {
+            QProcess weft;
+            weft.setProcessEnvironment(lab.sim->clientEnvironment());
+            weft.start(weftBinary(), args);
+            QVERIFY(weft.waitForStarted());
+            QDeadlineTimer deadline(120000);
+            while (readAll(lab.lfts) == lab.initialLfts && !deadline.hasExpired() && weft.state() != QProcess::NotRunning)
+                QThread::msleep(5);
+            QVERIFY2(readAll(lab.lfts) != lab.initialLfts, "weft never wrote the tables");
+            QCOMPARE(::kill(pid_t(lab.sim->openSmPid()), SIGKILL), 0);
+            QVERIFY(weft.waitForFinished(180000));
+            QCOMPARE(weft.exitStatus(), QProcess::NormalExit);
+            exitCode = weft.exitCode();
+            out = weft.readAllStandardOutput();
+        } else {
+            const auto run = lab.sim->runClient(weftBinary(), args);
+            QVERIFY2(run.ok(), qPrintable(describe(run)));
+            exitCode = run->exitCode;
+            out = run->out;
+        }
+        const QJsonObject report = json(out);
+        const QString outcome = report.value(QStringLiteral("outcome")).toString();
+        const QString reasons = QString::fromUtf8(QJsonDocument(report.value(QStringLiteral("reasons")).toArray()).toJson());
+        qInfo("%s: exit %d, outcome %s\n%s", qPrintable(fault), exitCode, qPrintable(outcome), qPrintable(reasons));
+
+        if (fault == QLatin1String("reject") || fault == QLatin1String("stale")) {
+            QCOMPARE(exitCode, 2);
+            QCOMPARE(outcome, fault == QLatin1String("reject") ? QStringLiteral("refused") : QStringLiteral("stale"));
+            QVERIFY(!report.value(QStringLiteral("written")).toBool());
+            QVERIFY(!QFileInfo::exists(backupPath(lab.lfts)));
+            QVERIFY(reasons.contains(fault == QLatin1String("reject") ? QStringLiteral("would be rejected by OpenSM")
+                                                                      : QStringLiteral("link")));
+        } else if (fault == QLatin1String("mismatch")) {
+            QCOMPARE(exitCode, 1);
+            QCOMPARE(outcome, QStringLiteral("rolled-back"));
+            QVERIFY(reasons.contains(QStringLiteral("read-back does not match the plan")));
+            QVERIFY(report.value(QStringLiteral("steps")).toVariant().toStringList().join(QLatin1Char('\n'))
+                        .contains(QStringLiteral("the fabric holds the previous state")));
+        } else {
+            // Either OpenSM died before programming the plan (rolled back; files restored) or
+            // after (the commit verified). Weft must say which, and be right.
+            QVERIFY2(exitCode == 0 || exitCode == 1, qPrintable(reasons));
+            if (exitCode == 1) {
+                QCOMPARE(outcome, QStringLiteral("rollback-failed"));
+                QVERIFY(reasons.contains(QStringLiteral("verified: the switches")));
+            }
+        }
+
+        // Known, verified state: the OpenSM files and the switches hold the previous state
+        // (or, for a kill that came after the sweep, the plan), by the independent tools.
+        const bool holdsPlan = exitCode == 0 || reasons.contains(QStringLiteral("hold the plan's tables"));
+        if (exitCode != 0) {
+            QCOMPARE(readAll(lab.lfts), lab.initialLfts);
+            QCOMPARE(readAll(lab.partitions), lab.initialPartitions);
+        }
+        const QString differ = lab.tablesDiffer(holdsPlan ? lab.planTables : *before);
+        QVERIFY2(differ.isEmpty(), qPrintable(differ));
+        QVERIFY(lab.planFilesUntouched(planLfts, planPartitions));
+        QVERIFY(readAll(lab.path("weft-commits.jsonl")).contains(QStringLiteral("\"outcome\":\"%1\"").arg(outcome).toUtf8()));
+        lab.sim->stop();
+    }
+
+    void labRunsTheLoopHeadless()
+    {
+        const test::Run run = test::runWeft({QStringLiteral("lab"), QStringLiteral("--no-gui"), QStringLiteral("--fabric"), QStringLiteral("radix:8:2")}, 600000);
+        QVERIFY2(run.exitCode == 0, run.out.constData());
+        for (const char *step : {"[1/5] discover", "[2/5] route", "[3/5] diff", "verified", "outcome: committed", "stopping OpenSM"})
+            QVERIFY2(run.out.contains(step), run.out.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLabCommit)
+#include "tst_lab_commit.moc"
