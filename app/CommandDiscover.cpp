@@ -48,6 +48,7 @@ int discover(const QStringList &args)
     parser.addOption({QStringLiteral("port"), QStringLiteral("Adapter port to use (default: the first active)."), QStringLiteral("N"), QStringLiteral("0")});
     parser.addOption({QStringLiteral("timeout"), QStringLiteral("Milliseconds to wait for each SMP (default 200)."), QStringLiteral("MS"), QStringLiteral("200")});
     parser.addOption({QStringLiteral("retries"), QStringLiteral("Retries per SMP (default 3)."), QStringLiteral("N"), QStringLiteral("3")});
+    parser.addOption({QStringLiteral("outstanding-smps"), QStringLiteral("SMPs the scan keeps in flight (default 4, as OpenSM; ibnetdiscover uses 2)."), QStringLiteral("N"), QStringLiteral("4")});
     parser.addOption({{QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("Write the topology (ibnetdiscover format)."), QStringLiteral("TOPOLOGY")});
     parser.addOption({QStringLiteral("lfts"), QStringLiteral("Read every switch's LFT and write them (ibroute format)."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("pkeys"), QStringLiteral("Read the ports' P_Key tables and write them."), QStringLiteral("FILE")});
@@ -69,6 +70,9 @@ int discover(const QStringList &args)
     options.retries = parser.value(QStringLiteral("retries")).toInt(&ok);
     if (!ok || options.retries < 0)
         return reportBadInput(command, QStringLiteral("--retries: not a count: \"%1\"").arg(parser.value(QStringLiteral("retries"))));
+    options.maxSmpsInFlight = parser.value(QStringLiteral("outstanding-smps")).toInt(&ok);
+    if (!ok || options.maxSmpsInFlight < 1)
+        return reportBadInput(command, QStringLiteral("--outstanding-smps: not a positive count: \"%1\"").arg(parser.value(QStringLiteral("outstanding-smps"))));
 
     // Read the saved topology first: a typo there should not cost a discovery.
     std::optional<Fabric> saved;

@@ -409,6 +409,7 @@ Result<Fabric> discoverFabric(const LiveOptions &options)
     ibnd_config config{};
     config.timeout_ms = unsigned(std::max(1, options.timeoutMs));
     config.retries = unsigned(std::max(1, options.retries));
+    config.max_smps = unsigned(std::max(1, options.maxSmpsInFlight));
     QByteArray ca = options.caName.toLocal8Bit();
     madrpc_show_errors(0);
     scanned = ibnd_discover_fabric(ca.isEmpty() ? nullptr : ca.data(), options.caPort, nullptr, &config);

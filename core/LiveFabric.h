@@ -31,6 +31,9 @@ struct LiveOptions
     int caPort = 0;       // 0: the first active port
     int timeoutMs = 200;  // per SMP
     int retries = 3;
+    // SMPs the discovery scan keeps in flight. ibnetdiscover defaults to 2; OpenSM sends up to 4
+    // at once (max_wire_smps), which every subnet already tolerates from its SM.
+    int maxSmpsInFlight = 4;
     // Called with work done so far and the total; returning false cancels. For discovery the
     // library scans in one call, so a cancel there takes effect when the scan returns.
     std::function<bool(int done, int total)> progress;
