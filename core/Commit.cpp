@@ -263,7 +263,7 @@ QStringList compareReadBack(const Fabric &fabric, const ForwardingTables &expect
                 examples << QStringLiteral("LID %1 port %2, expected %3").arg(lid).arg(got).arg(want);
         }
         if (wrong)
-            report(QStringLiteral("switch %1: %2 LFT entries differ (%3)").arg(name).arg(wrong).arg(examples.join(QStringLiteral("; "))));
+            report(QStringLiteral("switch %1: %2 (%3)").arg(name, wrong == 1 ? QStringLiteral("1 LFT entry differs") : QStringLiteral("%1 LFT entries differ").arg(wrong)).arg(examples.join(QStringLiteral("; "))));
     }
     for (const PortPKeyTable &want : expectedPKeys.ports()) {
         const PortPKeyTable *got = readPKeys.find(want.port);

@@ -93,6 +93,13 @@ public:
         return smp_query_status_via(data, destination, attribute, modifier, 0, &status, m_port) && status == 0;
     }
 
+    // SubnSet(attribute, modifier) with `data`; the answer (what the node now holds) replaces it.
+    bool set(ib_portid_t *destination, unsigned attribute, unsigned modifier, std::uint8_t *data) const
+    {
+        int status = 0;
+        return smp_set_status_via(data, destination, attribute, modifier, 0, &status, m_port) && status == 0;
+    }
+
 private:
     explicit MadPort(ibmad_port *port) : m_port(port) {}
     ibmad_port *m_port;
@@ -459,6 +466,36 @@ Result<ForwardingTables> readForwardingTables(const Fabric &fabric, const LiveOp
     if (options.progress)
         options.progress(done, total);
     return tables;
+}
+
+Status writeForwardingTableEntry(const Fabric &fabric, Guid switchGuid, Lid lid, std::uint8_t port,
+                                 const LiveOptions &options, std::uint8_t *previousPort)
+{
+    const NodeIndex sw = fabric.nodeByGuid(switchGuid);
+    if (sw == kNoIndex || fabric.node(sw).type != NodeType::Switch)
+        return liveError(QStringLiteral("0x%1 is not a switch of the fabric").arg(switchGuid, 16, 16, QLatin1Char('0')));
+    if (lid == 0 || lid >= 0xc000)
+        return liveError(QStringLiteral("LID %1 is not a unicast LID").arg(lid));
+    if (port > fabric.node(sw).portCount && port != kNoRoute)
+        return liveError(QStringLiteral("switch %1 has no port %2").arg(describeNode(fabric, sw)).arg(port));
+    Result<Session> session = openSession(fabric, options);
+    if (!session)
+        return session.error();
+    ib_portid_t id{};
+    if (!session->routes->addressOfNode(sw, &id))
+        return liveError(QStringLiteral("switch %1 has neither a directed route nor a LID").arg(describeNode(fabric, sw)));
+    const unsigned block = unsigned(lid / kLftBlockSize);
+    std::uint8_t data[IB_SMP_DATA_SIZE];
+    if (!session->mad->get(&id, IB_ATTR_LINEARFORWTBL, block, data))
+        return liveError(QStringLiteral("switch %1 does not answer LinearForwardingTable block %2").arg(describeNode(fabric, sw)).arg(block));
+    if (previousPort)
+        *previousPort = data[lid % kLftBlockSize];
+    data[lid % kLftBlockSize] = port;
+    if (!session->mad->set(&id, IB_ATTR_LINEARFORWTBL, block, data))
+        return liveError(QStringLiteral("switch %1 refused LinearForwardingTable block %2").arg(describeNode(fabric, sw)).arg(block));
+    if (data[lid % kLftBlockSize] != port)
+        return liveError(QStringLiteral("switch %1 answered the write of LID %2 with port %3").arg(describeNode(fabric, sw)).arg(lid).arg(data[lid % kLftBlockSize]));
+    return Done{};
 }
 
 Result<PKeyTables> readPKeyTables(const Fabric &fabric, const LiveOptions &options)

@@ -47,6 +47,13 @@ Result<Fabric> discoverFabric(const LiveOptions &options);
 // blocks 0..top/64. LIDs above the top are left without a route, as ibroute shows them.
 Result<ForwardingTables> readForwardingTables(const Fabric &fabric, const LiveOptions &options);
 
+// Sets one entry of a switch's linear forwarding table behind the subnet manager's back: reads
+// the 64-entry block holding `lid`, changes that entry to `port` and writes the block back with
+// a SubnSet SMP. For tests and fault drills (OpenSM only rewrites blocks that differ from its own
+// cached copy, so such a change survives its sweeps). `previousPort` receives the entry it held.
+Status writeForwardingTableEntry(const Fabric &fabric, Guid switchGuid, Lid lid, std::uint8_t port,
+                                 const LiveOptions &options, std::uint8_t *previousPort = nullptr);
+
 // The P_Key tables of the ports computePKeyTables models: CA and router ports with a link, switch
 // port 0, and the switch ports facing a CA or router (marked packed). Each table is read up to the
 // port's capacity (NodeInfo:PartitionCap, or SwitchInfo:PartitionEnforcementCap for a switch's

@@ -1,8 +1,9 @@
 // `weft commit` against the real OpenSM under ibsim (file engine, -U and -P files in a private
 // directory): a pftree routing for two tenants is committed and the independent tools
 // (dump_lfts, smpquery pkeys) read back exactly the planned tables and P_Keys; and the faults:
-// a partitions.conf OpenSM would reject, a link pulled between preview and commit, a
-// verification mismatch, OpenSM killed during the commit. In each the fabric ends in a known,
+// a partitions.conf OpenSM would reject, a link pulled between preview and commit, a forwarding
+// table changed on a switch behind Weft's back (a real read-back mismatch), OpenSM killed during
+// the commit. In each the fabric ends in a known,
 // verified state and the operator's plan files are untouched. `weft lab --no-gui` runs the
 // whole loop once.
 
@@ -26,6 +27,7 @@ using namespace weft;
 namespace {
 
 QString weftBinary() { return qEnvironmentVariable("WEFT_BINARY"); }
+QString lftPokeBinary() { return qEnvironmentVariable("WEFT_LFT_POKE"); }
 
 QByteArray readAll(const QString &path)
 {
@@ -211,6 +213,7 @@ private Q_SLOTS:
         const QString missing = SimulatedFabric::missingTools();
         QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("the lab tests need: ") + missing));
         QVERIFY2(QFileInfo::exists(weftBinary()), "WEFT_BINARY does not name the weft executable");
+        QVERIFY2(QFileInfo::exists(lftPokeBinary()), "WEFT_LFT_POKE does not name the weft_lft_poke executable");
     }
 
     void commitsPftreeForTwoTenants()
@@ -260,7 +263,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("fault");
         QTest::addRow("partitions.conf OpenSM would reject") << QStringLiteral("reject");
         QTest::addRow("link pulled between preview and commit") << QStringLiteral("stale");
-        QTest::addRow("OpenSM keeps other tables (read-back mismatch)") << QStringLiteral("mismatch");
+        QTest::addRow("LFT entry changed behind Weft's back (read-back mismatch)") << QStringLiteral("mismatch");
         QTest::addRow("OpenSM killed during the commit") << QStringLiteral("kill");
     }
 
@@ -279,6 +282,59 @@ private Q_SLOTS:
             // every port full membership of the default partition.
             QVERIFY(writeFileAtomically(lab.planPartitions, "# Default=0x7fff : ALL=limited, SELF=full ;\n", false).ok());
             QVERIFY(!readPartitionsConfFile(lab.planPartitions).ok());
+        }
+        Guid pokedSwitch = 0;
+        Lid pokedLid = 0;
+        int pokedPort = kNoRoute, originalPort = kNoRoute;
+        if (fault == QLatin1String("mismatch")) {
+            // A plan that changes the partitions and keeps every forwarding table as the switches
+            // hold it: OpenSM, which sends an LFT block only where the new one differs from its own
+            // cached copy (osm_ucast_mgr.c set_lft_block), sends none of them. Then a second
+            // writer changes one entry on one switch by SubnSet. OpenSM does not know, so its
+            // sweep leaves the entry as poked, and Weft's read-back must catch it.
+            QVERIFY(writeFileAtomically(lab.planLfts, writeLftDump(*before, &lab.live), false).ok());
+            // A leaf: a switch with hosts, whose routes to other leaves' hosts go up.
+            NodeIndex sw = kNoIndex;
+            for (NodeIndex candidate : lab.live.switches())
+                for (int number = 1; number <= lab.live.node(candidate).portCount && sw == kNoIndex; ++number) {
+                    const PortIndex remote = lab.live.port(lab.live.portOf(candidate, number)).remote;
+                    if (remote != kNoIndex && lab.live.node(lab.live.port(remote).node).type == NodeType::ChannelAdapter)
+                        sw = candidate;
+                }
+            QVERIFY(sw != kNoIndex);
+            const SwitchForwardingTable *held = before->find(lab.live.node(sw).guid);
+            QVERIFY(held);
+            for (const Port &p : lab.live.ports()) {
+                if (pokedLid || !p.present || p.lid == 0 || p.node == sw || lab.live.node(p.node).type == NodeType::Switch)
+                    continue;
+                // Another uplink instead of the one OpenSM chose: still a legal up/down route, so
+                // the host stays reachable for the LID-routed SMPs below.
+                const int current = held->lft.port(p.lid);
+                auto leadsToSwitch = [&](int number) {
+                    const PortIndex remote = number >= 1 && number <= lab.live.node(sw).portCount ? lab.live.port(lab.live.portOf(sw, number)).remote : kNoIndex;
+                    return remote != kNoIndex && lab.live.node(lab.live.port(remote).node).type == NodeType::Switch;
+                };
+                if (!leadsToSwitch(current))
+                    continue;
+                for (int candidate = 1; candidate <= lab.live.node(sw).portCount && !pokedLid; ++candidate)
+                    if (candidate != current && leadsToSwitch(candidate)) {
+                        pokedLid = p.lid;
+                        pokedPort = candidate;
+                    }
+            }
+            QVERIFY(pokedLid != 0);
+            pokedSwitch = lab.live.node(sw).guid;
+            originalPort = held->lft.port(pokedLid);
+            const auto poke = lab.sim->runClient(lftPokeBinary(), {QStringLiteral("0x%1").arg(pokedSwitch, 16, 16, QLatin1Char('0')),
+                                                                   QString::number(pokedLid), QString::number(pokedPort)});
+            QVERIFY2(poke && poke->exitCode == 0, qPrintable(describe(poke)));
+            QVERIFY2(poke->out.contains(QStringLiteral("LID %1: port %2 -> %3").arg(pokedLid).arg(originalPort).arg(pokedPort).toUtf8()),
+                     poke->out.constData());
+            // dump_lfts sees the change; from now on it is the state before the commit.
+            Result<ForwardingTables> poked = lab.installedTables();
+            QVERIFY2(poked.ok(), poked.ok() ? "" : qPrintable(poked.error().toString()));
+            QCOMPARE(int(poked->find(pokedSwitch)->lft.port(pokedLid)), pokedPort);
+            before = std::move(poked);
         }
         const QByteArray planLfts = readAll(lab.planLfts), planPartitions = readAll(lab.planPartitions);
 
@@ -299,14 +355,6 @@ private Q_SLOTS:
             QVERIFY(lab.sim->simulatorCommand(QStringLiteral("Unlink \"%1\"[%2]").arg(fabric.node(leaf).name).arg(uplink)).ok());
             QTest::qWait(1000);  // ibsim applies console commands asynchronously
         }
-        if (fault == QLatin1String("mismatch")) {
-            // Weft is pointed at a copy: OpenSM keeps loading its own unchanged file, as if a
-            // second writer had put the old tables back behind Weft's back.
-            const QString copy = lab.path("elsewhere.lfts");
-            QVERIFY(writeFileAtomically(copy, lab.initialLfts, false).ok());
-            args[args.indexOf(QStringLiteral("--opensm-lfts")) + 1] = copy;
-        }
-
         int exitCode = -1;
         QByteArray out;
         if (fault == QLatin1String("kill")) {
@@ -344,9 +392,27 @@ private Q_SLOTS:
         } else if (fault == QLatin1String("mismatch")) {
             QCOMPARE(exitCode, 1);
             QCOMPARE(outcome, QStringLiteral("rolled-back"));
+            QVERIFY(report.value(QStringLiteral("written")).toBool());
             QVERIFY(reasons.contains(QStringLiteral("read-back does not match the plan")));
-            QVERIFY(report.value(QStringLiteral("steps")).toVariant().toStringList().join(QLatin1Char('\n'))
-                        .contains(QStringLiteral("the fabric holds the previous state")));
+            // The report names the switch and the poked LID, with what it holds and what the plan says.
+            const QString pokedName = lab.live.node(lab.live.nodeByGuid(pokedSwitch)).description;
+            const QString mismatch = QStringLiteral("switch %1: 1 LFT entry differs (LID %2 port %3, expected %4)")
+                                         .arg(pokedName).arg(pokedLid).arg(pokedPort).arg(originalPort);
+            QVERIFY2(report.value(QStringLiteral("reasons")).toVariant().toStringList().contains(mismatch), qPrintable(mismatch));
+            const QString steps = report.value(QStringLiteral("steps")).toVariant().toStringList().join(QLatin1Char('\n'));
+            QVERIFY(steps.contains(QStringLiteral("restoring the previous files")));
+            QCOMPARE(steps.count(QStringLiteral("sent SIGHUP to OpenSM")), 2);
+            // The previous state is the switches as read before the commit, the poked entry
+            // included: OpenSM's restored files do not mention it and OpenSM does not rewrite it.
+            QVERIFY(steps.contains(QStringLiteral("the fabric holds the previous state")));
+            // smpquery: the tenants' P_Keys that the plan's sweep installed are gone again.
+            for (NodeIndex host : lab.generated.hosts) {
+                const Port &port = lab.live.port(lab.live.portOf(lab.live.nodeByGuid(lab.generated.fabric.node(host).guid), 1));
+                const auto pkeys = lab.sim->runClient(QStringLiteral("smpquery"), {QStringLiteral("pkeys"), QString::number(port.lid)});
+                QVERIFY2(pkeys && pkeys->exitCode == 0, qPrintable(describe(pkeys)));
+                for (int pkey : smpqueryPKeys(pkeys->out))
+                    QCOMPARE(pkey & kPKeyMask, int(kDefaultPKey));
+            }
         } else {
             // Either OpenSM died before programming the plan (rolled back; files restored) or
             // after (the commit verified). Weft must say which, and be right.
