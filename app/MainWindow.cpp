@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "CommitJournalDialog.h"
+
 #include "DemoFabric.h"
 #include "FabricLayout.h"
 #include "FabricScene.h"
@@ -20,6 +22,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QDir>
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
@@ -197,11 +200,40 @@ void MainWindow::createActions()
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         m_viewMenu->addAction(dock->toggleViewAction());
 
+    QMenu *fabricMenu = menuBar()->addMenu(tr("F&abric"));
+    fabricMenu->addAction(tr("Commit &Journal…"), this, &MainWindow::showCommitJournal);
+
     QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
     QAction *about = helpMenu->addAction(tr("&About Weft"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
     QAction *aboutQt = helpMenu->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
     aboutQt->setMenuRole(QAction::AboutQtRole);
+}
+
+// The journal of commits made to an OpenSM: under `weft lab` the lab's own, otherwise the last
+// one opened, otherwise the operator picks the weft-commits.jsonl beside OpenSM's files.
+void MainWindow::showCommitJournal()
+{
+    QSettings settings;
+    const QString lab = qEnvironmentVariable("WEFT_LAB_DIR");
+    QString path = lab.isEmpty() ? settings.value(QStringLiteral("journal/path")).toString()
+                                 : QDir(lab).filePath(QStringLiteral("weft-commits.jsonl"));
+    if (path.isEmpty() || !QFileInfo::exists(path)) {
+        path = QFileDialog::getOpenFileName(this, tr("Open Commit Journal"), path,
+                                            tr("Commit journals (*.jsonl);;All files (*)"));
+        if (path.isEmpty())
+            return;
+    }
+    auto *dialog = new CommitJournalDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    QString error;
+    if (!dialog->load(path, &error)) {
+        delete dialog;
+        QMessageBox::warning(this, tr("Commit Journal"), tr("Cannot read the commit journal:\n%1").arg(error));
+        return;
+    }
+    settings.setValue(QStringLiteral("journal/path"), path);
+    dialog->show();
 }
 
 void MainWindow::readSettings()

@@ -76,6 +76,7 @@ private:
     void addRecentFile(const QString &path);
     void updateRecentFilesMenu();
     void showAbout();
+    void showCommitJournal();
 
     void applyLayout(quint64 generation, std::shared_ptr<const Fabric> fabric, FabricLayout layout);
     void fillSummary();

@@ -1,5 +1,8 @@
 #include "CommitJournal.h"
 
+#include <pwd.h>
+#include <unistd.h>
+
 #include "TextReader.h"
 
 #include <QDir>
@@ -94,6 +97,9 @@ QString currentUserName()
         if (!user.isEmpty())
             return user;
     }
+    // Services and CI often run without either variable; the account database still knows.
+    if (const passwd *entry = getpwuid(getuid()); entry && entry->pw_name && *entry->pw_name)
+        return QString::fromLocal8Bit(entry->pw_name);
     return QStringLiteral("unknown");
 }
 

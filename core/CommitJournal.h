@@ -40,7 +40,7 @@ Status appendJournalEntry(const QString &path, const CommitJournalEntry &entry);
 // object is an error naming that line.
 Result<std::vector<CommitJournalEntry>> readJournal(const QString &path);
 
-// The user running Weft, from the environment ($USER, $LOGNAME); "unknown" if neither is set.
+// The user running Weft: $USER, $LOGNAME, else the account database; "unknown" if none says.
 QString currentUserName();
 
 } // namespace weft

@@ -1,5 +1,7 @@
 // The first GUI: layout, scene, node table and filter, and the main window around them.
 
+#include "CommitJournalDialog.h"
+#include "CommitJournalModel.h"
 #include "FabricGenerator.h"
 #include "FabricItems.h"
 #include "FabricLayout.h"
@@ -106,6 +108,44 @@ class TestMainWindow : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // The journal `weft commit` keeps, as the operator reads it: newest first, every outcome.
+    void commitJournalView()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("weft-commits.jsonl"));
+        const char *outcomes[] = {"committed", "refused", "rolled-back"};
+        for (int i = 0; i < 3; ++i) {
+            CommitJournalEntry e;
+            e.time = QDateTime(QDate(2026, 11, 21), QTime(10, i), Qt::UTC);
+            e.user = QStringLiteral("operator");
+            e.planSummary = QStringLiteral("plan %1").arg(i);
+            e.smps = 10 * i;
+            e.outcome = QLatin1String(outcomes[i]);
+            e.details = {QStringLiteral("detail %1").arg(i)};
+            QVERIFY(appendJournalEntry(path, e).ok());
+        }
+        CommitJournalDialog dialog;
+        QAbstractItemModelTester tester(dialog.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QString error;
+        QVERIFY2(dialog.load(path, &error), qPrintable(error));
+        CommitJournalModel *model = dialog.model();
+        QCOMPARE(model->rowCount(), 3);
+        QCOMPARE(model->index(0, CommitJournalModel::OutcomeColumn).data().toString(), QStringLiteral("rolled-back"));
+        QCOMPARE(model->index(2, CommitJournalModel::OutcomeColumn).data().toString(), QStringLiteral("committed"));
+        QCOMPARE(model->index(0, CommitJournalModel::SmpsColumn).data().toInt(), 20);
+        QCOMPARE(model->index(1, CommitJournalModel::PlanColumn).data().toString(), QStringLiteral("plan 1"));
+        QCOMPARE(model->index(0, CommitJournalModel::TimeColumn).data(Qt::ToolTipRole).toString(), QStringLiteral("detail 2"));
+
+        // A damaged journal is named with its line and leaves the view as it was.
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::Append));
+        f.write("not json\n");
+        f.close();
+        QVERIFY(!dialog.load(path, &error));
+        QVERIFY2(error.contains(QStringLiteral(":4")), qPrintable(error));
+        QCOMPARE(model->rowCount(), 3);
+    }
+
     void initTestCase();
 
     void layoutPutsTiersInOrder_data();
