@@ -54,6 +54,23 @@ bool parseArguments(QCommandLineParser &parser, const QString &command, const QS
     return true;
 }
 
+bool requireOptionsOnly(const QCommandLineParser &parser, const QString &command, std::initializer_list<const char *> required,
+                        int *exitCode)
+{
+    if (!parser.positionalArguments().isEmpty()) {
+        *exitCode = reportBadInput(command, QStringLiteral("unexpected argument \"%1\" (see weft %2 --help)")
+                                                .arg(parser.positionalArguments().constFirst(), command));
+        return false;
+    }
+    for (const char *option : required) {
+        if (!parser.isSet(QLatin1String(option))) {
+            *exitCode = reportBadInput(command, QStringLiteral("--%1 is required (see weft %2 --help)").arg(QLatin1String(option), command));
+            return false;
+        }
+    }
+    return true;
+}
+
 Status writeOutput(const QString &path, const QByteArray &data)
 {
     if (path.isEmpty() || path == QLatin1String("-")) {

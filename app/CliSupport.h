@@ -11,6 +11,8 @@
 #include <QString>
 #include <QTextStream>
 
+#include <initializer_list>
+
 namespace weft::cli {
 
 QTextStream &out();
@@ -24,6 +26,11 @@ int reportBadInput(const QString &command, const QString &message);
 // *exitCode to 0; on a usage error prints it and sets *exitCode to kExitBadInput. Returns false
 // in both cases, true when the command should run.
 bool parseArguments(QCommandLineParser &parser, const QString &command, const QStringList &args, int *exitCode);
+
+// For commands that take options only: false (with *exitCode set to kExitBadInput and the
+// message printed) when a positional argument is given or one of `required` is missing.
+bool requireOptionsOnly(const QCommandLineParser &parser, const QString &command, std::initializer_list<const char *> required,
+                        int *exitCode);
 
 // Writes `data` to `path` atomically (with a backup of what it replaces), or to stdout when
 // `path` is empty or "-".

@@ -60,11 +60,8 @@ int ebb(const QStringList &args)
     int exitCode = kExitOk;
     if (!parseArguments(parser, kCommand, args, &exitCode))
         return exitCode;
-    if (!parser.positionalArguments().isEmpty())
-        return reportBadInput(kCommand, QStringLiteral("unexpected argument \"%1\" (see weft ebb --help)").arg(parser.positionalArguments().constFirst()));
-    for (const char *required : {"topology", "lfts"})
-        if (!parser.isSet(QLatin1String(required)))
-            return reportBadInput(kCommand, QStringLiteral("--%1 is required (see weft ebb --help)").arg(QLatin1String(required)));
+    if (!requireOptionsOnly(parser, kCommand, {"topology", "lfts"}, &exitCode))
+        return exitCode;
     if (parser.isSet(QStringLiteral("partition")) && !parser.isSet(QStringLiteral("partitions")))
         return reportBadInput(kCommand, QStringLiteral("--partition needs --partitions FILE"));
 

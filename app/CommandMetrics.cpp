@@ -70,11 +70,8 @@ int metrics(const QStringList &args)
     int exitCode = kExitOk;
     if (!parseArguments(parser, kCommand, args, &exitCode))
         return exitCode;
-    if (!parser.positionalArguments().isEmpty())
-        return reportBadInput(kCommand, QStringLiteral("unexpected argument \"%1\" (see weft metrics --help)").arg(parser.positionalArguments().constFirst()));
-    for (const char *required : {"topology", "lfts"})
-        if (!parser.isSet(QLatin1String(required)))
-            return reportBadInput(kCommand, QStringLiteral("--%1 is required (see weft metrics --help)").arg(QLatin1String(required)));
+    if (!requireOptionsOnly(parser, kCommand, {"topology", "lfts"}, &exitCode))
+        return exitCode;
 
     TrafficModel model;
     if (parser.isSet(QStringLiteral("traffic"))) {

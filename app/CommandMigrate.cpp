@@ -54,12 +54,8 @@ int migrate(const QStringList &args)
     int exitCode = kExitOk;
     if (!parseArguments(parser, kCommand, args, &exitCode))
         return exitCode;
-    if (!parser.positionalArguments().isEmpty())
-        return reportBadInput(kCommand, QStringLiteral("unexpected argument \"%1\" (see weft migrate --help)").arg(parser.positionalArguments().constFirst()));
-    for (const char *required : {"topology", "lfts", "vm", "to", "method"}) {
-        if (!parser.isSet(QLatin1String(required)))
-            return reportBadInput(kCommand, QStringLiteral("--%1 is required (see weft migrate --help)").arg(QLatin1String(required)));
-    }
+    if (!requireOptionsOnly(parser, kCommand, {"topology", "lfts", "vm", "to", "method"}, &exitCode))
+        return exitCode;
     MigrationRequest request;
     const QString method = parser.value(QStringLiteral("method"));
     if (method == QLatin1String("itrc"))

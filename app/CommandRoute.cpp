@@ -46,11 +46,8 @@ int route(const QStringList &args)
     int exitCode = kExitOk;
     if (!parseArguments(parser, kCommand, args, &exitCode))
         return exitCode;
-    if (!parser.positionalArguments().isEmpty())
-        return reportBadInput(kCommand, QStringLiteral("unexpected argument \"%1\" (see weft route --help)").arg(parser.positionalArguments().constFirst()));
-    for (const char *required : {"engine", "topology", "out"})
-        if (!parser.isSet(QLatin1String(required)))
-            return reportBadInput(kCommand, QStringLiteral("--%1 is required (see weft route --help)").arg(QLatin1String(required)));
+    if (!requireOptionsOnly(parser, kCommand, {"engine", "topology", "out"}, &exitCode))
+        return exitCode;
 
     const QString engineName = parser.value(QStringLiteral("engine"));
     std::unique_ptr<RoutingEngine> engine = makeRoutingEngine(engineName);
