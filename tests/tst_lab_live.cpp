@@ -17,6 +17,8 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QThread>
+#include "OpenSmLids.h"
+
 #include <QtTest>
 
 #include <map>
@@ -28,22 +30,7 @@ using namespace weft;
 
 namespace {
 
-// OpenSM's own account of the LIDs it assigned: opensm-subnet.lst, each link end as
-// "{ ... PortGUID:<hex> ... LID:<hex> PN:<hex> }".
-std::map<Guid, Lid> openSmLids(const QString &subnetList)
-{
-    std::map<Guid, Lid> lids;
-    QFile f(subnetList);
-    if (!f.open(QIODevice::ReadOnly))
-        return lids;
-    static const QRegularExpression end(QStringLiteral("PortGUID:([0-9a-fA-F]{16}).*?LID:([0-9a-fA-F]{4})"));
-    const QString text = QString::fromLatin1(f.readAll());
-    for (auto it = end.globalMatch(text); it.hasNext();) {
-        const auto m = it.next();
-        lids[m.captured(1).toULongLong(nullptr, 16)] = Lid(m.captured(2).toUInt(nullptr, 16));
-    }
-    return lids;
-}
+using test::openSmLids;
 
 GeneratedFabric generate(FabricShapeKind shape, int a, int levels, int vfs)
 {
