@@ -1,0 +1,93 @@
+#pragma once
+// The operator's document: one fabric snapshot and the tenancy being edited on it. Every edit is
+// one QUndoCommand (TenancyCommands.h) that changes this document's Tenancy and announces it
+// through tenancyChanged(); the scene, the item models and the charts only listen. Nothing here
+// knows about widgets, so every edit, undo and redo runs headless in tests.
+
+#include "Fabric.h"
+#include "ProjectFile.h"
+#include "Result.h"
+#include "Tenancy.h"
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+class QUndoStack;
+
+namespace weft {
+
+class FabricDocument : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit FabricDocument(QObject *parent = nullptr);
+    ~FabricDocument() override;
+
+    // Replaces fabric, tenancy and title at once and clears the undo stack. Emits fabricReset()
+    // only: listeners re-read everything, tenancy included.
+    void reset(std::shared_ptr<const Fabric> fabric, Tenancy tenancy, const QString &title);
+
+    std::shared_ptr<const Fabric> fabric() const;
+    const Tenancy &tenancy() const;
+    QString title() const;
+    QUndoStack *undoStack();
+
+    // Each edit below pushes one command, or nothing when it would change nothing (unknown
+    // P_Key, no port that is not already as asked), so that the undo history holds no no-ops.
+
+    // Makes `ports` members of partition `pkey` with `membership`, updating existing members.
+    void assignPorts(const std::vector<Guid> &ports, std::uint16_t pkey, Membership membership);
+    void removePorts(const std::vector<Guid> &ports, std::uint16_t pkey);
+    // Every host of the tenant, recorded as one "assign tenant" edit.
+    void assignTenant(const QString &tenant, std::uint16_t pkey, Membership membership);
+    // Errors name what is wrong with the name or P_Key (empty, reserved, already used).
+    Status createPartition(const QString &name, std::uint16_t pkey);
+    Status renamePartition(std::uint16_t pkey, const QString &name);
+    void deletePartition(std::uint16_t pkey);
+    void setPolicy(std::uint16_t pkey, IsolationPolicy policy);
+    void setPolicyMode(PolicyMode mode);
+    // A weight of 1 removes the entry (absent means 1). Consecutive edits of one port merge into
+    // one undo step. Weights that are not positive finite numbers are ignored.
+    void setNodeWeight(Guid port, double weight);
+    // Reads a node weights file (readNodeWeights) and applies all of it as one undo step; the
+    // weights of ports the file does not list are kept. Errors carry file and line.
+    Status importWeights(const QString &path);
+    // Writes the project file atomically, keeping the previous one as .bak; marks the undo stack
+    // clean on success.
+    Status saveProject(const QString &path) const;
+    // Reads a project and binds it to the current fabric: members, tenant hosts and weights whose
+    // GUIDs the fabric lacks are dropped and listed in `missingGuids`. Replaces the tenancy and
+    // clears the undo stack, as opening a file does.
+    Status openProject(const QString &path, QStringList *missingGuids);
+
+Q_SIGNALS:
+    void fabricReset();
+    void tenancyChanged();  // after every edit, undo and redo
+
+private:
+    friend class TenancyCommand;  // the only writer of m_tenancy besides reset/openProject
+    Error error(const QString &message) const;
+    Status checkPartitionName(const QString &name, std::uint16_t exceptPKey) const;
+
+    std::shared_ptr<const Fabric> m_fabric;
+    Tenancy m_tenancy;
+    QString m_title;
+    Project m_projectExtras;  // routing engine and options of the opened project, kept on save
+    QUndoStack *m_undoStack;
+};
+
+// A P_Key as the operator types it: hex with 0x ("0x8012") or decimal ("18"). The full 16-bit
+// form is accepted and its membership bit dropped; the message says what is wrong otherwise
+// (not a number, wider than 16 bits, 0x0000 which names no partition).
+Result<std::uint16_t> parsePKeyText(const QString &text);
+
+// "0x0012"
+QString pkeyText(std::uint16_t pkey);
+
+} // namespace weft
