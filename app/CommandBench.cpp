@@ -14,7 +14,16 @@
 #include "TopologyFile.h"
 #include "VSwitchMigration.h"
 
+#include "FabricLayout.h"
+#include "FabricScene.h"
+#include "FabricView.h"
+#include "Metrics.h"
+
+#include <QApplication>
 #include <QCoreApplication>
+#include <QImage>
+#include <QPainter>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
@@ -658,11 +667,95 @@ int benchDiscover(const QStringList &args)
     return kExitOk;
 }
 
+// The fabric view at scale: the scene of the 11,664-host fat-tree built (layout on a worker
+// thread as the window does it, items on this one) and a full repaint at full zoom-out into an
+// offscreen image, coloured by load of an ftree routing. Needs a QApplication (main makes one
+// for this benchmark, on the offscreen platform unless another is set).
+int benchScene(const QStringList &args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Time the fabric view's scene build and a full repaint at full zoom-out."));
+    addTreeOptions(parser);
+    parser.addOption({QStringLiteral("repeat"), QStringLiteral("Runs to time (default 5)."), QStringLiteral("N"), QStringLiteral("5")});
+    parser.addOption({QStringLiteral("width"), QStringLiteral("Image width in pixels (default 1600)."), QStringLiteral("PX"), QStringLiteral("1600")});
+    parser.addOption({QStringLiteral("height"), QStringLiteral("Image height in pixels (default 1000)."), QStringLiteral("PX"), QStringLiteral("1000")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
+    int exitCode = 0;
+    if (!parseArguments(parser, QStringLiteral("bench scene"), args, &exitCode))
+        return exitCode;
+    if (!qobject_cast<QApplication *>(QCoreApplication::instance()))
+        return reportBadInput(QStringLiteral("bench scene"), QStringLiteral("needs the GUI libraries (run as `weft bench scene`)"));
+    Result<GeneratedFabric> generated = generateTree(parser);
+    if (!generated)
+        return reportBadInput(QStringLiteral("bench scene"), generated.error());
+    auto fabric = std::make_shared<const Fabric>(std::move(generated.value().fabric));
+    const int repeat = std::max(1, parser.value(QStringLiteral("repeat")).toInt());
+    const QSize size(std::max(200, parser.value(QStringLiteral("width")).toInt()), std::max(200, parser.value(QStringLiteral("height")).toInt()));
+
+    // Colour by load, as an operator looking at the whole fabric would.
+    Result<Routing> routing = routeFabric(QStringLiteral("ftree"), *fabric, Tenancy());
+    if (!routing)
+        return reportBadInput(QStringLiteral("bench scene"), routing.error());
+    auto tables = std::make_shared<const ForwardingTables>(routing.value().tables);
+    TrafficModel model;
+    model.pattern = TrafficPattern::UniformRandom;
+    auto metrics = std::make_shared<const Metrics>(computeMetrics(*fabric, Tenancy(), *tables, model));
+
+    std::vector<double> buildTimes;
+    std::vector<double> paintTimes;
+    std::size_t items = 0;
+    for (int run = 0; run < repeat; ++run) {
+        FabricScene scene;
+        FabricView view;
+        view.resize(size);
+        QElapsedTimer timer;
+        timer.start();
+        FabricLayout layout = QtConcurrent::run([fabric] { return computeFabricLayout(*fabric); }).result();
+        scene.setFabric(fabric, std::move(layout));
+        scene.setRouting(tables, metrics);
+        scene.setLinkColouring(LinkColouring::Load);
+        buildTimes.push_back(timer.nsecsElapsed() / 1e9);
+        items = scene.items().size();
+        view.setFabricScene(&scene);
+        view.fitToWindow();
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        timer.restart();
+        QPainter painter(&image);
+        view.render(&painter);
+        painter.end();
+        paintTimes.push_back(timer.nsecsElapsed() / 1e9);
+    }
+    std::sort(buildTimes.begin(), buildTimes.end());
+    std::sort(paintTimes.begin(), paintTimes.end());
+    const double buildMedian = buildTimes[buildTimes.size() / 2];
+    const double paintMedian = paintTimes[paintTimes.size() / 2];
+    if (parser.isSet(QStringLiteral("json"))) {
+        printJson(QJsonObject{{QStringLiteral("benchmark"), QStringLiteral("scene")},
+                              {QStringLiteral("fabric"), generated.value().summary},
+                              {QStringLiteral("items"), double(items)},
+                              {QStringLiteral("build_seconds_median"), buildMedian},
+                              {QStringLiteral("build_seconds_min"), buildTimes.front()},
+                              {QStringLiteral("repaint_seconds_median"), paintMedian},
+                              {QStringLiteral("repaint_seconds_min"), paintTimes.front()}});
+        return kExitOk;
+    }
+    out() << "scene: " << generated.value().summary << ", " << items << " scene items, "
+          << size.width() << "x" << size.height() << " px\n"
+          << "  build (layout + items + load colours): median " << QString::number(buildMedian, 'f', 3) << " s, min "
+          << QString::number(buildTimes.front(), 'f', 3) << " s (target < 2 s)\n"
+          << "  full repaint at full zoom-out: median " << QString::number(paintMedian * 1000, 'f', 1) << " ms, min "
+          << QString::number(paintTimes.front() * 1000, 'f', 1) << " ms (target < 50 ms) over " << repeat << " runs\n";
+    out().flush();
+    return kExitOk;
+}
+
 } // namespace
 
 int bench(const QStringList &args)
 {
     const QString which = args.value(0);
+    if (which == QLatin1String("scene"))
+        return benchScene(args.mid(1));
     if (which == QLatin1String("parse"))
         return benchParse(args.mid(1));
     if (which == QLatin1String("route"))
@@ -681,7 +774,8 @@ int bench(const QStringList &args)
                  "  route    route a large fat-tree with a Weft engine, optionally beside OpenSM under ibsim\n"
                  "  ebb      effective bisection bandwidth of a large fat-tree routed by ftree (samples/s)\n"
                  "  diff     reconfiguration diff of two full table sets on a large fat-tree (ms)\n"
-                 "  discover Weft's live discovery beside ibnetdiscover on a fat-tree in ibsim + OpenSM\n";
+                 "  discover Weft's live discovery beside ibnetdiscover on a fat-tree in ibsim + OpenSM\n"
+                 "  scene    the fabric view: scene build and full repaint at full zoom-out (offscreen)\n";
         out().flush();
         return which.isEmpty() ? kExitBadInput : kExitOk;
     }

@@ -3,6 +3,14 @@
 #include "CommitJournalDialog.h"
 
 #include "DemoFabric.h"
+#include "DiffReview.h"
+#include "FabricDocument.h"
+#include "LftDump.h"
+#include "PortsMime.h"
+#include "PartitionPanel.h"
+#include "PolicyEditor.h"
+#include "RoutingPreview.h"
+#include "WeightTable.h"
 #include "FabricLayout.h"
 #include "FabricScene.h"
 #include "FabricView.h"
@@ -13,6 +21,12 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
+#include <QDragEnterEvent>
+#include <QMimeData>
+#include <QToolBar>
+#include <QUndoStack>
+#include <QUndoView>
 #include <QDeadlineTimer>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -29,6 +43,9 @@
 #include <QTableView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <QEventLoop>
+#include <QStandardItemModel>
+#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace weft {
@@ -43,6 +60,11 @@ const QString kRecentFilesKey = QStringLiteral("recentFiles");
 const QString kLastDirectoryKey = QStringLiteral("lastDirectory");
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
+const QString kLinkColouringKey = QStringLiteral("view/linkColouring");
+const QString kHostColouringKey = QStringLiteral("view/hostColouring");
+const QString kProjectSuffix = QStringLiteral("weft");
+
+
 
 // Summary rows carry a key that does not depend on the language, for code that looks them up.
 constexpr int kSummaryKeyRole = Qt::UserRole;
@@ -63,6 +85,7 @@ QTreeWidgetItem *addSummaryRow(QTreeWidget *tree, QTreeWidgetItem *parent, const
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 {
     setObjectName(QStringLiteral("MainWindow"));
+    m_document = new FabricDocument(this);
     m_scene = new FabricScene(this);
     m_view = new FabricView(this);
     m_view->setObjectName(QStringLiteral("fabricView"));
@@ -71,6 +94,11 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
     createDocks();
     createActions();
+    createViewToolBar();
+    connect(m_document, &FabricDocument::fabricReset, this, &MainWindow::onFabricReset);
+    connect(m_document, &FabricDocument::tenancyChanged, this, &MainWindow::onTenancyChanged);
+    connect(m_document->undoStack(), &QUndoStack::cleanChanged, this, [this](bool clean) { setWindowModified(!clean); });
+    connect(m_preview, &RoutingPreview::resultChanged, this, &MainWindow::onPreviewChanged);
 
     m_countsLabel = new QLabel(this);
     m_zoomLabel = new QLabel(this);
@@ -82,6 +110,10 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_scene, &FabricScene::nodeSelectionChanged, this, [this](const std::vector<NodeIndex> &nodes) {
         if (!nodes.empty())
             selectTableRow(nodes.front());
+        if (nodes.size() == 2 && m_scene->routeHopsShown() > 0)
+            statusBar()->showMessage(tr("Route shown both ways: %n hop(s) in all", nullptr, int(m_scene->routeHopsShown())), 8000);
+        else if (nodes.size() > 1)
+            statusBar()->showMessage(tr("%n nodes selected: drag the hosts onto a partition to add them", nullptr, int(nodes.size())), 8000);
     });
 
     setWindowTitle(tr("Weft"));
@@ -161,19 +193,58 @@ void MainWindow::createDocks()
     summaryDock->setWidget(m_summaryTree);
     addDockWidget(Qt::RightDockWidgetArea, summaryDock);
 
-    m_partitionTree = new QTreeWidget(this);
-    m_partitionTree->setObjectName(QStringLiteral("partitionTree"));
-    m_partitionTree->setColumnCount(4);
-    m_partitionTree->setHeaderLabels({tr("Partition"), tr("P_Key"), tr("Members"), tr("Isolation")});
-    m_partitionTree->setRootIsDecorated(false);
-    m_partitionTree->setUniformRowHeights(true);
-    m_partitionTree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_partitionPanel = new PartitionPanel(m_document, this);
+    m_partitionPanel->setObjectName(QStringLiteral("partitionPanel"));
     auto *partitionsDock = new QDockWidget(tr("Partitions"), this);
     partitionsDock->setObjectName(QStringLiteral("partitionsDock"));
-    partitionsDock->setWidget(m_partitionTree);
+    partitionsDock->setWidget(m_partitionPanel);
     addDockWidget(Qt::RightDockWidgetArea, partitionsDock);
-    resizeDocks({summaryDock}, {400}, Qt::Horizontal);
-    resizeDocks({nodesDock}, {260}, Qt::Vertical);
+
+    m_policyEditor = new PolicyEditor(m_document, this);
+    auto *policyDock = new QDockWidget(tr("Policies"), this);
+    policyDock->setObjectName(QStringLiteral("policyDock"));
+    policyDock->setWidget(m_policyEditor);
+    addDockWidget(Qt::RightDockWidgetArea, policyDock);
+    m_weightTable = new WeightTable(m_document, this);
+    auto *weightDock = new QDockWidget(tr("Node Weights"), this);
+    weightDock->setObjectName(QStringLiteral("weightDock"));
+    weightDock->setWidget(m_weightTable);
+    addDockWidget(Qt::RightDockWidgetArea, weightDock);
+
+    m_undoView = new QUndoView(m_document->undoStack(), this);
+    m_undoView->setObjectName(QStringLiteral("undoView"));
+    m_undoView->setEmptyLabel(tr("Fabric as opened"));
+    auto *historyDock = new QDockWidget(tr("History"), this);
+    historyDock->setObjectName(QStringLiteral("historyDock"));
+    historyDock->setWidget(m_undoView);
+    addDockWidget(Qt::RightDockWidgetArea, historyDock);
+    tabifyDockWidget(summaryDock, historyDock);
+    summaryDock->raise();
+
+    m_preview = new RoutingPreview(this);
+    m_previewDock = new QDockWidget(tr("Routing Preview"), this);
+    m_previewDock->setObjectName(QStringLiteral("previewDock"));
+    m_previewDock->setWidget(m_preview);
+    addDockWidget(Qt::RightDockWidgetArea, m_previewDock);
+    tabifyDockWidget(partitionsDock, m_previewDock);
+    tabifyDockWidget(summaryDock, policyDock);
+    tabifyDockWidget(summaryDock, weightDock);
+    summaryDock->raise();
+    partitionsDock->raise();
+
+    m_diffReview = new DiffReview(this);
+    m_diffDock = new QDockWidget(tr("Diff Review"), this);
+    m_diffDock->setObjectName(QStringLiteral("diffDock"));
+    m_diffDock->setWidget(m_diffReview);
+    addDockWidget(Qt::BottomDockWidgetArea, m_diffDock);
+    tabifyDockWidget(nodesDock, m_diffDock);
+    nodesDock->raise();
+    connect(m_diffReview, &DiffReview::commitFinished, this, [this](const CommitReport &report) {
+        statusBar()->showMessage(tr("Commit: %1").arg(commitOutcomeName(report.outcome)), 15000);
+    });
+
+    resizeDocks({summaryDock}, {440}, Qt::Horizontal);
+    resizeDocks({nodesDock}, {240}, Qt::Vertical);
 }
 
 void MainWindow::createActions()
@@ -182,12 +253,36 @@ void MainWindow::createActions()
     QAction *open = fileMenu->addAction(tr("&Open Topology…"), this, &MainWindow::chooseTopologyFile);
     open->setShortcut(QKeySequence::Open);
     fileMenu->addAction(tr("Open &Demo Fabric"), this, &MainWindow::openDemoFabric);
+    QAction *openProject = fileMenu->addAction(tr("Open &Project…"), this, &MainWindow::chooseProjectToOpen);
+    openProject->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    QAction *openLfts = fileMenu->addAction(tr("Open &LFT Dump…"), this, &MainWindow::chooseLftDump);
+    openLfts->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    openLfts->setStatusTip(tr("Load the forwarding tables the fabric holds now (ibroute, dump_lfts or OpenSM's dump)"));
     m_recentMenu = fileMenu->addMenu(tr("Open &Recent"));
     updateRecentFilesMenu();
+    fileMenu->addSeparator();
+    QAction *save = fileMenu->addAction(tr("&Save Project"), this, &MainWindow::saveCurrentProject);
+    save->setShortcut(QKeySequence::Save);
+    QAction *saveAs = fileMenu->addAction(tr("Save Project &As…"), this, [this] { chooseProjectToSave(); });
+    saveAs->setShortcut(QKeySequence::SaveAs);
     fileMenu->addSeparator();
     QAction *quit = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
     quit->setMenuRole(QAction::QuitRole);
+
+    QMenu *editMenu = menuBar()->addMenu(tr("&Edit"));
+    QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction *redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    editMenu->addAction(undo);
+    editMenu->addAction(redo);
+    editMenu->addSeparator();
+    QAction *find = editMenu->addAction(tr("&Find Node…"), this, [this] {
+        m_findBox->setFocus();
+        m_findBox->selectAll();
+    });
+    find->setShortcut(QKeySequence::Find);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     QAction *fit = m_viewMenu->addAction(tr("&Fit to Window"), m_view, &FabricView::fitToWindow);
@@ -201,6 +296,20 @@ void MainWindow::createActions()
         m_viewMenu->addAction(dock->toggleViewAction());
 
     QMenu *fabricMenu = menuBar()->addMenu(tr("F&abric"));
+    QAction *preview = fabricMenu->addAction(tr("&Preview Routing"), this, [this] {
+        m_previewDock->show();
+        m_previewDock->raise();
+        m_preview->start();
+    });
+    preview->setShortcut(QKeySequence(Qt::Key_F5));
+    QAction *review = fabricMenu->addAction(tr("&Review Changes"), this, [this] {
+        m_diffDock->show();
+        m_diffDock->raise();
+    });
+    review->setShortcut(QKeySequence(Qt::Key_F6));
+    fabricMenu->addAction(tr("&Approve…"), m_diffReview, &DiffReview::approve);
+    fabricMenu->addAction(tr("Commit &Target…"), m_diffReview, &DiffReview::editCommitTarget);
+    fabricMenu->addSeparator();
     fabricMenu->addAction(tr("Commit &Journal…"), this, &MainWindow::showCommitJournal);
 
     QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
@@ -253,6 +362,14 @@ void MainWindow::writeSettings() const
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (!m_document->undoStack()->isClean() && isVisible()) {
+        const auto answer = QMessageBox::question(this, tr("Unsaved Changes"), tr("The partitions have unsaved changes. Save them as a project?"),
+                                                  QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+        if (answer == QMessageBox::Cancel || (answer == QMessageBox::Save && !chooseProjectToSave())) {
+            event->ignore();
+            return;
+        }
+    }
     writeSettings();
     event->accept();
 }
@@ -261,14 +378,18 @@ void MainWindow::showFabric(Fabric fabric, Tenancy tenancy, const QString &title
 {
     auto shared = std::make_shared<const Fabric>(std::move(fabric));
     m_fabric = shared;
-    m_tenancy = std::move(tenancy);
     m_title = title;
+    m_projectPath.clear();
+    m_currentTables.reset();
+    m_currentTablesName.clear();
+    m_currentMetrics.reset();
+    m_openedPartitions = tenancy.partitions;
     m_summary = summarize(*shared);
     m_nodeModel->setFabric(shared, nodeTiers(*shared));
     fillSummary();
-    fillPartitions();
     updateStatus();
-    setWindowTitle(tr("%1 — Weft").arg(title));
+    setWindowTitle(tr("%1[*] — Weft").arg(title));
+    m_document->reset(shared, std::move(tenancy), title);
 
     const quint64 generation = ++m_layoutGeneration;
     m_scene->clearFabric();
@@ -284,11 +405,334 @@ void MainWindow::showFabric(Fabric fabric, Tenancy tenancy, const QString &title
         .then(this, [this, generation, shared](FabricLayout layout) { applyLayout(generation, shared, std::move(layout)); });
 }
 
+const Tenancy &MainWindow::tenancy() const
+{
+    return m_document->tenancy();
+}
+
+void MainWindow::onFabricReset()
+{
+    m_scene->setTenancy(m_document->tenancy());
+    m_preview->setFabric(m_fabric, m_document->tenancy(), m_currentTables, m_currentTablesName);
+    m_diffReview->clear();
+    refreshSceneRouting();
+}
+
+void MainWindow::onTenancyChanged()
+{
+    m_scene->setTenancy(m_document->tenancy());
+    m_preview->setTenancy(m_document->tenancy());
+    // The current tables' partition colours depend on who is in which partition.
+    m_currentMetrics.reset();
+    refreshSceneRouting();
+    if (const PreviewResult *result = m_preview->result())
+        m_diffReview->setPlan(m_fabric, m_currentTables, result->proposed.tables, m_openedPartitions, m_document->tenancy().partitions);
+}
+
+void MainWindow::onPreviewChanged()
+{
+    const PreviewResult *result = m_preview->result();
+    const int proposedIndex = m_shownRouting->findData(int(ShownRouting::Proposed));
+    if (auto *model = qobject_cast<QStandardItemModel *>(m_shownRouting->model()))
+        model->item(proposedIndex)->setEnabled(result != nullptr);
+    if (!result) {
+        m_diffReview->clear();
+        setShownRouting(ShownRouting::Current);
+        return;
+    }
+    if (result->current)
+        m_currentMetrics = result->current->metrics;
+    m_diffReview->setPlan(m_fabric, m_currentTables, result->proposed.tables, m_openedPartitions, m_document->tenancy().partitions);
+    // The operator previewed to see the proposal: show it, coloured by load.
+    setShownRouting(ShownRouting::Proposed);
+    if (m_scene->linkColouring() == LinkColouring::Plain)
+        m_linkColouring->setCurrentIndex(m_linkColouring->findData(int(LinkColouring::Load)));
+}
+
+MainWindow::ShownRouting MainWindow::shownRouting() const
+{
+    return ShownRouting(m_shownRouting->currentData().toInt());
+}
+
+void MainWindow::setShownRouting(ShownRouting routing)
+{
+    if (routing == ShownRouting::Proposed && !m_preview->result())
+        routing = ShownRouting::Current;
+    const int index = m_shownRouting->findData(int(routing));
+    if (index != m_shownRouting->currentIndex())
+        m_shownRouting->setCurrentIndex(index);  // refreshes through the combo's signal
+    else
+        refreshSceneRouting();
+}
+
+void MainWindow::refreshSceneRouting()
+{
+    if (!m_fabric || !m_scene->fabric())
+        return;
+    const PreviewResult *result = m_preview->result();
+    if (shownRouting() == ShownRouting::Proposed && result) {
+        m_scene->setRouting(result->proposed.tables, result->proposed.metrics);
+        m_view->viewport()->update();
+        return;
+    }
+    if (!m_currentTables) {
+        m_scene->setRouting(nullptr, nullptr);
+        m_view->viewport()->update();
+        return;
+    }
+    if (m_currentMetrics) {
+        m_scene->setRouting(m_currentTables, m_currentMetrics);
+        m_view->viewport()->update();
+        return;
+    }
+    // Metrics of a big fabric take a while: colour when they are ready, off the GUI thread.
+    m_scene->setRouting(m_currentTables, nullptr);
+    const quint64 generation = ++m_metricsGeneration;
+    auto fabric = m_fabric;
+    auto tables = m_currentTables;
+    Tenancy tenancy = m_document->tenancy();
+    TrafficModel model = m_preview->trafficModel();
+    QtConcurrent::run([fabric, tables, tenancy, model] {
+        return std::make_shared<const Metrics>(computeMetrics(*fabric, tenancy, *tables, model));
+    }).then(this, [this, generation, tables](std::shared_ptr<const Metrics> metrics) {
+        if (generation != m_metricsGeneration || tables != m_currentTables)
+            return;
+        m_currentMetrics = std::move(metrics);
+        if (shownRouting() == ShownRouting::Current) {
+            m_scene->setRouting(m_currentTables, m_currentMetrics);
+            m_view->viewport()->update();
+        }
+    });
+}
+
+void MainWindow::createViewToolBar()
+{
+    QToolBar *bar = addToolBar(tr("View"));
+    bar->setObjectName(QStringLiteral("viewToolBar"));
+    bar->setMovable(false);
+    m_linkColouring = new QComboBox(bar);
+    m_linkColouring->setObjectName(QStringLiteral("linkColouringCombo"));
+    m_linkColouring->addItem(tr("Plain"), int(LinkColouring::Plain));
+    m_linkColouring->addItem(tr("By load"), int(LinkColouring::Load));
+    m_linkColouring->addItem(tr("By partition"), int(LinkColouring::Partition));
+    m_hostColouring = new QComboBox(bar);
+    m_hostColouring->setObjectName(QStringLiteral("hostColouringCombo"));
+    m_hostColouring->addItem(tr("Plain"), int(HostColouring::Plain));
+    m_hostColouring->addItem(tr("By partition"), int(HostColouring::Partition));
+    m_hostColouring->addItem(tr("By tenant"), int(HostColouring::Tenant));
+    m_shownRouting = new QComboBox(bar);
+    m_shownRouting->setObjectName(QStringLiteral("shownRoutingCombo"));
+    m_shownRouting->addItem(tr("Current tables"), int(ShownRouting::Current));
+    m_shownRouting->addItem(tr("Proposed (preview)"), int(ShownRouting::Proposed));
+    if (auto *model = qobject_cast<QStandardItemModel *>(m_shownRouting->model()))
+        model->item(1)->setEnabled(false);
+    m_findBox = new QLineEdit(bar);
+    m_findBox->setObjectName(QStringLiteral("findBox"));
+    m_findBox->setPlaceholderText(tr("Find node: name, GUID or LID"));
+    m_findBox->setClearButtonEnabled(true);
+    m_findBox->setMaximumWidth(260);
+
+    bar->addWidget(new QLabel(tr(" Cables: "), bar));
+    bar->addWidget(m_linkColouring);
+    bar->addWidget(new QLabel(tr("  Hosts: "), bar));
+    bar->addWidget(m_hostColouring);
+    bar->addWidget(new QLabel(tr("  Routing: "), bar));
+    bar->addWidget(m_shownRouting);
+    auto *spacer = new QWidget(bar);
+    spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    bar->addWidget(spacer);
+    bar->addWidget(m_findBox);
+
+    QSettings settings;
+    m_linkColouring->setCurrentIndex(std::max(0, m_linkColouring->findData(settings.value(kLinkColouringKey, int(LinkColouring::Partition)).toInt())));
+    m_hostColouring->setCurrentIndex(std::max(0, m_hostColouring->findData(settings.value(kHostColouringKey, int(HostColouring::Partition)).toInt())));
+    m_scene->setLinkColouring(LinkColouring(m_linkColouring->currentData().toInt()));
+    m_scene->setHostColouring(HostColouring(m_hostColouring->currentData().toInt()));
+    connect(m_linkColouring, &QComboBox::currentIndexChanged, this, [this] {
+        m_scene->setLinkColouring(LinkColouring(m_linkColouring->currentData().toInt()));
+        QSettings().setValue(kLinkColouringKey, m_linkColouring->currentData());
+        m_view->viewport()->update();
+    });
+    connect(m_hostColouring, &QComboBox::currentIndexChanged, this, [this] {
+        m_scene->setHostColouring(HostColouring(m_hostColouring->currentData().toInt()));
+        QSettings().setValue(kHostColouringKey, m_hostColouring->currentData());
+        m_view->viewport()->update();
+    });
+    connect(m_shownRouting, &QComboBox::currentIndexChanged, this, [this] { refreshSceneRouting(); });
+    connect(m_findBox, &QLineEdit::returnPressed, this, [this] {
+        if (!m_view->findAndFocus(m_findBox->text()))
+            statusBar()->showMessage(tr("No node matches \"%1\"").arg(m_findBox->text()), 5000);
+    });
+}
+
+bool MainWindow::openLftDump(const QString &path, QString *error)
+{
+    if (!m_fabric) {
+        if (error)
+            *error = tr("open a fabric first");
+        return false;
+    }
+    Result<ForwardingTables> tables = readLftDumpFile(path, m_fabric.get());
+    if (!tables) {
+        if (error)
+            *error = tables.error().toString();
+        return false;
+    }
+    m_currentTables = std::make_shared<const ForwardingTables>(std::move(tables).value());
+    m_currentTablesName = QFileInfo(path).fileName();
+    m_currentMetrics.reset();
+    m_preview->setFabric(m_fabric, m_document->tenancy(), m_currentTables, m_currentTablesName);
+    setShownRouting(ShownRouting::Current);
+    refreshSceneRouting();
+    const QStringList coverage = lftCoverageWarnings(*m_currentTables, *m_fabric);
+    statusBar()->showMessage(coverage.isEmpty() ? tr("Current tables: %1").arg(m_currentTablesName)
+                                                : tr("Current tables: %1 (%n switch(es) not fully covered)", nullptr, int(coverage.size())).arg(m_currentTablesName),
+                             10000);
+    return true;
+}
+
+void MainWindow::chooseLftDump()
+{
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open LFT Dump"), settings.value(kLastDirectoryKey).toString(),
+                                                      tr("LFT dumps (*.lfts *.dump *.txt);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(kLastDirectoryKey, QFileInfo(path).absolutePath());
+    QString error;
+    if (!openLftDump(path, &error))
+        QMessageBox::warning(this, tr("Cannot Open the LFT Dump"), error);
+}
+
+bool MainWindow::openProject(const QString &path, QString *error)
+{
+    if (!m_fabric) {
+        if (error)
+            *error = tr("open the project's fabric first");
+        return false;
+    }
+    QStringList missing;
+    const Status opened = m_document->openProject(path, &missing);
+    if (!opened) {
+        if (error)
+            *error = opened.error().toString();
+        return false;
+    }
+    m_projectPath = path;
+    addRecentFile(path);
+    if (!missing.isEmpty())
+        statusBar()->showMessage(tr("%n GUID(s) of the project are not in this fabric and were left out", nullptr, int(missing.size())), 15000);
+    return true;
+}
+
+bool MainWindow::saveProject(const QString &path, QString *error)
+{
+    const Status saved = m_document->saveProject(path);
+    if (!saved) {
+        if (error)
+            *error = saved.error().toString();
+        return false;
+    }
+    m_projectPath = path;
+    addRecentFile(path);
+    statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 5000);
+    return true;
+}
+
+void MainWindow::chooseProjectToOpen()
+{
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Project"), settings.value(kLastDirectoryKey).toString(),
+                                                      tr("Weft projects (*.weft);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(kLastDirectoryKey, QFileInfo(path).absolutePath());
+    QString error;
+    if (!openProject(path, &error))
+        QMessageBox::warning(this, tr("Cannot Open the Project"), error);
+}
+
+bool MainWindow::chooseProjectToSave()
+{
+    QSettings settings;
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Project"), m_projectPath.isEmpty() ? settings.value(kLastDirectoryKey).toString() : m_projectPath,
+                                                tr("Weft projects (*.weft)"));
+    if (path.isEmpty())
+        return false;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QLatin1Char('.') + kProjectSuffix;
+    QString error;
+    if (!saveProject(path, &error)) {
+        QMessageBox::warning(this, tr("Cannot Save the Project"), error);
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::saveCurrentProject()
+{
+    if (m_projectPath.isEmpty()) {
+        chooseProjectToSave();
+        return;
+    }
+    QString error;
+    if (!saveProject(m_projectPath, &error))
+        QMessageBox::warning(this, tr("Cannot Save the Project"), error);
+}
+
+bool MainWindow::runPreviewAndWait(const QString &engine, int timeoutMs)
+{
+    if (!waitForScene(timeoutMs))
+        return false;
+    m_preview->setEngine(engine);
+    QEventLoop loop;
+    bool ok = false;
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    const auto connection = connect(m_preview, &RoutingPreview::finished, &loop, [&](bool success) {
+        ok = success;
+        loop.quit();
+    });
+    m_preview->start();
+    loop.exec();
+    disconnect(connection);
+    return ok;
+}
+
+bool MainWindow::prepareScreenshot(const QString &view)
+{
+    if (view == QLatin1String("partitions")) {
+        m_linkColouring->setCurrentIndex(m_linkColouring->findData(int(LinkColouring::Partition)));
+        m_hostColouring->setCurrentIndex(m_hostColouring->findData(int(HostColouring::Partition)));
+        if (!runPreviewAndWait(QStringLiteral("ftree"), 60000))
+            return false;
+        m_linkColouring->setCurrentIndex(m_linkColouring->findData(int(LinkColouring::Partition)));
+        return true;
+    }
+    if (view == QLatin1String("load") || view == QLatin1String("preview")) {
+        m_preview->setTrafficPattern(TrafficPattern::UniformRandom);
+        m_preview->setEbbSamples(view == QLatin1String("preview") ? 2000 : 0);
+        if (!runPreviewAndWait(QStringLiteral("ftree"), 60000))
+            return false;
+        m_linkColouring->setCurrentIndex(m_linkColouring->findData(int(LinkColouring::Load)));
+        if (view == QLatin1String("preview")) {
+            m_previewDock->show();
+            m_previewDock->raise();
+            m_diffDock->show();
+            m_diffDock->raise();
+            resizeDocks({m_previewDock}, {560}, Qt::Horizontal);
+        }
+        return true;
+    }
+    return view.isEmpty();
+}
+
 void MainWindow::applyLayout(quint64 generation, std::shared_ptr<const Fabric> fabric, FabricLayout layout)
 {
     if (generation != m_layoutGeneration)
         return;
     m_scene->setFabric(std::move(fabric), std::move(layout));
+    m_scene->setTenancy(m_document->tenancy());
+    refreshSceneRouting();
     m_view->fitToWindow();
     m_layoutPending = false;
     statusBar()->clearMessage();
@@ -351,6 +795,11 @@ void MainWindow::chooseTopologyFile()
 void MainWindow::openRecentFile(const QString &path)
 {
     QString error;
+    if (QFileInfo(path).suffix() == kProjectSuffix) {
+        if (!openProject(path, &error))
+            QMessageBox::warning(this, tr("Cannot Open the Project"), error);
+        return;
+    }
     if (!openTopologyFile(path, &error))
         showOpenError(path, error);
 }
@@ -439,46 +888,6 @@ void MainWindow::fillSummary()
     QTreeWidgetItem *lidRow = addSummaryRow(m_summaryTree, nullptr, QStringLiteral("lidRange"), tr("LID range"), lids);
     addSummaryRow(m_summaryTree, lidRow, QStringLiteral("lidsAssigned"), tr("LIDs assigned"), number(s.lidsAssigned));
     m_summaryTree->expandAll();
-}
-
-void MainWindow::fillPartitions()
-{
-    m_partitionTree->clear();
-    for (const Partition &p : m_tenancy.partitions) {
-        int guids = 0;
-        QStringList groups;
-        for (const PartitionMember &m : p.members) {
-            switch (m.kind) {
-            case PartitionMember::Kind::PortGuid:
-                ++guids;
-                break;
-            case PartitionMember::Kind::All:
-                groups << tr("all ports");
-                break;
-            case PartitionMember::Kind::AllCas:
-                groups << tr("all hosts");
-                break;
-            case PartitionMember::Kind::AllSwitches:
-                groups << tr("all switches");
-                break;
-            case PartitionMember::Kind::AllRouters:
-                groups << tr("all routers");
-                break;
-            case PartitionMember::Kind::Self:
-                groups << tr("the SM's port");
-                break;
-            }
-        }
-        QString members = guids > 0 || groups.isEmpty() ? QLocale().toString(guids) : QString();
-        if (!groups.isEmpty())
-            members += (members.isEmpty() ? QString() : QStringLiteral(" + ")) + groups.join(QStringLiteral(", "));
-        auto *item = new QTreeWidgetItem(m_partitionTree);
-        item->setText(0, p.name);
-        item->setText(1, p.pkey ? QStringLiteral("0x%1").arg(*p.pkey, 4, 16, QLatin1Char('0')) : tr("automatic"));
-        item->setText(2, members);
-        item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
-        item->setText(3, policyName(p.policy));
-    }
 }
 
 void MainWindow::updateStatus()

@@ -1,25 +1,39 @@
 #pragma once
-// The main window: the fabric picture in the middle, the node table, the summary and the
-// partitions in docks around it. Shows one fabric at a time; opening another replaces it only
-// once it has been read without error, so a bad file never loses what was on screen.
+// The main window: the fabric picture in the middle, the node table, the summary, the
+// partitions, the undo history, the routing preview and the diff review in docks around it.
+// The FabricDocument is the one source of the tenancy: every edit goes through it (and its undo
+// stack), and the scene, the partition tree and the preview listen to its signals. Shows one
+// fabric at a time; opening another replaces it only once it has been read without error, so a
+// bad file never loses what was on screen.
 
 #include "Fabric.h"
 #include "FabricSummary.h"
+#include "ForwardingTables.h"
+#include "Metrics.h"
 #include "Tenancy.h"
 
 #include <QMainWindow>
 
 #include <memory>
 
+class QComboBox;
+class QDockWidget;
 class QLabel;
 class QLineEdit;
 class QMenu;
 class QTableView;
 class QTreeWidget;
+class QUndoView;
 
 namespace weft {
 
+class DiffReview;
+class FabricDocument;
 class FabricScene;
+class PartitionPanel;
+class PolicyEditor;
+class RoutingPreview;
+class WeightTable;
 class FabricView;
 class NodeFilterProxyModel;
 class NodeTableModel;
@@ -50,8 +64,30 @@ public:
     bool waitForScene(int timeoutMs);
     bool isSceneReady() const { return !m_layoutPending; }
 
+    // Reads an LFT dump (ibroute / dump_lfts / OpenSM's) as the fabric's current tables.
+    bool openLftDump(const QString &path, QString *error);
+    // Binds a project file to the current fabric; GUIDs it lacks are dropped and reported.
+    bool openProject(const QString &path, QString *error);
+    bool saveProject(const QString &path, QString *error);
+
+    // Which routing colours the picture and answers route highlights.
+    enum class ShownRouting { Current, Proposed };
+    void setShownRouting(ShownRouting routing);
+    ShownRouting shownRouting() const;
+    // Runs the routing preview with `engine` and waits for it (screenshots, tests).
+    bool runPreviewAndWait(const QString &engine, int timeoutMs);
+    // Sets up the window for one of the README's pictures: "partitions", "load" or "preview".
+    bool prepareScreenshot(const QString &view);
+
     const Fabric *fabric() const { return m_fabric.get(); }
-    const Tenancy &tenancy() const { return m_tenancy; }
+    const Tenancy &tenancy() const;
+    FabricDocument *document() const { return m_document; }
+    RoutingPreview *routingPreview() const { return m_preview; }
+    DiffReview *diffReview() const { return m_diffReview; }
+    PartitionPanel *partitionPanel() const { return m_partitionPanel; }
+    PolicyEditor *policyEditor() const { return m_policyEditor; }
+    WeightTable *weightTable() const { return m_weightTable; }
+    const ForwardingTables *currentTables() const { return m_currentTables.get(); }
     const FabricSummary &summary() const { return m_summary; }
     FabricScene *fabricScene() const { return m_scene; }
     FabricView *fabricView() const { return m_view; }
@@ -79,13 +115,27 @@ private:
     void showCommitJournal();
 
     void applyLayout(quint64 generation, std::shared_ptr<const Fabric> fabric, FabricLayout layout);
+    void onFabricReset();
+    void onTenancyChanged();
+    void onPreviewChanged();
+    void refreshSceneRouting();
+    void chooseLftDump();
+    void chooseProjectToOpen();
+    bool chooseProjectToSave();
+    void saveCurrentProject();
+    void createViewToolBar();
     void fillSummary();
-    void fillPartitions();
     void updateStatus();
     void selectTableRow(NodeIndex node);
 
     std::shared_ptr<const Fabric> m_fabric;
-    Tenancy m_tenancy;
+    FabricDocument *m_document = nullptr;
+    std::vector<Partition> m_openedPartitions;  // as the fabric was opened: the diff's "current"
+    std::shared_ptr<const ForwardingTables> m_currentTables;
+    QString m_currentTablesName;
+    std::shared_ptr<const Metrics> m_currentMetrics;  // of m_currentTables under the tenancy
+    quint64 m_metricsGeneration = 0;
+    QString m_projectPath;
     FabricSummary m_summary;
     QString m_title;
     quint64 m_layoutGeneration = 0;  // a layout that finishes after a newer fabric is dropped
@@ -99,11 +149,22 @@ private:
     QTableView *m_nodeTable = nullptr;
     QLineEdit *m_nodeFilter = nullptr;
     QTreeWidget *m_summaryTree = nullptr;
-    QTreeWidget *m_partitionTree = nullptr;
+    PartitionPanel *m_partitionPanel = nullptr;
+    PolicyEditor *m_policyEditor = nullptr;
+    WeightTable *m_weightTable = nullptr;
     QLabel *m_countsLabel = nullptr;
     QLabel *m_zoomLabel = nullptr;
     QMenu *m_viewMenu = nullptr;
     QMenu *m_recentMenu = nullptr;
+    RoutingPreview *m_preview = nullptr;
+    DiffReview *m_diffReview = nullptr;
+    QUndoView *m_undoView = nullptr;
+    QDockWidget *m_previewDock = nullptr;
+    QDockWidget *m_diffDock = nullptr;
+    QComboBox *m_linkColouring = nullptr;
+    QComboBox *m_hostColouring = nullptr;
+    QComboBox *m_shownRouting = nullptr;
+    QLineEdit *m_findBox = nullptr;
 };
 
 } // namespace weft

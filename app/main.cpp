@@ -77,6 +77,7 @@ int runGui(int argc, char **argv)
     parser.addVersionOption();
     parser.addOption({QStringLiteral("lang"), QStringLiteral("User interface language (en, nb)."), QStringLiteral("LANG")});
     parser.addOption({QStringLiteral("screenshot"), QStringLiteral("Save a screenshot of the main window to PNG and exit."), QStringLiteral("PNG")});
+    parser.addOption({QStringLiteral("screenshot-view"), QStringLiteral("What the screenshot shows: partitions, load or preview."), QStringLiteral("VIEW")});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A topology file to open instead of the demo fabric."));
     parser.process(app);
     installTranslations(app, parser.value(QStringLiteral("lang")));
@@ -98,6 +99,10 @@ int runGui(int argc, char **argv)
     if (!screenshot.isEmpty()) {
         // Let layout and the first paints settle before grabbing.
         QTimer::singleShot(1500, &app, [&] {
+            if (!window.prepareScreenshot(parser.value(QStringLiteral("screenshot-view")))) {
+                app.exit(1);
+                return;
+            }
             const bool saved = window.saveScreenshot(screenshot);
             app.exit(saved ? 0 : 1);
         });
@@ -120,6 +125,13 @@ int main(int argc, char **argv)
             return weft::cli::kExitOk;
         }
         auto it = commands().find(first);
+        if (it != commands().end() && first == QLatin1String("bench") && argc > 2 && qstrcmp(argv[2], "scene") == 0) {
+            // The scene benchmark paints widgets: it needs the GUI, offscreen unless told otherwise.
+            if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+                qputenv("QT_QPA_PLATFORM", "offscreen");
+            QApplication app(argc, argv);
+            return it->second.first(QCoreApplication::arguments().mid(2));
+        }
         if (it != commands().end()) {
             QCoreApplication app(argc, argv);
             QStringList args = QCoreApplication::arguments().mid(2);

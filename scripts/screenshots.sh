@@ -3,7 +3,9 @@
 # looking at the GUI on a machine without a screen. Builds nothing.
 #
 # Usage: scripts/screenshots.sh WEFT_BINARY [OUTPUT_DIR] [TOPOLOGY_FILE...]
-#   Always shoots the demo fabric (demo.png, and demo-nb.png in Norwegian Bokmål), then one
+#   Always shoots the demo fabric (demo.png, and demo-nb.png in Norwegian Bokmål), the README's
+#   three pictures (demo-partitions.png: coloured by partition; demo-load.png: by load under a
+#   previewed ftree routing; demo-preview.png: the routing preview and diff review), then one
 #   picture per topology file given (named after the file). Needs xvfb-run.
 set -eu
 
@@ -40,6 +42,9 @@ shoot() {
 
 shoot "$out/demo.png" --lang en
 shoot "$out/demo-nb.png" --lang nb
+shoot "$out/demo-partitions.png" --lang en --screenshot-view partitions
+shoot "$out/demo-load.png" --lang en --screenshot-view load
+shoot "$out/demo-preview.png" --lang en --screenshot-view preview
 for topology in "$@"; do
     name=$(basename "$topology")
     shoot "$out/${name%.*}.png" --lang en "$topology"

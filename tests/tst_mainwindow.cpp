@@ -1,6 +1,20 @@
 // The first GUI: layout, scene, node table and filter, and the main window around them.
 
 #include "CommitJournalDialog.h"
+#include "DiffReview.h"
+#include "FabricDocument.h"
+#include "LftDump.h"
+#include "Metrics.h"
+#include "PartitionPanel.h"
+#include "PartitionTreeModel.h"
+#include "PolicyEditor.h"
+#include "PolicyTableModel.h"
+#include "PortsMime.h"
+#include "RoutingEngine.h"
+#include "RoutingPreview.h"
+#include "TenantListModel.h"
+#include "WeightTable.h"
+#include "WeightTableModel.h"
 #include "CommitJournalModel.h"
 #include "FabricGenerator.h"
 #include "FabricItems.h"
@@ -19,7 +33,11 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QMimeData>
+#include <QTableWidget>
+#include <QTreeView>
 #include <QTreeWidget>
+#include <QUndoStack>
 
 #include <map>
 #include <set>
@@ -168,6 +186,18 @@ private Q_SLOTS:
     void toolTipNamesTheNode();
     void zoomingOutCollapsesRacks();
     void largeFatTreeGetsBatchedScene();
+
+    void viewSelectionDropsOntoPartition();
+    void tenantDropsOntoPartition();
+    void policyAndWeightEditsAreUndoable();
+    void previewShowsCoreMetrics_data();
+    void previewShowsCoreMetrics();
+    void diffReviewWritesPlanFiles();
+    void twoHostsShowTheirRouteBothWays_data();
+    void twoHostsShowTheirRouteBothWays();
+    void loadColouringFollowsMetrics();
+    void findBoxFindsNodes_data();
+    void findBoxFindsNodes();
 };
 
 void TestMainWindow::initTestCase()
@@ -383,12 +413,10 @@ void TestMainWindow::windowShowsFabric()
                  locale.toString(qulonglong(expected.switchesPerTier[std::size_t(t - 1)])));
     QVERIFY(summaryValue(window, QStringLiteral("lidRange")).contains(QString::number(expected.maxLid)));
 
-    const auto *partitions = window.findChild<QTreeWidget *>(QStringLiteral("partitionTree"));
-    QVERIFY(partitions);
-    QCOMPARE(partitions->topLevelItemCount(), int(tenancy.partitions.size()));
-    QCOMPARE(partitions->topLevelItem(1)->text(0), QStringLiteral("tenant-a"));
-    QCOMPARE(partitions->topLevelItem(1)->text(1), QStringLiteral("0x0010"));
-    QCOMPARE(partitions->topLevelItem(1)->text(2), QString::number(tenancy.partitions[1].members.size()));
+    const PartitionTreeModel *partitions = window.partitionPanel()->partitionModel();
+    QCOMPARE(partitions->rowCount(), int(tenancy.partitions.size()));
+    QCOMPARE(partitions->index(1, PartitionTreeModel::NameColumn).data().toString(), QStringLiteral("tenant-a"));
+    QCOMPARE(partitions->rowCount(partitions->index(1, 0)), int(tenancy.partitions[1].members.size()));
 }
 
 void TestMainWindow::openTopologyFile()
@@ -460,8 +488,7 @@ void TestMainWindow::demoFabricOpens()
     QVERIFY(window.waitForScene(60000));
     QVERIFY(window.fabric()->switches().size() > 0);
     QCOMPARE(window.nodeModel()->rowCount(), int(window.fabric()->nodes().size()));
-    const auto *partitions = window.findChild<QTreeWidget *>(QStringLiteral("partitionTree"));
-    QCOMPARE(partitions->topLevelItemCount(), int(window.tenancy().partitions.size()));
+    QCOMPARE(window.partitionPanel()->partitionModel()->rowCount(), int(window.tenancy().partitions.size()));
 }
 
 void TestMainWindow::selectingNodeHighlightsItsCables()
@@ -545,7 +572,9 @@ void TestMainWindow::largeFatTreeGetsBatchedScene()
     QVERIFY(scene->linkLayerCount() <= std::size_t(scene->layout().topTier + 1));
     // Besides nodes, racks and cable layers: one band per row and the highlight.
     const std::size_t rows = std::size_t(scene->layout().topTier) + 1;
-    QVERIFY(std::size_t(scene->items().size()) <= nodes + scene->rackCount() + scene->linkLayerCount() + rows + 1);
+    // Besides nodes, racks and cable layers: one band per row and the two highlights (a route
+    // there and back).
+    QVERIFY(std::size_t(scene->items().size()) <= nodes + scene->rackCount() + scene->linkLayerCount() + rows + 2);
     QVERIFY(fabric.links().size() > std::size_t(scene->items().size()) - nodes);
     // Host cables are drawn as one trunk per rack.
     const FabricSummary summary = summarize(fabric);
@@ -555,6 +584,375 @@ void TestMainWindow::largeFatTreeGetsBatchedScene()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     const QImage picture = window.grab().toImage();
     QVERIFY(!picture.isNull());
+}
+
+namespace {
+
+// The row of the partition with this P_Key in the panel's model.
+QModelIndex partitionRow(const PartitionTreeModel *model, std::uint16_t pkey)
+{
+    for (int r = 0; r < model->rowCount(); ++r) {
+        const QModelIndex index = model->index(r, 0);
+        if (index.data(PartitionTreeModel::PKeyRole).toUInt() == pkey)
+            return index;
+    }
+    return {};
+}
+
+Membership membershipOf(const Tenancy &tenancy, std::uint16_t pkey, Guid port, bool *found)
+{
+    *found = false;
+    const Partition *p = tenancy.findPartition(pkey);
+    if (p)
+        for (const PartitionMember &m : p->members)
+            if (m.kind == PartitionMember::Kind::PortGuid && m.guid == port) {
+                *found = true;
+                return m.membership;
+            }
+    return Membership::Limited;
+}
+
+// The demo fabric's first non-default partition, and two hosts in no partition at all.
+struct DemoWindow
+{
+    MainWindow window;
+    std::uint16_t pkey = 0;
+    bool load()
+    {
+        QString error;
+        if (!window.loadDemoFabric(&error) || !window.waitForScene(60000))
+            return false;
+        for (const Partition &p : window.tenancy().partitions)
+            if (p.pkey && (*p.pkey & kPKeyMask) != kDefaultPKey) {
+                pkey = *p.pkey & kPKeyMask;
+                break;
+            }
+        return pkey != 0;
+    }
+};
+
+} // namespace
+
+void TestMainWindow::viewSelectionDropsOntoPartition()
+{
+    DemoWindow demo;
+    QVERIFY(demo.load());
+    MainWindow &window = demo.window;
+    const Fabric &fabric = *window.fabric();
+    // Two hosts that are not yet members of the partition.
+    std::vector<NodeIndex> hosts;
+    for (NodeIndex n : fabric.endNodes()) {
+        bool member = false;
+        membershipOf(window.tenancy(), demo.pkey, fabric.port(fabric.node(n).firstPort + 1).guid, &member);
+        if (!member)
+            hosts.push_back(n);
+        if (hosts.size() == 2)
+            break;
+    }
+    QCOMPARE(hosts.size(), std::size_t(2));
+    window.fabricScene()->selectNodes(hosts);
+    const std::vector<Guid> ports = window.fabricScene()->selectedPortGuids();
+    QCOMPARE(ports.size(), std::size_t(2));
+    // The payload the view's drag carries, dropped on the panel's partition row.
+    std::unique_ptr<QMimeData> payload(makePortsMimeData(ports));
+    PartitionTreeModel *model = window.partitionPanel()->partitionModel();
+    QAbstractItemModelTester tester(model);
+    const QModelIndex target = partitionRow(model, demo.pkey);
+    QVERIFY(target.isValid());
+    QVERIFY(model->canDropMimeData(payload.get(), Qt::CopyAction, -1, -1, target));
+    QVERIFY(model->dropMimeData(payload.get(), Qt::CopyAction, -1, -1, target));
+    for (Guid g : ports) {
+        bool member = false;
+        membershipOf(window.tenancy(), demo.pkey, g, &member);
+        QVERIFY(member);
+    }
+    QUndoStack *undo = window.document()->undoStack();
+    QCOMPARE(undo->count(), 1);
+    undo->undo();
+    for (Guid g : ports) {
+        bool member = true;
+        membershipOf(window.tenancy(), demo.pkey, g, &member);
+        QVERIFY(!member);
+    }
+    undo->redo();
+    bool member = false;
+    membershipOf(window.tenancy(), demo.pkey, ports.front(), &member);
+    QVERIFY(member);
+    // The scene follows the document: the host now has its partition's colour.
+    QVERIFY(window.fabricScene()->toolTipFor(hosts.front()).contains(QStringLiteral("0x%1").arg(demo.pkey, 4, 16, QLatin1Char('0'))));
+}
+
+void TestMainWindow::tenantDropsOntoPartition()
+{
+    DemoWindow demo;
+    QVERIFY(demo.load());
+    MainWindow &window = demo.window;
+    QVERIFY(!window.tenancy().tenants.empty());
+    TenantListModel *tenants = window.partitionPanel()->tenantModel();
+    QAbstractItemModelTester tenantTester(tenants);
+    // A tenant none of whose hosts is in the target partition yet, if there is one.
+    QModelIndex tenantRow;
+    std::vector<Guid> members;
+    for (int r = 0; r < tenants->rowCount() && !tenantRow.isValid(); ++r) {
+        const QModelIndex index = tenants->index(r, 0);
+        const QString name = index.data(TenantListModel::TenantRole).toString();
+        for (const Tenant &t : window.tenancy().tenants) {
+            if (t.name != name)
+                continue;
+            bool any = false;
+            for (Guid g : t.members) {
+                bool member = false;
+                membershipOf(window.tenancy(), demo.pkey, g, &member);
+                any = any || member;
+            }
+            if (!any) {
+                tenantRow = index;
+                members = t.members;
+            }
+        }
+    }
+    QVERIFY2(tenantRow.isValid(), "the demo has a tenant outside its first partition");
+    std::unique_ptr<QMimeData> payload(tenants->mimeData({tenantRow}));
+    QVERIFY(payload);
+    PartitionTreeModel *model = window.partitionPanel()->partitionModel();
+    QVERIFY(model->dropMimeData(payload.get(), Qt::CopyAction, -1, -1, partitionRow(model, demo.pkey)));
+    for (Guid g : members) {
+        bool member = false;
+        membershipOf(window.tenancy(), demo.pkey, g, &member);
+        QVERIFY(member);
+    }
+    QUndoStack *undo = window.document()->undoStack();
+    QCOMPARE(undo->count(), 1);
+    undo->undo();
+    bool member = true;
+    membershipOf(window.tenancy(), demo.pkey, members.front(), &member);
+    QVERIFY(!member);
+    undo->redo();
+    membershipOf(window.tenancy(), demo.pkey, members.front(), &member);
+    QVERIFY(member);
+}
+
+void TestMainWindow::policyAndWeightEditsAreUndoable()
+{
+    DemoWindow demo;
+    QVERIFY(demo.load());
+    MainWindow &window = demo.window;
+    PolicyTableModel *policies = window.policyEditor()->model();
+    QAbstractItemModelTester policyTester(policies);
+    int row = -1;
+    for (int r = 0; r < policies->rowCount(); ++r)
+        if (policies->index(r, PolicyTableModel::KeyColumn).data().toString().contains(QString::number(demo.pkey, 16)))
+            row = r;
+    QVERIFY(row >= 0);
+    const IsolationPolicy before = window.tenancy().findPartition(demo.pkey)->policy;
+    const IsolationPolicy after = before == IsolationPolicy::Physical ? IsolationPolicy::VirtualLane : IsolationPolicy::Physical;
+    QVERIFY(policies->setData(policies->index(row, PolicyTableModel::PolicyColumn), int(after)));
+    QCOMPARE(window.tenancy().findPartition(demo.pkey)->policy, after);
+
+    WeightTableModel *weights = window.weightTable()->model();
+    QAbstractItemModelTester weightTester(weights);
+    QVERIFY(weights->rowCount() > 0);
+    const std::map<Guid, double> weightsBefore = window.tenancy().nodeWeights;
+    const double oldWeight = weights->index(0, WeightTableModel::WeightColumn).data(Qt::EditRole).toDouble();
+    const double newWeight = oldWeight == 4.5 ? 5.5 : 4.5;
+    QVERIFY(weights->setData(weights->index(0, WeightTableModel::WeightColumn), newWeight));
+    QVERIFY(window.tenancy().nodeWeights != weightsBefore);
+    QCOMPARE(weights->index(0, WeightTableModel::WeightColumn).data(Qt::EditRole).toDouble(), newWeight);
+
+    QUndoStack *undo = window.document()->undoStack();
+    QCOMPARE(undo->count(), 2);
+    undo->undo();
+    QVERIFY(window.tenancy().nodeWeights == weightsBefore);
+    undo->undo();
+    QCOMPARE(window.tenancy().findPartition(demo.pkey)->policy, before);
+    undo->redo();
+    undo->redo();
+    QCOMPARE(window.tenancy().findPartition(demo.pkey)->policy, after);
+    QVERIFY(window.tenancy().nodeWeights != weightsBefore);
+}
+
+void TestMainWindow::previewShowsCoreMetrics_data()
+{
+    QTest::addColumn<QString>("engine");
+    QTest::addColumn<QString>("currentEngine");  // tables loaded as the current LFT dump; "" none
+    QTest::addRow("ftree, no current tables") << QStringLiteral("ftree") << QString();
+    QTest::addRow("minhop over current updn") << QStringLiteral("minhop") << QStringLiteral("updn");
+}
+
+void TestMainWindow::previewShowsCoreMetrics()
+{
+    QFETCH(QString, engine);
+    QFETCH(QString, currentEngine);
+    DemoWindow demo;
+    QVERIFY(demo.load());
+    MainWindow &window = demo.window;
+    const Fabric &fabric = *window.fabric();
+    QTemporaryDir dir;
+    std::optional<ForwardingTables> current;
+    if (!currentEngine.isEmpty()) {
+        Result<Routing> routing = routeFabric(currentEngine, fabric, window.tenancy());
+        QVERIFY2(routing, qPrintable(routing ? QString() : routing.error().toString()));
+        const QString path = dir.filePath(QStringLiteral("current.lfts"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(writeLftDump(routing.value().tables, &fabric));
+        file.close();
+        QString error;
+        QVERIFY2(window.openLftDump(path, &error), qPrintable(error));
+        current = routing.value().tables;
+    }
+    RoutingPreview *preview = window.routingPreview();
+    QSignalSpy finished(preview, &RoutingPreview::finished);
+    preview->setEngine(engine);
+    preview->start();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+    QCOMPARE(finished.first().first().toBool(), true);
+    QVERIFY(preview->result());
+
+    // What `weft metrics` computes for the same tables: core's computeMetrics.
+    Result<Routing> expectedRouting = routeFabric(engine, fabric, window.tenancy());
+    QVERIFY(expectedRouting);
+    QVERIFY(*preview->result()->proposed.tables == expectedRouting.value().tables);
+    const Metrics expected = computeMetrics(fabric, window.tenancy(), expectedRouting.value().tables, preview->trafficModel());
+    const QTableWidget *table = preview->comparisonTable();
+    const auto cell = [table](int row, int column) { return table->item(row, column)->text(); };
+    QCOMPARE(cell(RoutingPreview::MaxLoadRow, RoutingPreview::ProposedColumn), RoutingPreview::formatNumber(expected.allLoad.max));
+    QCOMPARE(cell(RoutingPreview::MeanLoadRow, RoutingPreview::ProposedColumn), RoutingPreview::formatNumber(expected.allLoad.mean));
+    QCOMPARE(cell(RoutingPreview::StddevLoadRow, RoutingPreview::ProposedColumn), RoutingPreview::formatNumber(expected.allLoad.stddev));
+    QCOMPARE(cell(RoutingPreview::MaxRoutesRow, RoutingPreview::ProposedColumn), RoutingPreview::formatNumber(expected.allRoutes.max));
+    QCOMPARE(cell(RoutingPreview::SharedLinksRow, RoutingPreview::ProposedColumn), RoutingPreview::formatNumber(double(expected.sharedLinks)));
+    QCOMPARE(cell(RoutingPreview::InterferenceRow, RoutingPreview::ProposedColumn), RoutingPreview::formatNumber(double(expected.interference)));
+    if (current) {
+        const Metrics before = computeMetrics(fabric, window.tenancy(), *current, preview->trafficModel());
+        QCOMPARE(cell(RoutingPreview::MaxLoadRow, RoutingPreview::CurrentColumn), RoutingPreview::formatNumber(before.allLoad.max));
+        QCOMPARE(cell(RoutingPreview::SharedLinksRow, RoutingPreview::CurrentColumn), RoutingPreview::formatNumber(double(before.sharedLinks)));
+    } else {
+        QCOMPARE(cell(RoutingPreview::MaxLoadRow, RoutingPreview::CurrentColumn), QStringLiteral("—"));
+    }
+    // The picture now shows the proposal, and the diff review has it.
+    QCOMPARE(window.shownRouting(), MainWindow::ShownRouting::Proposed);
+    QCOMPARE(window.fabricScene()->maxCableLoad(), std::max(expected.allLoad.max, [&] {
+        double m = 0;
+        for (const LinkLoad &l : expected.links)
+            m = std::max(m, l.load);
+        return m;
+    }()));
+    QVERIFY(window.diffReview()->hasPlan());
+    const ReconfigurationDiff diff = diffForwardingTables(current ? *current : ForwardingTables(), expectedRouting.value().tables, &fabric);
+    QCOMPARE(window.diffReview()->diff().changedBlocks, diff.changedBlocks);
+    QCOMPARE(window.diffReview()->switchTable()->rowCount(), int(diff.switches.size()));
+}
+
+void TestMainWindow::diffReviewWritesPlanFiles()
+{
+    DemoWindow demo;
+    QVERIFY(demo.load());
+    MainWindow &window = demo.window;
+    QVERIFY(window.runPreviewAndWait(QStringLiteral("ftree"), 60000));
+    // An edit after the preview: the plan carries the partitions as they are now.
+    const IsolationPolicy before = window.tenancy().findPartition(demo.pkey)->policy;
+    const IsolationPolicy after = before == IsolationPolicy::Physical ? IsolationPolicy::VirtualLane : IsolationPolicy::Physical;
+    window.document()->setPolicy(demo.pkey, after);
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(window.diffReview()->writePlanFiles(dir.path(), &error), qPrintable(error));
+    Result<ForwardingTables> written = readLftDumpFile(dir.filePath(QStringLiteral("plan.lfts")), window.fabric());
+    QVERIFY2(written, qPrintable(written ? QString() : written.error().toString()));
+    QVERIFY(written.value() == *window.routingPreview()->result()->proposed.tables);
+    QFile conf(dir.filePath(QStringLiteral("partitions.conf")));
+    QVERIFY(conf.open(QIODevice::ReadOnly));
+    const QByteArray text = conf.readAll();
+    QCOMPARE(text, window.diffReview()->plannedPartitionsConf());
+    QVERIFY(text.contains(policyName(after).toUtf8()));
+    QVERIFY(window.diffReview()->partitionsDiffText().contains(policyName(after)));
+}
+
+void TestMainWindow::twoHostsShowTheirRouteBothWays_data()
+{
+    QTest::addColumn<int>("radix");
+    QTest::addColumn<int>("levels");
+    QTest::addColumn<int>("hopsEachWay");  // across the tree: host, levels-1 up, as many down, host
+    QTest::addRow("2-level, radix 8") << 8 << 2 << 4;
+    QTest::addRow("3-level, radix 8") << 8 << 3 << 6;
+}
+
+void TestMainWindow::twoHostsShowTheirRouteBothWays()
+{
+    QFETCH(int, radix);
+    QFETCH(int, levels);
+    QFETCH(int, hopsEachWay);
+    auto fabric = std::make_shared<const Fabric>(fatTree(radix, levels));
+    FabricScene scene;
+    scene.setFabric(fabric, computeFabricLayout(*fabric));
+    Result<Routing> routing = routeFabric(QStringLiteral("ftree"), *fabric, Tenancy());
+    QVERIFY(routing);
+    scene.setRouting(std::make_shared<const ForwardingTables>(routing.value().tables), nullptr);
+    // The first and the last host hang off leaves in different pods, so the route crosses the roots.
+    const NodeIndex a = fabric->endNodes().front();
+    const NodeIndex b = fabric->endNodes().back();
+    bool complete = false;
+    const std::vector<PortIndex> there = scene.routePorts(a, b, &complete);
+    QVERIFY(complete);
+    QCOMPARE(int(there.size()), hopsEachWay);
+    QCOMPARE(fabric->port(fabric->port(there.back()).remote).node, b);
+    scene.selectNodes({a, b});
+    QCOMPARE(int(scene.routeHopsShown()), 2 * hopsEachWay);
+    // One host alone: its cables, no route.
+    scene.selectNode(a);
+    QCOMPARE(scene.routeHopsShown(), std::size_t(0));
+    QCOMPARE(scene.highlightedCableCount(), std::size_t(1));
+}
+
+void TestMainWindow::loadColouringFollowsMetrics()
+{
+    auto fabric = std::make_shared<const Fabric>(fatTree(8, 2));
+    FabricScene scene;
+    scene.setFabric(fabric, computeFabricLayout(*fabric));
+    Result<Routing> routing = routeFabric(QStringLiteral("minhop"), *fabric, Tenancy());
+    QVERIFY(routing);
+    TrafficModel model;
+    model.pattern = TrafficPattern::Shift;
+    auto metrics = std::make_shared<const Metrics>(computeMetrics(*fabric, Tenancy(), routing.value().tables, model));
+    scene.setRouting(std::make_shared<const ForwardingTables>(routing.value().tables), metrics);
+    scene.setLinkColouring(LinkColouring::Load);
+    // The busiest switch cable is drawn in the darkest colour, an idle one in the idle colour.
+    const LinkLoad *busiest = nullptr;
+    for (const LinkLoad &l : metrics->links)
+        if (l.fromLevel >= 1 && l.toLevel >= 1 && (!busiest || l.load > busiest->load))
+            busiest = &l;
+    QVERIFY(busiest && busiest->load > 0);
+    const LinkIndex link = fabric->port(busiest->from).link;
+    const QColor drawn = scene.cableColour(link);
+    QVERIFY2(drawn.lightness() < FabricScene::loadColour(0.5).lightness(), qPrintable(drawn.name()));
+    scene.setLinkColouring(LinkColouring::Plain);
+    QCOMPARE(scene.cableColour(link), FabricScene::linkColour());
+}
+
+void TestMainWindow::findBoxFindsNodes_data()
+{
+    QTest::addColumn<QString>("how");
+    QTest::addRow("by name") << QStringLiteral("name");
+    QTest::addRow("by GUID") << QStringLiteral("guid");
+    QTest::addRow("by LID") << QStringLiteral("lid");
+}
+
+void TestMainWindow::findBoxFindsNodes()
+{
+    QFETCH(QString, how);
+    auto fabric = std::make_shared<const Fabric>(fixtureFabric());
+    FabricScene scene;
+    scene.setFabric(fabric, computeFabricLayout(*fabric));
+    const NodeIndex wanted = fabric->endNodes().back();
+    const Node &node = fabric->node(wanted);
+    QString text;
+    if (how == QLatin1String("name"))
+        text = node.description.isEmpty() ? node.name : node.description;
+    else if (how == QLatin1String("guid"))
+        text = QStringLiteral("0x%1").arg(node.guid, 16, 16, QLatin1Char('0'));
+    else
+        text = QStringLiteral("lid %1").arg(fabric->nodeLid(wanted));
+    QCOMPARE(scene.findNode(text), wanted);
+    QCOMPARE(scene.findNode(QStringLiteral("no such node anywhere")), kNoIndex);
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -10,6 +10,91 @@
     </message>
 </context>
 <context>
+    <name>UndoCommands</name>
+    <message numerus="yes">
+        <location filename="../views/document/TenancyCommands.cpp" line="77"/>
+        <source>Assign %n host(s) to %1</source>
+        <translation>
+            <numerusform>Tilordne %n vert til %1</numerusform>
+            <numerusform>Tilordne %n verter til %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/document/TenancyCommands.cpp" line="98"/>
+        <source>Remove %n host(s) from %1</source>
+        <translation>
+            <numerusform>Fjerne %n vert fra %1</numerusform>
+            <numerusform>Fjerne %n verter fra %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/document/TenancyCommands.cpp" line="106"/>
+        <source>Assign tenant %1 (%n host(s)) to %2</source>
+        <translation>
+            <numerusform>Tilordne leietaker %1 (%n vert) til %2</numerusform>
+            <numerusform>Tilordne leietaker %1 (%n verter) til %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/document/TenancyCommands.cpp" line="114"/>
+        <source>Create partition %1 (%2)</source>
+        <translation>Opprette partisjon %1 (%2)</translation>
+    </message>
+    <message>
+        <location filename="../views/document/TenancyCommands.cpp" line="143"/>
+        <source>Delete partition %1</source>
+        <translation>Slette partisjon %1</translation>
+    </message>
+    <message>
+        <location filename="../views/document/TenancyCommands.cpp" line="165"/>
+        <source>Rename partition %1 to %2</source>
+        <translation>Gi partisjon %1 nytt navn %2</translation>
+    </message>
+    <message>
+        <location filename="../views/document/TenancyCommands.cpp" line="180"/>
+        <source>physical isolation</source>
+        <translation>fysisk isolasjon</translation>
+    </message>
+    <message>
+        <location filename="../views/document/TenancyCommands.cpp" line="181"/>
+        <source>virtual-lane isolation</source>
+        <translation>isolasjon med virtuelle baner</translation>
+    </message>
+    <message>
+        <location filename="../views/document/TenancyCommands.cpp" line="182"/>
+        <source>no isolation</source>
+        <translation>ingen isolasjon</translation>
+    </message>
+    <message>
+        <location filename="../views/document/TenancyCommands.cpp" line="191"/>
+        <source>Set %1 to %2</source>
+        <translation>Sette %1 til %2</translation>
+    </message>
+    <message>
+        <location filename="../views/document/TenancyCommands.cpp" line="206"/>
+        <source>Make isolation policies strict</source>
+        <translation>Gjøre isolasjonsreglene strenge</translation>
+    </message>
+    <message>
+        <location filename="../views/document/TenancyCommands.cpp" line="207"/>
+        <source>Make isolation policies best-effort</source>
+        <translation>Gjøre isolasjonsreglene veiledende</translation>
+    </message>
+    <message>
+        <location filename="../views/document/TenancyCommands.cpp" line="227"/>
+        <source>Set weight of %1 to %2</source>
+        <translation>Sette vekten til %1 til %2</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/document/TenancyCommands.cpp" line="266"/>
+        <source>Import %n weight(s) from %1</source>
+        <translation>
+            <numerusform>Importere %n vekt fra %1</numerusform>
+            <numerusform>Importere %n vekter fra %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>weft::CommitJournalDialog</name>
     <message>
         <location filename="../views/CommitJournalDialog.cpp" line="20"/>
@@ -66,432 +151,1037 @@
     </message>
 </context>
 <context>
-    <name>weft::FabricScene</name>
+    <name>weft::DiffReview</name>
     <message>
-        <location filename="../views/FabricScene.cpp" line="276"/>
+        <location filename="../views/DiffReview.cpp" line="89"/>
         <source>Switch</source>
         <translation>Svitsj</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="279"/>
+        <location filename="../views/DiffReview.cpp" line="89"/>
+        <source>LID</source>
+        <translation>LID</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="89"/>
+        <source>Entries changed</source>
+        <translation>Endrede oppføringer</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="89"/>
+        <source>Blocks sent</source>
+        <translation>Blokker sendt</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="89"/>
+        <source>SMPs</source>
+        <translation>SMP-er</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="102"/>
+        <source>partitions.conf does not change.</source>
+        <translation>partitions.conf endres ikke.</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="106"/>
+        <source>The commit report appears here after Approve.</source>
+        <translation>Rapporten fra innføringen vises her etter Godkjenn.</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="109"/>
+        <source>&amp;Approve…</source>
+        <translation>&amp;Godkjenn …</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="111"/>
+        <source>Commit &amp;Target…</source>
+        <translation>&amp;Mål for innføring …</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="141"/>
+        <source>Run a routing preview to review what it would change.</source>
+        <translation>Kjør en forhåndsvisning av rutingen for å se hva den ville endre.</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="173"/>
+        <source>GUID 0x%1; blocks %2</source>
+        <translation>GUID 0x%1; blokker %2</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/DiffReview.cpp" line="196"/>
+        <source>%n switch(es) change</source>
+        <translation>
+            <numerusform>%n svitsj endres</numerusform>
+            <numerusform>%n svitsjer endres</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="197"/>
+        <source>%1 LFT entries in %2 blocks, %3 P_Key blocks; OpenSM sends %4 SMPs.</source>
+        <translation>%1 LFT-oppføringer i %2 blokker, %3 P_Key-blokker; OpenSM sender %4 SMP-er.</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="201"/>
+        <source>No current tables are known: every switch is counted as starting empty.</source>
+        <translation>Ingen gjeldende tabeller er kjent: hver svitsj regnes som tom fra start.</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="216"/>
+        <source>No commit target: Approve writes the plan files.</source>
+        <translation>Ikke noe mål for innføring: Godkjenn skriver planfilene.</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="217"/>
+        <source>Commit target: %1 and %2</source>
+        <translation>Mål for innføring: %1 og %2</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="224"/>
+        <source>there is no plan to write</source>
+        <translation>det finnes ingen plan å skrive</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="235"/>
+        <source>Plan written to %1: plan.lfts (load with opensm -R file -U) and partitions.conf.</source>
+        <translation>Planen er skrevet til %1: plan.lfts (lastes med opensm -R file -U) og partitions.conf.</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="252"/>
+        <source>Write the Plan Files To</source>
+        <translation>Skriv planfilene til</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="258"/>
+        <source>Cannot Write the Plan</source>
+        <translation>Kan ikke skrive planen</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="261"/>
+        <source>Install this plan on the fabric now?
+
+%1
+
+OpenSM reloads %2 and %3; Weft reads the tables back and rolls back on a mismatch.</source>
+        <translation>Vil du innføre denne planen i nettet nå?
+
+%1
+
+OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake ved avvik.</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="263"/>
+        <source>Approve the Plan</source>
+        <translation>Godkjenn planen</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="272"/>
+        <source>Committing…</source>
+        <translation>Innfører …</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="296"/>
+        <source>Commit Target</source>
+        <translation>Mål for innføring</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="302"/>
+        <source>The files of an OpenSM started with -R file -U LFTS -P PARTITIONS. Leave the first empty to write plan files instead.</source>
+        <translation>Filene til en OpenSM startet med -R file -U LFTS -P PARTITIONS. La den første stå tom for å skrive planfiler i stedet.</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="303"/>
+        <source>LFT dump (-U):</source>
+        <translation>LFT-dump (-U):</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="304"/>
+        <source>partitions.conf (-P):</source>
+        <translation>partitions.conf (-P):</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="305"/>
+        <source>OpenSM pid file:</source>
+        <translation>OpenSMs pid-fil:</translation>
+    </message>
+    <message>
+        <location filename="../views/DiffReview.cpp" line="306"/>
+        <source>OpenSM log (optional):</source>
+        <translation>OpenSMs logg (valgfri):</translation>
+    </message>
+</context>
+<context>
+    <name>weft::FabricDocument</name>
+    <message>
+        <location filename="../views/document/FabricDocument.cpp" line="90"/>
+        <source>A partition needs a name.</source>
+        <translation>En partisjon må ha et navn.</translation>
+    </message>
+    <message>
+        <location filename="../views/document/FabricDocument.cpp" line="96"/>
+        <source>The partition name &quot;%1&quot; contains &quot;%2&quot;; use letters, digits, &apos;-&apos;, &apos;_&apos; or &apos;.&apos;.</source>
+        <translation>Partisjonsnavnet «%1» inneholder «%2»; bruk bokstaver, sifre, &apos;-&apos;, &apos;_&apos; eller &apos;.&apos;.</translation>
+    </message>
+    <message>
+        <location filename="../views/document/FabricDocument.cpp" line="97"/>
+        <source>a space</source>
+        <translation>et mellomrom</translation>
+    </message>
+    <message>
+        <location filename="../views/document/FabricDocument.cpp" line="101"/>
+        <source>A partition named &quot;%1&quot; already exists (P_Key %2).</source>
+        <translation>Det finnes allerede en partisjon med navnet «%1» (P_Key %2).</translation>
+    </message>
+    <message>
+        <location filename="../views/document/FabricDocument.cpp" line="102"/>
+        <source>automatic</source>
+        <translation>automatisk</translation>
+    </message>
+    <message>
+        <location filename="../views/document/FabricDocument.cpp" line="111"/>
+        <location filename="../views/document/FabricDocument.cpp" line="235"/>
+        <source>P_Key 0x0000 names no partition; use 0x0001 to 0x7fff.</source>
+        <translation>P_Key 0x0000 betegner ingen partisjon; bruk 0x0001 til 0x7fff.</translation>
+    </message>
+    <message>
+        <location filename="../views/document/FabricDocument.cpp" line="113"/>
+        <source>P_Key %1 is already used by partition &quot;%2&quot;.</source>
+        <translation>P_Key %1 brukes allerede av partisjonen «%2».</translation>
+    </message>
+    <message>
+        <location filename="../views/document/FabricDocument.cpp" line="127"/>
+        <source>There is no partition with P_Key %1.</source>
+        <translation>Det finnes ingen partisjon med P_Key %1.</translation>
+    </message>
+    <message>
+        <location filename="../views/document/FabricDocument.cpp" line="169"/>
+        <source>no fabric is loaded to apply weights to</source>
+        <translation>ingen fabric er lastet inn som vektene kan brukes på</translation>
+    </message>
+    <message>
+        <location filename="../views/document/FabricDocument.cpp" line="172"/>
+        <source>cannot read: %1</source>
+        <translation>kan ikke leses: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/document/FabricDocument.cpp" line="203"/>
+        <source>no fabric is loaded to bind the project to</source>
+        <translation>ingen fabric er lastet inn som prosjektet kan knyttes til</translation>
+    </message>
+    <message>
+        <location filename="../views/document/FabricDocument.cpp" line="223"/>
+        <source>Enter a P_Key, such as 0x0012.</source>
+        <translation>Skriv inn en P_Key, for eksempel 0x0012.</translation>
+    </message>
+    <message>
+        <location filename="../views/document/FabricDocument.cpp" line="229"/>
+        <source>&quot;%1&quot; is not a P_Key; write it in hex with 0x (0x0012) or in decimal.</source>
+        <translation>«%1» er ikke en P_Key; skriv den heksadesimalt med 0x (0x0012) eller desimalt.</translation>
+    </message>
+    <message>
+        <location filename="../views/document/FabricDocument.cpp" line="233"/>
+        <source>P_Key %1 is wider than 16 bits.</source>
+        <translation>P_Key %1 er bredere enn 16 biter.</translation>
+    </message>
+</context>
+<context>
+    <name>weft::FabricScene</name>
+    <message numerus="yes">
+        <location filename="../views/FabricScene.cpp" line="733"/>
+        <source>… %n more partition(s), hues repeat</source>
+        <translation>
+            <numerusform>… %n partisjon til, fargene gjentas</numerusform>
+            <numerusform>… %n partisjoner til, fargene gjentas</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/FabricScene.cpp" line="736"/>
+        <source>Host in several partitions</source>
+        <translation>Vert i flere partisjoner</translation>
+    </message>
+    <message>
+        <location filename="../views/FabricScene.cpp" line="739"/>
+        <source>Tenant %1</source>
+        <translation>Leietaker %1</translation>
+    </message>
+    <message>
+        <location filename="../views/FabricScene.cpp" line="742"/>
+        <source>Host in no partition</source>
+        <translation>Vert uten partisjon</translation>
+    </message>
+    <message>
+        <location filename="../views/FabricScene.cpp" line="744"/>
+        <source>Cable shared by partitions</source>
+        <translation>Kabel delt av partisjoner</translation>
+    </message>
+    <message>
+        <location filename="../views/FabricScene.cpp" line="745"/>
+        <source>Cable without partition traffic</source>
+        <translation>Kabel uten partisjonstrafikk</translation>
+    </message>
+    <message>
+        <location filename="../views/FabricScene.cpp" line="748"/>
+        <source>Idle cable</source>
+        <translation>Ubrukt kabel</translation>
+    </message>
+    <message>
+        <location filename="../views/FabricScene.cpp" line="770"/>
+        <source>Switch</source>
+        <translation>Svitsj</translation>
+    </message>
+    <message>
+        <location filename="../views/FabricScene.cpp" line="773"/>
         <source>Host</source>
         <translation>Vert</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="282"/>
+        <location filename="../views/FabricScene.cpp" line="776"/>
         <source>Router</source>
         <translation>Ruter</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="291"/>
+        <location filename="../views/FabricScene.cpp" line="785"/>
         <source>&lt;b&gt;%1&lt;/b&gt; (%2)&lt;br&gt;GUID %3&lt;br&gt;LID %4&lt;br&gt;%5 ports, %6 cabled&lt;br&gt;Tier %7</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; (%2)&lt;br&gt;GUID %3&lt;br&gt;LID %4&lt;br&gt;%5 porter, %6 kablet&lt;br&gt;Nivå %7</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="292"/>
+        <location filename="../views/FabricScene.cpp" line="786"/>
+        <location filename="../views/FabricScene.cpp" line="862"/>
         <source>none</source>
         <translation>ingen</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="295"/>
+        <location filename="../views/FabricScene.cpp" line="789"/>
         <source>none (no path to a host)</source>
         <translation>ingen (ingen vei til en vert)</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="312"/>
+        <location filename="../views/FabricScene.cpp" line="794"/>
+        <location filename="../views/FabricScene.cpp" line="862"/>
+        <source>Partitions: %1</source>
+        <translation>Partisjoner: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/FabricScene.cpp" line="794"/>
+        <source>none besides the default</source>
+        <translation>ingen utenom standardpartisjonen</translation>
+    </message>
+    <message>
+        <location filename="../views/FabricScene.cpp" line="797"/>
+        <source>Tenant: %1</source>
+        <translation>Leietaker: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/FabricScene.cpp" line="808"/>
+        <source>Port %1 → %2: load out %3, in %4</source>
+        <translation>Port %1 → %2: last ut %3, inn %4</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/FabricScene.cpp" line="814"/>
+        <source>… and %n more port(s)</source>
+        <translation>
+            <numerusform>… og %n port til</numerusform>
+            <numerusform>… og %n porter til</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/FabricScene.cpp" line="851"/>
+        <source>&lt;b&gt;Cable&lt;/b&gt; %1 ↔ %2</source>
+        <translation>&lt;b&gt;Kabel&lt;/b&gt; %1 ↔ %2</translation>
+    </message>
+    <message>
+        <location filename="../views/FabricScene.cpp" line="854"/>
+        <location filename="../views/FabricScene.cpp" line="855"/>
+        <source>Load %1 → %2: %3</source>
+        <translation>Last %1 → %2: %3</translation>
+    </message>
+    <message>
+        <location filename="../views/FabricScene.cpp" line="857"/>
+        <source>No routing to measure load with</source>
+        <translation>Ingen ruting å måle last med</translation>
+    </message>
+    <message>
+        <location filename="../views/FabricScene.cpp" line="880"/>
         <source>Hosts under %1: %2</source>
         <translation>Verter under %1: %2</translation>
     </message>
 </context>
 <context>
     <name>weft::FabricView</name>
+    <message numerus="yes">
+        <location filename="../views/FabricView.cpp" line="255"/>
+        <source>%n host port(s)</source>
+        <translation>
+            <numerusform>%n vertsport</numerusform>
+            <numerusform>%n vertsporter</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="193"/>
+        <location filename="../views/FabricView.cpp" line="306"/>
         <source>Hosts</source>
         <translation>Verter</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="195"/>
+        <location filename="../views/FabricView.cpp" line="308"/>
         <source>Leaves</source>
         <translation>Løvsvitsjer</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="197"/>
+        <location filename="../views/FabricView.cpp" line="310"/>
         <source>Roots</source>
         <translation>Rotsvitsjer</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="199"/>
+        <location filename="../views/FabricView.cpp" line="312"/>
         <source>Tier %1</source>
         <translation>Nivå %1</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="200"/>
+        <location filename="../views/FabricView.cpp" line="313"/>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="219"/>
+        <location filename="../views/FabricView.cpp" line="332"/>
         <source>Root switch</source>
         <translation>Rotsvitsj</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="221"/>
+        <location filename="../views/FabricView.cpp" line="334"/>
         <source>Middle switch</source>
         <translation>Mellomsvitsj</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="223"/>
+        <location filename="../views/FabricView.cpp" line="336"/>
         <source>Leaf switch</source>
         <translation>Løvsvitsj</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="232"/>
+        <location filename="../views/FabricView.cpp" line="345"/>
         <source>Host</source>
         <translation>Vert</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="234"/>
+        <location filename="../views/FabricView.cpp" line="347"/>
         <source>Router</source>
         <translation>Ruter</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="235"/>
+        <location filename="../views/FabricView.cpp" line="349"/>
         <source>Cable</source>
         <translation>Kabel</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="236"/>
+        <location filename="../views/FabricView.cpp" line="353"/>
+        <source>Route between two selected hosts, there</source>
+        <translation>Rute mellom to valgte verter, dit</translation>
+    </message>
+    <message>
+        <location filename="../views/FabricView.cpp" line="354"/>
+        <source>… and back</source>
+        <translation>… og tilbake</translation>
+    </message>
+    <message>
+        <location filename="../views/FabricView.cpp" line="356"/>
         <source>Cable of selection</source>
         <translation>Kabel til det valgte</translation>
+    </message>
+    <message>
+        <location filename="../views/FabricView.cpp" line="429"/>
+        <source>Cable load (%1)</source>
+        <translation>Kabellast (%1)</translation>
     </message>
 </context>
 <context>
     <name>weft::MainWindow</name>
     <message>
-        <location filename="../app/MainWindow.cpp" line="80"/>
+        <location filename="../app/MainWindow.cpp" line="108"/>
         <source>Zoom %1 %</source>
         <translation>Zoom %1 %</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../app/MainWindow.cpp" line="114"/>
+        <source>Route shown both ways: %n hop(s) in all</source>
+        <translation>
+            <numerusform>Ruten vises begge veier: %n hopp i alt</numerusform>
+            <numerusform>Ruten vises begge veier: %n hopp i alt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/MainWindow.cpp" line="116"/>
+        <source>%n nodes selected: drag the hosts onto a partition to add them</source>
+        <translation>
+            <numerusform>%n node valgt: dra vertene til en partisjon for å legge dem til</numerusform>
+            <numerusform>%n noder valgt: dra vertene til en partisjon for å legge dem til</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="87"/>
+        <location filename="../app/MainWindow.cpp" line="119"/>
         <source>Weft</source>
         <translation>Weft</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="105"/>
+        <location filename="../app/MainWindow.cpp" line="137"/>
         <source>Find a node by name, GUID or LID (&quot;lid 17&quot;)</source>
         <translation>Finn en node etter navn, GUID eller LID («lid 17»)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="145"/>
+        <location filename="../app/MainWindow.cpp" line="177"/>
         <source>Nodes</source>
         <translation>Noder</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="153"/>
+        <location filename="../app/MainWindow.cpp" line="185"/>
         <source>Fabric</source>
         <translation>Fabric</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="153"/>
+        <location filename="../app/MainWindow.cpp" line="185"/>
         <source>Count</source>
         <translation>Antall</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="159"/>
+        <location filename="../app/MainWindow.cpp" line="191"/>
         <source>Summary</source>
         <translation>Oversikt</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="167"/>
         <source>Partition</source>
-        <translation>Partisjon</translation>
+        <translation type="vanished">Partisjon</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="167"/>
         <source>P_Key</source>
-        <translation>P_Key</translation>
+        <translation type="vanished">P_Key</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="167"/>
         <source>Members</source>
-        <translation>Medlemmer</translation>
+        <translation type="vanished">Medlemmer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="167"/>
         <source>Isolation</source>
-        <translation>Isolasjon</translation>
+        <translation type="vanished">Isolasjon</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="171"/>
+        <location filename="../app/MainWindow.cpp" line="198"/>
         <source>Partitions</source>
         <translation>Partisjoner</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="181"/>
+        <location filename="../app/MainWindow.cpp" line="204"/>
+        <source>Policies</source>
+        <translation>Retningslinjer</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="209"/>
+        <source>Node Weights</source>
+        <translation>Nodevekter</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="216"/>
+        <source>Fabric as opened</source>
+        <translation>Nettet slik det ble åpnet</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="217"/>
+        <source>History</source>
+        <translation>Historikk</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="225"/>
+        <source>Routing Preview</source>
+        <translation>Forhåndsvisning av ruting</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="236"/>
+        <source>Diff Review</source>
+        <translation>Gjennomgang av endringer</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="243"/>
+        <source>Commit: %1</source>
+        <translation>Innføring: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="252"/>
         <source>&amp;File</source>
         <translation>&amp;Fil</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="182"/>
+        <location filename="../app/MainWindow.cpp" line="253"/>
         <source>&amp;Open Topology…</source>
         <translation>&amp;Åpne topologi …</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="184"/>
+        <location filename="../app/MainWindow.cpp" line="255"/>
         <source>Open &amp;Demo Fabric</source>
         <translation>Åpne &amp;demofabric</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="185"/>
+        <location filename="../app/MainWindow.cpp" line="256"/>
+        <source>Open &amp;Project…</source>
+        <translation>Åpne &amp;prosjekt …</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="258"/>
+        <source>Open &amp;LFT Dump…</source>
+        <translation>Åpne &amp;LFT-dump …</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="260"/>
+        <source>Load the forwarding tables the fabric holds now (ibroute, dump_lfts or OpenSM&apos;s dump)</source>
+        <translation>Last inn videresendingstabellene nettet har nå (ibroute, dump_lfts eller OpenSMs dump)</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="261"/>
         <source>Open &amp;Recent</source>
         <translation>Åpne &amp;nylig brukt</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="188"/>
+        <location filename="../app/MainWindow.cpp" line="264"/>
+        <source>&amp;Save Project</source>
+        <translation>&amp;Lagre prosjekt</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="266"/>
+        <source>Save Project &amp;As…</source>
+        <translation>Lagre prosjekt &amp;som …</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="269"/>
         <source>&amp;Quit</source>
         <translation>&amp;Avslutt</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="192"/>
+        <location filename="../app/MainWindow.cpp" line="273"/>
+        <source>&amp;Edit</source>
+        <translation>R&amp;ediger</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="274"/>
+        <source>&amp;Undo</source>
+        <translation>&amp;Angre</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="276"/>
+        <source>&amp;Redo</source>
+        <translation>&amp;Gjør om</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="281"/>
+        <source>&amp;Find Node…</source>
+        <translation>&amp;Finn node …</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="287"/>
         <source>&amp;View</source>
         <translation>&amp;Vis</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="193"/>
+        <location filename="../app/MainWindow.cpp" line="288"/>
         <source>&amp;Fit to Window</source>
         <translation>&amp;Tilpass til vinduet</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="195"/>
+        <location filename="../app/MainWindow.cpp" line="290"/>
         <source>Zoom &amp;In</source>
         <translation>Zoom &amp;inn</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="197"/>
+        <location filename="../app/MainWindow.cpp" line="292"/>
         <source>Zoom &amp;Out</source>
         <translation>Zoom &amp;ut</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="203"/>
+        <location filename="../app/MainWindow.cpp" line="298"/>
         <source>F&amp;abric</source>
         <translation>F&amp;abric</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="204"/>
+        <location filename="../app/MainWindow.cpp" line="299"/>
+        <source>&amp;Preview Routing</source>
+        <translation>&amp;Forhåndsvis ruting</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="305"/>
+        <source>&amp;Review Changes</source>
+        <translation>&amp;Gå gjennom endringer</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="310"/>
+        <source>&amp;Approve…</source>
+        <translation>&amp;Godkjenn …</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="311"/>
+        <source>Commit &amp;Target…</source>
+        <translation>&amp;Mål for innføring …</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="313"/>
         <source>Commit &amp;Journal…</source>
         <translation>Commit-&amp;logg…</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="206"/>
+        <location filename="../app/MainWindow.cpp" line="315"/>
         <source>&amp;Help</source>
         <translation>&amp;Hjelp</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="207"/>
+        <location filename="../app/MainWindow.cpp" line="316"/>
         <source>&amp;About Weft</source>
         <translation>&amp;Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="209"/>
+        <location filename="../app/MainWindow.cpp" line="318"/>
         <source>About &amp;Qt</source>
         <translation>Om &amp;Qt</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="222"/>
+        <location filename="../app/MainWindow.cpp" line="331"/>
         <source>Open Commit Journal</source>
         <translation>Åpne commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="223"/>
+        <location filename="../app/MainWindow.cpp" line="332"/>
         <source>Commit journals (*.jsonl);;All files (*)</source>
         <translation>Commit-logger (*.jsonl);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="232"/>
+        <location filename="../app/MainWindow.cpp" line="341"/>
         <source>Commit Journal</source>
         <translation>Commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="232"/>
+        <location filename="../app/MainWindow.cpp" line="341"/>
         <source>Cannot read the commit journal:
 %1</source>
         <translation>Kan ikke lese commit-loggen:
 %1</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="271"/>
-        <source>%1 — Weft</source>
-        <translation>%1 — Weft</translation>
+        <location filename="../app/MainWindow.cpp" line="366"/>
+        <source>Unsaved Changes</source>
+        <translation>Ulagrede endringer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="280"/>
+        <location filename="../app/MainWindow.cpp" line="366"/>
+        <source>The partitions have unsaved changes. Save them as a project?</source>
+        <translation>Partisjonene har ulagrede endringer. Vil du lagre dem som et prosjekt?</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="391"/>
+        <source>%1[*] — Weft</source>
+        <translation>%1[*] — Weft</translation>
+    </message>
+    <message>
+        <source>%1 — Weft</source>
+        <translation type="vanished">%1 — Weft</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="401"/>
         <source>Laying out the fabric (%1 nodes)…</source>
         <translation>Plasserer nodene i fabricen (%1 noder) …</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="336"/>
+        <location filename="../app/MainWindow.cpp" line="510"/>
+        <source>View</source>
+        <translation>Visning</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="515"/>
+        <location filename="../app/MainWindow.cpp" line="520"/>
+        <source>Plain</source>
+        <translation>Enkel</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="516"/>
+        <source>By load</source>
+        <translation>Etter last</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="517"/>
+        <location filename="../app/MainWindow.cpp" line="521"/>
+        <source>By partition</source>
+        <translation>Etter partisjon</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="522"/>
+        <source>By tenant</source>
+        <translation>Etter leietaker</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="525"/>
+        <source>Current tables</source>
+        <translation>Gjeldende tabeller</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="526"/>
+        <source>Proposed (preview)</source>
+        <translation>Foreslått (forhåndsvisning)</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="531"/>
+        <source>Find node: name, GUID or LID</source>
+        <translation>Finn node: navn, GUID eller LID</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="535"/>
+        <source> Cables: </source>
+        <translation> Kabler: </translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="537"/>
+        <source>  Hosts: </source>
+        <translation>  Verter: </translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="539"/>
+        <source>  Routing: </source>
+        <translation>  Ruting: </translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="564"/>
+        <source>No node matches &quot;%1&quot;</source>
+        <translation>Ingen node passer med «%1»</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="572"/>
+        <source>open a fabric first</source>
+        <translation>åpne et nett først</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="588"/>
+        <source>Current tables: %1</source>
+        <translation>Gjeldende tabeller: %1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/MainWindow.cpp" line="589"/>
+        <source>Current tables: %1 (%n switch(es) not fully covered)</source>
+        <translation>
+            <numerusform>Gjeldende tabeller: %1 (%n svitsj ikke fullt dekket)</numerusform>
+            <numerusform>Gjeldende tabeller: %1 (%n svitsjer ikke fullt dekket)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="597"/>
+        <source>Open LFT Dump</source>
+        <translation>Åpne LFT-dump</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="598"/>
+        <source>LFT dumps (*.lfts *.dump *.txt);;All files (*)</source>
+        <translation>LFT-dumper (*.lfts *.dump *.txt);;Alle filer (*)</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="604"/>
+        <source>Cannot Open the LFT Dump</source>
+        <translation>Kan ikke åpne LFT-dumpen</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="611"/>
+        <source>open the project&apos;s fabric first</source>
+        <translation>åpne prosjektets nett først</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/MainWindow.cpp" line="624"/>
+        <source>%n GUID(s) of the project are not in this fabric and were left out</source>
+        <translation>
+            <numerusform>%n GUID i prosjektet finnes ikke i dette nettet og ble utelatt</numerusform>
+            <numerusform>%n GUID-er i prosjektet finnes ikke i dette nettet og ble utelatt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="638"/>
+        <source>Saved %1</source>
+        <translation>Lagret %1</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="645"/>
+        <source>Open Project</source>
+        <translation>Åpne prosjekt</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="646"/>
+        <source>Weft projects (*.weft);;All files (*)</source>
+        <translation>Weft-prosjekter (*.weft);;Alle filer (*)</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="652"/>
+        <location filename="../app/MainWindow.cpp" line="800"/>
+        <source>Cannot Open the Project</source>
+        <translation>Kan ikke åpne prosjektet</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="658"/>
+        <source>Save Project</source>
+        <translation>Lagre prosjekt</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="659"/>
+        <source>Weft projects (*.weft)</source>
+        <translation>Weft-prosjekter (*.weft)</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="666"/>
+        <location filename="../app/MainWindow.cpp" line="680"/>
+        <source>Cannot Save the Project</source>
+        <translation>Kan ikke lagre prosjektet</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="780"/>
         <source>Cannot Open the Demo Fabric</source>
         <translation>Kan ikke åpne demofabricen</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="343"/>
+        <location filename="../app/MainWindow.cpp" line="787"/>
         <source>Open Topology</source>
         <translation>Åpne topologi</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="344"/>
+        <location filename="../app/MainWindow.cpp" line="788"/>
         <source>Topology files (ibnetdiscover, ibsim) (*.txt *.net *.topo);;All files (*)</source>
         <translation>Topologifiler (ibnetdiscover, ibsim) (*.txt *.net *.topo);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="360"/>
+        <location filename="../app/MainWindow.cpp" line="809"/>
         <source>Cannot Open Topology</source>
         <translation>Kan ikke åpne topologien</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="361"/>
+        <location filename="../app/MainWindow.cpp" line="810"/>
         <source>%1 could not be read. The fabric shown before is unchanged.</source>
         <translation>Kunne ikke lese %1. Fabricen som ble vist fra før, er uendret.</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="386"/>
+        <location filename="../app/MainWindow.cpp" line="835"/>
         <source>&amp;%1 %2</source>
         <translation>&amp;%1 %2</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="392"/>
+        <location filename="../app/MainWindow.cpp" line="841"/>
         <source>No Recent Files</source>
         <translation>Ingen nylig brukte filer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="396"/>
+        <location filename="../app/MainWindow.cpp" line="845"/>
         <source>&amp;Clear List</source>
         <translation>&amp;Tøm listen</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="404"/>
+        <location filename="../app/MainWindow.cpp" line="853"/>
         <source>About Weft</source>
         <translation>Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="405"/>
+        <location filename="../app/MainWindow.cpp" line="854"/>
         <source>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;A fabric manager for InfiniBand: topology, partitions and routing, previewed before they reach the subnet manager.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;En fabric-forvalter for InfiniBand: topologi, partisjoner og ruting, forhåndsvist før de når subnet-manageren.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="417"/>
+        <location filename="../app/MainWindow.cpp" line="866"/>
         <source>Switches</source>
         <translation>Svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="418"/>
+        <location filename="../app/MainWindow.cpp" line="867"/>
         <source>Hosts (channel adapters)</source>
         <translation>Verter (kanaladaptere)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="420"/>
+        <location filename="../app/MainWindow.cpp" line="869"/>
         <source>Routers</source>
         <translation>Rutere</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="421"/>
+        <location filename="../app/MainWindow.cpp" line="870"/>
         <source>Cables</source>
         <translation>Kabler</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="422"/>
+        <location filename="../app/MainWindow.cpp" line="871"/>
         <source>Between switches</source>
         <translation>Mellom svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="423"/>
+        <location filename="../app/MainWindow.cpp" line="872"/>
         <source>To hosts and routers</source>
         <translation>Til verter og rutere</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="424"/>
+        <location filename="../app/MainWindow.cpp" line="873"/>
         <source>Switch tiers</source>
         <translation>Svitsjnivåer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="428"/>
+        <location filename="../app/MainWindow.cpp" line="877"/>
         <source>Tier 1 (leaves)</source>
         <translation>Nivå 1 (løvsvitsjer)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="430"/>
+        <location filename="../app/MainWindow.cpp" line="879"/>
         <source>Tier %1 (roots)</source>
         <translation>Nivå %1 (rotsvitsjer)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="432"/>
+        <location filename="../app/MainWindow.cpp" line="881"/>
         <source>Tier %1</source>
         <translation>Nivå %1</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="436"/>
+        <location filename="../app/MainWindow.cpp" line="885"/>
         <source>Switches with no path to a host</source>
         <translation>Svitsjer uten vei til en vert</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="437"/>
+        <location filename="../app/MainWindow.cpp" line="886"/>
         <source>none assigned</source>
         <translation>ingen tildelt</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="438"/>
+        <location filename="../app/MainWindow.cpp" line="887"/>
         <source>%1–%2</source>
         <translation>%1–%2</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="439"/>
+        <location filename="../app/MainWindow.cpp" line="888"/>
         <source>LID range</source>
         <translation>LID-område</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="440"/>
+        <location filename="../app/MainWindow.cpp" line="889"/>
         <source>LIDs assigned</source>
         <translation>Tildelte LID-er</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="456"/>
         <source>all ports</source>
-        <translation>alle porter</translation>
+        <translation type="vanished">alle porter</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="459"/>
         <source>all hosts</source>
-        <translation>alle verter</translation>
+        <translation type="vanished">alle verter</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="462"/>
         <source>all switches</source>
-        <translation>alle svitsjer</translation>
+        <translation type="vanished">alle svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="465"/>
         <source>all routers</source>
-        <translation>alle rutere</translation>
+        <translation type="vanished">alle rutere</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="468"/>
         <source>the SM&apos;s port</source>
-        <translation>SM-ens port</translation>
+        <translation type="vanished">SM-ens port</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="477"/>
         <source>automatic</source>
-        <translation>automatisk</translation>
+        <translation type="vanished">automatisk</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="487"/>
+        <location filename="../app/MainWindow.cpp" line="896"/>
         <source>No fabric</source>
         <translation>Ingen fabric</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="491"/>
+        <location filename="../app/MainWindow.cpp" line="900"/>
         <source>Switches: %1 · Hosts: %2 · Cables: %3</source>
         <translation>Svitsjer: %1 · Verter: %2 · Kabler: %3</translation>
     </message>
@@ -547,6 +1237,683 @@
         <location filename="../views/NodeTableModel.cpp" line="142"/>
         <source>Tier</source>
         <translation>Nivå</translation>
+    </message>
+</context>
+<context>
+    <name>weft::PartitionPanel</name>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="35"/>
+        <source>New…</source>
+        <translation>Ny …</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="36"/>
+        <source>Rename…</source>
+        <translation>Gi nytt navn …</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="37"/>
+        <source>Delete</source>
+        <translation>Slett</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="38"/>
+        <source>Full</source>
+        <translation>Full</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="39"/>
+        <source>Limited</source>
+        <translation>Begrenset</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="40"/>
+        <source>Remove</source>
+        <translation>Fjern</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="64"/>
+        <source>as full members</source>
+        <translation>som fullverdige medlemmer</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="65"/>
+        <source>as limited members</source>
+        <translation>som begrensede medlemmer</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="66"/>
+        <source>How hosts dropped on a partition become its members</source>
+        <translation>Hvordan verter som slippes på en partisjon, blir medlemmer av den</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="75"/>
+        <source>Create a partition with a name and a P_Key</source>
+        <translation>Opprett en partisjon med navn og P_Key</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="76"/>
+        <source>Make the selected members full members</source>
+        <translation>Gjør de valgte medlemmene til fullverdige medlemmer</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="77"/>
+        <source>Make the selected members limited members</source>
+        <translation>Gjør de valgte medlemmene til begrensede medlemmer</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="78"/>
+        <source>Remove the selected members from their partition</source>
+        <translation>Fjern de valgte medlemmene fra partisjonen sin</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="89"/>
+        <source>Drag hosts or tenants onto a partition to add them</source>
+        <translation>Dra verter eller leietakere til en partisjon for å legge dem til</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="189"/>
+        <source>Select the partition to rename.</source>
+        <translation>Velg partisjonen som skal få nytt navn.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/PartitionPanel.cpp" line="207"/>
+        <source>Delete %n partition(s)</source>
+        <translation>
+            <numerusform>Slette %n partisjon</numerusform>
+            <numerusform>Slette %n partisjoner</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/PartitionPanel.cpp" line="234"/>
+        <source>Change membership in %n partition(s)</source>
+        <translation>
+            <numerusform>Endre medlemskap i %n partisjon</numerusform>
+            <numerusform>Endre medlemskap i %n partisjoner</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/PartitionPanel.cpp" line="245"/>
+        <source>Remove hosts from %n partition(s)</source>
+        <translation>
+            <numerusform>Fjerne verter fra %n partisjon</numerusform>
+            <numerusform>Fjerne verter fra %n partisjoner</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="255"/>
+        <source>New Partition</source>
+        <translation>Ny partisjon</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="258"/>
+        <source>e.g. 0x0012</source>
+        <translation>f.eks. 0x0012</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="263"/>
+        <source>Name:</source>
+        <translation>Navn:</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="264"/>
+        <source>P_Key:</source>
+        <translation>P_Key:</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="286"/>
+        <source>Rename Partition</source>
+        <translation>Gi partisjonen nytt navn</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="287"/>
+        <source>New name for partition %1:</source>
+        <translation>Nytt navn på partisjon %1:</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="297"/>
+        <source>New Partition…</source>
+        <translation>Ny partisjon …</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="298"/>
+        <source>Rename Partition…</source>
+        <translation>Gi partisjonen nytt navn …</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="299"/>
+        <source>Delete Partition</source>
+        <translation>Slett partisjonen</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="301"/>
+        <source>Make Full Members</source>
+        <translation>Gjør til fullverdige medlemmer</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="303"/>
+        <source>Make Limited Members</source>
+        <translation>Gjør til begrensede medlemmer</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionPanel.cpp" line="305"/>
+        <source>Remove from Partition</source>
+        <translation>Fjern fra partisjonen</translation>
+    </message>
+</context>
+<context>
+    <name>weft::PartitionTreeModel</name>
+    <message>
+        <location filename="../views/PartitionTreeModel.cpp" line="21"/>
+        <source>full</source>
+        <translation>full</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionTreeModel.cpp" line="22"/>
+        <source>limited</source>
+        <translation>begrenset</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionTreeModel.cpp" line="23"/>
+        <source>both</source>
+        <translation>begge</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionTreeModel.cpp" line="119"/>
+        <source>All ports (ALL)</source>
+        <translation>Alle porter (ALL)</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionTreeModel.cpp" line="120"/>
+        <source>All hosts (ALL_CAS)</source>
+        <translation>Alle verter (ALL_CAS)</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionTreeModel.cpp" line="121"/>
+        <source>All switches (ALL_SWITCHES)</source>
+        <translation>Alle svitsjer (ALL_SWITCHES)</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionTreeModel.cpp" line="122"/>
+        <source>All routers (ALL_ROUTERS)</source>
+        <translation>Alle rutere (ALL_ROUTERS)</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionTreeModel.cpp" line="123"/>
+        <source>The subnet manager&apos;s port (SELF)</source>
+        <translation>Subnettforvalterens port (SELF)</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionTreeModel.cpp" line="140"/>
+        <source>automatic</source>
+        <translation>automatisk</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/PartitionTreeModel.cpp" line="141"/>
+        <source>%n member(s)</source>
+        <translation>
+            <numerusform>%n medlem</numerusform>
+            <numerusform>%n medlemmer</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionTreeModel.cpp" line="158"/>
+        <source>%1 (partition default)</source>
+        <translation>%1 (partisjonens standard)</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionTreeModel.cpp" line="169"/>
+        <source>Partition / member</source>
+        <translation>Partisjon / medlem</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionTreeModel.cpp" line="170"/>
+        <source>P_Key / GUID</source>
+        <translation>P_Key / GUID</translation>
+    </message>
+    <message>
+        <location filename="../views/PartitionTreeModel.cpp" line="171"/>
+        <source>Membership</source>
+        <translation>Medlemskap</translation>
+    </message>
+</context>
+<context>
+    <name>weft::PolicyEditor</name>
+    <message>
+        <location filename="../views/PolicyEditor.cpp" line="53"/>
+        <source>Strict: refuse to route when a partition&apos;s isolation cannot be met</source>
+        <translation>Streng: nekt ruting når en partisjons isolasjon ikke kan oppfylles</translation>
+    </message>
+    <message>
+        <location filename="../views/PolicyEditor.cpp" line="66"/>
+        <source>Unchecked (best effort): routing goes ahead and warns about each unmet policy</source>
+        <translation>Uten hake (veiledende): rutingen går videre og advarer om hver regel som ikke oppfylles</translation>
+    </message>
+</context>
+<context>
+    <name>weft::PolicyTableModel</name>
+    <message>
+        <location filename="../views/PolicyTableModel.cpp" line="50"/>
+        <source>None (shared links)</source>
+        <translation>Ingen (delte lenker)</translation>
+    </message>
+    <message>
+        <location filename="../views/PolicyTableModel.cpp" line="51"/>
+        <source>Own virtual lanes</source>
+        <translation>Egne virtuelle baner</translation>
+    </message>
+    <message>
+        <location filename="../views/PolicyTableModel.cpp" line="52"/>
+        <source>Own links (physical)</source>
+        <translation>Egne lenker (fysisk)</translation>
+    </message>
+    <message>
+        <location filename="../views/PolicyTableModel.cpp" line="69"/>
+        <source>automatic</source>
+        <translation>automatisk</translation>
+    </message>
+    <message>
+        <location filename="../views/PolicyTableModel.cpp" line="100"/>
+        <source>Partition</source>
+        <translation>Partisjon</translation>
+    </message>
+    <message>
+        <location filename="../views/PolicyTableModel.cpp" line="101"/>
+        <source>P_Key</source>
+        <translation>P_Key</translation>
+    </message>
+    <message>
+        <location filename="../views/PolicyTableModel.cpp" line="102"/>
+        <source>Isolation</source>
+        <translation>Isolasjon</translation>
+    </message>
+</context>
+<context>
+    <name>weft::RoutingPreview</name>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="57"/>
+        <source>cancelled</source>
+        <translation>avbrutt</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="87"/>
+        <source>No eBB: %1</source>
+        <translation>Ingen eBB: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="95"/>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="95"/>
+        <source>no</source>
+        <translation>nei</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="103"/>
+        <source>no fabric to route</source>
+        <translation>ikke noe nett å rute</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="119"/>
+        <source>Proposed: %1</source>
+        <translation>Foreslått: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="127"/>
+        <source>Current: %1</source>
+        <translation>Gjeldende: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="147"/>
+        <source>Within partitions, all to all</source>
+        <translation>Innen partisjoner, alle til alle</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="148"/>
+        <source>All to all</source>
+        <translation>Alle til alle</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="149"/>
+        <source>Uniform random</source>
+        <translation>Jevnt tilfeldig</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="150"/>
+        <source>Shift by one</source>
+        <translation>Forskyvning med én</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="151"/>
+        <source>Random bisection</source>
+        <translation>Tilfeldig todeling</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="152"/>
+        <source>Effective bisection, samples:</source>
+        <translation>Effektiv todeling, utvalg:</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="158"/>
+        <source>&amp;Preview</source>
+        <translation>&amp;Forhåndsvis</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="160"/>
+        <source>Route the fabric with this engine and compare with the current tables</source>
+        <translation>Rut nettet med denne motoren og sammenlign med de gjeldende tabellene</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="161"/>
+        <source>Cancel</source>
+        <translation>Avbryt</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="171"/>
+        <source>Engine:</source>
+        <translation>Motor:</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="172"/>
+        <source>Traffic:</source>
+        <translation>Trafikk:</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="185"/>
+        <location filename="../views/RoutingPreview.cpp" line="409"/>
+        <location filename="../views/RoutingPreview.cpp" line="441"/>
+        <source>Measure</source>
+        <translation>Mål</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="185"/>
+        <location filename="../views/RoutingPreview.cpp" line="409"/>
+        <location filename="../views/RoutingPreview.cpp" line="529"/>
+        <location filename="../views/RoutingPreview.cpp" line="561"/>
+        <source>Current</source>
+        <translation>Gjeldende</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="185"/>
+        <location filename="../views/RoutingPreview.cpp" line="409"/>
+        <location filename="../views/RoutingPreview.cpp" line="529"/>
+        <location filename="../views/RoutingPreview.cpp" line="561"/>
+        <source>Proposed</source>
+        <translation>Foreslått</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="198"/>
+        <source>Warnings and problems of both routings appear here.</source>
+        <translation>Advarsler og problemer for begge rutingene vises her.</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="211"/>
+        <source>Load per switch-to-switch link</source>
+        <translation>Last per lenke mellom svitsjer</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="211"/>
+        <source>Links</source>
+        <translation>Lenker</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="213"/>
+        <source>Effective bisection bandwidth (fraction)</source>
+        <translation>Effektiv todelingsbåndbredde (andel)</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="213"/>
+        <source>Samples</source>
+        <translation>Utvalg</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="275"/>
+        <source>The partitions changed since this preview: run it again to see their effect.</source>
+        <translation>Partisjonene er endret siden denne forhåndsvisningen: kjør den på nytt for å se virkningen.</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="337"/>
+        <source>Routing with %1…</source>
+        <translation>Ruter med %1 …</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="359"/>
+        <source>Preview cancelled.</source>
+        <translation>Forhåndsvisningen er avbrutt.</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="369"/>
+        <source>Routing</source>
+        <translation>Ruting</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="369"/>
+        <source>Validating</source>
+        <translation>Validerer</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="369"/>
+        <source>Measuring load</source>
+        <translation>Måler last</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="370"/>
+        <source>Sampling bisections</source>
+        <translation>Trekker todelinger</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="370"/>
+        <source>Done</source>
+        <translation>Ferdig</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="379"/>
+        <source>%1…</source>
+        <translation>%1 …</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="390"/>
+        <source>The preview failed: %1</source>
+        <translation>Forhåndsvisningen mislyktes: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="416"/>
+        <source>Open a fabric to preview its routing.</source>
+        <translation>Åpne et nett for å forhåndsvise rutingen.</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="418"/>
+        <source>Current tables: %1. Pick an engine and press Preview.</source>
+        <translation>Gjeldende tabeller: %1. Velg en motor og trykk Forhåndsvis.</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="420"/>
+        <source>No current tables are known (File ▸ Open LFT Dump… loads them). Pick an engine and press Preview.</source>
+        <translation>Ingen gjeldende tabeller er kjent (Fil ▸ Åpne LFT-dump … laster dem inn). Velg en motor og trykk Forhåndsvis.</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="441"/>
+        <source>Current: none</source>
+        <translation>Gjeldende: ingen</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="442"/>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="454"/>
+        <source>passes</source>
+        <translation>består</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="454"/>
+        <source>fails</source>
+        <translation>feiler</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="456"/>
+        <source>Validation</source>
+        <translation>Validering</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="459"/>
+        <source>Partition pairs not delivered</source>
+        <translation>Partisjonspar som ikke leveres</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="460"/>
+        <source>Forwarding loops</source>
+        <translation>Videresendingsløkker</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="461"/>
+        <source>Free of credit loops</source>
+        <translation>Fri for kredittløkker</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="464"/>
+        <source>Isolation policy violations</source>
+        <translation>Brudd på isolasjonsregler</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="465"/>
+        <source>Highest link load</source>
+        <translation>Høyeste lenkelast</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="466"/>
+        <source>Mean link load</source>
+        <translation>Gjennomsnittlig lenkelast</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="467"/>
+        <source>Spread of link load (σ)</source>
+        <translation>Spredning i lenkelast (σ)</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="468"/>
+        <source>Most routes on one link</source>
+        <translation>Flest ruter på én lenke</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="469"/>
+        <source>Links shared by partitions</source>
+        <translation>Lenker delt av partisjoner</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="470"/>
+        <source>Inter-partition interference</source>
+        <translation>Interferens mellom partisjoner</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="471"/>
+        <source>Flows not delivered</source>
+        <translation>Strømmer som ikke leveres</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="473"/>
+        <source>not computed</source>
+        <translation>ikke beregnet</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="476"/>
+        <source>Effective bisection bandwidth (mean)</source>
+        <translation>Effektiv todelingsbåndbredde (snitt)</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="486"/>
+        <source>  no warnings</source>
+        <translation>  ingen advarsler</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="491"/>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="499"/>
+        <source>%1 routes the fabric and passes validation.</source>
+        <translation>%1 ruter nettet og består valideringen.</translation>
+    </message>
+    <message>
+        <location filename="../views/RoutingPreview.cpp" line="500"/>
+        <source>%1 routes the fabric, but validation fails: see the problems below.</source>
+        <translation>%1 ruter nettet, men valideringen feiler: se problemene nedenfor.</translation>
+    </message>
+</context>
+<context>
+    <name>weft::TenantListModel</name>
+    <message>
+        <location filename="../views/TenantListModel.cpp" line="123"/>
+        <source>Hosts without a tenant</source>
+        <translation>Verter uten leietaker</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/TenantListModel.cpp" line="124"/>
+        <source>%n host(s)</source>
+        <translation>
+            <numerusform>%n vert</numerusform>
+            <numerusform>%n verter</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/TenantListModel.cpp" line="142"/>
+        <source>Tenant / host</source>
+        <translation>Leietaker / vert</translation>
+    </message>
+    <message>
+        <location filename="../views/TenantListModel.cpp" line="142"/>
+        <source>Hosts / GUID</source>
+        <translation>Verter / GUID</translation>
+    </message>
+</context>
+<context>
+    <name>weft::WeightTable</name>
+    <message>
+        <location filename="../views/WeightTable.cpp" line="65"/>
+        <source>Filter by host or GUID</source>
+        <translation>Filtrer på vert eller GUID</translation>
+    </message>
+    <message>
+        <location filename="../views/WeightTable.cpp" line="69"/>
+        <source>Import…</source>
+        <translation>Importer …</translation>
+    </message>
+    <message>
+        <location filename="../views/WeightTable.cpp" line="71"/>
+        <source>Read weights from a file of &quot;GUID-or-description weight&quot; lines</source>
+        <translation>Les vekter fra en fil med linjer på formen «GUID-eller-beskrivelse vekt»</translation>
+    </message>
+    <message>
+        <location filename="../views/WeightTable.cpp" line="119"/>
+        <source>Import Node Weights</source>
+        <translation>Importer nodevekter</translation>
+    </message>
+    <message>
+        <location filename="../views/WeightTable.cpp" line="120"/>
+        <source>Weight files (*.txt *.weights);;All files (*)</source>
+        <translation>Vektfiler (*.txt *.weights);;Alle filer (*)</translation>
+    </message>
+</context>
+<context>
+    <name>weft::WeightTableModel</name>
+    <message>
+        <location filename="../views/WeightTableModel.cpp" line="105"/>
+        <source>Port GUID</source>
+        <translation>Port-GUID</translation>
+    </message>
+    <message>
+        <location filename="../views/WeightTableModel.cpp" line="106"/>
+        <source>Host</source>
+        <translation>Vert</translation>
+    </message>
+    <message>
+        <location filename="../views/WeightTableModel.cpp" line="107"/>
+        <source>Weight</source>
+        <translation>Vekt</translation>
     </message>
 </context>
 </TS>

@@ -101,6 +101,12 @@ RackItem::RackItem(NodeIndex leaf, int hostCount, const QRectF &rect, const QCol
     setZValue(1);
 }
 
+void RackItem::setFill(const QColor &fill)
+{
+    m_fill = fill;
+    update();
+}
+
 void RackItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
 {
     const double lod = levelOfDetail(painter, option);
@@ -128,8 +134,8 @@ void RackItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, 
     }
 }
 
-LinkLayerItem::LinkLayerItem(std::vector<QLineF> lines, QPainterPath curves, const QColor &colour)
-    : m_lines(std::move(lines)), m_curves(std::move(curves)), m_colour(colour)
+LinkLayerItem::LinkLayerItem(std::vector<QLineF> lines, QPainterPath curves, const QColor &colour, double width)
+    : m_lines(std::move(lines)), m_curves(std::move(curves)), m_colour(colour), m_width(width)
 {
     m_bounds = boundsOf(m_lines) | m_curves.boundingRect().adjusted(-2, -2, 2, 2);
     for (const QLineF &l : m_lines)
@@ -149,7 +155,8 @@ void LinkLayerItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *opt
     QColor colour = m_colour;
     if (coverage > 0.8)
         colour.setAlphaF(float(colour.alphaF() * std::max(0.04, 0.8 / coverage)));
-    QPen pen(colour, 0);
+    QPen pen(colour, m_width);
+    pen.setCosmetic(true);
     painter->setPen(pen);
     painter->setBrush(Qt::NoBrush);
     drawVisibleLines(painter, m_lines, option->exposedRect);
@@ -157,7 +164,7 @@ void LinkLayerItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *opt
         painter->drawPath(m_curves);
 }
 
-HighlightItem::HighlightItem(const QColor &colour) : m_colour(colour)
+HighlightItem::HighlightItem(const QColor &colour, Qt::PenStyle style) : m_colour(colour), m_style(style)
 {
     setZValue(4);
 }
@@ -174,7 +181,7 @@ void HighlightItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, Q
 {
     if (m_lines.empty())
         return;
-    QPen pen(m_colour, 2, Qt::SolidLine, Qt::RoundCap);
+    QPen pen(m_colour, 2.5, m_style, Qt::RoundCap);
     pen.setCosmetic(true);
     painter->setPen(pen);
     painter->drawLines(m_lines.data(), int(m_lines.size()));

@@ -66,6 +66,7 @@ public:
 
     NodeIndex leaf() const { return m_leaf; }
     int hostCount() const { return m_hostCount; }
+    void setFill(const QColor &fill);
 
     int type() const override { return Type; }
     QRectF boundingRect() const override { return m_rect; }
@@ -85,7 +86,8 @@ public:
     enum { Type = LinkLayerItemType };
 
     // `lines` are straight cables; `curves` are drawn as a path (cables within one row).
-    LinkLayerItem(std::vector<QLineF> lines, QPainterPath curves, const QColor &colour);
+    // `width` in pixels: cables that need to stand out (shared by partitions) are drawn wider.
+    LinkLayerItem(std::vector<QLineF> lines, QPainterPath curves, const QColor &colour, double width = 0);
 
     int type() const override { return Type; }
     std::size_t lineCount() const { return m_lines.size(); }
@@ -97,6 +99,7 @@ private:
     QPainterPath m_curves;
     QRectF m_bounds;
     QColor m_colour;
+    double m_width = 0;
     double m_totalLength = 0;  // of all lines, in scene units: how densely the layer is inked
 };
 
@@ -125,7 +128,9 @@ class HighlightItem : public QGraphicsItem
 public:
     enum { Type = HighlightItemType };
 
-    explicit HighlightItem(const QColor &colour);
+    // A dashed highlight can lie over a solid one (a route back over the route there) and
+    // both stay visible.
+    explicit HighlightItem(const QColor &colour, Qt::PenStyle style = Qt::SolidLine);
     void setLines(std::vector<QLineF> lines);
     std::size_t lineCount() const { return m_lines.size(); }
 
@@ -137,6 +142,7 @@ private:
     std::vector<QLineF> m_lines;
     QRectF m_bounds;
     QColor m_colour;
+    Qt::PenStyle m_style;
 };
 
 } // namespace weft

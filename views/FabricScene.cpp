@@ -3,6 +3,7 @@
 #include "FabricItems.h"
 
 #include <QGraphicsSceneHelpEvent>
+#include <QGraphicsView>
 #include <QLocale>
 #include <QToolTip>
 
@@ -61,6 +62,37 @@ QColor FabricScene::hostColour() { return QColor(0x8c, 0xc7, 0xa5); }
 QColor FabricScene::routerColour() { return QColor(0xe3, 0xa8, 0x3b); }
 QColor FabricScene::linkColour() { return QColor(0x70, 0x7a, 0x88, 150); }
 QColor FabricScene::selectionColour() { return QColor(0xe8, 0x6a, 0x10); }
+QColor FabricScene::returnRouteColour() { return QColor(0xc2, 0x18, 0x7a); }
+QColor FabricScene::idleCableColour() { return QColor(0xb8, 0xbe, 0xc6, 120); }
+QColor FabricScene::sharedCableColour() { return QColor(0x1a, 0x1a, 0x1a); }
+QColor FabricScene::severalPartitionsColour() { return QColor(0x5a, 0x5a, 0x5a); }
+
+QColor FabricScene::loadColour(double fraction)
+{
+    // Viridis, reversed and without its palest end: idle cables light, the busiest the darkest,
+    // which reads as "heavier" on a light background and stays visible at both ends.
+    static const QColor stops[] = {QColor(0xb5, 0xde, 0x2b), QColor(0x6e, 0xce, 0x58), QColor(0x35, 0xb7, 0x79),
+                                   QColor(0x1f, 0x9e, 0x89), QColor(0x26, 0x82, 0x8e), QColor(0x31, 0x68, 0x8e),
+                                   QColor(0x3e, 0x4a, 0x89), QColor(0x48, 0x28, 0x78), QColor(0x44, 0x01, 0x54)};
+    constexpr int n = int(sizeof(stops) / sizeof(stops[0]));
+    const double x = std::clamp(fraction, 0.0, 1.0) * (n - 1);
+    const int i = std::min(n - 2, int(x));
+    const double t = x - i;
+    const QColor &a = stops[i];
+    const QColor &b = stops[i + 1];
+    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t), float(a.greenF() + (b.greenF() - a.greenF()) * t),
+                            float(a.blueF() + (b.blueF() - a.blueF()) * t));
+}
+
+QColor FabricScene::partitionColour(int index)
+{
+    // Tableau's ten, minus its blue (the switches are blue) and grey (idle cables).
+    static const QColor hues[] = {QColor(0xf2, 0x8e, 0x2b), QColor(0x59, 0xa1, 0x4f), QColor(0xe1, 0x57, 0x59),
+                                  QColor(0xb0, 0x7a, 0xa1), QColor(0x76, 0xb7, 0xb2), QColor(0xed, 0xc9, 0x48),
+                                  QColor(0x9c, 0x75, 0x5f), QColor(0xff, 0x9d, 0xa7)};
+    constexpr int n = int(sizeof(hues) / sizeof(hues[0]));
+    return hues[((index % n) + n) % n];
+}
 
 void FabricScene::clearFabric()
 {
@@ -69,8 +101,15 @@ void FabricScene::clearFabric()
     m_nodeItems.clear();
     m_rackItems.clear();
     m_linkLayers.clear();
+    m_cables.clear();
     m_highlight = nullptr;
+    m_returnHighlight = nullptr;
     m_fabric.reset();
+    m_tables.reset();
+    m_metrics.reset();
+    m_loadByPort.clear();
+    m_partitionsByPort.clear();
+    m_maxLoad = 0;
     m_layout = FabricLayout();
     setSceneRect(QRectF(0, 0, 1, 1));
 }
@@ -111,66 +150,206 @@ void FabricScene::setFabric(std::shared_ptr<const Fabric> fabric, FabricLayout l
         addItem(item);
         m_rackItems.push_back(item);
     }
-    buildLinkLayers();
+    buildCables();
+    rebuildLinkLayers();
     buildRowBands();
+    updateNodeColours();
     m_highlight = new HighlightItem(selectionColour());
     m_highlight->setZValue(kHighlightZ);
     addItem(m_highlight);
+    m_returnHighlight = new HighlightItem(returnRouteColour(), Qt::DashLine);
+    m_returnHighlight->setZValue(kHighlightZ + 0.1);
+    addItem(m_returnHighlight);
     // Set explicitly: computing it from the items would walk all of them on every change.
     setSceneRect(m_layout.bounds);
 }
 
-void FabricScene::buildLinkLayers()
+void FabricScene::buildCables()
 {
     const Fabric &f = *m_fabric;
     const FabricLayout &layout = m_layout;
     std::vector<NodeIndex> rackLeafOf(f.nodes().size(), kNoIndex);
-    for (const FabricLayout::Rack &rack : layout.racks)
-        for (NodeIndex host : rack.hosts)
-            rackLeafOf[std::size_t(host)] = rack.leaf;
-
-    // Layer t holds the cables between tier t and tier t - 1; layer 1 the host cables.
-    std::map<int, std::vector<QLineF>> lines;
-    QPainterPath curves;
+    std::vector<std::size_t> trunkOf(f.nodes().size(), 0);
+    m_cables.clear();
     for (const FabricLayout::Rack &rack : layout.racks) {
         // One trunk per rack stands for the cables of its hosts: drawn one by one, they would
         // only cross the hosts in the rows above.
         const QPointF from = cableEnd(layout, f, rack.leaf, true);
-        lines[1].emplace_back(from, QPointF(from.x(), rack.bounds.top()));
+        Cable trunk;
+        trunk.line = QLineF(from, QPointF(from.x(), rack.bounds.top()));
+        for (NodeIndex host : rack.hosts) {
+            rackLeafOf[std::size_t(host)] = rack.leaf;
+            trunkOf[std::size_t(host)] = m_cables.size();
+        }
+        m_cables.push_back(std::move(trunk));
     }
-    for (const Link &link : f.links()) {
+    for (std::size_t i = 0; i < f.links().size(); ++i) {
+        const Link &link = f.links()[i];
         NodeIndex a = f.port(link.a).node;
         NodeIndex b = f.port(link.b).node;
-        if (rackLeafOf[std::size_t(a)] == b || rackLeafOf[std::size_t(b)] == a)
-            continue;  // drawn by the trunk
+        if (rackLeafOf[std::size_t(a)] == b) {
+            m_cables[trunkOf[std::size_t(a)]].links.push_back(LinkIndex(i));
+            continue;
+        }
+        if (rackLeafOf[std::size_t(b)] == a) {
+            m_cables[trunkOf[std::size_t(b)]].links.push_back(LinkIndex(i));
+            continue;
+        }
         int ta = layout.tiers[std::size_t(a)];
         int tb = layout.tiers[std::size_t(b)];
         if (ta < tb) {
             std::swap(a, b);
             std::swap(ta, tb);
         }
+        Cable cable;
+        cable.links.push_back(LinkIndex(i));
         if (ta - tb == 1 && tb >= 0) {
-            lines[ta].emplace_back(cableEnd(layout, f, a, true), cableEnd(layout, f, b, false));
-            continue;
+            cable.line = QLineF(cableEnd(layout, f, a, true), cableEnd(layout, f, b, false));
+        } else {
+            // Same row, skipped tiers or isolated switches: an arc over the row keeps the cable
+            // from running through the boxes between its ends.
+            const QPointF p1 = cableEnd(layout, f, a, false);
+            const QPointF p2 = cableEnd(layout, f, b, false);
+            const double lift = std::clamp(std::abs(p2.x() - p1.x()) * 0.35, 20.0, 400.0);
+            cable.line = QLineF(p1, p2);
+            cable.curved = true;
+            cable.control = QPointF((p1.x() + p2.x()) / 2, std::min(p1.y(), p2.y()) - lift);
         }
-        // Same row, skipped tiers or isolated switches: an arc over the row keeps the cable
-        // from running through the boxes between its ends.
-        const QPointF p1 = cableEnd(layout, f, a, false);
-        const QPointF p2 = cableEnd(layout, f, b, false);
-        const double lift = std::clamp(std::abs(p2.x() - p1.x()) * 0.35, 20.0, 400.0);
-        curves.moveTo(p1);
-        curves.quadTo(QPointF((p1.x() + p2.x()) / 2, std::min(p1.y(), p2.y()) - lift), p2);
+        m_cables.push_back(std::move(cable));
     }
-    for (auto &[tier, tierLines] : lines) {
-        auto *item = new LinkLayerItem(std::move(tierLines), QPainterPath(), linkColour());
+}
+
+// Colour keys: plain cables 0; load buckets 1..kLoadBuckets (idle 0); partitions: hue + 1,
+// shared kSharedKey, no partition traffic 0.
+namespace {
+constexpr int kLoadBuckets = 16;
+constexpr int kSharedKey = 1 << 20;
+} // namespace
+
+double FabricScene::linkLoad(LinkIndex link) const
+{
+    if (m_loadByPort.empty())
+        return 0;
+    const Link &l = m_fabric->links()[std::size_t(link)];
+    return std::max(m_loadByPort[std::size_t(l.a)], m_loadByPort[std::size_t(l.b)]);
+}
+
+std::vector<int> FabricScene::linkPartitions(LinkIndex link) const
+{
+    const Fabric &f = *m_fabric;
+    const Link &l = f.links()[std::size_t(link)];
+    std::vector<int> hues;
+    // Host cables carry their host's partitions; switch cables the partitions routed over them.
+    for (PortIndex p : {l.a, l.b}) {
+        const NodeIndex n = f.port(p).node;
+        if (f.node(n).type != NodeType::Switch) {
+            const std::vector<int> own = hostPartitions(n);
+            hues.insert(hues.end(), own.begin(), own.end());
+        } else if (!m_partitionsByPort.empty()) {
+            const std::vector<int> &routed = m_partitionsByPort[std::size_t(p)];
+            hues.insert(hues.end(), routed.begin(), routed.end());
+        }
+    }
+    std::sort(hues.begin(), hues.end());
+    hues.erase(std::unique(hues.begin(), hues.end()), hues.end());
+    return hues;
+}
+
+int FabricScene::cableColourKey(const Cable &cable) const
+{
+    switch (m_linkColouring) {
+    case LinkColouring::Plain:
+        return 0;
+    case LinkColouring::Load: {
+        if (m_maxLoad <= 0)
+            return 0;
+        double load = 0;
+        for (LinkIndex l : cable.links)
+            load = std::max(load, linkLoad(l));
+        if (load <= 0)
+            return 0;
+        return 1 + std::min(kLoadBuckets - 1, int(load / m_maxLoad * kLoadBuckets));
+    }
+    case LinkColouring::Partition: {
+        std::vector<int> hues;
+        for (LinkIndex l : cable.links) {
+            const std::vector<int> h = linkPartitions(l);
+            hues.insert(hues.end(), h.begin(), h.end());
+        }
+        std::sort(hues.begin(), hues.end());
+        hues.erase(std::unique(hues.begin(), hues.end()), hues.end());
+        if (hues.empty())
+            return 0;
+        return hues.size() == 1 ? hues.front() + 1 : kSharedKey;
+    }
+    }
+    return 0;
+}
+
+void FabricScene::rebuildLinkLayers()
+{
+    for (LinkLayerItem *layer : m_linkLayers) {
+        removeItem(layer);
+        delete layer;
+    }
+    m_linkLayers.clear();
+    if (!m_fabric)
+        return;
+    struct Batch
+    {
+        std::vector<QLineF> lines;
+        QPainterPath curves;
+    };
+    std::map<int, Batch> batches;
+    for (const Cable &cable : m_cables) {
+        if (cable.links.empty())
+            continue;
+        Batch &batch = batches[cableColourKey(cable)];
+        if (cable.curved) {
+            batch.curves.moveTo(cable.line.p1());
+            batch.curves.quadTo(cable.control, cable.line.p2());
+        } else {
+            batch.lines.push_back(cable.line);
+        }
+    }
+    for (auto &[key, batch] : batches) {
+        QColor colour = linkColour();
+        double width = 0;
+        if (m_linkColouring == LinkColouring::Load) {
+            colour = key == 0 ? idleCableColour() : loadColour((key - 0.5) / kLoadBuckets);
+            width = key == 0 ? 0 : 1.5;
+        } else if (m_linkColouring == LinkColouring::Partition) {
+            if (key == kSharedKey) {
+                colour = sharedCableColour();
+                width = 2;
+            } else if (key == 0) {
+                colour = idleCableColour();
+            } else {
+                colour = partitionColour(key - 1);
+                width = 1.5;
+            }
+        }
+        auto *item = new LinkLayerItem(std::move(batch.lines), std::move(batch.curves), colour, width);
+        // Busier and shared cables on top of idle ones.
+        item->setZValue(key == 0 ? 0 : 0.5);
         addItem(item);
         m_linkLayers.push_back(item);
     }
-    if (!curves.isEmpty()) {
-        auto *item = new LinkLayerItem({}, curves, linkColour());
-        addItem(item);
-        m_linkLayers.push_back(item);
+}
+
+QColor FabricScene::cableColour(LinkIndex link) const
+{
+    for (const Cable &cable : m_cables) {
+        if (std::find(cable.links.begin(), cable.links.end(), link) == cable.links.end())
+            continue;
+        const int key = cableColourKey(cable);
+        if (m_linkColouring == LinkColouring::Load)
+            return key == 0 ? idleCableColour() : loadColour((key - 0.5) / kLoadBuckets);
+        if (m_linkColouring == LinkColouring::Partition)
+            return key == kSharedKey ? sharedCableColour() : key == 0 ? idleCableColour() : partitionColour(key - 1);
+        return linkColour();
     }
+    return {};
 }
 
 void FabricScene::buildRowBands()
@@ -242,17 +421,332 @@ void FabricScene::updateHighlight()
     if (!m_highlight || !m_fabric)
         return;
     const Fabric &f = *m_fabric;
+    const std::vector<NodeIndex> selected = selectedNodes();
+    const auto centre = [this](NodeIndex n) { return m_layout.positions[std::size_t(n)]; };
+    // Two hosts: their route there (solid) and back (dashed), as the tables forward it.
+    if (selected.size() == 2 && m_tables && f.node(selected[0]).type != NodeType::Switch
+        && f.node(selected[1]).type != NodeType::Switch) {
+        for (int direction = 0; direction < 2; ++direction) {
+            const NodeIndex from = selected[std::size_t(direction)];
+            const NodeIndex to = selected[std::size_t(1 - direction)];
+            std::vector<QLineF> lines;
+            for (PortIndex p : routePorts(from, to))
+                lines.emplace_back(centre(f.port(p).node), centre(f.port(f.port(p).remote).node));
+            (direction == 0 ? m_highlight : m_returnHighlight)->setLines(std::move(lines));
+        }
+        return;
+    }
     std::vector<QLineF> lines;
-    for (NodeIndex n : selectedNodes()) {
+    for (NodeIndex n : selected) {
         const Node &node = f.node(n);
-        const QPointF centre = m_layout.positions[std::size_t(n)];
         for (int p = 1; p <= node.portCount; ++p) {
             const Port &port = f.port(node.firstPort + p);
             if (port.remote != kNoIndex)
-                lines.emplace_back(centre, m_layout.positions[std::size_t(f.port(port.remote).node)]);
+                lines.emplace_back(centre(n), centre(f.port(port.remote).node));
         }
     }
     m_highlight->setLines(std::move(lines));
+    m_returnHighlight->setLines({});
+}
+
+std::vector<PortIndex> FabricScene::routePorts(NodeIndex from, NodeIndex to, bool *complete) const
+{
+    if (complete)
+        *complete = false;
+    std::vector<PortIndex> hops;
+    if (!m_fabric || !m_tables || from == to)
+        return hops;
+    const Fabric &f = *m_fabric;
+    const Lid lid = f.nodeLid(to);
+    const Node &source = f.node(from);
+    PortIndex out = kNoIndex;
+    for (int p = 0; p <= source.portCount && out == kNoIndex; ++p) {
+        const PortIndex port = source.firstPort + p;
+        if (f.port(port).present && f.port(port).remote != kNoIndex)
+            out = port;
+    }
+    if (lid == 0 || out == kNoIndex)
+        return hops;
+    // A route longer than the switches in the fabric has looped.
+    for (std::size_t step = 0; step <= f.switches().size() + 1; ++step) {
+        hops.push_back(out);
+        const NodeIndex next = f.port(f.port(out).remote).node;
+        if (next == to) {
+            if (complete)
+                *complete = true;
+            return hops;
+        }
+        if (f.node(next).type != NodeType::Switch)
+            return hops;
+        const SwitchForwardingTable *table = m_tables->find(f.node(next).guid);
+        if (!table)
+            return hops;
+        const int number = table->lft.port(lid);
+        out = number == kNoRoute || number == 0 ? kNoIndex : f.portOf(next, number);
+        if (out == kNoIndex || f.port(out).remote == kNoIndex)
+            return hops;
+    }
+    return hops;
+}
+
+std::size_t FabricScene::routeHopsShown() const
+{
+    if (!m_returnHighlight || m_returnHighlight->lineCount() == 0)
+        return 0;
+    return m_highlight->lineCount() + m_returnHighlight->lineCount();
+}
+
+void FabricScene::selectNodes(const std::vector<NodeIndex> &nodes)
+{
+    QSignalBlocker blocker(this);
+    clearSelection();
+    for (NodeIndex n : nodes)
+        if (NodeItem *item = nodeItem(n))
+            item->setSelected(true);
+    blocker.unblock();
+    updateHighlight();
+    Q_EMIT selectionChanged();
+}
+
+std::vector<Guid> FabricScene::selectedPortGuids() const
+{
+    std::vector<Guid> guids;
+    if (!m_fabric)
+        return guids;
+    const Fabric &f = *m_fabric;
+    for (NodeIndex n : selectedNodes()) {
+        const Node &node = f.node(n);
+        if (node.type == NodeType::Switch)
+            continue;
+        for (int p = 1; p <= node.portCount; ++p) {
+            const Port &port = f.port(node.firstPort + p);
+            if (port.present && port.remote != kNoIndex)
+                guids.push_back(port.guid);
+        }
+    }
+    return guids;
+}
+
+NodeIndex FabricScene::findNode(const QString &text) const
+{
+    if (!m_fabric)
+        return kNoIndex;
+    const Fabric &f = *m_fabric;
+    QString query = text.trimmed();
+    if (query.isEmpty())
+        return kNoIndex;
+    const bool lidOnly = query.startsWith(QLatin1String("lid "), Qt::CaseInsensitive);
+    if (lidOnly)
+        query = query.mid(4).trimmed();
+    bool isNumber = false;
+    const uint lid = query.toUInt(&isNumber, 10);
+    if (isNumber && lid > 0 && lid <= kMaxUnicastLid) {
+        const PortIndex port = f.portByLid(Lid(lid));
+        if (port != kNoIndex)
+            return f.port(port).node;
+    }
+    if (lidOnly)
+        return kNoIndex;
+    QString hex = query;
+    if (hex.startsWith(QLatin1String("0x"), Qt::CaseInsensitive))
+        hex = hex.mid(2);
+    bool isHex = false;
+    const Guid guid = hex.toULongLong(&isHex, 16);
+    if (isHex) {
+        if (const NodeIndex n = f.nodeByGuid(guid); n != kNoIndex)
+            return n;
+        if (const PortIndex p = f.portByGuid(guid); p != kNoIndex)
+            return f.port(p).node;
+    }
+    if (const NodeIndex n = f.nodeByName(query); n != kNoIndex)
+        return n;
+    for (std::size_t i = 0; i < f.nodes().size(); ++i)
+        if (f.nodes()[i].description.compare(query, Qt::CaseInsensitive) == 0)
+            return NodeIndex(i);
+    for (std::size_t i = 0; i < f.nodes().size(); ++i)
+        if (f.nodes()[i].description.contains(query, Qt::CaseInsensitive))
+            return NodeIndex(i);
+    return kNoIndex;
+}
+
+void FabricScene::setTenancy(const Tenancy &tenancy)
+{
+    m_tenancy = tenancy;
+    updatePartitionIndex();
+    if (!m_fabric)
+        return;
+    updateNodeColours();
+    rebuildLinkLayers();
+}
+
+void FabricScene::updatePartitionIndex()
+{
+    m_huePKeys.clear();
+    m_portPartitions.clear();
+    m_portTenant.clear();
+    for (const Partition &p : m_tenancy.partitions) {
+        if (!p.pkey || (*p.pkey & kPKeyMask) == kDefaultPKey)
+            continue;
+        const int hue = int(m_huePKeys.size());
+        m_huePKeys.push_back(*p.pkey & kPKeyMask);
+        for (const PartitionMember &m : p.members)
+            if (m.kind == PartitionMember::Kind::PortGuid)
+                m_portPartitions[m.guid].push_back(hue);
+    }
+    for (std::size_t t = 0; t < m_tenancy.tenants.size(); ++t)
+        for (Guid g : m_tenancy.tenants[t].members)
+            m_portTenant.emplace(g, int(t));
+}
+
+std::vector<int> FabricScene::hostPartitions(NodeIndex host) const
+{
+    const Fabric &f = *m_fabric;
+    const Node &node = f.node(host);
+    std::vector<int> hues;
+    for (int p = 0; p <= node.portCount; ++p) {
+        const Port &port = f.port(node.firstPort + p);
+        if (!port.present)
+            continue;
+        auto it = m_portPartitions.find(port.guid);
+        if (it != m_portPartitions.end())
+            hues.insert(hues.end(), it->second.begin(), it->second.end());
+    }
+    std::sort(hues.begin(), hues.end());
+    hues.erase(std::unique(hues.begin(), hues.end()), hues.end());
+    return hues;
+}
+
+int FabricScene::hostTenant(NodeIndex host) const
+{
+    const Fabric &f = *m_fabric;
+    const Node &node = f.node(host);
+    for (int p = 0; p <= node.portCount; ++p) {
+        const Port &port = f.port(node.firstPort + p);
+        auto it = port.present ? m_portTenant.find(port.guid) : m_portTenant.end();
+        if (it != m_portTenant.end())
+            return it->second;
+    }
+    return -1;
+}
+
+QString FabricScene::partitionLabel(int hue) const
+{
+    if (hue < 0 || std::size_t(hue) >= m_huePKeys.size())
+        return {};
+    const Partition *p = m_tenancy.findPartition(m_huePKeys[std::size_t(hue)]);
+    return QStringLiteral("%1 (0x%2)").arg(p ? p->name : QString()).arg(m_huePKeys[std::size_t(hue)], 4, 16, QLatin1Char('0'));
+}
+
+void FabricScene::updateNodeColours()
+{
+    if (!m_fabric)
+        return;
+    const Fabric &f = *m_fabric;
+    std::vector<QColor> colours(f.nodes().size());
+    for (NodeIndex n : f.endNodes()) {
+        QColor fill = f.node(n).type == NodeType::Router ? routerColour() : hostColour();
+        if (m_hostColouring == HostColouring::Partition) {
+            const std::vector<int> hues = hostPartitions(n);
+            if (hues.size() == 1)
+                fill = partitionColour(hues.front());
+            else if (hues.size() > 1)
+                fill = severalPartitionsColour();
+        } else if (m_hostColouring == HostColouring::Tenant) {
+            const int tenant = hostTenant(n);
+            if (tenant >= 0)
+                fill = partitionColour(tenant);
+        }
+        colours[std::size_t(n)] = fill;
+        if (NodeItem *item = nodeItem(n))
+            item->setFill(fill);
+    }
+    // A collapsed rack takes the colour most of its hosts have.
+    for (std::size_t r = 0; r < m_rackItems.size() && r < m_layout.racks.size(); ++r) {
+        std::map<QRgb, int> votes;
+        for (NodeIndex h : m_layout.racks[r].hosts)
+            ++votes[colours[std::size_t(h)].rgba()];
+        QRgb best = hostColour().rgba();
+        int most = 0;
+        for (const auto &[rgb, count] : votes)
+            if (count > most) {
+                most = count;
+                best = rgb;
+            }
+        m_rackItems[r]->setFill(QColor::fromRgba(best));
+    }
+}
+
+void FabricScene::setRouting(std::shared_ptr<const ForwardingTables> tables, std::shared_ptr<const Metrics> metrics)
+{
+    m_tables = std::move(tables);
+    m_metrics = std::move(metrics);
+    m_loadByPort.clear();
+    m_partitionsByPort.clear();
+    m_maxLoad = 0;
+    if (m_fabric && m_metrics) {
+        m_loadByPort.assign(m_fabric->ports().size(), 0.0);
+        m_partitionsByPort.assign(m_fabric->ports().size(), {});
+        std::map<int, int> hueOfMetricsPartition;
+        for (std::size_t i = 0; i < m_metrics->partitions.size(); ++i) {
+            const auto it = std::find(m_huePKeys.begin(), m_huePKeys.end(), m_metrics->partitions[i].pkey & kPKeyMask);
+            if (it != m_huePKeys.end())
+                hueOfMetricsPartition[int(i)] = int(it - m_huePKeys.begin());
+        }
+        for (const LinkLoad &l : m_metrics->links) {
+            if (l.from < 0 || std::size_t(l.from) >= m_loadByPort.size())
+                continue;
+            m_loadByPort[std::size_t(l.from)] = l.load;
+            m_maxLoad = std::max(m_maxLoad, l.load);
+            for (int p : l.partitions)
+                if (auto it = hueOfMetricsPartition.find(p); it != hueOfMetricsPartition.end())
+                    m_partitionsByPort[std::size_t(l.from)].push_back(it->second);
+        }
+    }
+    rebuildLinkLayers();
+    updateHighlight();
+}
+
+void FabricScene::setLinkColouring(LinkColouring colouring)
+{
+    if (colouring == m_linkColouring)
+        return;
+    m_linkColouring = colouring;
+    rebuildLinkLayers();
+}
+
+void FabricScene::setHostColouring(HostColouring colouring)
+{
+    if (colouring == m_hostColouring)
+        return;
+    m_hostColouring = colouring;
+    updateNodeColours();
+}
+
+std::vector<FabricScene::Swatch> FabricScene::colourSwatches() const
+{
+    std::vector<Swatch> swatches;
+    constexpr std::size_t kMaxHues = 8;  // more than that and the hues repeat anyway
+    if (m_hostColouring == HostColouring::Partition || m_linkColouring == LinkColouring::Partition) {
+        for (std::size_t i = 0; i < m_huePKeys.size() && i < kMaxHues; ++i)
+            swatches.push_back({partitionColour(int(i)), partitionLabel(int(i))});
+        if (m_huePKeys.size() > kMaxHues)
+            swatches.push_back({QColor(Qt::transparent), tr("… %n more partition(s), hues repeat", nullptr, int(m_huePKeys.size() - kMaxHues))});
+    }
+    if (m_hostColouring == HostColouring::Partition)
+        swatches.push_back({severalPartitionsColour(), tr("Host in several partitions")});
+    if (m_hostColouring == HostColouring::Tenant) {
+        for (std::size_t i = 0; i < m_tenancy.tenants.size() && i < kMaxHues; ++i)
+            swatches.push_back({partitionColour(int(i)), tr("Tenant %1").arg(m_tenancy.tenants[i].name)});
+    }
+    if (m_hostColouring != HostColouring::Plain)
+        swatches.push_back({hostColour(), tr("Host in no partition")});
+    if (m_linkColouring == LinkColouring::Partition) {
+        swatches.push_back({sharedCableColour(), tr("Cable shared by partitions"), true, 2});
+        swatches.push_back({idleCableColour(), tr("Cable without partition traffic"), true});
+    }
+    if (m_linkColouring == LinkColouring::Load)
+        swatches.push_back({idleCableColour(), tr("Idle cable"), true});
+    return swatches;
 }
 
 void FabricScene::setHostsCollapsed(bool collapsed)
@@ -288,11 +782,85 @@ QString FabricScene::toolTipFor(NodeIndex n) const
     for (int p = 1; p <= node.portCount; ++p)
         cabled += f.port(node.firstPort + p).remote != kNoIndex ? 1 : 0;
     const QString title = (node.description.isEmpty() ? node.name : node.description).toHtmlEscaped();
-    return tr("<b>%1</b> (%2)<br>GUID %3<br>LID %4<br>%5 ports, %6 cabled<br>Tier %7")
-        .arg(title, type, guidText(node.guid), lid ? QString::number(lid) : tr("none"))
-        .arg(node.portCount)
-        .arg(cabled)
-        .arg(tier >= 0 ? QString::number(tier) : tr("none (no path to a host)"));
+    QString text = tr("<b>%1</b> (%2)<br>GUID %3<br>LID %4<br>%5 ports, %6 cabled<br>Tier %7")
+                       .arg(title, type, guidText(node.guid), lid ? QString::number(lid) : tr("none"))
+                       .arg(node.portCount)
+                       .arg(cabled)
+                       .arg(tier >= 0 ? QString::number(tier) : tr("none (no path to a host)"));
+    if (node.type != NodeType::Switch) {
+        QStringList names;
+        for (int hue : hostPartitions(n))
+            names << partitionLabel(hue).toHtmlEscaped();
+        text += QStringLiteral("<br>") + tr("Partitions: %1").arg(names.isEmpty() ? tr("none besides the default") : names.join(QStringLiteral(", ")));
+        const int tenant = hostTenant(n);
+        if (tenant >= 0)
+            text += QStringLiteral("<br>") + tr("Tenant: %1").arg(m_tenancy.tenants[std::size_t(tenant)].name.toHtmlEscaped());
+    }
+    if (!m_loadByPort.empty()) {
+        // The node's own cables, busiest direction out and in.
+        const QLocale locale;
+        for (int p = 1; p <= node.portCount; ++p) {
+            const PortIndex port = node.firstPort + p;
+            const PortIndex remote = f.port(port).remote;
+            if (remote == kNoIndex)
+                continue;
+            const Node &other = f.node(f.port(remote).node);
+            text += QStringLiteral("<br>") + tr("Port %1 → %2: load out %3, in %4")
+                                                 .arg(p)
+                                                 .arg((other.description.isEmpty() ? other.name : other.description).toHtmlEscaped())
+                                                 .arg(locale.toString(m_loadByPort[std::size_t(port)], 'g', 4))
+                                                 .arg(locale.toString(m_loadByPort[std::size_t(remote)], 'g', 4));
+            if (p >= 8 && node.portCount > 9) {
+                text += QStringLiteral("<br>") + tr("… and %n more port(s)", nullptr, node.portCount - p);
+                break;
+            }
+        }
+    }
+    return text;
+}
+
+QString FabricScene::cableToolTipAt(const QPointF &pos, double reach) const
+{
+    if (!m_fabric)
+        return {};
+    const Fabric &f = *m_fabric;
+    const Cable *best = nullptr;
+    double bestDistance = reach;
+    for (const Cable &cable : m_cables) {
+        if (cable.links.size() != 1 || cable.curved)
+            continue;  // trunks and arcs: their hosts and nodes say more
+        const QLineF &l = cable.line;
+        const QPointF d = l.p2() - l.p1();
+        const double length2 = d.x() * d.x() + d.y() * d.y();
+        double t = length2 > 0 ? QPointF::dotProduct(pos - l.p1(), d) / length2 : 0;
+        t = std::clamp(t, 0.0, 1.0);
+        const QPointF nearest = l.p1() + t * d;
+        const double distance = QLineF(pos, nearest).length();
+        if (distance < bestDistance) {
+            bestDistance = distance;
+            best = &cable;
+        }
+    }
+    if (!best)
+        return {};
+    const Link &link = f.links()[std::size_t(best->links.front())];
+    const auto end = [&f](PortIndex p) {
+        const Node &node = f.node(f.port(p).node);
+        return QStringLiteral("%1 [%2]").arg((node.description.isEmpty() ? node.name : node.description).toHtmlEscaped()).arg(f.port(p).number);
+    };
+    QString text = tr("<b>Cable</b> %1 ↔ %2").arg(end(link.a), end(link.b));
+    if (!m_loadByPort.empty()) {
+        const QLocale locale;
+        text += QStringLiteral("<br>") + tr("Load %1 → %2: %3").arg(end(link.a), end(link.b), locale.toString(m_loadByPort[std::size_t(link.a)], 'g', 4));
+        text += QStringLiteral("<br>") + tr("Load %1 → %2: %3").arg(end(link.b), end(link.a), locale.toString(m_loadByPort[std::size_t(link.b)], 'g', 4));
+    } else {
+        text += QStringLiteral("<br>") + tr("No routing to measure load with");
+    }
+    QStringList names;
+    for (int hue : linkPartitions(best->links.front()))
+        names << partitionLabel(hue).toHtmlEscaped();
+    text += QStringLiteral("<br>") + tr("Partitions: %1").arg(names.isEmpty() ? tr("none") : names.join(QStringLiteral(", ")));
+    return text;
 }
 
 void FabricScene::helpEvent(QGraphicsSceneHelpEvent *event)
@@ -314,6 +882,11 @@ void FabricScene::helpEvent(QGraphicsSceneHelpEvent *event)
                        .arg(rack->hostCount());
             break;
         }
+    }
+    if (text.isEmpty()) {
+        const auto *view = event->widget() ? qobject_cast<const QGraphicsView *>(event->widget()->parentWidget()) : nullptr;
+        const double scale = view ? view->transform().m11() : 1.0;
+        text = cableToolTipAt(event->scenePos(), 5.0 / std::max(scale, 1e-6));
     }
     if (text.isEmpty()) {
         QToolTip::hideText();

@@ -1,13 +1,23 @@
 #pragma once
-// The fabric as a picture: one item per node, cables batched per pair of tiers, racks that
-// stand in for a leaf's hosts when zoomed out, and the cables of the selection highlighted.
+// The fabric as a picture: one item per node, cables batched per colour, racks that stand in
+// for a leaf's hosts when zoomed out, and the cables of the selection highlighted (or, for two
+// hosts, their route both ways through the forwarding tables).
 // The scene keeps Qt's BSP index (the picture is static once built) and a fixed scene rect.
+//
+// Colour means something: cables by load under the routing shown (a perceptual ramp, light for
+// idle, dark for the busiest) or by the partitions whose traffic crosses them; hosts by their
+// partition or tenant. Recolouring regroups the cable batches; the nodes stay.
 
 #include "Fabric.h"
 #include "FabricLayout.h"
+#include "ForwardingTables.h"
+#include "Metrics.h"
+#include "Tenancy.h"
 
 #include <QColor>
 #include <QGraphicsScene>
+
+#include <map>
 
 #include <memory>
 #include <vector>
@@ -19,11 +29,22 @@ class LinkLayerItem;
 class NodeItem;
 class RackItem;
 
+enum class LinkColouring : std::uint8_t { Plain, Load, Partition };
+enum class HostColouring : std::uint8_t { Plain, Partition, Tenant };
+
 class FabricScene : public QGraphicsScene
 {
     Q_OBJECT
 
 public:
+    struct Swatch  // one legend line for what the colours of the current mode mean
+    {
+        QColor colour;
+        QString text;
+        bool line = false;  // a cable, not a box
+        double width = 0;   // for wide cables
+    };
+
     explicit FabricScene(QObject *parent = nullptr);
     ~FabricScene() override;
 
@@ -47,6 +68,35 @@ public:
     std::vector<NodeIndex> selectedNodes() const;
 
     QString toolTipFor(NodeIndex node) const;
+    // The cable nearest `scenePos` within `reach` scene units, described; empty if none.
+    QString cableToolTipAt(const QPointF &scenePos, double reach) const;
+
+    // Who is in which partition and tenant: host colours and partition hues.
+    void setTenancy(const Tenancy &tenancy);
+    // The routing the picture shows: tables for route highlights, metrics for cable colours.
+    // Either may be null (no routing known).
+    void setRouting(std::shared_ptr<const ForwardingTables> tables, std::shared_ptr<const Metrics> metrics);
+    const ForwardingTables *tables() const { return m_tables.get(); }
+    const Metrics *metrics() const { return m_metrics.get(); }
+    void setLinkColouring(LinkColouring colouring);
+    void setHostColouring(HostColouring colouring);
+    LinkColouring linkColouring() const { return m_linkColouring; }
+    HostColouring hostColouring() const { return m_hostColouring; }
+    double maxCableLoad() const { return m_maxLoad; }
+    std::vector<Swatch> colourSwatches() const;  // for the current modes; load: see loadColour
+    QColor cableColour(LinkIndex link) const;    // as drawn now
+
+    // The out ports a packet from `from` to `to` leaves by, host port first, following the
+    // tables; empty without tables. *complete says whether it arrived.
+    std::vector<PortIndex> routePorts(NodeIndex from, NodeIndex to, bool *complete = nullptr) const;
+    std::size_t routeHopsShown() const;  // hops highlighted there and back; 0 if no route shown
+
+    // A node by name, description, GUID (with or without 0x) or LID ("lid 17" or a number that
+    // is no GUID); kNoIndex if none. Exact matches first, then the first description containing it.
+    NodeIndex findNode(const QString &text) const;
+    // Port GUIDs of the selected hosts (cabled ports), for dragging them onto a partition.
+    std::vector<Guid> selectedPortGuids() const;
+    void selectNodes(const std::vector<NodeIndex> &nodes);
 
     // Hosts are hidden when their racks stand in for them, so that hovering and clicking a
     // collapsed rack reaches the rack, not an invisible host. FabricView calls this on zoom.
@@ -58,6 +108,12 @@ public:
     static QColor routerColour();
     static QColor linkColour();
     static QColor selectionColour();
+    static QColor returnRouteColour();
+    static QColor loadColour(double fraction);  // 0..1 on the ramp
+    static QColor idleCableColour();
+    static QColor partitionColour(int index);   // distinct hues, cycling
+    static QColor sharedCableColour();
+    static QColor severalPartitionsColour();
 
 Q_SIGNALS:
     void nodeSelectionChanged(const std::vector<weft::NodeIndex> &nodes);
@@ -66,9 +122,25 @@ protected:
     void helpEvent(QGraphicsSceneHelpEvent *event) override;
 
 private:
-    void buildLinkLayers();
+    struct Cable  // what one batched line stands for
+    {
+        QLineF line;
+        bool curved = false;
+        QPointF control;  // of the arc, when curved
+        std::vector<LinkIndex> links;  // one, or all host cables of a rack's trunk
+    };
+    void buildCables();
+    void rebuildLinkLayers();
     void buildRowBands();
     void updateHighlight();
+    void updateNodeColours();
+    void updatePartitionIndex();
+    int cableColourKey(const Cable &cable) const;  // see rebuildLinkLayers
+    double linkLoad(LinkIndex link) const;         // busier direction; 0 without metrics
+    std::vector<int> linkPartitions(LinkIndex link) const;  // hue indices
+    std::vector<int> hostPartitions(NodeIndex host) const;  // hue indices
+    int hostTenant(NodeIndex host) const;
+    QString partitionLabel(int hue) const;
 
     std::shared_ptr<const Fabric> m_fabric;
     FabricLayout m_layout;
@@ -76,7 +148,21 @@ private:
     std::vector<RackItem *> m_rackItems;
     std::vector<LinkLayerItem *> m_linkLayers;
     HighlightItem *m_highlight = nullptr;
+    HighlightItem *m_returnHighlight = nullptr;
     bool m_hostsCollapsed = false;
+
+    std::vector<Cable> m_cables;
+    Tenancy m_tenancy;
+    std::vector<std::uint16_t> m_huePKeys;            // hue index -> P_Key (default excluded)
+    std::map<Guid, std::vector<int>> m_portPartitions;  // port GUID -> hue indices
+    std::map<Guid, int> m_portTenant;
+    std::shared_ptr<const ForwardingTables> m_tables;
+    std::shared_ptr<const Metrics> m_metrics;
+    std::vector<double> m_loadByPort;                 // out port -> load, from m_metrics
+    std::vector<std::vector<int>> m_partitionsByPort; // out port -> hue indices, from m_metrics
+    double m_maxLoad = 0;
+    LinkColouring m_linkColouring = LinkColouring::Plain;
+    HostColouring m_hostColouring = HostColouring::Partition;
 };
 
 } // namespace weft

@@ -3,8 +3,14 @@
 #include "FabricItems.h"
 #include "FabricScene.h"
 
+#include "PortsMime.h"
+
+#include <QApplication>
+#include <QDrag>
+#include <QLinearGradient>
 #include <QLocale>
 #include <QPainter>
+#include <QMimeData>
 #include <QScrollBar>
 #include <QWheelEvent>
 
@@ -22,12 +28,16 @@ constexpr double kAntialiasAbove = 0.6;
 constexpr double kFocusZoom = 2.0;
 constexpr int kLabelGutter = 110;  // pixels left of the fitted picture for the tier labels
 constexpr double kMaxFitZoom = 2.0;  // a tiny fabric fitted any larger looks like a toy
+constexpr int kLoadScaleHeight = 56;
 
 } // namespace
 
 FabricView::FabricView(QWidget *parent) : QGraphicsView(parent)
 {
-    setDragMode(ScrollHandDrag);
+    // Left button selects (rubber band), middle or right pans: hosts are picked far more
+    // often than the picture needs moving, and the wheel zooms anyway.
+    setDragMode(RubberBandDrag);
+    setRubberBandSelectionMode(Qt::IntersectsItemShape);
     setTransformationAnchor(AnchorUnderMouse);
     setResizeAnchor(AnchorViewCenter);
     // Cable layers span the whole scene, so any change repaints most of it anyway, and the
@@ -149,11 +159,114 @@ void FabricView::resizeEvent(QResizeEvent *event)
         fitToWindow();
 }
 
+bool FabricView::findAndFocus(const QString &text)
+{
+    if (!m_scene)
+        return false;
+    const NodeIndex node = m_scene->findNode(text);
+    if (node == kNoIndex)
+        return false;
+    focusNode(node);
+    return true;
+}
+
 void FabricView::mousePressEvent(QMouseEvent *event)
 {
     // Dragging means the operator is exploring: stop re-fitting on resize.
     m_followFit = false;
+    if (event->button() == Qt::MiddleButton || event->button() == Qt::RightButton) {
+        m_panning = true;
+        m_lastPanPos = event->position().toPoint();
+        viewport()->setCursor(Qt::ClosedHandCursor);
+        event->accept();
+        return;
+    }
+    m_dragCandidate = false;
+    m_pressedNode = kNoIndex;
+    if (event->button() == Qt::LeftButton && m_scene) {
+        const QList<QGraphicsItem *> hit = items(event->position().toPoint());
+        for (QGraphicsItem *item : hit) {
+            if (item->type() != NodeItem::Type)
+                continue;
+            auto *node = static_cast<NodeItem *>(item);
+            if (node->nodeType() != NodeType::Switch && node->isSelected()
+                && !(event->modifiers() & (Qt::ControlModifier | Qt::ShiftModifier))) {
+                // Keep the selection as it is: the press may start a drag of all of it.
+                m_dragCandidate = true;
+                m_pressPos = event->position().toPoint();
+                m_pressedNode = node->node();
+                event->accept();
+                return;
+            }
+            break;
+        }
+    }
     QGraphicsView::mousePressEvent(event);
+}
+
+void FabricView::mouseMoveEvent(QMouseEvent *event)
+{
+    if (m_panning) {
+        const QPoint delta = event->position().toPoint() - m_lastPanPos;
+        m_lastPanPos = event->position().toPoint();
+        horizontalScrollBar()->setValue(horizontalScrollBar()->value() - delta.x());
+        verticalScrollBar()->setValue(verticalScrollBar()->value() - delta.y());
+        event->accept();
+        return;
+    }
+    if (m_dragCandidate) {
+        if ((event->position().toPoint() - m_pressPos).manhattanLength() >= QApplication::startDragDistance()) {
+            m_dragCandidate = false;
+            startPortsDrag();
+        }
+        event->accept();
+        return;
+    }
+    QGraphicsView::mouseMoveEvent(event);
+}
+
+void FabricView::mouseReleaseEvent(QMouseEvent *event)
+{
+    if (m_panning) {
+        m_panning = false;
+        viewport()->unsetCursor();
+        event->accept();
+        return;
+    }
+    if (m_dragCandidate) {
+        // A click on a selected host without a drag selects that host alone, as anywhere else.
+        m_dragCandidate = false;
+        if (m_scene)
+            m_scene->selectNode(m_pressedNode);
+        event->accept();
+        return;
+    }
+    QGraphicsView::mouseReleaseEvent(event);
+}
+
+void FabricView::startPortsDrag()
+{
+    const std::vector<Guid> ports = m_scene ? m_scene->selectedPortGuids() : std::vector<Guid>();
+    if (ports.empty())
+        return;
+    auto *drag = new QDrag(this);
+    drag->setMimeData(makePortsMimeData(ports));
+    // A label that says what is being carried, in the colours of the selection.
+    const QString text = tr("%n host port(s)", nullptr, int(ports.size()));
+    const QFontMetrics metrics(font());
+    QPixmap picture(metrics.horizontalAdvance(text) + 16, metrics.height() + 8);
+    picture.fill(Qt::transparent);
+    QPainter painter(&picture);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(FabricScene::selectionColour().darker(130));
+    painter.setBrush(FabricScene::selectionColour().lighter(160));
+    painter.drawRoundedRect(picture.rect().adjusted(0, 0, -1, -1), 5, 5);
+    painter.setPen(Qt::black);
+    painter.drawText(picture.rect(), Qt::AlignCenter, text);
+    painter.end();
+    drag->setPixmap(picture);
+    drag->setHotSpot(QPoint(-8, picture.height() / 2));
+    drag->exec(Qt::CopyAction);
 }
 
 void FabricView::drawForeground(QPainter *painter, const QRectF &)
@@ -228,12 +341,20 @@ std::vector<FabricView::LegendEntry> FabricView::legendEntries() const
         routers = routers || isRouter;
         hosts = hosts || !isRouter;
     }
-    if (hosts)
+    if (hosts && m_scene->hostColouring() == HostColouring::Plain)
         entries.push_back({FabricScene::hostColour(), tr("Host")});
     if (routers)
         entries.push_back({FabricScene::routerColour(), tr("Router")});
-    entries.push_back({FabricScene::linkColour(), tr("Cable"), true});
-    entries.push_back({FabricScene::selectionColour(), tr("Cable of selection"), true});
+    if (m_scene->linkColouring() == LinkColouring::Plain)
+        entries.push_back({FabricScene::linkColour(), tr("Cable"), true});
+    for (const FabricScene::Swatch &swatch : m_scene->colourSwatches())
+        entries.push_back({swatch.colour, swatch.text, swatch.line, swatch.width});
+    if (m_scene->tables()) {
+        entries.push_back({FabricScene::selectionColour(), tr("Route between two selected hosts, there"), true, 2.5});
+        entries.push_back({FabricScene::returnRouteColour(), tr("… and back"), true, 2.5});
+    } else {
+        entries.push_back({FabricScene::selectionColour(), tr("Cable of selection"), true});
+    }
     return entries;
 }
 
@@ -244,7 +365,7 @@ int FabricView::legendHeight() const
         return 0;
     QFont font = this->font();
     font.setPointSizeF(font.pointSizeF() * 0.9);
-    return int(entries) * (QFontMetrics(font).height() + 4) + 12;
+    return int(entries) * (QFontMetrics(font).height() + 4) + 12 + (showsLoadScale() ? kLoadScaleHeight : 0);
 }
 
 void FabricView::drawLegend(QPainter *painter)
@@ -261,7 +382,10 @@ void FabricView::drawLegend(QPainter *painter)
         textWidth = std::max(textWidth, metrics.horizontalAdvance(e.text));
     const int lineHeight = metrics.height() + 4;
     const int width = textWidth + 42;
-    const int height = int(entries.size()) * lineHeight + 12;
+    const bool scale = showsLoadScale();
+    if (scale)
+        textWidth = std::max(textWidth, 190);
+    const int height = int(entries.size()) * lineHeight + 12 + (scale ? kLoadScaleHeight : 0);
     // Top right: fitted pictures leave room there above the roots, which are fewer than leaves.
     const QRect box(viewport()->width() - width - 10, 10, width, height);
     painter->setPen(QColor(0xd0, 0xd5, 0xdc));
@@ -273,7 +397,7 @@ void FabricView::drawLegend(QPainter *painter)
         if (e.line) {
             QColor c = e.colour;
             c.setAlpha(255);
-            painter->setPen(QPen(c, 2));
+            painter->setPen(QPen(c, std::max(2.0, e.width), e.colour == FabricScene::returnRouteColour() ? Qt::DashLine : Qt::SolidLine));
             painter->drawLine(swatch.left(), swatch.center().y(), swatch.right(), swatch.center().y());
         } else {
             painter->setPen(QPen(e.colour.darker(150), 1));
@@ -284,6 +408,37 @@ void FabricView::drawLegend(QPainter *painter)
         painter->drawText(QRect(swatch.right() + 8, y, textWidth + 4, lineHeight), Qt::AlignVCenter | Qt::AlignLeft, e.text);
         y += lineHeight;
     }
+    if (scale)
+        drawLoadScale(painter, QRect(box.left(), y, box.width(), kLoadScaleHeight));
+}
+
+bool FabricView::showsLoadScale() const
+{
+    return m_scene && m_scene->linkColouring() == LinkColouring::Load && m_scene->metrics();
+}
+
+void FabricView::drawLoadScale(QPainter *painter, const QRect &area)
+{
+    // "Cable load": the ramp from idle to the busiest cable, with its figures at the ends.
+    const QFontMetrics metrics(painter->font());
+    const QLocale locale;
+    const Metrics *m = m_scene->metrics();
+    painter->setPen(QColor(0x2a, 0x30, 0x38));
+    const QRect title(area.left() + 10, area.top(), area.width() - 20, metrics.height());
+    painter->drawText(title, Qt::AlignLeft | Qt::AlignVCenter,
+                      tr("Cable load (%1)").arg(m ? m->model.toString() : QString()));
+    const QRect bar(area.left() + 10, title.bottom() + 4, area.width() - 20, 12);
+    QLinearGradient gradient(bar.topLeft(), bar.topRight());
+    for (int i = 0; i <= 8; ++i)
+        gradient.setColorAt(i / 8.0, FabricScene::loadColour(i / 8.0));
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(gradient);
+    painter->drawRect(bar);
+    painter->setPen(QColor(0x2a, 0x30, 0x38));
+    const QRect labels(bar.left(), bar.bottom() + 2, bar.width(), metrics.height());
+    painter->drawText(labels, Qt::AlignLeft | Qt::AlignVCenter, locale.toString(0));
+    painter->drawText(labels, Qt::AlignHCenter | Qt::AlignVCenter, locale.toString(m_scene->maxCableLoad() / 2, 'g', 4));
+    painter->drawText(labels, Qt::AlignRight | Qt::AlignVCenter, locale.toString(m_scene->maxCableLoad(), 'g', 4));
 }
 
 } // namespace weft

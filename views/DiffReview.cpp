@@ -1,0 +1,317 @@
+#include "DiffReview.h"
+
+#include "CommitJournal.h"
+#include "LftDump.h"
+#include "LiveFabric.h"
+#include "PKeyTables.h"
+#include "PartitionsConf.h"
+#include "SafeFile.h"
+
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPointer>
+#include <QFontDatabase>
+#include <QApplication>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace weft {
+
+namespace {
+
+const QString kLftsKey = QStringLiteral("commit/lftsPath");
+const QString kPartitionsKey = QStringLiteral("commit/partitionsPath");
+const QString kPidKey = QStringLiteral("commit/pidFile");
+const QString kLogKey = QStringLiteral("commit/logPath");
+const QString kPlanDirKey = QStringLiteral("commit/planDirectory");
+
+QTableWidgetItem *numberItem(long long value)
+{
+    auto *item = new QTableWidgetItem(QLocale().toString(value));
+    item->setData(Qt::UserRole, value);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+} // namespace
+
+CommitTarget configuredCommitTarget()
+{
+    QSettings settings;
+    CommitTarget target;
+    target.lftsPath = settings.value(kLftsKey).toString();
+    target.partitionsPath = settings.value(kPartitionsKey).toString();
+    target.pidFile = settings.value(kPidKey).toString();
+    target.logPath = settings.value(kLogKey).toString();
+    const QString lab = qEnvironmentVariable("WEFT_LAB_DIR");
+    if (target.lftsPath.isEmpty() && !lab.isEmpty()) {
+        // Under `weft lab --gui` the lab's OpenSM is the target unless the operator chose another.
+        const QDir dir(lab);
+        target.lftsPath = dir.filePath(QStringLiteral("opensm.lfts"));
+        target.partitionsPath = dir.filePath(QStringLiteral("partitions.conf"));
+        target.pidFile = dir.filePath(QStringLiteral("opensm.pid"));
+        target.logPath = qEnvironmentVariable("WEFT_LAB_OPENSM_LOG");
+    }
+    return target;
+}
+
+void saveCommitTarget(const CommitTarget &target)
+{
+    QSettings settings;
+    settings.setValue(kLftsKey, target.lftsPath);
+    settings.setValue(kPartitionsKey, target.partitionsPath);
+    settings.setValue(kPidKey, target.pidFile);
+    settings.setValue(kLogKey, target.logPath);
+}
+
+DiffReview::DiffReview(QWidget *parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("diffReview"));
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("diffSummary"));
+    m_summary->setWordWrap(true);
+    m_switches = new QTableWidget(0, ColumnCount, this);
+    m_switches->setObjectName(QStringLiteral("diffSwitches"));
+    m_switches->setHorizontalHeaderLabels({tr("Switch"), tr("LID"), tr("Entries changed"), tr("Blocks sent"), tr("SMPs")});
+    m_switches->verticalHeader()->hide();
+    m_switches->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_switches->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_switches->horizontalHeader()->setSectionResizeMode(SwitchColumn, QHeaderView::Stretch);
+    for (int c = LidColumn; c < ColumnCount; ++c)
+        m_switches->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    m_switches->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    m_partitionsDiff = new QPlainTextEdit(this);
+    m_partitionsDiff->setObjectName(QStringLiteral("partitionsDiff"));
+    m_partitionsDiff->setReadOnly(true);
+    m_partitionsDiff->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_partitionsDiff->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_partitionsDiff->setPlaceholderText(tr("partitions.conf does not change."));
+    m_report = new QPlainTextEdit(this);
+    m_report->setObjectName(QStringLiteral("commitReport"));
+    m_report->setReadOnly(true);
+    m_report->setPlaceholderText(tr("The commit report appears here after Approve."));
+    m_target = new QLabel(this);
+    m_target->setWordWrap(true);
+    m_approve = new QPushButton(tr("&Approve…"), this);
+    m_approve->setObjectName(QStringLiteral("approveButton"));
+    auto *targetButton = new QPushButton(tr("Commit &Target…"), this);
+    connect(m_approve, &QPushButton::clicked, this, &DiffReview::approve);
+    connect(targetButton, &QPushButton::clicked, this, &DiffReview::editCommitTarget);
+
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_target, 1);
+    buttons->addWidget(targetButton);
+    buttons->addWidget(m_approve);
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_switches);
+    splitter->addWidget(m_partitionsDiff);
+    splitter->addWidget(m_report);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_summary);
+    layout->addWidget(splitter, 1);
+    layout->addLayout(buttons);
+    updateTargetLabel();
+    clear();
+}
+
+void DiffReview::clear()
+{
+    m_fabric.reset();
+    m_current.reset();
+    m_proposed.reset();
+    m_diff = ReconfigurationDiff();
+    m_plannedConf.clear();
+    m_switches->setRowCount(0);
+    m_partitionsDiff->clear();
+    m_summary->setText(tr("Run a routing preview to review what it would change."));
+    m_approve->setEnabled(false);
+}
+
+void DiffReview::setPlan(std::shared_ptr<const Fabric> fabric, std::shared_ptr<const ForwardingTables> current,
+                         std::shared_ptr<const ForwardingTables> proposed, const std::vector<Partition> &currentPartitions,
+                         const std::vector<Partition> &proposedPartitions)
+{
+    if (!fabric || !proposed) {
+        clear();
+        return;
+    }
+    m_fabric = std::move(fabric);
+    m_current = std::move(current);
+    m_proposed = std::move(proposed);
+    const ForwardingTables empty;
+    m_diff = diffForwardingTables(m_current ? *m_current : empty, *m_proposed, m_fabric.get());
+    const std::vector<Partition> before = withExplicitDefault(currentPartitions);
+    const std::vector<Partition> after = withExplicitDefault(proposedPartitions);
+    const PKeyTables held = computePKeyTables(*m_fabric, before, {});
+    const PKeyTables next = computePKeyTables(*m_fabric, after, {}, &held);
+    addPKeyDiff(m_diff, *m_fabric, held, next);
+    m_plannedConf = writePartitionsConf(after);
+    m_diff.partitionsDiff = unifiedDiff(writePartitionsConf(before), m_plannedConf, QStringLiteral("partitions.conf (current)"),
+                                        QStringLiteral("partitions.conf (proposed)"));
+
+    m_switches->setSortingEnabled(false);
+    m_switches->setRowCount(int(m_diff.switches.size()));
+    for (std::size_t i = 0; i < m_diff.switches.size(); ++i) {
+        const SwitchLftChange &c = m_diff.switches[i];
+        const int row = int(i);
+        auto *name = new QTableWidgetItem(c.description.isEmpty() ? QStringLiteral("0x%1").arg(c.guid, 16, 16, QLatin1Char('0')) : c.description);
+        name->setToolTip(tr("GUID 0x%1; blocks %2").arg(c.guid, 16, 16, QLatin1Char('0')).arg([&c] {
+            QStringList blocks;
+            for (int b : c.changedBlocks)
+                blocks << QString::number(b);
+            return blocks.join(QStringLiteral(", "));
+        }()));
+        m_switches->setItem(row, SwitchColumn, name);
+        m_switches->setItem(row, LidColumn, numberItem(c.lid));
+        m_switches->setItem(row, EntriesColumn, numberItem(c.changedEntries));
+        m_switches->setItem(row, BlocksColumn, numberItem(qlonglong(c.changedBlocks.size())));
+        m_switches->setItem(row, SmpsColumn, numberItem(qlonglong(c.changedBlocks.size()) + (c.switchInfoSet ? 1 : 0)));
+    }
+    m_switches->setSortingEnabled(true);
+    m_partitionsDiff->setPlainText(m_diff.partitionsDiff);
+    m_summary->setText(summaryText());
+    m_approve->setEnabled(!m_committing);
+}
+
+QString DiffReview::summaryText() const
+{
+    if (!m_proposed)
+        return {};
+    const QLocale locale;
+    QString text = tr("%n switch(es) change", nullptr, m_diff.switchesTouched()) + QStringLiteral(": ")
+                   + tr("%1 LFT entries in %2 blocks, %3 P_Key blocks; OpenSM sends %4 SMPs.")
+                         .arg(locale.toString(m_diff.changedEntries), locale.toString(m_diff.changedBlocks),
+                              locale.toString(qulonglong(m_diff.pkeyBlocks.size())), locale.toString(m_diff.smps()));
+    if (!m_current)
+        text += QLatin1Char(' ') + tr("No current tables are known: every switch is counted as starting empty.");
+    for (const QString &w : m_diff.warnings)
+        text += QLatin1Char('\n') + w;
+    return text;
+}
+
+QString DiffReview::partitionsDiffText() const
+{
+    return m_partitionsDiff->toPlainText();
+}
+
+void DiffReview::updateTargetLabel()
+{
+    const CommitTarget target = configuredCommitTarget();
+    m_target->setText(target.lftsPath.isEmpty()
+                          ? tr("No commit target: Approve writes the plan files.")
+                          : tr("Commit target: %1 and %2").arg(QDir::toNativeSeparators(target.lftsPath), QDir::toNativeSeparators(target.partitionsPath)));
+}
+
+bool DiffReview::writePlanFiles(const QString &directory, QString *error)
+{
+    if (!m_proposed || !m_fabric) {
+        if (error)
+            *error = tr("there is no plan to write");
+        return false;
+    }
+    const QDir dir(directory);
+    const Status lfts = writeFileAtomically(dir.filePath(QStringLiteral("plan.lfts")), writeLftDump(*m_proposed, m_fabric.get()));
+    const Status partitions = lfts ? writeFileAtomically(dir.filePath(QStringLiteral("partitions.conf")), m_plannedConf) : lfts;
+    if (!lfts || !partitions) {
+        if (error)
+            *error = (!lfts ? lfts : partitions).error().toString();
+        return false;
+    }
+    showReport(tr("Plan written to %1: plan.lfts (load with opensm -R file -U) and partitions.conf.").arg(QDir::toNativeSeparators(directory)));
+    Q_EMIT planWritten(directory);
+    return true;
+}
+
+void DiffReview::showReport(const QString &text)
+{
+    m_report->setPlainText(text);
+}
+
+void DiffReview::approve()
+{
+    if (!m_proposed || m_committing)
+        return;
+    const CommitTarget target = configuredCommitTarget();
+    if (target.lftsPath.isEmpty()) {
+        QSettings settings;
+        const QString directory = QFileDialog::getExistingDirectory(this, tr("Write the Plan Files To"), settings.value(kPlanDirKey).toString());
+        if (directory.isEmpty())
+            return;
+        settings.setValue(kPlanDirKey, directory);
+        QString error;
+        if (!writePlanFiles(directory, &error))
+            QMessageBox::warning(this, tr("Cannot Write the Plan"), error);
+        return;
+    }
+    const QString question = tr("Install this plan on the fabric now?\n\n%1\n\nOpenSM reloads %2 and %3; Weft reads the tables back and rolls back on a mismatch.")
+                                 .arg(summaryText(), target.lftsPath, target.partitionsPath);
+    if (QMessageBox::question(this, tr("Approve the Plan"), question) != QMessageBox::Yes)
+        return;
+    CommitPlan plan;
+    plan.tables = *m_proposed;
+    plan.partitionsConf = m_plannedConf;
+    plan.partitionsFileName = QStringLiteral("partitions.conf");
+    plan.madeFor = *m_fabric;
+    m_committing = true;
+    m_approve->setEnabled(false);
+    showReport(tr("Committing…"));
+    QPointer<DiffReview> self(this);
+    QtConcurrent::run([plan, target, self] {
+        CommitOptions options;
+        options.journalPath = defaultJournalPath(target.lftsPath);
+        options.progress = [self](const QString &line) {
+            QMetaObject::invokeMethod(qApp, [self, line] {
+                if (self)
+                    self->m_report->appendPlainText(line);
+            }, Qt::QueuedConnection);
+        };
+        return commitPlan(plan, target, liveCommitBackend(LiveOptions()), options);
+    }).then(this, [this](const CommitReport &report) {
+        m_committing = false;
+        m_approve->setEnabled(m_proposed != nullptr);
+        showReport(report.toText());
+        Q_EMIT commitFinished(report);
+    });
+}
+
+void DiffReview::editCommitTarget()
+{
+    const CommitTarget target = configuredCommitTarget();
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Commit Target"));
+    auto *lfts = new QLineEdit(target.lftsPath, &dialog);
+    auto *partitions = new QLineEdit(target.partitionsPath, &dialog);
+    auto *pid = new QLineEdit(target.pidFile, &dialog);
+    auto *log = new QLineEdit(target.logPath, &dialog);
+    auto *form = new QFormLayout(&dialog);
+    form->addRow(new QLabel(tr("The files of an OpenSM started with -R file -U LFTS -P PARTITIONS. Leave the first empty to write plan files instead."), &dialog));
+    form->addRow(tr("LFT dump (-U):"), lfts);
+    form->addRow(tr("partitions.conf (-P):"), partitions);
+    form->addRow(tr("OpenSM pid file:"), pid);
+    form->addRow(tr("OpenSM log (optional):"), log);
+    auto *box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    form->addRow(box);
+    connect(box, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(box, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    saveCommitTarget({lfts->text().trimmed(), partitions->text().trimmed(), pid->text().trimmed(), log->text().trimmed()});
+    updateTargetLabel();
+}
+
+} // namespace weft

@@ -1,0 +1,85 @@
+#pragma once
+// Diff review: what moving the fabric from its current tables and partitions to the proposed
+// ones changes (per switch the LFT entries and 64-entry blocks OpenSM would send, the P_Key
+// blocks, the SMP count, the partitions.conf diff), and the Approve button. Approving commits
+// through core/Commit (validation, atomic writes, SIGHUP, read-back, rollback) when a commit
+// target is configured; otherwise it writes the plan files (LFT dump and partitions.conf) for
+// the operator to install.
+
+#include "Commit.h"
+#include "Fabric.h"
+#include "ForwardingTables.h"
+#include "ReconfigurationDiff.h"
+#include "Tenancy.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTableWidget;
+
+namespace weft {
+
+// Where the commit goes: QSettings "commit/..." or, under `weft lab`, the lab's OpenSM files
+// (WEFT_LAB_DIR, WEFT_LAB_OPENSM_LOG). Empty lftsPath: none configured.
+CommitTarget configuredCommitTarget();
+void saveCommitTarget(const CommitTarget &target);
+
+class DiffReview : public QWidget
+{
+    Q_OBJECT
+
+public:
+    enum Column { SwitchColumn, LidColumn, EntriesColumn, BlocksColumn, SmpsColumn, ColumnCount };
+
+    explicit DiffReview(QWidget *parent = nullptr);
+
+    // The plan to review. `current` may be null (no known tables: every switch starts empty).
+    // Without a proposal the review is cleared.
+    void setPlan(std::shared_ptr<const Fabric> fabric, std::shared_ptr<const ForwardingTables> current,
+                 std::shared_ptr<const ForwardingTables> proposed, const std::vector<Partition> &currentPartitions,
+                 const std::vector<Partition> &proposedPartitions);
+    void clear();
+
+    bool hasPlan() const { return m_proposed != nullptr; }
+    const ReconfigurationDiff &diff() const { return m_diff; }
+    QTableWidget *switchTable() const { return m_switches; }
+    QString summaryText() const;
+    QString partitionsDiffText() const;
+    QByteArray plannedPartitionsConf() const { return m_plannedConf; }
+
+    // Writes the LFT dump and partitions.conf into `directory` atomically (keeping backups).
+    bool writePlanFiles(const QString &directory, QString *error);
+
+public Q_SLOTS:
+    // Commits to the configured target, or asks where to write the plan files.
+    void approve();
+    void editCommitTarget();
+
+Q_SIGNALS:
+    void planWritten(const QString &directory);
+    void commitFinished(const weft::CommitReport &report);
+
+private:
+    void showReport(const QString &text);
+    void updateTargetLabel();
+
+    std::shared_ptr<const Fabric> m_fabric;
+    std::shared_ptr<const ForwardingTables> m_current;
+    std::shared_ptr<const ForwardingTables> m_proposed;
+    ReconfigurationDiff m_diff;
+    QByteArray m_plannedConf;
+    bool m_committing = false;
+
+    QLabel *m_summary = nullptr;
+    QLabel *m_target = nullptr;
+    QTableWidget *m_switches = nullptr;
+    QPlainTextEdit *m_partitionsDiff = nullptr;
+    QPlainTextEdit *m_report = nullptr;
+    QPushButton *m_approve = nullptr;
+};
+
+} // namespace weft

@@ -1,0 +1,574 @@
+#include "RoutingPreview.h"
+
+#include "LftDump.h"
+#include "RoutingEngine.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+// qcustomplot.h uses Qt's keywords, which this project turns off (QT_NO_KEYWORDS, QT_NO_FOREACH).
+#define signals Q_SIGNALS
+#define slots Q_SLOTS
+#define emit Q_EMIT
+#define foreach(variable, container) for (variable : container)
+#include <qcustomplot.h>
+#undef foreach
+#undef emit
+#undef slots
+#undef signals
+
+#include <algorithm>
+#include <cmath>
+
+namespace weft {
+
+namespace {
+
+constexpr int kLoadBins = 20;
+const QColor kCurrentColour(0x9a, 0xa3, 0xae);
+const QColor kProposedColour(0x31, 0x68, 0x8e);
+
+bool keepGoing(PreviewProgress *progress, PreviewPhase phase, int done, int total)
+{
+    if (!progress)
+        return true;
+    progress->phase = phase;
+    progress->done = done;
+    progress->total = total;
+    return !progress->cancel.load();
+}
+
+Error cancelledError()
+{
+    return Error{{}, 0, QCoreApplication::translate("weft::RoutingPreview", "cancelled")};
+}
+
+// Validation, metrics and (if asked for) eBB of one set of tables.
+Result<RoutingSnapshot> measure(const PreviewRequest &request, std::shared_ptr<const ForwardingTables> tables,
+                                const LaneAssignment &lanes, PreviewProgress *progress)
+{
+    RoutingSnapshot snapshot;
+    snapshot.tables = tables;
+    if (!keepGoing(progress, PhaseValidating, 0, 1))
+        return cancelledError();
+    snapshot.validation = validateRouting(*request.fabric, request.tenancy, *tables, lanes);
+    if (!keepGoing(progress, PhaseMeasuring, 0, 1))
+        return cancelledError();
+    snapshot.metrics = std::make_shared<const Metrics>(computeMetrics(*request.fabric, request.tenancy, *tables, request.model));
+    if (request.ebbSamples > 0) {
+        Result<EffectiveBisection> ebb = EffectiveBisection::prepare(*request.fabric, *tables, request.tenancy);
+        if (ebb) {
+            EbbRun run;
+            run.samples = request.ebbSamples;
+            run.threads = 0;
+            run.progress = [progress](int done, int total) { return keepGoing(progress, PhaseBisection, done, total); };
+            Result<EbbResult> figures = ebb.value().run(run);
+            if (!figures && progress && progress->cancel)
+                return cancelledError();
+            if (figures)
+                snapshot.ebb = std::move(figures).value();
+            else
+                snapshot.warnings << figures.error().message;
+        } else {
+            snapshot.warnings << QCoreApplication::translate("weft::RoutingPreview", "No eBB: %1").arg(ebb.error().message);
+        }
+    }
+    return snapshot;
+}
+
+QString yesNo(bool value)
+{
+    return value ? QCoreApplication::translate("weft::RoutingPreview", "yes") : QCoreApplication::translate("weft::RoutingPreview", "no");
+}
+
+} // namespace
+
+Result<PreviewResult> computePreview(const PreviewRequest &request, PreviewProgress *progress)
+{
+    if (!request.fabric)
+        return Error{{}, 0, QCoreApplication::translate("weft::RoutingPreview", "no fabric to route")};
+    RoutingOptions options;
+    options.progress = [progress](int done, int total) { return keepGoing(progress, PhaseRouting, done, total); };
+    Result<Routing> routing = routeFabric(request.engine, *request.fabric, request.tenancy, options);
+    if (!routing)
+        return (progress && progress->cancel) ? Result<PreviewResult>(cancelledError()) : Result<PreviewResult>(routing.error());
+    Routing proposed = std::move(routing).value();
+
+    PreviewResult result;
+    LaneAssignment lanes;
+    lanes.serviceLevels = proposed.serviceLevels;
+    auto proposedTables = std::make_shared<const ForwardingTables>(std::move(proposed.tables));
+    Result<RoutingSnapshot> after = measure(request, proposedTables, lanes, progress);
+    if (!after)
+        return after.error();
+    result.proposed = std::move(after).value();
+    result.proposed.label = QCoreApplication::translate("weft::RoutingPreview", "Proposed: %1").arg(request.engine);
+    result.proposed.warnings = proposed.warnings + result.proposed.warnings;
+
+    if (request.current) {
+        Result<RoutingSnapshot> before = measure(request, request.current, {}, progress);
+        if (!before)
+            return before.error();
+        result.current = std::move(before).value();
+        result.current->label = QCoreApplication::translate("weft::RoutingPreview", "Current: %1").arg(request.currentName);
+        result.current->warnings += lftCoverageWarnings(*request.current, *request.fabric);
+    }
+    keepGoing(progress, PhaseDone, 1, 1);
+    return result;
+}
+
+RoutingPreview::RoutingPreview(QWidget *parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("routingPreview"));
+    m_engine = new QComboBox(this);
+    m_engine->setObjectName(QStringLiteral("engineCombo"));
+    for (const QString &name : routingEngineNames()) {
+        const std::unique_ptr<RoutingEngine> engine = makeRoutingEngine(name);
+        m_engine->addItem(name, name);
+        if (engine)
+            m_engine->setItemData(m_engine->count() - 1, engine->description(), Qt::ToolTipRole);
+    }
+    m_pattern = new QComboBox(this);
+    m_pattern->setObjectName(QStringLiteral("patternCombo"));
+    m_pattern->addItem(tr("Within partitions, all to all"), int(TrafficPattern::PartitionAllToAll));
+    m_pattern->addItem(tr("All to all"), int(TrafficPattern::AllToAll));
+    m_pattern->addItem(tr("Uniform random"), int(TrafficPattern::UniformRandom));
+    m_pattern->addItem(tr("Shift by one"), int(TrafficPattern::Shift));
+    m_pattern->addItem(tr("Random bisection"), int(TrafficPattern::RandomBisection));
+    m_ebb = new QCheckBox(tr("Effective bisection, samples:"), this);
+    m_ebbSamples = new QSpinBox(this);
+    m_ebbSamples->setRange(10, 1000000);
+    m_ebbSamples->setValue(1000);
+    m_ebbSamples->setEnabled(false);
+    connect(m_ebb, &QCheckBox::toggled, m_ebbSamples, &QWidget::setEnabled);
+    m_run = new QPushButton(tr("&Preview"), this);
+    m_run->setObjectName(QStringLiteral("previewButton"));
+    m_run->setToolTip(tr("Route the fabric with this engine and compare with the current tables"));
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setEnabled(false);
+    m_bar = new QProgressBar(this);
+    m_bar->setTextVisible(true);
+    m_bar->setVisible(false);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("previewStatus"));
+    m_status->setWordWrap(true);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Engine:"), m_engine);
+    form->addRow(tr("Traffic:"), m_pattern);
+    auto *ebbRow = new QHBoxLayout;
+    ebbRow->addWidget(m_ebb);
+    ebbRow->addWidget(m_ebbSamples);
+    ebbRow->addStretch();
+    form->addRow(ebbRow);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_cancel);
+    buttons->addWidget(m_bar, 1);
+
+    m_table = new QTableWidget(RowCount, ColumnCount, this);
+    m_table->setObjectName(QStringLiteral("comparisonTable"));
+    m_table->setHorizontalHeaderLabels({tr("Measure"), tr("Current"), tr("Proposed")});
+    m_table->verticalHeader()->hide();
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionMode(QAbstractItemView::NoSelection);
+    m_table->horizontalHeader()->setSectionResizeMode(MeasureColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(CurrentColumn, QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(ProposedColumn, QHeaderView::ResizeToContents);
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    // Every measure in view at once: the comparison is the point of the panel.
+    m_table->setMinimumHeight((fontMetrics().height() + 6) * (RowCount + 1) + 6);
+    m_warnings = new QPlainTextEdit(this);
+    m_warnings->setObjectName(QStringLiteral("previewWarnings"));
+    m_warnings->setReadOnly(true);
+    m_warnings->setPlaceholderText(tr("Warnings and problems of both routings appear here."));
+
+    const auto makePlot = [this](const QString &xLabel, const QString &yLabel) {
+        auto *plot = new QCustomPlot(this);
+        plot->setMinimumHeight(170);
+        plot->xAxis->setLabel(xLabel);
+        plot->yAxis->setLabel(yLabel);
+        plot->legend->setVisible(true);
+        plot->legend->setFont(font());
+        plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+        plot->setBackground(palette().base());
+        return plot;
+    };
+    m_loadPlot = makePlot(tr("Load per switch-to-switch link"), tr("Links"));
+    m_loadPlot->setObjectName(QStringLiteral("loadHistogram"));
+    m_ebbPlot = makePlot(tr("Effective bisection bandwidth (fraction)"), tr("Samples"));
+    m_ebbPlot->setObjectName(QStringLiteral("ebbHistogram"));
+    m_ebbPlot->setVisible(false);
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_table);
+    splitter->addWidget(m_loadPlot);
+    splitter->addWidget(m_ebbPlot);
+    splitter->addWidget(m_warnings);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 3);
+    splitter->setStretchFactor(2, 2);
+    splitter->setStretchFactor(3, 1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+    layout->addWidget(m_status);
+    layout->addWidget(splitter, 1);
+
+    m_poll = new QTimer(this);
+    m_poll->setInterval(100);
+    connect(m_poll, &QTimer::timeout, this, &RoutingPreview::pollProgress);
+    connect(m_run, &QPushButton::clicked, this, &RoutingPreview::start);
+    connect(m_cancel, &QPushButton::clicked, this, &RoutingPreview::cancel);
+    clearResult();
+}
+
+RoutingPreview::~RoutingPreview()
+{
+    // A worker still running reads only its own copies; tell it to stop early.
+    if (m_progress)
+        m_progress->cancel = true;
+}
+
+QString RoutingPreview::formatNumber(double value)
+{
+    const QLocale locale;
+    if (std::abs(value - std::round(value)) < 1e-9 && std::abs(value) < 1e15)
+        return locale.toString(qlonglong(std::llround(value)));
+    return locale.toString(value, 'f', 2);
+}
+
+void RoutingPreview::setFabric(std::shared_ptr<const Fabric> fabric, const Tenancy &tenancy,
+                               std::shared_ptr<const ForwardingTables> current, const QString &currentName)
+{
+    cancel();
+    m_fabric = std::move(fabric);
+    m_tenancy = tenancy;
+    m_current = std::move(current);
+    m_currentName = currentName;
+    m_stale = false;
+    clearResult();
+    Q_EMIT resultChanged();
+}
+
+void RoutingPreview::setTenancy(const Tenancy &tenancy)
+{
+    m_tenancy = tenancy;
+    if (m_result && !m_stale) {
+        m_stale = true;
+        m_status->setText(tr("The partitions changed since this preview: run it again to see their effect."));
+    }
+}
+
+QString RoutingPreview::engine() const
+{
+    return m_engine->currentData().toString();
+}
+
+void RoutingPreview::setEngine(const QString &engine)
+{
+    const int index = m_engine->findData(engine);
+    if (index >= 0)
+        m_engine->setCurrentIndex(index);
+}
+
+TrafficModel RoutingPreview::trafficModel() const
+{
+    TrafficModel model;
+    model.pattern = TrafficPattern(m_pattern->currentData().toInt());
+    return model;
+}
+
+void RoutingPreview::setTrafficPattern(TrafficPattern pattern)
+{
+    const int index = m_pattern->findData(int(pattern));
+    if (index >= 0)
+        m_pattern->setCurrentIndex(index);
+}
+
+void RoutingPreview::setEbbSamples(int samples)
+{
+    m_ebb->setChecked(samples > 0);
+    if (samples > 0)
+        m_ebbSamples->setValue(samples);
+}
+
+QString RoutingPreview::statusText() const
+{
+    return m_status->text();
+}
+
+void RoutingPreview::start()
+{
+    if (!m_fabric || m_progress)
+        return;
+    PreviewRequest request;
+    request.fabric = m_fabric;
+    request.tenancy = m_tenancy;
+    request.current = m_current;
+    request.currentName = m_currentName;
+    request.engine = engine();
+    request.model = trafficModel();
+    request.ebbSamples = m_ebb->isChecked() ? m_ebbSamples->value() : 0;
+
+    auto progress = std::make_shared<PreviewProgress>();
+    m_progress = progress;
+    const quint64 generation = ++m_generation;
+    m_run->setEnabled(false);
+    m_cancel->setEnabled(true);
+    m_bar->setVisible(true);
+    m_bar->setRange(0, 0);
+    m_status->setText(tr("Routing with %1…").arg(request.engine));
+    m_poll->start();
+    // The worker gets value copies (the fabric is shared and immutable) and never touches widgets.
+    QtConcurrent::run([request, progress] { return std::make_shared<Result<PreviewResult>>(computePreview(request, progress.get())); })
+        .then(this, [this, generation](std::shared_ptr<Result<PreviewResult>> outcome) {
+            if (generation == m_generation)
+                finish(outcome);
+        });
+}
+
+void RoutingPreview::cancel()
+{
+    if (!m_progress)
+        return;
+    m_progress->cancel = true;
+    // Drop the run now; its result, when it comes, belongs to no one.
+    ++m_generation;
+    m_progress.reset();
+    m_poll->stop();
+    m_run->setEnabled(true);
+    m_cancel->setEnabled(false);
+    m_bar->setVisible(false);
+    m_status->setText(tr("Preview cancelled."));
+    Q_EMIT finished(false);
+}
+
+void RoutingPreview::pollProgress()
+{
+    if (!m_progress)
+        return;
+    const int done = m_progress->done;
+    const int total = m_progress->total;
+    static const char *const phases[] = {QT_TR_NOOP("Routing"), QT_TR_NOOP("Validating"), QT_TR_NOOP("Measuring load"),
+                                         QT_TR_NOOP("Sampling bisections"), QT_TR_NOOP("Done")};
+    const int phase = std::clamp(m_progress->phase.load(), 0, int(PhaseDone));
+    if (total > 1) {
+        m_bar->setRange(0, total);
+        m_bar->setValue(done);
+    } else {
+        m_bar->setRange(0, 0);
+    }
+    m_bar->setFormat(tr(phases[phase]) + QStringLiteral(" %p %"));
+    m_status->setText(tr("%1…").arg(tr(phases[phase])));
+}
+
+void RoutingPreview::finish(const std::shared_ptr<Result<PreviewResult>> &outcome)
+{
+    m_progress.reset();
+    m_poll->stop();
+    m_run->setEnabled(true);
+    m_cancel->setEnabled(false);
+    m_bar->setVisible(false);
+    if (!*outcome) {
+        m_status->setText(tr("The preview failed: %1").arg(outcome->error().message));
+        clearResult();
+        Q_EMIT resultChanged();
+        Q_EMIT finished(false);
+        return;
+    }
+    m_result = std::move(*outcome).value();
+    m_stale = false;
+    showResult();
+    Q_EMIT resultChanged();
+    Q_EMIT finished(true);
+}
+
+void RoutingPreview::clearResult()
+{
+    m_result.reset();
+    for (int r = 0; r < RowCount; ++r)
+        for (int c = 0; c < ColumnCount; ++c)
+            m_table->setItem(r, c, new QTableWidgetItem);
+    m_table->setHorizontalHeaderLabels({tr("Measure"), tr("Current"), tr("Proposed")});
+    m_warnings->clear();
+    m_loadPlot->clearPlottables();
+    m_loadPlot->replot();
+    m_ebbPlot->clearPlottables();
+    m_ebbPlot->setVisible(false);
+    if (!m_fabric)
+        m_status->setText(tr("Open a fabric to preview its routing."));
+    else if (m_current)
+        m_status->setText(tr("Current tables: %1. Pick an engine and press Preview.").arg(m_currentName));
+    else
+        m_status->setText(tr("No current tables are known (File ▸ Open LFT Dump… loads them). Pick an engine and press Preview."));
+}
+
+void RoutingPreview::setRow(Row row, const QString &measure, const QString &current, const QString &proposed, int better)
+{
+    m_table->item(row, MeasureColumn)->setText(measure);
+    m_table->item(row, CurrentColumn)->setText(current);
+    m_table->item(row, ProposedColumn)->setText(proposed);
+    m_table->item(row, CurrentColumn)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_table->item(row, ProposedColumn)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    // Green where the proposal is better, red where it is worse: the eye goes to what changed.
+    const QColor good(0xd9, 0xf0, 0xd3);
+    const QColor bad(0xf9, 0xd6, 0xd5);
+    m_table->item(row, ProposedColumn)->setBackground(better > 0 ? QBrush(good) : better < 0 ? QBrush(bad) : QBrush());
+}
+
+void RoutingPreview::showResult()
+{
+    const PreviewResult &r = *m_result;
+    const RoutingSnapshot *before = r.current ? &*r.current : nullptr;
+    const RoutingSnapshot &after = r.proposed;
+    m_table->setHorizontalHeaderLabels({tr("Measure"), before ? before->label : tr("Current: none"), after.label});
+    const QString none = tr("—");
+    // `lowerIsBetter`: how the proposal compares; 0 when there is nothing to compare with.
+    const auto row = [&](Row which, const QString &measure, const std::function<double(const RoutingSnapshot &)> &value,
+                         bool lowerIsBetter = true) {
+        const double a = before ? value(*before) : 0;
+        const double b = value(after);
+        int better = 0;
+        if (before && std::abs(a - b) > 1e-9)
+            better = (b < a) == lowerIsBetter ? 1 : -1;
+        setRow(which, measure, before ? formatNumber(a) : none, formatNumber(b), better);
+    };
+    const auto verdict = [](const RoutingSnapshot &s) {
+        return s.validation.ok ? tr("passes") : tr("fails");
+    };
+    setRow(ValidationRow, tr("Validation"), before ? verdict(*before) : none, verdict(after),
+           before && before->validation.ok != after.validation.ok ? (after.validation.ok ? 1 : -1) : 0);
+    m_table->item(ValidationRow, ProposedColumn)->setForeground(after.validation.ok ? QColor(0x1e, 0x7b, 0x34) : QColor(0xb0, 0x1c, 0x1c));
+    row(UnreachableRow, tr("Partition pairs not delivered"), [](const RoutingSnapshot &s) { return double(s.validation.unreachablePartitionPairs); });
+    row(LoopsRow, tr("Forwarding loops"), [](const RoutingSnapshot &s) { return double(s.validation.loops); });
+    setRow(DeadlockRow, tr("Free of credit loops"), before ? yesNo(before->validation.deadlockFree) : none,
+           yesNo(after.validation.deadlockFree),
+           before && before->validation.deadlockFree != after.validation.deadlockFree ? (after.validation.deadlockFree ? 1 : -1) : 0);
+    row(PolicyRow, tr("Isolation policy violations"), [](const RoutingSnapshot &s) { return double(s.validation.policyViolations); });
+    row(MaxLoadRow, tr("Highest link load"), [](const RoutingSnapshot &s) { return s.metrics->allLoad.max; });
+    row(MeanLoadRow, tr("Mean link load"), [](const RoutingSnapshot &s) { return s.metrics->allLoad.mean; });
+    row(StddevLoadRow, tr("Spread of link load (σ)"), [](const RoutingSnapshot &s) { return s.metrics->allLoad.stddev; });
+    row(MaxRoutesRow, tr("Most routes on one link"), [](const RoutingSnapshot &s) { return s.metrics->allRoutes.max; });
+    row(SharedLinksRow, tr("Links shared by partitions"), [](const RoutingSnapshot &s) { return double(s.metrics->sharedLinks); });
+    row(InterferenceRow, tr("Inter-partition interference"), [](const RoutingSnapshot &s) { return double(s.metrics->interference); });
+    row(UndeliveredRow, tr("Flows not delivered"), [](const RoutingSnapshot &s) { return double(s.metrics->undeliveredFlows); });
+    const auto ebbText = [](const RoutingSnapshot &s) {
+        return s.ebb ? QLocale().toString(s.ebb->mean, 'f', 3) : tr("not computed");
+    };
+    const bool ebbBoth = after.ebb && before && before->ebb;
+    setRow(EbbRow, tr("Effective bisection bandwidth (mean)"), before ? ebbText(*before) : none, ebbText(after),
+           ebbBoth && std::abs(after.ebb->mean - before->ebb->mean) > 1e-9 ? (after.ebb->mean > before->ebb->mean ? 1 : -1) : 0);
+    for (int r = 0; r < RowCount; ++r)
+        m_table->item(r, MeasureColumn)->setData(Qt::UserRole, r);
+
+    QStringList lines;
+    const auto report = [&lines](const RoutingSnapshot &s) {
+        lines << s.label;
+        const QStringList all = s.warnings + s.validation.problems + s.validation.creditLoop;
+        if (all.isEmpty())
+            lines << tr("  no warnings");
+        for (const QString &w : all)
+            lines << QStringLiteral("  ") + w;
+        for (const PartitionIsolationReport &p : s.validation.partitions)
+            for (const QString &v : p.violations)
+                lines << QStringLiteral("  ") + tr("%1: %2").arg(p.name, v);
+    };
+    if (before)
+        report(*before);
+    report(after);
+    m_warnings->setPlainText(lines.join(QLatin1Char('\n')));
+    plotLoads();
+    plotEbb();
+    m_status->setText(after.validation.ok ? tr("%1 routes the fabric and passes validation.").arg(engine())
+                                          : tr("%1 routes the fabric, but validation fails: see the problems below.").arg(engine()));
+}
+
+void RoutingPreview::plotLoads()
+{
+    m_loadPlot->clearPlottables();
+    const RoutingSnapshot *sides[] = {m_result->current ? &*m_result->current : nullptr, &m_result->proposed};
+    double maxLoad = 0;
+    for (const RoutingSnapshot *s : sides)
+        if (s)
+            maxLoad = std::max(maxLoad, s->metrics->allLoad.max);
+    const double width = maxLoad > 0 ? maxLoad / kLoadBins : 1.0;
+    double highest = 0;
+    for (int side = 0; side < 2; ++side) {
+        const RoutingSnapshot *s = sides[side];
+        if (!s)
+            continue;
+        QVector<double> keys(kLoadBins), counts(kLoadBins, 0);
+        for (int i = 0; i < kLoadBins; ++i)
+            keys[i] = (i + 0.25 + 0.5 * side) * width;
+        for (const LinkLoad &l : s->metrics->links) {
+            if (l.fromLevel < 1 || l.toLevel < 1)
+                continue;  // switch-to-switch links only, as the load statistics count them
+            const int bin = std::min(kLoadBins - 1, int(l.load / width));
+            counts[bin] += 1;
+        }
+        for (double c : counts)
+            highest = std::max(highest, c);
+        auto *bars = new QCPBars(m_loadPlot->xAxis, m_loadPlot->yAxis);
+        bars->setName(side == 0 ? tr("Current") : tr("Proposed"));
+        bars->setWidth(width * 0.45);
+        const QColor colour = side == 0 ? kCurrentColour : kProposedColour;
+        bars->setPen(QPen(colour.darker(120)));
+        bars->setBrush(colour);
+        bars->setData(keys, counts, true);
+    }
+    m_loadPlot->xAxis->setRange(0, width * kLoadBins);
+    m_loadPlot->yAxis->setRange(0, std::max(1.0, highest * 1.1));
+    m_loadPlot->replot();
+}
+
+void RoutingPreview::plotEbb()
+{
+    m_ebbPlot->clearPlottables();
+    const RoutingSnapshot *sides[] = {m_result->current ? &*m_result->current : nullptr, &m_result->proposed};
+    bool any = false;
+    double highest = 0;
+    for (int side = 0; side < 2; ++side) {
+        const RoutingSnapshot *s = sides[side];
+        if (!s || !s->ebb || s->ebb->histogram.empty())
+            continue;
+        any = true;
+        const int bins = int(s->ebb->histogram.size());
+        const double width = 1.0 / bins;
+        QVector<double> keys(bins), counts(bins);
+        for (int i = 0; i < bins; ++i) {
+            keys[i] = (i + 0.25 + 0.5 * side) * width;
+            counts[i] = s->ebb->histogram[std::size_t(i)];
+            highest = std::max(highest, counts[i]);
+        }
+        auto *bars = new QCPBars(m_ebbPlot->xAxis, m_ebbPlot->yAxis);
+        bars->setName(side == 0 ? tr("Current") : tr("Proposed"));
+        bars->setWidth(width * 0.45);
+        const QColor colour = side == 0 ? kCurrentColour : kProposedColour;
+        bars->setPen(QPen(colour.darker(120)));
+        bars->setBrush(colour);
+        bars->setData(keys, counts, true);
+    }
+    m_ebbPlot->setVisible(any);
+    m_ebbPlot->xAxis->setRange(0, 1);
+    m_ebbPlot->yAxis->setRange(0, std::max(1.0, highest * 1.1));
+    m_ebbPlot->replot();
+}
+
+} // namespace weft
