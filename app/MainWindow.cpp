@@ -19,6 +19,7 @@
 #include "TopologyFile.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -294,6 +295,8 @@ void MainWindow::createActions()
     m_viewMenu->addSeparator();
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         m_viewMenu->addAction(dock->toggleViewAction());
+    m_viewMenu->addSeparator();
+    createLanguageMenu(m_viewMenu->addMenu(tr("&Language")));
 
     QMenu *fabricMenu = menuBar()->addMenu(tr("F&abric"));
     QAction *preview = fabricMenu->addAction(tr("&Preview Routing"), this, [this] {
@@ -321,6 +324,37 @@ void MainWindow::createActions()
 
 // The journal of commits made to an OpenSM: under `weft lab` the lab's own, otherwise the last
 // one opened, otherwise the operator picks the weft-commits.jsonl beside OpenSM's files.
+// The interface language: the system locale unless one is chosen here (QSettings "language",
+// read at start-up by main.cpp, like `--lang`). Qt cannot retranslate every widget in place, so
+// the choice applies from the next start.
+void MainWindow::createLanguageMenu(QMenu *menu)
+{
+    auto *group = new QActionGroup(menu);
+    const QString current = QSettings().value(QStringLiteral("language")).toString();
+    const std::pair<QString, QString> choices[] = {
+        {QString(), tr("System Language")},
+        {QStringLiteral("en"), QStringLiteral("English")},
+        {QStringLiteral("nb"), QStringLiteral("Norsk bokmål")},
+    };
+    for (const auto &[code, label] : choices) {
+        QAction *action = menu->addAction(label);
+        action->setCheckable(true);
+        action->setChecked(code == current);
+        action->setData(code);
+        group->addAction(action);
+        connect(action, &QAction::triggered, this, [this, code = code] {
+            QSettings settings;
+            if (settings.value(QStringLiteral("language")).toString() == code)
+                return;
+            if (code.isEmpty())
+                settings.remove(QStringLiteral("language"));
+            else
+                settings.setValue(QStringLiteral("language"), code);
+            statusBar()->showMessage(tr("The new language applies when Weft is started again."), 8000);
+        });
+    }
+}
+
 void MainWindow::showCommitJournal()
 {
     QSettings settings;

@@ -113,6 +113,7 @@ private:
     void updateRecentFilesMenu();
     void showAbout();
     void showCommitJournal();
+    void createLanguageMenu(QMenu *menu);
 
     void applyLayout(quint64 generation, std::shared_ptr<const Fabric> fabric, FabricLayout layout);
     void onFabricReset();

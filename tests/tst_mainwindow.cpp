@@ -29,6 +29,8 @@
 
 #include <QAbstractItemModelTester>
 #include <QLineEdit>
+#include <QMenu>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -165,6 +167,7 @@ private Q_SLOTS:
     }
 
     void initTestCase();
+    void languageIsChosenInTheSettings();
 
     void layoutPutsTiersInOrder_data();
     void layoutPutsTiersInOrder();
@@ -953,6 +956,35 @@ void TestMainWindow::findBoxFindsNodes()
         text = QStringLiteral("lid %1").arg(fabric->nodeLid(wanted));
     QCOMPARE(scene.findNode(text), wanted);
     QCOMPARE(scene.findNode(QStringLiteral("no such node anywhere")), kNoIndex);
+}
+
+// View > Language: the system locale by default, or a choice kept in the settings (read by
+// main.cpp at the next start, like --lang).
+void TestMainWindow::languageIsChosenInTheSettings()
+{
+    QSettings().remove(QStringLiteral("language"));
+    MainWindow window;
+    QMenu *language = nullptr;
+    for (QMenu *menu : window.findChildren<QMenu *>())
+        for (QAction *a : menu->actions())
+            if (a->menu() && a->text().remove(QLatin1Char('&')) == QLatin1String("Language"))
+                language = a->menu();
+    QVERIFY(language);
+    QAction *bokmal = nullptr;
+    QAction *system = nullptr;
+    for (QAction *a : language->actions()) {
+        if (a->data().toString() == QLatin1String("nb"))
+            bokmal = a;
+        if (a->data().toString().isEmpty())
+            system = a;
+    }
+    QVERIFY(bokmal && system);
+    QVERIFY(system->isChecked());
+    bokmal->trigger();
+    QCOMPARE(QSettings().value(QStringLiteral("language")).toString(), QStringLiteral("nb"));
+    QVERIFY(bokmal->isChecked() && !system->isChecked());
+    system->trigger();
+    QVERIFY(!QSettings().contains(QStringLiteral("language")));
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -594,12 +594,12 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::MainWindow</name>
     <message>
-        <location filename="../app/MainWindow.cpp" line="108"/>
+        <location filename="../app/MainWindow.cpp" line="109"/>
         <source>Zoom %1 %</source>
         <translation>Zoom %1 %</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/MainWindow.cpp" line="114"/>
+        <location filename="../app/MainWindow.cpp" line="115"/>
         <source>Route shown both ways: %n hop(s) in all</source>
         <translation>
             <numerusform>Ruten vises begge veier: %n hopp i alt</numerusform>
@@ -607,7 +607,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/MainWindow.cpp" line="116"/>
+        <location filename="../app/MainWindow.cpp" line="117"/>
         <source>%n nodes selected: drag the hosts onto a partition to add them</source>
         <translation>
             <numerusform>%n node valgt: dra vertene til en partisjon for å legge dem til</numerusform>
@@ -615,32 +615,32 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="119"/>
+        <location filename="../app/MainWindow.cpp" line="120"/>
         <source>Weft</source>
         <translation>Weft</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="137"/>
+        <location filename="../app/MainWindow.cpp" line="138"/>
         <source>Find a node by name, GUID or LID (&quot;lid 17&quot;)</source>
         <translation>Finn en node etter navn, GUID eller LID («lid 17»)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="177"/>
+        <location filename="../app/MainWindow.cpp" line="178"/>
         <source>Nodes</source>
         <translation>Noder</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="185"/>
+        <location filename="../app/MainWindow.cpp" line="186"/>
         <source>Fabric</source>
         <translation>Fabric</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="185"/>
+        <location filename="../app/MainWindow.cpp" line="186"/>
         <source>Count</source>
         <translation>Antall</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="191"/>
+        <location filename="../app/MainWindow.cpp" line="192"/>
         <source>Summary</source>
         <translation>Oversikt</translation>
     </message>
@@ -661,214 +661,229 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         <translation type="vanished">Isolasjon</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="198"/>
+        <location filename="../app/MainWindow.cpp" line="199"/>
         <source>Partitions</source>
         <translation>Partisjoner</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="204"/>
+        <location filename="../app/MainWindow.cpp" line="205"/>
         <source>Policies</source>
         <translation>Retningslinjer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="209"/>
+        <location filename="../app/MainWindow.cpp" line="210"/>
         <source>Node Weights</source>
         <translation>Nodevekter</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="216"/>
+        <location filename="../app/MainWindow.cpp" line="217"/>
         <source>Fabric as opened</source>
         <translation>Nettet slik det ble åpnet</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="217"/>
+        <location filename="../app/MainWindow.cpp" line="218"/>
         <source>History</source>
         <translation>Historikk</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="225"/>
+        <location filename="../app/MainWindow.cpp" line="226"/>
         <source>Routing Preview</source>
         <translation>Forhåndsvisning av ruting</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="236"/>
+        <location filename="../app/MainWindow.cpp" line="237"/>
         <source>Diff Review</source>
         <translation>Gjennomgang av endringer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="243"/>
+        <location filename="../app/MainWindow.cpp" line="244"/>
         <source>Commit: %1</source>
         <translation>Innføring: %1</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="252"/>
+        <location filename="../app/MainWindow.cpp" line="253"/>
         <source>&amp;File</source>
         <translation>&amp;Fil</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="253"/>
+        <location filename="../app/MainWindow.cpp" line="254"/>
         <source>&amp;Open Topology…</source>
         <translation>&amp;Åpne topologi …</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="255"/>
+        <location filename="../app/MainWindow.cpp" line="256"/>
         <source>Open &amp;Demo Fabric</source>
         <translation>Åpne &amp;demofabric</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="256"/>
+        <location filename="../app/MainWindow.cpp" line="257"/>
         <source>Open &amp;Project…</source>
         <translation>Åpne &amp;prosjekt …</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="258"/>
+        <location filename="../app/MainWindow.cpp" line="259"/>
         <source>Open &amp;LFT Dump…</source>
         <translation>Åpne &amp;LFT-dump …</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="260"/>
+        <location filename="../app/MainWindow.cpp" line="261"/>
         <source>Load the forwarding tables the fabric holds now (ibroute, dump_lfts or OpenSM&apos;s dump)</source>
         <translation>Last inn videresendingstabellene nettet har nå (ibroute, dump_lfts eller OpenSMs dump)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="261"/>
+        <location filename="../app/MainWindow.cpp" line="262"/>
         <source>Open &amp;Recent</source>
         <translation>Åpne &amp;nylig brukt</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="264"/>
+        <location filename="../app/MainWindow.cpp" line="265"/>
         <source>&amp;Save Project</source>
         <translation>&amp;Lagre prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="266"/>
+        <location filename="../app/MainWindow.cpp" line="267"/>
         <source>Save Project &amp;As…</source>
         <translation>Lagre prosjekt &amp;som …</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="269"/>
+        <location filename="../app/MainWindow.cpp" line="270"/>
         <source>&amp;Quit</source>
         <translation>&amp;Avslutt</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="273"/>
+        <location filename="../app/MainWindow.cpp" line="274"/>
         <source>&amp;Edit</source>
         <translation>R&amp;ediger</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="274"/>
+        <location filename="../app/MainWindow.cpp" line="275"/>
         <source>&amp;Undo</source>
         <translation>&amp;Angre</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="276"/>
+        <location filename="../app/MainWindow.cpp" line="277"/>
         <source>&amp;Redo</source>
         <translation>&amp;Gjør om</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="281"/>
+        <location filename="../app/MainWindow.cpp" line="282"/>
         <source>&amp;Find Node…</source>
         <translation>&amp;Finn node …</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="287"/>
+        <location filename="../app/MainWindow.cpp" line="288"/>
         <source>&amp;View</source>
         <translation>&amp;Vis</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="288"/>
+        <location filename="../app/MainWindow.cpp" line="289"/>
         <source>&amp;Fit to Window</source>
         <translation>&amp;Tilpass til vinduet</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="290"/>
+        <location filename="../app/MainWindow.cpp" line="291"/>
         <source>Zoom &amp;In</source>
         <translation>Zoom &amp;inn</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="292"/>
+        <location filename="../app/MainWindow.cpp" line="293"/>
         <source>Zoom &amp;Out</source>
         <translation>Zoom &amp;ut</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="298"/>
+        <location filename="../app/MainWindow.cpp" line="299"/>
+        <source>&amp;Language</source>
+        <translation>&amp;Språk</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="301"/>
         <source>F&amp;abric</source>
         <translation>F&amp;abric</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="299"/>
+        <location filename="../app/MainWindow.cpp" line="302"/>
         <source>&amp;Preview Routing</source>
         <translation>&amp;Forhåndsvis ruting</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="305"/>
+        <location filename="../app/MainWindow.cpp" line="308"/>
         <source>&amp;Review Changes</source>
         <translation>&amp;Gå gjennom endringer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="310"/>
+        <location filename="../app/MainWindow.cpp" line="313"/>
         <source>&amp;Approve…</source>
         <translation>&amp;Godkjenn …</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="311"/>
+        <location filename="../app/MainWindow.cpp" line="314"/>
         <source>Commit &amp;Target…</source>
         <translation>&amp;Mål for innføring …</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="313"/>
+        <location filename="../app/MainWindow.cpp" line="316"/>
         <source>Commit &amp;Journal…</source>
         <translation>Commit-&amp;logg…</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="315"/>
+        <location filename="../app/MainWindow.cpp" line="318"/>
         <source>&amp;Help</source>
         <translation>&amp;Hjelp</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="316"/>
+        <location filename="../app/MainWindow.cpp" line="319"/>
         <source>&amp;About Weft</source>
         <translation>&amp;Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="318"/>
+        <location filename="../app/MainWindow.cpp" line="321"/>
         <source>About &amp;Qt</source>
         <translation>Om &amp;Qt</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="331"/>
+        <location filename="../app/MainWindow.cpp" line="335"/>
+        <source>System Language</source>
+        <translation>Systemets språk</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="353"/>
+        <source>The new language applies when Weft is started again.</source>
+        <translation>Det nye språket gjelder fra neste gang Weft startes.</translation>
+    </message>
+    <message>
+        <location filename="../app/MainWindow.cpp" line="365"/>
         <source>Open Commit Journal</source>
         <translation>Åpne commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="332"/>
+        <location filename="../app/MainWindow.cpp" line="366"/>
         <source>Commit journals (*.jsonl);;All files (*)</source>
         <translation>Commit-logger (*.jsonl);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="341"/>
+        <location filename="../app/MainWindow.cpp" line="375"/>
         <source>Commit Journal</source>
         <translation>Commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="341"/>
+        <location filename="../app/MainWindow.cpp" line="375"/>
         <source>Cannot read the commit journal:
 %1</source>
         <translation>Kan ikke lese commit-loggen:
 %1</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="366"/>
+        <location filename="../app/MainWindow.cpp" line="400"/>
         <source>Unsaved Changes</source>
         <translation>Ulagrede endringer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="366"/>
+        <location filename="../app/MainWindow.cpp" line="400"/>
         <source>The partitions have unsaved changes. Save them as a project?</source>
         <translation>Partisjonene har ulagrede endringer. Vil du lagre dem som et prosjekt?</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="391"/>
+        <location filename="../app/MainWindow.cpp" line="425"/>
         <source>%1[*] — Weft</source>
         <translation>%1[*] — Weft</translation>
     </message>
@@ -877,84 +892,84 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         <translation type="vanished">%1 — Weft</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="401"/>
+        <location filename="../app/MainWindow.cpp" line="435"/>
         <source>Laying out the fabric (%1 nodes)…</source>
         <translation>Plasserer nodene i fabricen (%1 noder) …</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="510"/>
+        <location filename="../app/MainWindow.cpp" line="544"/>
         <source>View</source>
         <translation>Visning</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="515"/>
-        <location filename="../app/MainWindow.cpp" line="520"/>
+        <location filename="../app/MainWindow.cpp" line="549"/>
+        <location filename="../app/MainWindow.cpp" line="554"/>
         <source>Plain</source>
         <translation>Enkel</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="516"/>
+        <location filename="../app/MainWindow.cpp" line="550"/>
         <source>By load</source>
         <translation>Etter last</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="517"/>
-        <location filename="../app/MainWindow.cpp" line="521"/>
+        <location filename="../app/MainWindow.cpp" line="551"/>
+        <location filename="../app/MainWindow.cpp" line="555"/>
         <source>By partition</source>
         <translation>Etter partisjon</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="522"/>
+        <location filename="../app/MainWindow.cpp" line="556"/>
         <source>By tenant</source>
         <translation>Etter leietaker</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="525"/>
+        <location filename="../app/MainWindow.cpp" line="559"/>
         <source>Current tables</source>
         <translation>Gjeldende tabeller</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="526"/>
+        <location filename="../app/MainWindow.cpp" line="560"/>
         <source>Proposed (preview)</source>
         <translation>Foreslått (forhåndsvisning)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="531"/>
+        <location filename="../app/MainWindow.cpp" line="565"/>
         <source>Find node: name, GUID or LID</source>
         <translation>Finn node: navn, GUID eller LID</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="535"/>
+        <location filename="../app/MainWindow.cpp" line="569"/>
         <source> Cables: </source>
         <translation> Kabler: </translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="537"/>
+        <location filename="../app/MainWindow.cpp" line="571"/>
         <source>  Hosts: </source>
         <translation>  Verter: </translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="539"/>
+        <location filename="../app/MainWindow.cpp" line="573"/>
         <source>  Routing: </source>
         <translation>  Ruting: </translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="564"/>
+        <location filename="../app/MainWindow.cpp" line="598"/>
         <source>No node matches &quot;%1&quot;</source>
         <translation>Ingen node passer med «%1»</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="572"/>
+        <location filename="../app/MainWindow.cpp" line="606"/>
         <source>open a fabric first</source>
         <translation>åpne et nett først</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="588"/>
+        <location filename="../app/MainWindow.cpp" line="622"/>
         <source>Current tables: %1</source>
         <translation>Gjeldende tabeller: %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/MainWindow.cpp" line="589"/>
+        <location filename="../app/MainWindow.cpp" line="623"/>
         <source>Current tables: %1 (%n switch(es) not fully covered)</source>
         <translation>
             <numerusform>Gjeldende tabeller: %1 (%n svitsj ikke fullt dekket)</numerusform>
@@ -962,27 +977,27 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="597"/>
+        <location filename="../app/MainWindow.cpp" line="631"/>
         <source>Open LFT Dump</source>
         <translation>Åpne LFT-dump</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="598"/>
+        <location filename="../app/MainWindow.cpp" line="632"/>
         <source>LFT dumps (*.lfts *.dump *.txt);;All files (*)</source>
         <translation>LFT-dumper (*.lfts *.dump *.txt);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="604"/>
+        <location filename="../app/MainWindow.cpp" line="638"/>
         <source>Cannot Open the LFT Dump</source>
         <translation>Kan ikke åpne LFT-dumpen</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="611"/>
+        <location filename="../app/MainWindow.cpp" line="645"/>
         <source>open the project&apos;s fabric first</source>
         <translation>åpne prosjektets nett først</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/MainWindow.cpp" line="624"/>
+        <location filename="../app/MainWindow.cpp" line="658"/>
         <source>%n GUID(s) of the project are not in this fabric and were left out</source>
         <translation>
             <numerusform>%n GUID i prosjektet finnes ikke i dette nettet og ble utelatt</numerusform>
@@ -990,164 +1005,164 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="638"/>
+        <location filename="../app/MainWindow.cpp" line="672"/>
         <source>Saved %1</source>
         <translation>Lagret %1</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="645"/>
+        <location filename="../app/MainWindow.cpp" line="679"/>
         <source>Open Project</source>
         <translation>Åpne prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="646"/>
+        <location filename="../app/MainWindow.cpp" line="680"/>
         <source>Weft projects (*.weft);;All files (*)</source>
         <translation>Weft-prosjekter (*.weft);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="652"/>
-        <location filename="../app/MainWindow.cpp" line="800"/>
+        <location filename="../app/MainWindow.cpp" line="686"/>
+        <location filename="../app/MainWindow.cpp" line="834"/>
         <source>Cannot Open the Project</source>
         <translation>Kan ikke åpne prosjektet</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="658"/>
+        <location filename="../app/MainWindow.cpp" line="692"/>
         <source>Save Project</source>
         <translation>Lagre prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="659"/>
+        <location filename="../app/MainWindow.cpp" line="693"/>
         <source>Weft projects (*.weft)</source>
         <translation>Weft-prosjekter (*.weft)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="666"/>
-        <location filename="../app/MainWindow.cpp" line="680"/>
+        <location filename="../app/MainWindow.cpp" line="700"/>
+        <location filename="../app/MainWindow.cpp" line="714"/>
         <source>Cannot Save the Project</source>
         <translation>Kan ikke lagre prosjektet</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="780"/>
+        <location filename="../app/MainWindow.cpp" line="814"/>
         <source>Cannot Open the Demo Fabric</source>
         <translation>Kan ikke åpne demofabricen</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="787"/>
+        <location filename="../app/MainWindow.cpp" line="821"/>
         <source>Open Topology</source>
         <translation>Åpne topologi</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="788"/>
+        <location filename="../app/MainWindow.cpp" line="822"/>
         <source>Topology files (ibnetdiscover, ibsim) (*.txt *.net *.topo);;All files (*)</source>
         <translation>Topologifiler (ibnetdiscover, ibsim) (*.txt *.net *.topo);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="809"/>
+        <location filename="../app/MainWindow.cpp" line="843"/>
         <source>Cannot Open Topology</source>
         <translation>Kan ikke åpne topologien</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="810"/>
+        <location filename="../app/MainWindow.cpp" line="844"/>
         <source>%1 could not be read. The fabric shown before is unchanged.</source>
         <translation>Kunne ikke lese %1. Fabricen som ble vist fra før, er uendret.</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="835"/>
+        <location filename="../app/MainWindow.cpp" line="869"/>
         <source>&amp;%1 %2</source>
         <translation>&amp;%1 %2</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="841"/>
+        <location filename="../app/MainWindow.cpp" line="875"/>
         <source>No Recent Files</source>
         <translation>Ingen nylig brukte filer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="845"/>
+        <location filename="../app/MainWindow.cpp" line="879"/>
         <source>&amp;Clear List</source>
         <translation>&amp;Tøm listen</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="853"/>
+        <location filename="../app/MainWindow.cpp" line="887"/>
         <source>About Weft</source>
         <translation>Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="854"/>
+        <location filename="../app/MainWindow.cpp" line="888"/>
         <source>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;A fabric manager for InfiniBand: topology, partitions and routing, previewed before they reach the subnet manager.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;En fabric-forvalter for InfiniBand: topologi, partisjoner og ruting, forhåndsvist før de når subnet-manageren.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="866"/>
+        <location filename="../app/MainWindow.cpp" line="900"/>
         <source>Switches</source>
         <translation>Svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="867"/>
+        <location filename="../app/MainWindow.cpp" line="901"/>
         <source>Hosts (channel adapters)</source>
         <translation>Verter (kanaladaptere)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="869"/>
+        <location filename="../app/MainWindow.cpp" line="903"/>
         <source>Routers</source>
         <translation>Rutere</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="870"/>
+        <location filename="../app/MainWindow.cpp" line="904"/>
         <source>Cables</source>
         <translation>Kabler</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="871"/>
+        <location filename="../app/MainWindow.cpp" line="905"/>
         <source>Between switches</source>
         <translation>Mellom svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="872"/>
+        <location filename="../app/MainWindow.cpp" line="906"/>
         <source>To hosts and routers</source>
         <translation>Til verter og rutere</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="873"/>
+        <location filename="../app/MainWindow.cpp" line="907"/>
         <source>Switch tiers</source>
         <translation>Svitsjnivåer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="877"/>
+        <location filename="../app/MainWindow.cpp" line="911"/>
         <source>Tier 1 (leaves)</source>
         <translation>Nivå 1 (løvsvitsjer)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="879"/>
+        <location filename="../app/MainWindow.cpp" line="913"/>
         <source>Tier %1 (roots)</source>
         <translation>Nivå %1 (rotsvitsjer)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="881"/>
+        <location filename="../app/MainWindow.cpp" line="915"/>
         <source>Tier %1</source>
         <translation>Nivå %1</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="885"/>
+        <location filename="../app/MainWindow.cpp" line="919"/>
         <source>Switches with no path to a host</source>
         <translation>Svitsjer uten vei til en vert</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="886"/>
+        <location filename="../app/MainWindow.cpp" line="920"/>
         <source>none assigned</source>
         <translation>ingen tildelt</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="887"/>
+        <location filename="../app/MainWindow.cpp" line="921"/>
         <source>%1–%2</source>
         <translation>%1–%2</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="888"/>
+        <location filename="../app/MainWindow.cpp" line="922"/>
         <source>LID range</source>
         <translation>LID-område</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="889"/>
+        <location filename="../app/MainWindow.cpp" line="923"/>
         <source>LIDs assigned</source>
         <translation>Tildelte LID-er</translation>
     </message>
@@ -1176,12 +1191,12 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         <translation type="vanished">automatisk</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="896"/>
+        <location filename="../app/MainWindow.cpp" line="930"/>
         <source>No fabric</source>
         <translation>Ingen fabric</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="900"/>
+        <location filename="../app/MainWindow.cpp" line="934"/>
         <source>Switches: %1 · Hosts: %2 · Cables: %3</source>
         <translation>Svitsjer: %1 · Verter: %2 · Kabler: %3</translation>
     </message>
