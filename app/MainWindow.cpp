@@ -721,13 +721,18 @@ bool MainWindow::runPreviewAndWait(const QString &engine, int timeoutMs)
     m_preview->setEngine(engine);
     QEventLoop loop;
     bool ok = false;
+    bool finished = false;
     QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
     const auto connection = connect(m_preview, &RoutingPreview::finished, &loop, [&](bool success) {
         ok = success;
+        finished = true;
         loop.quit();
     });
     m_preview->start();
-    loop.exec();
+    // A small fabric can be routed before start() returns (a continuation attached to a finished
+    // future runs at once): finished() has then come already, and the loop would wait it out.
+    if (!finished)
+        loop.exec();
     disconnect(connection);
     return ok;
 }
