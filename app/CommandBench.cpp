@@ -66,19 +66,32 @@ struct Sample
 
 // Every benchmark runs on a generated radix fat-tree chosen with --radix and --levels
 // (default: the 36-port 3-level tree, 11,664 hosts).
-void addTreeOptions(QCommandLineParser &parser)
+void addTreeOptions(QCommandLineParser &parser, int defaultRadix = 36)
 {
-    parser.addOption({QStringLiteral("radix"), QStringLiteral("Switch radix of the generated tree (default 36)."), QStringLiteral("R"), QStringLiteral("36")});
+    const QString radix = QString::number(defaultRadix);
+    parser.addOption({QStringLiteral("radix"), QStringLiteral("Switch radix of the generated tree (default %1).").arg(radix), QStringLiteral("R"), radix});
     parser.addOption({QStringLiteral("levels"), QStringLiteral("Switch levels of the generated tree (default 3)."), QStringLiteral("N"), QStringLiteral("3")});
 }
 
-Result<GeneratedFabric> generateTree(const QCommandLineParser &parser)
+GeneratorOptions treeOptions(const QCommandLineParser &parser)
 {
     GeneratorOptions options;
     options.shape = FabricShapeKind::SwitchRadix;
     options.radix = parser.value(QStringLiteral("radix")).toInt();
     options.levels = parser.value(QStringLiteral("levels")).toInt();
-    return generateFabric(options);
+    return options;
+}
+
+Result<GeneratedFabric> generateTree(const QCommandLineParser &parser)
+{
+    return generateFabric(treeOptions(parser));
+}
+
+// Sorts the timings (so front() is the minimum) and returns the median.
+double medianOf(std::vector<double> &times)
+{
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
 }
 
 int benchParse(const QStringList &args)
@@ -136,8 +149,7 @@ int benchParse(const QStringList &args)
         times.push_back(s.seconds);
         peakGrowth = std::max(peakGrowth, s.peakGrowthBytes);
     }
-    std::sort(times.begin(), times.end());
-    const double median = times[times.size() / 2];
+    const double median = medianOf(times);
     if (parser.isSet(QStringLiteral("json"))) {
         QJsonArray all;
         for (double t : times)
@@ -276,8 +288,7 @@ int benchRoute(const QStringList &args)
             return reportBadInput(command, routing.error());
         warnings = std::size_t(routing->warnings.size());
     }
-    std::sort(times.begin(), times.end());
-    const double median = times[times.size() / 2];
+    const double median = medianOf(times);
 
     double openSm = -1;
     const QString openSmEngine = parser.value(QStringLiteral("opensm"));
@@ -430,8 +441,7 @@ int benchDiff(const QStringList &args)
         diff = diffForwardingTables(routing->tables, perturbed, &fabric);
         times.push_back(double(timer.nsecsElapsed()) / 1e6);
     }
-    std::sort(times.begin(), times.end());
-    const double median = times[times.size() / 2];
+    const double median = medianOf(times);
     if (parser.isSet(QStringLiteral("json"))) {
         printJson(QJsonObject{{QStringLiteral("benchmark"), QStringLiteral("diff")},
                               {QStringLiteral("fabric"), generated->summary},
@@ -471,10 +481,7 @@ int benchMigrate(const QStringList &args)
     const int repeat = parser.value(QStringLiteral("repeat")).toInt(&ok);
     if (!ok || repeat < 1)
         return reportBadInput(command, QStringLiteral("--repeat must be a positive number"));
-    GeneratorOptions options;
-    options.shape = FabricShapeKind::SwitchRadix;
-    options.radix = parser.value(QStringLiteral("radix")).toInt();
-    options.levels = parser.value(QStringLiteral("levels")).toInt();
+    GeneratorOptions options = treeOptions(parser);
     options.hypervisors = true;
     options.vfsPerHypervisor = parser.value(QStringLiteral("vfs")).toInt(&ok);
     if (!ok || options.vfsPerHypervisor < 1)
@@ -521,10 +528,8 @@ int benchMigrate(const QStringList &args)
             marking.push_back(plan->markingSeconds);
             f.plan = std::move(*plan);
         }
-        std::sort(planning.begin(), planning.end());
-        std::sort(marking.begin(), marking.end());
-        f.planning = planning[planning.size() / 2];
-        f.marking = marking[marking.size() / 2];
+        f.planning = medianOf(planning);
+        f.marking = medianOf(marking);
         return f;
     };
     Result<Figures> minrc = measure(ReconfigurationMethod::FTreeMinRC);
@@ -570,8 +575,7 @@ int benchDiscover(const QStringList &args)
         "Starts a generated fat-tree (default: the 24-port 3-level tree, 3,456 hosts) in ibsim with\n"
         "OpenSM, then times `weft discover -o FILE` and `ibnetdiscover` on it, both as clients of\n"
         "the simulator, and reports both and their ratio."));
-    parser.addOption({QStringLiteral("radix"), QStringLiteral("Switch radix of the generated tree (default 24)."), QStringLiteral("R"), QStringLiteral("24")});
-    parser.addOption({QStringLiteral("levels"), QStringLiteral("Switch levels of the generated tree (default 3)."), QStringLiteral("N"), QStringLiteral("3")});
+    addTreeOptions(parser, 24);
     parser.addOption({QStringLiteral("repeat"), QStringLiteral("Runs of each tool to time (default 3)."), QStringLiteral("N"), QStringLiteral("3")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
     int exitCode = kExitOk;
@@ -639,13 +643,9 @@ int benchDiscover(const QStringList &args)
             return reportBadInput(command, QStringLiteral("ibnetdiscover found %1 nodes, the fabric has %2").arg(parsed->nodes().size()).arg(expectedNodes));
         theirTimes.push_back(theirSeconds);
     }
-    auto median = [](std::vector<double> v) {
-        std::sort(v.begin(), v.end());
-        return v[v.size() / 2];
-    };
-    const double weftMedian = median(weftTimes);
-    const double weftInternalMedian = median(weftInternal);
-    const double theirMedian = median(theirTimes);
+    const double weftMedian = medianOf(weftTimes);
+    const double weftInternalMedian = medianOf(weftInternal);
+    const double theirMedian = medianOf(theirTimes);
     const double ratio = theirMedian > 0 ? weftMedian / theirMedian : 0;
     if (parser.isSet(QStringLiteral("json"))) {
         printJson(QJsonObject{{QStringLiteral("benchmark"), QStringLiteral("discover")},
@@ -725,10 +725,8 @@ int benchScene(const QStringList &args)
         painter.end();
         paintTimes.push_back(timer.nsecsElapsed() / 1e9);
     }
-    std::sort(buildTimes.begin(), buildTimes.end());
-    std::sort(paintTimes.begin(), paintTimes.end());
-    const double buildMedian = buildTimes[buildTimes.size() / 2];
-    const double paintMedian = paintTimes[paintTimes.size() / 2];
+    const double buildMedian = medianOf(buildTimes);
+    const double paintMedian = medianOf(paintTimes);
     if (parser.isSet(QStringLiteral("json"))) {
         printJson(QJsonObject{{QStringLiteral("benchmark"), QStringLiteral("scene")},
                               {QStringLiteral("fabric"), generated.value().summary},
