@@ -7,6 +7,7 @@
 #include "LftDump.h"
 #include "RoutingEngine.h"
 #include "SafeFile.h"
+#include "LabTables.h"
 #include "SimulatedFabric.h"
 #include "TopologyFile.h"
 
@@ -23,24 +24,6 @@ namespace {
 using test::Run;
 using test::runWeft;
 
-QString differences(const ForwardingTables &weft, const ForwardingTables &openSm, int limit = 12)
-{
-    QStringList lines;
-    int count = 0;
-    for (const SwitchForwardingTable &sw : openSm.switches()) {
-        const SwitchForwardingTable *mine = weft.find(sw.guid);
-        if (!mine) {
-            lines << QStringLiteral("switch 0x%1 missing from Weft's dump").arg(sw.guid, 0, 16);
-            continue;
-        }
-        const Lid top = std::max(sw.lft.top(), mine->lft.top());
-        for (Lid lid = 0; lid <= top; ++lid)
-            if (sw.lft.port(lid) != mine->lft.port(lid) && ++count <= limit)
-                lines << QStringLiteral("switch %1 LID %2: switch holds %3, Weft wrote %4")
-                             .arg(mine->description).arg(lid).arg(sw.lft.port(lid)).arg(mine->lft.port(lid));
-    }
-    return lines.join(QLatin1Char('\n'));
-}
 
 } // namespace
 
@@ -82,12 +65,9 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString topology = dir.filePath(QStringLiteral("fabric.topo"));
-        const QString net = dir.filePath(QStringLiteral("fabric.net"));
         const QString lfts = dir.filePath(QStringLiteral("weft.lfts"));
         const QString partitions = dir.filePath(QStringLiteral("partitions.conf"));
-        const NodeIndex smHost = fabric.endNodes().front();
         QVERIFY(writeFileAtomically(topology, writeIbnetdiscover(fabric)).ok());
-        QVERIFY(writeFileAtomically(net, writeIbsimNet(fabric, smHost)).ok());
         // Two tenants, interleaved across leaves so that the partition-aware engine has work.
         QByteArray conf = "Default=0x7fff : ALL=limited, SELF=full ;\n";
         for (int parity = 0; parity < 2; ++parity) {
@@ -109,26 +89,15 @@ private Q_SLOTS:
         QVERIFY2(written.ok(), written.ok() ? "" : qPrintable(written.error().toString()));
         QCOMPARE(written->size(), fabric.switches().size());
 
-        SimulatedFabric::Options simOptions;
-        simOptions.netFile = net;
-        simOptions.smNode = fabric.node(smHost).name;
-        simOptions.openSmArgs = {QStringLiteral("-R"), QStringLiteral("file"), QStringLiteral("-U"), lfts};
-        SimulatedFabric sim(simOptions);
-        const Status started = sim.start();
-        QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().toString()));
-        const Status configured = sim.waitForOpenSmLog(QStringLiteral("file tables configured"), 30000);
-        QVERIFY2(configured.ok(), configured.ok() ? "" : qPrintable(configured.error().toString()));
-        const Result<SimulatedFabric::ClientResult> dump = sim.runClient(QStringLiteral("dump_lfts"), {});
-        QVERIFY2(dump.ok(), dump.ok() ? "" : qPrintable(dump.error().toString()));
-        QCOMPARE(dump->exitCode, 0);
-        sim.stop();
-        const Result<ForwardingTables> installed = readLftDump(dump->out, QStringLiteral("dump_lfts"), &fabric);
+        QByteArray dump;
+        const Result<ForwardingTables> installed = test::openSmInstalledTables(
+            fabric, dir.path(), {QStringLiteral("-R"), QStringLiteral("file"), QStringLiteral("-U"), lfts}, QStringLiteral("file"), &dump);
         QVERIFY2(installed.ok(), installed.ok() ? "" : qPrintable(installed.error().toString()));
-        QVERIFY2(*installed == *written, qPrintable(differences(*written, *installed)));
+        QVERIFY2(*installed == *written, qPrintable(test::tableDifferences(*written, *installed)));
 
         // The tables the switches hold are valid by Weft's own judgement.
         const QString installedPath = dir.filePath(QStringLiteral("installed.lfts"));
-        QVERIFY(writeFileAtomically(installedPath, dump->out).ok());
+        QVERIFY(writeFileAtomically(installedPath, dump).ok());
         QStringList metricsArgs{QStringLiteral("metrics"), QStringLiteral("--json"), QStringLiteral("--topology"), topology, QStringLiteral("--lfts"), installedPath};
         if (QFile::exists(lfts + QStringLiteral(".sl")))
             metricsArgs << QStringLiteral("--sl") << lfts + QStringLiteral(".sl");

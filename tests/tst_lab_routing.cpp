@@ -15,9 +15,8 @@
 #include "ForwardingTables.h"
 #include "LftDump.h"
 #include "RoutingEngine.h"
-#include "SafeFile.h"
+#include "LabTables.h"
 #include "SimulatedFabric.h"
-#include "TopologyFile.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -29,31 +28,8 @@ using namespace weft;
 
 namespace {
 
-// The first few differing entries, for a failure message a person can act on.
-QString differences(const ForwardingTables &weft, const ForwardingTables &openSm, int limit = 12)
-{
-    QStringList lines;
-    int count = 0;
-    for (const SwitchForwardingTable &sw : openSm.switches()) {
-        const SwitchForwardingTable *mine = weft.find(sw.guid);
-        if (!mine) {
-            lines << QStringLiteral("switch 0x%1 missing from Weft's tables").arg(sw.guid, 0, 16);
-            ++count;
-            continue;
-        }
-        const Lid top = std::max(sw.lft.top(), mine->lft.top());
-        for (Lid lid = 0; lid <= top; ++lid) {
-            if (sw.lft.port(lid) == mine->lft.port(lid))
-                continue;
-            if (++count <= limit)
-                lines << QStringLiteral("switch 0x%1 (%2) LID %3: OpenSM port %4, Weft port %5")
-                             .arg(sw.guid, 0, 16).arg(mine->description).arg(lid).arg(sw.lft.port(lid)).arg(mine->lft.port(lid));
-        }
-    }
-    if (count > limit)
-        lines << QStringLiteral("... %1 differences in all").arg(count);
-    return lines.join(QLatin1Char('\n'));
-}
+using test::tableDifferences;
+
 
 } // namespace
 
@@ -140,27 +116,10 @@ private Q_SLOTS:
 
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const QString net = dir.filePath(QStringLiteral("fabric.net"));
-        const NodeIndex smHost = fabric.endNodes().front();
-        QVERIFY(writeFileAtomically(net, writeIbsimNet(fabric, smHost)).ok());
-        SimulatedFabric::Options simOptions;
-        simOptions.netFile = net;
-        simOptions.smNode = fabric.node(smHost).name;
-        simOptions.openSmArgs = {QStringLiteral("-R"), engine};
-        SimulatedFabric sim(simOptions);
-        const Status started = sim.start();
-        QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().toString()));
-
-        // OpenSM says which engine configured the tables.
-        const Status configured = sim.waitForOpenSmLog(expectedEngine + QStringLiteral(" tables configured"), 30000);
-        QVERIFY2(configured.ok(), configured.ok() ? "" : qPrintable(configured.error().toString()));
-
-        const Result<SimulatedFabric::ClientResult> dump = sim.runClient(QStringLiteral("dump_lfts"), {});
-        QVERIFY2(dump.ok(), dump.ok() ? "" : qPrintable(dump.error().toString()));
-        QCOMPARE(dump->exitCode, 0);
-        const Result<ForwardingTables> openSm = readLftDump(dump->out, QStringLiteral("dump_lfts"), &fabric);
+        // OpenSM says which engine configured the tables: the wait is for that engine's line.
+        const Result<ForwardingTables> openSm =
+            test::openSmInstalledTables(fabric, dir.path(), {QStringLiteral("-R"), engine}, expectedEngine);
         QVERIFY2(openSm.ok(), openSm.ok() ? "" : qPrintable(openSm.error().toString()));
-        sim.stop();
 
         QCOMPARE(openSm->size(), fabric.switches().size());
         // Not a vacuous comparison: on these connected fabrics every switch routes every CA
@@ -169,7 +128,7 @@ private Q_SLOTS:
             for (NodeIndex n : fabric.endNodes())
                 QVERIFY(sw.lft.hasRoute(fabric.nodeLid(n)));
         }
-        QVERIFY2(weft->tables == *openSm, qPrintable(differences(weft->tables, *openSm)));
+        QVERIFY2(weft->tables == *openSm, qPrintable(tableDifferences(weft->tables, *openSm)));
     }
 };
 

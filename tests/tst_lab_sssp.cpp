@@ -16,9 +16,8 @@
 #include "ForwardingTables.h"
 #include "LftDump.h"
 #include "RoutingEngine.h"
-#include "SafeFile.h"
+#include "LabTables.h"
 #include "SimulatedFabric.h"
-#include "TopologyFile.h"
 #include "Validation.h"
 
 #include <QTemporaryDir>
@@ -150,24 +149,9 @@ private Q_SLOTS:
 
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const QString net = dir.filePath(QStringLiteral("fabric.net"));
-        const NodeIndex smHost = fabric.endNodes().front();
-        QVERIFY(writeFileAtomically(net, writeIbsimNet(fabric, smHost)).ok());
-        SimulatedFabric::Options simOptions;
-        simOptions.netFile = net;
-        simOptions.smNode = fabric.node(smHost).name;
-        simOptions.openSmArgs = {QStringLiteral("-R"), QStringLiteral("sssp")};
-        SimulatedFabric sim(simOptions);
-        const Status started = sim.start();
-        QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().toString()));
-        const Status configured = sim.waitForOpenSmLog(QStringLiteral("sssp tables configured"), 30000);
-        QVERIFY2(configured.ok(), configured.ok() ? "" : qPrintable(configured.error().toString()));
-        const Result<SimulatedFabric::ClientResult> dump = sim.runClient(QStringLiteral("dump_lfts"), {});
-        QVERIFY2(dump.ok(), dump.ok() ? "" : qPrintable(dump.error().toString()));
-        QCOMPARE(dump->exitCode, 0);
-        const Result<ForwardingTables> openSm = readLftDump(dump->out, QStringLiteral("dump_lfts"), &fabric);
+        const Result<ForwardingTables> openSm = test::openSmInstalledTables(
+            fabric, dir.path(), {QStringLiteral("-R"), QStringLiteral("sssp")}, QStringLiteral("sssp"));
         QVERIFY2(openSm.ok(), openSm.ok() ? "" : qPrintable(openSm.error().toString()));
-        sim.stop();
         QCOMPARE(openSm->size(), fabric.switches().size());
 
         const ValidationResult theirs = validateRouting(fabric, {}, *openSm);
