@@ -13,6 +13,7 @@
 #include "PartitionsConf.h"
 #include "RoutingEngine.h"
 #include "SafeFile.h"
+#include "LabTools.h"
 #include "SimulatedFabric.h"
 #include "TopologyFile.h"
 #include "WeftRunner.h"
@@ -26,37 +27,15 @@ using namespace weft;
 
 namespace {
 
+using test::describe;
+using test::readAll;
+using test::smpqueryPKeys;
+
 QString weftBinary() { return qEnvironmentVariable("WEFT_BINARY"); }
 QString lftPokeBinary() { return qEnvironmentVariable("WEFT_LFT_POKE"); }
 
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
-QString describe(const Result<SimulatedFabric::ClientResult> &run)
-{
-    if (!run)
-        return run.error().toString();
-    return QStringLiteral("exit %1\n%2\n%3").arg(run->exitCode).arg(QString::fromUtf8(run->out), QString::fromUtf8(run->err));
-}
 
-// P_Keys (with membership bit) in a `smpquery pkeys` listing: "   0: 0xffff 0x8001 ..." rows.
-std::set<int> smpqueryPKeys(const QByteArray &output)
-{
-    std::set<int> pkeys;
-    static const QRegularExpression row(QStringLiteral("^\\s*\\d+:((?:\\s+0x[0-9a-f]{4})+)\\s*$"));
-    for (const QByteArray &raw : output.split('\n')) {
-        const auto m = row.match(QString::fromUtf8(raw));
-        if (!m.hasMatch())
-            continue;
-        for (const QString &value : m.captured(1).split(QLatin1Char(' '), Qt::SkipEmptyParts))
-            if (const int pkey = value.toInt(nullptr, 16); pkey & 0x7fff)
-                pkeys.insert(pkey);
-    }
-    return pkeys;
-}
 
 // A lab: a generated 4-ary 2-tree under ibsim, OpenSM with `-R file -U -P`, started on ftree
 // tables and a partitions.conf with only the default partition; a plan (pftree for two

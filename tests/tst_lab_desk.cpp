@@ -18,6 +18,7 @@
 #include "RoutingEngine.h"
 #include "RoutingPreview.h"
 #include "SafeFile.h"
+#include "LabTools.h"
 #include "SimulatedFabric.h"
 #include "TopologyFile.h"
 
@@ -43,6 +44,10 @@ using namespace weft;
 
 namespace {
 
+using test::describe;
+using test::readAll;
+using test::smpqueryPKeys;
+
 const QLatin1String kChildFlag("--desk-child");
 constexpr std::uint16_t kRedPKey = 0x0001;
 constexpr std::uint16_t kBluePKey = 0x0002;
@@ -50,18 +55,7 @@ constexpr std::uint16_t kBluePKey = 0x0002;
 // Files the child leaves in the lab directory for the parent.
 QString proposedLftsPath(const QString &labDir) { return QDir(labDir).filePath(QStringLiteral("gui-proposed.lfts")); }
 
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
-QString describe(const Result<SimulatedFabric::ClientResult> &run)
-{
-    if (!run)
-        return run.error().toString();
-    return QStringLiteral("exit %1\n%2\n%3").arg(run->exitCode).arg(QString::fromUtf8(run->out), QString::fromUtf8(run->err));
-}
 
 // The hosts' port GUIDs in ascending order; the first, third, ... go to red, the others to
 // blue. Parent and child each work this out on their own copy of the fabric.
@@ -77,21 +71,6 @@ std::vector<Guid> sortedHostPorts(const Fabric &fabric)
 
 std::uint16_t tenantPKeyOf(std::size_t sortedIndex) { return sortedIndex % 2 == 0 ? kRedPKey : kBluePKey; }
 
-// P_Keys (membership bit kept) in a `smpquery pkeys` listing: "   0: 0xffff 0x8001 ..." rows.
-std::set<int> smpqueryPKeys(const QByteArray &output)
-{
-    std::set<int> pkeys;
-    static const QRegularExpression row(QStringLiteral("^\\s*\\d+:((?:\\s+0x[0-9a-f]{4})+)\\s*$"));
-    for (const QByteArray &raw : output.split('\n')) {
-        const auto m = row.match(QString::fromUtf8(raw));
-        if (!m.hasMatch())
-            continue;
-        for (const QString &value : m.captured(1).split(QLatin1Char(' '), Qt::SkipEmptyParts))
-            if (const int pkey = value.toInt(nullptr, 16); pkey & 0x7fff)
-                pkeys.insert(pkey);
-    }
-    return pkeys;
-}
 
 // "switch S LID L: holds port a, expected b" for the first entry where two sets of tables
 // differ on a LID the fabric assigns; empty when they agree everywhere.
