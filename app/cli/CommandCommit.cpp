@@ -8,6 +8,7 @@
 #include "Commit.h"
 #include "CommitJournal.h"
 #include "LftDump.h"
+#include "LiveCommitBackend.h"
 #include "LiveFabric.h"
 #include "TextReader.h"
 #include "TopologyFile.h"

@@ -15,6 +15,7 @@
 #include "Fabric.h"
 #include "ForwardingTables.h"
 #include "PKeyTables.h"
+#include "FabricChanges.h"
 #include "Result.h"
 
 #include <QByteArray>
@@ -66,22 +67,5 @@ Result<PKeyTables> readPKeyTables(const Fabric &fabric, const LiveOptions &optio
 // the full-member bit (0xffff full, 0x7fff limited); empty slots are not listed. Lines start
 // with "# " are comments. Sorted as PKeyTables are, by port index of the fabric.
 QByteArray writePKeyTables(const PKeyTables &tables, const Fabric &fabric);
-
-// What changed between two discoveries of a fabric, matched by GUID. A node is "GUID "desc"",
-// a link "GUID[port] - GUID[port]" (lower GUID first), a LID change "GUID[port] LID a -> b".
-struct FabricChanges
-{
-    QStringList nodesGone;
-    QStringList nodesNew;
-    QStringList linksGone;
-    QStringList linksNew;
-    QStringList lidsChanged;
-
-    bool empty() const;
-    // One line per change ("link gone: ..."), or "no changes".
-    QString toText() const;
-};
-
-FabricChanges compareFabrics(const Fabric &before, const Fabric &after);
 
 } // namespace weft

@@ -1,8 +1,8 @@
 #include "Commit.h"
 
 #include "CommitJournal.h"
+#include "FabricChanges.h"
 #include "LftDump.h"
-#include "LiveFabric.h"
 #include "PartitionsConf.h"
 #include "SafeFile.h"
 #include "TextReader.h"
@@ -20,20 +20,6 @@
 #include <sys/types.h>
 
 namespace weft {
-
-namespace {
-
-QString hex(std::uint64_t value, int width = 16)
-{
-    return QStringLiteral("0x%1").arg(value, width, 16, QLatin1Char('0'));
-}
-
-QString portName(const Fabric &fabric, PortIndex port)
-{
-    const Port &p = fabric.port(port);
-    const Node &n = fabric.node(p.node);
-    return QStringLiteral("%1[%2]").arg(n.description.isEmpty() ? n.name : n.description).arg(p.number);
-}
 
 bool processRunning(qint64 pid)
 {
@@ -55,6 +41,20 @@ Status sendHangup(qint64 pid)
     if (pid <= 0 || ::kill(pid_t(pid), SIGHUP) != 0)
         return Error{{}, 0, QStringLiteral("cannot send SIGHUP to OpenSM (pid %1): %2").arg(pid).arg(QString::fromLocal8Bit(strerror(errno)))};
     return Done{};
+}
+
+namespace {
+
+QString hex(std::uint64_t value, int width = 16)
+{
+    return QStringLiteral("0x%1").arg(value, width, 16, QLatin1Char('0'));
+}
+
+QString portName(const Fabric &fabric, PortIndex port)
+{
+    const Port &p = fabric.port(port);
+    const Node &n = fabric.node(p.node);
+    return QStringLiteral("%1[%2]").arg(n.description.isEmpty() ? n.name : n.description).arg(p.number);
 }
 
 // LIDs the fabric assigns, each once, ascending: what a switch must route.
@@ -285,17 +285,6 @@ QStringList compareReadBack(const Fabric &fabric, const ForwardingTables &expect
     if (total > std::size_t(mismatches.size()))
         mismatches << QStringLiteral("... and %1 more").arg(total - mismatches.size());
     return mismatches;
-}
-
-CommitBackend liveCommitBackend(const LiveOptions &options)
-{
-    CommitBackend b;
-    b.discover = [options] { return discoverFabric(options); };
-    b.readTables = [options](const Fabric &f) { return readForwardingTables(f, options); };
-    b.readPKeys = [options](const Fabric &f) { return readPKeyTables(f, options); };
-    b.isRunning = processRunning;
-    b.reload = sendHangup;
-    return b;
 }
 
 namespace {

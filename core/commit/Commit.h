@@ -16,7 +16,7 @@
 // Every attempt, refused or not, is appended to the commit journal (CommitJournal.h).
 //
 // Fabric access goes through CommitBackend so that the procedure can be tested without a
-// fabric; liveCommitBackend() is the real one (libibmad via LiveFabric).
+// fabric; liveCommitBackend() (live/LiveCommitBackend.h) is the real one, through libibmad.
 
 #include "Fabric.h"
 #include "ForwardingTables.h"
@@ -34,8 +34,6 @@
 #include <optional>
 
 namespace weft {
-
-struct LiveOptions;
 
 // Where OpenSM reads its files, and how to reach it.
 struct CommitTarget
@@ -71,11 +69,13 @@ struct CommitBackend
     std::function<Result<Fabric>()> discover;
     std::function<Result<ForwardingTables>(const Fabric &)> readTables;
     std::function<Result<PKeyTables>(const Fabric &)> readPKeys;
-    std::function<bool(qint64 pid)> isRunning;  // default: kill(pid, 0)
-    std::function<Status(qint64 pid)> reload;   // default: kill(pid, SIGHUP)
+    std::function<bool(qint64 pid)> isRunning;  // default: processRunning
+    std::function<Status(qint64 pid)> reload;   // default: sendHangup
 };
 
-CommitBackend liveCommitBackend(const LiveOptions &options);
+// Whether a process runs (kill(pid, 0)), and a SIGHUP to it: how OpenSM is told to reload.
+bool processRunning(qint64 pid);
+Status sendHangup(qint64 pid);
 
 enum class CommitOutcome : std::uint8_t {
     Committed,       // read-back equals the plan

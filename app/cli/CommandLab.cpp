@@ -10,6 +10,7 @@
 #include "CommitJournal.h"
 #include "FabricGenerator.h"
 #include "LftDump.h"
+#include "LiveCommitBackend.h"
 #include "LiveFabric.h"
 #include "PartitionsConf.h"
 #include "RoutingEngine.h"

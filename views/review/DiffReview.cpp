@@ -2,6 +2,7 @@
 
 #include "CommitJournal.h"
 #include "LftDump.h"
+#include "LiveCommitBackend.h"
 #include "LiveFabric.h"
 #include "PKeyTables.h"
 #include "PartitionsConf.h"
