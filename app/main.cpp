@@ -3,6 +3,7 @@
 #include "Commands.h"
 #include "DemoFabric.h"
 #include "MainWindow.h"
+#include "Screenshots.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -99,11 +100,11 @@ int runGui(int argc, char **argv)
     if (!screenshot.isEmpty()) {
         // Let layout and the first paints settle before grabbing.
         QTimer::singleShot(1500, &app, [&] {
-            if (!window.prepareScreenshot(parser.value(QStringLiteral("screenshot-view")))) {
+            if (!weft::prepareScreenshot(window, parser.value(QStringLiteral("screenshot-view")))) {
                 app.exit(1);
                 return;
             }
-            const bool saved = window.saveScreenshot(screenshot);
+            const bool saved = weft::saveScreenshot(window, screenshot);
             app.exit(saved ? 0 : 1);
         });
     }

@@ -6,6 +6,7 @@
 #include "Commit.h"
 #include "CommitJournal.h"
 #include "FabricGenerator.h"
+#include "GeneratedFabrics.h"
 #include "LftDump.h"
 #include "PKeyTables.h"
 #include "PartitionsConf.h"
@@ -24,10 +25,7 @@ Fabric makeFabric(std::vector<LinkEndName> removed = {})
     o.arity = 2;
     o.levels = 2;
     o.removeLinks = std::move(removed);
-    Result<GeneratedFabric> g = generateFabric(o);
-    if (!g)
-        qFatal("%s", qPrintable(g.error().toString()));
-    return std::move(g)->fabric;
+    return test::generateOrFail(o).fabric;
 }
 
 ForwardingTables route(const Fabric &fabric, const QString &engine = QStringLiteral("ftree"))

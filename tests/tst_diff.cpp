@@ -2,6 +2,8 @@
 // them out, the partitions.conf text diff, and `weft diff`.
 
 #include "FabricGenerator.h"
+#include "GeneratedFabrics.h"
+#include "Partitions.h"
 #include "LftDump.h"
 #include "PKeyTables.h"
 #include "PartitionsConf.h"
@@ -20,13 +22,7 @@ namespace {
 
 GeneratedFabric smallTree()
 {
-    GeneratorOptions options;
-    options.arity = 4;
-    options.levels = 3;  // 64 hosts: more than one LFT block
-    Result<GeneratedFabric> g = generateFabric(options);
-    if (!g.ok())
-        qFatal("generator failed");
-    return std::move(*g);
+    return test::generate({FabricShapeKind::KaryNTree, 4, 3});  // 64 hosts: more than one LFT block
 }
 
 // Every switch routes every LID of the fabric out of port 1.
@@ -43,17 +39,7 @@ ForwardingTables uniformTables(const Fabric &fabric)
 
 Partition fullPartition(std::uint16_t pkey, const std::vector<Guid> &guids)
 {
-    Partition p;
-    p.name = QStringLiteral("p%1").arg(pkey);
-    p.pkey = pkey;
-    for (Guid g : guids) {
-        PartitionMember m;
-        m.guid = g;
-        m.membership = Membership::Full;
-        m.explicitMembership = true;
-        p.members.push_back(m);
-    }
-    return p;
+    return test::partition(QStringLiteral("p%1").arg(pkey), pkey, guids);
 }
 
 } // namespace

@@ -22,17 +22,10 @@ struct Lab
     std::shared_ptr<const Fabric> fabric;
 
     explicit Lab(bool withH4 = true)
+        : tiny(test::TinyFabric::oneSwitch(QStringLiteral("sw"), 4,
+                                           QStringList{QStringLiteral("h1"), QStringLiteral("h2"), QStringLiteral("h3")}
+                                               + (withH4 ? QStringList{QStringLiteral("h4")} : QStringList{})))
     {
-        tiny.addSwitch(QStringLiteral("sw"), 4);
-        for (const char *h : {"h1", "h2", "h3", "h4"}) {
-            if (!withH4 && QLatin1String(h) == QLatin1String("h4"))
-                continue;
-            tiny.addHost(QLatin1String(h));
-        }
-        int port = 1;
-        for (const char *h : {"h1", "h2", "h3", "h4"})
-            if (withH4 || QLatin1String(h) != QLatin1String("h4"))
-                tiny.cable(QStringLiteral("sw"), port++, QLatin1String(h), 1);
         fabric = std::make_shared<const Fabric>(tiny.build());
     }
     Guid port(const char *host) const { return tiny.portGuid(QLatin1String(host)); }
@@ -60,6 +53,16 @@ std::vector<Guid> memberGuids(const FabricDocument &doc, std::uint16_t pkey)
         for (const PartitionMember &m : p->members)
             guids.push_back(m.guid);
     return guids;
+}
+
+// A file for the document to read, in `dir`; its path.
+QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &content)
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size())
+        qFatal("cannot write the test file %s", qPrintable(path));
+    return path;
 }
 
 Membership membershipOf(const FabricDocument &doc, std::uint16_t pkey, Guid guid)
@@ -90,6 +93,9 @@ private Q_SLOTS:
     void renamePartition();
     void deletePartitionKeepsPlace();
     void policyAndMode();
+    void editsAnnounceTheirKind_data();
+    void editsAnnounceTheirKind();
+    void resetAndProjectAnnounceEverything();
     void weightEditsMerge();
     void weightBackToStartIsObsolete();
     void weightOneRemovesEntry();
@@ -351,6 +357,95 @@ void TestDocument::policyAndMode()
     QCOMPARE(changed.count(), 6);
 }
 
+void TestDocument::editsAnnounceTheirKind_data()
+{
+    QTest::addColumn<QString>("edit");
+    QTest::addColumn<int>("kind");  // DocumentChange
+    const int partitions = int(DocumentChange::Partitions);
+    const int policies = int(DocumentChange::Policies);
+    const int weights = int(DocumentChange::Weights);
+    QTest::addRow("create partition") << QStringLiteral("create") << partitions;
+    QTest::addRow("rename partition") << QStringLiteral("rename") << partitions;
+    QTest::addRow("delete partition") << QStringLiteral("delete") << partitions;
+    QTest::addRow("assign ports") << QStringLiteral("assign") << partitions;
+    QTest::addRow("remove ports") << QStringLiteral("remove") << partitions;
+    QTest::addRow("assign tenant") << QStringLiteral("tenant") << partitions;
+    QTest::addRow("set policy") << QStringLiteral("policy") << policies;
+    QTest::addRow("set policy mode") << QStringLiteral("mode") << policies;
+    QTest::addRow("set node weight") << QStringLiteral("weight") << weights;
+    QTest::addRow("import weights") << QStringLiteral("import") << weights;
+}
+
+// Each command says the one kind it changes, on redo and undo alike, and no more: listeners
+// redo only their part (a weight edit must not relabel partitions or rebuild the scene).
+void TestDocument::editsAnnounceTheirKind()
+{
+    QFETCH(QString, edit);
+    QFETCH(int, kind);
+    Lab lab;
+    FabricDocument doc;
+    doc.reset(lab.fabric, tenancyWithTenants(lab), QStringLiteral("lab"));
+    QVERIFY(doc.createPartition(QStringLiteral("chemistry"), 0x10).ok());
+    doc.assignPorts({lab.port("h3")}, 0x10, Membership::Full);
+    QTemporaryDir dir;
+    const QString weightsFile = writeFile(dir, QStringLiteral("w.txt"), "h1 2\nh2 3\n");
+
+    QSignalSpy changed(&doc, &FabricDocument::changed);
+    QSignalSpy tenancyChanged(&doc, &FabricDocument::tenancyChanged);
+    QSignalSpy reset(&doc, &FabricDocument::fabricReset);
+    const int before = doc.undoStack()->count();
+    if (edit == QLatin1String("create"))
+        QVERIFY(doc.createPartition(QStringLiteral("physics"), 0x20).ok());
+    else if (edit == QLatin1String("rename"))
+        QVERIFY(doc.renamePartition(0x10, QStringLiteral("biology")).ok());
+    else if (edit == QLatin1String("delete"))
+        doc.deletePartition(0x10);
+    else if (edit == QLatin1String("assign"))
+        doc.assignPorts({lab.port("h1")}, 0x10, Membership::Limited);
+    else if (edit == QLatin1String("remove"))
+        doc.removePorts({lab.port("h3")}, 0x10);
+    else if (edit == QLatin1String("tenant"))
+        doc.assignTenant(QStringLiteral("chemistry"), 0x10, Membership::Full);
+    else if (edit == QLatin1String("policy"))
+        doc.setPolicy(0x10, IsolationPolicy::Physical);
+    else if (edit == QLatin1String("mode"))
+        doc.setPolicyMode(PolicyMode::Strict);
+    else if (edit == QLatin1String("weight"))
+        doc.setNodeWeight(lab.port("h2"), 7);
+    else
+        QVERIFY(doc.importWeights(weightsFile).ok());
+    QCOMPARE(doc.undoStack()->count(), before + 1);
+    doc.undoStack()->undo();
+    doc.undoStack()->redo();
+
+    const DocumentChanges expected = DocumentChange(unsigned(kind));
+    QCOMPARE(changed.count(), 3);
+    for (const QList<QVariant> &arguments : changed)
+        QCOMPARE(arguments.first().value<DocumentChanges>(), expected);
+    QCOMPARE(tenancyChanged.count(), 3);
+    QCOMPARE(reset.count(), 0);
+}
+
+void TestDocument::resetAndProjectAnnounceEverything()
+{
+    Lab lab;
+    FabricDocument doc;
+    QSignalSpy changed(&doc, &FabricDocument::changed);
+    doc.reset(lab.fabric, tenancyWithTenants(lab), QStringLiteral("lab"));
+    QCOMPARE(changed.count(), 1);
+    const auto announced = [&changed] { return changed.last().first().value<DocumentChanges>(); };
+    QVERIFY(announced().testFlag(DocumentChange::Fabric));
+    QVERIFY(announced().testFlags(kTenancyChanges));
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("site.weft"));
+    QVERIFY(doc.saveProject(path).ok());
+    QVERIFY(doc.openProject(path, nullptr).ok());
+    QCOMPARE(changed.count(), 2);
+    QVERIFY(!announced().testFlag(DocumentChange::Fabric));
+    QVERIFY(announced().testFlags(kTenancyChanges));
+}
+
 void TestDocument::weightEditsMerge()
 {
     Lab lab;
@@ -439,11 +534,7 @@ void TestDocument::importWeights()
     doc.reset(lab.fabric, t, QStringLiteral("lab"));
 
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("weights.txt"));
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(content);
-    file.close();
+    const QString path = writeFile(dir, QStringLiteral("weights.txt"), content);
 
     const Status imported = doc.importWeights(path);
     if (error.isEmpty()) {
@@ -468,11 +559,7 @@ void TestDocument::importWeightsIsOneStep()
     doc.reset(lab.fabric, {}, QStringLiteral("lab"));
     doc.setNodeWeight(lab.port("h1"), 9);
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("w.txt"));
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("h1 2\nh2 3\nh3 4\n");
-    file.close();
+    const QString path = writeFile(dir, QStringLiteral("w.txt"), "h1 2\nh2 3\nh3 4\n");
     QSignalSpy changed(&doc, &FabricDocument::tenancyChanged);
     QVERIFY(doc.importWeights(path).ok());
     QCOMPARE(changed.count(), 1);
@@ -542,11 +629,7 @@ void TestDocument::openProjectErrors()
 {
     Lab lab;
     QTemporaryDir dir;
-    const QString bad = dir.filePath(QStringLiteral("bad.weft"));
-    QFile file(bad);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("{ not json");
-    file.close();
+    const QString bad = writeFile(dir, QStringLiteral("bad.weft"), "{ not json");
 
     FabricDocument empty;
     QStringList missing;

@@ -7,6 +7,10 @@
 #include "FabricGenerator.h"
 #include "RoutingEngine.h"
 
+#include "GeneratedFabrics.h"
+#include "Partitions.h"
+#include "TinyFabric.h"
+
 #include <QElapsedTimer>
 #include <QtTest>
 
@@ -20,64 +24,19 @@ using namespace weft;
 
 namespace {
 
-// A hand-built fabric: switches and single-port hosts by name, cables, and tables given as a
-// rule (switch, destination host) -> out port.
-class HandFabric
+// A TinyFabric with 4x QDR cables unless said otherwise, built with its tables given as a rule
+// (switch, destination host) -> out port.
+struct HandFabric : test::TinyFabric
 {
-public:
-    void addSwitch(const QString &name, int ports) { add(NodeType::Switch, name, ports); }
-    void addHost(const QString &name) { add(NodeType::ChannelAdapter, name, 1); }
-    void cable(const QString &a, int portA, const QString &b, int portB, int width = 4, LinkSpeed speed = LinkSpeed::QDR)
-    {
-        const NodeIndex na = m_index.at(a), nb = m_index.at(b);
-        for (const QString &e : {m_builder.connect(na, portA, nb, portB), m_builder.setPortLink(na, portA, width, speed),
-                                 m_builder.setPortLink(nb, portB, width, speed)})
-            if (!e.isEmpty())
-                qFatal("cable: %s", qPrintable(e));
-    }
+    HandFabric() { setLinkRate(test::LinkRate{}); }
     void build(const std::function<int(const QString &sw, const QString &host)> &route)
     {
-        Result<Fabric> f = std::move(m_builder).build();
-        if (!f)
-            qFatal("fabric: %s", qPrintable(f.error().toString()));
-        fabric = std::move(f).value();
-        for (const QString &sw : m_switches) {
-            const int i = tables.addSwitch(m_guid.at(sw), m_lid.at(sw), sw);
-            for (const QString &host : m_hosts)
-                if (const int port = route(sw, host); port > 0)
-                    tables.lft(std::size_t(i)).setPort(m_lid.at(host), std::uint8_t(port));
-        }
+        fabric = TinyFabric::build();
+        tables = tablesByRule(route);
     }
-    Guid portGuid(const QString &host) const { return m_guid.at(host) + 1; }
 
     Fabric fabric;
     ForwardingTables tables;
-
-private:
-    void add(NodeType type, const QString &name, int ports)
-    {
-        FabricBuilder::NodeSpec spec;
-        spec.type = type;
-        spec.guid = 0x1000 + Guid(m_index.size()) * 0x10;
-        spec.portCount = ports;
-        spec.name = name;
-        spec.description = name;
-        NodeIndex n = kNoIndex;
-        if (const QString e = m_builder.addNode(spec, &n); !e.isEmpty())
-            qFatal("node: %s", qPrintable(e));
-        const Lid lid = Lid(m_index.size() + 1);
-        m_builder.setPortLid(n, type == NodeType::Switch ? 0 : 1, lid, 0);
-        m_index[name] = n;
-        m_lid[name] = lid;
-        m_guid[name] = spec.guid;
-        (type == NodeType::Switch ? m_switches : m_hosts).push_back(name);
-    }
-    FabricBuilder m_builder;
-    std::map<QString, NodeIndex> m_index;
-    std::map<QString, Lid> m_lid;
-    std::map<QString, Guid> m_guid;
-    QStringList m_switches;
-    QStringList m_hosts;
 };
 
 QString host(const char *prefix, int i)
@@ -113,7 +72,7 @@ HandFabric dumbbell(int k, int cables, bool balanced, int cableWidth = 4)
         f.cable(QStringLiteral("B"), i + 1, host("b", i), 1);
     }
     for (int c = 0; c < cables; ++c)
-        f.cable(QStringLiteral("A"), k + 1 + c, QStringLiteral("B"), k + 1 + c, cableWidth);
+        f.cable(QStringLiteral("A"), k + 1 + c, QStringLiteral("B"), k + 1 + c, test::LinkRate{cableWidth});
     f.build([=](const QString &sw, const QString &h) {
         const int i = h.mid(1).toInt();
         if (sw.at(0).toLower() == h.at(0))
@@ -212,17 +171,11 @@ struct GeneratedTree
 const GeneratedTree &smallTree()
 {
     static const GeneratedTree tree = [] {
-        GeneratorOptions options;
-        options.shape = FabricShapeKind::SwitchRadix;
-        options.radix = 8;
-        options.levels = 2;
-        Result<GeneratedFabric> g = generateFabric(options);
-        if (!g)
-            qFatal("generate: %s", qPrintable(g.error().toString()));
-        Result<Routing> r = routeFabric(QStringLiteral("ftree"), g->fabric, Tenancy{});
+        const GeneratedFabric g = test::generate({FabricShapeKind::SwitchRadix, 8, 2});
+        Result<Routing> r = routeFabric(QStringLiteral("ftree"), g.fabric, Tenancy{});
         if (!r)
             qFatal("route: %s", qPrintable(r.error().toString()));
-        return GeneratedTree{g->fabric, r->tables};
+        return GeneratedTree{g.fabric, r->tables};
     }();
     return tree;
 }
@@ -473,13 +426,10 @@ void TestEbb::partitionRestriction()
     // limited. Restricted to the four full members it is TC-2 with k = 2: 5/6 and 2/3.
     const HandFabric f = dumbbell(4, 2, false);
     Tenancy tenancy;
-    Partition p;
-    p.name = QStringLiteral("job");
-    p.pkey = 0x0102;
+    std::vector<Guid> full;
     for (const char *name : {"a0", "a1", "b0", "b1"})
-        p.members.push_back({PartitionMember::Kind::PortGuid, f.portGuid(QLatin1String(name)), Membership::Full, true});
-    p.members.push_back({PartitionMember::Kind::PortGuid, f.portGuid(QStringLiteral("b2")), Membership::Limited, true});
-    tenancy.partitions.push_back(p);
+        full.push_back(f.portGuid(QLatin1String(name)));
+    tenancy.partitions.push_back(test::partition(QStringLiteral("job"), 0x0102, full, IsolationPolicy::Default, {f.portGuid(QStringLiteral("b2"))}));
     tenancy.tenants.push_back({QStringLiteral("left"), {f.portGuid(QStringLiteral("a0")), f.portGuid(QStringLiteral("a2"))}});
 
     for (const QString &name : {QStringLiteral("job"), QStringLiteral("0x0102"), QStringLiteral("0x8102")}) {
@@ -510,10 +460,7 @@ void TestEbb::unknownGroupIsNamed()
 {
     const HandFabric f = dumbbell(2, 1, false);
     Tenancy tenancy;
-    Partition p;
-    p.name = QStringLiteral("job");
-    p.pkey = 0x0102;
-    tenancy.partitions.push_back(p);
+    tenancy.partitions.push_back(test::partition(QStringLiteral("job"), 0x0102, {}));
     const Result<std::vector<Guid>> r = groupMembers(f.fabric, tenancy, QStringLiteral("jbo"));
     QVERIFY(!r.ok());
     QVERIFY2(r.error().message.contains(QStringLiteral("\"jbo\"")), qPrintable(r.error().message));

@@ -1,5 +1,6 @@
 #include "Fabric.h"
 #include "FabricSummary.h"
+#include "NodeQuery.h"
 #include "SafeFile.h"
 
 #include <QtTest>
@@ -63,6 +64,55 @@ private Q_SLOTS:
         QCOMPARE(sum.endNodeLinks, std::size_t(2));
         QCOMPARE(sum.minLid, Lid(1));
         QCOMPARE(sum.maxLid, Lid(5));
+    }
+
+    // What the find box (find) and the node table's search (matches) make of typed text.
+    void nodeQueryReadsTypedText_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("found");           // node id, empty for none
+        QTest::addColumn<QStringList>("matching");    // node ids, in node order
+        const QStringList all = {QStringLiteral("sw"), QStringLiteral("h1"), QStringLiteral("h2")};
+        const QStringList h1 = {QStringLiteral("h1")};
+        const QStringList h2 = {QStringLiteral("h2")};
+        QTest::addRow("lid N") << QStringLiteral("lid 4") << QStringLiteral("h1") << h1;
+        QTest::addRow("lid in hex") << QStringLiteral("LID:0x4") << QStringLiteral("h1") << h1;
+        QTest::addRow("LMC range") << QStringLiteral("lid 5") << QStringLiteral("h1") << h1;
+        QTest::addRow("lid nobody has") << QStringLiteral("lid 3") << QString() << QStringList();
+        QTest::addRow("bare LID") << QStringLiteral("2") << QStringLiteral("h2") << h2;
+        QTest::addRow("node GUID") << QStringLiteral("0x200") << QStringLiteral("h1") << h1;
+        QTest::addRow("GUID without 0x") << QStringLiteral("200") << QStringLiteral("h1") << QStringList();
+        QTest::addRow("port GUID") << QStringLiteral("0x201") << QStringLiteral("h1") << h1;
+        QTest::addRow("GUID with colons") << QStringLiteral("00:00:00:00:00:00:02:00") << QStringLiteral("h1") << h1;
+        QTest::addRow("GUID fragment") << QStringLiteral("0300") << QStringLiteral("h2") << h2;
+        QTest::addRow("node id") << QStringLiteral("h2") << QStringLiteral("h2") << h2;
+        QTest::addRow("description, any case") << QStringLiteral("HOST 2") << QStringLiteral("h2") << h2;
+        QTest::addRow("part of descriptions") << QStringLiteral("host") << QStringLiteral("h1") << QStringList{QStringLiteral("h1"), QStringLiteral("h2")};
+        QTest::addRow("nothing") << QStringLiteral("no such node") << QString() << QStringList();
+        QTest::addRow("empty") << QStringLiteral("  ") << QString() << all;
+    }
+
+    void nodeQueryReadsTypedText()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, found);
+        QFETCH(QStringList, matching);
+        Small s;
+        QVERIFY(s.b.connect(s.sw, 1, s.h1, 1).isEmpty());
+        QVERIFY(s.b.connect(s.sw, 2, s.h2, 1).isEmpty());
+        QVERIFY(s.b.setPortLid(s.sw, 0, 1, 0).isEmpty());
+        QVERIFY(s.b.setPortLid(s.h1, 1, 4, 1).isEmpty());  // LIDs 4 and 5
+        QVERIFY(s.b.setPortLid(s.h2, 1, 2, 0).isEmpty());
+        Result<Fabric> f = std::move(s.b).build();
+        QVERIFY(f.ok());
+        const NodeQuery query(text);
+        const NodeIndex n = query.find(*f);
+        QCOMPARE(n == kNoIndex ? QString() : f->node(n).name, found);
+        QStringList matched;
+        for (NodeIndex i = 0; i < NodeIndex(f->nodes().size()); ++i)
+            if (query.matches(*f, i))
+                matched << f->node(i).name;
+        QCOMPARE(matched, matching);
     }
 
     void refusesInconsistentFabrics_data()

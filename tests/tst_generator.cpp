@@ -1,4 +1,5 @@
 #include "FabricGenerator.h"
+#include "GeneratedFabrics.h"
 
 #include <QtTest>
 
@@ -79,13 +80,7 @@ GeneratorOptions xgft(int h, std::vector<int> m, std::vector<int> w)
     return o;
 }
 
-GeneratedFabric generateOrFail(const GeneratorOptions &o)
-{
-    Result<GeneratedFabric> g = generateFabric(o);
-    if (!g)
-        qFatal("generateFabric failed: %s", qPrintable(g.error().toString()));
-    return std::move(g).value();
-}
+using test::generateOrFail;
 
 std::vector<NodeIndex> neighbours(const Fabric &f, NodeIndex n)
 {

@@ -11,6 +11,7 @@
 #include "LftDump.h"
 #include "PKeyTables.h"
 #include "PartitionsConf.h"
+#include "Partitions.h"
 #include "RoutingEngine.h"
 #include "SafeFile.h"
 #include "LabTools.h"
@@ -105,17 +106,10 @@ struct Lab
 
         std::vector<Partition> tenants;
         for (int t = 0; t < 2; ++t) {
-            Partition p;
-            p.name = t ? QStringLiteral("blue") : QStringLiteral("red");
-            p.pkey = std::uint16_t(t + 1);
-            for (std::size_t h = std::size_t(t); h < generated.hosts.size(); h += 2) {
-                PartitionMember m;
-                m.guid = fabric.port(fabric.portOf(generated.hosts[h], 1)).guid;
-                m.membership = Membership::Full;
-                m.explicitMembership = true;
-                p.members.push_back(m);
-            }
-            tenants.push_back(p);
+            std::vector<Guid> members;
+            for (std::size_t h = std::size_t(t); h < generated.hosts.size(); h += 2)
+                members.push_back(fabric.port(fabric.portOf(generated.hosts[h], 1)).guid);
+            tenants.push_back(test::partition(t ? QStringLiteral("blue") : QStringLiteral("red"), std::uint16_t(t + 1), members));
         }
         planPartitionsModel = withExplicitDefault(tenants);
         Tenancy tenancy;

@@ -14,6 +14,7 @@
 #include "LftDump.h"
 #include "LiveFabric.h"
 #include "MainWindow.h"
+#include "Screenshots.h"
 #include "PartitionsConf.h"
 #include "RoutingEngine.h"
 #include "RoutingPreview.h"
@@ -144,7 +145,7 @@ private Q_SLOTS:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.showFabric(*fabric, Tenancy{}, QStringLiteral("lab fabric"));
-        QVERIFY(window.waitForScene(60000));
+        QVERIFY(waitForScene(window, 60000));
         // The tables read go in as the operator's LFT dump does.
         const QString heldPath = lab.filePath(QStringLiteral("gui-held.lfts"));
         QVERIFY(writeFileAtomically(heldPath, writeLftDump(*held, &*fabric), false).ok());
@@ -178,7 +179,7 @@ private Q_SLOTS:
         QCOMPARE(configuredCommitTarget().lftsPath, lab.filePath(QStringLiteral("opensm.lfts")));
 
         // Routing preview with pftree; its proposal feeds the diff review.
-        QVERIFY(window.runPreviewAndWait(QStringLiteral("pftree"), 120000));
+        QVERIFY(runPreviewAndWait(window, QStringLiteral("pftree"), 120000));
         const PreviewResult *preview = window.routingPreview()->result();
         QVERIFY(preview && preview->proposed.tables);
         QVERIFY2(preview->proposed.validation.ok, qPrintable(preview->proposed.validation.problems.join(QLatin1Char('\n'))));

@@ -5,6 +5,7 @@
 
 #include "FabricCompare.h"
 #include "FabricGenerator.h"
+#include "GeneratedFabrics.h"
 #include "LftDump.h"
 #include "LiveFabric.h"
 #include "SafeFile.h"
@@ -34,18 +35,11 @@ using test::openSmLids;
 
 GeneratedFabric generate(FabricShapeKind shape, int a, int levels, int vfs)
 {
-    GeneratorOptions options;
-    options.shape = shape;
-    options.arity = a;
-    options.radix = a;
-    options.levels = levels;
+    GeneratorOptions options = test::shapeOptions({shape, a, levels});
     options.hypervisors = vfs > 0;
     options.vfsPerHypervisor = vfs;
     options.linkSpeed = LinkSpeed::SDR;  // what ibsim reports
-    Result<GeneratedFabric> generated = generateFabric(options);
-    if (!generated)
-        qFatal("generator: %s", qPrintable(generated.error().toString()));
-    return std::move(*generated);
+    return test::generateOrFail(options);
 }
 
 // A running simulation of `fabric` with the SM on its first host, in `dir`.

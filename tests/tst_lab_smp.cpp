@@ -5,6 +5,7 @@
 // counts must equal what Weft's diff predicts for the same change.
 
 #include "FabricGenerator.h"
+#include "Partitions.h"
 #include "LftDump.h"
 #include "PKeyTables.h"
 #include "PartitionsConf.h"
@@ -61,20 +62,7 @@ Guid hostPortGuid(const GeneratedFabric &g, std::size_t host)
     return g.fabric.port(g.fabric.portOf(g.hosts[host], 1)).guid;
 }
 
-Partition partition(const QString &name, std::uint16_t pkey, const std::vector<Guid> &fullMembers)
-{
-    Partition p;
-    p.name = name;
-    p.pkey = pkey;
-    for (Guid guid : fullMembers) {
-        PartitionMember m;
-        m.guid = guid;
-        m.membership = Membership::Full;
-        m.explicitMembership = true;
-        p.members.push_back(m);
-    }
-    return p;
-}
+using test::partition;
 
 } // namespace
 

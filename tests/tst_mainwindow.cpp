@@ -12,17 +12,20 @@
 #include "PortsMime.h"
 #include "RoutingEngine.h"
 #include "RoutingPreview.h"
+#include "RoutingSession.h"
 #include "TenantListModel.h"
 #include "WeightTable.h"
 #include "WeightTableModel.h"
 #include "CommitJournalModel.h"
 #include "FabricGenerator.h"
+#include "GeneratedFabrics.h"
 #include "FabricItems.h"
 #include "FabricLayout.h"
 #include "FabricScene.h"
 #include "FabricSummary.h"
 #include "FabricView.h"
 #include "MainWindow.h"
+#include "Screenshots.h"
 #include "NodeFilterProxyModel.h"
 #include "NodeTableModel.h"
 #include "TopologyFile.h"
@@ -50,14 +53,7 @@ namespace {
 
 Fabric fatTree(int radix, int levels)
 {
-    GeneratorOptions options;
-    options.shape = FabricShapeKind::SwitchRadix;
-    options.radix = radix;
-    options.levels = levels;
-    Result<GeneratedFabric> generated = generateFabric(options);
-    if (!generated)
-        qFatal("cannot generate the test fabric: %s", qPrintable(generated.error().toString()));
-    return std::move(generated).value().fabric;
+    return test::generate({FabricShapeKind::SwitchRadix, radix, levels}).fabric;
 }
 
 Fabric fixtureFabric()
@@ -199,6 +195,7 @@ private Q_SLOTS:
     void twoHostsShowTheirRouteBothWays_data();
     void twoHostsShowTheirRouteBothWays();
     void loadColouringFollowsMetrics();
+    void editsRecolourWithoutRebuilding();
     void findBoxFindsNodes_data();
     void findBoxFindsNodes();
 };
@@ -401,7 +398,7 @@ void TestMainWindow::windowShowsFabric()
 
     MainWindow window;
     window.showFabric(fabric, tenancy, QStringLiteral("shown"));
-    QVERIFY(window.waitForScene(60000));
+    QVERIFY(waitForScene(window, 60000));
     QVERIFY(window.windowTitle().contains(QLatin1String("shown")));
 
     QCOMPARE(window.nodeModel()->rowCount(), int(fabric.nodes().size()));
@@ -488,7 +485,7 @@ void TestMainWindow::demoFabricOpens()
     MainWindow window;
     QString error;
     QVERIFY2(window.loadDemoFabric(&error), qPrintable(error));
-    QVERIFY(window.waitForScene(60000));
+    QVERIFY(waitForScene(window, 60000));
     QVERIFY(window.fabric()->switches().size() > 0);
     QCOMPARE(window.nodeModel()->rowCount(), int(window.fabric()->nodes().size()));
     QCOMPARE(window.partitionPanel()->partitionModel()->rowCount(), int(window.tenancy().partitions.size()));
@@ -623,7 +620,7 @@ struct DemoWindow
     bool load()
     {
         QString error;
-        if (!window.loadDemoFabric(&error) || !window.waitForScene(60000))
+        if (!window.loadDemoFabric(&error) || !waitForScene(window, 60000))
             return false;
         for (const Partition &p : window.tenancy().partitions)
             if (p.pkey && (*p.pkey & kPKeyMask) != kDefaultPKey) {
@@ -851,7 +848,7 @@ void TestMainWindow::diffReviewWritesPlanFiles()
     DemoWindow demo;
     QVERIFY(demo.load());
     MainWindow &window = demo.window;
-    QVERIFY(window.runPreviewAndWait(QStringLiteral("ftree"), 60000));
+    QVERIFY(runPreviewAndWait(window, QStringLiteral("ftree"), 60000));
     // An edit after the preview: the plan carries the partitions as they are now.
     const IsolationPolicy before = window.tenancy().findPartition(demo.pkey)->policy;
     const IsolationPolicy after = before == IsolationPolicy::Physical ? IsolationPolicy::VirtualLane : IsolationPolicy::Physical;
@@ -929,6 +926,58 @@ void TestMainWindow::loadColouringFollowsMetrics()
     QVERIFY2(drawn.lightness() < FabricScene::loadColour(0.5).lightness(), qPrintable(drawn.name()));
     scene.setLinkColouring(LinkColouring::Plain);
     QCOMPARE(scene.cableColour(link), FabricScene::linkColour());
+}
+
+// The scene follows the document by kind of change. On the fabric `weft bench scene` draws
+// (36 ports, 3 levels), a weight edit makes no new picture and regroups no cables; the cables
+// take the weight once the metrics computed under it are in, as one recolour. A partition edit
+// recolours the host it touches, again without a new picture.
+void TestMainWindow::editsRecolourWithoutRebuilding()
+{
+    auto fabric = std::make_shared<const Fabric>(fatTree(36, 3));
+    QCOMPARE(fabric->endNodes().size(), std::size_t(11664));
+    Tenancy tenancy;
+    Partition tenant;
+    tenant.name = QStringLiteral("tenant-a");
+    tenant.pkey = 0x0010;
+    tenancy.partitions = {tenant};
+    const NodeIndex host = fabric->endNodes()[100];
+    const Guid hostPort = fabric->port(fabric->node(host).firstPort + 1).guid;
+
+    FabricDocument document;
+    FabricScene scene;
+    scene.setLinkColouring(LinkColouring::Load);
+    scene.setDocument(&document);
+    QSignalSpy shown(&scene, &FabricScene::fabricShown);
+    document.reset(fabric, tenancy, QStringLiteral("bench scene"));
+    QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 120000);
+    Result<Routing> routing = routeFabric(QStringLiteral("ftree"), *fabric, tenancy);
+    QVERIFY(routing);
+    document.session()->setCurrentTables(std::make_shared<const ForwardingTables>(routing.value().tables),
+                                         QStringLiteral("ftree"));
+    QTRY_VERIFY_WITH_TIMEOUT(scene.metrics() && scene.metrics() == document.session()->currentMetrics().get(), 120000);
+    const Metrics *unweighted = scene.metrics();
+    const std::size_t builds = scene.sceneBuilds();
+    const std::size_t layers = scene.linkLayerRebuilds();
+    QCOMPARE(builds, std::size_t(1));
+
+    document.setNodeWeight(hostPort, 40);
+    QCOMPARE(scene.sceneBuilds(), builds);
+    QCOMPARE(scene.linkLayerRebuilds(), layers);
+    QTRY_VERIFY_WITH_TIMEOUT(scene.metrics() != unweighted && scene.metrics(), 120000);
+    QCOMPARE(scene.metrics(), document.session()->currentMetrics().get());
+    QCOMPARE(scene.sceneBuilds(), builds);
+    QCOMPARE(scene.linkLayerRebuilds(), layers + 1);
+
+    const QColor before = scene.nodeItem(host)->fill();
+    document.assignPorts({hostPort}, 0x0010, Membership::Full);
+    QCOMPARE(scene.nodeItem(host)->fill(), FabricScene::partitionColour(0));
+    QVERIFY(before != scene.nodeItem(host)->fill());
+    QVERIFY(scene.toolTipFor(host).contains(QStringLiteral("tenant-a")));
+    QCOMPARE(scene.sceneBuilds(), builds);
+    document.undoStack()->undo();
+    QCOMPARE(scene.nodeItem(host)->fill(), before);
+    QCOMPARE(scene.sceneBuilds(), builds);
 }
 
 void TestMainWindow::findBoxFindsNodes_data()

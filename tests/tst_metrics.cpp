@@ -7,6 +7,8 @@
 #include "Metrics.h"
 #include "RoutingEngine.h"
 
+#include "GeneratedFabrics.h"
+#include "Partitions.h"
 #include "TinyFabric.h"
 
 #include <QtTest>
@@ -42,17 +44,12 @@ struct SmallTree
             for (int s = 0; s < 2; ++s)
                 t.cable(QStringLiteral("L%1").arg(l), 3 + s, QStringLiteral("S%1").arg(s), 1 + l);
         fabric = t.build();
-        const std::map<QString, std::map<QString, int>> routes = {
+        tables = t.tables({
             {QStringLiteral("L0"), {{QStringLiteral("H0"), 1}, {QStringLiteral("H1"), 2}, {QStringLiteral("H2"), 3}, {QStringLiteral("H3"), 3}}},
             {QStringLiteral("L1"), {{QStringLiteral("H0"), 3}, {QStringLiteral("H1"), 4}, {QStringLiteral("H2"), 1}, {QStringLiteral("H3"), 2}}},
             {QStringLiteral("S0"), {{QStringLiteral("H0"), 1}, {QStringLiteral("H1"), 1}, {QStringLiteral("H2"), 2}, {QStringLiteral("H3"), 2}}},
             {QStringLiteral("S1"), {{QStringLiteral("H0"), 1}, {QStringLiteral("H1"), 1}, {QStringLiteral("H2"), 2}, {QStringLiteral("H3"), 2}}},
-        };
-        for (const auto &[sw, entries] : routes) {
-            const int i = tables.addSwitch(t.guid(sw), t.lid(sw), sw);
-            for (const auto &[destination, port] : entries)
-                tables.lft(std::size_t(i)).setPort(t.lid(destination), std::uint8_t(port));
-        }
+        });
     }
 
     // The directed link leaving `node` by `port`.
@@ -69,12 +66,7 @@ struct SmallTree
     {
         Tenancy tenancy;
         auto add = [&](const QString &name, std::uint16_t pkey, const QString &a, const QString &b) {
-            Partition p;
-            p.name = name;
-            p.pkey = pkey;
-            p.members.push_back({PartitionMember::Kind::PortGuid, t.portGuid(a), Membership::Full, true});
-            p.members.push_back({PartitionMember::Kind::PortGuid, t.portGuid(b), Membership::Full, true});
-            tenancy.partitions.push_back(p);
+            tenancy.partitions.push_back(test::partition(name, pkey, {t.portGuid(a), t.portGuid(b)}));
         };
         if (withPartitions) {
             add(QStringLiteral("a"), 0x0001, QStringLiteral("H0"), QStringLiteral("H2"));
@@ -90,14 +82,7 @@ struct SmallTree
 
 GeneratedFabric generate(int arity, int levels)
 {
-    GeneratorOptions options;
-    options.shape = FabricShapeKind::KaryNTree;
-    options.arity = arity;
-    options.levels = levels;
-    Result<GeneratedFabric> g = generateFabric(options);
-    if (!g)
-        qFatal("generator: %s", qPrintable(g.error().toString()));
-    return std::move(g).value();
+    return test::generate({FabricShapeKind::KaryNTree, arity, levels});
 }
 
 std::uint64_t power(std::uint64_t base, int exponent)

@@ -3,6 +3,7 @@
 // phy-isolation, everything else one interfering partition).
 
 #include "FabricGenerator.h"
+#include "GeneratedFabrics.h"
 #include "NodeWeights.h"
 #include "PartitionAwareFatTree.h"
 #include "RoutingEngine.h"
@@ -32,10 +33,7 @@ Scenario table3(int nodesPerLeaf, int leaves, int roots, std::uint64_t seed)
     o.xgft.height = 2;
     o.xgft.children = {leaves, nodesPerLeaf};
     o.xgft.parents = {roots, 1};
-    Result<GeneratedFabric> g = generateFabric(o);
-    if (!g)
-        qFatal("%s", qPrintable(g.error().toString()));
-    s.generated = std::move(g).value();
+    s.generated = test::generateOrFail(o);
     const Fabric &f = s.generated.fabric;
 
     // A quarter of each leaf's nodes are victims, at seeded positions within the leaf.

@@ -3,6 +3,7 @@
 // generated fat-trees (valid tables, SlimUpdate never dearer than a full re-route, determinism).
 
 #include "FabricGenerator.h"
+#include "GeneratedFabrics.h"
 #include "MetabaseRouting.h"
 #include "SlimUpdate.h"
 #include "Validation.h"
@@ -146,19 +147,7 @@ ForwardingTables routed(const QString &engine, const Fabric &fabric, const Tenan
 
 GeneratedFabric generate(int kind, int size, int levels, int removeLinks, std::uint64_t seed = 1)
 {
-    GeneratorOptions o;
-    o.shape = FabricShapeKind(kind);
-    if (o.shape == FabricShapeKind::SwitchRadix)
-        o.radix = size;
-    else
-        o.arity = size;
-    o.levels = levels;
-    o.removeRandomLinks = removeLinks;
-    o.seed = seed;
-    Result<GeneratedFabric> g = generateFabric(o);
-    if (!g)
-        qFatal("generator: %s", qPrintable(g.error().toString()));
-    return std::move(g).value();
+    return test::generate({FabricShapeKind(kind), size, levels, removeLinks}, seed);
 }
 
 // A performance-driven change: a seeded tenth of the hosts (at least two) become heavy receivers.

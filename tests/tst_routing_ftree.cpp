@@ -4,6 +4,7 @@
 // with a reason. (Equality with the real OpenSM is tst_lab_routing's job.)
 
 #include "FabricGenerator.h"
+#include "GeneratedFabrics.h"
 #include "FatTreeEngine.h"
 #include "LftDump.h"
 #include "RoutingEngine.h"
@@ -18,27 +19,11 @@ using namespace weft;
 
 namespace {
 
-struct Shape
-{
-    FabricShapeKind kind;
-    int size;
-    int levels;
-    int removeLinks;
-};
+using test::Shape;
 
 GeneratedFabric generate(const Shape &shape)
 {
-    GeneratorOptions options;
-    options.shape = shape.kind;
-    options.arity = shape.size;
-    options.radix = shape.size;
-    options.levels = shape.levels;
-    options.removeRandomLinks = shape.removeLinks;
-    options.seed = 5;
-    Result<GeneratedFabric> generated = generateFabric(options);
-    if (!generated)
-        qFatal("generator: %s", qPrintable(generated.error().toString()));
-    return std::move(generated).value();
+    return test::generate(shape, 5);
 }
 
 // Per NodeIndex, the LFT of that switch (nullptr for CAs).

@@ -8,6 +8,7 @@
 // I are computed from all intra-partition flows (spec §2.3, §4.4).
 
 #include "FabricGenerator.h"
+#include "GeneratedFabrics.h"
 #include "FatTreeEngine.h"
 #include "PartitionAwareFatTree.h"
 #include "RoutingEngine.h"
@@ -377,17 +378,7 @@ const std::vector<Shape> &shapes()
 
 GeneratedFabric generate(const Shape &shape)
 {
-    GeneratorOptions options;
-    options.shape = shape.kind;
-    options.arity = shape.size;
-    options.radix = shape.size;
-    options.levels = shape.levels;
-    options.removeRandomLinks = shape.removeLinks;
-    options.seed = 7;
-    Result<GeneratedFabric> generated = generateFabric(options);
-    if (!generated)
-        qFatal("generator: %s", qPrintable(generated.error().toString()));
-    return std::move(generated).value();
+    return test::generate({shape.kind, shape.size, shape.levels, shape.removeLinks}, 7);
 }
 
 // `count` partitions over the hosts, host h in partition (h + h / hostsPerLeaf) % count so that

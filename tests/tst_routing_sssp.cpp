@@ -5,6 +5,7 @@
 // credit loop is layered onto service levels; each layer is checked here independently.
 
 #include "FabricGenerator.h"
+#include "GeneratedFabrics.h"
 #include "RoutingEngine.h"
 #include "SsspEngine.h"
 #include "Validation.h"
@@ -155,17 +156,7 @@ Routing routeWith(SsspEngine &engine, const Fabric &fabric, const RoutingOptions
 
 GeneratedFabric generate(FabricShapeKind kind, int size, int levels, int removeLinks)
 {
-    GeneratorOptions options;
-    options.shape = kind;
-    options.arity = size;
-    options.radix = size;
-    options.levels = levels;
-    options.removeRandomLinks = removeLinks;
-    options.seed = 5;
-    Result<GeneratedFabric> generated = generateFabric(options);
-    if (!generated)
-        qFatal("generator: %s", qPrintable(generated.error().toString()));
-    return std::move(generated).value();
+    return test::generate({kind, size, levels, removeLinks}, 5);
 }
 
 // Unweighted switch-hop distances from every switch, for the minimality check.

@@ -37,13 +37,9 @@ struct Lab
     std::shared_ptr<const Fabric> fabric;
 
     Lab()
+        : tiny(test::TinyFabric::oneSwitch(QStringLiteral("sw"), 5,
+                                           {QStringLiteral("h1"), QStringLiteral("h2"), QStringLiteral("h3"), QStringLiteral("h4"), QStringLiteral("h5")}))
     {
-        tiny.addSwitch(QStringLiteral("sw"), 5);
-        const char *hosts[] = {"h1", "h2", "h3", "h4", "h5"};
-        for (int i = 0; i < 5; ++i) {
-            tiny.addHost(QLatin1String(hosts[i]));
-            tiny.cable(QStringLiteral("sw"), i + 1, QLatin1String(hosts[i]), 1);
-        }
         fabric = std::make_shared<const Fabric>(tiny.build());
     }
     Guid port(const char *host) const { return tiny.portGuid(QLatin1String(host)); }

@@ -3,9 +3,12 @@
 // policy), and on generated fat-trees routed by ftree, which must be valid.
 
 #include "FabricGenerator.h"
+#include "RouteWalk.h"
 #include "RoutingEngine.h"
 #include "Validation.h"
 
+#include "GeneratedFabrics.h"
+#include "Partitions.h"
 #include "TinyFabric.h"
 
 #include <QtTest>
@@ -16,36 +19,9 @@ using namespace weft;
 
 namespace {
 
+using test::partition;
 using test::TinyFabric;
-
-// "S0: H2=3, H3=3" style: switch -> (destination -> out port).
-using Routes = std::map<QString, std::map<QString, int>>;
-
-ForwardingTables tablesFor(const TinyFabric &t, const Routes &routes)
-{
-    ForwardingTables tables;
-    for (const auto &[sw, entries] : routes) {
-        const int i = tables.addSwitch(t.guid(sw), t.lid(sw), sw);
-        tables.lft(std::size_t(i)).setPort(t.lid(sw), 0);
-        for (const auto &[destination, port] : entries)
-            tables.lft(std::size_t(i)).setPort(t.lid(destination), std::uint8_t(port));
-    }
-    return tables;
-}
-
-Partition partition(const QString &name, std::uint16_t pkey, const std::vector<Guid> &fullMembers,
-                    IsolationPolicy policy = IsolationPolicy::Default, const std::vector<Guid> &limitedMembers = {})
-{
-    Partition p;
-    p.name = name;
-    p.pkey = pkey;
-    p.policy = policy;
-    for (Guid g : fullMembers)
-        p.members.push_back({PartitionMember::Kind::PortGuid, g, Membership::Full, true});
-    for (Guid g : limitedMembers)
-        p.members.push_back({PartitionMember::Kind::PortGuid, g, Membership::Limited, true});
-    return p;
-}
+using Routes = TinyFabric::Routes;
 
 // Two switches joined by cables on ports 3 and 4; H0, H1 on S0 ports 1, 2; H2, H3 on S1.
 // S0's port 5 has no cable.
@@ -93,15 +69,7 @@ TinyFabric ring(Routes *routes)
 
 GeneratedFabric generate(FabricShapeKind kind, int size, int levels)
 {
-    GeneratorOptions options;
-    options.shape = kind;
-    options.arity = size;
-    options.radix = size;
-    options.levels = levels;
-    Result<GeneratedFabric> g = generateFabric(options);
-    if (!g)
-        qFatal("generator: %s", qPrintable(g.error().toString()));
-    return std::move(g).value();
+    return test::generate({kind, size, levels});
 }
 
 } // namespace
@@ -150,7 +118,7 @@ private Q_SLOTS:
             routes[s0].erase(QStringLiteral("H3"));
         if (breakage == 3)
             routes[s0][QStringLiteral("H3")] = 5;
-        const ForwardingTables tables = tablesFor(t, routes);
+        const ForwardingTables tables = t.tables(routes, true);
         Tenancy tenancy;
         if (withPartitions) {
             tenancy.partitions.push_back(partition(QStringLiteral("a"), 0x0001, {t.portGuid(QStringLiteral("H0")), t.portGuid(QStringLiteral("H2"))}));
@@ -171,6 +139,66 @@ private Q_SLOTS:
             QVERIFY(r.managementProblems.join(QLatin1Char('\n')).contains(QStringLiteral("H0[1]")));
     }
 
+    // The one route walker: from H0's port towards H2, where it ends and the hops it took, with
+    // the tables looked up once or per hop.
+    void routeWalkEnds_data()
+    {
+        QTest::addColumn<int>("breakage");  // 1 S1 loops H2 back, 2 S0 lacks H2, 3 S0 sends H2 to a dead port, 4 S1 has no table
+        QTest::addColumn<int>("end");
+        QTest::addColumn<int>("hops");
+        QTest::addRow("arrives") << 0 << int(RouteEnd::AtEndNode) << 3;
+        // H0 -> S0, then S0 and S1 hand the packet to each other until it has crossed more
+        // switches (3) than there are (2).
+        QTest::addRow("forwarding loop") << 1 << int(RouteEnd::Loop) << 4;
+        QTest::addRow("missing entry") << 2 << int(RouteEnd::NoRoute) << 1;
+        QTest::addRow("dead port") << 3 << int(RouteEnd::DeadPort) << 1;
+        QTest::addRow("no table") << 4 << int(RouteEnd::NoTable) << 2;
+    }
+
+    void routeWalkEnds()
+    {
+        QFETCH(int, breakage);
+        QFETCH(int, end);
+        QFETCH(int, hops);
+        TinyFabric t = twoSwitches();
+        const Fabric fabric = t.build();
+        const QString s0 = QStringLiteral("S0");
+        const QString s1 = QStringLiteral("S1");
+        const QString h2 = QStringLiteral("H2");
+        Routes routes = twoSwitchRoutes(false);
+        if (breakage == 1)
+            routes[s1][h2] = 4;
+        if (breakage == 2)
+            routes[s0].erase(h2);
+        if (breakage == 3)
+            routes[s0][h2] = 5;
+        if (breakage == 4)
+            routes.erase(s1);
+        const ForwardingTables tables = t.tables(routes, true);
+        const PortIndex from = fabric.portOf(fabric.nodeByName(QStringLiteral("H0")), 1);
+        const TablesByNode byNode(fabric, tables);
+        const TablesByGuid byGuid(fabric, tables);
+        for (int lookup = 0; lookup < 2; ++lookup) {
+            std::vector<PortIndex> out;
+            const auto visit = [&](const RouteHop &hop) {
+                out.push_back(hop.out);
+                return true;
+            };
+            const RouteEnd ended = lookup == 0 ? walkRouteFromPort(fabric, byNode, from, t.lid(h2), visit)
+                                               : walkRouteFromPort(fabric, byGuid, from, t.lid(h2), visit);
+            QCOMPARE(int(ended), end);
+            QCOMPARE(int(out.size()), hops);
+            QCOMPARE(out.front(), from);
+            if (ended == RouteEnd::AtEndNode)
+                QCOMPARE(fabric.port(out.back()).remote, fabric.portOf(fabric.nodeByName(h2), 1));
+        }
+        // A switch's own LID ends the walk on that switch; a visitor can end it anywhere.
+        const auto onward = [](const RouteHop &) { return true; };
+        QCOMPARE(int(walkRoute(fabric, byNode, fabric.nodeByName(s0), t.lid(s0), onward)), int(RouteEnd::AtSwitch));
+        const auto halt = [](const RouteHop &) { return false; };
+        QCOMPARE(int(walkRouteFromPort(fabric, byNode, from, t.lid(h2), halt)), int(RouteEnd::Stopped));
+    }
+
     void limitedMembersDoNotCount()
     {
         // H0 and H2 both limited in one partition: they may not talk, so a missing route between
@@ -182,7 +210,7 @@ private Q_SLOTS:
         Tenancy tenancy;
         tenancy.partitions.push_back(partition(QStringLiteral("a"), 0x0001, {}, IsolationPolicy::Default,
                                                {t.portGuid(QStringLiteral("H0")), t.portGuid(QStringLiteral("H2"))}));
-        const ValidationResult r = validateRouting(fabric, tenancy, tablesFor(t, routes));
+        const ValidationResult r = validateRouting(fabric, tenancy, t.tables(routes, true));
         QCOMPARE(r.partitionPairs, quint64(0));
         QCOMPARE(r.unreachablePartitionPairs, quint64(0));
         QCOMPARE(r.unreachableOtherPairs, quint64(2));  // H0 -> H2 and H1 -> H2
@@ -212,7 +240,7 @@ private Q_SLOTS:
         LaneAssignment lanes;
         if (twoLanes)
             lanes.serviceLevels = {{0x0001, 0}, {0x0002, 1}};
-        const ValidationResult r = validateRouting(fabric, tenancy, tablesFor(t, routes), lanes);
+        const ValidationResult r = validateRouting(fabric, tenancy, t.tables(routes, true), lanes);
         QCOMPARE(r.unreachablePartitionPairs, quint64(0));
         QCOMPARE(r.loops, std::size_t(0));
         QCOMPARE(r.deadlockFree, deadlockFree);
@@ -268,7 +296,7 @@ private Q_SLOTS:
         LaneAssignment lanes;
         if (twoLanes)
             lanes.serviceLevels = {{0x0002, 1}};
-        const ValidationResult r = validateRouting(fabric, tenancy, tablesFor(t, twoSwitchRoutes(split)), lanes);
+        const ValidationResult r = validateRouting(fabric, tenancy, t.tables(twoSwitchRoutes(split), true), lanes);
         QCOMPARE(r.partitions.size(), std::size_t(2));
         const PartitionIsolationReport &a = r.partitions[0];
         QCOMPARE(a.name, QStringLiteral("a"));

@@ -4,6 +4,7 @@
 // are checked after every migration of seeded random sequences.
 
 #include "FabricGenerator.h"
+#include "GeneratedFabrics.h"
 #include "FatTreeEngine.h"
 #include "FatTreeLayout.h"
 #include "LftDump.h"
@@ -36,10 +37,7 @@ GeneratedFabric generateXgft(const QString &shape, int vfs)
     o.xgft = *x;
     o.hypervisors = true;
     o.vfsPerHypervisor = vfs;
-    Result<GeneratedFabric> g = generateFabric(o);
-    if (!g)
-        qFatal("generate: %s", qPrintable(g.error().toString()));
-    return std::move(g).value();
+    return test::generateOrFail(o);
 }
 
 // Everything a migration test needs about one state of the fabric.
@@ -184,10 +182,7 @@ GeneratedFabric generateShape(const XgftShape &shape, bool hypervisors)
     o.xgft = shape;
     o.hypervisors = hypervisors;
     o.vfsPerHypervisor = hypervisors ? 1 : 0;
-    Result<GeneratedFabric> g = generateFabric(o);
-    if (!g)
-        qFatal("generate: %s", qPrintable(g.error().toString()));
-    return std::move(g).value();
+    return test::generateOrFail(o);
 }
 
 // T16: where vswitch-ftree on a fabric of one-VM hypervisors and OpenSM's ftree on the same

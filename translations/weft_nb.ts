@@ -4,7 +4,7 @@
 <context>
     <name>DemoFabric</name>
     <message>
-        <location filename="../app/DemoFabric.cpp" line="34"/>
+        <location filename="../app/gui/DemoFabric.cpp" line="34"/>
         <source>Demo fabric (%1-level fat-tree, %2 hosts)</source>
         <translation>Demofabric (fat-tree med %1 nivåer, %2 verter)</translation>
     </message>
@@ -97,27 +97,27 @@
 <context>
     <name>weft::CommitJournalDialog</name>
     <message>
-        <location filename="../views/CommitJournalDialog.cpp" line="20"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="20"/>
         <source>Commit Journal</source>
         <translation>Commit-logg</translation>
     </message>
     <message>
-        <location filename="../views/CommitJournalDialog.cpp" line="28"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="28"/>
         <source>Select a commit to see its details.</source>
         <translation>Velg en commit for å se detaljene.</translation>
     </message>
     <message>
-        <location filename="../views/CommitJournalDialog.cpp" line="55"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="55"/>
         <source>%1 · commits: %2</source>
         <translation>%1 · commits: %2</translation>
     </message>
     <message>
-        <location filename="../views/CommitJournalDialog.cpp" line="71"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="71"/>
         <source>Plan: %1</source>
         <translation>Plan: %1</translation>
     </message>
     <message>
-        <location filename="../views/CommitJournalDialog.cpp" line="71"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="71"/>
         <source>OpenSM files: %1, %2</source>
         <translation>OpenSM-filer: %1, %2</translation>
     </message>
@@ -125,27 +125,27 @@
 <context>
     <name>weft::CommitJournalModel</name>
     <message>
-        <location filename="../views/CommitJournalModel.cpp" line="70"/>
+        <location filename="../views/review/CommitJournalModel.cpp" line="70"/>
         <source>Time</source>
         <translation>Tid</translation>
     </message>
     <message>
-        <location filename="../views/CommitJournalModel.cpp" line="71"/>
+        <location filename="../views/review/CommitJournalModel.cpp" line="71"/>
         <source>User</source>
         <translation>Bruker</translation>
     </message>
     <message>
-        <location filename="../views/CommitJournalModel.cpp" line="72"/>
+        <location filename="../views/review/CommitJournalModel.cpp" line="72"/>
         <source>Outcome</source>
         <translation>Utfall</translation>
     </message>
     <message>
-        <location filename="../views/CommitJournalModel.cpp" line="73"/>
+        <location filename="../views/review/CommitJournalModel.cpp" line="73"/>
         <source>SMPs</source>
         <translation>SMP-er</translation>
     </message>
     <message>
-        <location filename="../views/CommitJournalModel.cpp" line="74"/>
+        <location filename="../views/review/CommitJournalModel.cpp" line="74"/>
         <source>Plan</source>
         <translation>Plan</translation>
     </message>
@@ -153,62 +153,62 @@
 <context>
     <name>weft::DiffReview</name>
     <message>
-        <location filename="../views/DiffReview.cpp" line="89"/>
+        <location filename="../views/review/DiffReview.cpp" line="90"/>
         <source>Switch</source>
         <translation>Svitsj</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="89"/>
+        <location filename="../views/review/DiffReview.cpp" line="90"/>
         <source>LID</source>
         <translation>LID</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="89"/>
+        <location filename="../views/review/DiffReview.cpp" line="90"/>
         <source>Entries changed</source>
         <translation>Endrede oppføringer</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="89"/>
+        <location filename="../views/review/DiffReview.cpp" line="90"/>
         <source>Blocks sent</source>
         <translation>Blokker sendt</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="89"/>
+        <location filename="../views/review/DiffReview.cpp" line="90"/>
         <source>SMPs</source>
         <translation>SMP-er</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="102"/>
+        <location filename="../views/review/DiffReview.cpp" line="103"/>
         <source>partitions.conf does not change.</source>
         <translation>partitions.conf endres ikke.</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="106"/>
+        <location filename="../views/review/DiffReview.cpp" line="107"/>
         <source>The commit report appears here after Approve.</source>
         <translation>Rapporten fra innføringen vises her etter Godkjenn.</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="109"/>
+        <location filename="../views/review/DiffReview.cpp" line="110"/>
         <source>&amp;Approve…</source>
         <translation>&amp;Godkjenn …</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="111"/>
+        <location filename="../views/review/DiffReview.cpp" line="112"/>
         <source>Commit &amp;Target…</source>
         <translation>&amp;Mål for innføring …</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="141"/>
+        <location filename="../views/review/DiffReview.cpp" line="177"/>
         <source>Run a routing preview to review what it would change.</source>
         <translation>Kjør en forhåndsvisning av rutingen for å se hva den ville endre.</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="173"/>
+        <location filename="../views/review/DiffReview.cpp" line="209"/>
         <source>GUID 0x%1; blocks %2</source>
         <translation>GUID 0x%1; blokker %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/DiffReview.cpp" line="196"/>
+        <location filename="../views/review/DiffReview.cpp" line="233"/>
         <source>%n switch(es) change</source>
         <translation>
             <numerusform>%n svitsj endres</numerusform>
@@ -216,47 +216,47 @@
         </translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="197"/>
+        <location filename="../views/review/DiffReview.cpp" line="234"/>
         <source>%1 LFT entries in %2 blocks, %3 P_Key blocks; OpenSM sends %4 SMPs.</source>
         <translation>%1 LFT-oppføringer i %2 blokker, %3 P_Key-blokker; OpenSM sender %4 SMP-er.</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="201"/>
+        <location filename="../views/review/DiffReview.cpp" line="238"/>
         <source>No current tables are known: every switch is counted as starting empty.</source>
         <translation>Ingen gjeldende tabeller er kjent: hver svitsj regnes som tom fra start.</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="216"/>
+        <location filename="../views/review/DiffReview.cpp" line="253"/>
         <source>No commit target: Approve writes the plan files.</source>
         <translation>Ikke noe mål for innføring: Godkjenn skriver planfilene.</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="217"/>
+        <location filename="../views/review/DiffReview.cpp" line="254"/>
         <source>Commit target: %1 and %2</source>
         <translation>Mål for innføring: %1 og %2</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="224"/>
+        <location filename="../views/review/DiffReview.cpp" line="261"/>
         <source>there is no plan to write</source>
         <translation>det finnes ingen plan å skrive</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="235"/>
+        <location filename="../views/review/DiffReview.cpp" line="272"/>
         <source>Plan written to %1: plan.lfts (load with opensm -R file -U) and partitions.conf.</source>
         <translation>Planen er skrevet til %1: plan.lfts (lastes med opensm -R file -U) og partitions.conf.</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="252"/>
+        <location filename="../views/review/DiffReview.cpp" line="289"/>
         <source>Write the Plan Files To</source>
         <translation>Skriv planfilene til</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="258"/>
+        <location filename="../views/review/DiffReview.cpp" line="295"/>
         <source>Cannot Write the Plan</source>
         <translation>Kan ikke skrive planen</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="261"/>
+        <location filename="../views/review/DiffReview.cpp" line="298"/>
         <source>Install this plan on the fabric now?
 
 %1
@@ -269,42 +269,42 @@ OpenSM reloads %2 and %3; Weft reads the tables back and rolls back on a mismatc
 OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake ved avvik.</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="263"/>
+        <location filename="../views/review/DiffReview.cpp" line="300"/>
         <source>Approve the Plan</source>
         <translation>Godkjenn planen</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="272"/>
+        <location filename="../views/review/DiffReview.cpp" line="309"/>
         <source>Committing…</source>
         <translation>Innfører …</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="296"/>
+        <location filename="../views/review/DiffReview.cpp" line="333"/>
         <source>Commit Target</source>
         <translation>Mål for innføring</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="302"/>
+        <location filename="../views/review/DiffReview.cpp" line="339"/>
         <source>The files of an OpenSM started with -R file -U LFTS -P PARTITIONS. Leave the first empty to write plan files instead.</source>
         <translation>Filene til en OpenSM startet med -R file -U LFTS -P PARTITIONS. La den første stå tom for å skrive planfiler i stedet.</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="303"/>
+        <location filename="../views/review/DiffReview.cpp" line="340"/>
         <source>LFT dump (-U):</source>
         <translation>LFT-dump (-U):</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="304"/>
+        <location filename="../views/review/DiffReview.cpp" line="341"/>
         <source>partitions.conf (-P):</source>
         <translation>partitions.conf (-P):</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="305"/>
+        <location filename="../views/review/DiffReview.cpp" line="342"/>
         <source>OpenSM pid file:</source>
         <translation>OpenSMs pid-fil:</translation>
     </message>
     <message>
-        <location filename="../views/DiffReview.cpp" line="306"/>
+        <location filename="../views/review/DiffReview.cpp" line="343"/>
         <source>OpenSM log (optional):</source>
         <translation>OpenSMs logg (valgfri):</translation>
     </message>
@@ -312,73 +312,73 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::FabricDocument</name>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="90"/>
+        <location filename="../views/document/FabricDocument.cpp" line="104"/>
         <source>A partition needs a name.</source>
         <translation>En partisjon må ha et navn.</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="96"/>
+        <location filename="../views/document/FabricDocument.cpp" line="110"/>
         <source>The partition name &quot;%1&quot; contains &quot;%2&quot;; use letters, digits, &apos;-&apos;, &apos;_&apos; or &apos;.&apos;.</source>
         <translation>Partisjonsnavnet «%1» inneholder «%2»; bruk bokstaver, sifre, &apos;-&apos;, &apos;_&apos; eller &apos;.&apos;.</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="97"/>
+        <location filename="../views/document/FabricDocument.cpp" line="111"/>
         <source>a space</source>
         <translation>et mellomrom</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="101"/>
+        <location filename="../views/document/FabricDocument.cpp" line="115"/>
         <source>A partition named &quot;%1&quot; already exists (P_Key %2).</source>
         <translation>Det finnes allerede en partisjon med navnet «%1» (P_Key %2).</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="102"/>
+        <location filename="../views/document/FabricDocument.cpp" line="116"/>
         <source>automatic</source>
         <translation>automatisk</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="111"/>
-        <location filename="../views/document/FabricDocument.cpp" line="235"/>
+        <location filename="../views/document/FabricDocument.cpp" line="125"/>
+        <location filename="../views/document/FabricDocument.cpp" line="249"/>
         <source>P_Key 0x0000 names no partition; use 0x0001 to 0x7fff.</source>
         <translation>P_Key 0x0000 betegner ingen partisjon; bruk 0x0001 til 0x7fff.</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="113"/>
+        <location filename="../views/document/FabricDocument.cpp" line="127"/>
         <source>P_Key %1 is already used by partition &quot;%2&quot;.</source>
         <translation>P_Key %1 brukes allerede av partisjonen «%2».</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="127"/>
+        <location filename="../views/document/FabricDocument.cpp" line="141"/>
         <source>There is no partition with P_Key %1.</source>
         <translation>Det finnes ingen partisjon med P_Key %1.</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="169"/>
+        <location filename="../views/document/FabricDocument.cpp" line="183"/>
         <source>no fabric is loaded to apply weights to</source>
         <translation>ingen fabric er lastet inn som vektene kan brukes på</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="172"/>
+        <location filename="../views/document/FabricDocument.cpp" line="186"/>
         <source>cannot read: %1</source>
         <translation>kan ikke leses: %1</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="203"/>
+        <location filename="../views/document/FabricDocument.cpp" line="217"/>
         <source>no fabric is loaded to bind the project to</source>
         <translation>ingen fabric er lastet inn som prosjektet kan knyttes til</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="223"/>
+        <location filename="../views/document/FabricDocument.cpp" line="237"/>
         <source>Enter a P_Key, such as 0x0012.</source>
         <translation>Skriv inn en P_Key, for eksempel 0x0012.</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="229"/>
+        <location filename="../views/document/FabricDocument.cpp" line="243"/>
         <source>&quot;%1&quot; is not a P_Key; write it in hex with 0x (0x0012) or in decimal.</source>
         <translation>«%1» er ikke en P_Key; skriv den heksadesimalt med 0x (0x0012) eller desimalt.</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="233"/>
+        <location filename="../views/document/FabricDocument.cpp" line="247"/>
         <source>P_Key %1 is wider than 16 bits.</source>
         <translation>P_Key %1 er bredere enn 16 biter.</translation>
     </message>
@@ -386,7 +386,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::FabricScene</name>
     <message numerus="yes">
-        <location filename="../views/FabricScene.cpp" line="733"/>
+        <location filename="../views/scene/FabricScene.cpp" line="800"/>
         <source>… %n more partition(s), hues repeat</source>
         <translation>
             <numerusform>… %n partisjon til, fargene gjentas</numerusform>
@@ -394,89 +394,89 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="736"/>
+        <location filename="../views/scene/FabricScene.cpp" line="803"/>
         <source>Host in several partitions</source>
         <translation>Vert i flere partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="739"/>
+        <location filename="../views/scene/FabricScene.cpp" line="806"/>
         <source>Tenant %1</source>
         <translation>Leietaker %1</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="742"/>
+        <location filename="../views/scene/FabricScene.cpp" line="809"/>
         <source>Host in no partition</source>
         <translation>Vert uten partisjon</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="744"/>
+        <location filename="../views/scene/FabricScene.cpp" line="811"/>
         <source>Cable shared by partitions</source>
         <translation>Kabel delt av partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="745"/>
+        <location filename="../views/scene/FabricScene.cpp" line="812"/>
         <source>Cable without partition traffic</source>
         <translation>Kabel uten partisjonstrafikk</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="748"/>
+        <location filename="../views/scene/FabricScene.cpp" line="815"/>
         <source>Idle cable</source>
         <translation>Ubrukt kabel</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="770"/>
+        <location filename="../views/scene/FabricScene.cpp" line="837"/>
         <source>Switch</source>
         <translation>Svitsj</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="773"/>
+        <location filename="../views/scene/FabricScene.cpp" line="840"/>
         <source>Host</source>
         <translation>Vert</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="776"/>
+        <location filename="../views/scene/FabricScene.cpp" line="843"/>
         <source>Router</source>
         <translation>Ruter</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="785"/>
+        <location filename="../views/scene/FabricScene.cpp" line="852"/>
         <source>&lt;b&gt;%1&lt;/b&gt; (%2)&lt;br&gt;GUID %3&lt;br&gt;LID %4&lt;br&gt;%5 ports, %6 cabled&lt;br&gt;Tier %7</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; (%2)&lt;br&gt;GUID %3&lt;br&gt;LID %4&lt;br&gt;%5 porter, %6 kablet&lt;br&gt;Nivå %7</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="786"/>
-        <location filename="../views/FabricScene.cpp" line="862"/>
+        <location filename="../views/scene/FabricScene.cpp" line="853"/>
+        <location filename="../views/scene/FabricScene.cpp" line="929"/>
         <source>none</source>
         <translation>ingen</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="789"/>
+        <location filename="../views/scene/FabricScene.cpp" line="856"/>
         <source>none (no path to a host)</source>
         <translation>ingen (ingen vei til en vert)</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="794"/>
-        <location filename="../views/FabricScene.cpp" line="862"/>
+        <location filename="../views/scene/FabricScene.cpp" line="861"/>
+        <location filename="../views/scene/FabricScene.cpp" line="929"/>
         <source>Partitions: %1</source>
         <translation>Partisjoner: %1</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="794"/>
+        <location filename="../views/scene/FabricScene.cpp" line="861"/>
         <source>none besides the default</source>
         <translation>ingen utenom standardpartisjonen</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="797"/>
+        <location filename="../views/scene/FabricScene.cpp" line="864"/>
         <source>Tenant: %1</source>
         <translation>Leietaker: %1</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="808"/>
+        <location filename="../views/scene/FabricScene.cpp" line="875"/>
         <source>Port %1 → %2: load out %3, in %4</source>
         <translation>Port %1 → %2: last ut %3, inn %4</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/FabricScene.cpp" line="814"/>
+        <location filename="../views/scene/FabricScene.cpp" line="881"/>
         <source>… and %n more port(s)</source>
         <translation>
             <numerusform>… og %n port til</numerusform>
@@ -484,23 +484,23 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="851"/>
+        <location filename="../views/scene/FabricScene.cpp" line="918"/>
         <source>&lt;b&gt;Cable&lt;/b&gt; %1 ↔ %2</source>
         <translation>&lt;b&gt;Kabel&lt;/b&gt; %1 ↔ %2</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="854"/>
-        <location filename="../views/FabricScene.cpp" line="855"/>
+        <location filename="../views/scene/FabricScene.cpp" line="921"/>
+        <location filename="../views/scene/FabricScene.cpp" line="922"/>
         <source>Load %1 → %2: %3</source>
         <translation>Last %1 → %2: %3</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="857"/>
+        <location filename="../views/scene/FabricScene.cpp" line="924"/>
         <source>No routing to measure load with</source>
         <translation>Ingen ruting å måle last med</translation>
     </message>
     <message>
-        <location filename="../views/FabricScene.cpp" line="880"/>
+        <location filename="../views/scene/FabricScene.cpp" line="947"/>
         <source>Hosts under %1: %2</source>
         <translation>Verter under %1: %2</translation>
     </message>
@@ -508,7 +508,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::FabricView</name>
     <message numerus="yes">
-        <location filename="../views/FabricView.cpp" line="255"/>
+        <location filename="../views/scene/FabricView.cpp" line="260"/>
         <source>%n host port(s)</source>
         <translation>
             <numerusform>%n vertsport</numerusform>
@@ -516,77 +516,77 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="306"/>
+        <location filename="../views/scene/FabricView.cpp" line="311"/>
         <source>Hosts</source>
         <translation>Verter</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="308"/>
+        <location filename="../views/scene/FabricView.cpp" line="313"/>
         <source>Leaves</source>
         <translation>Løvsvitsjer</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="310"/>
+        <location filename="../views/scene/FabricView.cpp" line="315"/>
         <source>Roots</source>
         <translation>Rotsvitsjer</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="312"/>
+        <location filename="../views/scene/FabricView.cpp" line="317"/>
         <source>Tier %1</source>
         <translation>Nivå %1</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="313"/>
+        <location filename="../views/scene/FabricView.cpp" line="318"/>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="332"/>
+        <location filename="../views/scene/FabricView.cpp" line="337"/>
         <source>Root switch</source>
         <translation>Rotsvitsj</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="334"/>
+        <location filename="../views/scene/FabricView.cpp" line="339"/>
         <source>Middle switch</source>
         <translation>Mellomsvitsj</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="336"/>
+        <location filename="../views/scene/FabricView.cpp" line="341"/>
         <source>Leaf switch</source>
         <translation>Løvsvitsj</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="345"/>
+        <location filename="../views/scene/FabricView.cpp" line="350"/>
         <source>Host</source>
         <translation>Vert</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="347"/>
+        <location filename="../views/scene/FabricView.cpp" line="352"/>
         <source>Router</source>
         <translation>Ruter</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="349"/>
+        <location filename="../views/scene/FabricView.cpp" line="354"/>
         <source>Cable</source>
         <translation>Kabel</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="353"/>
+        <location filename="../views/scene/FabricView.cpp" line="358"/>
         <source>Route between two selected hosts, there</source>
         <translation>Rute mellom to valgte verter, dit</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="354"/>
+        <location filename="../views/scene/FabricView.cpp" line="359"/>
         <source>… and back</source>
         <translation>… og tilbake</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="356"/>
+        <location filename="../views/scene/FabricView.cpp" line="361"/>
         <source>Cable of selection</source>
         <translation>Kabel til det valgte</translation>
     </message>
     <message>
-        <location filename="../views/FabricView.cpp" line="429"/>
+        <location filename="../views/scene/FabricView.cpp" line="434"/>
         <source>Cable load (%1)</source>
         <translation>Kabellast (%1)</translation>
     </message>
@@ -594,12 +594,12 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::MainWindow</name>
     <message>
-        <location filename="../app/MainWindow.cpp" line="109"/>
+        <location filename="../app/gui/MainWindow.cpp" line="104"/>
         <source>Zoom %1 %</source>
         <translation>Zoom %1 %</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/MainWindow.cpp" line="115"/>
+        <location filename="../app/gui/MainWindow.cpp" line="110"/>
         <source>Route shown both ways: %n hop(s) in all</source>
         <translation>
             <numerusform>Ruten vises begge veier: %n hopp i alt</numerusform>
@@ -607,7 +607,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/MainWindow.cpp" line="117"/>
+        <location filename="../app/gui/MainWindow.cpp" line="112"/>
         <source>%n nodes selected: drag the hosts onto a partition to add them</source>
         <translation>
             <numerusform>%n node valgt: dra vertene til en partisjon for å legge dem til</numerusform>
@@ -615,361 +615,341 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="120"/>
+        <location filename="../app/gui/MainWindow.cpp" line="115"/>
         <source>Weft</source>
         <translation>Weft</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="138"/>
+        <location filename="../app/gui/MainWindow.cpp" line="133"/>
         <source>Find a node by name, GUID or LID (&quot;lid 17&quot;)</source>
         <translation>Finn en node etter navn, GUID eller LID («lid 17»)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="178"/>
+        <location filename="../app/gui/MainWindow.cpp" line="173"/>
         <source>Nodes</source>
         <translation>Noder</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="186"/>
+        <location filename="../app/gui/MainWindow.cpp" line="181"/>
         <source>Fabric</source>
         <translation>Fabric</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="186"/>
+        <location filename="../app/gui/MainWindow.cpp" line="181"/>
         <source>Count</source>
         <translation>Antall</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="192"/>
+        <location filename="../app/gui/MainWindow.cpp" line="187"/>
         <source>Summary</source>
         <translation>Oversikt</translation>
     </message>
     <message>
-        <source>Partition</source>
-        <translation type="vanished">Partisjon</translation>
-    </message>
-    <message>
-        <source>P_Key</source>
-        <translation type="vanished">P_Key</translation>
-    </message>
-    <message>
-        <source>Members</source>
-        <translation type="vanished">Medlemmer</translation>
-    </message>
-    <message>
-        <source>Isolation</source>
-        <translation type="vanished">Isolasjon</translation>
-    </message>
-    <message>
-        <location filename="../app/MainWindow.cpp" line="199"/>
+        <location filename="../app/gui/MainWindow.cpp" line="194"/>
         <source>Partitions</source>
         <translation>Partisjoner</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="205"/>
+        <location filename="../app/gui/MainWindow.cpp" line="200"/>
         <source>Policies</source>
         <translation>Retningslinjer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="210"/>
+        <location filename="../app/gui/MainWindow.cpp" line="205"/>
         <source>Node Weights</source>
         <translation>Nodevekter</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="217"/>
+        <location filename="../app/gui/MainWindow.cpp" line="212"/>
         <source>Fabric as opened</source>
         <translation>Nettet slik det ble åpnet</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="218"/>
+        <location filename="../app/gui/MainWindow.cpp" line="213"/>
         <source>History</source>
         <translation>Historikk</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="226"/>
+        <location filename="../app/gui/MainWindow.cpp" line="221"/>
         <source>Routing Preview</source>
         <translation>Forhåndsvisning av ruting</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="237"/>
+        <location filename="../app/gui/MainWindow.cpp" line="233"/>
         <source>Diff Review</source>
         <translation>Gjennomgang av endringer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="244"/>
+        <location filename="../app/gui/MainWindow.cpp" line="240"/>
         <source>Commit: %1</source>
         <translation>Innføring: %1</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="253"/>
+        <location filename="../app/gui/MainWindow.cpp" line="249"/>
         <source>&amp;File</source>
         <translation>&amp;Fil</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="254"/>
+        <location filename="../app/gui/MainWindow.cpp" line="250"/>
         <source>&amp;Open Topology…</source>
         <translation>&amp;Åpne topologi …</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="256"/>
+        <location filename="../app/gui/MainWindow.cpp" line="252"/>
         <source>Open &amp;Demo Fabric</source>
         <translation>Åpne &amp;demofabric</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="257"/>
+        <location filename="../app/gui/MainWindow.cpp" line="253"/>
         <source>Open &amp;Project…</source>
         <translation>Åpne &amp;prosjekt …</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="259"/>
+        <location filename="../app/gui/MainWindow.cpp" line="255"/>
         <source>Open &amp;LFT Dump…</source>
         <translation>Åpne &amp;LFT-dump …</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="261"/>
+        <location filename="../app/gui/MainWindow.cpp" line="257"/>
         <source>Load the forwarding tables the fabric holds now (ibroute, dump_lfts or OpenSM&apos;s dump)</source>
         <translation>Last inn videresendingstabellene nettet har nå (ibroute, dump_lfts eller OpenSMs dump)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="262"/>
+        <location filename="../app/gui/MainWindow.cpp" line="258"/>
         <source>Open &amp;Recent</source>
         <translation>Åpne &amp;nylig brukt</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="265"/>
+        <location filename="../app/gui/MainWindow.cpp" line="261"/>
         <source>&amp;Save Project</source>
         <translation>&amp;Lagre prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="267"/>
+        <location filename="../app/gui/MainWindow.cpp" line="263"/>
         <source>Save Project &amp;As…</source>
         <translation>Lagre prosjekt &amp;som …</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="270"/>
+        <location filename="../app/gui/MainWindow.cpp" line="266"/>
         <source>&amp;Quit</source>
         <translation>&amp;Avslutt</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="274"/>
+        <location filename="../app/gui/MainWindow.cpp" line="270"/>
         <source>&amp;Edit</source>
         <translation>R&amp;ediger</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="275"/>
+        <location filename="../app/gui/MainWindow.cpp" line="271"/>
         <source>&amp;Undo</source>
         <translation>&amp;Angre</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="277"/>
+        <location filename="../app/gui/MainWindow.cpp" line="273"/>
         <source>&amp;Redo</source>
         <translation>&amp;Gjør om</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="282"/>
+        <location filename="../app/gui/MainWindow.cpp" line="278"/>
         <source>&amp;Find Node…</source>
         <translation>&amp;Finn node …</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="288"/>
+        <location filename="../app/gui/MainWindow.cpp" line="284"/>
         <source>&amp;View</source>
         <translation>&amp;Vis</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="289"/>
+        <location filename="../app/gui/MainWindow.cpp" line="285"/>
         <source>&amp;Fit to Window</source>
         <translation>&amp;Tilpass til vinduet</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="291"/>
+        <location filename="../app/gui/MainWindow.cpp" line="287"/>
         <source>Zoom &amp;In</source>
         <translation>Zoom &amp;inn</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="293"/>
+        <location filename="../app/gui/MainWindow.cpp" line="289"/>
         <source>Zoom &amp;Out</source>
         <translation>Zoom &amp;ut</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="299"/>
+        <location filename="../app/gui/MainWindow.cpp" line="295"/>
         <source>&amp;Language</source>
         <translation>&amp;Språk</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="301"/>
+        <location filename="../app/gui/MainWindow.cpp" line="297"/>
         <source>F&amp;abric</source>
         <translation>F&amp;abric</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="302"/>
+        <location filename="../app/gui/MainWindow.cpp" line="298"/>
         <source>&amp;Preview Routing</source>
         <translation>&amp;Forhåndsvis ruting</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="308"/>
+        <location filename="../app/gui/MainWindow.cpp" line="304"/>
         <source>&amp;Review Changes</source>
         <translation>&amp;Gå gjennom endringer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="313"/>
+        <location filename="../app/gui/MainWindow.cpp" line="309"/>
         <source>&amp;Approve…</source>
         <translation>&amp;Godkjenn …</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="314"/>
+        <location filename="../app/gui/MainWindow.cpp" line="310"/>
         <source>Commit &amp;Target…</source>
         <translation>&amp;Mål for innføring …</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="316"/>
+        <location filename="../app/gui/MainWindow.cpp" line="312"/>
         <source>Commit &amp;Journal…</source>
         <translation>Commit-&amp;logg…</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="318"/>
+        <location filename="../app/gui/MainWindow.cpp" line="314"/>
         <source>&amp;Help</source>
         <translation>&amp;Hjelp</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="319"/>
+        <location filename="../app/gui/MainWindow.cpp" line="315"/>
         <source>&amp;About Weft</source>
         <translation>&amp;Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="321"/>
+        <location filename="../app/gui/MainWindow.cpp" line="317"/>
         <source>About &amp;Qt</source>
         <translation>Om &amp;Qt</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="335"/>
+        <location filename="../app/gui/MainWindow.cpp" line="331"/>
         <source>System Language</source>
         <translation>Systemets språk</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="353"/>
+        <location filename="../app/gui/MainWindow.cpp" line="349"/>
         <source>The new language applies when Weft is started again.</source>
         <translation>Det nye språket gjelder fra neste gang Weft startes.</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="365"/>
+        <location filename="../app/gui/MainWindow.cpp" line="361"/>
         <source>Open Commit Journal</source>
         <translation>Åpne commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="366"/>
+        <location filename="../app/gui/MainWindow.cpp" line="362"/>
         <source>Commit journals (*.jsonl);;All files (*)</source>
         <translation>Commit-logger (*.jsonl);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="375"/>
+        <location filename="../app/gui/MainWindow.cpp" line="371"/>
         <source>Commit Journal</source>
         <translation>Commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="375"/>
+        <location filename="../app/gui/MainWindow.cpp" line="371"/>
         <source>Cannot read the commit journal:
 %1</source>
         <translation>Kan ikke lese commit-loggen:
 %1</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="400"/>
+        <location filename="../app/gui/MainWindow.cpp" line="396"/>
         <source>Unsaved Changes</source>
         <translation>Ulagrede endringer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="400"/>
+        <location filename="../app/gui/MainWindow.cpp" line="396"/>
         <source>The partitions have unsaved changes. Save them as a project?</source>
         <translation>Partisjonene har ulagrede endringer. Vil du lagre dem som et prosjekt?</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="425"/>
+        <location filename="../app/gui/MainWindow.cpp" line="413"/>
         <source>%1[*] — Weft</source>
         <translation>%1[*] — Weft</translation>
     </message>
     <message>
-        <source>%1 — Weft</source>
-        <translation type="vanished">%1 — Weft</translation>
-    </message>
-    <message>
-        <location filename="../app/MainWindow.cpp" line="435"/>
+        <location filename="../app/gui/MainWindow.cpp" line="420"/>
         <source>Laying out the fabric (%1 nodes)…</source>
         <translation>Plasserer nodene i fabricen (%1 noder) …</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="544"/>
+        <location filename="../app/gui/MainWindow.cpp" line="493"/>
         <source>View</source>
         <translation>Visning</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="549"/>
-        <location filename="../app/MainWindow.cpp" line="554"/>
+        <location filename="../app/gui/MainWindow.cpp" line="498"/>
+        <location filename="../app/gui/MainWindow.cpp" line="503"/>
         <source>Plain</source>
         <translation>Enkel</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="550"/>
+        <location filename="../app/gui/MainWindow.cpp" line="499"/>
         <source>By load</source>
         <translation>Etter last</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="551"/>
-        <location filename="../app/MainWindow.cpp" line="555"/>
+        <location filename="../app/gui/MainWindow.cpp" line="500"/>
+        <location filename="../app/gui/MainWindow.cpp" line="504"/>
         <source>By partition</source>
         <translation>Etter partisjon</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="556"/>
+        <location filename="../app/gui/MainWindow.cpp" line="505"/>
         <source>By tenant</source>
         <translation>Etter leietaker</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="559"/>
+        <location filename="../app/gui/MainWindow.cpp" line="508"/>
         <source>Current tables</source>
         <translation>Gjeldende tabeller</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="560"/>
+        <location filename="../app/gui/MainWindow.cpp" line="509"/>
         <source>Proposed (preview)</source>
         <translation>Foreslått (forhåndsvisning)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="565"/>
+        <location filename="../app/gui/MainWindow.cpp" line="514"/>
         <source>Find node: name, GUID or LID</source>
         <translation>Finn node: navn, GUID eller LID</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="569"/>
+        <location filename="../app/gui/MainWindow.cpp" line="518"/>
         <source> Cables: </source>
         <translation> Kabler: </translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="571"/>
+        <location filename="../app/gui/MainWindow.cpp" line="520"/>
         <source>  Hosts: </source>
         <translation>  Verter: </translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="573"/>
+        <location filename="../app/gui/MainWindow.cpp" line="522"/>
         <source>  Routing: </source>
         <translation>  Ruting: </translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="598"/>
+        <location filename="../app/gui/MainWindow.cpp" line="545"/>
         <source>No node matches &quot;%1&quot;</source>
         <translation>Ingen node passer med «%1»</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="606"/>
+        <location filename="../app/gui/MainWindow.cpp" line="554"/>
         <source>open a fabric first</source>
         <translation>åpne et nett først</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="622"/>
+        <location filename="../app/gui/MainWindow.cpp" line="568"/>
         <source>Current tables: %1</source>
         <translation>Gjeldende tabeller: %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/MainWindow.cpp" line="623"/>
+        <location filename="../app/gui/MainWindow.cpp" line="569"/>
         <source>Current tables: %1 (%n switch(es) not fully covered)</source>
         <translation>
             <numerusform>Gjeldende tabeller: %1 (%n svitsj ikke fullt dekket)</numerusform>
@@ -977,27 +957,27 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="631"/>
+        <location filename="../app/gui/MainWindow.cpp" line="577"/>
         <source>Open LFT Dump</source>
         <translation>Åpne LFT-dump</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="632"/>
+        <location filename="../app/gui/MainWindow.cpp" line="578"/>
         <source>LFT dumps (*.lfts *.dump *.txt);;All files (*)</source>
         <translation>LFT-dumper (*.lfts *.dump *.txt);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="638"/>
+        <location filename="../app/gui/MainWindow.cpp" line="584"/>
         <source>Cannot Open the LFT Dump</source>
         <translation>Kan ikke åpne LFT-dumpen</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="645"/>
+        <location filename="../app/gui/MainWindow.cpp" line="591"/>
         <source>open the project&apos;s fabric first</source>
         <translation>åpne prosjektets nett først</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/MainWindow.cpp" line="658"/>
+        <location filename="../app/gui/MainWindow.cpp" line="604"/>
         <source>%n GUID(s) of the project are not in this fabric and were left out</source>
         <translation>
             <numerusform>%n GUID i prosjektet finnes ikke i dette nettet og ble utelatt</numerusform>
@@ -1005,198 +985,174 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="672"/>
+        <location filename="../app/gui/MainWindow.cpp" line="618"/>
         <source>Saved %1</source>
         <translation>Lagret %1</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="679"/>
+        <location filename="../app/gui/MainWindow.cpp" line="625"/>
         <source>Open Project</source>
         <translation>Åpne prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="680"/>
+        <location filename="../app/gui/MainWindow.cpp" line="626"/>
         <source>Weft projects (*.weft);;All files (*)</source>
         <translation>Weft-prosjekter (*.weft);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="686"/>
-        <location filename="../app/MainWindow.cpp" line="834"/>
+        <location filename="../app/gui/MainWindow.cpp" line="632"/>
+        <location filename="../app/gui/MainWindow.cpp" line="713"/>
         <source>Cannot Open the Project</source>
         <translation>Kan ikke åpne prosjektet</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="692"/>
+        <location filename="../app/gui/MainWindow.cpp" line="638"/>
         <source>Save Project</source>
         <translation>Lagre prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="693"/>
+        <location filename="../app/gui/MainWindow.cpp" line="639"/>
         <source>Weft projects (*.weft)</source>
         <translation>Weft-prosjekter (*.weft)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="700"/>
-        <location filename="../app/MainWindow.cpp" line="714"/>
+        <location filename="../app/gui/MainWindow.cpp" line="646"/>
+        <location filename="../app/gui/MainWindow.cpp" line="660"/>
         <source>Cannot Save the Project</source>
         <translation>Kan ikke lagre prosjektet</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="814"/>
+        <location filename="../app/gui/MainWindow.cpp" line="693"/>
         <source>Cannot Open the Demo Fabric</source>
         <translation>Kan ikke åpne demofabricen</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="821"/>
+        <location filename="../app/gui/MainWindow.cpp" line="700"/>
         <source>Open Topology</source>
         <translation>Åpne topologi</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="822"/>
+        <location filename="../app/gui/MainWindow.cpp" line="701"/>
         <source>Topology files (ibnetdiscover, ibsim) (*.txt *.net *.topo);;All files (*)</source>
         <translation>Topologifiler (ibnetdiscover, ibsim) (*.txt *.net *.topo);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="843"/>
+        <location filename="../app/gui/MainWindow.cpp" line="722"/>
         <source>Cannot Open Topology</source>
         <translation>Kan ikke åpne topologien</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="844"/>
+        <location filename="../app/gui/MainWindow.cpp" line="723"/>
         <source>%1 could not be read. The fabric shown before is unchanged.</source>
         <translation>Kunne ikke lese %1. Fabricen som ble vist fra før, er uendret.</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="869"/>
+        <location filename="../app/gui/MainWindow.cpp" line="748"/>
         <source>&amp;%1 %2</source>
         <translation>&amp;%1 %2</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="875"/>
+        <location filename="../app/gui/MainWindow.cpp" line="754"/>
         <source>No Recent Files</source>
         <translation>Ingen nylig brukte filer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="879"/>
+        <location filename="../app/gui/MainWindow.cpp" line="758"/>
         <source>&amp;Clear List</source>
         <translation>&amp;Tøm listen</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="887"/>
+        <location filename="../app/gui/MainWindow.cpp" line="766"/>
         <source>About Weft</source>
         <translation>Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="888"/>
+        <location filename="../app/gui/MainWindow.cpp" line="767"/>
         <source>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;A fabric manager for InfiniBand: topology, partitions and routing, previewed before they reach the subnet manager.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;En fabric-forvalter for InfiniBand: topologi, partisjoner og ruting, forhåndsvist før de når subnet-manageren.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="900"/>
+        <location filename="../app/gui/MainWindow.cpp" line="779"/>
         <source>Switches</source>
         <translation>Svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="901"/>
+        <location filename="../app/gui/MainWindow.cpp" line="780"/>
         <source>Hosts (channel adapters)</source>
         <translation>Verter (kanaladaptere)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="903"/>
+        <location filename="../app/gui/MainWindow.cpp" line="782"/>
         <source>Routers</source>
         <translation>Rutere</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="904"/>
+        <location filename="../app/gui/MainWindow.cpp" line="783"/>
         <source>Cables</source>
         <translation>Kabler</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="905"/>
+        <location filename="../app/gui/MainWindow.cpp" line="784"/>
         <source>Between switches</source>
         <translation>Mellom svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="906"/>
+        <location filename="../app/gui/MainWindow.cpp" line="785"/>
         <source>To hosts and routers</source>
         <translation>Til verter og rutere</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="907"/>
+        <location filename="../app/gui/MainWindow.cpp" line="786"/>
         <source>Switch tiers</source>
         <translation>Svitsjnivåer</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="911"/>
+        <location filename="../app/gui/MainWindow.cpp" line="790"/>
         <source>Tier 1 (leaves)</source>
         <translation>Nivå 1 (løvsvitsjer)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="913"/>
+        <location filename="../app/gui/MainWindow.cpp" line="792"/>
         <source>Tier %1 (roots)</source>
         <translation>Nivå %1 (rotsvitsjer)</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="915"/>
+        <location filename="../app/gui/MainWindow.cpp" line="794"/>
         <source>Tier %1</source>
         <translation>Nivå %1</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="919"/>
+        <location filename="../app/gui/MainWindow.cpp" line="798"/>
         <source>Switches with no path to a host</source>
         <translation>Svitsjer uten vei til en vert</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="920"/>
+        <location filename="../app/gui/MainWindow.cpp" line="799"/>
         <source>none assigned</source>
         <translation>ingen tildelt</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="921"/>
+        <location filename="../app/gui/MainWindow.cpp" line="800"/>
         <source>%1–%2</source>
         <translation>%1–%2</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="922"/>
+        <location filename="../app/gui/MainWindow.cpp" line="801"/>
         <source>LID range</source>
         <translation>LID-område</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="923"/>
+        <location filename="../app/gui/MainWindow.cpp" line="802"/>
         <source>LIDs assigned</source>
         <translation>Tildelte LID-er</translation>
     </message>
     <message>
-        <source>all ports</source>
-        <translation type="vanished">alle porter</translation>
-    </message>
-    <message>
-        <source>all hosts</source>
-        <translation type="vanished">alle verter</translation>
-    </message>
-    <message>
-        <source>all switches</source>
-        <translation type="vanished">alle svitsjer</translation>
-    </message>
-    <message>
-        <source>all routers</source>
-        <translation type="vanished">alle rutere</translation>
-    </message>
-    <message>
-        <source>the SM&apos;s port</source>
-        <translation type="vanished">SM-ens port</translation>
-    </message>
-    <message>
-        <source>automatic</source>
-        <translation type="vanished">automatisk</translation>
-    </message>
-    <message>
-        <location filename="../app/MainWindow.cpp" line="930"/>
+        <location filename="../app/gui/MainWindow.cpp" line="809"/>
         <source>No fabric</source>
         <translation>Ingen fabric</translation>
     </message>
     <message>
-        <location filename="../app/MainWindow.cpp" line="934"/>
+        <location filename="../app/gui/MainWindow.cpp" line="813"/>
         <source>Switches: %1 · Hosts: %2 · Cables: %3</source>
         <translation>Svitsjer: %1 · Verter: %2 · Kabler: %3</translation>
     </message>
@@ -1204,52 +1160,52 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::NodeTableModel</name>
     <message>
-        <location filename="../views/NodeTableModel.cpp" line="62"/>
+        <location filename="../views/nodes/NodeTableModel.cpp" line="57"/>
         <source>Switch</source>
         <translation>Svitsj</translation>
     </message>
     <message>
-        <location filename="../views/NodeTableModel.cpp" line="64"/>
+        <location filename="../views/nodes/NodeTableModel.cpp" line="59"/>
         <source>Host</source>
         <translation>Vert</translation>
     </message>
     <message>
-        <location filename="../views/NodeTableModel.cpp" line="66"/>
+        <location filename="../views/nodes/NodeTableModel.cpp" line="61"/>
         <source>Router</source>
         <translation>Ruter</translation>
     </message>
     <message>
-        <location filename="../views/NodeTableModel.cpp" line="119"/>
+        <location filename="../views/nodes/NodeTableModel.cpp" line="114"/>
         <source>none</source>
         <translation>ingen</translation>
     </message>
     <message>
-        <location filename="../views/NodeTableModel.cpp" line="132"/>
+        <location filename="../views/nodes/NodeTableModel.cpp" line="127"/>
         <source>Type</source>
         <translation>Type</translation>
     </message>
     <message>
-        <location filename="../views/NodeTableModel.cpp" line="134"/>
+        <location filename="../views/nodes/NodeTableModel.cpp" line="129"/>
         <source>Description</source>
         <translation>Beskrivelse</translation>
     </message>
     <message>
-        <location filename="../views/NodeTableModel.cpp" line="136"/>
+        <location filename="../views/nodes/NodeTableModel.cpp" line="131"/>
         <source>GUID</source>
         <translation>GUID</translation>
     </message>
     <message>
-        <location filename="../views/NodeTableModel.cpp" line="138"/>
+        <location filename="../views/nodes/NodeTableModel.cpp" line="133"/>
         <source>LID</source>
         <translation>LID</translation>
     </message>
     <message>
-        <location filename="../views/NodeTableModel.cpp" line="140"/>
+        <location filename="../views/nodes/NodeTableModel.cpp" line="135"/>
         <source>Ports</source>
         <translation>Porter</translation>
     </message>
     <message>
-        <location filename="../views/NodeTableModel.cpp" line="142"/>
+        <location filename="../views/nodes/NodeTableModel.cpp" line="137"/>
         <source>Tier</source>
         <translation>Nivå</translation>
     </message>
@@ -1257,82 +1213,82 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::PartitionPanel</name>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="35"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="35"/>
         <source>New…</source>
         <translation>Ny …</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="36"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="36"/>
         <source>Rename…</source>
         <translation>Gi nytt navn …</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="37"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="37"/>
         <source>Delete</source>
         <translation>Slett</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="38"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="38"/>
         <source>Full</source>
         <translation>Full</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="39"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="39"/>
         <source>Limited</source>
         <translation>Begrenset</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="40"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="40"/>
         <source>Remove</source>
         <translation>Fjern</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="64"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="64"/>
         <source>as full members</source>
         <translation>som fullverdige medlemmer</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="65"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="65"/>
         <source>as limited members</source>
         <translation>som begrensede medlemmer</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="66"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="66"/>
         <source>How hosts dropped on a partition become its members</source>
         <translation>Hvordan verter som slippes på en partisjon, blir medlemmer av den</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="75"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="75"/>
         <source>Create a partition with a name and a P_Key</source>
         <translation>Opprett en partisjon med navn og P_Key</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="76"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="76"/>
         <source>Make the selected members full members</source>
         <translation>Gjør de valgte medlemmene til fullverdige medlemmer</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="77"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="77"/>
         <source>Make the selected members limited members</source>
         <translation>Gjør de valgte medlemmene til begrensede medlemmer</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="78"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="78"/>
         <source>Remove the selected members from their partition</source>
         <translation>Fjern de valgte medlemmene fra partisjonen sin</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="89"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="89"/>
         <source>Drag hosts or tenants onto a partition to add them</source>
         <translation>Dra verter eller leietakere til en partisjon for å legge dem til</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="189"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="189"/>
         <source>Select the partition to rename.</source>
         <translation>Velg partisjonen som skal få nytt navn.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/PartitionPanel.cpp" line="207"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="207"/>
         <source>Delete %n partition(s)</source>
         <translation>
             <numerusform>Slette %n partisjon</numerusform>
@@ -1340,7 +1296,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/PartitionPanel.cpp" line="234"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="234"/>
         <source>Change membership in %n partition(s)</source>
         <translation>
             <numerusform>Endre medlemskap i %n partisjon</numerusform>
@@ -1348,7 +1304,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/PartitionPanel.cpp" line="245"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="245"/>
         <source>Remove hosts from %n partition(s)</source>
         <translation>
             <numerusform>Fjerne verter fra %n partisjon</numerusform>
@@ -1356,62 +1312,62 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="255"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="255"/>
         <source>New Partition</source>
         <translation>Ny partisjon</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="258"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="258"/>
         <source>e.g. 0x0012</source>
         <translation>f.eks. 0x0012</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="263"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="263"/>
         <source>Name:</source>
         <translation>Navn:</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="264"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="264"/>
         <source>P_Key:</source>
         <translation>P_Key:</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="286"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="286"/>
         <source>Rename Partition</source>
         <translation>Gi partisjonen nytt navn</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="287"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="287"/>
         <source>New name for partition %1:</source>
         <translation>Nytt navn på partisjon %1:</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="297"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="297"/>
         <source>New Partition…</source>
         <translation>Ny partisjon …</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="298"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="298"/>
         <source>Rename Partition…</source>
         <translation>Gi partisjonen nytt navn …</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="299"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="299"/>
         <source>Delete Partition</source>
         <translation>Slett partisjonen</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="301"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="301"/>
         <source>Make Full Members</source>
         <translation>Gjør til fullverdige medlemmer</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="303"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="303"/>
         <source>Make Limited Members</source>
         <translation>Gjør til begrensede medlemmer</translation>
     </message>
     <message>
-        <location filename="../views/PartitionPanel.cpp" line="305"/>
+        <location filename="../views/tenancy/PartitionPanel.cpp" line="305"/>
         <source>Remove from Partition</source>
         <translation>Fjern fra partisjonen</translation>
     </message>
@@ -1419,52 +1375,52 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::PartitionTreeModel</name>
     <message>
-        <location filename="../views/PartitionTreeModel.cpp" line="21"/>
+        <location filename="../views/tenancy/PartitionTreeModel.cpp" line="21"/>
         <source>full</source>
         <translation>full</translation>
     </message>
     <message>
-        <location filename="../views/PartitionTreeModel.cpp" line="22"/>
+        <location filename="../views/tenancy/PartitionTreeModel.cpp" line="22"/>
         <source>limited</source>
         <translation>begrenset</translation>
     </message>
     <message>
-        <location filename="../views/PartitionTreeModel.cpp" line="23"/>
+        <location filename="../views/tenancy/PartitionTreeModel.cpp" line="23"/>
         <source>both</source>
         <translation>begge</translation>
     </message>
     <message>
-        <location filename="../views/PartitionTreeModel.cpp" line="119"/>
+        <location filename="../views/tenancy/PartitionTreeModel.cpp" line="121"/>
         <source>All ports (ALL)</source>
         <translation>Alle porter (ALL)</translation>
     </message>
     <message>
-        <location filename="../views/PartitionTreeModel.cpp" line="120"/>
+        <location filename="../views/tenancy/PartitionTreeModel.cpp" line="122"/>
         <source>All hosts (ALL_CAS)</source>
         <translation>Alle verter (ALL_CAS)</translation>
     </message>
     <message>
-        <location filename="../views/PartitionTreeModel.cpp" line="121"/>
+        <location filename="../views/tenancy/PartitionTreeModel.cpp" line="123"/>
         <source>All switches (ALL_SWITCHES)</source>
         <translation>Alle svitsjer (ALL_SWITCHES)</translation>
     </message>
     <message>
-        <location filename="../views/PartitionTreeModel.cpp" line="122"/>
+        <location filename="../views/tenancy/PartitionTreeModel.cpp" line="124"/>
         <source>All routers (ALL_ROUTERS)</source>
         <translation>Alle rutere (ALL_ROUTERS)</translation>
     </message>
     <message>
-        <location filename="../views/PartitionTreeModel.cpp" line="123"/>
+        <location filename="../views/tenancy/PartitionTreeModel.cpp" line="125"/>
         <source>The subnet manager&apos;s port (SELF)</source>
         <translation>Subnettforvalterens port (SELF)</translation>
     </message>
     <message>
-        <location filename="../views/PartitionTreeModel.cpp" line="140"/>
+        <location filename="../views/tenancy/PartitionTreeModel.cpp" line="142"/>
         <source>automatic</source>
         <translation>automatisk</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/PartitionTreeModel.cpp" line="141"/>
+        <location filename="../views/tenancy/PartitionTreeModel.cpp" line="143"/>
         <source>%n member(s)</source>
         <translation>
             <numerusform>%n medlem</numerusform>
@@ -1472,22 +1428,22 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/PartitionTreeModel.cpp" line="158"/>
+        <location filename="../views/tenancy/PartitionTreeModel.cpp" line="160"/>
         <source>%1 (partition default)</source>
         <translation>%1 (partisjonens standard)</translation>
     </message>
     <message>
-        <location filename="../views/PartitionTreeModel.cpp" line="169"/>
+        <location filename="../views/tenancy/PartitionTreeModel.cpp" line="171"/>
         <source>Partition / member</source>
         <translation>Partisjon / medlem</translation>
     </message>
     <message>
-        <location filename="../views/PartitionTreeModel.cpp" line="170"/>
+        <location filename="../views/tenancy/PartitionTreeModel.cpp" line="172"/>
         <source>P_Key / GUID</source>
         <translation>P_Key / GUID</translation>
     </message>
     <message>
-        <location filename="../views/PartitionTreeModel.cpp" line="171"/>
+        <location filename="../views/tenancy/PartitionTreeModel.cpp" line="173"/>
         <source>Membership</source>
         <translation>Medlemskap</translation>
     </message>
@@ -1495,12 +1451,12 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::PolicyEditor</name>
     <message>
-        <location filename="../views/PolicyEditor.cpp" line="53"/>
+        <location filename="../views/tenancy/PolicyEditor.cpp" line="53"/>
         <source>Strict: refuse to route when a partition&apos;s isolation cannot be met</source>
         <translation>Streng: nekt ruting når en partisjons isolasjon ikke kan oppfylles</translation>
     </message>
     <message>
-        <location filename="../views/PolicyEditor.cpp" line="66"/>
+        <location filename="../views/tenancy/PolicyEditor.cpp" line="66"/>
         <source>Unchecked (best effort): routing goes ahead and warns about each unmet policy</source>
         <translation>Uten hake (veiledende): rutingen går videre og advarer om hver regel som ikke oppfylles</translation>
     </message>
@@ -1508,37 +1464,37 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::PolicyTableModel</name>
     <message>
-        <location filename="../views/PolicyTableModel.cpp" line="50"/>
+        <location filename="../views/tenancy/PolicyTableModel.cpp" line="52"/>
         <source>None (shared links)</source>
         <translation>Ingen (delte lenker)</translation>
     </message>
     <message>
-        <location filename="../views/PolicyTableModel.cpp" line="51"/>
+        <location filename="../views/tenancy/PolicyTableModel.cpp" line="53"/>
         <source>Own virtual lanes</source>
         <translation>Egne virtuelle baner</translation>
     </message>
     <message>
-        <location filename="../views/PolicyTableModel.cpp" line="52"/>
+        <location filename="../views/tenancy/PolicyTableModel.cpp" line="54"/>
         <source>Own links (physical)</source>
         <translation>Egne lenker (fysisk)</translation>
     </message>
     <message>
-        <location filename="../views/PolicyTableModel.cpp" line="69"/>
+        <location filename="../views/tenancy/PolicyTableModel.cpp" line="71"/>
         <source>automatic</source>
         <translation>automatisk</translation>
     </message>
     <message>
-        <location filename="../views/PolicyTableModel.cpp" line="100"/>
+        <location filename="../views/tenancy/PolicyTableModel.cpp" line="102"/>
         <source>Partition</source>
         <translation>Partisjon</translation>
     </message>
     <message>
-        <location filename="../views/PolicyTableModel.cpp" line="101"/>
+        <location filename="../views/tenancy/PolicyTableModel.cpp" line="103"/>
         <source>P_Key</source>
         <translation>P_Key</translation>
     </message>
     <message>
-        <location filename="../views/PolicyTableModel.cpp" line="102"/>
+        <location filename="../views/tenancy/PolicyTableModel.cpp" line="104"/>
         <source>Isolation</source>
         <translation>Isolasjon</translation>
     </message>
@@ -1546,315 +1502,300 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::RoutingPreview</name>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="57"/>
-        <source>cancelled</source>
-        <translation>avbrutt</translation>
-    </message>
-    <message>
-        <location filename="../views/RoutingPreview.cpp" line="87"/>
-        <source>No eBB: %1</source>
-        <translation>Ingen eBB: %1</translation>
-    </message>
-    <message>
-        <location filename="../views/RoutingPreview.cpp" line="95"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="48"/>
         <source>yes</source>
         <translation>ja</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="95"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="48"/>
         <source>no</source>
         <translation>nei</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="103"/>
-        <source>no fabric to route</source>
-        <translation>ikke noe nett å rute</translation>
-    </message>
-    <message>
-        <location filename="../views/RoutingPreview.cpp" line="119"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="277"/>
         <source>Proposed: %1</source>
         <translation>Foreslått: %1</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="127"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="279"/>
         <source>Current: %1</source>
         <translation>Gjeldende: %1</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="147"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="66"/>
         <source>Within partitions, all to all</source>
         <translation>Innen partisjoner, alle til alle</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="148"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="67"/>
         <source>All to all</source>
         <translation>Alle til alle</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="149"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="68"/>
         <source>Uniform random</source>
         <translation>Jevnt tilfeldig</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="150"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="69"/>
         <source>Shift by one</source>
         <translation>Forskyvning med én</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="151"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="70"/>
         <source>Random bisection</source>
         <translation>Tilfeldig todeling</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="152"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="71"/>
         <source>Effective bisection, samples:</source>
         <translation>Effektiv todeling, utvalg:</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="158"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="77"/>
         <source>&amp;Preview</source>
         <translation>&amp;Forhåndsvis</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="160"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="79"/>
         <source>Route the fabric with this engine and compare with the current tables</source>
         <translation>Rut nettet med denne motoren og sammenlign med de gjeldende tabellene</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="161"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="80"/>
         <source>Cancel</source>
         <translation>Avbryt</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="171"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="90"/>
         <source>Engine:</source>
         <translation>Motor:</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="172"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="91"/>
         <source>Traffic:</source>
         <translation>Trafikk:</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="185"/>
-        <location filename="../views/RoutingPreview.cpp" line="409"/>
-        <location filename="../views/RoutingPreview.cpp" line="441"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="104"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="352"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="390"/>
         <source>Measure</source>
         <translation>Mål</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="185"/>
-        <location filename="../views/RoutingPreview.cpp" line="409"/>
-        <location filename="../views/RoutingPreview.cpp" line="529"/>
-        <location filename="../views/RoutingPreview.cpp" line="561"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="104"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="352"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="479"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="512"/>
         <source>Current</source>
         <translation>Gjeldende</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="185"/>
-        <location filename="../views/RoutingPreview.cpp" line="409"/>
-        <location filename="../views/RoutingPreview.cpp" line="529"/>
-        <location filename="../views/RoutingPreview.cpp" line="561"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="104"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="352"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="479"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="512"/>
         <source>Proposed</source>
         <translation>Foreslått</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="198"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="117"/>
         <source>Warnings and problems of both routings appear here.</source>
         <translation>Advarsler og problemer for begge rutingene vises her.</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="211"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="130"/>
         <source>Load per switch-to-switch link</source>
         <translation>Last per lenke mellom svitsjer</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="211"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="130"/>
         <source>Links</source>
         <translation>Lenker</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="213"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="132"/>
         <source>Effective bisection bandwidth (fraction)</source>
         <translation>Effektiv todelingsbåndbredde (andel)</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="213"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="132"/>
         <source>Samples</source>
         <translation>Utvalg</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="275"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="207"/>
         <source>The partitions changed since this preview: run it again to see their effect.</source>
         <translation>Partisjonene er endret siden denne forhåndsvisningen: kjør den på nytt for å se virkningen.</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="337"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="271"/>
         <source>Routing with %1…</source>
         <translation>Ruter med %1 …</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="359"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="303"/>
         <source>Preview cancelled.</source>
         <translation>Forhåndsvisningen er avbrutt.</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="369"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="313"/>
         <source>Routing</source>
         <translation>Ruting</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="369"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="313"/>
         <source>Validating</source>
         <translation>Validerer</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="369"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="313"/>
         <source>Measuring load</source>
         <translation>Måler last</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="370"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="314"/>
         <source>Sampling bisections</source>
         <translation>Trekker todelinger</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="370"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="314"/>
         <source>Done</source>
         <translation>Ferdig</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="379"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="323"/>
         <source>%1…</source>
         <translation>%1 …</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="390"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="338"/>
         <source>The preview failed: %1</source>
         <translation>Forhåndsvisningen mislyktes: %1</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="416"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="365"/>
         <source>Open a fabric to preview its routing.</source>
         <translation>Åpne et nett for å forhåndsvise rutingen.</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="418"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="367"/>
         <source>Current tables: %1. Pick an engine and press Preview.</source>
         <translation>Gjeldende tabeller: %1. Velg en motor og trykk Forhåndsvis.</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="420"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="369"/>
         <source>No current tables are known (File ▸ Open LFT Dump… loads them). Pick an engine and press Preview.</source>
         <translation>Ingen gjeldende tabeller er kjent (Fil ▸ Åpne LFT-dump … laster dem inn). Velg en motor og trykk Forhåndsvis.</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="441"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="390"/>
         <source>Current: none</source>
         <translation>Gjeldende: ingen</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="442"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="391"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="454"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="403"/>
         <source>passes</source>
         <translation>består</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="454"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="403"/>
         <source>fails</source>
         <translation>feiler</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="456"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="405"/>
         <source>Validation</source>
         <translation>Validering</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="459"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="408"/>
         <source>Partition pairs not delivered</source>
         <translation>Partisjonspar som ikke leveres</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="460"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="409"/>
         <source>Forwarding loops</source>
         <translation>Videresendingsløkker</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="461"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="410"/>
         <source>Free of credit loops</source>
         <translation>Fri for kredittløkker</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="464"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="413"/>
         <source>Isolation policy violations</source>
         <translation>Brudd på isolasjonsregler</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="465"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="414"/>
         <source>Highest link load</source>
         <translation>Høyeste lenkelast</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="466"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="415"/>
         <source>Mean link load</source>
         <translation>Gjennomsnittlig lenkelast</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="467"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="416"/>
         <source>Spread of link load (σ)</source>
         <translation>Spredning i lenkelast (σ)</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="468"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="417"/>
         <source>Most routes on one link</source>
         <translation>Flest ruter på én lenke</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="469"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="418"/>
         <source>Links shared by partitions</source>
         <translation>Lenker delt av partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="470"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="419"/>
         <source>Inter-partition interference</source>
         <translation>Interferens mellom partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="471"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="420"/>
         <source>Flows not delivered</source>
         <translation>Strømmer som ikke leveres</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="473"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="422"/>
         <source>not computed</source>
         <translation>ikke beregnet</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="476"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="425"/>
         <source>Effective bisection bandwidth (mean)</source>
         <translation>Effektiv todelingsbåndbredde (snitt)</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="486"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="435"/>
         <source>  no warnings</source>
         <translation>  ingen advarsler</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="491"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="440"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="499"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="448"/>
         <source>%1 routes the fabric and passes validation.</source>
         <translation>%1 ruter nettet og består valideringen.</translation>
     </message>
     <message>
-        <location filename="../views/RoutingPreview.cpp" line="500"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="449"/>
         <source>%1 routes the fabric, but validation fails: see the problems below.</source>
         <translation>%1 ruter nettet, men valideringen feiler: se problemene nedenfor.</translation>
     </message>
@@ -1862,12 +1803,12 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::TenantListModel</name>
     <message>
-        <location filename="../views/TenantListModel.cpp" line="123"/>
+        <location filename="../views/tenancy/TenantListModel.cpp" line="128"/>
         <source>Hosts without a tenant</source>
         <translation>Verter uten leietaker</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/TenantListModel.cpp" line="124"/>
+        <location filename="../views/tenancy/TenantListModel.cpp" line="129"/>
         <source>%n host(s)</source>
         <translation>
             <numerusform>%n vert</numerusform>
@@ -1875,12 +1816,12 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/TenantListModel.cpp" line="142"/>
+        <location filename="../views/tenancy/TenantListModel.cpp" line="147"/>
         <source>Tenant / host</source>
         <translation>Leietaker / vert</translation>
     </message>
     <message>
-        <location filename="../views/TenantListModel.cpp" line="142"/>
+        <location filename="../views/tenancy/TenantListModel.cpp" line="147"/>
         <source>Hosts / GUID</source>
         <translation>Verter / GUID</translation>
     </message>
@@ -1888,27 +1829,27 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::WeightTable</name>
     <message>
-        <location filename="../views/WeightTable.cpp" line="65"/>
+        <location filename="../views/tenancy/WeightTable.cpp" line="65"/>
         <source>Filter by host or GUID</source>
         <translation>Filtrer på vert eller GUID</translation>
     </message>
     <message>
-        <location filename="../views/WeightTable.cpp" line="69"/>
+        <location filename="../views/tenancy/WeightTable.cpp" line="69"/>
         <source>Import…</source>
         <translation>Importer …</translation>
     </message>
     <message>
-        <location filename="../views/WeightTable.cpp" line="71"/>
+        <location filename="../views/tenancy/WeightTable.cpp" line="71"/>
         <source>Read weights from a file of &quot;GUID-or-description weight&quot; lines</source>
         <translation>Les vekter fra en fil med linjer på formen «GUID-eller-beskrivelse vekt»</translation>
     </message>
     <message>
-        <location filename="../views/WeightTable.cpp" line="119"/>
+        <location filename="../views/tenancy/WeightTable.cpp" line="119"/>
         <source>Import Node Weights</source>
         <translation>Importer nodevekter</translation>
     </message>
     <message>
-        <location filename="../views/WeightTable.cpp" line="120"/>
+        <location filename="../views/tenancy/WeightTable.cpp" line="120"/>
         <source>Weight files (*.txt *.weights);;All files (*)</source>
         <translation>Vektfiler (*.txt *.weights);;Alle filer (*)</translation>
     </message>
@@ -1916,17 +1857,17 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::WeightTableModel</name>
     <message>
-        <location filename="../views/WeightTableModel.cpp" line="105"/>
+        <location filename="../views/tenancy/WeightTableModel.cpp" line="106"/>
         <source>Port GUID</source>
         <translation>Port-GUID</translation>
     </message>
     <message>
-        <location filename="../views/WeightTableModel.cpp" line="106"/>
+        <location filename="../views/tenancy/WeightTableModel.cpp" line="107"/>
         <source>Host</source>
         <translation>Vert</translation>
     </message>
     <message>
-        <location filename="../views/WeightTableModel.cpp" line="107"/>
+        <location filename="../views/tenancy/WeightTableModel.cpp" line="108"/>
         <source>Weight</source>
         <translation>Vekt</translation>
     </message>

@@ -1,9 +1,11 @@
 #include "CliSupport.h"
 
 #include "Commands.h"
+#include "LftDump.h"
 #include "PartitionsConf.h"
 #include "SafeFile.h"
 #include "TextReader.h"
+#include "TopologyFile.h"
 #include "TrafficModel.h"
 
 #include <QJsonDocument>
@@ -83,12 +85,21 @@ Status writeOutput(const QString &path, const QByteArray &data)
     return writeFileAtomically(path, data);
 }
 
-// Partitions, policies and weights given on the command line, shared by `route` and `metrics`
-// (which has no --strict: the policy mode matters only to routing).
-Result<Tenancy> tenancyFromArguments(const QCommandLineParser &parser, const Fabric &fabric, bool hasStrictOption)
+Result<CommandInputs> loadInputs(const QCommandLineParser &parser, const InputOptions &options)
 {
-    Tenancy tenancy;
-    if (parser.isSet(QStringLiteral("partitions"))) {
+    Result<Fabric> fabric = readTopologyFile(parser.value(QStringLiteral("topology")));
+    if (!fabric)
+        return fabric.error();
+    CommandInputs inputs;
+    inputs.fabric = std::move(fabric).value();
+    for (const QString &option : options.tables) {
+        Result<ForwardingTables> tables = readLftDumpFile(parser.value(option), &inputs.fabric);
+        if (!tables)
+            return tables.error();
+        inputs.tables.push_back(std::move(tables).value());
+    }
+    Tenancy &tenancy = inputs.tenancy;
+    if (options.partitions && parser.isSet(QStringLiteral("partitions"))) {
         Result<PartitionsConfResult> conf = readPartitionsConfFile(parser.value(QStringLiteral("partitions")));
         if (!conf)
             return conf.error();
@@ -96,24 +107,26 @@ Result<Tenancy> tenancyFromArguments(const QCommandLineParser &parser, const Fab
             err() << "warning: " << warning << Qt::endl;
         tenancy.partitions = std::move(conf->partitions);
     }
-    for (const QString &assignment : parser.values(QStringLiteral("policy"))) {
-        const Status set = setPartitionPolicy(tenancy, assignment);
-        if (!set)
-            return set.error();
+    if (options.policies) {
+        for (const QString &assignment : parser.values(QStringLiteral("policy"))) {
+            const Status set = setPartitionPolicy(tenancy, assignment);
+            if (!set)
+                return set.error();
+        }
     }
-    if (hasStrictOption && parser.isSet(QStringLiteral("strict")))
+    if (options.strict && parser.isSet(QStringLiteral("strict")))
         tenancy.mode = PolicyMode::Strict;
-    if (parser.isSet(QStringLiteral("weights"))) {
+    if (options.weights && parser.isSet(QStringLiteral("weights"))) {
         const QString path = parser.value(QStringLiteral("weights"));
         Result<QByteArray> data = TextReader::readFile(path);
         if (!data)
             return data.error();
-        Result<std::map<Guid, double>> weights = readNodeWeights(*data, path, fabric);
+        Result<std::map<Guid, double>> weights = readNodeWeights(*data, path, inputs.fabric);
         if (!weights)
             return weights.error();
         tenancy.nodeWeights = std::move(weights).value();
     }
-    return tenancy;
+    return inputs;
 }
 
 void printJson(const QJsonObject &object)

@@ -3,6 +3,7 @@
 // results are written.
 
 #include "Fabric.h"
+#include "ForwardingTables.h"
 #include "Result.h"
 #include "Tenancy.h"
 
@@ -12,6 +13,7 @@
 #include <QTextStream>
 
 #include <initializer_list>
+#include <vector>
 
 namespace weft::cli {
 
@@ -38,8 +40,27 @@ Status writeOutput(const QString &path, const QByteArray &data);
 
 void printJson(const QJsonObject &object);
 
-// Partitions (--partitions), policies (--policy NAME=POLICY), weights (--weights) and, when the
-// command has it, --strict: the tenancy given on the command line of `route` and `metrics`.
-Result<Tenancy> tenancyFromArguments(const QCommandLineParser &parser, const Fabric &fabric, bool hasStrictOption);
+// What a command reads before it works: the topology (--topology), LFT dumps read against it,
+// and the tenancy. Each flag names options the command defines (QCommandLineParser warns
+// about asking for others).
+struct InputOptions
+{
+    QStringList tables;       // options naming LFT dumps, read in this order: {"lfts"}, {"from", "to"}
+    bool partitions = false;  // --partitions FILE (its warnings go to stderr)
+    bool policies = false;    // --policy NAME=POLICY, repeatable
+    bool weights = false;     // --weights FILE
+    bool strict = false;      // --strict: PolicyMode::Strict
+};
+
+struct CommandInputs
+{
+    Fabric fabric;
+    std::vector<ForwardingTables> tables;  // one per InputOptions::tables entry
+    Tenancy tenancy;
+};
+
+// Reads in the order topology, tables, partitions, policies, weights; fails with the first
+// error, for reportBadInput.
+Result<CommandInputs> loadInputs(const QCommandLineParser &parser, const InputOptions &options);
 
 } // namespace weft::cli

@@ -4,15 +4,27 @@
 #include "CliSupport.h"
 #include "Commands.h"
 
-#include "LftDump.h"
-#include "PKeyTables.h"
 #include "PartitionsConf.h"
-#include "ReconfigurationDiff.h"
-#include "TopologyFile.h"
-
-#include <QFile>
+#include "ReconfigurationPlan.h"
+#include "TextReader.h"
 
 namespace weft::cli {
+
+namespace {
+
+// A partitions.conf given on the command line: compared as the file's text, under its path.
+Result<PartitionsState> readPartitionsState(const QString &path)
+{
+    Result<QByteArray> text = TextReader::readFile(path);
+    if (!text)
+        return text.error();
+    Result<PartitionsConfResult> parsed = readPartitionsConf(*text, path);
+    if (!parsed)
+        return parsed.error();
+    return PartitionsState{std::move(parsed->partitions), *text, path};
+}
+
+} // namespace
 
 int diff(const QStringList &args)
 {
@@ -47,37 +59,26 @@ int diff(const QStringList &args)
             return reportBadInput(command, QStringLiteral("--sm-port: not a GUID: \"%1\"").arg(parser.value(QStringLiteral("sm-port"))));
     }
 
-    const Result<Fabric> fabric = readTopologyFile(parser.value(QStringLiteral("topology")));
-    if (!fabric)
-        return reportBadInput(command, fabric.error());
-    const Result<ForwardingTables> from = readLftDumpFile(parser.value(QStringLiteral("from")), &*fabric);
-    if (!from)
-        return reportBadInput(command, from.error());
-    const Result<ForwardingTables> to = readLftDumpFile(parser.value(QStringLiteral("to")), &*fabric);
-    if (!to)
-        return reportBadInput(command, to.error());
+    InputOptions wanted;
+    wanted.tables = {QStringLiteral("from"), QStringLiteral("to")};
+    const Result<CommandInputs> inputs = loadInputs(parser, wanted);
+    if (!inputs)
+        return reportBadInput(command, inputs.error());
 
-    ReconfigurationDiffOptions options;
-    options.fullPush = parser.isSet(QStringLiteral("full"));
-    ReconfigurationDiff diff = diffForwardingTables(*from, *to, &*fabric, options);
-
+    ReconfigurationRequest request;
+    request.lfts.fullPush = parser.isSet(QStringLiteral("full"));
+    request.pkeys = pkeyOptions;
     if (partitionsFrom) {
-        const QString fromPath = parser.value(QStringLiteral("partitions-from"));
-        const QString toPath = parser.value(QStringLiteral("partitions-to"));
-        const Result<PartitionsConfResult> before = readPartitionsConfFile(fromPath);
+        Result<PartitionsState> before = readPartitionsState(parser.value(QStringLiteral("partitions-from")));
         if (!before)
             return reportBadInput(command, before.error());
-        const Result<PartitionsConfResult> after = readPartitionsConfFile(toPath);
+        Result<PartitionsState> after = readPartitionsState(parser.value(QStringLiteral("partitions-to")));
         if (!after)
             return reportBadInput(command, after.error());
-        const PKeyTables held = computePKeyTables(*fabric, before->partitions, pkeyOptions);
-        const PKeyTables next = computePKeyTables(*fabric, after->partitions, pkeyOptions, &held);
-        addPKeyDiff(diff, *fabric, held, next);
-        QFile a(fromPath), b(toPath);
-        if (!a.open(QIODevice::ReadOnly) || !b.open(QIODevice::ReadOnly))
-            return reportBadInput(command, QStringLiteral("cannot read the partitions files"));
-        diff.partitionsDiff = unifiedDiff(a.readAll(), b.readAll(), fromPath, toPath);
+        request.currentPartitions = std::move(before).value();
+        request.proposedPartitions = std::move(after).value();
     }
+    const ReconfigurationDiff diff = planReconfiguration(inputs->fabric, inputs->tables[0], inputs->tables[1], request).diff;
 
     if (parser.isSet(QStringLiteral("json")))
         printJson(diffToJson(diff));

@@ -3,10 +3,6 @@
 #include "CliSupport.h"
 #include "Commands.h"
 #include "EffectiveBisection.h"
-#include "LftDump.h"
-#include "PartitionsConf.h"
-#include "TextReader.h"
-#include "TopologyFile.h"
 #include "TrafficModel.h"
 
 #include <QJsonArray>
@@ -87,36 +83,19 @@ int ebb(const QStringList &args)
     if (!ok || top < 0)
         return reportBadInput(kCommand, QStringLiteral("top \"%1\" is not a number").arg(parser.value(QStringLiteral("top"))));
 
-    Result<Fabric> fabric = readTopologyFile(parser.value(QStringLiteral("topology")));
-    if (!fabric)
-        return reportBadInput(kCommand, fabric.error());
-    Result<ForwardingTables> tables = readLftDumpFile(parser.value(QStringLiteral("lfts")), &*fabric);
-    if (!tables)
-        return reportBadInput(kCommand, tables.error());
-    Tenancy tenancy;
-    if (parser.isSet(QStringLiteral("partitions"))) {
-        Result<PartitionsConfResult> conf = readPartitionsConfFile(parser.value(QStringLiteral("partitions")));
-        if (!conf)
-            return reportBadInput(kCommand, conf.error());
-        for (const QString &warning : conf->warnings)
-            err() << "warning: " << warning << Qt::endl;
-        tenancy.partitions = std::move(conf->partitions);
-    }
+    InputOptions wanted;
+    wanted.tables = {QStringLiteral("lfts")};
+    wanted.partitions = wanted.weights = true;
+    Result<CommandInputs> inputs = loadInputs(parser, wanted);
+    if (!inputs)
+        return reportBadInput(kCommand, inputs.error());
+    const Fabric &fabric = inputs->fabric;
+    const Tenancy &tenancy = inputs->tenancy;
     EbbModel model;
     model.linkRates = !parser.isSet(QStringLiteral("uniform-rates"));
-    if (parser.isSet(QStringLiteral("weights"))) {
-        const QString path = parser.value(QStringLiteral("weights"));
-        Result<QByteArray> data = TextReader::readFile(path);
-        if (!data)
-            return reportBadInput(kCommand, data.error());
-        Result<std::map<Guid, double>> weights = readNodeWeights(*data, path, *fabric);
-        if (!weights)
-            return reportBadInput(kCommand, weights.error());
-        tenancy.nodeWeights = std::move(weights).value();
-        model.nodeWeights = true;
-    }
+    model.nodeWeights = parser.isSet(QStringLiteral("weights"));
     if (parser.isSet(QStringLiteral("partition"))) {
-        Result<std::vector<Guid>> members = groupMembers(*fabric, tenancy, parser.value(QStringLiteral("partition")));
+        Result<std::vector<Guid>> members = groupMembers(fabric, tenancy, parser.value(QStringLiteral("partition")));
         if (!members) {
             Error e = members.error();
             e.file = parser.value(QStringLiteral("partitions"));
@@ -125,7 +104,7 @@ int ebb(const QStringList &args)
         model.participants = std::move(members).value();
     }
 
-    Result<EffectiveBisection> prepared = EffectiveBisection::prepare(*fabric, *tables, tenancy, model);
+    Result<EffectiveBisection> prepared = EffectiveBisection::prepare(fabric, inputs->tables.front(), tenancy, model);
     if (!prepared) {
         Error e = prepared.error();
         e.file = parser.value(QStringLiteral("lfts"));
@@ -150,7 +129,7 @@ int ebb(const QStringList &args)
         QJsonArray links;
         for (int i = 0; i < shown; ++i) {
             const EbbChannel &c = r.channels[std::size_t(i)];
-            links.append(QJsonObject{{QStringLiteral("link"), directedLinkText(*fabric, c.from)},
+            links.append(QJsonObject{{QStringLiteral("link"), directedLinkText(fabric, c.from)},
                                      {QStringLiteral("bottleneck_streams"), double(c.bottleneckStreams)},
                                      {QStringLiteral("mean_congestion"), c.meanCongestion},
                                      {QStringLiteral("shared_fraction"), c.sharedFraction}});
@@ -204,7 +183,7 @@ int ebb(const QStringList &args)
         o << "bottleneck links (streams limited, mean congestion, shared in % of samples):\n";
     for (int i = 0; i < shown; ++i) {
         const EbbChannel &c = r.channels[std::size_t(i)];
-        o << "  " << directedLinkText(*fabric, c.from) << ": " << c.bottleneckStreams << ", "
+        o << "  " << directedLinkText(fabric, c.from) << ": " << c.bottleneckStreams << ", "
           << QString::number(c.meanCongestion, 'f', 3) << ", " << QString::number(100 * c.sharedFraction, 'f', 1) << '\n';
     }
     o.flush();

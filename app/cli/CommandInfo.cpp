@@ -16,9 +16,9 @@ namespace weft::cli {
 
 namespace {
 
-QString pkeyText(const std::optional<std::uint16_t> &pkey)
+QString pkeyOrAuto(const std::optional<std::uint16_t> &pkey)
 {
-    return pkey ? QStringLiteral("0x%1").arg(*pkey, 4, 16, QLatin1Char('0')) : QStringLiteral("auto");
+    return pkey ? pkeyText(*pkey) : QStringLiteral("auto");
 }
 
 int infoTopology(const QString &path, const QByteArray &data, bool json)
@@ -118,7 +118,7 @@ int infoPartitions(const QString &path, const QByteArray &data, bool json)
             const PartitionMemberCounts c = countMembers(p);
             partitions.append(QJsonObject{
                 {QStringLiteral("name"), p.name},
-                {QStringLiteral("pkey"), pkeyText(p.pkey)},
+                {QStringLiteral("pkey"), pkeyOrAuto(p.pkey)},
                 {QStringLiteral("full"), c.full},
                 {QStringLiteral("limited"), c.limited},
                 {QStringLiteral("keywords"), c.keywords},
@@ -139,7 +139,7 @@ int infoPartitions(const QString &path, const QByteArray &data, bool json)
     out() << "file: " << path << '\n' << "format: partitions.conf\n" << "partitions: " << conf->partitions.size() << '\n';
     for (const Partition &p : conf->partitions) {
         const PartitionMemberCounts c = countMembers(p);
-        out() << "  " << (p.name.isEmpty() ? QStringLiteral("(unnamed)") : p.name) << "  pkey " << pkeyText(p.pkey)
+        out() << "  " << (p.name.isEmpty() ? QStringLiteral("(unnamed)") : p.name) << "  pkey " << pkeyOrAuto(p.pkey)
               << "  full " << c.full << "  limited " << c.limited;
         if (c.keywords)
             out() << "  keywords " << c.keywords;
@@ -167,7 +167,7 @@ int infoProject(const QString &path, const QByteArray &data, bool json, const Fa
     if (json) {
         QJsonArray partitions;
         for (const Partition &p : t.partitions)
-            partitions.append(QJsonObject{{QStringLiteral("name"), p.name}, {QStringLiteral("pkey"), pkeyText(p.pkey)},
+            partitions.append(QJsonObject{{QStringLiteral("name"), p.name}, {QStringLiteral("pkey"), pkeyOrAuto(p.pkey)},
                                           {QStringLiteral("policy"), policyName(p.policy)},
                                           {QStringLiteral("members"), double(p.members.size())}});
         printJson(QJsonObject{
@@ -187,7 +187,7 @@ int infoProject(const QString &path, const QByteArray &data, bool json, const Fa
           << "routing engine: " << (project->routingEngine.isEmpty() ? QStringLiteral("(not chosen)") : project->routingEngine) << '\n'
           << "partitions: " << t.partitions.size() << '\n';
     for (const Partition &p : t.partitions)
-        out() << "  " << p.name << "  pkey " << pkeyText(p.pkey) << "  " << policyName(p.policy) << "  members " << p.members.size() << '\n';
+        out() << "  " << p.name << "  pkey " << pkeyOrAuto(p.pkey) << "  " << policyName(p.policy) << "  members " << p.members.size() << '\n';
     out() << "tenants: " << t.tenants.size() << '\n' << "node weights: " << t.nodeWeights.size() << '\n';
     if (fabric)
         out() << "GUIDs the fabric lacks: " << missing.size() << '\n';

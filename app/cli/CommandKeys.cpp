@@ -4,9 +4,8 @@
 #include "CliSupport.h"
 #include "Commands.h"
 #include "FabricGenerator.h"
+#include "KeySchedule.h"
 #include "LftDump.h"
-#include "RoutingKeys.h"
-#include "TopologyFile.h"
 
 #include <QJsonArray>
 
@@ -20,20 +19,6 @@ QJsonObject figuresJson(const LoadFigures &f)
 {
     return {{QStringLiteral("max"), f.max}, {QStringLiteral("mean"), f.mean}, {QStringLiteral("max_intra"), f.maxIntra}};
 }
-
-struct PhaseReport
-{
-    Phase phase;
-    int offset = 0;
-    int flows = 0;
-    int delta = 0;
-    int slots = 0;
-    bool contentionFree = true;
-    LoadFigures dmodk;
-    LoadFigures keyed;
-    std::vector<RoutingKey> keys;  // per app, as shifted
-    QStringList warnings;
-};
 
 Result<int> positive(const QCommandLineParser &parser, const QString &name, int fallback)
 {
@@ -121,10 +106,11 @@ int keys(const QStringList &args)
     if (!seedOk)
         return bad(QStringLiteral("seed \"%1\" is not a number").arg(parser.value(QStringLiteral("seed"))));
 
-    Result<Fabric> fabric = readTopologyFile(parser.value(QStringLiteral("topology")));
-    if (!fabric)
-        return reportBadInput(kCommand, fabric.error());
-    Result<KeyTreeFabric> tree = inferKeyTree(*fabric);
+    Result<CommandInputs> inputs = loadInputs(parser, {});
+    if (!inputs)
+        return reportBadInput(kCommand, inputs.error());
+    const Fabric &fabric = inputs->fabric;
+    Result<KeyTreeFabric> tree = inferKeyTree(fabric);
     if (!tree)
         return bad(QStringLiteral("%1: %2").arg(parser.value(QStringLiteral("topology")), tree.error().message));
     const KeyTreeShape &shape = tree->shape;
@@ -216,7 +202,7 @@ int keys(const QStringList &args)
     }
 
     // LID budget.
-    const int switches = int(fabric->switches().size());
+    const int switches = int(fabric.switches().size());
     const int phaseOffsets = int(phases.size());
     int lmc = std::min(lmcForOffsets(phaseOffsets), 7);
     if (parser.isSet(QStringLiteral("lmc"))) {
@@ -230,57 +216,27 @@ int keys(const QStringList &args)
     const int staticLmc = lmcForOffsets(staticPaths);
     const bool staticFits = staticLmc <= 7 && lidBudget(shape.hosts(), switches, staticLmc).fits;
 
-    // Keys, phase by phase, with every application in that phase at once.
-    std::vector<int> rotations;
-    for (int a = 0; a < int(placement.size()); ++a)
-        rotations.push_back(!nrk && mapping != QLatin1String("identity") ? arkRotation(a, shape.aggsPerPod) : 0);
-    std::vector<PhaseReport> reports;
-    std::vector<OffsetKey> realised;
-    for (std::size_t p = 0; p < phases.size(); ++p) {
-        PhaseReport r;
-        r.phase = phases[p];
-        r.offset = int(p) + 1;
-        KeyScheduler scheduler(shape);
-        std::vector<std::vector<std::vector<int>>> dmodkRoutes, keyedRoutes;
-        for (std::size_t a = 0; a < placement.size(); ++a) {
-            RoutingKey key = computeKey(shape, placement[a], phases[p].flows, mode);
-            if (nrk) {
-                Result<RoutingKey> shifted = scheduler.request(int(a), int(p), r.offset, key, cost);
-                if (!shifted)
-                    return bad(shifted.error().message);  // cannot happen: one request per app and phase
-                key = std::move(shifted).value();
-            } else {
-                rotateKey(shape, key, rotations[a]);
-            }
-            r.delta = std::max(r.delta, key.delta);
-            r.slots = std::max(r.slots, key.slotCount());
-            r.contentionFree = r.contentionFree && key.contentionFree;
-            for (const QString &w : key.warnings)
-                r.warnings << QStringLiteral("app %1: %2").arg(a).arg(w);
-            std::vector<std::vector<int>> dmodk, keyed;
-            for (const KeyFlow &f : key.flows) {
-                dmodk.push_back(dmodkRoute(shape, f.srcHost, f.dstHost));
-                keyed.push_back(keyRoute(shape, key, f));
-            }
-            r.flows += int(key.flows.size());
-            dmodkRoutes.push_back(std::move(dmodk));
-            keyedRoutes.push_back(std::move(keyed));
-            r.keys.push_back(key);
-            realised.push_back({r.offset, key});
-        }
-        r.dmodk = loadFigures(shape, dmodkRoutes);
-        r.keyed = loadFigures(shape, keyedRoutes);
-        reports.push_back(std::move(r));
-    }
+    KeyScheduleRequest request;
+    request.placement = placement;
+    request.phases = phases;
+    request.scheme = nrk ? KeyScheme::Nrk : KeyScheme::Ark;
+    request.arkIdentityMapping = mapping == QLatin1String("identity");
+    request.cost = cost;
+    request.decomposition = mode;
+    Result<KeySchedule> schedule = scheduleKeys(shape, request);
+    if (!schedule)
+        return bad(schedule.error().message);
+    const std::vector<int> &rotations = schedule->rotations;
+    const std::vector<PhaseKeys> &reports = schedule->phases;
 
     if (parser.isSet(QStringLiteral("out"))) {
         if (phaseOffsets > (1 << tree->hostLmc) - 1)
             return bad(QStringLiteral("%1 phases need LID offsets 1..%1, but the topology gives hosts LMC %2 (%3 offsets); regenerate it with LMC %4")
                            .arg(phaseOffsets).arg(tree->hostLmc).arg((1 << tree->hostLmc) - 1).arg(lmcForOffsets(phaseOffsets)));
-        Result<ForwardingTables> tables = keyForwardingTables(*fabric, *tree, realised);
+        Result<ForwardingTables> tables = keyForwardingTables(fabric, *tree, schedule->realised);
         if (!tables)
             return bad(tables.error().message);
-        const Status written = writeOutput(parser.value(QStringLiteral("out")), writeLftDump(*tables, &*fabric));
+        const Status written = writeOutput(parser.value(QStringLiteral("out")), writeLftDump(*tables, &fabric));
         if (!written) {
             err() << "weft keys: " << written.error().toString() << Qt::endl;
             return kExitFailure;
@@ -299,7 +255,7 @@ int keys(const QStringList &args)
             appsJson.append(QJsonObject{{QStringLiteral("hosts"), hosts}, {QStringLiteral("rotation"), rotations[a]}});
         }
         QJsonArray phasesJson;
-        for (const PhaseReport &r : reports) {
+        for (const PhaseKeys &r : reports) {
             QJsonObject o{{QStringLiteral("name"), r.phase.name}, {QStringLiteral("offset"), r.offset},
                           {QStringLiteral("flows"), r.flows}, {QStringLiteral("delta"), r.delta},
                           {QStringLiteral("slots"), r.slots}, {QStringLiteral("contention_free"), r.contentionFree},
@@ -347,7 +303,7 @@ int keys(const QStringList &args)
              .arg(QStringLiteral("phase"), -10).arg(QStringLiteral("offset"), 6).arg(QStringLiteral("flows"), 6)
              .arg(QStringLiteral("Δ"), 4).arg(QStringLiteral("slots"), 5).arg(QStringLiteral("DmodK max/mean"), 15)
              .arg(QStringLiteral("keyed max/mean"), 15).arg(QStringLiteral("intra max"), 9);
-    for (const PhaseReport &r : reports) {
+    for (const PhaseKeys &r : reports) {
         s << QStringLiteral("%1 %2 %3 %4 %5  %6  %7  %8%9\n")
                  .arg(r.phase.name, -10).arg(r.offset, 6).arg(r.flows, 6).arg(r.delta, 4).arg(r.slots, 5)
                  .arg(QStringLiteral("%1/%2").arg(r.dmodk.max).arg(r.dmodk.mean, 0, 'f', 3), 15)
@@ -364,11 +320,11 @@ int keys(const QStringList &args)
             s << ", rotation " << rotations[a];
         s << "\n";
     }
-    for (const PhaseReport &r : reports)
+    for (const PhaseKeys &r : reports)
         for (const QString &w : r.warnings)
             s << "warning: " << r.phase.name << ": " << w << "\n";
     if (parser.isSet(QStringLiteral("paths")))
-        for (const PhaseReport &r : reports)
+        for (const PhaseKeys &r : reports)
             for (std::size_t a = 0; a < r.keys.size(); ++a) {
                 s << "\n" << r.phase.name << ", app " << a << ":\n";
                 for (const QString &line : keyPaths(shape, r.keys[a], appLabel))

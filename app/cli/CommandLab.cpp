@@ -13,6 +13,7 @@
 #include "LiveCommitBackend.h"
 #include "LiveFabric.h"
 #include "PartitionsConf.h"
+#include "ReconfigurationPlan.h"
 #include "RoutingEngine.h"
 #include "SafeFile.h"
 #include "SimulatedFabric.h"
@@ -86,7 +87,7 @@ std::vector<Partition> demoPartitions(const GeneratedFabric &g)
         }
         partitions.push_back(p);
     }
-    return withExplicitDefault(partitions);
+    return plannedPartitions(partitions);  // as a commit would install them
 }
 
 // Runs inside the simulated fabric (as its client): one whole commit loop.

@@ -2,13 +2,9 @@
 
 #include "CliSupport.h"
 #include "Commands.h"
-#include "LftDump.h"
-#include "Metrics.h"
+#include "RoutingEvaluation.h"
 #include "TextReader.h"
-#include "TopologyFile.h"
-#include "Validation.h"
 
-#include <QElapsedTimer>
 #include <QJsonArray>
 
 namespace weft::cli {
@@ -26,11 +22,6 @@ QString statisticsText(const Statistics &s)
 {
     return QStringLiteral("max %1  min %2  mean %3  stddev %4")
         .arg(s.max).arg(s.min).arg(s.mean, 0, 'f', 2).arg(s.stddev, 0, 'f', 2);
-}
-
-QString pkeyText(std::uint16_t pkey)
-{
-    return QStringLiteral("0x%1").arg(pkey, 4, 16, QLatin1Char('0'));
 }
 
 } // namespace
@@ -85,16 +76,14 @@ int metrics(const QStringList &args)
     if (!seedOk)
         return reportBadInput(kCommand, QStringLiteral("seed \"%1\" is not a number").arg(parser.value(QStringLiteral("seed"))));
 
-    Result<Fabric> fabric = readTopologyFile(parser.value(QStringLiteral("topology")));
-    if (!fabric)
-        return reportBadInput(kCommand, fabric.error());
-    Result<ForwardingTables> tables = readLftDumpFile(parser.value(QStringLiteral("lfts")), &*fabric);
-    if (!tables)
-        return reportBadInput(kCommand, tables.error());
-    Result<Tenancy> tenancy = tenancyFromArguments(parser, *fabric, false);
-    if (!tenancy)
-        return reportBadInput(kCommand, tenancy.error());
-    LaneAssignment lanes;
+    InputOptions wanted;
+    wanted.tables = {QStringLiteral("lfts")};
+    wanted.partitions = wanted.policies = wanted.weights = true;
+    Result<CommandInputs> inputs = loadInputs(parser, wanted);
+    if (!inputs)
+        return reportBadInput(kCommand, inputs.error());
+    EvaluationOptions evaluation;
+    evaluation.model = model;
     if (parser.isSet(QStringLiteral("sl"))) {
         const QString path = parser.value(QStringLiteral("sl"));
         Result<QByteArray> data = TextReader::readFile(path);
@@ -103,16 +92,16 @@ int metrics(const QStringList &args)
         Result<std::map<std::uint16_t, int>> levels = readServiceLevels(*data, path);
         if (!levels)
             return reportBadInput(kCommand, levels.error());
-        lanes.serviceLevels = *levels;
+        evaluation.lanes.serviceLevels = *levels;
     }
 
-    QElapsedTimer clock;
-    clock.start();
-    const ValidationResult v = validateRouting(*fabric, *tenancy, *tables, lanes);
-    const double validationSeconds = double(clock.nsecsElapsed()) / 1e9;
-    clock.restart();
-    const Metrics m = computeMetrics(*fabric, *tenancy, *tables, model);
-    const double metricsSeconds = double(clock.nsecsElapsed()) / 1e9;
+    const Result<RoutingEvaluation> evaluated = evaluateRouting(inputs->fabric, inputs->tenancy, inputs->tables.front(), evaluation);
+    if (!evaluated)
+        return reportBadInput(kCommand, evaluated.error());  // only on cancel, which nothing here asks for
+    const ValidationResult &v = evaluated->validation;
+    const Metrics &m = *evaluated->metrics;
+    const double validationSeconds = evaluated->validationSeconds;
+    const double metricsSeconds = evaluated->metricsSeconds;
     const int result = parser.isSet(QStringLiteral("check")) && !v.ok ? kExitFailure : kExitOk;
 
     if (parser.isSet(QStringLiteral("json"))) {

@@ -4,7 +4,6 @@
 #include "CliSupport.h"
 #include "Commands.h"
 #include "LftDump.h"
-#include "TopologyFile.h"
 #include "VSwitchMigration.h"
 
 #include <QJsonArray>
@@ -14,11 +13,6 @@ namespace weft::cli {
 namespace {
 
 const QString kCommand = QStringLiteral("migrate");
-
-QString hexGuid(Guid guid)
-{
-    return QStringLiteral("0x%1").arg(guid, 16, 16, QLatin1Char('0'));
-}
 
 QString portText(std::uint8_t port)
 {
@@ -71,37 +65,38 @@ int migrate(const QStringList &args)
         return reportBadInput(kCommand, QStringLiteral("unknown order \"%1\" (known: safe, active-first)").arg(order));
     request.order = order == QLatin1String("safe") ? UpdateOrder::Safe : UpdateOrder::ActiveRouteFirst;
 
-    Result<Fabric> fabric = readTopologyFile(parser.value(QStringLiteral("topology")));
-    if (!fabric)
-        return reportBadInput(kCommand, fabric.error());
-    Result<ForwardingTables> tables = readLftDumpFile(parser.value(QStringLiteral("lfts")), &*fabric);
-    if (!tables)
-        return reportBadInput(kCommand, tables.error());
-    Result<VirtualisedFabric> virt = findHypervisors(*fabric);
+    InputOptions wanted;
+    wanted.tables = {QStringLiteral("lfts")};
+    Result<CommandInputs> inputs = loadInputs(parser, wanted);
+    if (!inputs)
+        return reportBadInput(kCommand, inputs.error());
+    const Fabric &fabric = inputs->fabric;
+    const ForwardingTables &tables = inputs->tables.front();
+    Result<VirtualisedFabric> virt = findHypervisors(fabric);
     if (!virt)
         return reportBadInput(kCommand, virt.error());
-    Result<PhysicalTree> tree = buildPhysicalTree(*fabric, *virt);
+    Result<PhysicalTree> tree = buildPhysicalTree(fabric, *virt);
     if (!tree)
         return reportBadInput(kCommand, tree.error());
     request.scheme = virt->scheme;
 
     const QString vm = parser.value(QStringLiteral("vm"));
-    if (!virt->findVf(*fabric, vm, &request.hypervisor, &request.vf))
+    if (!virt->findVf(fabric, vm, &request.hypervisor, &request.vf))
         return reportBadInput(kCommand, QStringLiteral("no VF \"%1\" (name a VM by its VF description, e.g. \"hyp0003 VF2\", or GUID)").arg(vm));
     const QString to = parser.value(QStringLiteral("to"));
     request.destination = virt->findHypervisor(to);
     if (request.destination < 0) {
         int h = -1;
-        if (virt->findVf(*fabric, to, &h, &request.destinationVf))
+        if (virt->findVf(fabric, to, &h, &request.destinationVf))
             request.destination = h;
     }
     if (request.destination < 0)
         return reportBadInput(kCommand, QStringLiteral("no hypervisor \"%1\" (name it \"hyp0007\", \"hyp0007 VF3\" or by vSwitch GUID)").arg(to));
 
-    Result<MigrationPlan> plan = planMigration(*fabric, *virt, *tree, *tables, request);
+    Result<MigrationPlan> plan = planMigration(fabric, *virt, *tree, tables, request);
     if (!plan)
         return reportBadInput(kCommand, plan.error());
-    Result<ReconfiguredFabric> after = applyMigration(*fabric, *tables, *plan);
+    Result<ReconfiguredFabric> after = applyMigration(fabric, tables, *plan);
     if (!after)
         return reportBadInput(kCommand, after.error());
     std::optional<RoutingDrift> drift;
@@ -123,7 +118,7 @@ int migrate(const QStringList &args)
             QJsonArray blocks;
             for (int b : u.blocks)
                 blocks.append(b);
-            QJsonObject o{{QStringLiteral("switch"), u.description}, {QStringLiteral("guid"), hexGuid(u.guid)},
+            QJsonObject o{{QStringLiteral("switch"), u.description}, {QStringLiteral("guid"), guidText(u.guid)},
                           {QStringLiteral("vswitch"), u.vSwitch}, {QStringLiteral("level"), u.level},
                           {QStringLiteral("active_route"), u.activeRoute}, {QStringLiteral("distance"), u.distance},
                           {QStringLiteral("x_old"), u.oldX}, {QStringLiteral("x_new"), u.newX}, {QStringLiteral("blocks"), blocks}};

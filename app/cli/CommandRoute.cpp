@@ -4,10 +4,7 @@
 #include "CliSupport.h"
 #include "Commands.h"
 #include "LftDump.h"
-#include "PartitionsConf.h"
 #include "RoutingEngine.h"
-#include "TextReader.h"
-#include "TopologyFile.h"
 #include "TrafficModel.h"
 
 #include <QElapsedTimer>
@@ -54,12 +51,12 @@ int route(const QStringList &args)
     if (!engine)
         return reportBadInput(kCommand, QStringLiteral("unknown routing engine \"%1\" (known: %2)")
                                             .arg(engineName, routingEngineNames().join(QStringLiteral(", "))));
-    Result<Fabric> fabric = readTopologyFile(parser.value(QStringLiteral("topology")));
-    if (!fabric)
-        return reportBadInput(kCommand, fabric.error());
-    Result<Tenancy> tenancy = tenancyFromArguments(parser, *fabric, true);
-    if (!tenancy)
-        return reportBadInput(kCommand, tenancy.error());
+    InputOptions wanted;
+    wanted.partitions = wanted.policies = wanted.weights = wanted.strict = true;
+    Result<CommandInputs> inputs = loadInputs(parser, wanted);
+    if (!inputs)
+        return reportBadInput(kCommand, inputs.error());
+    const Fabric &fabric = inputs->fabric;
 
     // Progress on stderr, only for runs long enough to wonder about.
     QElapsedTimer clock;
@@ -76,7 +73,7 @@ int route(const QStringList &args)
         }
         return true;
     };
-    const Status prepared = engine->prepare(*fabric, *tenancy, options);
+    const Status prepared = engine->prepare(fabric, inputs->tenancy, options);
     if (!prepared)
         return reportBadInput(kCommand, QStringLiteral("%1 refuses this fabric: %2").arg(engineName, prepared.error().toString()));
     const Result<Routing> routing = engine->route(options);
@@ -85,7 +82,7 @@ int route(const QStringList &args)
 
     const QString outPath = parser.value(QStringLiteral("out"));
     const bool toStdout = outPath == QLatin1String("-");
-    const Status written = writeOutput(outPath, writeLftDump(routing->tables, &*fabric));
+    const Status written = writeOutput(outPath, writeLftDump(routing->tables, &fabric));
     if (!written) {
         err() << "weft route: " << written.error().toString() << Qt::endl;
         return kExitFailure;

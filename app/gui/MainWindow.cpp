@@ -10,6 +10,7 @@
 #include "PartitionPanel.h"
 #include "PolicyEditor.h"
 #include "RoutingPreview.h"
+#include "RoutingSession.h"
 #include "WeightTable.h"
 #include "FabricLayout.h"
 #include "FabricScene.h"
@@ -28,7 +29,6 @@
 #include <QToolBar>
 #include <QUndoStack>
 #include <QUndoView>
-#include <QDeadlineTimer>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -44,17 +44,12 @@
 #include <QTableView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <QEventLoop>
 #include <QStandardItemModel>
-#include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace weft {
 
 namespace {
 
-// Below this many nodes the layout takes a few milliseconds: do it at once, no worker thread.
-constexpr std::size_t kAsyncLayoutNodes = 3000;
 constexpr int kMaxRecentFiles = 8;
 
 const QString kRecentFilesKey = QStringLiteral("recentFiles");
@@ -91,15 +86,15 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_view = new FabricView(this);
     m_view->setObjectName(QStringLiteral("fabricView"));
     m_view->setFabricScene(m_scene);
+    m_scene->setDocument(m_document);
     setCentralWidget(m_view);
 
     createDocks();
     createActions();
     createViewToolBar();
-    connect(m_document, &FabricDocument::fabricReset, this, &MainWindow::onFabricReset);
-    connect(m_document, &FabricDocument::tenancyChanged, this, &MainWindow::onTenancyChanged);
+    connect(m_document, &FabricDocument::changed, this, &MainWindow::documentChanged);
+    connect(m_scene, &FabricScene::fabricShown, this, &MainWindow::sceneShown);
     connect(m_document->undoStack(), &QUndoStack::cleanChanged, this, [this](bool clean) { setWindowModified(!clean); });
-    connect(m_preview, &RoutingPreview::resultChanged, this, &MainWindow::onPreviewChanged);
 
     m_countsLabel = new QLabel(this);
     m_zoomLabel = new QLabel(this);
@@ -222,7 +217,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(summaryDock, historyDock);
     summaryDock->raise();
 
-    m_preview = new RoutingPreview(this);
+    m_preview = new RoutingPreview(m_document, this);
     m_previewDock = new QDockWidget(tr("Routing Preview"), this);
     m_previewDock->setObjectName(QStringLiteral("previewDock"));
     m_previewDock->setWidget(m_preview);
@@ -234,6 +229,7 @@ void MainWindow::createDocks()
     partitionsDock->raise();
 
     m_diffReview = new DiffReview(this);
+    m_diffReview->setDocument(m_document);
     m_diffDock = new QDockWidget(tr("Diff Review"), this);
     m_diffDock->setObjectName(QStringLiteral("diffDock"));
     m_diffDock->setWidget(m_diffReview);
@@ -411,32 +407,34 @@ void MainWindow::closeEvent(QCloseEvent *event)
 void MainWindow::showFabric(Fabric fabric, Tenancy tenancy, const QString &title)
 {
     auto shared = std::make_shared<const Fabric>(std::move(fabric));
-    m_fabric = shared;
-    m_title = title;
     m_projectPath.clear();
-    m_currentTables.reset();
-    m_currentTablesName.clear();
-    m_currentMetrics.reset();
-    m_openedPartitions = tenancy.partitions;
     m_summary = summarize(*shared);
     m_nodeModel->setFabric(shared, nodeTiers(*shared));
+    setWindowTitle(tr("%1[*] — Weft").arg(title));
+    // The scene lays the fabric out when the document announces it: at once when it is small,
+    // on a worker thread otherwise (sceneShown() then follows).
+    m_document->reset(shared, std::move(tenancy), title);
     fillSummary();
     updateStatus();
-    setWindowTitle(tr("%1[*] — Weft").arg(title));
-    m_document->reset(shared, std::move(tenancy), title);
+    if (m_scene->isLayoutPending())
+        statusBar()->showMessage(tr("Laying out the fabric (%1 nodes)…").arg(QLocale().toString(qulonglong(shared->nodes().size()))));
+}
 
-    const quint64 generation = ++m_layoutGeneration;
-    m_scene->clearFabric();
-    if (shared->nodes().size() < kAsyncLayoutNodes) {
-        applyLayout(generation, shared, computeFabricLayout(*shared));
-        return;
-    }
-    m_layoutPending = true;
-    statusBar()->showMessage(tr("Laying out the fabric (%1 nodes)…").arg(QLocale().toString(qulonglong(shared->nodes().size()))));
-    // The worker reads its own reference to the immutable fabric; the items are made back on
-    // the GUI thread, where the scene lives.
-    QtConcurrent::run([shared] { return computeFabricLayout(*shared); })
-        .then(this, [this, generation, shared](FabricLayout layout) { applyLayout(generation, shared, std::move(layout)); });
+void MainWindow::sceneShown()
+{
+    m_view->fitToWindow();
+    statusBar()->clearMessage();
+    Q_EMIT sceneReady();
+}
+
+bool MainWindow::isSceneReady() const
+{
+    return !m_scene->isLayoutPending();
+}
+
+const Fabric *MainWindow::fabric() const
+{
+    return m_document->fabric().get();
 }
 
 const Tenancy &MainWindow::tenancy() const
@@ -444,43 +442,27 @@ const Tenancy &MainWindow::tenancy() const
     return m_document->tenancy();
 }
 
-void MainWindow::onFabricReset()
+const ForwardingTables *MainWindow::currentTables() const
 {
-    m_scene->setTenancy(m_document->tenancy());
-    m_preview->setFabric(m_fabric, m_document->tenancy(), m_currentTables, m_currentTablesName);
-    m_diffReview->clear();
-    refreshSceneRouting();
+    return m_document->session()->currentTables().get();
 }
 
-void MainWindow::onTenancyChanged()
+void MainWindow::documentChanged(DocumentChanges what)
 {
-    m_scene->setTenancy(m_document->tenancy());
-    m_preview->setTenancy(m_document->tenancy());
-    // The current tables' partition colours depend on who is in which partition.
-    m_currentMetrics.reset();
-    refreshSceneRouting();
-    if (const PreviewResult *result = m_preview->result())
-        m_diffReview->setPlan(m_fabric, m_currentTables, result->proposed.tables, m_openedPartitions, m_document->tenancy().partitions);
-}
-
-void MainWindow::onPreviewChanged()
-{
-    const PreviewResult *result = m_preview->result();
+    if (!(what & DocumentChange::Proposal))
+        return;
+    const bool proposed = m_document->session()->proposal() != nullptr;
     const int proposedIndex = m_shownRouting->findData(int(ShownRouting::Proposed));
     if (auto *model = qobject_cast<QStandardItemModel *>(m_shownRouting->model()))
-        model->item(proposedIndex)->setEnabled(result != nullptr);
-    if (!result) {
-        m_diffReview->clear();
+        model->item(proposedIndex)->setEnabled(proposed);
+    if (!proposed) {
         setShownRouting(ShownRouting::Current);
         return;
     }
-    if (result->current)
-        m_currentMetrics = result->current->metrics;
-    m_diffReview->setPlan(m_fabric, m_currentTables, result->proposed.tables, m_openedPartitions, m_document->tenancy().partitions);
     // The operator previewed to see the proposal: show it, coloured by load.
     setShownRouting(ShownRouting::Proposed);
     if (m_scene->linkColouring() == LinkColouring::Plain)
-        m_linkColouring->setCurrentIndex(m_linkColouring->findData(int(LinkColouring::Load)));
+        setLinkColouring(LinkColouring::Load);
 }
 
 MainWindow::ShownRouting MainWindow::shownRouting() const
@@ -490,53 +472,20 @@ MainWindow::ShownRouting MainWindow::shownRouting() const
 
 void MainWindow::setShownRouting(ShownRouting routing)
 {
-    if (routing == ShownRouting::Proposed && !m_preview->result())
+    if (routing == ShownRouting::Proposed && !m_document->session()->proposal())
         routing = ShownRouting::Current;
-    const int index = m_shownRouting->findData(int(routing));
-    if (index != m_shownRouting->currentIndex())
-        m_shownRouting->setCurrentIndex(index);  // refreshes through the combo's signal
-    else
-        refreshSceneRouting();
+    m_shownRouting->setCurrentIndex(m_shownRouting->findData(int(routing)));
+    m_scene->setShownRouting(routing);
 }
 
-void MainWindow::refreshSceneRouting()
+void MainWindow::setLinkColouring(LinkColouring colouring)
 {
-    if (!m_fabric || !m_scene->fabric())
-        return;
-    const PreviewResult *result = m_preview->result();
-    if (shownRouting() == ShownRouting::Proposed && result) {
-        m_scene->setRouting(result->proposed.tables, result->proposed.metrics);
-        m_view->viewport()->update();
-        return;
-    }
-    if (!m_currentTables) {
-        m_scene->setRouting(nullptr, nullptr);
-        m_view->viewport()->update();
-        return;
-    }
-    if (m_currentMetrics) {
-        m_scene->setRouting(m_currentTables, m_currentMetrics);
-        m_view->viewport()->update();
-        return;
-    }
-    // Metrics of a big fabric take a while: colour when they are ready, off the GUI thread.
-    m_scene->setRouting(m_currentTables, nullptr);
-    const quint64 generation = ++m_metricsGeneration;
-    auto fabric = m_fabric;
-    auto tables = m_currentTables;
-    Tenancy tenancy = m_document->tenancy();
-    TrafficModel model = m_preview->trafficModel();
-    QtConcurrent::run([fabric, tables, tenancy, model] {
-        return std::make_shared<const Metrics>(computeMetrics(*fabric, tenancy, *tables, model));
-    }).then(this, [this, generation, tables](std::shared_ptr<const Metrics> metrics) {
-        if (generation != m_metricsGeneration || tables != m_currentTables)
-            return;
-        m_currentMetrics = std::move(metrics);
-        if (shownRouting() == ShownRouting::Current) {
-            m_scene->setRouting(m_currentTables, m_currentMetrics);
-            m_view->viewport()->update();
-        }
-    });
+    m_linkColouring->setCurrentIndex(m_linkColouring->findData(int(colouring)));
+}
+
+void MainWindow::setHostColouring(HostColouring colouring)
+{
+    m_hostColouring->setCurrentIndex(m_hostColouring->findData(int(colouring)));
 }
 
 void MainWindow::createViewToolBar()
@@ -585,14 +534,12 @@ void MainWindow::createViewToolBar()
     connect(m_linkColouring, &QComboBox::currentIndexChanged, this, [this] {
         m_scene->setLinkColouring(LinkColouring(m_linkColouring->currentData().toInt()));
         QSettings().setValue(kLinkColouringKey, m_linkColouring->currentData());
-        m_view->viewport()->update();
     });
     connect(m_hostColouring, &QComboBox::currentIndexChanged, this, [this] {
         m_scene->setHostColouring(HostColouring(m_hostColouring->currentData().toInt()));
         QSettings().setValue(kHostColouringKey, m_hostColouring->currentData());
-        m_view->viewport()->update();
     });
-    connect(m_shownRouting, &QComboBox::currentIndexChanged, this, [this] { refreshSceneRouting(); });
+    connect(m_shownRouting, &QComboBox::currentIndexChanged, this, [this] { m_scene->setShownRouting(shownRouting()); });
     connect(m_findBox, &QLineEdit::returnPressed, this, [this] {
         if (!m_view->findAndFocus(m_findBox->text()))
             statusBar()->showMessage(tr("No node matches \"%1\"").arg(m_findBox->text()), 5000);
@@ -601,26 +548,25 @@ void MainWindow::createViewToolBar()
 
 bool MainWindow::openLftDump(const QString &path, QString *error)
 {
-    if (!m_fabric) {
+    const std::shared_ptr<const Fabric> fabric = m_document->fabric();
+    if (!fabric) {
         if (error)
             *error = tr("open a fabric first");
         return false;
     }
-    Result<ForwardingTables> tables = readLftDumpFile(path, m_fabric.get());
-    if (!tables) {
+    Result<ForwardingTables> read = readLftDumpFile(path, fabric.get());
+    if (!read) {
         if (error)
-            *error = tables.error().toString();
+            *error = read.error().toString();
         return false;
     }
-    m_currentTables = std::make_shared<const ForwardingTables>(std::move(tables).value());
-    m_currentTablesName = QFileInfo(path).fileName();
-    m_currentMetrics.reset();
-    m_preview->setFabric(m_fabric, m_document->tenancy(), m_currentTables, m_currentTablesName);
+    auto tables = std::make_shared<const ForwardingTables>(std::move(read).value());
+    const QString name = QFileInfo(path).fileName();
+    m_document->session()->setCurrentTables(tables, name);
     setShownRouting(ShownRouting::Current);
-    refreshSceneRouting();
-    const QStringList coverage = lftCoverageWarnings(*m_currentTables, *m_fabric);
-    statusBar()->showMessage(coverage.isEmpty() ? tr("Current tables: %1").arg(m_currentTablesName)
-                                                : tr("Current tables: %1 (%n switch(es) not fully covered)", nullptr, int(coverage.size())).arg(m_currentTablesName),
+    const QStringList coverage = lftCoverageWarnings(*tables, *fabric);
+    statusBar()->showMessage(coverage.isEmpty() ? tr("Current tables: %1").arg(name)
+                                                : tr("Current tables: %1 (%n switch(es) not fully covered)", nullptr, int(coverage.size())).arg(name),
                              10000);
     return true;
 }
@@ -640,7 +586,7 @@ void MainWindow::chooseLftDump()
 
 bool MainWindow::openProject(const QString &path, QString *error)
 {
-    if (!m_fabric) {
+    if (!m_document->fabric()) {
         if (error)
             *error = tr("open the project's fabric first");
         return false;
@@ -712,78 +658,6 @@ void MainWindow::saveCurrentProject()
     QString error;
     if (!saveProject(m_projectPath, &error))
         QMessageBox::warning(this, tr("Cannot Save the Project"), error);
-}
-
-bool MainWindow::runPreviewAndWait(const QString &engine, int timeoutMs)
-{
-    if (!waitForScene(timeoutMs))
-        return false;
-    m_preview->setEngine(engine);
-    QEventLoop loop;
-    bool ok = false;
-    bool finished = false;
-    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-    const auto connection = connect(m_preview, &RoutingPreview::finished, &loop, [&](bool success) {
-        ok = success;
-        finished = true;
-        loop.quit();
-    });
-    m_preview->start();
-    // A small fabric can be routed before start() returns (a continuation attached to a finished
-    // future runs at once): finished() has then come already, and the loop would wait it out.
-    if (!finished)
-        loop.exec();
-    disconnect(connection);
-    return ok;
-}
-
-bool MainWindow::prepareScreenshot(const QString &view)
-{
-    if (view == QLatin1String("partitions")) {
-        m_linkColouring->setCurrentIndex(m_linkColouring->findData(int(LinkColouring::Partition)));
-        m_hostColouring->setCurrentIndex(m_hostColouring->findData(int(HostColouring::Partition)));
-        if (!runPreviewAndWait(QStringLiteral("ftree"), 60000))
-            return false;
-        m_linkColouring->setCurrentIndex(m_linkColouring->findData(int(LinkColouring::Partition)));
-        return true;
-    }
-    if (view == QLatin1String("load") || view == QLatin1String("preview")) {
-        m_preview->setTrafficPattern(TrafficPattern::UniformRandom);
-        m_preview->setEbbSamples(view == QLatin1String("preview") ? 2000 : 0);
-        if (!runPreviewAndWait(QStringLiteral("ftree"), 60000))
-            return false;
-        m_linkColouring->setCurrentIndex(m_linkColouring->findData(int(LinkColouring::Load)));
-        if (view == QLatin1String("preview")) {
-            m_previewDock->show();
-            m_previewDock->raise();
-            m_diffDock->show();
-            m_diffDock->raise();
-            resizeDocks({m_previewDock}, {560}, Qt::Horizontal);
-        }
-        return true;
-    }
-    return view.isEmpty();
-}
-
-void MainWindow::applyLayout(quint64 generation, std::shared_ptr<const Fabric> fabric, FabricLayout layout)
-{
-    if (generation != m_layoutGeneration)
-        return;
-    m_scene->setFabric(std::move(fabric), std::move(layout));
-    m_scene->setTenancy(m_document->tenancy());
-    refreshSceneRouting();
-    m_view->fitToWindow();
-    m_layoutPending = false;
-    statusBar()->clearMessage();
-    Q_EMIT sceneReady();
-}
-
-bool MainWindow::waitForScene(int timeoutMs)
-{
-    const QDeadlineTimer deadline(timeoutMs);
-    while (m_layoutPending && !deadline.hasExpired())
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 50);
-    return !m_layoutPending;
 }
 
 bool MainWindow::openTopologyFile(const QString &path, QString *error)
@@ -931,7 +805,7 @@ void MainWindow::fillSummary()
 
 void MainWindow::updateStatus()
 {
-    if (!m_fabric) {
+    if (!m_document->fabric()) {
         m_countsLabel->setText(tr("No fabric"));
         return;
     }
@@ -953,15 +827,6 @@ void MainWindow::selectTableRow(NodeIndex node)
     m_nodeTable->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_nodeTable->scrollTo(index);
     m_syncingSelection = false;
-}
-
-bool MainWindow::saveScreenshot(const QString &path)
-{
-    if (!waitForScene(120000))
-        return false;
-    QCoreApplication::processEvents();
-    const QPixmap picture = grab();
-    return !picture.isNull() && picture.save(path);
 }
 
 } // namespace weft

@@ -1,15 +1,18 @@
 #pragma once
 // The main window: the fabric picture in the middle, the node table, the summary, the
 // partitions, the undo history, the routing preview and the diff review in docks around it.
-// The FabricDocument is the one source of the tenancy: every edit goes through it (and its undo
-// stack), and the scene, the partition tree and the preview listen to its signals. Shows one
+// The FabricDocument is the one source of the fabric, the tenancy and the routing state (its
+// RoutingSession): every edit goes through it (and its undo stack), and the scene, the panels,
+// the preview and the diff review each listen to the kinds of change they show. The window
+// keeps no copy of any of it; it wires the docks, the menus and the view choices. Shows one
 // fabric at a time; opening another replaces it only once it has been read without error, so a
 // bad file never loses what was on screen.
 
+#include "DocumentChanges.h"
 #include "Fabric.h"
+#include "FabricScene.h"
 #include "FabricSummary.h"
 #include "ForwardingTables.h"
-#include "Metrics.h"
 #include "Tenancy.h"
 
 #include <QMainWindow>
@@ -29,7 +32,6 @@ namespace weft {
 
 class DiffReview;
 class FabricDocument;
-class FabricScene;
 class PartitionPanel;
 class PolicyEditor;
 class RoutingPreview;
@@ -37,7 +39,6 @@ class WeightTable;
 class FabricView;
 class NodeFilterProxyModel;
 class NodeTableModel;
-struct FabricLayout;
 
 class MainWindow : public QMainWindow
 {
@@ -58,11 +59,8 @@ public:
     // The same without a dialog, for callers that report errors themselves.
     bool loadDemoFabric(QString *error);
 
-    // Waits for a pending layout, then saves a picture of the window (PNG by the file's suffix).
-    bool saveScreenshot(const QString &path);
-    // Runs the event loop until the picture of the current fabric is in the scene.
-    bool waitForScene(int timeoutMs);
-    bool isSceneReady() const { return !m_layoutPending; }
+    // False while a big fabric is being laid out; sceneReady() comes when it is drawn.
+    bool isSceneReady() const;
 
     // Reads an LFT dump (ibroute / dump_lfts / OpenSM's) as the fabric's current tables.
     bool openLftDump(const QString &path, QString *error);
@@ -70,16 +68,15 @@ public:
     bool openProject(const QString &path, QString *error);
     bool saveProject(const QString &path, QString *error);
 
-    // Which routing colours the picture and answers route highlights.
-    enum class ShownRouting { Current, Proposed };
+    // Which routing colours the picture and answers route highlights (the toolbar's choice).
+    using ShownRouting = weft::ShownRouting;
     void setShownRouting(ShownRouting routing);
     ShownRouting shownRouting() const;
-    // Runs the routing preview with `engine` and waits for it (screenshots, tests).
-    bool runPreviewAndWait(const QString &engine, int timeoutMs);
-    // Sets up the window for one of the README's pictures: "partitions", "load" or "preview".
-    bool prepareScreenshot(const QString &view);
+    // The toolbar's colour choices, kept in the settings.
+    void setLinkColouring(LinkColouring colouring);
+    void setHostColouring(HostColouring colouring);
 
-    const Fabric *fabric() const { return m_fabric.get(); }
+    const Fabric *fabric() const;
     const Tenancy &tenancy() const;
     FabricDocument *document() const { return m_document; }
     RoutingPreview *routingPreview() const { return m_preview; }
@@ -87,7 +84,9 @@ public:
     PartitionPanel *partitionPanel() const { return m_partitionPanel; }
     PolicyEditor *policyEditor() const { return m_policyEditor; }
     WeightTable *weightTable() const { return m_weightTable; }
-    const ForwardingTables *currentTables() const { return m_currentTables.get(); }
+    QDockWidget *previewDock() const { return m_previewDock; }
+    QDockWidget *diffDock() const { return m_diffDock; }
+    const ForwardingTables *currentTables() const;
     const FabricSummary &summary() const { return m_summary; }
     FabricScene *fabricScene() const { return m_scene; }
     FabricView *fabricView() const { return m_view; }
@@ -115,11 +114,8 @@ private:
     void showCommitJournal();
     void createLanguageMenu(QMenu *menu);
 
-    void applyLayout(quint64 generation, std::shared_ptr<const Fabric> fabric, FabricLayout layout);
-    void onFabricReset();
-    void onTenancyChanged();
-    void onPreviewChanged();
-    void refreshSceneRouting();
+    void documentChanged(DocumentChanges what);
+    void sceneShown();
     void chooseLftDump();
     void chooseProjectToOpen();
     bool chooseProjectToSave();
@@ -129,18 +125,9 @@ private:
     void updateStatus();
     void selectTableRow(NodeIndex node);
 
-    std::shared_ptr<const Fabric> m_fabric;
     FabricDocument *m_document = nullptr;
-    std::vector<Partition> m_openedPartitions;  // as the fabric was opened: the diff's "current"
-    std::shared_ptr<const ForwardingTables> m_currentTables;
-    QString m_currentTablesName;
-    std::shared_ptr<const Metrics> m_currentMetrics;  // of m_currentTables under the tenancy
-    quint64 m_metricsGeneration = 0;
     QString m_projectPath;
-    FabricSummary m_summary;
-    QString m_title;
-    quint64 m_layoutGeneration = 0;  // a layout that finishes after a newer fabric is dropped
-    bool m_layoutPending = false;
+    FabricSummary m_summary;  // what the summary dock and the status bar show of the fabric
     bool m_syncingSelection = false;  // table and scene select each other: stop the echo
 
     FabricScene *m_scene = nullptr;

@@ -121,7 +121,7 @@ Result<EffectiveBisection> EffectiveBisection::prepare(const Fabric &fabric, con
         for (Guid g : model.participants) {
             const auto it = byGuid.find(g);
             if (it == byGuid.end())
-                return Error{{}, 0, QStringLiteral("port GUID 0x%1 is not an end port with a LID and a cable").arg(g, 16, 16, QLatin1Char('0'))};
+                return Error{{}, 0, QStringLiteral("port GUID %1 is not an end port with a LID and a cable").arg(guidText(g))};
             chosen.push_back(it->second);
         }
     }

@@ -46,16 +46,16 @@ std::map<LinkKey, QString> linksOf(const Fabric &fabric)
             std::swap(ka, kb);
         const Node &na = fabric.node(swap ? b.node : a.node);
         const Node &nb = fabric.node(swap ? a.node : b.node);
-        links[{ka, kb}] = QStringLiteral("0x%1[%2] \"%3\" - 0x%4[%5] \"%6\"")
-                              .arg(ka.first, 16, 16, QLatin1Char('0')).arg(ka.second).arg(na.description)
-                              .arg(kb.first, 16, 16, QLatin1Char('0')).arg(kb.second).arg(nb.description);
+        links[{ka, kb}] = QStringLiteral("%1[%2] \"%3\" - %4[%5] \"%6\"")
+                              .arg(guidText(ka.first)).arg(ka.second).arg(na.description)
+                              .arg(guidText(kb.first)).arg(kb.second).arg(nb.description);
     }
     return links;
 }
 
 QString nodeText(const Node &n)
 {
-    return QStringLiteral("0x%1 \"%2\"").arg(n.guid, 16, 16, QLatin1Char('0')).arg(n.description);
+    return QStringLiteral("%1 \"%2\"").arg(guidText(n.guid)).arg(n.description);
 }
 
 } // namespace
@@ -91,8 +91,8 @@ FabricChanges compareFabrics(const Fabric &before, const Fabric &after)
                 continue;
             if (a.lid == 0 && b.lid == 0)
                 continue;
-            changes.lidsChanged << QStringLiteral("0x%1[%2] \"%3\" LID %4 -> %5")
-                                       .arg(n.guid, 16, 16, QLatin1Char('0')).arg(p).arg(n.description).arg(a.lid).arg(b.lid);
+            changes.lidsChanged << QStringLiteral("%1[%2] \"%3\" LID %4 -> %5")
+                                       .arg(guidText(n.guid)).arg(p).arg(n.description).arg(a.lid).arg(b.lid);
         }
     }
     return changes;

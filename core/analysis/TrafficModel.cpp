@@ -142,7 +142,7 @@ Result<std::map<Guid, double>> readNodeWeights(const QByteArray &data, const QSt
                 const Guid portGuid = fabric.port(p).guid;
                 const auto [it, inserted] = givenOn.emplace(portGuid, reader.lineNumber());
                 if (!inserted)
-                    reader.fail(QStringLiteral("port 0x%1 already has a weight (line %2)").arg(portGuid, 16, 16, QLatin1Char('0')).arg(it->second));
+                    reader.fail(QStringLiteral("port %1 already has a weight (line %2)").arg(guidText(portGuid)).arg(it->second));
                 weights[portGuid] = weight;
             }
         }
@@ -171,7 +171,7 @@ Result<std::map<std::uint16_t, int>> readServiceLevels(const QByteArray &data, c
             if (sl > 15)
                 reader.fail(QStringLiteral("service level %1 is out of range 0..15").arg(sl));
             if (!levels.emplace(std::uint16_t(pkey & kPKeyMask), int(sl)).second)
-                reader.fail(QStringLiteral("P_Key 0x%1 given twice").arg(pkey & kPKeyMask, 4, 16, QLatin1Char('0')));
+                reader.fail(QStringLiteral("P_Key %1 given twice").arg(pkeyText(pkey & kPKeyMask)));
         }
     } catch (const InputError &e) {
         return reader.error(e);
@@ -183,7 +183,7 @@ QByteArray writeServiceLevels(const std::map<std::uint16_t, int> &serviceLevels)
 {
     QByteArray text = "# Service level per partition, as Weft's routing assigned it: P_Key SL\n";
     for (const auto &[pkey, sl] : serviceLevels)
-        text += QStringLiteral("0x%1 %2\n").arg(pkey, 4, 16, QLatin1Char('0')).arg(sl).toLatin1();
+        text += QStringLiteral("%1 %2\n").arg(pkeyText(pkey)).arg(sl).toLatin1();
     return text;
 }
 
@@ -349,21 +349,16 @@ bool PartitionMembership::mayTalk(int sourceClass, int destinationClass) const
 QString PartitionMembership::partitionLabel(int partition) const
 {
     const ResolvedPartition &p = m_partitions[std::size_t(partition)];
-    const QString key = p.pkey ? QStringLiteral("0x%1").arg(p.pkey, 4, 16, QLatin1Char('0')) : QStringLiteral("no P_Key");
+    const QString key = p.pkey ? pkeyText(p.pkey) : QStringLiteral("no P_Key");
     return p.name.isEmpty() ? key : QStringLiteral("%1 (%2)").arg(p.name, key);
 }
 
 // ---------------------------------------------------------------------------------------------
 
 RouteTracer::RouteTracer(const Fabric &fabric, const ForwardingTables &tables)
-    : m_fabric(fabric)
+    : m_fabric(fabric), m_tables(fabric, tables)
 {
     const std::size_t n = fabric.nodes().size();
-    m_tables.assign(n, nullptr);
-    for (NodeIndex sw : fabric.switches()) {
-        const SwitchForwardingTable *t = tables.find(fabric.node(sw).guid);
-        m_tables[std::size_t(sw)] = t ? &t->lft : nullptr;
-    }
     m_verdict.assign(n, Verdict::Unknown);
     m_blame.assign(n, kNoIndex);
     m_outPort.assign(n, kNoIndex);
@@ -392,56 +387,49 @@ void RouteTracer::settle(NodeIndex start)
     NodeIndex at = start;
     Verdict found = Verdict::Unknown;
     NodeIndex blame = kNoIndex;
-    for (;;) {
-        const Verdict known = m_verdict[std::size_t(at)];
+    // Takes a switch onto this walk's path; false where the walk meets a switch already settled
+    // (it inherits that verdict) or one on its own path (a loop).
+    const auto enter = [&](NodeIndex sw) {
+        const Verdict known = m_verdict[std::size_t(sw)];
         if (known == Verdict::InProgress) {
-            // Back on this walk's own path: a forwarding loop through `at`.
-            const auto first = std::find(m_path.begin(), m_path.end(), at);
+            const auto first = std::find(m_path.begin(), m_path.end(), sw);
             m_loops.emplace_back(first, m_path.end());
             found = Verdict::Loop;
-            blame = at;
-            break;
+            blame = sw;
+            return false;
         }
         if (known != Verdict::Unknown) {
             found = known;
-            blame = m_blame[std::size_t(at)];
-            break;
+            blame = m_blame[std::size_t(sw)];
+            return false;
         }
-        m_verdict[std::size_t(at)] = Verdict::InProgress;
-        m_path.push_back(at);
-        blame = at;
-        const LinearForwardingTable *lft = m_tables[std::size_t(at)];
-        if (!lft) {
-            found = Verdict::NoTable;
-            break;
+        m_verdict[std::size_t(sw)] = Verdict::InProgress;
+        m_path.push_back(sw);
+        blame = sw;
+        return true;
+    };
+    if (enter(start)) {
+        const RouteEnd end = walkRoute(m_fabric, m_tables, start, m_lid, [&](const RouteHop &hop) {
+            m_outPort[std::size_t(hop.from)] = hop.out;
+            if (hop.remote == m_destination) {
+                found = Verdict::Reaches;
+                return false;
+            }
+            if (!hop.intoSwitch)
+                return true;
+            m_next[std::size_t(hop.from)] = hop.next;
+            at = hop.next;
+            return enter(at);
+        });
+        switch (end) {
+        case RouteEnd::AtSwitch: found = at == m_destinationNode ? Verdict::Reaches : Verdict::WrongNode; break;
+        case RouteEnd::AtEndNode: found = Verdict::WrongNode; break;
+        case RouteEnd::NoTable: found = Verdict::NoTable; break;
+        case RouteEnd::NoRoute: found = Verdict::NoRoute; break;
+        case RouteEnd::DeadPort: found = Verdict::DeadPort; break;
+        case RouteEnd::Loop: found = Verdict::Loop; break;  // enter() sees a loop first
+        case RouteEnd::Stopped: break;                      // enter() or the destination decided
         }
-        const std::uint8_t out = lft->port(m_lid);
-        if (out == kNoRoute) {
-            found = Verdict::NoRoute;
-            break;
-        }
-        if (out == 0) {
-            found = at == m_destinationNode ? Verdict::Reaches : Verdict::WrongNode;
-            break;
-        }
-        const PortIndex port = m_fabric.portOf(at, out);
-        if (port == kNoIndex || m_fabric.port(port).remote == kNoIndex) {
-            found = Verdict::DeadPort;
-            break;
-        }
-        m_outPort[std::size_t(at)] = port;
-        const PortIndex remote = m_fabric.port(port).remote;
-        if (remote == m_destination) {
-            found = Verdict::Reaches;
-            break;
-        }
-        const NodeIndex next = m_fabric.port(remote).node;
-        if (m_fabric.node(next).type != NodeType::Switch) {
-            found = Verdict::WrongNode;
-            break;
-        }
-        m_next[std::size_t(at)] = next;
-        at = next;
     }
     for (NodeIndex sw : m_path) {
         m_verdict[std::size_t(sw)] = found;
@@ -453,7 +441,7 @@ QString RouteTracer::explain(NodeIndex sw, Lid lid) const
 {
     const NodeIndex at = m_blame[std::size_t(sw)] == kNoIndex ? sw : m_blame[std::size_t(sw)];
     const QString name = m_fabric.node(at).description.isEmpty() ? m_fabric.node(at).name : m_fabric.node(at).description;
-    const LinearForwardingTable *lft = m_tables[std::size_t(at)];
+    const LinearForwardingTable *lft = m_tables(at);
     const int out = lft ? lft->port(lid) : -1;
     switch (m_verdict[std::size_t(sw)]) {
     case Verdict::NoTable: return QStringLiteral("%1 has no forwarding table").arg(name);

@@ -22,6 +22,7 @@
 #include "Fabric.h"
 #include "ForwardingTables.h"
 #include "Result.h"
+#include "RouteWalk.h"
 #include "Tenancy.h"
 
 #include <QByteArray>
@@ -182,7 +183,7 @@ private:
     void settle(NodeIndex start);
 
     const Fabric &m_fabric;
-    std::vector<const LinearForwardingTable *> m_tables;  // per node
+    TablesByNode m_tables;
     PortIndex m_destination = kNoIndex;
     NodeIndex m_destinationNode = kNoIndex;
     Lid m_lid = 0;

@@ -4,6 +4,7 @@
 #include "FabricChanges.h"
 #include "LftDump.h"
 #include "PartitionsConf.h"
+#include "ReconfigurationPlan.h"
 #include "SafeFile.h"
 #include "TextReader.h"
 #include "Validation.h"
@@ -44,11 +45,6 @@ Status sendHangup(qint64 pid)
 }
 
 namespace {
-
-QString hex(std::uint64_t value, int width = 16)
-{
-    return QStringLiteral("0x%1").arg(value, width, 16, QLatin1Char('0'));
-}
 
 QString portName(const Fabric &fabric, PortIndex port)
 {
@@ -93,7 +89,7 @@ QString planSummaryOf(const ForwardingTables &tables, const std::vector<Partitio
 {
     QStringList names;
     for (const Partition &p : partitions)
-        names << QStringLiteral("%1 (%2)").arg(p.name, p.pkey ? hex(*p.pkey, 4) : QStringLiteral("auto"));
+        names << QStringLiteral("%1 (%2)").arg(p.name, p.pkey ? pkeyText(*p.pkey) : QStringLiteral("auto"));
     return QStringLiteral("%1 switch tables; partitions: %2").arg(tables.size()).arg(names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", ")));
 }
 
@@ -196,14 +192,14 @@ QStringList checkPlan(const Fabric &fabric, const ForwardingTables &tables, cons
     for (const SwitchForwardingTable &s : tables.switches()) {
         const NodeIndex node = fabric.nodeByGuid(s.guid);
         if (node == kNoIndex || fabric.node(node).type != NodeType::Switch) {
-            reasons << QStringLiteral("the plan routes switch %1, which is not a switch of the fabric").arg(hex(s.guid));
+            reasons << QStringLiteral("the plan routes switch %1, which is not a switch of the fabric").arg(guidText(s.guid));
             continue;
         }
         const auto &entries = s.lft.entries();
         for (std::size_t lid = 0; lid < entries.size(); ++lid)
             if (entries[lid] != kNoRoute && entries[lid] > fabric.node(node).portCount) {
                 reasons << QStringLiteral("switch %1: LID %2 leaves by port %3, but the switch has %4 ports")
-                               .arg(hex(s.guid)).arg(lid).arg(entries[lid]).arg(fabric.node(node).portCount);
+                               .arg(guidText(s.guid)).arg(lid).arg(entries[lid]).arg(fabric.node(node).portCount);
                 break;
             }
     }
@@ -248,7 +244,7 @@ QStringList compareReadBack(const Fabric &fabric, const ForwardingTables &expect
         const QString name = node.description.isEmpty() ? node.name : node.description;
         const SwitchForwardingTable *read = readTables.find(node.guid);
         if (!read) {
-            report(QStringLiteral("switch %1 (%2): its LFT was not read").arg(name, hex(node.guid)));
+            report(QStringLiteral("switch %1 (%2): its LFT was not read").arg(name, guidText(node.guid)));
             continue;
         }
         const SwitchForwardingTable *expected = expectedTables.find(node.guid);
@@ -277,7 +273,7 @@ QStringList compareReadBack(const Fabric &fabric, const ForwardingTables &expect
             const std::uint16_t a = i < want.entries.size() ? want.entries[i] : 0;
             const std::uint16_t b = i < got->entries.size() ? got->entries[i] : 0;
             if (a != b) {
-                report(QStringLiteral("%1: P_Key index %2 is %3, expected %4").arg(portName(fabric, want.port)).arg(i).arg(hex(b, 4), hex(a, 4)));
+                report(QStringLiteral("%1: P_Key index %2 is %3, expected %4").arg(portName(fabric, want.port)).arg(i).arg(pkeyText(b), pkeyText(a)));
                 break;
             }
         }
@@ -353,7 +349,7 @@ private:
             refuse(stale ? CommitOutcome::Stale : CommitOutcome::Refused, unsafe);
             return;
         }
-        m_partitions = withExplicitDefault(m_partitions);
+        m_partitions = plannedPartitions(std::move(m_partitions));
         step(QStringLiteral("plan validated: reachability, loops, deadlock freedom, isolation, partitions.conf"));
         m_summary = m_plan.summary.isEmpty() ? planSummaryOf(m_plan.tables, m_partitions) : m_plan.summary;
 
@@ -389,9 +385,15 @@ private:
             }
             pkeyOptions.smPortGuid = *sm;
         }
-        m_expectedPKeys = computePKeyTables(m_fabric, m_partitions, pkeyOptions, &m_beforePKeys);
-        m_report.diff = diffForwardingTables(m_beforeTables, m_plan.tables, &m_fabric);
-        addPKeyDiff(m_report.diff, m_fabric, m_beforePKeys, m_expectedPKeys);
+        ReconfigurationRequest request;
+        request.currentPartitions = partitionsOnTarget();
+        request.proposedPartitions = PartitionsState{m_partitions, std::nullopt, m_plan.partitionsFileName};
+        request.currentPKeys = m_beforePKeys;
+        request.pkeys = pkeyOptions;
+        ReconfigurationPlan planned = planReconfiguration(m_fabric, m_beforeTables, m_plan.tables, request);
+        m_report.diff = std::move(planned.diff);
+        m_expectedPKeys = std::move(planned.plannedPKeys);
+        m_plannedConf = std::move(planned.plannedPartitionsConf);
         step(QStringLiteral("diff: %1 LFT blocks on %2 switches, %3 P_Key blocks: %4 SMPs")
                  .arg(m_report.diff.changedBlocks).arg(m_report.diff.switchesTouched()).arg(m_report.diff.pkeyBlocks.size()).arg(m_report.diff.smps()));
 
@@ -404,8 +406,7 @@ private:
         }
         m_previous = {*lfts, *partitions};
         const QByteArray lftDump = writeLftDump(m_plan.tables, &m_fabric);
-        const QByteArray conf = writePartitionsConf(m_partitions);
-        for (const auto &[path, data] : {std::pair{m_target.lftsPath, lftDump}, std::pair{m_target.partitionsPath, conf}}) {
+        for (const auto &[path, data] : {std::pair{m_target.lftsPath, lftDump}, std::pair{m_target.partitionsPath, m_plannedConf}}) {
             const Status written = writeFileAtomically(path, data);
             if (!written) {
                 fail({QStringLiteral("writing failed: %1").arg(written.error().toString())});
@@ -423,6 +424,23 @@ private:
             return;
         }
         fail(problems);
+    }
+
+    // The partitions.conf OpenSM reads now, for the report's diff. Shown as Weft writes it, like
+    // the plan, so that the diff reads as the Diff Review's; a file OpenSM would reject (or none)
+    // is shown as it is.
+    PartitionsState partitionsOnTarget() const
+    {
+        PartitionsState state;
+        state.name = m_target.partitionsPath;
+        const Result<QByteArray> read = TextReader::readFile(m_target.partitionsPath);
+        const QByteArray text = read ? *read : QByteArray();
+        const Result<PartitionsConfResult> parsed = readPartitionsConf(text, m_target.partitionsPath);
+        if (parsed)
+            state.partitions = parsed->partitions;
+        else
+            state.conf = text;
+        return state;
     }
 
     // Sends SIGHUP, waits for the sweep and reads back until the fabric holds `tables` and
@@ -552,6 +570,7 @@ private:
     ForwardingTables m_beforeTables;
     PKeyTables m_beforePKeys;
     PKeyTables m_expectedPKeys;
+    QByteArray m_plannedConf;
     std::vector<FileSnapshot> m_previous;
 };
 

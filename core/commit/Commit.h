@@ -92,7 +92,7 @@ struct CommitReport
     QStringList steps;        // what was done, in order, one line each
     QStringList reasons;      // why it was refused or failed; mismatches
     QStringList warnings;     // about the plan, not blocking
-    ReconfigurationDiff diff; // from the tables read before writing to the plan
+    ReconfigurationDiff diff; // planReconfiguration: from the tables read before writing to the plan
     bool written = false;     // the OpenSM files were changed at some point
 
     bool ok() const { return outcome == CommitOutcome::Committed; }

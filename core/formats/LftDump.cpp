@@ -31,11 +31,6 @@ bool isSpace(char c)
     return c == ' ' || c == '\t';
 }
 
-QString hexGuid(Guid guid)
-{
-    return QStringLiteral("0x%1").arg(guid, 16, 16, QLatin1Char('0'));
-}
-
 QString hexLid(unsigned lid)
 {
     return QStringLiteral("0x%1").arg(lid, 4, 16, QLatin1Char('0'));
@@ -127,7 +122,7 @@ private:
             throw InputError{m_headerLines.back(),
                              QStringLiteral("switch %1 has no \"lids dumped\" line after its entries; "
                                             "the dump is truncated")
-                                 .arg(hexGuid(m_section->guid))};
+                                 .arg(guidText(m_section->guid))};
     }
 
     unsigned parseRangeBound(string_view s, string_view whole) const
@@ -180,13 +175,13 @@ private:
         }
 
         rest = rest.substr(guidAt + kGuidMarker.size());
-        const string_view guidText = token(rest);
+        const string_view guidToken = token(rest);
         std::uint64_t guid = 0;
-        if (!text::parseUInt(guidText, 16, &guid))
-            fail(QStringLiteral("bad switch GUID \"0x%1\"").arg(text::toQString(guidText)));
+        if (!text::parseUInt(guidToken, 16, &guid))
+            fail(QStringLiteral("bad switch GUID \"0x%1\"").arg(text::toQString(guidToken)));
         if (guid == 0)
             fail(QStringLiteral("switch GUID is 0"));
-        rest = text::trimmed(rest.substr(guidText.size()));
+        rest = text::trimmed(rest.substr(guidToken.size()));
 
         // "(Switch1):" from ibroute, "('Switch1'):" from OpenSM
         if (rest.empty() || rest.front() != '(' || !endsWith(rest, "):"))
@@ -196,7 +191,7 @@ private:
             description = description.substr(1, description.size() - 2);
 
         section.guid = guid;
-        section.switchName = hexGuid(guid);
+        section.switchName = guidText(guid);
         QString descriptionText = text::toQString(description);
         if (m_fabric)
             checkSwitch(section, &switchLid, &descriptionText);
@@ -204,7 +199,7 @@ private:
         const int index = m_tables.addSwitch(guid, switchLid, descriptionText);
         if (index < 0)
             fail(QStringLiteral("switch %1 appears twice (first at line %2)")
-                     .arg(hexGuid(guid))
+                     .arg(guidText(guid))
                      .arg(m_headerLines[std::size_t(m_tables.indexOf(guid))]));
         section.index = std::size_t(index);
         section.seen.assign(std::size_t(section.rangeLast) + 1, false);
@@ -217,15 +212,15 @@ private:
     {
         const NodeIndex node = m_fabric->nodeByGuid(section.guid);
         if (node == kNoIndex)
-            fail(QStringLiteral("unknown switch GUID %1: the fabric has no such node").arg(hexGuid(section.guid)));
+            fail(QStringLiteral("unknown switch GUID %1: the fabric has no such node").arg(guidText(section.guid)));
         const Node &n = m_fabric->node(node);
         if (n.type != NodeType::Switch)
             fail(QStringLiteral("GUID %1 is %2 \"%3\" in the fabric, not a switch")
-                     .arg(hexGuid(section.guid),
+                     .arg(guidText(section.guid),
                           n.type == NodeType::Router ? QStringLiteral("router") : QStringLiteral("channel adapter"),
                           n.description.isEmpty() ? n.name : n.description));
         section.portCount = n.portCount;
-        section.switchName = QStringLiteral("%1 (\"%2\")").arg(hexGuid(section.guid), n.description.isEmpty() ? n.name : n.description);
+        section.switchName = QStringLiteral("%1 (\"%2\")").arg(guidText(section.guid), n.description.isEmpty() ? n.name : n.description);
         if (*switchLid == 0)
             *switchLid = m_fabric->nodeLid(node);
         if (description->isEmpty())
@@ -238,7 +233,7 @@ private:
             fail(QStringLiteral("LFT entry before any \"Unicast lids\" switch header"));
         Section &section = *m_section;
         if (section.closed)
-            fail(QStringLiteral("LFT entry after the \"lids dumped\" line of switch %1").arg(hexGuid(section.guid)));
+            fail(QStringLiteral("LFT entry after the \"lids dumped\" line of switch %1").arg(guidText(section.guid)));
 
         string_view rest = line.substr(2);
         const string_view lidText = token(rest);
@@ -269,7 +264,7 @@ private:
             fail(QStringLiteral("LID %1 is outside the switch header's range %2-%3")
                      .arg(hexLid(unsigned(lid)), hexLid(section.rangeFirst), hexLid(section.rangeLast)));
         if (section.seen[std::size_t(lid)])
-            fail(QStringLiteral("LID %1 is listed twice for switch %2").arg(hexLid(unsigned(lid)), hexGuid(section.guid)));
+            fail(QStringLiteral("LID %1 is listed twice for switch %2").arg(hexLid(unsigned(lid)), guidText(section.guid)));
         section.seen[std::size_t(lid)] = true;
         ++section.entryLines;
 
@@ -318,12 +313,12 @@ private:
         if (section.ibrouteStyle && count != std::uint64_t(section.entryLines))
             fail(QStringLiteral("switch %1 ends with \"%2 lids dumped\" but has %3 entries; "
                                 "the dump is incomplete or was edited")
-                     .arg(hexGuid(section.guid))
+                     .arg(guidText(section.guid))
                      .arg(count)
                      .arg(section.entryLines));
         if (!section.ibrouteStyle && count != section.rangeLast)
             fail(QStringLiteral("switch %1 ends with \"%2 lids dumped\" but its header gives LIDs up to %3")
-                     .arg(hexGuid(section.guid))
+                     .arg(guidText(section.guid))
                      .arg(count)
                      .arg(section.rangeLast));
         section.closed = true;
@@ -475,7 +470,7 @@ QStringList lftCoverageWarnings(const ForwardingTables &tables, const Fabric &fa
     QStringList warnings;
     for (NodeIndex sw : fabric.switches()) {
         const Node &node = fabric.node(sw);
-        const QString name = QStringLiteral("switch 0x%1 (\"%2\")").arg(node.guid, 16, 16, QLatin1Char('0'))
+        const QString name = QStringLiteral("switch %1 (\"%2\")").arg(guidText(node.guid))
                                  .arg(node.description.isEmpty() ? node.name : node.description);
         const SwitchForwardingTable *table = tables.find(node.guid);
         if (!table) {

@@ -99,9 +99,10 @@ QString quoted(const std::string &s)
     return QLatin1Char('"') + text + QLatin1Char('"');
 }
 
-QString hex(std::uint64_t value, int width = 0)
+// Q_Keys and flow labels, unpadded as OpenSM's partitions.conf writes them.
+QString hex(std::uint64_t value)
 {
-    return QStringLiteral("0x%1").arg(value, width, 16, QLatin1Char('0'));
+    return QStringLiteral("0x%1").arg(value, 0, 16);
 }
 
 bool looksOctal(const std::string &text)
@@ -148,7 +149,7 @@ QString memberText(const PartitionMember &m)
     for (int i = 0; i < 5; ++i)
         if (kKeywordKinds[i] == m.kind)
             return QLatin1String(kKeywordNames[i]);
-    return hex(m.guid, 16);
+    return guidText(m.guid);
 }
 
 class ConfParser
@@ -176,7 +177,7 @@ private:
     void parseHeader(char *header);
     void applyPartitionFlag(const Item &item);
     bool applyGroupFlag(const Item &item, MulticastFlags &flags, bool fromComment);
-    void createPartition(std::string name, std::optional<std::string> pkeyText);
+    void createPartition(std::string name, std::optional<std::string> pkeyWritten);
     void addMember(const Item &item);
     int createMulticastGroup(char *flagText, const Item &item, bool endsWithSemicolon);
     std::uint16_t generatePKey();
@@ -221,7 +222,7 @@ private:
 QString ConfParser::partitionLabel(int index) const
 {
     const Partition &p = m_result.partitions[std::size_t(index)];
-    return QStringLiteral("\"%1\" (%2)").arg(p.name, hex(m_pkeyOf[std::size_t(index)], 4));
+    return QStringLiteral("\"%1\" (%2)").arg(p.name, pkeyText(m_pkeyOf[std::size_t(index)]));
 }
 
 void ConfParser::parseLine(std::string_view line, bool hasNewline, int lineNumber)
@@ -461,26 +462,26 @@ std::uint16_t ConfParser::generatePKey()
     return 0;
 }
 
-void ConfParser::createPartition(std::string name, std::optional<std::string> pkeyText)
+void ConfParser::createPartition(std::string name, std::optional<std::string> pkeyWritten)
 {
     Definition &d = *m_definition;
     // A name that starts with a digit and has no "=P_Key" is the P_Key.
-    if (!pkeyText && !name.empty() && std::isdigit(static_cast<unsigned char>(name[0]))) {
-        pkeyText = name;
+    if (!pkeyWritten && !name.empty() && std::isdigit(static_cast<unsigned char>(name[0]))) {
+        pkeyWritten = name;
         name.clear();
     }
 
     std::uint16_t pkey = 0;
     std::optional<std::uint16_t> writtenPKey;
-    if (pkeyText) {
-        const ParsedNumber n = parseNumber(*pkeyText);
+    if (pkeyWritten) {
+        const ParsedNumber n = parseNumber(*pkeyWritten);
         if (n.parsedNothing || !n.rest.empty())
-            fail(QStringLiteral("bad partition definition: P_Key %1 is not a number").arg(quoted(*pkeyText)));
+            fail(QStringLiteral("bad partition definition: P_Key %1 is not a number").arg(quoted(*pkeyWritten)));
         const auto truncated = std::uint16_t(n.value);
-        if (n.overflow || n.value > 0xffff || (*pkeyText)[0] == '-' || (*pkeyText)[0] == '+')
-            warn(QStringLiteral("P_Key %1 does not fit in 16 bits; OpenSM uses %2").arg(q(*pkeyText), hex(truncated, 4)));
-        else if (looksOctal(*pkeyText))
-            warn(QStringLiteral("P_Key %1 starts with 0, so OpenSM reads it as octal (%2)").arg(q(*pkeyText), hex(truncated, 4)));
+        if (n.overflow || n.value > 0xffff || (*pkeyWritten)[0] == '-' || (*pkeyWritten)[0] == '+')
+            warn(QStringLiteral("P_Key %1 does not fit in 16 bits; OpenSM uses %2").arg(q(*pkeyWritten), pkeyText(truncated)));
+        else if (looksOctal(*pkeyWritten))
+            warn(QStringLiteral("P_Key %1 starts with 0, so OpenSM reads it as octal (%2)").arg(q(*pkeyWritten), pkeyText(truncated)));
         pkey = truncated & kPKeyMask;
         if (pkey != 0)
             writtenPKey = pkey;
@@ -506,9 +507,9 @@ void ConfParser::createPartition(std::string name, std::optional<std::string> pk
         if (pkey == 0) {
             if (!(pkey = generatePKey()))
                 fail(QStringLiteral("bad partition definition: no free P_Key left to generate"));
-            if (pkeyText)
+            if (pkeyWritten)
                 warn(QStringLiteral("P_Key %1 has no partition number (its low 15 bits are 0); OpenSM "
-                                    "generates %2").arg(q(*pkeyText), hex(pkey, 4)));
+                                    "generates %2").arg(q(*pkeyWritten), pkeyText(pkey)));
         }
     }
     if (index < 0) {
@@ -521,7 +522,7 @@ void ConfParser::createPartition(std::string name, std::optional<std::string> pk
     if (existing) {
         warn(QStringLiteral("P_Key %1 is already defined at line %2 as %3; OpenSM merges this "
                             "definition into it")
-                 .arg(hex(pkey, 4)).arg(m_result.partitions[std::size_t(index)].sourceLine)
+                 .arg(pkeyText(pkey)).arg(m_result.partitions[std::size_t(index)].sourceLine)
                  .arg(partitionLabel(index)));
     } else {
         Partition p;
@@ -603,9 +604,9 @@ void ConfParser::addMember(const Item &item)
         }
         member.guid = n.overflow ? ULLONG_MAX : n.value;
         if (n.overflow || name[0] == '-' || name[0] == '+')
-            warn(QStringLiteral("port GUID %1 does not fit in 64 bits; OpenSM uses %2").arg(q(name), hex(member.guid, 16)));
+            warn(QStringLiteral("port GUID %1 does not fit in 64 bits; OpenSM uses %2").arg(q(name), guidText(member.guid)));
         else if (looksOctal(name))
-            warn(QStringLiteral("port GUID %1 starts with 0, so OpenSM reads it as octal (%2)").arg(q(name), hex(member.guid, 16)));
+            warn(QStringLiteral("port GUID %1 starts with 0, so OpenSM reads it as octal (%2)").arg(q(name), guidText(member.guid)));
     }
 
     const auto key = std::make_pair(d.partition, std::make_pair(int(member.kind), member.guid));
@@ -676,7 +677,7 @@ int ConfParser::createMulticastGroup(char *flagText, const Item &item, bool ends
         const int partitionMtu = d.flags.mtu.value_or(kDefaultMtu);
         QString problem;
         if (!pkeyOk)
-            problem = QStringLiteral("its P_Key bits %1 are neither 0 nor %2").arg(hex(gidPKey, 4), hex(d.pkey | 0x8000, 4));
+            problem = QStringLiteral("its P_Key bits %1 are neither 0 nor %2").arg(pkeyText(gidPKey), pkeyText(d.pkey | 0x8000));
         else if (group.flags.rate.value_or(partitionRate) != partitionRate)
             problem = QStringLiteral("its rate differs from the partition's (%1)").arg(partitionRate);
         else if (group.flags.mtu.value_or(partitionMtu) != partitionMtu)
@@ -794,7 +795,7 @@ QByteArray writePartitionsConf(const std::vector<Partition> &partitions)
         QStringList header;
         QString title = writableName(p.name, p.pkey.has_value());
         if (p.pkey)
-            title += QLatin1Char('=') + hex(*p.pkey & kPKeyMask, 4);
+            title += QLatin1Char('=') + pkeyText(*p.pkey & kPKeyMask);
         header << title;
         if (p.ipoib)
             header << QStringLiteral("ipoib");

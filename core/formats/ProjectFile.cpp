@@ -11,16 +11,6 @@ namespace weft {
 
 namespace {
 
-QString guidText(Guid g)
-{
-    return QStringLiteral("0x%1").arg(g, 16, 16, QLatin1Char('0'));
-}
-
-QString pkeyText(std::uint16_t pkey)
-{
-    return QStringLiteral("0x%1").arg(pkey, 4, 16, QLatin1Char('0'));
-}
-
 QString modeName(PolicyMode mode)
 {
     return mode == PolicyMode::Strict ? QStringLiteral("strict") : QStringLiteral("best-effort");

@@ -416,15 +416,10 @@ QByteArray hex(Guid g)
     return QByteArray::number(qulonglong(g), 16);
 }
 
-QByteArray hex16(Guid g)
-{
-    return QByteArray::number(qulonglong(g), 16).rightJustified(16, '0');
-}
-
 QByteArray nodeId(const Node &n)
 {
     const char prefix = n.type == NodeType::Switch ? 'S' : n.type == NodeType::Router ? 'R' : 'H';
-    return '"' + QByteArray(1, prefix) + '-' + hex16(n.guid) + '"';
+    return '"' + QByteArray(1, prefix) + '-' + guidDigits(n.guid).toLatin1() + '"';
 }
 
 QByteArray linkText(const Port &p)
@@ -513,7 +508,7 @@ QByteArray writeIbnetdiscover(const Fabric &fabric, const TopologyWriteOptions &
     if (from != kNoIndex) {
         const Node &n = fabric.node(from);
         const Guid portGuid = fabric.port(n.type == NodeType::Switch ? n.firstPort : n.firstPort + 1).guid;
-        out += "# Initiated from node " + hex16(n.guid) + " port " + hex16(portGuid) + '\n';
+        out += "# Initiated from node " + guidDigits(n.guid).toLatin1() + " port " + guidDigits(portGuid).toLatin1() + '\n';
     }
     std::vector<NodeIndex> order = fabric.switches();
     order.insert(order.end(), fabric.endNodes().begin(), fabric.endNodes().end());

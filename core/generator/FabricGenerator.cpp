@@ -152,7 +152,7 @@ QString switchRole(int level, int height)
 QString nodeId(NodeType type, Guid guid)
 {
     return (type == NodeType::Switch ? QStringLiteral("S-") : QStringLiteral("H-"))
-        + QStringLiteral("%1").arg(guid, 16, 16, QLatin1Char('0'));
+        + guidDigits(guid);
 }
 
 struct ResolvedShape

@@ -140,7 +140,7 @@ int widthFrom(std::uint32_t active)
 QString nodeIdFor(NodeType type, Guid guid)
 {
     const QChar prefix = type == NodeType::Switch ? QLatin1Char('S') : type == NodeType::Router ? QLatin1Char('R') : QLatin1Char('H');
-    return QStringLiteral("%1-%2").arg(prefix).arg(guid, 16, 16, QLatin1Char('0'));
+    return QStringLiteral("%1-%2").arg(prefix).arg(guidDigits(guid));
 }
 
 NodeType nodeTypeFrom(int ibType)
@@ -170,7 +170,7 @@ Result<Fabric> buildFabric(ibnd_fabric_t *scanned, const LiveOptions &options)
     const int total = int(nodes.size()) * 2;
     int done = 0;
     auto fail = [](const ibnd_node_t *n, const QString &message) {
-        return liveError(QStringLiteral("node 0x%1 (\"%2\"): %3").arg(n->guid, 16, 16, QLatin1Char('0')).arg(QString::fromUtf8(n->nodedesc), message));
+        return liveError(QStringLiteral("node %1 (\"%2\"): %3").arg(guidText(n->guid)).arg(QString::fromUtf8(n->nodedesc), message));
     };
     auto cancelled = [&]() { return options.progress && !options.progress(done, total); };
 
@@ -397,7 +397,7 @@ Result<Session> openSession(const Fabric &fabric, const LiveOptions &options)
 QString describeNode(const Fabric &fabric, NodeIndex node)
 {
     const Node &n = fabric.node(node);
-    return QStringLiteral("\"%1\" (0x%2)").arg(n.description).arg(n.guid, 16, 16, QLatin1Char('0'));
+    return QStringLiteral("\"%1\" (%2)").arg(n.description).arg(guidText(n.guid));
 }
 
 } // namespace
@@ -473,7 +473,7 @@ Status writeForwardingTableEntry(const Fabric &fabric, Guid switchGuid, Lid lid,
 {
     const NodeIndex sw = fabric.nodeByGuid(switchGuid);
     if (sw == kNoIndex || fabric.node(sw).type != NodeType::Switch)
-        return liveError(QStringLiteral("0x%1 is not a switch of the fabric").arg(switchGuid, 16, 16, QLatin1Char('0')));
+        return liveError(QStringLiteral("%1 is not a switch of the fabric").arg(guidText(switchGuid)));
     if (lid == 0 || lid >= 0xc000)
         return liveError(QStringLiteral("LID %1 is not a unicast LID").arg(lid));
     if (port > fabric.node(sw).portCount && port != kNoRoute)
@@ -586,13 +586,13 @@ QByteArray writePKeyTables(const PKeyTables &tables, const Fabric &fabric)
     for (const PortPKeyTable &t : tables.ports()) {
         const Port &port = fabric.port(t.port);
         const Node &node = fabric.node(port.node);
-        QByteArray line = "0x" + QByteArray::number(qulonglong(port.guid ? port.guid : node.guid), 16).rightJustified(16, '0')
+        QByteArray line = guidText(port.guid ? port.guid : node.guid).toLatin1()
                           + ' ' + QByteArray::number(port.number) + " \"" + node.description.toUtf8() + '"';
         bool any = false;
         for (std::size_t i = 0; i < t.entries.size(); ++i) {
             if (!(t.entries[i] & kPKeyMask))
                 continue;
-            line += ' ' + QByteArray::number(qulonglong(i)) + ":0x" + QByteArray::number(t.entries[i], 16).rightJustified(4, '0');
+            line += ' ' + QByteArray::number(qulonglong(i)) + ':' + pkeyText(t.entries[i]).toLatin1();
             any = true;
         }
         if (any)

@@ -73,8 +73,8 @@ QString FabricBuilder::addNode(const NodeSpec &spec, NodeIndex *created)
     if (spec.guid == 0)
         return QStringLiteral("node \"%1\" has GUID 0").arg(spec.name);
     if (m_fabric.m_nodeByGuid.count(spec.guid))
-        return QStringLiteral("duplicate node GUID 0x%1 (\"%2\" and \"%3\")")
-            .arg(spec.guid, 16, 16, QLatin1Char('0'))
+        return QStringLiteral("duplicate node GUID %1 (\"%2\" and \"%3\")")
+            .arg(guidText(spec.guid))
             .arg(m_fabric.m_nodes[std::size_t(m_fabric.m_nodeByGuid.at(spec.guid))].name, spec.name);
     if (!spec.name.isEmpty() && m_fabric.m_nodeByName.count(spec.name))
         return QStringLiteral("duplicate node id \"%1\"").arg(spec.name);
@@ -212,8 +212,6 @@ NodeIndex FabricBuilder::nodeByGuid(Guid guid) const
 Result<Fabric> FabricBuilder::build() &&
 {
     Fabric &f = m_fabric;
-    auto hex = [](Guid g) { return QStringLiteral("0x%1").arg(g, 16, 16, QLatin1Char('0')); };
-
     // Port GUIDs: a switch's ports all carry the switch GUID, so only port 0 is indexed for it.
     f.m_portByGuid.reserve(f.m_ports.size());
     for (std::size_t i = 0; i < f.m_ports.size(); ++i) {
@@ -227,7 +225,7 @@ Result<Fabric> FabricBuilder::build() &&
         if (!inserted) {
             const Port &other = f.m_ports[std::size_t(it->second)];
             return Error{{}, 0, QStringLiteral("duplicate port GUID %1 (\"%2\" port %3 and \"%4\" port %5)")
-                                   .arg(hex(p.guid), f.m_nodes[std::size_t(other.node)].name).arg(other.number)
+                                   .arg(guidText(p.guid), f.m_nodes[std::size_t(other.node)].name).arg(other.number)
                                    .arg(n.name).arg(p.number)};
         }
         // A CA port GUID may equal its own node GUID (ibsim and some HCAs do that), but not
@@ -235,7 +233,7 @@ Result<Fabric> FabricBuilder::build() &&
         auto owner = f.m_nodeByGuid.find(p.guid);
         if (owner != f.m_nodeByGuid.end() && owner->second != p.node)
             return Error{{}, 0, QStringLiteral("port GUID %1 of \"%2\" is the node GUID of \"%3\"")
-                                   .arg(hex(p.guid), n.name, f.m_nodes[std::size_t(owner->second)].name)};
+                                   .arg(guidText(p.guid), n.name, f.m_nodes[std::size_t(owner->second)].name)};
     }
 
     f.m_switches.clear();

@@ -4,6 +4,7 @@
 // and then only read; every later stage (tenancy, routing, metrics, diff) refers to it by index
 // or GUID and never changes it.
 
+#include "Identifiers.h"
 #include "Result.h"
 
 #include <QHash>
@@ -19,8 +20,6 @@ using NodeIndex = std::int32_t;
 using PortIndex = std::int32_t;
 using LinkIndex = std::int32_t;
 constexpr std::int32_t kNoIndex = -1;
-
-using Guid = std::uint64_t;
 
 struct QStringHash
 {

@@ -24,8 +24,6 @@ const std::uint8_t *blockData(const std::vector<std::uint8_t> &entries, int bloc
     return scratch.data();
 }
 
-QString hex(Guid guid) { return QStringLiteral("0x%1").arg(guid, 16, 16, QLatin1Char('0')); }
-
 QStringList splitLines(const QByteArray &text)
 {
     QStringList lines = QString::fromUtf8(text).split(QLatin1Char('\n'));
@@ -70,7 +68,7 @@ ReconfigurationDiff diffForwardingTables(const ForwardingTables &from, const For
         if (fabric) {
             const NodeIndex node = fabric->nodeByGuid(sw->guid);
             if (node == kNoIndex || fabric->node(node).type != NodeType::Switch) {
-                diff.warnings << QStringLiteral("switch %1 is not a switch of the fabric; not compared").arg(hex(sw->guid));
+                diff.warnings << QStringLiteral("switch %1 is not a switch of the fabric; not compared").arg(guidText(sw->guid));
                 continue;
             }
         }
@@ -282,12 +280,12 @@ QString diffToText(const ReconfigurationDiff &diff, int maxSwitches)
         for (int b : sw.changedBlocks)
             blocks << QString::number(b);
         out += QStringLiteral("  switch %1 %2 (LID %3): %4 entries, %5 blocks [%6]%7\n")
-                   .arg(hex(sw.guid), sw.description.isEmpty() ? QStringLiteral("-") : QStringLiteral("\"%1\"").arg(sw.description))
+                   .arg(guidText(sw.guid), sw.description.isEmpty() ? QStringLiteral("-") : QStringLiteral("\"%1\"").arg(sw.description))
                    .arg(sw.lid).arg(sw.changedEntries).arg(sw.changedBlocks.size()).arg(blocks.join(QLatin1Char(',')))
                    .arg(sw.switchInfoSet ? QStringLiteral(", SwitchInfo") : QString());
     }
     for (const PKeyBlockChange &p : diff.pkeyBlocks)
-        out += QStringLiteral("  P_Key block %1 of %2 port %3%4\n").arg(p.block).arg(hex(p.nodeGuid)).arg(p.portNumber)
+        out += QStringLiteral("  P_Key block %1 of %2 port %3%4\n").arg(p.block).arg(guidText(p.nodeGuid)).arg(p.portNumber)
                    .arg(p.description.isEmpty() ? QString() : QStringLiteral(" \"%1\"").arg(p.description));
     for (const QString &w : diff.warnings)
         out += QStringLiteral("warning: %1\n").arg(w);
@@ -303,7 +301,7 @@ QJsonObject diffToJson(const ReconfigurationDiff &diff)
         QJsonArray blocks;
         for (int b : sw.changedBlocks)
             blocks.append(b);
-        switches.append(QJsonObject{{QStringLiteral("guid"), hex(sw.guid)},
+        switches.append(QJsonObject{{QStringLiteral("guid"), guidText(sw.guid)},
                                     {QStringLiteral("lid"), sw.lid},
                                     {QStringLiteral("description"), sw.description},
                                     {QStringLiteral("changed_entries"), sw.changedEntries},
@@ -318,10 +316,10 @@ QJsonObject diffToJson(const ReconfigurationDiff &diff)
             QJsonArray a;
             for (std::uint16_t k : v)
                 if (k & kPKeyMask)
-                    a.append(QStringLiteral("0x%1").arg(k, 4, 16, QLatin1Char('0')));
+                    a.append(pkeyText(k));
             return a;
         };
-        pkeys.append(QJsonObject{{QStringLiteral("node_guid"), hex(p.nodeGuid)},
+        pkeys.append(QJsonObject{{QStringLiteral("node_guid"), guidText(p.nodeGuid)},
                                  {QStringLiteral("port"), p.portNumber},
                                  {QStringLiteral("description"), p.description},
                                  {QStringLiteral("block"), p.block},

@@ -43,11 +43,6 @@ QString tupleText(const Tuple &t)
     return parts.join(QLatin1Char('.'));
 }
 
-QString hexGuid(Guid guid)
-{
-    return QStringLiteral("0x%1").arg(guid, 16, 16, QLatin1Char('0'));
-}
-
 Error refuse(const QString &why)
 {
     return Error{{}, 0, QStringLiteral("ftree: %1").arg(why)};
@@ -221,7 +216,7 @@ Status FatTreeEngine::Model::build(const SwitchGraph &graph)
             if (leaf.rank != leafRank)
                 return refuse(QStringLiteral("not a fat-tree: CA %1 is attached to switch %2 of rank %3, but the leaf rank is %4 "
                                              "(all CAs must hang off the lowest level)")
-                                  .arg(hexGuid(ca.guid), hexGuid(leaf.guid)).arg(leaf.rank).arg(leafRank));
+                                  .arg(guidText(ca.guid), guidText(leaf.guid)).arg(leaf.rank).arg(leafRank));
         }
     }
 
@@ -294,7 +289,7 @@ Status FatTreeEngine::Model::rank(const SwitchGraph &graph)
             const SwitchGraph::EndPort &end = graph.endPorts[std::size_t(e)];
             if (end.remote == SwitchGraph::Remote::EndPort) {
                 return refuse(QStringLiteral("not a fat-tree: CA %1 is cabled directly to CA %2")
-                                  .arg(hexGuid(ca.guid), hexGuid(graph.endPorts[std::size_t(end.remoteIndex)].nodeGuid)));
+                                  .arg(guidText(ca.guid), guidText(graph.endPorts[std::size_t(end.remoteIndex)].nodeGuid)));
             }
             if (end.remote != SwitchGraph::Remote::Switch)
                 continue;
@@ -320,7 +315,7 @@ Status FatTreeEngine::Model::rank(const SwitchGraph &graph)
         // OpenSM drops such switches and routes around them; a Weft fabric should not have
         // them, so say so instead.
         if (s.rank == kUnranked)
-            return refuse(QStringLiteral("switch %1 (LID %2) is not connected to the tree").arg(hexGuid(s.guid)).arg(s.lid));
+            return refuse(QStringLiteral("switch %1 (LID %2) is not connected to the tree").arg(guidText(s.guid)).arg(s.lid));
     }
     if (maxRank == 0)
         return refuse(QStringLiteral("not a fat-tree: more than one switch and all of them are roots"));
@@ -475,7 +470,7 @@ Status FatTreeEngine::Model::index()
                     continue;
                 Tuple t;
                 if (!newTuple(s.tuple, true, t))
-                    return refuse(QStringLiteral("more than 255 switches below switch %1").arg(hexGuid(s.guid)));
+                    return refuse(QStringLiteral("more than 255 switches below switch %1").arg(guidText(s.guid)));
                 assign(group.remote, t);
                 queue.push_back(group.remote);
             }
@@ -489,7 +484,7 @@ Status FatTreeEngine::Model::index()
                     continue;
                 Tuple t;
                 if (!newTuple(s.tuple, false, t))
-                    return refuse(QStringLiteral("more than 255 switches above switch %1").arg(hexGuid(s.guid)));
+                    return refuse(QStringLiteral("more than 255 switches above switch %1").arg(guidText(s.guid)));
                 assign(group.remote, t);
                 queue.push_back(group.remote);
             }
@@ -498,7 +493,7 @@ Status FatTreeEngine::Model::index()
     }
     for (const Switch &s : switches) {
         if (s.tuple[0] == kTupleUnset)
-            return refuse(QStringLiteral("switch %1 could not be indexed from the leaves").arg(hexGuid(s.guid)));
+            return refuse(QStringLiteral("switch %1 could not be indexed from the leaves").arg(guidText(s.guid)));
     }
     return Done{};
 }
@@ -506,7 +501,7 @@ Status FatTreeEngine::Model::index()
 Status FatTreeEngine::Model::validate() const
 {
     auto describe = [](const Switch &s) {
-        return QStringLiteral("switch %1 (LID %2, index %3)").arg(hexGuid(s.guid)).arg(s.lid).arg(tupleText(s.tuple));
+        return QStringLiteral("switch %1 (LID %2, index %3)").arg(guidText(s.guid)).arg(s.lid).arg(tupleText(s.tuple));
     };
     std::vector<int> reference(std::size_t(leafRank) + 1, -1);
     for (int sw = 0; sw < int(switches.size()); ++sw) {
@@ -992,6 +987,22 @@ Result<FatTreeLayout> analyseFatTree(const Fabric &fabric, bool requirePure, con
         }
     }
     return layout;
+}
+
+ForwardingTables tablesFromColumns(const FatTreeLayout &layout, const std::vector<std::vector<std::uint8_t>> &columns)
+{
+    ForwardingTables tables;
+    tables.reserve(layout.switches.size());
+    for (std::size_t s = 0; s < layout.switches.size(); ++s) {
+        const FatTreeLayout::Switch &sw = layout.switches[s];
+        LinearForwardingTable &lft = tables.lft(std::size_t(tables.addSwitch(sw.guid, sw.lid, sw.description)));
+        lft.reserve(layout.maxLid);
+        const std::vector<std::uint8_t> &column = columns[s];
+        for (std::size_t lid = 1; lid < column.size(); ++lid)
+            if (column[lid] != kNoPath)
+                lft.setPort(Lid(lid), column[lid]);
+    }
+    return tables;
 }
 
 } // namespace routing

@@ -5,6 +5,7 @@
 // fat-tree engine agrees on what the tree is; see FatTreeEngine.h for the steps.
 
 #include "Fabric.h"
+#include "ForwardingTables.h"
 #include "Result.h"
 
 #include <QString>
@@ -65,5 +66,9 @@ struct FatTreeLayout
 // trees included); without, accepts trees whose switches at one rank differ in group counts.
 // Messages start with `engine`.
 Result<FatTreeLayout> analyseFatTree(const Fabric &fabric, bool requirePure, const QString &engine);
+
+// The forwarding tables of the layout's switches, in layout order, from one raw column per switch
+// (indexed by LID; kNoPath where the switch has no route). LID 0 names no port and is skipped.
+ForwardingTables tablesFromColumns(const FatTreeLayout &layout, const std::vector<std::vector<std::uint8_t>> &columns);
 
 } // namespace weft::routing

@@ -12,12 +12,9 @@ QString MinHopEngine::description() const
 Status MinHopEngine::prepare(const Fabric &fabric, const Tenancy &, const RoutingOptions &)
 {
     m_graph.reset();
-    Result<routing::SwitchGraph> graph = routing::SwitchGraph::build(fabric);
+    Result<routing::SwitchGraph> graph = routing::buildRoutableGraph(fabric, name());
     if (!graph)
         return graph.error();
-    const Status usable = routing::checkRoutable(*graph, name());
-    if (!usable)
-        return usable;
     m_graph = std::move(graph).value();
     return Done{};
 }

@@ -31,16 +31,6 @@ int strictness(IsolationPolicy policy)
     return 1;
 }
 
-QString hexPKey(std::uint16_t pkey)
-{
-    return QStringLiteral("0x%1").arg(pkey, 4, 16, QLatin1Char('0'));
-}
-
-QString hexGuid(Guid guid)
-{
-    return QStringLiteral("0x%1").arg(guid, 16, 16, QLatin1Char('0'));
-}
-
 } // namespace
 
 namespace routing {
@@ -125,7 +115,7 @@ struct PartitionAwareFatTreeEngine::Model
     QString keyName(int k) const
     {
         const Key &key = keys[std::size_t(k)];
-        return key.name.isEmpty() ? hexPKey(key.pkey) : QStringLiteral("\"%1\" (%2)").arg(key.name, hexPKey(key.pkey));
+        return key.name.isEmpty() ? pkeyText(key.pkey) : QStringLiteral("\"%1\" (%2)").arg(key.name, pkeyText(key.pkey));
     }
 };
 
@@ -135,7 +125,7 @@ QString PartitionAwareFatTreeEngine::Model::linkName(int dirLink) const
     const bool up = dirLink % 2 == 0;
     auto sw = [this](int s) {
         const FatTreeLayout::Switch &x = layout.switches[std::size_t(s)];
-        return x.description.isEmpty() ? hexGuid(x.guid) : x.description;
+        return x.description.isEmpty() ? guidText(x.guid) : x.description;
     };
     if (up)
         return QStringLiteral("%1 port %2 -> %3 port %4").arg(sw(c.lower)).arg(c.lowerPort).arg(sw(c.upper)).arg(c.upperPort);
@@ -428,9 +418,9 @@ Status PartitionAwareFatTreeEngine::prepare(const Fabric &fabric, const Tenancy 
         for (const auto &[guid, w] : tenancy.nodeWeights) {
             if (!std::isfinite(w) || w < 0)
                 return fail(QStringLiteral("the weight of port %1 is %2; weights must be finite and not negative")
-                                .arg(hexGuid(guid)).arg(w));
+                                .arg(guidText(guid)).arg(w));
             if (w > 1e12)
-                return fail(QStringLiteral("the weight of port %1 is %2, beyond the supported 1e12").arg(hexGuid(guid)).arg(w));
+                return fail(QStringLiteral("the weight of port %1 is %2, beyond the supported 1e12").arg(guidText(guid)).arg(w));
             auto found = cnByPortGuid.find(guid);
             if (found != cnByPortGuid.end())
                 m.weight[std::size_t(found->second)] = Load(std::llround(w * kWeightScale));
@@ -778,7 +768,7 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
             const FatTreeLayout::Switch &sw = layout.switches[s];
             warnings << QStringLiteral("%1: note: at %2, every up-link leads to a switch marked by a stricter partition; "
                                        "%3 route(s) of partition %4 took the least loaded one anyway")
-                            .arg(engine, sw.description.isEmpty() ? hexGuid(sw.guid) : sw.description)
+                            .arg(engine, sw.description.isEmpty() ? guidText(sw.guid) : sw.description)
                             .arg(count).arg(m.keyName(k));
         }
     }
@@ -795,19 +785,7 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
     }
     for (std::size_t cn = 0; cn < cns.size(); ++cn)
         report.routingPKey[cns[cn].portGuid] = m.keys[std::size_t(m.routingKey[cn])].pkey;
-    ForwardingTables tables;
-    tables.reserve(layout.switches.size());
-    for (std::size_t s = 0; s < layout.switches.size(); ++s) {
-        const FatTreeLayout::Switch &sw = layout.switches[s];
-        const int i = tables.addSwitch(sw.guid, sw.lid, sw.description);
-        LinearForwardingTable &lft = tables.lft(std::size_t(i));
-        lft.reserve(layout.maxLid);
-        const std::vector<std::uint8_t> &raw = router.lft[s];
-        for (std::size_t lid = 0; lid < raw.size(); ++lid)
-            if (raw[lid] != kNoPath)
-                lft.setPort(Lid(lid), raw[lid]);
-    }
-    result.tables = std::move(tables);
+    result.tables = routing::tablesFromColumns(layout, router.lft);
     result.warnings = warnings;
     m_report = std::move(report);
     return result;

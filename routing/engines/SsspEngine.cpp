@@ -520,12 +520,9 @@ Status SsspEngine::prepare(const Fabric &fabric, const Tenancy &, const RoutingO
 {
     m_graph.reset();
     m_slotPort.clear();
-    Result<routing::SwitchGraph> graph = routing::SwitchGraph::build(fabric);
+    Result<routing::SwitchGraph> graph = routing::buildRoutableGraph(fabric, name());
     if (!graph)
         return graph.error();
-    const Status usable = routing::checkRoutable(*graph, name());
-    if (!usable)
-        return usable;
     if (m_variant == Variant::PerPair && int(graph->endPorts.size()) > m_settings.perPairEndPortLimit)
         return Error{{}, 0, QStringLiteral("sssp2: %1 end ports is more than the %2 that per-pair routing is allowed (its cost grows with the square); use sssp")
                                 .arg(graph->endPorts.size()).arg(m_settings.perPairEndPortLimit)};

@@ -15,11 +15,6 @@ bool usableLink(const Fabric &fabric, const Port &port)
     return fabric.port(port.remote).state != PortState::Down;
 }
 
-QString hexGuid(Guid guid)
-{
-    return QStringLiteral("0x%1").arg(guid, 16, 16, QLatin1Char('0'));
-}
-
 } // namespace
 
 Result<SwitchGraph> SwitchGraph::build(const Fabric &fabric)
@@ -41,7 +36,7 @@ Result<SwitchGraph> SwitchGraph::build(const Fabric &fabric)
         sw.firstSlot = slotCount;
         if (sw.lid == 0)
             return Error{{}, 0, QStringLiteral("switch %1 (%2) has no LID; assign LIDs before routing")
-                                    .arg(hexGuid(node.guid), node.description.isEmpty() ? node.name : node.description)};
+                                    .arg(guidText(node.guid), node.description.isEmpty() ? node.name : node.description)};
         slotCount += node.portCount + 1;
         g.switchOfNode[std::size_t(n)] = int(g.switches.size());
         g.switches.push_back(sw);
@@ -152,6 +147,16 @@ Status checkRoutable(const SwitchGraph &graph, const QString &engine)
     if (graph.maxLmc > 0)
         return Error{{}, 0, QStringLiteral("%1: LMC > 0 is not supported yet (a port has LMC %2)").arg(engine).arg(graph.maxLmc)};
     return Done{};
+}
+
+Result<SwitchGraph> buildRoutableGraph(const Fabric &fabric, const QString &engine)
+{
+    Result<SwitchGraph> graph = SwitchGraph::build(fabric);
+    if (!graph)
+        return graph.error();
+    if (Status usable = checkRoutable(*graph, engine); !usable)
+        return usable.error();
+    return graph;
 }
 
 Error cancelledError(const QString &engine)

@@ -80,6 +80,8 @@ ForwardingTables makeTables(const SwitchGraph &graph, const std::vector<std::vec
 
 // What every engine here refuses: no switches, LMC > 0 (not supported yet).
 Status checkRoutable(const SwitchGraph &graph, const QString &engine);
+// The graph of `fabric`, refused as checkRoutable refuses: every engine's first step.
+Result<SwitchGraph> buildRoutableGraph(const Fabric &fabric, const QString &engine);
 
 // The standard cancellation error.
 Error cancelledError(const QString &engine);

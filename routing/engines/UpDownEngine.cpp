@@ -38,13 +38,10 @@ Status UpDownEngine::prepare(const Fabric &fabric, const Tenancy &, const Routin
     m_graph.reset();
     m_roots.clear();
     m_ranks.clear();
-    Result<routing::SwitchGraph> built = routing::SwitchGraph::build(fabric);
+    Result<routing::SwitchGraph> built = routing::buildRoutableGraph(fabric, name());
     if (!built)
         return built.error();
     const routing::SwitchGraph &graph = *built;
-    const Status usable = routing::checkRoutable(graph, name());
-    if (!usable)
-        return usable;
 
     routing::HopTable hops(graph);
     routing::fillMinHopTable(graph, hops);

@@ -47,11 +47,6 @@ std::vector<Attachment> attachedEndPorts(const Fabric &fabric)
     return result;
 }
 
-QString hexGuid(Guid guid)
-{
-    return QStringLiteral("0x%1").arg(guid, 16, 16, QLatin1Char('0'));
-}
-
 } // namespace
 
 struct Metabase::Blueprint
@@ -237,7 +232,7 @@ Result<MetabaseRun> Metabase::reroute(const Fabric &installedFabric, const Forwa
     for (const Attachment &a : attachedEndPorts(fabric)) {
         auto sw = bp.switchByGuid.find(fabric.node(a.leafNode).guid);
         if (sw == bp.switchByGuid.end() || bp.leafOrdinal[std::size_t(sw->second)] < 0)
-            return fail(QStringLiteral("end port %1 hangs off a switch the metabase does not know as a leaf").arg(hexGuid(a.portGuid)));
+            return fail(QStringLiteral("end port %1 hangs off a switch the metabase does not know as a leaf").arg(guidText(a.portGuid)));
         targets.push_back({a, sw->second, Load(FatTreeColumnRouter::kWeightScale), -1});
     }
     std::unordered_map<Guid, std::size_t> targetByGuid;
@@ -245,7 +240,7 @@ Result<MetabaseRun> Metabase::reroute(const Fabric &installedFabric, const Forwa
         targetByGuid.emplace(targets[i].at.portGuid, i);
     for (const auto &[guid, w] : tenancy.nodeWeights) {
         if (!std::isfinite(w) || w < 0 || w > 1e12)
-            return fail(QStringLiteral("the weight of port %1 is %2; weights must be finite, 0 to 1e12").arg(hexGuid(guid)).arg(w));
+            return fail(QStringLiteral("the weight of port %1 is %2; weights must be finite, 0 to 1e12").arg(guidText(guid)).arg(w));
         auto t = targetByGuid.find(guid);
         if (t != targetByGuid.end())
             targets[t->second].weight = Load(std::llround(w * FatTreeColumnRouter::kWeightScale));
@@ -350,10 +345,7 @@ Result<MetabaseRun> Metabase::reroute(const Fabric &installedFabric, const Forwa
     result.proposal.tables = std::move(tables);
     run.assignmentNanoseconds = timer.nsecsElapsed() - assignStart;
     result.proposalNanoseconds = timer.nsecsElapsed();
-    result.cost = reconfigurationCost(installedFabric, installed, fabric, result.proposal.tables);
-    routing::compareWithFullReroute(result, options.baselineEngine, installedFabric, installed, fabric, tenancy);
-    if (!result.fullRerouteError.isEmpty())
-        result.proposal.warnings << QStringLiteral("%1: no full re-route to compare with: %2").arg(engine, result.fullRerouteError);
+    routing::finishReconfiguration(result, options.baselineEngine, installedFabric, installed, fabric, tenancy);
     return run;
 }
 

@@ -19,11 +19,6 @@ using routing::FatTreeLayout;
 using routing::kNoPath;
 using Load = FatTreeColumnRouter::Load;
 
-QString hexGuid(Guid guid)
-{
-    return QStringLiteral("0x%1").arg(guid, 16, 16, QLatin1Char('0'));
-}
-
 // One fabric's view for path walks: per switch node, its table; per port, where it leads.
 struct PathWalker
 {
@@ -448,17 +443,19 @@ std::vector<int> installedChain(const FatTreeLayout &layout, const FatTreeColumn
 
 } // namespace routing
 
-void routing::compareWithFullReroute(Reconfiguration &result, const QString &engine, const Fabric &installedFabric,
-                       const ForwardingTables &installed, const Fabric &fabric, const Tenancy &tenancy)
+void routing::finishReconfiguration(Reconfiguration &result, const QString &baselineEngine, const Fabric &installedFabric,
+                                    const ForwardingTables &installed, const Fabric &fabric, const Tenancy &tenancy)
 {
-    if (engine.isEmpty())
+    result.cost = reconfigurationCost(installedFabric, installed, fabric, result.proposal.tables);
+    if (baselineEngine.isEmpty())
         return;
     QElapsedTimer timer;
     timer.start();
-    Result<Routing> full = routeFabric(engine, fabric, tenancy);
+    Result<Routing> full = routeFabric(baselineEngine, fabric, tenancy);
     result.fullRerouteNanoseconds = timer.nsecsElapsed();
     if (!full) {
         result.fullRerouteError = full.error().message;
+        result.proposal.warnings << QStringLiteral("%1: no full re-route to compare with: %2").arg(result.proposal.engine, result.fullRerouteError);
         return;
     }
     result.hasFullReroute = true;
@@ -488,7 +485,7 @@ Result<Reconfiguration> slimUpdate(const Fabric &installedFabric, const Forwardi
     std::vector<Load> weight(cns.size(), Load(FatTreeColumnRouter::kWeightScale));
     for (const auto &[guid, w] : tenancy.nodeWeights) {
         if (!std::isfinite(w) || w < 0 || w > 1e12)
-            return fail(QStringLiteral("the weight of port %1 is %2; weights must be finite, 0 to 1e12").arg(hexGuid(guid)).arg(w));
+            return fail(QStringLiteral("the weight of port %1 is %2; weights must be finite, 0 to 1e12").arg(guidText(guid)).arg(w));
         auto found = cnByPortGuid.find(guid);
         if (found != cnByPortGuid.end())
             weight[found->second] = Load(std::llround(w * FatTreeColumnRouter::kWeightScale));
@@ -527,24 +524,9 @@ Result<Reconfiguration> slimUpdate(const Fabric &installedFabric, const Forwardi
 
     Reconfiguration result;
     result.proposal.engine = engine;
-    ForwardingTables tables;
-    tables.reserve(layout.switches.size());
-    for (std::size_t s = 0; s < layout.switches.size(); ++s) {
-        const FatTreeLayout::Switch &sw = layout.switches[s];
-        const int i = tables.addSwitch(sw.guid, sw.lid, sw.description);
-        LinearForwardingTable &lft = tables.lft(std::size_t(i));
-        lft.reserve(layout.maxLid);
-        const std::vector<std::uint8_t> &raw = router.tables()[s];
-        for (std::size_t lid = 1; lid < raw.size(); ++lid)
-            if (raw[lid] != kNoPath)
-                lft.setPort(Lid(lid), raw[lid]);
-    }
-    result.proposal.tables = std::move(tables);
+    result.proposal.tables = routing::tablesFromColumns(layout, router.tables());
     result.proposalNanoseconds = timer.nsecsElapsed();
-    result.cost = reconfigurationCost(installedFabric, installed, fabric, result.proposal.tables);
-    routing::compareWithFullReroute(result, options.baselineEngine, installedFabric, installed, fabric, tenancy);
-    if (!result.fullRerouteError.isEmpty())
-        result.proposal.warnings << QStringLiteral("%1: no full re-route to compare with: %2").arg(engine, result.fullRerouteError);
+    routing::finishReconfiguration(result, options.baselineEngine, installedFabric, installed, fabric, tenancy);
     return result;
 }
 

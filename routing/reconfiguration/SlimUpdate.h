@@ -141,10 +141,12 @@ private:
 std::vector<int> installedChain(const FatTreeLayout &layout, const FatTreeColumnRouter &router, int leaf,
                                 const std::vector<std::uint8_t> &installed);
 
-// Runs `engine` from scratch on `fabric` and fills the full re-route fields of `result` (or
-// fullRerouteError). Nothing for an empty engine name.
-void compareWithFullReroute(Reconfiguration &result, const QString &engine, const Fabric &installedFabric,
-                            const ForwardingTables &installed, const Fabric &fabric, const Tenancy &tenancy);
+// The last step of every partial reconfiguration: the cost of `result.proposal` against what is
+// installed, then `baselineEngine` run from scratch on `fabric` for comparison, filling the full
+// re-route fields of `result` (or fullRerouteError, also added to the proposal's warnings).
+// No comparison for an empty engine name.
+void finishReconfiguration(Reconfiguration &result, const QString &baselineEngine, const Fabric &installedFabric,
+                           const ForwardingTables &installed, const Fabric &fabric, const Tenancy &tenancy);
 
 } // namespace routing
 

@@ -1,5 +1,7 @@
 #include "VSwitchMigration.h"
 
+#include "RouteWalk.h"
+
 #include <QElapsedTimer>
 
 #include <algorithm>
@@ -19,26 +21,27 @@ PortIndex vfPort(const Fabric &fabric, const VirtualFunction &vf)
     return fabric.node(vf.node).firstPort + 1;
 }
 
-// Physical switches a packet for `lid` crosses from `start` (a node), in order, following the
-// tables; stops at the first node that is not a physical switch, a missing entry or a loop.
+// Physical switches (dense indices) a packet for `lid` crosses from switch `start`, in order,
+// following the tables; stops at the first node that is not a physical switch or a missing
+// entry. A looping path stops once it holds one switch more than the tree has, so that it
+// shows the loop (a switch twice) and the turns around it the same way every time.
 std::vector<int> tracePath(const Fabric &fabric, const PhysicalTree &tree, const ForwardingTables &tables,
                            const std::vector<int> &tableOf, int start, Lid lid)
 {
-    std::vector<int> path;
-    int s = start;
-    while (s >= 0 && path.size() <= tree.switches.size()) {
-        path.push_back(s);
-        const int t = tableOf[std::size_t(s)];
-        if (t < 0)
-            break;
-        const std::uint8_t port = tables.at(std::size_t(t)).lft.port(lid);
-        if (port == kNoRoute || port == 0)
-            break;
-        const PortIndex pi = fabric.portOf(tree.switches[std::size_t(s)].node, port);
-        if (pi == kNoIndex || fabric.port(pi).remote == kNoIndex)
-            break;
-        s = tree.denseOf(fabric.port(fabric.port(pi).remote).node);
-    }
+    // Only the tree's switches are walked through: the tree's own index finds their tables.
+    const auto tableOfNode = [&](NodeIndex node) -> const LinearForwardingTable * {
+        const int s = tree.denseOf(node);
+        const int t = s < 0 ? -1 : tableOf[std::size_t(s)];
+        return t < 0 ? nullptr : &tables.at(std::size_t(t)).lft;
+    };
+    std::vector<int> path{start};
+    walkRoute(fabric, tableOfNode, tree.switches[std::size_t(start)].node, lid, [&](const RouteHop &hop) {
+        const int next = tree.denseOf(hop.next);
+        if (next < 0 || path.size() > tree.switches.size())
+            return false;
+        path.push_back(next);
+        return true;
+    });
     return path;
 }
 

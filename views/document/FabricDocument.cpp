@@ -1,5 +1,6 @@
 #include "FabricDocument.h"
 
+#include "RoutingSession.h"
 #include "SafeFile.h"
 #include "TenancyCommands.h"
 #include "TrafficModel.h"
@@ -13,7 +14,10 @@
 
 namespace weft {
 
-FabricDocument::FabricDocument(QObject *parent) : QObject(parent), m_undoStack(new QUndoStack(this)) {}
+FabricDocument::FabricDocument(QObject *parent)
+    : QObject(parent), m_undoStack(new QUndoStack(this)), m_session(new RoutingSession(this))
+{
+}
 
 FabricDocument::~FabricDocument() = default;
 
@@ -24,7 +28,17 @@ void FabricDocument::reset(std::shared_ptr<const Fabric> fabric, Tenancy tenancy
     m_tenancy = std::move(tenancy);
     m_title = title;
     m_projectExtras = {};
-    Q_EMIT fabricReset();
+    announce(DocumentChange::Fabric | kTenancyChanges);
+}
+
+void FabricDocument::announce(DocumentChanges what)
+{
+    what |= m_session->follow(what);
+    Q_EMIT changed(what);
+    if (what & DocumentChange::Fabric)
+        Q_EMIT fabricReset();
+    else if (what & kTenancyChanges)
+        Q_EMIT tenancyChanged();
 }
 
 std::shared_ptr<const Fabric> FabricDocument::fabric() const
@@ -211,7 +225,7 @@ Status FabricDocument::openProject(const QString &path, QStringList *missingGuid
     m_projectExtras = bound.project;
     m_tenancy = std::move(bound.project.tenancy);
     m_projectExtras.tenancy = {};
-    Q_EMIT tenancyChanged();
+    announce(kTenancyChanges);
     return Done{};
 }
 
@@ -235,11 +249,6 @@ Result<std::uint16_t> parsePKeyText(const QString &text)
         return fail(QCoreApplication::translate("weft::FabricDocument",
                                                 "P_Key 0x0000 names no partition; use 0x0001 to 0x7fff."));
     return std::uint16_t(value & kPKeyMask);
-}
-
-QString pkeyText(std::uint16_t pkey)
-{
-    return QStringLiteral("0x%1").arg(pkey, 4, 16, QLatin1Char('0'));
 }
 
 } // namespace weft

@@ -1,9 +1,11 @@
 #pragma once
 // The operator's document: one fabric snapshot and the tenancy being edited on it. Every edit is
-// one QUndoCommand (TenancyCommands.h) that changes this document's Tenancy and announces it
-// through tenancyChanged(); the scene, the item models and the charts only listen. Nothing here
-// knows about widgets, so every edit, undo and redo runs headless in tests.
+// one QUndoCommand (TenancyCommands.h) that changes this document's Tenancy and announces what
+// it changed through changed(); the scene, the item models and the charts only listen, each to
+// the kinds of change it shows. Nothing here knows about widgets, so every edit, undo and redo
+// runs headless in tests.
 
+#include "DocumentChanges.h"
 #include "Fabric.h"
 #include "ProjectFile.h"
 #include "Result.h"
@@ -21,6 +23,8 @@ class QUndoStack;
 
 namespace weft {
 
+class RoutingSession;
+
 class FabricDocument : public QObject
 {
     Q_OBJECT
@@ -29,14 +33,16 @@ public:
     explicit FabricDocument(QObject *parent = nullptr);
     ~FabricDocument() override;
 
-    // Replaces fabric, tenancy and title at once and clears the undo stack. Emits fabricReset()
-    // only: listeners re-read everything, tenancy included.
+    // Replaces fabric, tenancy and title at once and clears the undo stack. Announces Fabric
+    // with every tenancy kind: listeners re-read everything.
     void reset(std::shared_ptr<const Fabric> fabric, Tenancy tenancy, const QString &title);
 
     std::shared_ptr<const Fabric> fabric() const;
     const Tenancy &tenancy() const;
     QString title() const;
     QUndoStack *undoStack();
+    // Current tables, their metrics, the proposal and the plan: see RoutingSession.h.
+    RoutingSession *session() const { return m_session; }
 
     // Each edit below pushes one command, or nothing when it would change nothing (unknown
     // P_Key, no port that is not already as asked), so that the undo history holds no no-ops.
@@ -67,11 +73,18 @@ public:
     Status openProject(const QString &path, QStringList *missingGuids);
 
 Q_SIGNALS:
+    // After every reset, edit, undo and redo: what changed.
+    void changed(weft::DocumentChanges what);
+    // The same news, coarser: fabricReset() for a reset, tenancyChanged() for any other change
+    // of the tenancy.
     void fabricReset();
-    void tenancyChanged();  // after every edit, undo and redo
+    void tenancyChanged();
 
 private:
     friend class TenancyCommand;  // the only writer of m_tenancy besides reset/openProject
+    friend class RoutingSession;  // announces its own changes through changed()
+    // Lets the session follow first, then tells every listener at once what changed.
+    void announce(DocumentChanges what);
     Error error(const QString &message) const;
     Status checkPartitionName(const QString &name, std::uint16_t exceptPKey) const;
 
@@ -80,14 +93,12 @@ private:
     QString m_title;
     Project m_projectExtras;  // routing engine and options of the opened project, kept on save
     QUndoStack *m_undoStack;
+    RoutingSession *m_session;
 };
 
 // A P_Key as the operator types it: hex with 0x ("0x8012") or decimal ("18"). The full 16-bit
 // form is accepted and its membership bit dropped; the message says what is wrong otherwise
 // (not a number, wider than 16 bits, 0x0000 which names no partition).
 Result<std::uint16_t> parsePKeyText(const QString &text);
-
-// "0x0012"
-QString pkeyText(std::uint16_t pkey);
 
 } // namespace weft

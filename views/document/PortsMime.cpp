@@ -11,7 +11,7 @@ QMimeData *makePortsMimeData(const std::vector<Guid> &ports, const QString &tena
     QStringList lines;
     lines.reserve(int(ports.size()));
     for (Guid g : ports)
-        lines << QStringLiteral("0x%1").arg(g, 16, 16, QLatin1Char('0'));
+        lines << guidText(g);
     auto *data = new QMimeData;
     data->setData(portsMimeType(), lines.join(QLatin1Char('\n')).toUtf8());
     if (!tenant.isEmpty())

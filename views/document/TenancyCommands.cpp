@@ -31,7 +31,7 @@ Partition *TenancyCommand::partition(std::uint16_t pkey) const
 
 ChangeMembersCommand::ChangeMembersCommand(FabricDocument *document, std::uint16_t pkey,
                                            std::vector<PartitionMember> members)
-    : TenancyCommand(document), m_pkey(pkey), m_members(std::move(members))
+    : TenancyCommand(document, DocumentChange::Partitions), m_pkey(pkey), m_members(std::move(members))
 {
 }
 
@@ -109,7 +109,7 @@ AssignTenantCommand::AssignTenantCommand(FabricDocument *document, const Partiti
 }
 
 CreatePartitionCommand::CreatePartitionCommand(FabricDocument *document, Partition partition)
-    : TenancyCommand(document), m_partition(std::move(partition))
+    : TenancyCommand(document, DocumentChange::Partitions), m_partition(std::move(partition))
 {
     setText(QCoreApplication::translate("UndoCommands", "Create partition %1 (%2)")
                 .arg(m_partition.name, pkeyText(*m_partition.pkey)));
@@ -132,7 +132,7 @@ void CreatePartitionCommand::undo()
 }
 
 DeletePartitionCommand::DeletePartitionCommand(FabricDocument *document, std::uint16_t pkey)
-    : TenancyCommand(document)
+    : TenancyCommand(document, DocumentChange::Partitions)
 {
     const auto &partitions = tenancy().partitions;
     for (std::size_t i = 0; i < partitions.size(); ++i)
@@ -160,7 +160,7 @@ void DeletePartitionCommand::undo()
 
 RenamePartitionCommand::RenamePartitionCommand(FabricDocument *document, std::uint16_t pkey, const QString &oldName,
                                                const QString &newName)
-    : TenancyCommand(document), m_pkey(pkey), m_name(newName)
+    : TenancyCommand(document, DocumentChange::Partitions), m_pkey(pkey), m_name(newName)
 {
     setText(QCoreApplication::translate("UndoCommands", "Rename partition %1 to %2").arg(oldName, newName));
 }
@@ -186,7 +186,7 @@ QString policyLabel(IsolationPolicy policy)
 } // namespace
 
 SetPolicyCommand::SetPolicyCommand(FabricDocument *document, const Partition &partition, IsolationPolicy policy)
-    : TenancyCommand(document), m_pkey(*partition.pkey), m_policy(policy)
+    : TenancyCommand(document, DocumentChange::Policies), m_pkey(*partition.pkey), m_policy(policy)
 {
     setText(QCoreApplication::translate("UndoCommands", "Set %1 to %2").arg(partitionLabel(partition), policyLabel(policy)));
 }
@@ -200,7 +200,7 @@ void SetPolicyCommand::swap()
 }
 
 SetPolicyModeCommand::SetPolicyModeCommand(FabricDocument *document, PolicyMode mode)
-    : TenancyCommand(document), m_mode(mode)
+    : TenancyCommand(document, DocumentChange::Policies), m_mode(mode)
 {
     setText(mode == PolicyMode::Strict
                 ? QCoreApplication::translate("UndoCommands", "Make isolation policies strict")
@@ -214,7 +214,7 @@ void SetPolicyModeCommand::swap()
 }
 
 SetNodeWeightCommand::SetNodeWeightCommand(FabricDocument *document, Guid port, std::optional<double> weight)
-    : TenancyCommand(document), m_port(port), m_after(weight)
+    : TenancyCommand(document, DocumentChange::Weights), m_port(port), m_after(weight)
 {
     const auto it = tenancy().nodeWeights.find(port);
     if (it != tenancy().nodeWeights.end())
@@ -225,7 +225,7 @@ SetNodeWeightCommand::SetNodeWeightCommand(FabricDocument *document, Guid port, 
 void SetNodeWeightCommand::updateText()
 {
     setText(QCoreApplication::translate("UndoCommands", "Set weight of %1 to %2")
-                .arg(QStringLiteral("0x%1").arg(m_port, 16, 16, QLatin1Char('0')), weightText(m_after)));
+                .arg(guidText(m_port), weightText(m_after)));
 }
 
 void SetNodeWeightCommand::apply(std::optional<double> weight)
@@ -261,7 +261,7 @@ bool SetNodeWeightCommand::mergeWith(const QUndoCommand *other)
 
 ImportWeightsCommand::ImportWeightsCommand(FabricDocument *document, std::map<Guid, double> after, int imported,
                                            const QString &fileName)
-    : TenancyCommand(document), m_weights(std::move(after))
+    : TenancyCommand(document, DocumentChange::Weights), m_weights(std::move(after))
 {
     setText(QCoreApplication::translate("UndoCommands", "Import %n weight(s) from %1", nullptr, imported).arg(fileName));
 }

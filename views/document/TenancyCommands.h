@@ -1,7 +1,8 @@
 #pragma once
 // One undo command per kind of tenancy edit. Each captures the value it replaces when it is
 // made and swaps it back on undo, so redo and undo are the same operation; each announces the
-// change through FabricDocument::tenancyChanged and never touches a view.
+// one kind of change it makes (changes(), the same for redo and undo) through
+// FabricDocument::changed and never touches a view.
 
 #include "FabricDocument.h"
 
@@ -19,15 +20,20 @@ enum TenancyCommandId {
 
 class TenancyCommand : public QUndoCommand
 {
+public:
+    // What redo and undo change, as announced to the document's listeners.
+    DocumentChanges changes() const { return m_changes; }
+
 protected:
-    explicit TenancyCommand(FabricDocument *document) : m_document(document) {}
+    TenancyCommand(FabricDocument *document, DocumentChange changes) : m_document(document), m_changes(changes) {}
     Tenancy &tenancy() const { return m_document->m_tenancy; }
     Partition *partition(std::uint16_t pkey) const;
-    void announce() const { Q_EMIT m_document->tenancyChanged(); }
+    void announce() const { m_document->announce(m_changes); }
     FabricDocument *document() const { return m_document; }
 
 private:
     FabricDocument *m_document;
+    DocumentChanges m_changes;
 };
 
 // The member list of one partition, before and after. Base of the three membership edits, which

@@ -1,12 +1,11 @@
 #pragma once
-// Sorting and searching over NodeTableModel. One search box finds a node by what an operator
-// has at hand: part of its description or node id, its GUID (whole or in part, with or without
-// "0x"), or its LID ("lid 17" for exactly that LID; a bare number also matches the LID).
+// Sorting and searching over NodeTableModel. The search box keeps the nodes that NodeQuery
+// matches: part of a description or node id, a GUID (whole or in part, with or without "0x"),
+// or a LID ("lid 17" for exactly that LID; a bare number also matches the LID).
+
+#include "NodeQuery.h"
 
 #include <QSortFilterProxyModel>
-
-#include <cstdint>
-#include <optional>
 
 namespace weft {
 
@@ -17,7 +16,7 @@ class NodeFilterProxyModel : public QSortFilterProxyModel
 public:
     explicit NodeFilterProxyModel(QObject *parent = nullptr);
 
-    QString searchText() const { return m_text; }
+    QString searchText() const { return m_query.text(); }
 
 public Q_SLOTS:
     void setSearchText(const QString &text);
@@ -26,10 +25,7 @@ protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
 
 private:
-    QString m_text;                    // trimmed, as typed
-    QString m_hexDigits;               // the text as GUID digits, if it can be a GUID fragment
-    std::optional<std::uint32_t> m_lid;  // the LID the text names
-    bool m_lidOnly = false;            // "lid N": match the LID and nothing else
+    NodeQuery m_query;
 };
 
 } // namespace weft

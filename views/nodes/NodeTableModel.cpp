@@ -50,11 +50,6 @@ int NodeTableModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QString NodeTableModel::guidText(Guid guid)
-{
-    return QStringLiteral("0x%1").arg(guid, 16, 16, QLatin1Char('0'));
-}
-
 QString NodeTableModel::typeText(NodeType type) const
 {
     switch (type) {

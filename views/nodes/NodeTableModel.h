@@ -38,7 +38,6 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const final;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const final;
 
-    static QString guidText(Guid guid);  // "0x0002c90000000001"
     QString typeText(NodeType type) const;
 
 private:

@@ -1,11 +1,11 @@
 #include "DiffReview.h"
 
 #include "CommitJournal.h"
+#include "FabricDocument.h"
 #include "LftDump.h"
 #include "LiveCommitBackend.h"
 #include "LiveFabric.h"
-#include "PKeyTables.h"
-#include "PartitionsConf.h"
+#include "RoutingSession.h"
 #include "SafeFile.h"
 
 #include <QDialog>
@@ -130,13 +130,48 @@ DiffReview::DiffReview(QWidget *parent) : QWidget(parent)
     clear();
 }
 
+void DiffReview::setDocument(FabricDocument *document)
+{
+    if (m_document)
+        disconnect(m_document, nullptr, this, nullptr);
+    m_document = document;
+    if (!m_document)
+        return;
+    connect(m_document, &FabricDocument::changed, this, [this](DocumentChanges what) {
+        if (what & (DocumentChange::Fabric | DocumentChange::Plan))
+            showDocumentPlan();
+    });
+    showDocumentPlan();
+}
+
+void DiffReview::showDocumentPlan()
+{
+    const RoutingSession *session = m_document->session();
+    const std::shared_ptr<const PreviewResult> proposal = session->proposal();
+    if (!session->plan() || !proposal) {
+        clear();
+        return;
+    }
+    showPlan(m_document->fabric(), session->currentTables(), proposal->proposed.tables, session->plan());
+}
+
+const ReconfigurationDiff &DiffReview::diff() const
+{
+    static const ReconfigurationDiff none;
+    return m_plan ? m_plan->diff : none;
+}
+
+QByteArray DiffReview::plannedPartitionsConf() const
+{
+    return m_plan ? m_plan->plannedPartitionsConf : QByteArray();
+}
+
 void DiffReview::clear()
 {
     m_fabric.reset();
     m_current.reset();
     m_proposed.reset();
-    m_diff = ReconfigurationDiff();
-    m_plannedConf.clear();
+    m_plan.reset();
     m_switches->setRowCount(0);
     m_partitionsDiff->clear();
     m_summary->setText(tr("Run a routing preview to review what it would change."));
@@ -151,27 +186,27 @@ void DiffReview::setPlan(std::shared_ptr<const Fabric> fabric, std::shared_ptr<c
         clear();
         return;
     }
+    auto plan = std::make_shared<const ReconfigurationPlan>(
+        planProposal(*fabric, current.get(), *proposed, currentPartitions, proposedPartitions));
+    showPlan(std::move(fabric), std::move(current), std::move(proposed), std::move(plan));
+}
+
+void DiffReview::showPlan(std::shared_ptr<const Fabric> fabric, std::shared_ptr<const ForwardingTables> current,
+                          std::shared_ptr<const ForwardingTables> proposed, std::shared_ptr<const ReconfigurationPlan> plan)
+{
     m_fabric = std::move(fabric);
     m_current = std::move(current);
     m_proposed = std::move(proposed);
-    const ForwardingTables empty;
-    m_diff = diffForwardingTables(m_current ? *m_current : empty, *m_proposed, m_fabric.get());
-    const std::vector<Partition> before = withExplicitDefault(currentPartitions);
-    const std::vector<Partition> after = withExplicitDefault(proposedPartitions);
-    const PKeyTables held = computePKeyTables(*m_fabric, before, {});
-    const PKeyTables next = computePKeyTables(*m_fabric, after, {}, &held);
-    addPKeyDiff(m_diff, *m_fabric, held, next);
-    m_plannedConf = writePartitionsConf(after);
-    m_diff.partitionsDiff = unifiedDiff(writePartitionsConf(before), m_plannedConf, QStringLiteral("partitions.conf (current)"),
-                                        QStringLiteral("partitions.conf (proposed)"));
+    m_plan = std::move(plan);
+    const ReconfigurationDiff &diff = m_plan->diff;
 
     m_switches->setSortingEnabled(false);
-    m_switches->setRowCount(int(m_diff.switches.size()));
-    for (std::size_t i = 0; i < m_diff.switches.size(); ++i) {
-        const SwitchLftChange &c = m_diff.switches[i];
+    m_switches->setRowCount(int(diff.switches.size()));
+    for (std::size_t i = 0; i < diff.switches.size(); ++i) {
+        const SwitchLftChange &c = diff.switches[i];
         const int row = int(i);
-        auto *name = new QTableWidgetItem(c.description.isEmpty() ? QStringLiteral("0x%1").arg(c.guid, 16, 16, QLatin1Char('0')) : c.description);
-        name->setToolTip(tr("GUID 0x%1; blocks %2").arg(c.guid, 16, 16, QLatin1Char('0')).arg([&c] {
+        auto *name = new QTableWidgetItem(c.description.isEmpty() ? guidText(c.guid) : c.description);
+        name->setToolTip(tr("GUID 0x%1; blocks %2").arg(guidDigits(c.guid)).arg([&c] {
             QStringList blocks;
             for (int b : c.changedBlocks)
                 blocks << QString::number(b);
@@ -184,23 +219,24 @@ void DiffReview::setPlan(std::shared_ptr<const Fabric> fabric, std::shared_ptr<c
         m_switches->setItem(row, SmpsColumn, numberItem(qlonglong(c.changedBlocks.size()) + (c.switchInfoSet ? 1 : 0)));
     }
     m_switches->setSortingEnabled(true);
-    m_partitionsDiff->setPlainText(m_diff.partitionsDiff);
+    m_partitionsDiff->setPlainText(diff.partitionsDiff);
     m_summary->setText(summaryText());
     m_approve->setEnabled(!m_committing);
 }
 
 QString DiffReview::summaryText() const
 {
-    if (!m_proposed)
+    if (!m_plan)
         return {};
+    const ReconfigurationDiff &diff = m_plan->diff;
     const QLocale locale;
-    QString text = tr("%n switch(es) change", nullptr, m_diff.switchesTouched()) + QStringLiteral(": ")
+    QString text = tr("%n switch(es) change", nullptr, diff.switchesTouched()) + QStringLiteral(": ")
                    + tr("%1 LFT entries in %2 blocks, %3 P_Key blocks; OpenSM sends %4 SMPs.")
-                         .arg(locale.toString(m_diff.changedEntries), locale.toString(m_diff.changedBlocks),
-                              locale.toString(qulonglong(m_diff.pkeyBlocks.size())), locale.toString(m_diff.smps()));
+                         .arg(locale.toString(diff.changedEntries), locale.toString(diff.changedBlocks),
+                              locale.toString(qulonglong(diff.pkeyBlocks.size())), locale.toString(diff.smps()));
     if (!m_current)
         text += QLatin1Char(' ') + tr("No current tables are known: every switch is counted as starting empty.");
-    for (const QString &w : m_diff.warnings)
+    for (const QString &w : diff.warnings)
         text += QLatin1Char('\n') + w;
     return text;
 }
@@ -220,14 +256,14 @@ void DiffReview::updateTargetLabel()
 
 bool DiffReview::writePlanFiles(const QString &directory, QString *error)
 {
-    if (!m_proposed || !m_fabric) {
+    if (!m_plan) {
         if (error)
             *error = tr("there is no plan to write");
         return false;
     }
     const QDir dir(directory);
     const Status lfts = writeFileAtomically(dir.filePath(QStringLiteral("plan.lfts")), writeLftDump(*m_proposed, m_fabric.get()));
-    const Status partitions = lfts ? writeFileAtomically(dir.filePath(QStringLiteral("partitions.conf")), m_plannedConf) : lfts;
+    const Status partitions = lfts ? writeFileAtomically(dir.filePath(QStringLiteral("partitions.conf")), m_plan->plannedPartitionsConf) : lfts;
     if (!lfts || !partitions) {
         if (error)
             *error = (!lfts ? lfts : partitions).error().toString();
@@ -245,7 +281,7 @@ void DiffReview::showReport(const QString &text)
 
 void DiffReview::approve()
 {
-    if (!m_proposed || m_committing)
+    if (!m_plan || m_committing)
         return;
     const CommitTarget target = configuredCommitTarget();
     if (target.lftsPath.isEmpty()) {
@@ -265,7 +301,7 @@ void DiffReview::approve()
         return;
     CommitPlan plan;
     plan.tables = *m_proposed;
-    plan.partitionsConf = m_plannedConf;
+    plan.partitionsConf = m_plan->plannedPartitionsConf;
     plan.partitionsFileName = QStringLiteral("partitions.conf");
     plan.madeFor = *m_fabric;
     m_committing = true;
@@ -284,7 +320,7 @@ void DiffReview::approve()
         return commitPlan(plan, target, liveCommitBackend(LiveOptions()), options);
     }).then(this, [this](const CommitReport &report) {
         m_committing = false;
-        m_approve->setEnabled(m_proposed != nullptr);
+        m_approve->setEnabled(m_plan != nullptr);
         showReport(report.toText());
         Q_EMIT commitFinished(report);
     });

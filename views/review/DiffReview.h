@@ -7,9 +7,10 @@
 // the operator to install.
 
 #include "Commit.h"
+#include "DocumentChanges.h"
 #include "Fabric.h"
 #include "ForwardingTables.h"
-#include "ReconfigurationDiff.h"
+#include "ReconfigurationPlan.h"
 #include "Tenancy.h"
 
 #include <QWidget>
@@ -22,6 +23,8 @@ class QPushButton;
 class QTableWidget;
 
 namespace weft {
+
+class FabricDocument;
 
 // Where the commit goes: QSettings "commit/..." or, under `weft lab`, the lab's OpenSM files
 // (WEFT_LAB_DIR, WEFT_LAB_OPENSM_LOG). Empty lftsPath: none configured.
@@ -37,19 +40,22 @@ public:
 
     explicit DiffReview(QWidget *parent = nullptr);
 
-    // The plan to review. `current` may be null (no known tables: every switch starts empty).
-    // Without a proposal the review is cleared.
+    // Shows the plan of the document's RoutingSession from now on, following it as it changes.
+    void setDocument(FabricDocument *document);
+    // The plan to review, made here (planProposal) for a review without a document. `current`
+    // may be null (no known tables: every switch starts empty). Without a proposal the review
+    // is cleared.
     void setPlan(std::shared_ptr<const Fabric> fabric, std::shared_ptr<const ForwardingTables> current,
                  std::shared_ptr<const ForwardingTables> proposed, const std::vector<Partition> &currentPartitions,
                  const std::vector<Partition> &proposedPartitions);
     void clear();
 
-    bool hasPlan() const { return m_proposed != nullptr; }
-    const ReconfigurationDiff &diff() const { return m_diff; }
+    bool hasPlan() const { return m_plan != nullptr; }
+    const ReconfigurationDiff &diff() const;
     QTableWidget *switchTable() const { return m_switches; }
     QString summaryText() const;
     QString partitionsDiffText() const;
-    QByteArray plannedPartitionsConf() const { return m_plannedConf; }
+    QByteArray plannedPartitionsConf() const;
 
     // Writes the LFT dump and partitions.conf into `directory` atomically (keeping backups).
     bool writePlanFiles(const QString &directory, QString *error);
@@ -64,14 +70,18 @@ Q_SIGNALS:
     void commitFinished(const weft::CommitReport &report);
 
 private:
+    void showDocumentPlan();
+    void showPlan(std::shared_ptr<const Fabric> fabric, std::shared_ptr<const ForwardingTables> current,
+                  std::shared_ptr<const ForwardingTables> proposed, std::shared_ptr<const ReconfigurationPlan> plan);
     void showReport(const QString &text);
     void updateTargetLabel();
 
+    FabricDocument *m_document = nullptr;
+    // What the plan was made of, shared with whoever made it (the session, or setPlan).
     std::shared_ptr<const Fabric> m_fabric;
     std::shared_ptr<const ForwardingTables> m_current;
     std::shared_ptr<const ForwardingTables> m_proposed;
-    ReconfigurationDiff m_diff;
-    QByteArray m_plannedConf;
+    std::shared_ptr<const ReconfigurationPlan> m_plan;
     bool m_committing = false;
 
     QLabel *m_summary = nullptr;

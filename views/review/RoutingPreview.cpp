@@ -1,7 +1,8 @@
 #include "RoutingPreview.h"
 
-#include "LftDump.h"
+#include "FabricDocument.h"
 #include "RoutingEngine.h"
+#include "RoutingSession.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -42,54 +43,6 @@ constexpr int kLoadBins = 20;
 const QColor kCurrentColour(0x9a, 0xa3, 0xae);
 const QColor kProposedColour(0x31, 0x68, 0x8e);
 
-bool keepGoing(PreviewProgress *progress, PreviewPhase phase, int done, int total)
-{
-    if (!progress)
-        return true;
-    progress->phase = phase;
-    progress->done = done;
-    progress->total = total;
-    return !progress->cancel.load();
-}
-
-Error cancelledError()
-{
-    return Error{{}, 0, QCoreApplication::translate("weft::RoutingPreview", "cancelled")};
-}
-
-// Validation, metrics and (if asked for) eBB of one set of tables.
-Result<RoutingSnapshot> measure(const PreviewRequest &request, std::shared_ptr<const ForwardingTables> tables,
-                                const LaneAssignment &lanes, PreviewProgress *progress)
-{
-    RoutingSnapshot snapshot;
-    snapshot.tables = tables;
-    if (!keepGoing(progress, PhaseValidating, 0, 1))
-        return cancelledError();
-    snapshot.validation = validateRouting(*request.fabric, request.tenancy, *tables, lanes);
-    if (!keepGoing(progress, PhaseMeasuring, 0, 1))
-        return cancelledError();
-    snapshot.metrics = std::make_shared<const Metrics>(computeMetrics(*request.fabric, request.tenancy, *tables, request.model));
-    if (request.ebbSamples > 0) {
-        Result<EffectiveBisection> ebb = EffectiveBisection::prepare(*request.fabric, *tables, request.tenancy);
-        if (ebb) {
-            EbbRun run;
-            run.samples = request.ebbSamples;
-            run.threads = 0;
-            run.progress = [progress](int done, int total) { return keepGoing(progress, PhaseBisection, done, total); };
-            Result<EbbResult> figures = ebb.value().run(run);
-            if (!figures && progress && progress->cancel)
-                return cancelledError();
-            if (figures)
-                snapshot.ebb = std::move(figures).value();
-            else
-                snapshot.warnings << figures.error().message;
-        } else {
-            snapshot.warnings << QCoreApplication::translate("weft::RoutingPreview", "No eBB: %1").arg(ebb.error().message);
-        }
-    }
-    return snapshot;
-}
-
 QString yesNo(bool value)
 {
     return value ? QCoreApplication::translate("weft::RoutingPreview", "yes") : QCoreApplication::translate("weft::RoutingPreview", "no");
@@ -97,41 +50,7 @@ QString yesNo(bool value)
 
 } // namespace
 
-Result<PreviewResult> computePreview(const PreviewRequest &request, PreviewProgress *progress)
-{
-    if (!request.fabric)
-        return Error{{}, 0, QCoreApplication::translate("weft::RoutingPreview", "no fabric to route")};
-    RoutingOptions options;
-    options.progress = [progress](int done, int total) { return keepGoing(progress, PhaseRouting, done, total); };
-    Result<Routing> routing = routeFabric(request.engine, *request.fabric, request.tenancy, options);
-    if (!routing)
-        return (progress && progress->cancel) ? Result<PreviewResult>(cancelledError()) : Result<PreviewResult>(routing.error());
-    Routing proposed = std::move(routing).value();
-
-    PreviewResult result;
-    LaneAssignment lanes;
-    lanes.serviceLevels = proposed.serviceLevels;
-    auto proposedTables = std::make_shared<const ForwardingTables>(std::move(proposed.tables));
-    Result<RoutingSnapshot> after = measure(request, proposedTables, lanes, progress);
-    if (!after)
-        return after.error();
-    result.proposed = std::move(after).value();
-    result.proposed.label = QCoreApplication::translate("weft::RoutingPreview", "Proposed: %1").arg(request.engine);
-    result.proposed.warnings = proposed.warnings + result.proposed.warnings;
-
-    if (request.current) {
-        Result<RoutingSnapshot> before = measure(request, request.current, {}, progress);
-        if (!before)
-            return before.error();
-        result.current = std::move(before).value();
-        result.current->label = QCoreApplication::translate("weft::RoutingPreview", "Current: %1").arg(request.currentName);
-        result.current->warnings += lftCoverageWarnings(*request.current, *request.fabric);
-    }
-    keepGoing(progress, PhaseDone, 1, 1);
-    return result;
-}
-
-RoutingPreview::RoutingPreview(QWidget *parent) : QWidget(parent)
+RoutingPreview::RoutingPreview(FabricDocument *document, QWidget *parent) : QWidget(parent), m_document(document)
 {
     setObjectName(QStringLiteral("routingPreview"));
     m_engine = new QComboBox(this);
@@ -236,7 +155,16 @@ RoutingPreview::RoutingPreview(QWidget *parent) : QWidget(parent)
     connect(m_poll, &QTimer::timeout, this, &RoutingPreview::pollProgress);
     connect(m_run, &QPushButton::clicked, this, &RoutingPreview::start);
     connect(m_cancel, &QPushButton::clicked, this, &RoutingPreview::cancel);
-    clearResult();
+    // The current tables are measured under the traffic chosen here, so that both sides of the
+    // comparison and the picture's load colours agree.
+    connect(m_pattern, &QComboBox::currentIndexChanged, this,
+            [this] { m_document->session()->setTrafficModel(trafficModel()); });
+    m_document->session()->setTrafficModel(trafficModel());
+    connect(m_document, &FabricDocument::changed, this, &RoutingPreview::documentChanged);
+    if (result())
+        showResult();
+    else
+        clearResult();
 }
 
 RoutingPreview::~RoutingPreview()
@@ -254,26 +182,29 @@ QString RoutingPreview::formatNumber(double value)
     return locale.toString(value, 'f', 2);
 }
 
-void RoutingPreview::setFabric(std::shared_ptr<const Fabric> fabric, const Tenancy &tenancy,
-                               std::shared_ptr<const ForwardingTables> current, const QString &currentName)
+const PreviewResult *RoutingPreview::result() const
 {
-    cancel();
-    m_fabric = std::move(fabric);
-    m_tenancy = tenancy;
-    m_current = std::move(current);
-    m_currentName = currentName;
-    m_stale = false;
-    clearResult();
-    Q_EMIT resultChanged();
+    return m_document->session()->proposal().get();
 }
 
-void RoutingPreview::setTenancy(const Tenancy &tenancy)
+void RoutingPreview::documentChanged(DocumentChanges what)
 {
-    m_tenancy = tenancy;
-    if (m_result && !m_stale) {
-        m_stale = true;
-        m_status->setText(tr("The partitions changed since this preview: run it again to see their effect."));
+    const RoutingSession *session = m_document->session();
+    // A run that routes another fabric, or compares with tables no longer current, is dropped.
+    if (m_progress && (what & (DocumentChange::Fabric | DocumentChange::CurrentTables))
+        && (m_runFabric != m_document->fabric() || m_runCurrent != session->currentTables()))
+        cancel();
+    if (what & (DocumentChange::Fabric | DocumentChange::Proposal)) {
+        if (result())
+            showResult();
+        else
+            clearResult();
+        return;
     }
+    if ((what & DocumentChange::CurrentTables) && !result() && !m_progress)
+        showIdleStatus();
+    if ((what & kTenancyChanges) && session->isProposalStale())
+        m_status->setText(tr("The partitions changed since this preview: run it again to see their effect."));
 }
 
 QString RoutingPreview::engine() const
@@ -316,19 +247,22 @@ QString RoutingPreview::statusText() const
 
 void RoutingPreview::start()
 {
-    if (!m_fabric || m_progress)
+    if (!m_document->fabric() || m_progress)
         return;
+    const RoutingSession *session = m_document->session();
     PreviewRequest request;
-    request.fabric = m_fabric;
-    request.tenancy = m_tenancy;
-    request.current = m_current;
-    request.currentName = m_currentName;
+    request.fabric = m_document->fabric();
+    request.tenancy = m_document->tenancy();
+    request.current = session->currentTables();
+    request.currentName = session->currentTablesName();
     request.engine = engine();
     request.model = trafficModel();
     request.ebbSamples = m_ebb->isChecked() ? m_ebbSamples->value() : 0;
 
     auto progress = std::make_shared<PreviewProgress>();
     m_progress = progress;
+    m_runFabric = request.fabric;
+    m_runCurrent = request.current;
     const quint64 generation = ++m_generation;
     m_run->setEnabled(false);
     m_cancel->setEnabled(true);
@@ -337,7 +271,15 @@ void RoutingPreview::start()
     m_status->setText(tr("Routing with %1…").arg(request.engine));
     m_poll->start();
     // The worker gets value copies (the fabric is shared and immutable) and never touches widgets.
-    QtConcurrent::run([request, progress] { return std::make_shared<Result<PreviewResult>>(computePreview(request, progress.get())); })
+    QtConcurrent::run([request, progress] {
+        auto outcome = std::make_shared<Result<PreviewResult>>(computePreview(request, progress.get()));
+        if (*outcome) {
+            (*outcome)->proposed.label = tr("Proposed: %1").arg(request.engine);
+            if ((*outcome)->current)
+                (*outcome)->current->label = tr("Current: %1").arg(request.currentName);
+        }
+        return outcome;
+    })
         .then(this, [this, generation](std::shared_ptr<Result<PreviewResult>> outcome) {
             if (generation == m_generation)
                 finish(outcome);
@@ -352,6 +294,8 @@ void RoutingPreview::cancel()
     // Drop the run now; its result, when it comes, belongs to no one.
     ++m_generation;
     m_progress.reset();
+    m_runFabric.reset();
+    m_runCurrent.reset();
     m_poll->stop();
     m_run->setEnabled(true);
     m_cancel->setEnabled(false);
@@ -382,27 +326,26 @@ void RoutingPreview::pollProgress()
 void RoutingPreview::finish(const std::shared_ptr<Result<PreviewResult>> &outcome)
 {
     m_progress.reset();
+    m_runFabric.reset();
+    m_runCurrent.reset();
     m_poll->stop();
     m_run->setEnabled(true);
     m_cancel->setEnabled(false);
     m_bar->setVisible(false);
     if (!*outcome) {
-        m_status->setText(tr("The preview failed: %1").arg(outcome->error().message));
+        m_document->session()->clearProposal();
         clearResult();
-        Q_EMIT resultChanged();
+        m_status->setText(tr("The preview failed: %1").arg(outcome->error().message));
         Q_EMIT finished(false);
         return;
     }
-    m_result = std::move(*outcome).value();
-    m_stale = false;
-    showResult();
-    Q_EMIT resultChanged();
+    // Shown when the session announces it, like a proposal from anywhere else.
+    m_document->session()->setProposal(std::move(*outcome).value());
     Q_EMIT finished(true);
 }
 
 void RoutingPreview::clearResult()
 {
-    m_result.reset();
     for (int r = 0; r < RowCount; ++r)
         for (int c = 0; c < ColumnCount; ++c)
             m_table->setItem(r, c, new QTableWidgetItem);
@@ -412,10 +355,16 @@ void RoutingPreview::clearResult()
     m_loadPlot->replot();
     m_ebbPlot->clearPlottables();
     m_ebbPlot->setVisible(false);
-    if (!m_fabric)
+    showIdleStatus();
+}
+
+void RoutingPreview::showIdleStatus()
+{
+    const RoutingSession *session = m_document->session();
+    if (!m_document->fabric())
         m_status->setText(tr("Open a fabric to preview its routing."));
-    else if (m_current)
-        m_status->setText(tr("Current tables: %1. Pick an engine and press Preview.").arg(m_currentName));
+    else if (session->currentTables())
+        m_status->setText(tr("Current tables: %1. Pick an engine and press Preview.").arg(session->currentTablesName()));
     else
         m_status->setText(tr("No current tables are known (File ▸ Open LFT Dump… loads them). Pick an engine and press Preview."));
 }
@@ -435,7 +384,7 @@ void RoutingPreview::setRow(Row row, const QString &measure, const QString &curr
 
 void RoutingPreview::showResult()
 {
-    const PreviewResult &r = *m_result;
+    const PreviewResult &r = *result();
     const RoutingSnapshot *before = r.current ? &*r.current : nullptr;
     const RoutingSnapshot &after = r.proposed;
     m_table->setHorizontalHeaderLabels({tr("Measure"), before ? before->label : tr("Current: none"), after.label});
@@ -503,7 +452,8 @@ void RoutingPreview::showResult()
 void RoutingPreview::plotLoads()
 {
     m_loadPlot->clearPlottables();
-    const RoutingSnapshot *sides[] = {m_result->current ? &*m_result->current : nullptr, &m_result->proposed};
+    const PreviewResult &r = *result();
+    const RoutingSnapshot *sides[] = {r.current ? &*r.current : nullptr, &r.proposed};
     double maxLoad = 0;
     for (const RoutingSnapshot *s : sides)
         if (s)
@@ -541,7 +491,8 @@ void RoutingPreview::plotLoads()
 void RoutingPreview::plotEbb()
 {
     m_ebbPlot->clearPlottables();
-    const RoutingSnapshot *sides[] = {m_result->current ? &*m_result->current : nullptr, &m_result->proposed};
+    const PreviewResult &r = *result();
+    const RoutingSnapshot *sides[] = {r.current ? &*r.current : nullptr, &r.proposed};
     bool any = false;
     double highest = 0;
     for (int side = 0; side < 2; ++side) {

@@ -3,16 +3,17 @@
 // the background (with progress and cancel), and the current and proposed routings are shown
 // side by side: validation, metrics, the link-load histogram and, when asked for, the
 // distribution of effective bisection bandwidth. Nothing here computes a figure itself: it asks
-// routing/ and core/ and shows their answers.
+// routing/ (computePreview in RoutingProposal.h) and shows its answers.
+//
+// It routes what the FabricDocument holds (fabric, tenancy, current tables) and hands the
+// result to the document's RoutingSession as the proposal; what it shows is the session's
+// proposal, whoever set it.
 
-#include "EffectiveBisection.h"
+#include "DocumentChanges.h"
 #include "Fabric.h"
 #include "ForwardingTables.h"
-#include "Metrics.h"
-#include "Result.h"
-#include "Tenancy.h"
+#include "RoutingProposal.h"
 #include "TrafficModel.h"
-#include "Validation.h"
 
 #include <QWidget>
 
@@ -34,47 +35,7 @@ class QTimer;
 
 namespace weft {
 
-/** One side of the comparison: a set of tables and what core says about them. */
-struct RoutingSnapshot
-{
-    QString label;  // "Current: opensm.lfts", "Proposed: ftree"
-    std::shared_ptr<const ForwardingTables> tables;
-    ValidationResult validation;
-    std::shared_ptr<const Metrics> metrics;
-    std::optional<EbbResult> ebb;
-    QStringList warnings;  // the engine's, and tables that leave LIDs unrouted
-};
-
-struct PreviewRequest
-{
-    std::shared_ptr<const Fabric> fabric;
-    Tenancy tenancy;
-    std::shared_ptr<const ForwardingTables> current;  // null: the fabric has no known tables
-    QString currentName;
-    QString engine = QStringLiteral("ftree");
-    TrafficModel model;
-    int ebbSamples = 0;  // 0: no eBB
-};
-
-struct PreviewResult
-{
-    std::optional<RoutingSnapshot> current;
-    RoutingSnapshot proposed;
-};
-
-/** What a running preview reports to the GUI thread; written by the worker. */
-struct PreviewProgress
-{
-    std::atomic<int> phase{0};  // PreviewPhase
-    std::atomic<int> done{0};
-    std::atomic<int> total{0};
-    std::atomic<bool> cancel{false};
-};
-
-enum PreviewPhase { PhaseRouting = 0, PhaseValidating, PhaseMeasuring, PhaseBisection, PhaseDone };
-
-// The whole computation, on any thread. Fails with the engine's reason, or "cancelled".
-Result<PreviewResult> computePreview(const PreviewRequest &request, PreviewProgress *progress = nullptr);
+class FabricDocument;
 
 class RoutingPreview : public QWidget
 {
@@ -100,23 +61,18 @@ public:
     };
     enum Column { MeasureColumn, CurrentColumn, ProposedColumn, ColumnCount };
 
-    explicit RoutingPreview(QWidget *parent = nullptr);
+    explicit RoutingPreview(FabricDocument *document, QWidget *parent = nullptr);
     ~RoutingPreview() override;
-
-    // What to route. Clears the result shown (it was for another input).
-    void setFabric(std::shared_ptr<const Fabric> fabric, const Tenancy &tenancy,
-                   std::shared_ptr<const ForwardingTables> current, const QString &currentName);
-    // The tenancy changed: the result shown is marked out of date.
-    void setTenancy(const Tenancy &tenancy);
 
     QString engine() const;
     void setEngine(const QString &engine);
     TrafficModel trafficModel() const;
+    // Also the traffic the session measures the current tables under.
     void setTrafficPattern(TrafficPattern pattern);
     void setEbbSamples(int samples);  // 0 turns eBB off
 
     bool isRunning() const { return m_progress != nullptr; }
-    const PreviewResult *result() const { return m_result ? &*m_result : nullptr; }
+    const PreviewResult *result() const;  // the session's proposal
     QTableWidget *comparisonTable() const { return m_table; }
     QString statusText() const;
 
@@ -128,27 +84,26 @@ public Q_SLOTS:
     void cancel();
 
 Q_SIGNALS:
+    // After the session has the new proposal (or has none, when the run failed).
     void finished(bool ok);
-    // A new proposal (or none, when cleared): the window recolours the fabric by it.
-    void resultChanged();
 
 private:
+    void documentChanged(DocumentChanges what);
     void finish(const std::shared_ptr<Result<PreviewResult>> &outcome);
     void pollProgress();
     void showResult();
     void clearResult();
+    void showIdleStatus();
     void plotLoads();
     void plotEbb();
     void setRow(Row row, const QString &measure, const QString &current, const QString &proposed, int better = 0);
 
-    std::shared_ptr<const Fabric> m_fabric;
-    Tenancy m_tenancy;
-    std::shared_ptr<const ForwardingTables> m_current;
-    QString m_currentName;
-    std::optional<PreviewResult> m_result;
+    FabricDocument *m_document;
     std::shared_ptr<PreviewProgress> m_progress;  // non-null while running
     quint64 m_generation = 0;  // a run that finishes after new input is dropped
-    bool m_stale = false;
+    // What the running preview routes and compares with, to drop it when either is replaced.
+    std::shared_ptr<const Fabric> m_runFabric;
+    std::shared_ptr<const ForwardingTables> m_runCurrent;
 
     QComboBox *m_engine = nullptr;
     QComboBox *m_pattern = nullptr;

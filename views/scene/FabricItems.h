@@ -40,6 +40,7 @@ public:
 
     NodeIndex node() const { return m_node; }
     NodeType nodeType() const { return m_type; }
+    QColor fill() const { return m_fill; }
     void setFill(const QColor &fill);
 
     int type() const override { return Type; }

@@ -1,11 +1,16 @@
 #include "FabricScene.h"
 
+#include "FabricDocument.h"
 #include "FabricItems.h"
+#include "NodeQuery.h"
+#include "RouteWalk.h"
+#include "RoutingSession.h"
 
 #include <QGraphicsSceneHelpEvent>
 #include <QGraphicsView>
 #include <QLocale>
 #include <QToolTip>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <map>
@@ -17,11 +22,8 @@ namespace {
 constexpr double kRackZCollapsed = 5;
 constexpr double kRackZExpanded = 1;
 constexpr double kHighlightZ = 6;
-
-QString guidText(Guid guid)
-{
-    return QStringLiteral("0x%1").arg(guid, 16, 16, QLatin1Char('0'));
-}
+// Below this many nodes the layout takes a few milliseconds: do it at once, no worker thread.
+constexpr std::size_t kAsyncLayoutNodes = 3000;
 
 // Where a cable meets a node's box: the bottom edge towards lower rows, the top edge upwards.
 QPointF cableEnd(const FabricLayout &layout, const Fabric &fabric, NodeIndex node, bool towardsBelow)
@@ -44,6 +46,98 @@ FabricScene::FabricScene(QObject *parent) : QGraphicsScene(parent)
 }
 
 FabricScene::~FabricScene() = default;
+
+void FabricScene::setDocument(FabricDocument *document)
+{
+    if (m_document)
+        disconnect(m_document, nullptr, this, nullptr);
+    m_document = document;
+    if (!m_document)
+        return;
+    connect(m_document, &FabricDocument::changed, this, &FabricScene::documentChanged);
+    layOutDocumentFabric();
+}
+
+void FabricScene::documentChanged(DocumentChanges what)
+{
+    if (what & DocumentChange::Fabric) {
+        layOutDocumentFabric();
+        return;
+    }
+    if (!m_fabric)
+        return;  // a layout is under way; it reads the document when it is done
+    if (what & DocumentChange::Partitions)
+        setTenancy(m_document->tenancy());
+    // The proposal falls back to the current tables when it is cleared.
+    const DocumentChanges shown = m_shownRouting == ShownRouting::Proposed
+                                      ? DocumentChanges(DocumentChange::Proposal | DocumentChange::CurrentTables)
+                                      : DocumentChanges(DocumentChange::CurrentTables);
+    if (what & shown)
+        showDocumentRouting();
+}
+
+void FabricScene::layOutDocumentFabric()
+{
+    const quint64 generation = ++m_layoutGeneration;
+    clearFabric();
+    std::shared_ptr<const Fabric> fabric = m_document->fabric();
+    m_layoutPending = fabric != nullptr;
+    if (!fabric)
+        return;
+    if (fabric->nodes().size() < kAsyncLayoutNodes) {
+        applyLayout(generation, fabric, computeFabricLayout(*fabric));
+        return;
+    }
+    // The worker reads its own reference to the immutable fabric; the items are made back on
+    // the GUI thread, where the scene lives.
+    QtConcurrent::run([fabric] { return computeFabricLayout(*fabric); })
+        .then(this, [this, generation, fabric](FabricLayout layout) { applyLayout(generation, fabric, std::move(layout)); });
+}
+
+void FabricScene::applyLayout(quint64 generation, std::shared_ptr<const Fabric> fabric, FabricLayout layout)
+{
+    if (generation != m_layoutGeneration || !m_document)
+        return;
+    // The tenancy first, so that the picture is built in its colours once.
+    m_tenancy = m_document->tenancy();
+    updatePartitionIndex();
+    setFabric(std::move(fabric), std::move(layout));
+    showDocumentRouting();
+    m_layoutPending = false;
+    Q_EMIT coloursChanged();
+    Q_EMIT fabricShown();
+}
+
+void FabricScene::setShownRouting(ShownRouting routing)
+{
+    if (routing == m_shownRouting)
+        return;
+    m_shownRouting = routing;
+    showDocumentRouting();
+}
+
+void FabricScene::showDocumentRouting()
+{
+    if (!m_document || !m_fabric)
+        return;
+    const RoutingSession *session = m_document->session();
+    if (m_shownRouting == ShownRouting::Proposed && session->proposal() && session->proposal()->proposed.tables) {
+        const RoutingSnapshot &proposed = session->proposal()->proposed;
+        setRouting(proposed.tables, proposed.metrics);
+        return;
+    }
+    std::shared_ptr<const ForwardingTables> tables = session->currentTables();
+    if (!tables) {
+        setRouting(nullptr, nullptr);
+        return;
+    }
+    std::shared_ptr<const Metrics> metrics = session->currentMetrics();
+    // New metrics are being computed after an edit: keep the colours of the last ones until
+    // they come in, rather than flash the cables plain in between.
+    if (!metrics && tables == m_tables)
+        return;
+    setRouting(std::move(tables), std::move(metrics));
+}
 
 QColor FabricScene::switchColour(int tier, int topTier)
 {
@@ -121,6 +215,7 @@ void FabricScene::setFabric(std::shared_ptr<const Fabric> fabric, FabricLayout l
     m_layout = std::move(layout);
     if (!m_fabric)
         return;
+    ++m_sceneBuilds;
     const Fabric &f = *m_fabric;
 
     m_nodeItems.assign(f.nodes().size(), nullptr);
@@ -295,6 +390,7 @@ void FabricScene::rebuildLinkLayers()
     m_linkLayers.clear();
     if (!m_fabric)
         return;
+    ++m_linkLayerRebuilds;
     struct Batch
     {
         std::vector<QLineF> lines;
@@ -467,25 +563,12 @@ std::vector<PortIndex> FabricScene::routePorts(NodeIndex from, NodeIndex to, boo
     }
     if (lid == 0 || out == kNoIndex)
         return hops;
-    // A route longer than the switches in the fabric has looped.
-    for (std::size_t step = 0; step <= f.switches().size() + 1; ++step) {
-        hops.push_back(out);
-        const NodeIndex next = f.port(f.port(out).remote).node;
-        if (next == to) {
-            if (complete)
-                *complete = true;
-            return hops;
-        }
-        if (f.node(next).type != NodeType::Switch)
-            return hops;
-        const SwitchForwardingTable *table = m_tables->find(f.node(next).guid);
-        if (!table)
-            return hops;
-        const int number = table->lft.port(lid);
-        out = number == kNoRoute || number == 0 ? kNoIndex : f.portOf(next, number);
-        if (out == kNoIndex || f.port(out).remote == kNoIndex)
-            return hops;
-    }
+    walkRouteFromPort(f, TablesByGuid(f, *m_tables), out, lid, [&](const RouteHop &hop) {
+        hops.push_back(hop.out);
+        if (hop.next == to && complete)
+            *complete = true;
+        return hop.next != to;
+    });
     return hops;
 }
 
@@ -529,44 +612,7 @@ std::vector<Guid> FabricScene::selectedPortGuids() const
 
 NodeIndex FabricScene::findNode(const QString &text) const
 {
-    if (!m_fabric)
-        return kNoIndex;
-    const Fabric &f = *m_fabric;
-    QString query = text.trimmed();
-    if (query.isEmpty())
-        return kNoIndex;
-    const bool lidOnly = query.startsWith(QLatin1String("lid "), Qt::CaseInsensitive);
-    if (lidOnly)
-        query = query.mid(4).trimmed();
-    bool isNumber = false;
-    const uint lid = query.toUInt(&isNumber, 10);
-    if (isNumber && lid > 0 && lid <= kMaxUnicastLid) {
-        const PortIndex port = f.portByLid(Lid(lid));
-        if (port != kNoIndex)
-            return f.port(port).node;
-    }
-    if (lidOnly)
-        return kNoIndex;
-    QString hex = query;
-    if (hex.startsWith(QLatin1String("0x"), Qt::CaseInsensitive))
-        hex = hex.mid(2);
-    bool isHex = false;
-    const Guid guid = hex.toULongLong(&isHex, 16);
-    if (isHex) {
-        if (const NodeIndex n = f.nodeByGuid(guid); n != kNoIndex)
-            return n;
-        if (const PortIndex p = f.portByGuid(guid); p != kNoIndex)
-            return f.port(p).node;
-    }
-    if (const NodeIndex n = f.nodeByName(query); n != kNoIndex)
-        return n;
-    for (std::size_t i = 0; i < f.nodes().size(); ++i)
-        if (f.nodes()[i].description.compare(query, Qt::CaseInsensitive) == 0)
-            return NodeIndex(i);
-    for (std::size_t i = 0; i < f.nodes().size(); ++i)
-        if (f.nodes()[i].description.contains(query, Qt::CaseInsensitive))
-            return NodeIndex(i);
-    return kNoIndex;
+    return m_fabric ? NodeQuery(text).find(*m_fabric) : kNoIndex;
 }
 
 void FabricScene::setTenancy(const Tenancy &tenancy)
@@ -576,7 +622,12 @@ void FabricScene::setTenancy(const Tenancy &tenancy)
     if (!m_fabric)
         return;
     updateNodeColours();
-    rebuildLinkLayers();
+    // Hues follow the partitions' order: the partitions routed over each cable take the new one.
+    updateRoutedPartitions();
+    // Plain and load colours do not depend on who is in which partition.
+    if (m_linkColouring == LinkColouring::Partition)
+        rebuildLinkLayers();
+    Q_EMIT coloursChanged();
 }
 
 void FabricScene::updatePartitionIndex()
@@ -634,7 +685,7 @@ QString FabricScene::partitionLabel(int hue) const
     if (hue < 0 || std::size_t(hue) >= m_huePKeys.size())
         return {};
     const Partition *p = m_tenancy.findPartition(m_huePKeys[std::size_t(hue)]);
-    return QStringLiteral("%1 (0x%2)").arg(p ? p->name : QString()).arg(m_huePKeys[std::size_t(hue)], 4, 16, QLatin1Char('0'));
+    return QStringLiteral("%1 (%2)").arg(p ? p->name : QString()).arg(pkeyText(m_huePKeys[std::size_t(hue)]));
 }
 
 void FabricScene::updateNodeColours()
@@ -678,32 +729,46 @@ void FabricScene::updateNodeColours()
 
 void FabricScene::setRouting(std::shared_ptr<const ForwardingTables> tables, std::shared_ptr<const Metrics> metrics)
 {
+    if (m_fabric && tables == m_tables && metrics == m_metrics)
+        return;  // already shown: nothing to recolour
     m_tables = std::move(tables);
     m_metrics = std::move(metrics);
     m_loadByPort.clear();
-    m_partitionsByPort.clear();
     m_maxLoad = 0;
     if (m_fabric && m_metrics) {
         m_loadByPort.assign(m_fabric->ports().size(), 0.0);
-        m_partitionsByPort.assign(m_fabric->ports().size(), {});
-        std::map<int, int> hueOfMetricsPartition;
-        for (std::size_t i = 0; i < m_metrics->partitions.size(); ++i) {
-            const auto it = std::find(m_huePKeys.begin(), m_huePKeys.end(), m_metrics->partitions[i].pkey & kPKeyMask);
-            if (it != m_huePKeys.end())
-                hueOfMetricsPartition[int(i)] = int(it - m_huePKeys.begin());
-        }
         for (const LinkLoad &l : m_metrics->links) {
             if (l.from < 0 || std::size_t(l.from) >= m_loadByPort.size())
                 continue;
             m_loadByPort[std::size_t(l.from)] = l.load;
             m_maxLoad = std::max(m_maxLoad, l.load);
-            for (int p : l.partitions)
-                if (auto it = hueOfMetricsPartition.find(p); it != hueOfMetricsPartition.end())
-                    m_partitionsByPort[std::size_t(l.from)].push_back(it->second);
         }
     }
+    updateRoutedPartitions();
     rebuildLinkLayers();
     updateHighlight();
+    Q_EMIT coloursChanged();
+}
+
+void FabricScene::updateRoutedPartitions()
+{
+    m_partitionsByPort.clear();
+    if (!m_fabric || !m_metrics)
+        return;
+    m_partitionsByPort.assign(m_fabric->ports().size(), {});
+    std::map<int, int> hueOfMetricsPartition;
+    for (std::size_t i = 0; i < m_metrics->partitions.size(); ++i) {
+        const auto it = std::find(m_huePKeys.begin(), m_huePKeys.end(), m_metrics->partitions[i].pkey & kPKeyMask);
+        if (it != m_huePKeys.end())
+            hueOfMetricsPartition[int(i)] = int(it - m_huePKeys.begin());
+    }
+    for (const LinkLoad &l : m_metrics->links) {
+        if (l.from < 0 || std::size_t(l.from) >= m_partitionsByPort.size())
+            continue;
+        for (int p : l.partitions)
+            if (auto it = hueOfMetricsPartition.find(p); it != hueOfMetricsPartition.end())
+                m_partitionsByPort[std::size_t(l.from)].push_back(it->second);
+    }
 }
 
 void FabricScene::setLinkColouring(LinkColouring colouring)
@@ -712,6 +777,7 @@ void FabricScene::setLinkColouring(LinkColouring colouring)
         return;
     m_linkColouring = colouring;
     rebuildLinkLayers();
+    Q_EMIT coloursChanged();
 }
 
 void FabricScene::setHostColouring(HostColouring colouring)
@@ -720,6 +786,7 @@ void FabricScene::setHostColouring(HostColouring colouring)
         return;
     m_hostColouring = colouring;
     updateNodeColours();
+    Q_EMIT coloursChanged();
 }
 
 std::vector<FabricScene::Swatch> FabricScene::colourSwatches() const

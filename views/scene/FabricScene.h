@@ -7,7 +7,13 @@
 // Colour means something: cables by load under the routing shown (a perceptual ramp, light for
 // idle, dark for the busiest) or by the partitions whose traffic crosses them; hosts by their
 // partition or tenant. Recolouring regroups the cable batches; the nodes stay.
+//
+// Given a FabricDocument, the scene follows it by the kind of change: a new fabric is laid out
+// and built anew; partitions recolour the hosts (and the cables, when they show partitions);
+// the metrics of the routing shown recolour the cables. Weights and policies change nothing
+// drawn until the metrics computed under them come in, so an edit never rebuilds the picture.
 
+#include "DocumentChanges.h"
 #include "Fabric.h"
 #include "FabricLayout.h"
 #include "ForwardingTables.h"
@@ -24,6 +30,7 @@
 
 namespace weft {
 
+class FabricDocument;
 class HighlightItem;
 class LinkLayerItem;
 class NodeItem;
@@ -31,6 +38,9 @@ class RackItem;
 
 enum class LinkColouring : std::uint8_t { Plain, Load, Partition };
 enum class HostColouring : std::uint8_t { Plain, Partition, Tenant };
+// Which routing colours the cables and answers route highlights: the tables the fabric holds
+// now, or the routing preview's proposal.
+enum class ShownRouting : std::uint8_t { Current, Proposed };
 
 class FabricScene : public QGraphicsScene
 {
@@ -47,6 +57,19 @@ public:
 
     explicit FabricScene(QObject *parent = nullptr);
     ~FabricScene() override;
+
+    // Follows `document` from now on (see the top of this file) and shows what it holds.
+    void setDocument(FabricDocument *document);
+    // The routing to show of the document's; the proposal only while there is one.
+    void setShownRouting(ShownRouting routing);
+    ShownRouting shownRouting() const { return m_shownRouting; }
+    // A big fabric is laid out on a worker thread; fabricShown() says when it is in the scene.
+    bool isLayoutPending() const { return m_layoutPending; }
+
+    // How often the picture was made anew (items for every node and cable) and how often the
+    // cable batches were regrouped (a recolour): edits that should do neither are tested by them.
+    std::size_t sceneBuilds() const { return m_sceneBuilds; }
+    std::size_t linkLayerRebuilds() const { return m_linkLayerRebuilds; }
 
     // Replaces the picture. Call on the GUI thread with a layout computed for `fabric`
     // (computeFabricLayout may run anywhere).
@@ -117,6 +140,10 @@ public:
 
 Q_SIGNALS:
     void nodeSelectionChanged(const std::vector<weft::NodeIndex> &nodes);
+    // The document's fabric is in the scene, laid out and coloured.
+    void fabricShown();
+    // Colours or the routing shown changed: the legend drawn over the scene is out of date.
+    void coloursChanged();
 
 protected:
     void helpEvent(QGraphicsSceneHelpEvent *event) override;
@@ -129,6 +156,11 @@ private:
         QPointF control;  // of the arc, when curved
         std::vector<LinkIndex> links;  // one, or all host cables of a rack's trunk
     };
+    void documentChanged(DocumentChanges what);
+    void layOutDocumentFabric();
+    void applyLayout(quint64 generation, std::shared_ptr<const Fabric> fabric, FabricLayout layout);
+    void showDocumentRouting();
+    void updateRoutedPartitions();
     void buildCables();
     void rebuildLinkLayers();
     void buildRowBands();
@@ -163,6 +195,13 @@ private:
     double m_maxLoad = 0;
     LinkColouring m_linkColouring = LinkColouring::Plain;
     HostColouring m_hostColouring = HostColouring::Partition;
+
+    FabricDocument *m_document = nullptr;
+    ShownRouting m_shownRouting = ShownRouting::Current;
+    quint64 m_layoutGeneration = 0;  // a layout that finishes after a newer fabric is dropped
+    bool m_layoutPending = false;
+    std::size_t m_sceneBuilds = 0;
+    std::size_t m_linkLayerRebuilds = 0;
 };
 
 } // namespace weft

@@ -52,8 +52,13 @@ FabricView::FabricView(QWidget *parent) : QGraphicsView(parent)
 
 void FabricView::setFabricScene(FabricScene *scene)
 {
+    if (m_scene)
+        disconnect(m_scene, &FabricScene::coloursChanged, viewport(), nullptr);
     m_scene = scene;
     setScene(scene);
+    // The legend is drawn over the scene, not in it: repaint it when the colours change.
+    if (m_scene)
+        connect(m_scene, &FabricScene::coloursChanged, viewport(), [this] { viewport()->update(); });
     m_followFit = true;
     fitToWindow();
 }

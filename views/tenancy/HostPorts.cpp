@@ -20,17 +20,12 @@ QString hostPortLabel(const Fabric *fabric, Guid port)
 {
     const PortIndex p = fabric ? fabric->portByGuid(port) : kNoIndex;
     if (p == kNoIndex)
-        return guidHexText(port);
+        return guidText(port);
     const Node &node = fabric->node(fabric->port(p).node);
     const QString name = node.description.isEmpty() ? node.name : node.description;
     if (node.portCount > 1 && node.type != NodeType::Switch)
         return QStringLiteral("%1 / %2").arg(name).arg(fabric->port(p).number);
     return name;
-}
-
-QString guidHexText(Guid guid)
-{
-    return QStringLiteral("0x%1").arg(guid, 16, 16, QLatin1Char('0'));
 }
 
 } // namespace weft

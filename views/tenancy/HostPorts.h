@@ -16,6 +16,4 @@ std::vector<Guid> hostPortGuids(const Fabric &fabric);
 // GUID when the fabric does not know it (a project bound to another fabric).
 QString hostPortLabel(const Fabric *fabric, Guid port);
 
-QString guidHexText(Guid guid);  // "0x0002c90000000001"
-
 } // namespace weft

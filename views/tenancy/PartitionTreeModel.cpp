@@ -34,8 +34,10 @@ PartitionTreeModel::PartitionTreeModel(FabricDocument *document, QObject *parent
         beginResetModel();
         endResetModel();
     };
-    connect(document, &FabricDocument::fabricReset, this, resetAll);
-    connect(document, &FabricDocument::tenancyChanged, this, resetAll);
+    connect(document, &FabricDocument::changed, this, [resetAll](DocumentChanges what) {
+        if (what & (DocumentChange::Fabric | DocumentChange::Partitions))
+            resetAll();
+    });
 }
 
 const Partition *PartitionTreeModel::partitionAt(const QModelIndex &index) const
@@ -152,7 +154,7 @@ QVariant PartitionTreeModel::data(const QModelIndex &index, int role) const
     if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
         switch (index.column()) {
         case NameColumn: return memberText(m);
-        case KeyColumn: return m.kind == PartitionMember::Kind::PortGuid ? guidHexText(m.guid) : QString();
+        case KeyColumn: return m.kind == PartitionMember::Kind::PortGuid ? guidText(m.guid) : QString();
         case MembershipColumn:
             return m.explicitMembership ? membershipText(m.membership)
                                         : tr("%1 (partition default)").arg(membershipText(m.membership));

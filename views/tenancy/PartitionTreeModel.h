@@ -2,7 +2,8 @@
 // Partitions and their members as a tree over a FabricDocument (it owns no tenancy of its own):
 // partitions at the top, their members below. Dropping port GUIDs (PortsMime.h) on a partition
 // or one of its members assigns them to that partition through the document, so the drop is
-// one undoable edit; the model then hears of it like every other view, through tenancyChanged.
+// one undoable edit; the model then hears of it like every other view, through the document's
+// changed().
 
 #include "FabricDocument.h"
 

@@ -73,8 +73,10 @@ PolicyEditor::PolicyEditor(FabricDocument *document, QWidget *parent)
     layout->addWidget(m_view, 1);
     layout->addWidget(m_strict);
 
-    connect(document, &FabricDocument::tenancyChanged, this, &PolicyEditor::showMode);
-    connect(document, &FabricDocument::fabricReset, this, &PolicyEditor::showMode);
+    connect(document, &FabricDocument::changed, this, [this](DocumentChanges what) {
+        if (what & (DocumentChange::Fabric | DocumentChange::Policies))
+            showMode();
+    });
     showMode();
 }
 

@@ -5,8 +5,10 @@ namespace weft {
 PolicyTableModel::PolicyTableModel(FabricDocument *document, QObject *parent)
     : QAbstractTableModel(parent), m_document(document)
 {
-    connect(document, &FabricDocument::fabricReset, this, &PolicyTableModel::documentChanged);
-    connect(document, &FabricDocument::tenancyChanged, this, &PolicyTableModel::documentChanged);
+    connect(document, &FabricDocument::changed, this, [this](DocumentChanges what) {
+        if (what & (DocumentChange::Fabric | DocumentChange::Partitions | DocumentChange::Policies))
+            documentChanged();
+    });
     documentChanged();
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // One row per partition: name, P_Key and isolation policy, the policy editable. Edits go to
-// FabricDocument::setPolicy; the rows follow tenancyChanged.
+// FabricDocument::setPolicy; the rows follow the document's partitions and policies.
 
 #include "FabricDocument.h"
 

@@ -16,10 +16,15 @@ constexpr quintptr kGroupRowId = 0;  // host rows carry their group's row + 1
 TenantListModel::TenantListModel(FabricDocument *document, QObject *parent)
     : QAbstractItemModel(parent), m_document(document)
 {
-    connect(document, &FabricDocument::fabricReset, this, &TenantListModel::rebuild);
     // Edits of partitions leave tenants alone; only an opened project replaces them, so the
     // tree (and what the operator expanded in it) is rebuilt only when they really differ.
-    connect(document, &FabricDocument::tenancyChanged, this, [this] {
+    connect(document, &FabricDocument::changed, this, [this](DocumentChanges what) {
+        if (what & DocumentChange::Fabric) {
+            rebuild();
+            return;
+        }
+        if (!(what & DocumentChange::Partitions))
+            return;
         const auto &tenants = m_document->tenancy().tenants;
         bool same = tenants.size() + 1 >= m_groups.size() && tenants.size() <= m_groups.size();
         for (std::size_t i = 0; same && i < tenants.size(); ++i)
@@ -131,7 +136,7 @@ QVariant TenantListModel::data(const QModelIndex &index, int role) const
     if (role == GuidRole)
         return qulonglong(guid);
     if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
-        return index.column() == NameColumn ? hostPortLabel(m_document->fabric().get(), guid) : guidHexText(guid);
+        return index.column() == NameColumn ? hostPortLabel(m_document->fabric().get(), guid) : guidText(guid);
     return {};
 }
 

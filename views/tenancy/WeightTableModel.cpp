@@ -11,9 +11,10 @@ namespace weft {
 WeightTableModel::WeightTableModel(FabricDocument *document, QObject *parent)
     : QAbstractTableModel(parent), m_document(document)
 {
-    connect(document, &FabricDocument::fabricReset, this, &WeightTableModel::rebuild);
-    connect(document, &FabricDocument::tenancyChanged, this, [this] {
-        if (!m_ports.empty())
+    connect(document, &FabricDocument::changed, this, [this](DocumentChanges what) {
+        if (what & DocumentChange::Fabric)
+            rebuild();
+        else if (what & DocumentChange::Weights && !m_ports.empty())
             Q_EMIT dataChanged(index(0, WeightColumn), index(rowCount() - 1, WeightColumn));
     });
     rebuild();
@@ -61,7 +62,7 @@ QVariant WeightTableModel::data(const QModelIndex &index, int role) const
     switch (index.column()) {
     case PortColumn:
         if (role == Qt::DisplayRole)
-            return guidHexText(port);
+            return guidText(port);
         if (role == Qt::EditRole)
             return qulonglong(port);
         break;

@@ -1,6 +1,6 @@
 #pragma once
 // One row per host port: GUID, description and traffic weight (absent = 1), the weight
-// editable. Rows follow the fabric (reset on fabricReset); weights follow tenancyChanged as
+// editable. Rows follow the fabric (reset when it changes); weights follow weight changes as
 // dataChanged on one column, so a fabric of 50,000 ports is not rebuilt on each edit.
 
 #include "FabricDocument.h"

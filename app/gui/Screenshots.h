@@ -1,0 +1,29 @@
+#pragma once
+// The README's pictures, made from a running window: set the window up for one view, wait for
+// the picture of a big fabric and for a routing preview, and save what the window shows. Each
+// wait runs the event loop until its event came, so this is for `weft --screenshot` and tests,
+// never for code that reacts to the operator.
+
+#include <QString>
+
+namespace weft {
+
+class MainWindow;
+
+// Runs the event loop until the picture of the window's fabric is in the scene; false if it is
+// not after `timeoutMs`.
+bool waitForScene(MainWindow &window, int timeoutMs);
+
+// Runs the routing preview with `engine` and waits for it; false if it failed or timed out.
+bool runPreviewAndWait(MainWindow &window, const QString &engine, int timeoutMs);
+
+// Sets the window up for one of the README's pictures: "partitions" (hosts and cables by
+// partition), "load" (cables by load under a preview) or "preview" (the same with the preview's
+// and the diff's docks in front). An empty view leaves the window as it is; an unknown one is
+// false.
+bool prepareScreenshot(MainWindow &window, const QString &view);
+
+// Waits for a pending layout, then saves a picture of the window (format by the file's suffix).
+bool saveScreenshot(MainWindow &window, const QString &path);
+
+} // namespace weft

@@ -1,0 +1,58 @@
+#include "RoutingEvaluation.h"
+
+#include <QElapsedTimer>
+
+namespace weft {
+
+QString cancelledMessage()
+{
+    return QStringLiteral("cancelled");
+}
+
+Result<RoutingEvaluation> evaluateRouting(const Fabric &fabric, const Tenancy &tenancy, const ForwardingTables &tables,
+                                          const EvaluationOptions &options)
+{
+    bool cancelled = false;
+    const auto keepGoing = [&](EvaluationStage stage, int done, int total) {
+        if (options.progress && !options.progress(stage, done, total))
+            cancelled = true;
+        return !cancelled;
+    };
+    const Error cancelledError{{}, 0, cancelledMessage()};
+
+    RoutingEvaluation evaluation;
+    QElapsedTimer clock;
+    if (!keepGoing(EvaluationStage::Validating, 0, 1))
+        return cancelledError;
+    clock.start();
+    evaluation.validation = validateRouting(fabric, tenancy, tables, options.lanes);
+    evaluation.validationSeconds = double(clock.nsecsElapsed()) / 1e9;
+
+    if (!keepGoing(EvaluationStage::Measuring, 0, 1))
+        return cancelledError;
+    clock.restart();
+    evaluation.metrics = std::make_shared<const Metrics>(computeMetrics(fabric, tenancy, tables, options.model));
+    evaluation.metricsSeconds = double(clock.nsecsElapsed()) / 1e9;
+
+    if (options.ebbSamples <= 0)
+        return evaluation;
+    Result<EffectiveBisection> ebb = EffectiveBisection::prepare(fabric, tables, tenancy);
+    if (!ebb) {
+        evaluation.warnings << QStringLiteral("No eBB: %1").arg(ebb.error().message);
+        return evaluation;
+    }
+    EbbRun run;
+    run.samples = options.ebbSamples;
+    run.threads = options.ebbThreads;
+    run.progress = [&](int done, int total) { return keepGoing(EvaluationStage::Bisection, done, total); };
+    Result<EbbResult> figures = ebb->run(run);
+    if (cancelled)
+        return cancelledError;
+    if (figures)
+        evaluation.ebb = std::move(figures).value();
+    else
+        evaluation.warnings << figures.error().message;
+    return evaluation;
+}
+
+} // namespace weft

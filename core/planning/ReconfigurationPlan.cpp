@@ -1,0 +1,38 @@
+#include "ReconfigurationPlan.h"
+
+#include "PartitionsConf.h"
+
+namespace weft {
+
+std::vector<Partition> plannedPartitions(std::vector<Partition> proposed)
+{
+    return withExplicitDefault(std::move(proposed));
+}
+
+ReconfigurationPlan planReconfiguration(const Fabric &fabric, const ForwardingTables &current,
+                                        const ForwardingTables &proposed, const ReconfigurationRequest &request)
+{
+    ReconfigurationPlan plan;
+    plan.diff = diffForwardingTables(current, proposed, &fabric, request.lfts);
+    if (!request.proposedPartitions)
+        return plan;
+
+    const PartitionsState &from = request.currentPartitions;
+    const PartitionsState &to = *request.proposedPartitions;
+    const std::vector<Partition> held = plannedPartitions(from.partitions);
+    plan.plannedPartitions = plannedPartitions(to.partitions);
+    plan.plannedPartitionsConf = writePartitionsConf(plan.plannedPartitions);
+
+    const PKeyTables heldPKeys = request.currentPKeys ? *request.currentPKeys : computePKeyTables(fabric, held, request.pkeys);
+    plan.plannedPKeys = computePKeyTables(fabric, plan.plannedPartitions, request.pkeys, &heldPKeys);
+    addPKeyDiff(plan.diff, fabric, heldPKeys, plan.plannedPKeys);
+
+    const QByteArray fromText = from.conf ? *from.conf : writePartitionsConf(held);
+    const QByteArray toText = to.conf ? *to.conf : plan.plannedPartitionsConf;
+    plan.diff.partitionsDiff = unifiedDiff(fromText, toText,
+                                           from.name.isEmpty() ? QStringLiteral("partitions.conf (current)") : from.name,
+                                           to.name.isEmpty() ? QStringLiteral("partitions.conf (proposed)") : to.name);
+    return plan;
+}
+
+} // namespace weft

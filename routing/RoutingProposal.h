@@ -1,0 +1,64 @@
+#pragma once
+// A routing proposal: route a fabric with one engine, then judge the proposed tables and the
+// current ones alike (evaluateRouting: validation, metrics, optional eBB), with progress and
+// cancel, on any thread. The routing preview runs it in the background and shows the two sides.
+
+#include "EffectiveBisection.h"
+#include "Fabric.h"
+#include "ForwardingTables.h"
+#include "Result.h"
+#include "RoutingEvaluation.h"
+#include "Tenancy.h"
+#include "TrafficModel.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+namespace weft {
+
+/** One side of the comparison: a set of tables and what core says about them. */
+struct RoutingSnapshot : RoutingEvaluation
+{
+    QString label;  // for display, set by the front end: "Current: opensm.lfts", "Proposed: ftree"
+    std::shared_ptr<const ForwardingTables> tables;
+    // warnings (from RoutingEvaluation) also holds the engine's, and tables that leave LIDs
+    // unrouted
+};
+
+struct PreviewRequest
+{
+    std::shared_ptr<const Fabric> fabric;
+    Tenancy tenancy;
+    std::shared_ptr<const ForwardingTables> current;  // null: the fabric has no known tables
+    QString currentName;
+    QString engine = QStringLiteral("ftree");
+    TrafficModel model;
+    int ebbSamples = 0;  // 0: no eBB
+};
+
+struct PreviewResult
+{
+    std::optional<RoutingSnapshot> current;
+    RoutingSnapshot proposed;
+};
+
+/** What a running preview reports to the GUI thread; written by the worker. */
+struct PreviewProgress
+{
+    std::atomic<int> phase{0};  // PreviewPhase
+    std::atomic<int> done{0};
+    std::atomic<int> total{0};
+    std::atomic<bool> cancel{false};
+};
+
+enum PreviewPhase { PhaseRouting = 0, PhaseValidating, PhaseMeasuring, PhaseBisection, PhaseDone };
+
+// The whole computation, on any thread. Fails with the engine's reason, or "cancelled"
+// (cancelledMessage()).
+Result<PreviewResult> computePreview(const PreviewRequest &request, PreviewProgress *progress = nullptr);
+
+} // namespace weft
