@@ -111,7 +111,7 @@ int runGui(int argc, char **argv)
     return app.exec();
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char **argv)
 {

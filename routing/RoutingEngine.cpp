@@ -52,4 +52,4 @@ Result<Routing> routeFabric(const QString &engine, const Fabric &fabric, const T
     return e->route(options);
 }
 
-} // namespace weft
+}  // namespace weft

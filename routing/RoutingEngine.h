@@ -66,4 +66,4 @@ QStringList routingEngineNames();
 Result<Routing> routeFabric(const QString &engine, const Fabric &fabric, const Tenancy &tenancy,
                             const RoutingOptions &options = {});
 
-} // namespace weft
+}  // namespace weft

@@ -39,7 +39,7 @@ Result<RoutingSnapshot> evaluate(const PreviewRequest &request, std::shared_ptr<
     return snapshot;
 }
 
-} // namespace
+}  // namespace
 
 Result<PreviewResult> computePreview(const PreviewRequest &request, PreviewProgress *progress)
 {
@@ -79,4 +79,4 @@ Result<PreviewResult> computePreview(const PreviewRequest &request, PreviewProgr
     return result;
 }
 
-} // namespace weft
+}  // namespace weft

@@ -61,4 +61,4 @@ enum PreviewPhase { PhaseRouting = 0, PhaseValidating, PhaseMeasuring, PhaseBise
 // (cancelledMessage()).
 Result<PreviewResult> computePreview(const PreviewRequest &request, PreviewProgress *progress = nullptr);
 
-} // namespace weft
+}  // namespace weft

@@ -18,7 +18,7 @@ QJsonObject json(const QByteArray &out)
     return QJsonDocument::fromJson(out).object();
 }
 
-} // namespace
+}  // namespace
 
 class TestCli : public QObject
 {

@@ -27,7 +27,7 @@ void writeFile(const QString &path, const QByteArray &data)
         qFatal("%s", qPrintable(s.error().toString()));
 }
 
-} // namespace
+}  // namespace
 
 class TestCliRoute : public QObject
 {

@@ -147,7 +147,7 @@ struct Setup
     }
 };
 
-} // namespace
+}  // namespace
 
 class TestCommit : public QObject
 {

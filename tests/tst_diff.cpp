@@ -42,7 +42,7 @@ Partition fullPartition(std::uint16_t pkey, const std::vector<Guid> &guids)
     return test::partition(QStringLiteral("p%1").arg(pkey), pkey, guids);
 }
 
-} // namespace
+}  // namespace
 
 class TestDiff : public QObject
 {

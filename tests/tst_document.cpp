@@ -73,7 +73,7 @@ Membership membershipOf(const FabricDocument &doc, std::uint16_t pkey, Guid guid
     return Membership::Both;  // not a member: a value no test expects
 }
 
-} // namespace
+}  // namespace
 
 class TestDocument : public QObject
 {

@@ -207,7 +207,7 @@ EbbResult runOnTree(std::uint64_t seed, int threads, int samples = 2000, Bisecti
     return std::move(r).value();
 }
 
-} // namespace
+}  // namespace
 
 class TestEbb : public QObject
 {

@@ -25,7 +25,7 @@ struct Small
     }
 };
 
-} // namespace
+}  // namespace
 
 class TestFabric : public QObject
 {

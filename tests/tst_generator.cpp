@@ -46,7 +46,7 @@ struct ExpectedTree
         return n;
     }
 };
-} // namespace gentest
+}  // namespace gentest
 using gentest::ExpectedTree;
 Q_DECLARE_METATYPE(gentest::ExpectedTree)
 
@@ -302,7 +302,7 @@ ExpectedTree expectRadix(int r, int levels)
     return e;
 }
 
-} // namespace
+}  // namespace
 
 class TestGenerator : public QObject
 {

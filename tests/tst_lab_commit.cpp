@@ -174,7 +174,7 @@ QJsonObject json(const QByteArray &out)
     return QJsonDocument::fromJson(out).object();
 }
 
-} // namespace
+}  // namespace
 
 class TestLabCommit : public QObject
 {

@@ -253,7 +253,7 @@ int runChild(int argc, char **argv)
 // ---------------------------------------------------------------------------------------------
 // The parent: the lab, and the independent checks.
 
-} // namespace
+}  // namespace
 
 class TestLabDesk : public QObject
 {

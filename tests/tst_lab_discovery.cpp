@@ -19,7 +19,7 @@ namespace {
 
 using test::openSmLids;
 
-} // namespace
+}  // namespace
 
 class TestLabDiscovery : public QObject
 {

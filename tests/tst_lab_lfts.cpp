@@ -62,7 +62,7 @@ QString describe(const ForwardingTables &tables)
     return text;
 }
 
-} // namespace
+}  // namespace
 
 class TestLabLfts : public QObject
 {

@@ -182,7 +182,7 @@ int liveChild()
     return 0;
 }
 
-} // namespace
+}  // namespace
 
 class TestLabLive : public QObject
 {

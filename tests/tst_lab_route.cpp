@@ -25,7 +25,7 @@ using test::Run;
 using test::runWeft;
 
 
-} // namespace
+}  // namespace
 
 class TestLabRoute : public QObject
 {

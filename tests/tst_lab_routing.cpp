@@ -31,7 +31,7 @@ namespace {
 using test::tableDifferences;
 
 
-} // namespace
+}  // namespace
 
 class TestLabRouting : public QObject
 {

@@ -64,7 +64,7 @@ Guid hostPortGuid(const GeneratedFabric &g, std::size_t host)
 
 using test::partition;
 
-} // namespace
+}  // namespace
 
 class TestLabSmp : public QObject
 {

@@ -98,7 +98,7 @@ int equalEntries(const ForwardingTables &a, const ForwardingTables &b, const Fab
     return equal;
 }
 
-} // namespace
+}  // namespace
 
 class TestLabSssp : public QObject
 {

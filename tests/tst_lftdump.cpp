@@ -58,7 +58,7 @@ const QByteArray kHeader1 = "Unicast lids [0x0-0x6] of switch Lid 1 guid 0x00000
 const QByteArray kHeader2 = "Unicast lids [0x0-0x6] of switch Lid 3 guid 0x0000000000200001 (Switch2):\n";
 const QByteArray kTitles = "  Lid  Out   Destination\n       Port     Info \n";
 
-} // namespace
+}  // namespace
 
 class TestLftDump : public QObject
 {

@@ -117,7 +117,7 @@ int cabledPorts(const Fabric &fabric, NodeIndex n)
     return count;
 }
 
-} // namespace
+}  // namespace
 
 class TestMainWindow : public QObject
 {
@@ -631,7 +631,7 @@ struct DemoWindow
     }
 };
 
-} // namespace
+}  // namespace
 
 void TestMainWindow::viewSelectionDropsOntoPartition()
 {

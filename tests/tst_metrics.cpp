@@ -93,7 +93,7 @@ std::uint64_t power(std::uint64_t base, int exponent)
     return r;
 }
 
-} // namespace
+}  // namespace
 
 class TestMetrics : public QObject
 {

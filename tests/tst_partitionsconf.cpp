@@ -74,7 +74,7 @@ bool anyContains(const QStringList &list, const QString &needle)
     return false;
 }
 
-} // namespace
+}  // namespace
 
 class TestPartitionsConf : public QObject
 {

@@ -70,7 +70,7 @@ std::size_t victimSharedLinks(const ValidationResult &v)
     return v.partitions.at(0).shared.size();
 }
 
-} // namespace
+}  // namespace
 
 class TestPFTreeTable3 : public QObject
 {

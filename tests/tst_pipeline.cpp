@@ -134,7 +134,7 @@ std::vector<Partition> partitionsIn(const QString &path)
 
 enum class Change { RoutingOnly, PartitionsWithoutDefault, PartitionsWithDefault, DefaultDroppedFromFile };
 
-} // namespace
+}  // namespace
 
 Q_DECLARE_METATYPE(Change)
 

@@ -35,7 +35,7 @@ Project sampleProject()
     return p;
 }
 
-} // namespace
+}  // namespace
 
 class TestProjectFile : public QObject
 {

@@ -167,7 +167,7 @@ Tenancy heavyReceivers(const Fabric &fabric, std::uint64_t seed)
     return tenancy;
 }
 
-} // namespace
+}  // namespace
 
 class TestReconfiguration : public QObject
 {

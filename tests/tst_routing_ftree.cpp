@@ -112,7 +112,7 @@ void addShapes()
     QTest::addRow("radix 8, 3 levels") << radix << 8 << 3;
 }
 
-} // namespace
+}  // namespace
 
 class TestRoutingFtree : public QObject
 {

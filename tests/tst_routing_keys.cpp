@@ -212,7 +212,7 @@ double fig4DmodkMean(int hosts)
     return double(sum) / kFig4Seeds;
 }
 
-} // namespace
+}  // namespace
 
 class TestRoutingKeys : public QObject
 {

@@ -413,7 +413,7 @@ Tenancy spreadPartitions(const GeneratedFabric &g, int count, const std::vector<
     return tenancy;
 }
 
-} // namespace
+}  // namespace
 
 class TestRoutingPftree : public QObject
 {

@@ -186,7 +186,7 @@ std::map<NodeIndex, std::map<NodeIndex, int>> switchDistances(const Fabric &fabr
     return all;
 }
 
-} // namespace
+}  // namespace
 
 class TestRoutingSssp : public QObject
 {

@@ -69,7 +69,7 @@ QModelIndex dragSource(const TenantListModel &model, const QString &what)
     return what == QLatin1String("tenant") ? tenant : model.index(0, 0, tenant);
 }
 
-} // namespace
+}  // namespace
 
 class TestTenancyWidgets : public QObject
 {

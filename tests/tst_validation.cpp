@@ -72,7 +72,7 @@ GeneratedFabric generate(FabricShapeKind kind, int size, int levels)
     return test::generate({kind, size, levels});
 }
 
-} // namespace
+}  // namespace
 
 class TestValidation : public QObject
 {

@@ -240,7 +240,7 @@ FtreeComparison compareWithFtree(const XgftShape &shape)
     return out;
 }
 
-} // namespace
+}  // namespace
 
 class TestVSwitch : public QObject
 {

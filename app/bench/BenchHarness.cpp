@@ -24,7 +24,7 @@ qint64 procStatusBytes(const char *field)
     return 0;
 }
 
-} // namespace
+}  // namespace
 
 double medianOf(std::vector<double> &values)
 {
@@ -116,4 +116,4 @@ int Benchmark::report(const QJsonObject &json, const std::function<void(QTextStr
     return kExitOk;
 }
 
-} // namespace weft::cli
+}  // namespace weft::cli

@@ -57,7 +57,7 @@ struct ResultValue<Result<T>>
 {
     using type = T;
 };
-} // namespace detail
+}  // namespace detail
 
 class Benchmark
 {
@@ -122,4 +122,4 @@ Result<Timed<T>> Benchmark::time(Run &&run, PeakMemory memory) const
     return Timed<T>{std::move(timings), std::move(*last)};
 }
 
-} // namespace weft::cli
+}  // namespace weft::cli

@@ -599,7 +599,7 @@ int benchScene(const QStringList &args)
                         });
 }
 
-} // namespace
+}  // namespace
 
 int bench(const QStringList &args)
 {
@@ -625,4 +625,4 @@ int bench(const QStringList &args)
     return reportBadInput(QStringLiteral("bench"), QStringLiteral("unknown benchmark \"%1\" (see weft bench --help)").arg(which));
 }
 
-} // namespace weft::cli
+}  // namespace weft::cli

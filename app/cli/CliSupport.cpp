@@ -135,4 +135,4 @@ void printJson(const QJsonObject &object)
     out().flush();
 }
 
-} // namespace weft::cli
+}  // namespace weft::cli

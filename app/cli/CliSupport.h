@@ -63,4 +63,4 @@ struct CommandInputs
 // error, for reportBadInput.
 Result<CommandInputs> loadInputs(const QCommandLineParser &parser, const InputOptions &options);
 
-} // namespace weft::cli
+}  // namespace weft::cli

@@ -115,4 +115,4 @@ int commit(const QStringList &args)
     return kExitFailure;
 }
 
-} // namespace weft::cli
+}  // namespace weft::cli

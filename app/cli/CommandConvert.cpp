@@ -16,7 +16,7 @@ namespace {
 const QStringList kTargets = {QStringLiteral("ibnetdiscover"), QStringLiteral("ibsim"), QStringLiteral("lfts"),
                               QStringLiteral("partitions"), QStringLiteral("project")};
 
-} // namespace
+}  // namespace
 
 int convert(const QStringList &args)
 {
@@ -107,4 +107,4 @@ int convert(const QStringList &args)
     return kExitOk;
 }
 
-} // namespace weft::cli
+}  // namespace weft::cli

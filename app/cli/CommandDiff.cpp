@@ -24,7 +24,7 @@ Result<PartitionsState> readPartitionsState(const QString &path)
     return PartitionsState{std::move(parsed->partitions), *text, path};
 }
 
-} // namespace
+}  // namespace
 
 int diff(const QStringList &args)
 {
@@ -88,4 +88,4 @@ int diff(const QStringList &args)
     return kExitOk;
 }
 
-} // namespace weft::cli
+}  // namespace weft::cli

@@ -34,7 +34,7 @@ QJsonArray jsonList(const QStringList &items)
     return array;
 }
 
-} // namespace
+}  // namespace
 
 int discover(const QStringList &args)
 {
@@ -173,4 +173,4 @@ int discover(const QStringList &args)
     return kExitOk;
 }
 
-} // namespace weft::cli
+}  // namespace weft::cli

@@ -21,7 +21,7 @@ QString fraction(double x)
     return QString::number(x, 'f', 4);
 }
 
-} // namespace
+}  // namespace
 
 int ebb(const QStringList &args)
 {
@@ -190,4 +190,4 @@ int ebb(const QStringList &args)
     return kExitOk;
 }
 
-} // namespace weft::cli
+}  // namespace weft::cli

@@ -123,7 +123,7 @@ Result<Usage> readUsage(const QCommandLineParser &parser)
     return u;
 }
 
-} // namespace
+}  // namespace
 
 int gen(const QStringList &args)
 {
@@ -191,4 +191,4 @@ int gen(const QStringList &args)
     return kExitOk;
 }
 
-} // namespace weft::cli
+}  // namespace weft::cli

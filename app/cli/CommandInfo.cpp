@@ -197,7 +197,7 @@ int infoProject(const QString &path, const QByteArray &data, bool json, const Fa
     return kExitOk;
 }
 
-} // namespace
+}  // namespace
 
 int info(const QStringList &args)
 {
@@ -237,4 +237,4 @@ int info(const QStringList &args)
         "cannot tell what this file is: not a topology, LFT dump, partitions.conf or Weft project")});
 }
 
-} // namespace weft::cli
+}  // namespace weft::cli

@@ -31,7 +31,7 @@ Result<int> positive(const QCommandLineParser &parser, const QString &name, int 
     return value;
 }
 
-} // namespace
+}  // namespace
 
 int keys(const QStringList &args)
 {
@@ -334,4 +334,4 @@ int keys(const QStringList &args)
     return kExitOk;
 }
 
-} // namespace weft::cli
+}  // namespace weft::cli

@@ -148,7 +148,7 @@ int runLoop(const LabFiles &files)
     return report.ok() ? kExitOk : kExitFailure;
 }
 
-} // namespace
+}  // namespace
 
 int lab(const QStringList &args)
 {
@@ -264,4 +264,4 @@ int lab(const QStringList &args)
     return result;
 }
 
-} // namespace weft::cli
+}  // namespace weft::cli

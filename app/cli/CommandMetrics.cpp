@@ -24,7 +24,7 @@ QString statisticsText(const Statistics &s)
         .arg(s.max).arg(s.min).arg(s.mean, 0, 'f', 2).arg(s.stddev, 0, 'f', 2);
 }
 
-} // namespace
+}  // namespace
 
 int metrics(const QStringList &args)
 {
@@ -204,4 +204,4 @@ int metrics(const QStringList &args)
     return result;
 }
 
-} // namespace weft::cli
+}  // namespace weft::cli

@@ -19,7 +19,7 @@ QString portText(std::uint8_t port)
     return port == kNoRoute ? QStringLiteral("-") : QString::number(port);
 }
 
-} // namespace
+}  // namespace
 
 int migrate(const QStringList &args)
 {
@@ -179,4 +179,4 @@ int migrate(const QStringList &args)
     return kExitOk;
 }
 
-} // namespace weft::cli
+}  // namespace weft::cli

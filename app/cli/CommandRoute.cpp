@@ -15,7 +15,7 @@ namespace {
 
 const QString kCommand = QStringLiteral("route");
 
-} // namespace
+}  // namespace
 
 
 int route(const QStringList &args)
@@ -116,4 +116,4 @@ int route(const QStringList &args)
     return kExitOk;
 }
 
-} // namespace weft::cli
+}  // namespace weft::cli

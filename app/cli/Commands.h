@@ -25,4 +25,4 @@ int discover(const QStringList &args);
 int commit(const QStringList &args);
 int lab(const QStringList &args);
 
-} // namespace weft::cli
+}  // namespace weft::cli

@@ -37,4 +37,4 @@ Result<DemoFabric> makeDemoFabric()
     return demo;
 }
 
-} // namespace weft
+}  // namespace weft

@@ -17,4 +17,4 @@ struct DemoFabric
 
 Result<DemoFabric> makeDemoFabric();
 
-} // namespace weft
+}  // namespace weft

@@ -76,7 +76,7 @@ QTreeWidgetItem *addSummaryRow(QTreeWidget *tree, QTreeWidgetItem *parent, const
     return item;
 }
 
-} // namespace
+}  // namespace
 
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 {
@@ -829,4 +829,4 @@ void MainWindow::selectTableRow(NodeIndex node)
     m_syncingSelection = false;
 }
 
-} // namespace weft
+}  // namespace weft

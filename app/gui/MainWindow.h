@@ -155,4 +155,4 @@ private:
     QLineEdit *m_findBox = nullptr;
 };
 
-} // namespace weft
+}  // namespace weft

@@ -19,7 +19,7 @@ constexpr int kPreviewTimeoutMs = 60000;
 constexpr int kSceneTimeoutMs = 120000;
 constexpr int kPreviewDockWidth = 560;  // wide enough for the comparison table's three columns
 
-} // namespace
+}  // namespace
 
 bool waitForScene(MainWindow &window, int timeoutMs)
 {
@@ -92,4 +92,4 @@ bool saveScreenshot(MainWindow &window, const QString &path)
     return !picture.isNull() && picture.save(path);
 }
 
-} // namespace weft
+}  // namespace weft

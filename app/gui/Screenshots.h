@@ -26,4 +26,4 @@ bool prepareScreenshot(MainWindow &window, const QString &view);
 // Waits for a pending layout, then saves a picture of the window (format by the file's suffix).
 bool saveScreenshot(MainWindow &window, const QString &path);
 
-} // namespace weft
+}  // namespace weft

@@ -78,7 +78,7 @@ double percentile(const std::vector<double> &sorted, double p)
     return sorted[low] + (sorted[high] - sorted[low]) * fraction;
 }
 
-} // namespace
+}  // namespace
 
 QString bisectionVariantName(BisectionVariant variant)
 {
@@ -571,4 +571,4 @@ Result<std::vector<Guid>> groupMembers(const Fabric &fabric, const Tenancy &tena
                             .arg(name, known.isEmpty() ? QStringLiteral("none") : known.join(QStringLiteral(", ")))};
 }
 
-} // namespace weft
+}  // namespace weft

@@ -154,4 +154,4 @@ private:
 // limited members may not talk to each other) or of a tenant (by name).
 Result<std::vector<Guid>> groupMembers(const Fabric &fabric, const Tenancy &tenancy, const QString &name);
 
-} // namespace weft
+}  // namespace weft

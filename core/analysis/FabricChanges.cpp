@@ -58,7 +58,7 @@ QString nodeText(const Node &n)
     return QStringLiteral("%1 \"%2\"").arg(guidText(n.guid)).arg(n.description);
 }
 
-} // namespace
+}  // namespace
 
 FabricChanges compareFabrics(const Fabric &before, const Fabric &after)
 {
@@ -98,4 +98,4 @@ FabricChanges compareFabrics(const Fabric &before, const Fabric &after)
     return changes;
 }
 
-} // namespace weft
+}  // namespace weft

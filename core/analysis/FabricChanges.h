@@ -26,4 +26,4 @@ struct FabricChanges
 
 FabricChanges compareFabrics(const Fabric &before, const Fabric &after);
 
-} // namespace weft
+}  // namespace weft

@@ -72,4 +72,4 @@ FabricSummary summarize(const Fabric &fabric)
     return s;
 }
 
-} // namespace weft
+}  // namespace weft

@@ -32,4 +32,4 @@ struct FabricSummary
 
 FabricSummary summarize(const Fabric &fabric);
 
-} // namespace weft
+}  // namespace weft

@@ -71,7 +71,7 @@ std::vector<std::vector<int>> explicitFlows(const TrafficModel &model, std::size
     return sourcesOf;
 }
 
-} // namespace
+}  // namespace
 
 Metrics computeMetrics(const Fabric &fabric, const Tenancy &tenancy, const ForwardingTables &tables, const TrafficModel &model)
 {
@@ -341,4 +341,4 @@ Metrics computeMetrics(const Fabric &fabric, const Tenancy &tenancy, const Forwa
     return metrics;
 }
 
-} // namespace weft
+}  // namespace weft

@@ -100,4 +100,4 @@ struct Metrics
 Metrics computeMetrics(const Fabric &fabric, const Tenancy &tenancy, const ForwardingTables &tables,
                        const TrafficModel &model = {});
 
-} // namespace weft
+}  // namespace weft

@@ -10,4 +10,4 @@ TablesByNode::TablesByNode(const Fabric &fabric, const ForwardingTables &tables)
     }
 }
 
-} // namespace weft
+}  // namespace weft

@@ -79,7 +79,7 @@ inline bool leaveBy(const Fabric &fabric, NodeIndex from, PortIndex out, RouteHo
     return true;
 }
 
-} // namespace detail
+}  // namespace detail
 
 // Walks from switch `start` towards `lid`, calling visit(const RouteHop &) after every hop; a
 // visitor returning false stops the walk there.
@@ -123,4 +123,4 @@ RouteEnd walkRouteFromPort(const Fabric &fabric, const TableOf &tableOf, PortInd
     return walkRoute(fabric, tableOf, hop.next, lid, visit);
 }
 
-} // namespace weft
+}  // namespace weft

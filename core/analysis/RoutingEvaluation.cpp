@@ -55,4 +55,4 @@ Result<RoutingEvaluation> evaluateRouting(const Fabric &fabric, const Tenancy &t
     return evaluation;
 }
 
-} // namespace weft
+}  // namespace weft

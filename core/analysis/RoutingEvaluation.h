@@ -55,4 +55,4 @@ QString cancelledMessage();
 Result<RoutingEvaluation> evaluateRouting(const Fabric &fabric, const Tenancy &tenancy, const ForwardingTables &tables,
                                           const EvaluationOptions &options = {});
 
-} // namespace weft
+}  // namespace weft

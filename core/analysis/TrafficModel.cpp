@@ -555,4 +555,4 @@ void PartitionFlowCounter::addDestination(int destinationEndPort, const RouteTra
     }
 }
 
-} // namespace weft
+}  // namespace weft

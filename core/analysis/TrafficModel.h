@@ -232,4 +232,4 @@ private:
     std::vector<std::vector<std::pair<int, std::uint64_t>>> m_perLink;
 };
 
-} // namespace weft
+}  // namespace weft

@@ -134,7 +134,7 @@ QStringList findCreditLoop(const Fabric &fabric, const DependencyTable &deps, st
     return {};
 }
 
-} // namespace
+}  // namespace
 
 ValidationResult validateRouting(const Fabric &fabric, const Tenancy &tenancy, const ForwardingTables &tables,
                                  const LaneAssignment &lanes, const ValidationOptions &options)
@@ -328,4 +328,4 @@ ValidationResult validateRouting(const Fabric &fabric, const Tenancy &tenancy, c
     return result;
 }
 
-} // namespace weft
+}  // namespace weft

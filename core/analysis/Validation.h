@@ -81,4 +81,4 @@ struct ValidationResult
 ValidationResult validateRouting(const Fabric &fabric, const Tenancy &tenancy, const ForwardingTables &tables,
                                  const LaneAssignment &lanes = {}, const ValidationOptions &options = {});
 
-} // namespace weft
+}  // namespace weft

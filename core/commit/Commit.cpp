@@ -125,7 +125,7 @@ Status restore(const FileSnapshot &s)
     return writeFileAtomically(s.path, s.content, false);
 }
 
-} // namespace
+}  // namespace
 
 QString commitOutcomeName(CommitOutcome outcome)
 {
@@ -574,7 +574,7 @@ private:
     std::vector<FileSnapshot> m_previous;
 };
 
-} // namespace
+}  // namespace
 
 CommitReport commitPlan(const CommitPlan &plan, const CommitTarget &target, const CommitBackend &backend,
                         const CommitOptions &options)
@@ -582,4 +582,4 @@ CommitReport commitPlan(const CommitPlan &plan, const CommitTarget &target, cons
     return CommitRun(plan, target, backend, options).run();
 }
 
-} // namespace weft
+}  // namespace weft

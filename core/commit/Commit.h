@@ -121,4 +121,4 @@ Result<qint64> readPidFile(const QString &path);
 CommitReport commitPlan(const CommitPlan &plan, const CommitTarget &target, const CommitBackend &backend,
                         const CommitOptions &options = {});
 
-} // namespace weft
+}  // namespace weft

@@ -103,4 +103,4 @@ QString currentUserName()
     return QStringLiteral("unknown");
 }
 
-} // namespace weft
+}  // namespace weft

@@ -43,4 +43,4 @@ Result<std::vector<CommitJournalEntry>> readJournal(const QString &path);
 // The user running Weft: $USER, $LOGNAME, else the account database; "unknown" if none says.
 QString currentUserName();
 
-} // namespace weft
+}  // namespace weft

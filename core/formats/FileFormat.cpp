@@ -55,4 +55,4 @@ const char *fileFormatName(FileFormat format)
     return "unknown";
 }
 
-} // namespace weft
+}  // namespace weft

@@ -11,4 +11,4 @@ enum class FileFormat { Unknown, Topology, LftDump, PartitionsConf, Project };
 FileFormat detectFileFormat(const QByteArray &data);
 const char *fileFormatName(FileFormat format);  // "topology", "lfts", "partitions", "project"
 
-} // namespace weft
+}  // namespace weft

@@ -386,7 +386,7 @@ private:
     std::vector<QByteArray> m_cache;
 };
 
-} // namespace
+}  // namespace
 
 Result<ForwardingTables> readLftDump(const QByteArray &data, const QString &fileName, const Fabric *fabric)
 {
@@ -494,4 +494,4 @@ QStringList lftCoverageWarnings(const ForwardingTables &tables, const Fabric &fa
     return warnings;
 }
 
-} // namespace weft
+}  // namespace weft

@@ -40,4 +40,4 @@ QStringList lftCoverageWarnings(const ForwardingTables &tables, const Fabric &fa
 // fabric; without one, entries say "unknown node and type" as ibroute does when it cannot ask.
 QByteArray writeLftDump(const ForwardingTables &tables, const Fabric *fabric = nullptr);
 
-} // namespace weft
+}  // namespace weft

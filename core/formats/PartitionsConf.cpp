@@ -749,7 +749,7 @@ void appendFlags(QStringList &parts, const MulticastFlags &f)
         parts << QStringLiteral("FlowLabel=%1").arg(hex(*f.flowLabel));
 }
 
-} // namespace
+}  // namespace
 
 Result<PartitionsConfResult> readPartitionsConf(const QByteArray &data, const QString &fileName)
 {
@@ -872,4 +872,4 @@ int countMembers(const Partition &partition, Membership membership)
     }));
 }
 
-} // namespace weft
+}  // namespace weft

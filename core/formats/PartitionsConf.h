@@ -89,4 +89,4 @@ PartitionMemberCounts countMembers(const Partition &partition);
 // Port GUID entries whose membership is exactly `membership` (keywords not counted).
 int countMembers(const Partition &partition, Membership membership);
 
-} // namespace weft
+}  // namespace weft

@@ -230,7 +230,7 @@ int lineOfOffset(const QByteArray &data, int offset)
     return int(data.left(offset).count('\n')) + 1;
 }
 
-} // namespace
+}  // namespace
 
 QByteArray writeProject(const Project &project)
 {
@@ -358,4 +358,4 @@ BoundProject bindProject(const Project &project, const Fabric &fabric)
     return bound;
 }
 
-} // namespace weft
+}  // namespace weft

@@ -38,4 +38,4 @@ struct BoundProject
 
 BoundProject bindProject(const Project &project, const Fabric &fabric);
 
-} // namespace weft
+}  // namespace weft

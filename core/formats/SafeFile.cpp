@@ -34,4 +34,4 @@ Status writeFileAtomically(const QString &path, const QByteArray &data, bool kee
     return Done{};
 }
 
-} // namespace weft
+}  // namespace weft

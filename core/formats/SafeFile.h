@@ -17,4 +17,4 @@ QString backupPath(const QString &path);
 // as backupPath(path) (replacing an older backup). On failure nothing at `path` changes.
 Status writeFileAtomically(const QString &path, const QByteArray &data, bool keepBackup = true);
 
-} // namespace weft
+}  // namespace weft

@@ -107,5 +107,5 @@ QString toQString(std::string_view s)
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
 }
 
-} // namespace text
-} // namespace weft
+}  // namespace text
+}  // namespace weft

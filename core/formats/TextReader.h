@@ -53,6 +53,6 @@ bool startsWith(std::string_view s, std::string_view prefix);
 // the whole of `s`; false if `s` is empty, has other characters or overflows 64 bits.
 bool parseUInt(std::string_view s, int base, std::uint64_t *out);
 QString toQString(std::string_view s);
-} // namespace text
+}  // namespace text
 
-} // namespace weft
+}  // namespace weft

@@ -385,7 +385,7 @@ Fabric TopologyParser::parse()
     return std::move(built).value();
 }
 
-} // namespace
+}  // namespace
 
 Result<Fabric> readTopology(const QByteArray &data, const QString &fileName)
 {
@@ -493,7 +493,7 @@ void writeNodes(QByteArray &out, const Fabric &f, bool ibnetdiscoverIds, const s
     }
 }
 
-} // namespace
+}  // namespace
 
 QByteArray writeIbnetdiscover(const Fabric &fabric, const TopologyWriteOptions &options)
 {
@@ -531,4 +531,4 @@ QByteArray writeIbsimNet(const Fabric &fabric, NodeIndex smNode)
     return out;
 }
 
-} // namespace weft
+}  // namespace weft

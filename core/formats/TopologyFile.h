@@ -27,4 +27,4 @@ QByteArray writeIbnetdiscover(const Fabric &fabric, const TopologyWriteOptions &
 // Put `smNode` first so that ibsim attaches the SM there.
 QByteArray writeIbsimNet(const Fabric &fabric, NodeIndex smNode = kNoIndex);
 
-} // namespace weft
+}  // namespace weft

@@ -488,7 +488,7 @@ Result<Fabric> buildFabric(const Plan &plan, const GeneratorOptions &o)
     return std::move(builder).build();
 }
 
-} // namespace
+}  // namespace
 
 std::uint64_t XgftShape::nodesAtLevel(int level) const
 {
@@ -663,4 +663,4 @@ Result<GeneratedFabric> generateFabric(const GeneratorOptions &options)
     return out;
 }
 
-} // namespace weft
+}  // namespace weft

@@ -133,4 +133,4 @@ struct GeneratedFabric
 
 Result<GeneratedFabric> generateFabric(const GeneratorOptions &options);
 
-} // namespace weft
+}  // namespace weft

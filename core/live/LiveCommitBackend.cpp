@@ -13,4 +13,4 @@ CommitBackend liveCommitBackend(const LiveOptions &options)
     return b;
 }
 
-} // namespace weft
+}  // namespace weft

@@ -10,4 +10,4 @@ namespace weft {
 
 CommitBackend liveCommitBackend(const LiveOptions &options);
 
-} // namespace weft
+}  // namespace weft

@@ -400,7 +400,7 @@ QString describeNode(const Fabric &fabric, NodeIndex node)
     return QStringLiteral("\"%1\" (%2)").arg(n.description).arg(guidText(n.guid));
 }
 
-} // namespace
+}  // namespace
 
 Result<Fabric> discoverFabric(const LiveOptions &options)
 {
@@ -601,4 +601,4 @@ QByteArray writePKeyTables(const PKeyTables &tables, const Fabric &fabric)
     return out;
 }
 
-} // namespace weft
+}  // namespace weft

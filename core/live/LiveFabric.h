@@ -68,4 +68,4 @@ Result<PKeyTables> readPKeyTables(const Fabric &fabric, const LiveOptions &optio
 // with "# " are comments. Sorted as PKeyTables are, by port index of the fabric.
 QByteArray writePKeyTables(const PKeyTables &tables, const Fabric &fabric);
 
-} // namespace weft
+}  // namespace weft

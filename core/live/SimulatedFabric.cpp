@@ -66,7 +66,7 @@ void stopProcess(QProcess *process)
     }
 }
 
-} // namespace
+}  // namespace
 
 SimulatedFabric::SimulatedFabric(Options options) : m_options(std::move(options)) {}
 
@@ -334,4 +334,4 @@ Status SimulatedFabric::simulatorCommand(const QString &command)
     return Done{};
 }
 
-} // namespace weft
+}  // namespace weft

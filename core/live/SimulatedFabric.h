@@ -84,4 +84,4 @@ private:
     std::unique_ptr<QProcess> m_openSm;
 };
 
-} // namespace weft
+}  // namespace weft

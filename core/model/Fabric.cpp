@@ -292,7 +292,7 @@ constexpr SpeedName kSpeeds[] = {
     {LinkSpeed::HDR, "HDR", 53.125},  {LinkSpeed::NDR, "NDR", 106.25},
     {LinkSpeed::XDR, "XDR", 212.5},
 };
-} // namespace
+}  // namespace
 
 QString linkSpeedName(LinkSpeed speed)
 {
@@ -318,4 +318,4 @@ double linkSpeedGbps(LinkSpeed speed)
     return 0.0;
 }
 
-} // namespace weft
+}  // namespace weft

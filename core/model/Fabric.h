@@ -174,4 +174,4 @@ LinkSpeed linkSpeedFromName(const QString &name);  // Unknown if not a speed nam
 // Per-lane signalling rate in Gb/s, for weighing links of mixed speeds.
 double linkSpeedGbps(LinkSpeed speed);
 
-} // namespace weft
+}  // namespace weft

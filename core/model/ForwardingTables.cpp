@@ -13,7 +13,7 @@ bool allUnrouted(const std::uint8_t *begin, const std::uint8_t *end)
     return std::all_of(begin, end, [](std::uint8_t p) { return p == kNoRoute; });
 }
 
-} // namespace
+}  // namespace
 
 void LinearForwardingTable::setPort(Lid lid, std::uint8_t port)
 {
@@ -123,4 +123,4 @@ bool operator==(const ForwardingTables &a, const ForwardingTables &b)
     return true;
 }
 
-} // namespace weft
+}  // namespace weft

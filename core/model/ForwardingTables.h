@@ -100,4 +100,4 @@ private:
     std::unordered_map<Guid, std::uint32_t> m_index;
 };
 
-} // namespace weft
+}  // namespace weft

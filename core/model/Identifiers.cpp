@@ -17,4 +17,4 @@ QString pkeyText(std::uint16_t pkey)
     return QStringLiteral("0x%1").arg(pkey, 4, 16, QLatin1Char('0'));
 }
 
-} // namespace weft
+}  // namespace weft

@@ -19,4 +19,4 @@ QString guidDigits(Guid guid);
 // "0x8001"
 QString pkeyText(std::uint16_t pkey);
 
-} // namespace weft
+}  // namespace weft

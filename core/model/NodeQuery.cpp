@@ -19,7 +19,7 @@ std::optional<std::uint32_t> parseLid(const QString &digits)
     return value;
 }
 
-} // namespace
+}  // namespace
 
 NodeQuery::NodeQuery(const QString &text) : m_text(text.trimmed())
 {
@@ -105,4 +105,4 @@ NodeIndex NodeQuery::find(const Fabric &fabric) const
     return kNoIndex;
 }
 
-} // namespace weft
+}  // namespace weft

@@ -41,4 +41,4 @@ private:
     QString m_guidFragment;              // GUID digits to look for; empty when too short to mean one
 };
 
-} // namespace weft
+}  // namespace weft

@@ -18,4 +18,4 @@ std::vector<double> weightsFromReceiveBandwidth(const std::vector<double> &bandw
     return weights;
 }
 
-} // namespace weft
+}  // namespace weft

@@ -11,4 +11,4 @@ namespace weft {
 // neither end where it should.) When every bandwidth is the same, every weight is a.
 std::vector<double> weightsFromReceiveBandwidth(const std::vector<double> &bandwidth, double a, double b);
 
-} // namespace weft
+}  // namespace weft

@@ -172,7 +172,7 @@ std::vector<std::uint16_t> packed(const std::vector<std::uint16_t> &table)
     return out;
 }
 
-} // namespace
+}  // namespace
 
 const PortPKeyTable *PKeyTables::find(PortIndex port) const
 {
@@ -252,4 +252,4 @@ PKeyTables computePKeyTables(const Fabric &fabric, const std::vector<Partition> 
     return result;
 }
 
-} // namespace weft
+}  // namespace weft

@@ -73,4 +73,4 @@ private:
 PKeyTables computePKeyTables(const Fabric &fabric, const std::vector<Partition> &partitions,
                              const PKeyTableOptions &options, const PKeyTables *current = nullptr);
 
-} // namespace weft
+}  // namespace weft

@@ -65,4 +65,4 @@ struct Done
 };
 using Status = Result<Done>;
 
-} // namespace weft
+}  // namespace weft

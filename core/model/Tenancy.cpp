@@ -30,4 +30,4 @@ QString membershipName(Membership m)
     return {};
 }
 
-} // namespace weft
+}  // namespace weft

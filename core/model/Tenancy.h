@@ -105,4 +105,4 @@ QString policyName(IsolationPolicy policy);  // "phy-isolation", "vlane-isolatio
 std::optional<IsolationPolicy> policyFromName(const QString &name);
 QString membershipName(Membership m);        // "full", "limited", "both"
 
-} // namespace weft
+}  // namespace weft

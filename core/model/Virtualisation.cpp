@@ -20,7 +20,7 @@ bool parseGuid(const QString &text, Guid *guid)
     return ok;
 }
 
-} // namespace
+}  // namespace
 
 QString lidSchemeName(LidScheme scheme)
 {
@@ -243,4 +243,4 @@ Result<Fabric> fabricWithLids(const Fabric &fabric, const std::vector<LidChange>
     return std::move(builder).build();
 }
 
-} // namespace weft
+}  // namespace weft

@@ -122,4 +122,4 @@ struct LidChange
 };
 Result<Fabric> fabricWithLids(const Fabric &fabric, const std::vector<LidChange> &changes);
 
-} // namespace weft
+}  // namespace weft

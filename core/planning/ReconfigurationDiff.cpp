@@ -32,7 +32,7 @@ QStringList splitLines(const QByteArray &text)
     return lines;
 }
 
-} // namespace
+}  // namespace
 
 ReconfigurationDiff diffForwardingTables(const ForwardingTables &from, const ForwardingTables &to,
                                          const Fabric *fabric, const ReconfigurationDiffOptions &options)
@@ -338,4 +338,4 @@ QJsonObject diffToJson(const ReconfigurationDiff &diff)
                        {QStringLiteral("warnings"), QJsonArray::fromStringList(diff.warnings)}};
 }
 
-} // namespace weft
+}  // namespace weft

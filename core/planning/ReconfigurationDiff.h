@@ -89,4 +89,4 @@ QString unifiedDiff(const QByteArray &from, const QByteArray &to, const QString 
 QString diffToText(const ReconfigurationDiff &diff, int maxSwitches = 50);
 QJsonObject diffToJson(const ReconfigurationDiff &diff);
 
-} // namespace weft
+}  // namespace weft

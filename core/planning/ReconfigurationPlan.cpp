@@ -35,4 +35,4 @@ ReconfigurationPlan planReconfiguration(const Fabric &fabric, const ForwardingTa
     return plan;
 }
 
-} // namespace weft
+}  // namespace weft

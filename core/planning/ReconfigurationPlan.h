@@ -71,4 +71,4 @@ std::vector<Partition> plannedPartitions(std::vector<Partition> proposed);
 ReconfigurationPlan planReconfiguration(const Fabric &fabric, const ForwardingTables &current,
                                         const ForwardingTables &proposed, const ReconfigurationRequest &request = {});
 
-} // namespace weft
+}  // namespace weft

@@ -48,7 +48,7 @@ Error refuse(const QString &why)
     return Error{{}, 0, QStringLiteral("ftree: %1").arg(why)};
 }
 
-} // namespace
+}  // namespace
 
 // The engine's private picture of the tree: OpenSM's ftree_sw_t, ftree_hca_t, port groups and
 // ports, in index arrays. Switches and CAs are stored in OpenSM's map order, so "for each
@@ -1005,6 +1005,6 @@ ForwardingTables tablesFromColumns(const FatTreeLayout &layout, const std::vecto
     return tables;
 }
 
-} // namespace routing
+}  // namespace routing
 
-} // namespace weft
+}  // namespace weft

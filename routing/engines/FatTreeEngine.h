@@ -52,4 +52,4 @@ private:
     std::unique_ptr<Model> m_model;
 };
 
-} // namespace weft
+}  // namespace weft

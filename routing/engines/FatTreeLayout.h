@@ -71,4 +71,4 @@ Result<FatTreeLayout> analyseFatTree(const Fabric &fabric, bool requirePure, con
 // (indexed by LID; kNoPath where the switch has no route). LID 0 names no port and is skipped.
 ForwardingTables tablesFromColumns(const FatTreeLayout &layout, const std::vector<std::vector<std::uint8_t>> &columns);
 
-} // namespace weft::routing
+}  // namespace weft::routing

@@ -174,4 +174,4 @@ bool buildLeastLoadedLfts(const SwitchGraph &graph, const HopTable &table,
     return true;
 }
 
-} // namespace weft::routing
+}  // namespace weft::routing

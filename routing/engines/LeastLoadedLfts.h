@@ -53,4 +53,4 @@ bool buildLeastLoadedLfts(const SwitchGraph &graph, const HopTable &table,
                           const std::function<bool(int, int)> &progress,
                           std::vector<std::vector<std::uint8_t>> &lfts);
 
-} // namespace weft::routing
+}  // namespace weft::routing

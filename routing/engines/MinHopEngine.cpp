@@ -34,4 +34,4 @@ Result<Routing> MinHopEngine::route(const RoutingOptions &options)
     return result;
 }
 
-} // namespace weft
+}  // namespace weft

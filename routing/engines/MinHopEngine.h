@@ -24,4 +24,4 @@ private:
     std::optional<routing::SwitchGraph> m_graph;
 };
 
-} // namespace weft
+}  // namespace weft

@@ -31,7 +31,7 @@ int strictness(IsolationPolicy policy)
     return 1;
 }
 
-} // namespace
+}  // namespace
 
 namespace routing {
 
@@ -73,7 +73,7 @@ std::vector<int> orderComputeNodes(const std::vector<int> &keys, int upLinks, Or
     return order;
 }
 
-} // namespace routing
+}  // namespace routing
 
 // The engine's copy of the tree plus the partitions resolved against it. route() works on
 // copies of the mutable parts so that it can run again.
@@ -325,7 +325,7 @@ private:
     }
 };
 
-} // namespace
+}  // namespace
 
 PartitionAwareFatTreeEngine::PartitionAwareFatTreeEngine(Algorithm algorithm, PartitionAwareOptions options)
     : m_algorithm(algorithm), m_options(options)
@@ -791,4 +791,4 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
     return result;
 }
 
-} // namespace weft
+}  // namespace weft

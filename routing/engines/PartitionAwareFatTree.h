@@ -91,6 +91,6 @@ namespace routing {
 // routing order as positions into `keys`. A leaf with no more nodes than up-links keeps its order.
 std::vector<int> orderComputeNodes(const std::vector<int> &keys, int upLinks, OrderingVariant variant);
 
-} // namespace routing
+}  // namespace routing
 
-} // namespace weft
+}  // namespace weft

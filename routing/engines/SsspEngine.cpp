@@ -497,7 +497,7 @@ int layerPairs(const SwitchGraph &graph, Router &router, int maxLayers, std::vec
     return used;
 }
 
-} // namespace
+}  // namespace
 
 SsspEngine::SsspEngine(Variant variant, SsspSettings settings)
     : m_variant(variant), m_settings(settings)
@@ -632,4 +632,4 @@ int SsspEngine::serviceLevel(Lid source, Lid destination) const
     return m_pairLevels[std::size_t(s) * m_graph->endPorts.size() + std::size_t(d)];
 }
 
-} // namespace weft
+}  // namespace weft

@@ -81,4 +81,4 @@ private:
     std::vector<std::uint8_t> m_pairLevels;  // source * endPorts + destination; empty: all 0
 };
 
-} // namespace weft
+}  // namespace weft

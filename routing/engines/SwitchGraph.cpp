@@ -15,7 +15,7 @@ bool usableLink(const Fabric &fabric, const Port &port)
     return fabric.port(port.remote).state != PortState::Down;
 }
 
-} // namespace
+}  // namespace
 
 Result<SwitchGraph> SwitchGraph::build(const Fabric &fabric)
 {
@@ -164,4 +164,4 @@ Error cancelledError(const QString &engine)
     return Error{{}, 0, QStringLiteral("%1 routing cancelled").arg(engine)};
 }
 
-} // namespace weft::routing
+}  // namespace weft::routing

@@ -86,4 +86,4 @@ Result<SwitchGraph> buildRoutableGraph(const Fabric &fabric, const QString &engi
 // The standard cancellation error.
 Error cancelledError(const QString &engine);
 
-} // namespace weft::routing
+}  // namespace weft::routing

@@ -26,7 +26,7 @@ Direction direction(std::uint32_t rank, std::uint32_t remoteRank, Guid id, Guid 
     return id > remoteId ? Direction::Up : Direction::Down;
 }
 
-} // namespace
+}  // namespace
 
 QString UpDownEngine::description() const
 {
@@ -170,4 +170,4 @@ Result<Routing> UpDownEngine::route(const RoutingOptions &options)
     return result;
 }
 
-} // namespace weft
+}  // namespace weft

@@ -38,4 +38,4 @@ private:
     std::vector<std::uint32_t> m_ranks;
 };
 
-} // namespace weft
+}  // namespace weft

@@ -285,7 +285,7 @@ FtreeOrder ftreeOrder(const Fabric &fabric, const VirtualisedFabric &virt, const
     return order;
 }
 
-} // namespace
+}  // namespace
 
 Result<PhysicalTree> buildPhysicalTree(const Fabric &fabric, const VirtualisedFabric &virt)
 {
@@ -566,4 +566,4 @@ Result<Routing> VSwitchFatTreeEngine::route(const RoutingOptions &options)
     return std::move(r->routing);
 }
 
-} // namespace weft
+}  // namespace weft

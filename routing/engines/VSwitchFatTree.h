@@ -99,4 +99,4 @@ private:
     PhysicalTree m_tree;
 };
 
-} // namespace weft
+}  // namespace weft

@@ -50,4 +50,4 @@ Result<KeySchedule> scheduleKeys(const KeyTreeShape &shape, const KeyScheduleReq
     return schedule;
 }
 
-} // namespace weft
+}  // namespace weft

@@ -49,4 +49,4 @@ struct KeySchedule
 // phase never makes it do.
 Result<KeySchedule> scheduleKeys(const KeyTreeShape &shape, const KeyScheduleRequest &request);
 
-} // namespace weft
+}  // namespace weft

@@ -284,7 +284,7 @@ private:
     std::vector<std::size_t> m_next;
 };
 
-} // namespace
+}  // namespace
 
 std::vector<std::vector<int>> decomposeDemand(int leftCount, int rightCount, const std::vector<std::pair<int, int>> &realEdges,
                                               Decomposition mode, std::uint64_t tieBreakSeed)
@@ -366,7 +366,7 @@ int degreeOf(const std::vector<std::pair<int, int>> &edges, int left, int right)
     return delta;
 }
 
-} // namespace
+}  // namespace
 
 RoutingKey computeKey(const KeyTreeShape &shape, const std::vector<int> &placement, const std::vector<RankFlow> &flows,
                       Decomposition mode, std::uint64_t tieBreakSeed)
@@ -474,7 +474,7 @@ std::vector<int> routeVia(const KeyTreeShape &s, int srcHost, int dstHost, int j
     return {s.upTorAgg(ts, j), s.upAggSpine(ps, j, k), s.downSpineAgg(j, k, pd), s.downAggTor(j, td)};
 }
 
-} // namespace
+}  // namespace
 
 std::vector<int> keyRoute(const KeyTreeShape &shape, const RoutingKey &key, const KeyFlow &f)
 {
@@ -603,7 +603,7 @@ std::vector<int> greedyAssign(const std::vector<int> &groupSizes, int candidates
     return assigned;
 }
 
-} // namespace
+}  // namespace
 
 void fineGrainedShift(const KeyTreeShape &s, RoutingKey &key, const NetworkLoad &load, ShiftCost costKind)
 {
@@ -771,7 +771,7 @@ std::vector<std::vector<NodeIndex>> components(const std::vector<NodeIndex> &nod
     return result;
 }
 
-} // namespace
+}  // namespace
 
 Result<KeyTreeFabric> inferKeyTree(const Fabric &fabric)
 {
@@ -912,7 +912,7 @@ std::uint8_t portToward(const Fabric &fabric, NodeIndex from, NodeIndex to)
     return kNoRoute;
 }
 
-} // namespace
+}  // namespace
 
 Result<ForwardingTables> keyForwardingTables(const Fabric &fabric, const KeyTreeFabric &tree, const std::vector<OffsetKey> &keys)
 {
@@ -1050,4 +1050,4 @@ LftChange countLftChanges(const ForwardingTables &before, const ForwardingTables
     return change;
 }
 
-} // namespace weft
+}  // namespace weft

@@ -280,4 +280,4 @@ struct LftChange
 };
 LftChange countLftChanges(const ForwardingTables &before, const ForwardingTables &after);
 
-} // namespace weft
+}  // namespace weft

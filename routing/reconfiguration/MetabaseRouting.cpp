@@ -47,7 +47,7 @@ std::vector<Attachment> attachedEndPorts(const Fabric &fabric)
     return result;
 }
 
-} // namespace
+}  // namespace
 
 struct Metabase::Blueprint
 {
@@ -187,7 +187,7 @@ Result<std::shared_ptr<const Metabase::Blueprint>> calculatePaths(const Fabric &
     return std::shared_ptr<const Metabase::Blueprint>(std::move(blueprint));
 }
 
-} // namespace
+}  // namespace
 
 Result<MetabaseRun> Metabase::reroute(const Fabric &installedFabric, const ForwardingTables &installed,
                                       const Fabric &fabric, const Tenancy &tenancy, const MetabaseOptions &options)
@@ -355,4 +355,4 @@ Result<MetabaseRun> Metabase::reroute(const Fabric &fabric, const ForwardingTabl
     return reroute(fabric, installed, fabric, tenancy, options);
 }
 
-} // namespace weft
+}  // namespace weft

@@ -80,4 +80,4 @@ private:
 // The fingerprint phase 1 is keyed by (SHA-256, hex).
 QByteArray topologyFingerprint(const Fabric &fabric);
 
-} // namespace weft
+}  // namespace weft

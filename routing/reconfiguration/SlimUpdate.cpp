@@ -77,7 +77,7 @@ std::unordered_map<Guid, EndPortRef> endPortsByGuid(const Fabric &fabric)
     return result;
 }
 
-} // namespace
+}  // namespace
 
 ReconfigurationCost reconfigurationCost(const Fabric &installedFabric, const ForwardingTables &installed,
                                         const Fabric &fabric, const ForwardingTables &proposed)
@@ -441,7 +441,7 @@ std::vector<int> installedChain(const FatTreeLayout &layout, const FatTreeColumn
     return best;
 }
 
-} // namespace routing
+}  // namespace routing
 
 void routing::finishReconfiguration(Reconfiguration &result, const QString &baselineEngine, const Fabric &installedFabric,
                                     const ForwardingTables &installed, const Fabric &fabric, const Tenancy &tenancy)
@@ -536,4 +536,4 @@ Result<Reconfiguration> slimUpdate(const Fabric &fabric, const ForwardingTables 
     return slimUpdate(fabric, installed, fabric, tenancy, options);
 }
 
-} // namespace weft
+}  // namespace weft

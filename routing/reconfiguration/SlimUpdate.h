@@ -148,6 +148,6 @@ std::vector<int> installedChain(const FatTreeLayout &layout, const FatTreeColumn
 void finishReconfiguration(Reconfiguration &result, const QString &baselineEngine, const Fabric &installedFabric,
                            const ForwardingTables &installed, const Fabric &fabric, const Tenancy &tenancy);
 
-} // namespace routing
+}  // namespace routing
 
-} // namespace weft
+}  // namespace weft

@@ -53,7 +53,7 @@ std::vector<int> tableIndexOfSwitches(const PhysicalTree &tree, const Forwarding
     return tableOf;
 }
 
-} // namespace
+}  // namespace
 
 QString reconfigurationMethodName(ReconfigurationMethod method)
 {
@@ -486,7 +486,7 @@ Result<VmLifecycle> changeVm(const Fabric &fabric, const VirtualisedFabric &virt
     return out;
 }
 
-} // namespace
+}  // namespace
 
 Result<VmLifecycle> bootVm(const Fabric &fabric, const VirtualisedFabric &virt, const ForwardingTables &tables,
                            int hypervisor, int vf, Lid lid)
@@ -617,4 +617,4 @@ std::vector<SimulationConfiguration> simulationConfigurations(std::int64_t hyper
     return out;
 }
 
-} // namespace weft
+}  // namespace weft

@@ -183,4 +183,4 @@ struct SimulationConfiguration
 // order of MigrationPattern. Empty for no hypervisors or VFs.
 std::vector<SimulationConfiguration> simulationConfigurations(std::int64_t hypervisors, int vfsPerHypervisor = 4);
 
-} // namespace weft
+}  // namespace weft

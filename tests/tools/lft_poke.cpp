@@ -21,7 +21,7 @@ int usage(const QString &problem)
     return 2;
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char **argv)
 {

@@ -23,6 +23,6 @@ Q_DECLARE_FLAGS(DocumentChanges, DocumentChange)
 inline constexpr DocumentChanges kTenancyChanges{DocumentChange::Partitions, DocumentChange::Policies,
                                                  DocumentChange::Weights};
 
-} // namespace weft
+}  // namespace weft
 
 Q_DECLARE_OPERATORS_FOR_FLAGS(weft::DocumentChanges)

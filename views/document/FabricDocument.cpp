@@ -251,4 +251,4 @@ Result<std::uint16_t> parsePKeyText(const QString &text)
     return std::uint16_t(value & kPKeyMask);
 }
 
-} // namespace weft
+}  // namespace weft

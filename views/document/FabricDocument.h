@@ -101,4 +101,4 @@ private:
 // (not a number, wider than 16 bits, 0x0000 which names no partition).
 Result<std::uint16_t> parsePKeyText(const QString &text);
 
-} // namespace weft
+}  // namespace weft

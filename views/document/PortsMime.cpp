@@ -44,4 +44,4 @@ QString tenantFromMimeData(const QMimeData *data)
     return QString::fromUtf8(data->data(tenantMimeType()));
 }
 
-} // namespace weft
+}  // namespace weft

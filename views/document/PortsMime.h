@@ -27,4 +27,4 @@ std::vector<Guid> portsFromMimeData(const QMimeData *data);
 // The tenant name, or an empty string for loose hosts.
 QString tenantFromMimeData(const QMimeData *data);
 
-} // namespace weft
+}  // namespace weft

@@ -13,7 +13,7 @@ bool sameTraffic(const TrafficModel &a, const TrafficModel &b)
     return a.pattern == b.pattern && a.seed == b.seed && a.shift == b.shift;
 }
 
-} // namespace
+}  // namespace
 
 RoutingSession::RoutingSession(FabricDocument *document) : QObject(document), m_document(document) {}
 
@@ -142,4 +142,4 @@ void RoutingSession::startMeasuring()
     });
 }
 
-} // namespace weft
+}  // namespace weft

@@ -96,4 +96,4 @@ ReconfigurationPlan planProposal(const Fabric &fabric, const ForwardingTables *c
                                  const std::vector<Partition> &currentPartitions,
                                  const std::vector<Partition> &proposedPartitions);
 
-} // namespace weft
+}  // namespace weft

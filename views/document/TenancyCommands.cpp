@@ -19,7 +19,7 @@ QString weightText(std::optional<double> weight)
     return QString::number(weight.value_or(1.0), 'g', 6);
 }
 
-} // namespace
+}  // namespace
 
 Partition *TenancyCommand::partition(std::uint16_t pkey) const
 {
@@ -89,7 +89,7 @@ std::vector<PartitionMember> withoutPorts(std::vector<PartitionMember> members, 
                   members.end());
     return members;
 }
-} // namespace
+}  // namespace
 
 RemovePortsCommand::RemovePortsCommand(FabricDocument *document, const Partition &partition,
                                        const std::vector<Guid> &ports)
@@ -183,7 +183,7 @@ QString policyLabel(IsolationPolicy policy)
     }
     return {};
 }
-} // namespace
+}  // namespace
 
 SetPolicyCommand::SetPolicyCommand(FabricDocument *document, const Partition &partition, IsolationPolicy policy)
     : TenancyCommand(document, DocumentChange::Policies), m_pkey(*partition.pkey), m_policy(policy)
@@ -272,4 +272,4 @@ void ImportWeightsCommand::swap()
     announce();
 }
 
-} // namespace weft
+}  // namespace weft

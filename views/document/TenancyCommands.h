@@ -169,4 +169,4 @@ private:
     std::map<Guid, double> m_weights;
 };
 
-} // namespace weft
+}  // namespace weft

@@ -29,4 +29,4 @@ bool NodeFilterProxyModel::filterAcceptsRow(int sourceRow, const QModelIndex &so
     return m_query.matches(*model->fabric(), NodeIndex(sourceRow));
 }
 
-} // namespace weft
+}  // namespace weft

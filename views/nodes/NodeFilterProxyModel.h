@@ -28,4 +28,4 @@ private:
     NodeQuery m_query;
 };
 
-} // namespace weft
+}  // namespace weft

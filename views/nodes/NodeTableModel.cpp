@@ -141,4 +141,4 @@ QVariant NodeTableModel::headerData(int section, Qt::Orientation orientation, in
     return {};
 }
 
-} // namespace weft
+}  // namespace weft

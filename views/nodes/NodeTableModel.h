@@ -46,4 +46,4 @@ private:
     std::vector<Lid> m_lids;  // nodeLid() per node, looked up once
 };
 
-} // namespace weft
+}  // namespace weft

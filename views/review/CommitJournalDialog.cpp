@@ -73,4 +73,4 @@ void CommitJournalDialog::showDetails()
     m_details->setPlainText(lines.join(QLatin1Char('\n')));
 }
 
-} // namespace weft
+}  // namespace weft

@@ -31,4 +31,4 @@ private:
     QPlainTextEdit *m_details;
 };
 
-} // namespace weft
+}  // namespace weft

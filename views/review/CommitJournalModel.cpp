@@ -76,4 +76,4 @@ QVariant CommitJournalModel::headerData(int section, Qt::Orientation orientation
     }
 }
 
-} // namespace weft
+}  // namespace weft

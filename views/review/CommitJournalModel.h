@@ -31,4 +31,4 @@ private:
     std::vector<CommitJournalEntry> m_entries;  // newest first
 };
 
-} // namespace weft
+}  // namespace weft

@@ -48,7 +48,7 @@ QTableWidgetItem *numberItem(long long value)
     return item;
 }
 
-} // namespace
+}  // namespace
 
 CommitTarget configuredCommitTarget()
 {
@@ -351,4 +351,4 @@ void DiffReview::editCommitTarget()
     updateTargetLabel();
 }
 
-} // namespace weft
+}  // namespace weft

@@ -92,4 +92,4 @@ private:
     QPushButton *m_approve = nullptr;
 };
 
-} // namespace weft
+}  // namespace weft

@@ -48,7 +48,7 @@ QString yesNo(bool value)
     return value ? QCoreApplication::translate("weft::RoutingPreview", "yes") : QCoreApplication::translate("weft::RoutingPreview", "no");
 }
 
-} // namespace
+}  // namespace
 
 RoutingPreview::RoutingPreview(FabricDocument *document, QWidget *parent) : QWidget(parent), m_document(document)
 {
@@ -522,4 +522,4 @@ void RoutingPreview::plotEbb()
     m_ebbPlot->replot();
 }
 
-} // namespace weft
+}  // namespace weft

@@ -120,4 +120,4 @@ private:
     QTimer *m_poll = nullptr;
 };
 
-} // namespace weft
+}  // namespace weft

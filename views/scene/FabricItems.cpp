@@ -46,7 +46,7 @@ void drawVisibleLines(QPainter *painter, const std::vector<QLineF> &lines, const
         painter->drawLines(visible.data(), int(visible.size()));
 }
 
-} // namespace
+}  // namespace
 
 NodeItem::NodeItem(NodeIndex node, NodeType nodeType, const QRectF &rect, const QColor &fill, const QString &label)
     : m_node(node), m_type(nodeType), m_rect(rect), m_bounds(rect.adjusted(-2, -2, 2, 2)), m_fill(fill), m_label(label)
@@ -187,7 +187,7 @@ void HighlightItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, Q
     painter->drawLines(m_lines.data(), int(m_lines.size()));
 }
 
-} // namespace weft
+}  // namespace weft
 
 namespace weft {
 
@@ -207,4 +207,4 @@ void RowBandItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *optio
     painter->fillRect(QRectF(m_row.left(), m_row.center().y() - half, m_row.width(), 2 * half), m_colour);
 }
 
-} // namespace weft
+}  // namespace weft

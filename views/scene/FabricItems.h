@@ -20,7 +20,7 @@ constexpr double kCollapseRacksBelow = 0.45;  // hosts of a leaf become one rack
 constexpr double kLabelsAbove = 0.9;          // switch descriptions are drawn in the boxes
 constexpr double kHostLabelsAbove = 2.0;      // and host descriptions
 constexpr double kPlainBoxesBelow = 0.2;      // no outlines, just filled boxes
-} // namespace zoom
+}  // namespace zoom
 
 enum FabricItemType {
     NodeItemType = QGraphicsItem::UserType + 1,
@@ -146,4 +146,4 @@ private:
     Qt::PenStyle m_style;
 };
 
-} // namespace weft
+}  // namespace weft

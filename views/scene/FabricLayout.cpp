@@ -70,7 +70,7 @@ void orderByChildren(const Fabric &fabric, const std::vector<int> &tiers,
         row[i] = keyed[i].second;
 }
 
-} // namespace
+}  // namespace
 
 QRectF FabricLayout::nodeRect(const Fabric &fabric, NodeIndex node) const
 {
@@ -218,4 +218,4 @@ FabricLayout computeFabricLayout(const Fabric &fabric)
     return layout;
 }
 
-} // namespace weft
+}  // namespace weft

@@ -22,7 +22,7 @@ constexpr double kHostHeight = 12;
 constexpr double kHostPitchX = kHostWidth + 4;
 constexpr double kHostPitchY = kHostHeight + 4;
 constexpr double kRackPadding = 5;
-} // namespace layoutmetrics
+}  // namespace layoutmetrics
 
 /** The positions of a fabric's nodes, and the grouping the scene draws. */
 struct FabricLayout
@@ -51,4 +51,4 @@ struct FabricLayout
 
 FabricLayout computeFabricLayout(const Fabric &fabric);
 
-} // namespace weft
+}  // namespace weft

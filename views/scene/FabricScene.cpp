@@ -32,7 +32,7 @@ QPointF cableEnd(const FabricLayout &layout, const Fabric &fabric, NodeIndex nod
     return QPointF(r.center().x(), towardsBelow ? r.bottom() : r.top());
 }
 
-} // namespace
+}  // namespace
 
 FabricScene::FabricScene(QObject *parent) : QGraphicsScene(parent)
 {
@@ -319,7 +319,7 @@ void FabricScene::buildCables()
 namespace {
 constexpr int kLoadBuckets = 16;
 constexpr int kSharedKey = 1 << 20;
-} // namespace
+}  // namespace
 
 double FabricScene::linkLoad(LinkIndex link) const
 {
@@ -964,4 +964,4 @@ void FabricScene::helpEvent(QGraphicsSceneHelpEvent *event)
     event->accept();
 }
 
-} // namespace weft
+}  // namespace weft

@@ -204,4 +204,4 @@ private:
     std::size_t m_linkLayerRebuilds = 0;
 };
 
-} // namespace weft
+}  // namespace weft

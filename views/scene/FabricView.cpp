@@ -30,7 +30,7 @@ constexpr int kLabelGutter = 110;  // pixels left of the fitted picture for the 
 constexpr double kMaxFitZoom = 2.0;  // a tiny fabric fitted any larger looks like a toy
 constexpr int kLoadScaleHeight = 56;
 
-} // namespace
+}  // namespace
 
 FabricView::FabricView(QWidget *parent) : QGraphicsView(parent)
 {
@@ -446,4 +446,4 @@ void FabricView::drawLoadScale(QPainter *painter, const QRect &area)
     painter->drawText(labels, Qt::AlignRight | Qt::AlignVCenter, locale.toString(m_scene->maxCableLoad(), 'g', 4));
 }
 
-} // namespace weft
+}  // namespace weft

@@ -76,4 +76,4 @@ private:
     NodeIndex m_pressedNode = kNoIndex;
 };
 
-} // namespace weft
+}  // namespace weft

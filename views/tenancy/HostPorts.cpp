@@ -28,4 +28,4 @@ QString hostPortLabel(const Fabric *fabric, Guid port)
     return name;
 }
 
-} // namespace weft
+}  // namespace weft

@@ -16,4 +16,4 @@ std::vector<Guid> hostPortGuids(const Fabric &fabric);
 // GUID when the fabric does not know it (a project bound to another fabric).
 QString hostPortLabel(const Fabric *fabric, Guid port);
 
-} // namespace weft
+}  // namespace weft

@@ -225,7 +225,7 @@ std::map<std::uint16_t, std::vector<Guid>> selectedMembers(const QTreeView *view
     }
     return members;
 }
-} // namespace
+}  // namespace
 
 void PartitionPanel::setSelectedMembership(Membership membership)
 {
@@ -311,4 +311,4 @@ void PartitionPanel::showContextMenu(const QPoint &pos)
     menu.exec(m_partitionView->viewport()->mapToGlobal(pos));
 }
 
-} // namespace weft
+}  // namespace weft

@@ -66,4 +66,4 @@ private:
     std::set<std::uint16_t> m_expanded;  // kept across model resets
 };
 
-} // namespace weft
+}  // namespace weft

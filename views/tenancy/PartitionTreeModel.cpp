@@ -13,7 +13,7 @@ namespace weft {
 namespace {
 // internalId of a member row: its partition's row + 1; partition rows carry 0.
 constexpr quintptr kPartitionRowId = 0;
-} // namespace
+}  // namespace
 
 QString membershipText(Membership membership)
 {
@@ -246,4 +246,4 @@ bool PartitionTreeModel::dropMimeData(const QMimeData *data, Qt::DropAction acti
     return true;
 }
 
-} // namespace weft
+}  // namespace weft

@@ -64,4 +64,4 @@ private:
 
 QString membershipText(Membership membership);  // translated "full", "limited", "both"
 
-} // namespace weft
+}  // namespace weft

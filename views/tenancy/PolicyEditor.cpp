@@ -43,7 +43,7 @@ public:
     }
 };
 
-} // namespace
+}  // namespace
 
 PolicyEditor::PolicyEditor(FabricDocument *document, QWidget *parent)
     : QWidget(parent),
@@ -87,4 +87,4 @@ void PolicyEditor::showMode()
     m_strict->setChecked(m_document->tenancy().mode == PolicyMode::Strict);
 }
 
-} // namespace weft
+}  // namespace weft

@@ -34,4 +34,4 @@ private:
     QCheckBox *m_strict;
 };
 
-} // namespace weft
+}  // namespace weft

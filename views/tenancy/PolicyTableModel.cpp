@@ -117,4 +117,4 @@ Qt::ItemFlags PolicyTableModel::flags(const QModelIndex &index) const
     return f;
 }
 
-} // namespace weft
+}  // namespace weft

@@ -35,4 +35,4 @@ private:
     std::vector<std::optional<std::uint16_t>> m_rows;  // P_Keys shown, to tell edits from resets
 };
 
-} // namespace weft
+}  // namespace weft

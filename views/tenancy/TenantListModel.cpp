@@ -194,4 +194,4 @@ Qt::DropActions TenantListModel::supportedDragActions() const
     return Qt::CopyAction;
 }
 
-} // namespace weft
+}  // namespace weft

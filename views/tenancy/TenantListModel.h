@@ -55,4 +55,4 @@ private:
     std::vector<Group> m_groups;
 };
 
-} // namespace weft
+}  // namespace weft

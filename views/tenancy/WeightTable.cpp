@@ -45,7 +45,7 @@ public:
     }
 };
 
-} // namespace
+}  // namespace
 
 WeightTable::WeightTable(FabricDocument *document, QWidget *parent)
     : QWidget(parent),
@@ -122,4 +122,4 @@ void WeightTable::chooseAndImport()
         importWeights(path);
 }
 
-} // namespace weft
+}  // namespace weft

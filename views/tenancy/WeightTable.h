@@ -41,4 +41,4 @@ private:
     QLabel *m_message;
 };
 
-} // namespace weft
+}  // namespace weft

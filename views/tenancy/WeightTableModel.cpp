@@ -120,4 +120,4 @@ Qt::ItemFlags WeightTableModel::flags(const QModelIndex &index) const
     return f;
 }
 
-} // namespace weft
+}  // namespace weft

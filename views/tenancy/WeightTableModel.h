@@ -36,4 +36,4 @@ private:
     std::vector<Guid> m_ports;
 };
 
-} // namespace weft
+}  // namespace weft
