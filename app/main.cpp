@@ -78,7 +78,7 @@ int runGui(int argc, char **argv)
     parser.addVersionOption();
     parser.addOption({QStringLiteral("lang"), QStringLiteral("User interface language (en, nb)."), QStringLiteral("LANG")});
     parser.addOption({QStringLiteral("screenshot"), QStringLiteral("Save a screenshot of the main window to PNG and exit."), QStringLiteral("PNG")});
-    parser.addOption({QStringLiteral("screenshot-view"), QStringLiteral("What the screenshot shows: partitions, load or preview."), QStringLiteral("VIEW")});
+    parser.addOption({QStringLiteral("screenshot-view"), QStringLiteral("What the screenshot shows: partitions, load, preview (ftree) or preview-pftree."), QStringLiteral("VIEW")});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A topology file to open instead of the demo fabric."));
     parser.process(app);
     installTranslations(app, parser.value(QStringLiteral("lang")));

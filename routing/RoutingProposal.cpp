@@ -60,11 +60,13 @@ Result<PreviewResult> computePreview(const PreviewRequest &request, PreviewProgr
     };
     // The engine's lanes for its own tables; the current tables come without any.
     evaluation.lanes.serviceLevels = proposed.serviceLevels;
+    const std::map<std::uint16_t, int> serviceLevels = proposed.serviceLevels;
     PreviewResult result;
     Result<RoutingSnapshot> after = evaluate(request, std::make_shared<const ForwardingTables>(std::move(proposed.tables)), evaluation);
     if (!after)
         return after.error();
     result.proposed = std::move(after).value();
+    result.proposed.serviceLevels = serviceLevels;
     result.proposed.warnings = proposed.warnings + result.proposed.warnings;
 
     if (request.current) {

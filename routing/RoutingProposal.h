@@ -15,6 +15,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -25,6 +26,8 @@ struct RoutingSnapshot : RoutingEvaluation
 {
     QString label;  // for display, set by the front end: "Current: opensm.lfts", "Proposed: ftree"
     std::shared_ptr<const ForwardingTables> tables;
+    // The engine's service levels, P_Key (low 15 bits) -> SL; empty for tables read or loaded.
+    std::map<std::uint16_t, int> serviceLevels;
     // warnings (from RoutingEvaluation) also holds the engine's, and tables that leave LIDs
     // unrouted
 };

@@ -5,7 +5,8 @@
 # Usage: scripts/screenshots.sh WEFT_BINARY [OUTPUT_DIR] [TOPOLOGY_FILE...]
 #   Always shoots the demo fabric (demo.png, and demo-nb.png in Norwegian Bokmål), the README's
 #   three pictures (demo-partitions.png: coloured by partition; demo-load.png: by load under a
-#   previewed ftree routing; demo-preview.png: the routing preview and diff review), then one
+#   previewed ftree routing; demo-preview.png: the routing preview and diff review;
+#   demo-preview-pftree.png: the same for pftree), then one
 #   picture per topology file given (named after the file). Needs xvfb-run.
 set -eu
 
@@ -45,6 +46,7 @@ shoot "$out/demo-nb.png" --lang nb
 shoot "$out/demo-partitions.png" --lang en --screenshot-view partitions
 shoot "$out/demo-load.png" --lang en --screenshot-view load
 shoot "$out/demo-preview.png" --lang en --screenshot-view preview
+shoot "$out/demo-preview-pftree.png" --lang en --screenshot-view preview-pftree
 for topology in "$@"; do
     name=$(basename "$topology")
     shoot "$out/${name%.*}.png" --lang en "$topology"

@@ -200,6 +200,47 @@ private Q_SLOTS:
         QVERIFY(r.err.contains("engine: ftree"));
     }
 
+    // The demo project as a new user previews it: ftree breaks the tenants' policies, pftree
+    // (with its service levels) meets every one (issue 14). Policies are not in partitions.conf,
+    // so they are given as the project states them.
+    void demoPoliciesFtreeVersusPftree()
+    {
+        const QString demo = path("demo.topo");
+        QCOMPARE(runWeft({QStringLiteral("gen"), QStringLiteral("--radix"), QStringLiteral("12"), QStringLiteral("--levels"),
+                          QStringLiteral("2"), QStringLiteral("-o"), demo}).exitCode, 0);
+        const QString conf = path("demo.conf");
+        Run r = runWeft({QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("partitions"), QStringLiteral("-o"), conf,
+                         QFINDTESTDATA("../resources/demo/project.weft")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QStringList policies{QStringLiteral("--policy"), QStringLiteral("chemistry=phy-isolation"),
+                                   QStringLiteral("--policy"), QStringLiteral("astro=vlane-isolation"),
+                                   QStringLiteral("--policy"), QStringLiteral("genomics=def-isolation"),
+                                   QStringLiteral("--policy"), QStringLiteral("ml-lab=phy-isolation")};
+        for (const QString &engine : {QStringLiteral("ftree"), QStringLiteral("pftree")}) {
+            const QString lfts = path("demo.lfts") + QLatin1Char('.') + engine;
+            r = runWeft(QStringList{QStringLiteral("route"), QStringLiteral("--engine"), engine, QStringLiteral("--topology"), demo,
+                                    QStringLiteral("--partitions"), conf, QStringLiteral("--out"), lfts}
+                        + policies);
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QStringList metrics{QStringLiteral("metrics"), QStringLiteral("--json"), QStringLiteral("--topology"), demo,
+                                QStringLiteral("--lfts"), lfts, QStringLiteral("--partitions"), conf};
+            if (QFile::exists(lfts + QStringLiteral(".sl")))
+                metrics << QStringLiteral("--sl") << lfts + QStringLiteral(".sl");
+            r = runWeft(metrics + policies);
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+            const int violations = o.value(QStringLiteral("policy_violations")).toInt(-1);
+            if (engine == QStringLiteral("ftree")) {
+                QVERIFY2(violations > 0, r.out.constData());
+            } else {
+                QCOMPARE(violations, 0);
+                QVERIFY(o.value(QStringLiteral("valid")).toBool());
+                for (const QJsonValue &p : o.value(QStringLiteral("partitions")).toArray())
+                    QVERIFY(p.toObject().value(QStringLiteral("satisfied")).toBool());
+            }
+        }
+    }
+
     void helpDocumentsFormats()
     {
         const Run route = runWeft({QStringLiteral("route"), QStringLiteral("--help")});

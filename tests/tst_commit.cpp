@@ -10,6 +10,8 @@
 #include "LftDump.h"
 #include "PKeyTables.h"
 #include "PartitionsConf.h"
+#include "QosConfig.h"
+#include "ReconfigurationPlan.h"
 #include "RoutingEngine.h"
 #include "SafeFile.h"
 
@@ -49,6 +51,29 @@ QByteArray twoTenants(const Fabric &fabric)
     return conf;
 }
 
+// Two tenants spread over both leaves, so that their flows meet on the switch links.
+QByteArray crossedTenants(const Fabric &fabric)
+{
+    auto guid = [&fabric](int host) { return QStringLiteral("0x%1=full").arg(hostPort(fabric, host), 16, 16, QLatin1Char('0')); };
+    return "Default=0x7fff : ALL=limited, SELF=full ;\n"
+        + QStringLiteral("red=0x0001 : %1, %2 ;\nblue=0x0002 : %3, %4 ;\n").arg(guid(0), guid(3), guid(1), guid(2)).toLatin1();
+}
+
+// The intent behind crossedTenants: both tenants physically isolated.
+Tenancy physicalIntent(PolicyMode mode)
+{
+    Tenancy intent;
+    intent.mode = mode;
+    for (const auto &[name, pkey] : {std::pair{"red", 1}, std::pair{"blue", 2}}) {
+        Partition p;
+        p.name = QLatin1String(name);
+        p.pkey = std::uint16_t(pkey);
+        p.policy = IsolationPolicy::Physical;
+        intent.partitions.push_back(p);
+    }
+    return intent;
+}
+
 QByteArray readAll(const QString &path)
 {
     QFile f(path);
@@ -68,7 +93,9 @@ struct FakeOpenSm
     bool running = true;
     bool ignoreLfts = false;
     bool dieOnReload = false;
+    bool dieMidSweep = false;  // with dieOnReload: the LFTs are programmed, the P_Keys are not
     int reloads = 0;
+    int smpWrites = 0;  // writeTables calls (Weft writing tables without OpenSM)
 
     void load()
     {
@@ -89,9 +116,19 @@ struct FakeOpenSm
         b.readTables = [this](const Fabric &) -> Result<ForwardingTables> { return held; };
         b.readPKeys = [this](const Fabric &) -> Result<PKeyTables> { return heldPKeys; };
         b.isRunning = [this](qint64) { return running; };
+        b.writeTables = [this](const Fabric &, const ForwardingTables &tables, const ForwardingTables &, const PKeyTables &pkeys,
+                               const PKeyTables &) -> Status {
+            ++smpWrites;
+            held = tables;
+            heldPKeys = pkeys;
+            return Done{};
+        };
         b.reload = [this](qint64) -> Status {
             ++reloads;
             if (dieOnReload) {
+                if (dieMidSweep)
+                    if (Result<ForwardingTables> t = readLftDumpFile(target.lftsPath, &fabric))
+                        held = *t;
                 running = false;
                 return Done{};
             }
@@ -251,21 +288,26 @@ private Q_SLOTS:
     {
         QTest::addColumn<bool>("ignoreLfts");
         QTest::addColumn<bool>("dies");
+        QTest::addColumn<bool>("midSweep");
         QTest::addColumn<QString>("outcome");
         QTest::addColumn<QString>("reason");
-        QTest::addRow("read-back mismatch") << true << false << QStringLiteral("rolled-back") << QStringLiteral("read-back does not match the plan");
-        QTest::addRow("OpenSM dies") << false << true << QStringLiteral("rollback-failed") << QStringLiteral("still hold the previous tables");
+        QTest::addRow("read-back mismatch") << true << false << false << QStringLiteral("rolled-back") << QStringLiteral("read-back does not match the plan");
+        QTest::addRow("OpenSM dies") << false << true << false << QStringLiteral("rollback-failed") << QStringLiteral("still hold the previous tables");
+        QTest::addRow("OpenSM dies mid-sweep") << false << true << true << QStringLiteral("rollback-failed")
+                                                << QStringLiteral("hold the previous tables and P_Keys again (written back by Weft through SMPs)");
     }
 
     void failuresRollBack()
     {
         QFETCH(bool, ignoreLfts);
         QFETCH(bool, dies);
+        QFETCH(bool, midSweep);
         QFETCH(QString, outcome);
         QFETCH(QString, reason);
         Setup s;
         s.opensm.ignoreLfts = ignoreLfts;
         s.opensm.dieOnReload = dies;
+        s.opensm.dieMidSweep = midSweep;
         const ForwardingTables before = s.opensm.held;
         const CommitReport report = commitPlan(s.plan(route(s.fabric), twoTenants(s.fabric)), s.target, s.opensm.backend(), s.options);
         QCOMPARE(commitOutcomeName(report.outcome), outcome);
@@ -274,9 +316,152 @@ private Q_SLOTS:
         QVERIFY(s.filesUnchanged());
         QVERIFY(s.opensm.held == before);
         QCOMPARE(s.opensm.reloads, dies ? 1 : 2);
+        // Weft writes tables itself only to undo a sweep OpenSM left half done.
+        QCOMPARE(s.opensm.smpWrites, midSweep ? 1 : 0);
         const Result<std::vector<CommitJournalEntry>> journal = readJournal(s.options.journalPath);
         QVERIFY(journal.ok());
         QCOMPARE(journal->back().outcome, outcome);
+    }
+
+    void smPortIsAskedOfTheFabric()
+    {
+        // Every port a full member of Default: the P_Key tables cannot tell OpenSM's port.
+        const QByteArray allFull = "Default=0x7fff, ipoib : ALL=full ;\n";
+        for (const bool asked : {false, true}) {
+            Setup s;
+            QVERIFY(writeFileAtomically(s.target.partitionsPath, allFull, false).ok());
+            s.previousPartitions = allFull;
+            s.opensm.load();
+            CommitBackend backend = s.opensm.backend();
+            const Guid sm = hostPort(s.fabric, 0);
+            if (asked)
+                backend.findSmPort = [sm](const Fabric &) -> Result<Guid> { return sm; };
+            const CommitReport report = commitPlan(s.plan(route(s.fabric), twoTenants(s.fabric)), s.target, backend, s.options);
+            if (!asked) {
+                QCOMPARE(commitOutcomeName(report.outcome), QStringLiteral("refused"));
+                QVERIFY2(report.reasons.join(QLatin1Char('\n')).contains(QStringLiteral("cannot tell which port OpenSM runs on")), qPrintable(report.toText()));
+                QVERIFY(s.filesUnchanged());
+                continue;
+            }
+            QVERIFY2(report.ok(), qPrintable(report.toText()));
+            QVERIFY(report.steps.contains(QStringLiteral("OpenSM runs on %1 (the master SM's port, from MasterSMLID)").arg(smPortText(s.fabric, sm))));
+        }
+    }
+
+    void policyViolationsFollowTheMode_data()
+    {
+        QTest::addColumn<bool>("strict");
+        QTest::addColumn<bool>("accept");
+        QTest::addColumn<QString>("outcome");
+        QTest::addColumn<QString>("reason");
+        QTest::addRow("strict") << true << false << QStringLiteral("refused") << QStringLiteral("strict policy mode");
+        QTest::addRow("strict, accepted") << true << true << QStringLiteral("refused") << QStringLiteral("strict policy mode");
+        QTest::addRow("best-effort") << false << false << QStringLiteral("refused") << QStringLiteral("accept the violations");
+        QTest::addRow("best-effort, accepted") << false << true << QStringLiteral("committed") << QString();
+    }
+
+    void policyViolationsFollowTheMode()
+    {
+        QFETCH(bool, strict);
+        QFETCH(bool, accept);
+        QFETCH(QString, outcome);
+        QFETCH(QString, reason);
+        Setup s;
+        // ftree gives each uplink of a leaf one remote host, one tenant; send hosts 2 and 3 up
+        // the same uplink of host 0's leaf, so red (0 -> 3) and blue (1 -> 2) meet there.
+        ForwardingTables tables = route(s.fabric);
+        const NodeIndex leaf = s.fabric.port(s.fabric.port(s.fabric.portOf(s.fabric.endNodes()[0], 1)).remote).node;
+        auto lidOf = [&s](int host) { return s.fabric.port(s.fabric.portOf(s.fabric.endNodes()[std::size_t(host)], 1)).lid; };
+        for (std::size_t i = 0; i < tables.size(); ++i)
+            if (tables.at(i).guid == s.fabric.node(leaf).guid)
+                tables.lft(i).setPort(lidOf(2), tables.lft(i).port(lidOf(3)));
+        CommitPlan plan = s.plan(tables, crossedTenants(s.fabric));
+        // Without the intent every partition is def-isolation: nothing to say.
+        const PlanCheck unaware = checkPlan(s.fabric, plan);
+        QVERIFY2(unaware.reasons.isEmpty() && unaware.violations.isEmpty(), qPrintable(unaware.violations.join(QLatin1Char('\n'))));
+
+        plan.intent = physicalIntent(strict ? PolicyMode::Strict : PolicyMode::BestEffort);
+        const PlanCheck check = checkPlan(s.fabric, plan);
+        QVERIFY(check.reasons.isEmpty());
+        QVERIFY2(!check.violations.isEmpty(), "red and blue share an uplink");
+        QVERIFY(check.violations.join(QLatin1Char('\n')).contains(QStringLiteral("(phy-isolation)")));
+
+        s.options.acceptViolations = accept;
+        const CommitReport report = commitPlan(plan, s.target, s.opensm.backend(), s.options);
+        QCOMPARE(commitOutcomeName(report.outcome), outcome);
+        QCOMPARE(report.violations, check.violations);
+        if (outcome == QLatin1String("refused")) {
+            QVERIFY2(report.reasons.join(QLatin1Char('\n')).contains(reason), qPrintable(report.toText()));
+            for (const QString &v : check.violations)
+                QVERIFY(report.reasons.contains(v));
+            QVERIFY(!report.written);
+            QVERIFY(s.filesUnchanged());
+            QVERIFY(!QFileInfo::exists(backupPath(s.target.lftsPath)));
+            QCOMPARE(s.opensm.reloads, 0);
+        } else {
+            QVERIFY2(report.ok(), qPrintable(report.toText()));
+            QVERIFY(report.steps.join(QLatin1Char('\n')).contains(QStringLiteral("isolation violations accepted")));
+        }
+    }
+
+    // QoS (QosConfig.h): the options file keeps everything but the QoS lines Weft manages, the
+    // planned SLs get VLs of their own, and read-backs are judged against them.
+    void qosOptionsAndSlToVl()
+    {
+        const Result<SlToVl> table = planSlToVl({{1, 0}, {2, 3}, {3, 5}});
+        QVERIFY(table.ok());
+        QCOMPARE(slToVlText(*table), QStringLiteral("0,0,0,1,0,2,0,0,0,0,0,0,0,0,0,0"));
+        QVERIFY(!planSlToVl({{1, 1}, {2, 2}, {3, 3}}, 3).ok());
+        QVERIFY(!planSlToVl({{1, 15}}).ok());
+
+        const QByteArray options = "force_log_flush TRUE\nqos FALSE # off\nqos_ca_sl2vl 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\nqos_max_vls 4\n";
+        const QByteArray written = withQosOptions(options, *table);
+        QVERIFY(written.startsWith("force_log_flush TRUE\nqos_max_vls 4\n"));
+        QVERIFY(written.contains("\nqos TRUE\nqos_sl2vl 0,0,0,1,0,2,"));
+        QVERIFY(!written.contains("qos FALSE") && !written.contains("qos_ca_sl2vl"));
+        QCOMPARE(withQosOptions(written, *table), written);
+
+        const Fabric fabric = makeFabric();
+        std::vector<PortSlToVl> read;
+        for (PortIndex p = 0; p < PortIndex(fabric.ports().size()); ++p) {
+            const Port &port = fabric.port(p);
+            if (!port.present || port.remote == kNoIndex)
+                continue;
+            const Node &node = fabric.node(port.node);
+            if (node.type != NodeType::Switch) {
+                read.push_back(PortSlToVl{p, 0, *table});
+                continue;
+            }
+            for (int in = 1; in <= node.portCount; ++in)
+                if (const PortIndex ip = fabric.portOf(port.node, in); in != port.number && ip != kNoIndex && fabric.port(ip).remote != kNoIndex)
+                    read.push_back(PortSlToVl{p, in, *table});
+        }
+        const std::map<std::uint16_t, int> levels{{1, 0}, {2, 3}, {3, 5}};
+        QVERIFY(checkSlToVl(fabric, read, levels, *table).isEmpty());
+        QVERIFY(compareSlToVl(fabric, read, read).isEmpty());
+        std::vector<PortSlToVl> wrong = read;
+        wrong.front().vls[5] = 1;  // SL 5 folded onto SL 3's VL
+        const QStringList problems = checkSlToVl(fabric, wrong, levels, *table);
+        QCOMPARE(problems.size(), 1);
+        QVERIFY2(problems.front().contains(QLatin1String("share VL 1")), qPrintable(problems.front()));
+        QCOMPARE(compareSlToVl(fabric, read, wrong).size(), 1);
+        wrong.pop_back();
+        QVERIFY(checkSlToVl(fabric, wrong, levels, *table).join(QLatin1Char(' ')).contains(QLatin1String("was not read")));
+    }
+
+    // Vlane-isolated tenants whose flows meet pass the check when the plan gives them their own
+    // SLs, and the planned partitions.conf carries them as sl=.
+    void serviceLevelsReachThePlannedPartitions()
+    {
+        const Fabric fabric = makeFabric();
+        QByteArray conf = crossedTenants(fabric);
+        conf.replace("red=0x0001 :", "red=0x0001, sl=1 :").replace("blue=0x0002 :", "blue=0x0002, sl=2 :");
+        std::vector<Partition> partitions;
+        QVERIFY(checkPlan(fabric, route(fabric), conf, QStringLiteral("plan.conf"), &partitions).isEmpty());
+        QCOMPARE(partitionServiceLevels(partitions), (std::map<std::uint16_t, int>{{1, 1}, {2, 2}}));
+        const std::vector<Partition> planned = withServiceLevels(partitions, {{1, 4}});
+        const QByteArray written = writePartitionsConf(planned);
+        QVERIFY2(written.contains("red=0x0001, sl=4 :") && written.contains("blue=0x0002, sl=2 :"), written.constData());
     }
 
     void stalePlanIsRefused()

@@ -7,10 +7,12 @@
 // verified state and the operator's plan files are untouched. `weft lab --no-gui` runs the
 // whole loop once.
 
+#include "Commit.h"
 #include "FabricGenerator.h"
 #include "LftDump.h"
 #include "PKeyTables.h"
 #include "PartitionsConf.h"
+#include "ProjectFile.h"
 #include "Partitions.h"
 #include "RoutingEngine.h"
 #include "SafeFile.h"
@@ -55,7 +57,9 @@ struct Lab
 
     QString path(const char *name) const { return dir.filePath(QLatin1String(name)); }
 
-    QString start()
+    // `initialConf`: OpenSM's partitions.conf at start; empty: the default partition alone,
+    // limited for all but OpenSM's own port.
+    QString start(const QByteArray &initialConf = {})
     {
         GeneratorOptions o;
         o.arity = 4;
@@ -78,7 +82,7 @@ struct Lab
         if (!ftree)
             return ftree.error().toString();
         initialLfts = writeLftDump(ftree->tables, &fabric);
-        initialPartitions = writePartitionsConf(withExplicitDefault({}));
+        initialPartitions = initialConf.isEmpty() ? writePartitionsConf(withExplicitDefault({})) : initialConf;
         writeFileAtomically(path("fabric.net"), writeIbsimNet(fabric, smHost), false);
         writeFileAtomically(lfts, initialLfts, false);
         writeFileAtomically(partitions, initialPartitions, false);
@@ -95,11 +99,7 @@ struct Lab
         writeFileAtomically(pidFile, QByteArray::number(sim->openSmPid()) + '\n', false);
 
         // Preview: the fabric as the diagnostic tools see it (OpenSM's LIDs), and a plan on it.
-        const auto discovered = sim->runClient(QStringLiteral("ibnetdiscover"), {});
-        if (!discovered || discovered->exitCode != 0)
-            return QStringLiteral("ibnetdiscover: ") + describe(discovered);
-        writeFileAtomically(topology, discovered->out, false);
-        Result<Fabric> f = readTopology(discovered->out, topology);
+        Result<Fabric> f = test::discoverWithIbnetdiscover(*sim, topology);
         if (!f)
             return f.error().toString();
         live = std::move(*f);
@@ -228,6 +228,86 @@ private Q_SLOTS:
         QCOMPARE(readAll(backupPath(lab.partitions)), lab.initialPartitions);
         QVERIFY(readAll(lab.path("weft-commits.jsonl")).contains("\"outcome\":\"committed\""));
         QVERIFY(lab.planFilesUntouched(planLfts, planPartitions));
+        lab.sim->stop();
+    }
+
+    void findsTheSmWhenEveryPortIsAFullMember()
+    {
+        // The commonest partitions.conf: the P_Key tables cannot single out OpenSM's port, so the
+        // commit asks the fabric (MasterSMLID, SMInfo) instead; no --sm-port is given.
+        Lab lab;
+        const QString error = lab.start("Default=0x7fff, ipoib : ALL=full ;\n");
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const auto run = lab.sim->runClient(weftBinary(), lab.commitArgs());
+        QVERIFY2(run && run->exitCode == 0, qPrintable(describe(run)));
+        const QJsonObject report = json(run->out);
+        QCOMPARE(report.value(QStringLiteral("outcome")).toString(), QStringLiteral("committed"));
+        const QString steps = report.value(QStringLiteral("steps")).toVariant().toStringList().join(QLatin1Char('\n'));
+        const QString found = QStringLiteral("OpenSM runs on %1").arg(smPortText(lab.live, lab.smPort));
+        QVERIFY2(steps.contains(found + QStringLiteral(" (the master SM's port, from MasterSMLID)")), qPrintable(steps));
+        QCOMPARE(readAll(backupPath(lab.partitions)), QByteArray("Default=0x7fff, ipoib : ALL=full ;\n"));
+        const QString differ = lab.tablesDiffer(lab.planTables);
+        QVERIFY2(differ.isEmpty(), qPrintable(differ));
+        lab.sim->stop();
+    }
+
+    void planViolatingPhysicalIsolationIsRefused()
+    {
+        // ftree's tables with one leaf sending every remote host up one uplink: red and blue,
+        // both on that leaf, share it, which their phy-isolation policies (in the project) forbid.
+        Lab lab;
+        const QString error = lab.start();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        Project project;
+        project.tenancy.partitions = lab.planPartitionsModel;
+        for (Partition &p : project.tenancy.partitions)
+            if (p.pkey && *p.pkey != kDefaultPKey)
+                p.policy = IsolationPolicy::Physical;
+        Result<Routing> ftree = routeFabric(QStringLiteral("ftree"), lab.live, project.tenancy);
+        QVERIFY(ftree.ok());
+        const Fabric &f = lab.live;
+        const NodeIndex leaf = f.port(f.port(f.portOf(f.endNodes().front(), 1)).remote).node;
+        int uplink = 0;
+        for (int p = 1; p <= f.node(leaf).portCount && !uplink; ++p) {
+            const PortIndex remote = f.port(f.portOf(leaf, p)).remote;
+            if (remote != kNoIndex && f.node(f.port(remote).node).type == NodeType::Switch)
+                uplink = p;
+        }
+        QVERIFY(uplink);
+        for (std::size_t i = 0; i < ftree->tables.size(); ++i)
+            if (ftree->tables.at(i).guid == f.node(leaf).guid)
+                for (NodeIndex host : f.endNodes()) {
+                    const Port &port = f.port(f.portOf(host, 1));
+                    if (f.port(port.remote).node != leaf)
+                        ftree->tables.lft(i).setPort(port.lid, std::uint8_t(uplink));
+                }
+        QVERIFY(writeFileAtomically(lab.planLfts, writeLftDump(ftree->tables, &lab.live), false).ok());
+        CommitPlan plan;
+        plan.tables = ftree->tables;
+        plan.partitionsConf = readAll(lab.planPartitions);
+        plan.intent = project.tenancy;
+        QVERIFY2(!checkPlan(lab.live, plan).violations.isEmpty(), "ftree must share links between the tenants");
+
+        for (const PolicyMode mode : {PolicyMode::Strict, PolicyMode::BestEffort}) {
+            project.tenancy.mode = mode;
+            const QString projectFile = lab.path("project.weft");
+            QVERIFY(writeFileAtomically(projectFile, writeProject(project), false).ok());
+            const auto run = lab.sim->runClient(weftBinary(), lab.commitArgs() << QStringLiteral("--project") << projectFile);
+            QVERIFY2(run && run->exitCode == 2, qPrintable(describe(run)));
+            const QJsonObject report = json(run->out);
+            QCOMPARE(report.value(QStringLiteral("outcome")).toString(), QStringLiteral("refused"));
+            QVERIFY(!report.value(QStringLiteral("written")).toBool());
+            const QString reasons = report.value(QStringLiteral("reasons")).toVariant().toStringList().join(QLatin1Char('\n'));
+            QVERIFY2(reasons.contains(mode == PolicyMode::Strict ? QStringLiteral("strict policy mode") : QStringLiteral("accept the violations")),
+                     qPrintable(reasons));
+            QVERIFY2(reasons.contains(QStringLiteral("(phy-isolation)")), qPrintable(reasons));
+            QVERIFY(!report.value(QStringLiteral("violations")).toArray().isEmpty());
+            // OpenSM's files as they were, and no backup: nothing was written.
+            QCOMPARE(readAll(lab.lfts), lab.initialLfts);
+            QCOMPARE(readAll(lab.partitions), lab.initialPartitions);
+            QVERIFY(!QFileInfo::exists(backupPath(lab.lfts)));
+            QVERIFY(!QFileInfo::exists(backupPath(lab.partitions)));
+        }
         lab.sim->stop();
     }
 

@@ -6,6 +6,7 @@
 #include "LftDump.h"
 #include "Metrics.h"
 #include "PartitionPanel.h"
+#include "QosConfig.h"
 #include "PartitionTreeModel.h"
 #include "PolicyEditor.h"
 #include "PolicyTableModel.h"
@@ -31,6 +32,8 @@
 #include "TopologyFile.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QPushButton>
 #include <QLineEdit>
 #include <QMenu>
 #include <QSettings>
@@ -192,6 +195,7 @@ private Q_SLOTS:
     void previewShowsCoreMetrics_data();
     void previewShowsCoreMetrics();
     void diffReviewWritesPlanFiles();
+    void diffReviewShowsPoliciesBeforeApprove();
     void twoHostsShowTheirRouteBothWays_data();
     void twoHostsShowTheirRouteBothWays();
     void loadColouringFollowsMetrics();
@@ -865,6 +869,53 @@ void TestMainWindow::diffReviewWritesPlanFiles()
     QCOMPARE(text, window.diffReview()->plannedPartitionsConf());
     QVERIFY(text.contains(policyName(after).toUtf8()));
     QVERIFY(window.diffReview()->partitionsDiffText().contains(policyName(after)));
+}
+
+void TestMainWindow::diffReviewShowsPoliciesBeforeApprove()
+{
+    DemoWindow demo;
+    QVERIFY(demo.load());
+    MainWindow &window = demo.window;
+    window.document()->setPolicyMode(PolicyMode::BestEffort);
+    QVERIFY(runPreviewAndWait(window, QStringLiteral("ftree"), 60000));
+    DiffReview *review = window.diffReview();
+    const std::vector<PartitionIsolationReport> &reports = window.document()->session()->proposal()->proposed.validation.partitions;
+    QVERIFY(!reports.empty());
+    const QTableWidget *table = review->policyTable();
+    QCOMPARE(table->rowCount(), int(reports.size()));
+    // The VL is the SL as the commit has OpenSM map it (SL 0 and unplanned SLs on VL 0).
+    std::map<std::uint16_t, int> levels;
+    for (const PartitionIsolationReport &r : reports)
+        if (r.virtualLane)
+            levels[r.pkey] = r.virtualLane;
+    const Result<SlToVl> slToVl = planSlToVl(levels);
+    int unmet = 0;
+    for (int row = 0; row < table->rowCount(); ++row) {
+        const PartitionIsolationReport &r = reports[std::size_t(row)];
+        QVERIFY(table->item(row, DiffReview::PartitionColumn)->text().startsWith(r.name));
+        QCOMPARE(table->item(row, DiffReview::PolicyColumn)->text(), policyName(r.policy));
+        QCOMPARE(table->item(row, DiffReview::MetColumn)->text().startsWith(QStringLiteral("yes")), r.satisfied());
+        QCOMPARE(table->item(row, DiffReview::SlColumn)->text(), QString::number(r.virtualLane));
+        QCOMPARE(table->item(row, DiffReview::VlColumn)->text(), QString::number(slToVl ? (*slToVl)[std::size_t(r.virtualLane)] : r.virtualLane));
+        unmet += r.satisfied() ? 0 : 1;
+    }
+    // ftree on the demo breaks phy-isolation: Approve waits for the violations to be accepted.
+    QVERIFY(unmet > 0);
+    QVERIFY(!review->violations().isEmpty());
+    auto *accept = review->findChild<QCheckBox *>(QStringLiteral("acceptViolations"));
+    auto *approve = review->findChild<QPushButton *>(QStringLiteral("approveButton"));
+    QVERIFY(accept && approve);
+    QVERIFY(!accept->isHidden());
+    QVERIFY(accept->isEnabled());
+    QVERIFY(!approve->isEnabled());
+    accept->setChecked(true);
+    QVERIFY(approve->isEnabled());
+
+    // Strict mode: nothing to accept, Approve stays off.
+    window.document()->setPolicyMode(PolicyMode::Strict);
+    QVERIFY(runPreviewAndWait(window, QStringLiteral("ftree"), 60000));
+    QVERIFY(!accept->isEnabled());
+    QVERIFY(!approve->isEnabled());
 }
 
 void TestMainWindow::twoHostsShowTheirRouteBothWays_data()

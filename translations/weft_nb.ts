@@ -153,62 +153,131 @@
 <context>
     <name>weft::DiffReview</name>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="90"/>
+        <location filename="../views/review/DiffReview.cpp" line="96"/>
         <source>Switch</source>
         <translation>Svitsj</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="90"/>
+        <location filename="../views/review/DiffReview.cpp" line="96"/>
         <source>LID</source>
         <translation>LID</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="90"/>
+        <location filename="../views/review/DiffReview.cpp" line="96"/>
         <source>Entries changed</source>
         <translation>Endrede oppføringer</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="90"/>
+        <location filename="../views/review/DiffReview.cpp" line="96"/>
         <source>Blocks sent</source>
         <translation>Blokker sendt</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="90"/>
+        <location filename="../views/review/DiffReview.cpp" line="96"/>
         <source>SMPs</source>
         <translation>SMP-er</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="103"/>
+        <location filename="../views/review/DiffReview.cpp" line="109"/>
         <source>partitions.conf does not change.</source>
         <translation>partitions.conf endres ikke.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="107"/>
+        <location filename="../views/review/DiffReview.cpp" line="113"/>
         <source>The commit report appears here after Approve.</source>
         <translation>Rapporten fra innføringen vises her etter Godkjenn.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="110"/>
+        <location filename="../views/review/DiffReview.cpp" line="118"/>
+        <source>Partition</source>
+        <translation>Partisjon</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="118"/>
+        <source>Policy</source>
+        <translation>Policy</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="118"/>
+        <source>Met</source>
+        <translation>Oppfylt</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="118"/>
+        <source>SL</source>
+        <translation>SL</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="118"/>
+        <source>VL</source>
+        <translation>VL</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="124"/>
+        <source>The VL is the one the commit has OpenSM map the SL to (QoS); without QoS OpenSM keeps every partition on SL 0.</source>
+        <translation>VL er den som innføringen får OpenSM til å knytte SL-en til (QoS); uten QoS holder OpenSM alle partisjoner på SL 0.</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="129"/>
         <source>&amp;Approve…</source>
         <translation>&amp;Godkjenn …</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="112"/>
+        <location filename="../views/review/DiffReview.cpp" line="131"/>
         <source>Commit &amp;Target…</source>
         <translation>&amp;Mål for innføring …</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="177"/>
+        <location filename="../views/review/DiffReview.cpp" line="198"/>
         <source>Run a routing preview to review what it would change.</source>
         <translation>Kjør en forhåndsvisning av rutingen for å se hva den ville endre.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="209"/>
+        <location filename="../views/review/DiffReview.cpp" line="230"/>
         <source>GUID 0x%1; blocks %2</source>
         <translation>GUID 0x%1; blokker %2</translation>
     </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="271"/>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="233"/>
+        <location filename="../views/review/DiffReview.cpp" line="271"/>
+        <source>no: %n violation(s)</source>
+        <translation>
+            <numerusform>nei: %n brudd</numerusform>
+            <numerusform>nei: %n brudd</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/review/DiffReview.cpp" line="285"/>
+        <source>Strict mode: %n isolation violation(s) block the commit</source>
+        <translation>
+            <numerusform>Streng modus: %n isolasjonsbrudd stopper innføringen</numerusform>
+            <numerusform>Streng modus: %n isolasjonsbrudd stopper innføringen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/review/DiffReview.cpp" line="286"/>
+        <source>Accept %n isolation violation(s)</source>
+        <translation>
+            <numerusform>Godta %n isolasjonsbrudd</numerusform>
+            <numerusform>Godta %n isolasjonsbrudd</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="309"/>
+        <source>OpenSM runs on %1.</source>
+        <translation>OpenSM kjører på %1.</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="310"/>
+        <source>OpenSM&apos;s port not found on the fabric (%1); the commit infers it from the P_Key tables.</source>
+        <translation>Fant ikke porten til OpenSM i nettet (%1); innføringen utleder den fra P_Key-tabellene.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/review/DiffReview.cpp" line="321"/>
         <source>%n switch(es) change</source>
         <translation>
             <numerusform>%n svitsj endres</numerusform>
@@ -216,47 +285,47 @@
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="234"/>
+        <location filename="../views/review/DiffReview.cpp" line="322"/>
         <source>%1 LFT entries in %2 blocks, %3 P_Key blocks; OpenSM sends %4 SMPs.</source>
         <translation>%1 LFT-oppføringer i %2 blokker, %3 P_Key-blokker; OpenSM sender %4 SMP-er.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="238"/>
+        <location filename="../views/review/DiffReview.cpp" line="326"/>
         <source>No current tables are known: every switch is counted as starting empty.</source>
         <translation>Ingen gjeldende tabeller er kjent: hver svitsj regnes som tom fra start.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="253"/>
+        <location filename="../views/review/DiffReview.cpp" line="341"/>
         <source>No commit target: Approve writes the plan files.</source>
         <translation>Ikke noe mål for innføring: Godkjenn skriver planfilene.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="254"/>
+        <location filename="../views/review/DiffReview.cpp" line="342"/>
         <source>Commit target: %1 and %2</source>
         <translation>Mål for innføring: %1 og %2</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="261"/>
+        <location filename="../views/review/DiffReview.cpp" line="350"/>
         <source>there is no plan to write</source>
         <translation>det finnes ingen plan å skrive</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="272"/>
+        <location filename="../views/review/DiffReview.cpp" line="361"/>
         <source>Plan written to %1: plan.lfts (load with opensm -R file -U) and partitions.conf.</source>
         <translation>Planen er skrevet til %1: plan.lfts (lastes med opensm -R file -U) og partitions.conf.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="289"/>
+        <location filename="../views/review/DiffReview.cpp" line="378"/>
         <source>Write the Plan Files To</source>
         <translation>Skriv planfilene til</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="295"/>
+        <location filename="../views/review/DiffReview.cpp" line="384"/>
         <source>Cannot Write the Plan</source>
         <translation>Kan ikke skrive planen</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="298"/>
+        <location filename="../views/review/DiffReview.cpp" line="387"/>
         <source>Install this plan on the fabric now?
 
 %1
@@ -268,45 +337,58 @@ OpenSM reloads %2 and %3; Weft reads the tables back and rolls back on a mismatc
 
 OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake ved avvik.</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../views/review/DiffReview.cpp" line="390"/>
+        <source>You accept %n isolation violation(s):</source>
+        <translation>
+            <numerusform>Du godtar %n isolasjonsbrudd:</numerusform>
+            <numerusform>Du godtar %n isolasjonsbrudd:</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="300"/>
+        <location filename="../views/review/DiffReview.cpp" line="393"/>
         <source>Approve the Plan</source>
         <translation>Godkjenn planen</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="309"/>
+        <location filename="../views/review/DiffReview.cpp" line="406"/>
         <source>Committing…</source>
         <translation>Innfører …</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="333"/>
+        <location filename="../views/review/DiffReview.cpp" line="431"/>
         <source>Commit Target</source>
         <translation>Mål for innføring</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="339"/>
+        <location filename="../views/review/DiffReview.cpp" line="438"/>
         <source>The files of an OpenSM started with -R file -U LFTS -P PARTITIONS. Leave the first empty to write plan files instead.</source>
         <translation>Filene til en OpenSM startet med -R file -U LFTS -P PARTITIONS. La den første stå tom for å skrive planfiler i stedet.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="340"/>
+        <location filename="../views/review/DiffReview.cpp" line="439"/>
         <source>LFT dump (-U):</source>
         <translation>LFT-dump (-U):</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="341"/>
+        <location filename="../views/review/DiffReview.cpp" line="440"/>
         <source>partitions.conf (-P):</source>
         <translation>partitions.conf (-P):</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="342"/>
+        <location filename="../views/review/DiffReview.cpp" line="441"/>
         <source>OpenSM pid file:</source>
         <translation>OpenSMs pid-fil:</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="343"/>
+        <location filename="../views/review/DiffReview.cpp" line="442"/>
         <source>OpenSM log (optional):</source>
         <translation>OpenSMs logg (valgfri):</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="443"/>
+        <source>OpenSM options file (-F; needed for service levels):</source>
+        <translation>OpenSM-innstillingsfil (-F; trengs for tjenestenivåer):</translation>
     </message>
 </context>
 <context>

@@ -10,8 +10,14 @@
 #include "LftDump.h"
 #include "LiveCommitBackend.h"
 #include "LiveFabric.h"
+#include "PartitionsConf.h"
+#include "ProjectFile.h"
+#include "ReconfigurationPlan.h"
 #include "TextReader.h"
 #include "TopologyFile.h"
+#include "TrafficModel.h"
+
+#include <QFileInfo>
 
 namespace weft::cli {
 
@@ -23,13 +29,21 @@ int commit(const QStringList &args)
         "Installs a plan on a fabric whose OpenSM was started with\n"
         "`-R file -U LFTS -P PARTITIONS`: checks the plan (partitions.conf as OpenSM reads it,\n"
         "reachability, loops, deadlock freedom, isolation; the fabric unchanged since the plan),\n"
+        "judging each partition by its policy in --project (strict mode refuses a violation;\n"
+        "best-effort lists them and needs --accept-violations),\n"
         "writes both files atomically (previous ones kept as .bak), sends OpenSM SIGHUP, reads\n"
         "every LFT and P_Key table back and compares them with the plan. On a mismatch, a timeout\n"
         "or OpenSM gone it restores the previous files, reloads and verifies them again.\n"
         "Exit status: 0 when the fabric holds the plan; 2 when the plan is refused (unsafe or\n"
         "stale, nothing written) or the input is bad; 1 when the commit failed (see the report)."));
-    parser.addOption({QStringLiteral("plan-lfts"), QStringLiteral("The planned forwarding tables (LFT dump)."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("plan-partitions"), QStringLiteral("The planned partitions.conf."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("plan-lfts"), QStringLiteral("The planned forwarding tables (LFT dump); the service levels `weft route` wrote beside it (FILE.sl) are part of the plan."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("plan-partitions"), QStringLiteral("The planned partitions.conf (default with --project: the "
+                                                                       "project's partitions)."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("project"), QStringLiteral("The Weft project the plan was made for: each partition's isolation "
+                                                               "policy and the policy mode are checked (without it every partition "
+                                                               "counts as def-isolation)."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("accept-violations"), QStringLiteral("Best-effort policy mode: commit although the plan violates "
+                                                                         "isolation policies (they are listed). Strict mode refuses them regardless.")});
     parser.addOption({QStringLiteral("plan-topology"), QStringLiteral("The topology the plan was made for (ibnetdiscover output); "
                                                                      "the commit is refused as stale if the fabric differs."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("opensm-lfts"), QStringLiteral("OpenSM's -U file."), QStringLiteral("PATH")});
@@ -37,7 +51,9 @@ int commit(const QStringList &args)
     parser.addOption({QStringLiteral("opensm-pidfile"), QStringLiteral("File holding OpenSM's process id."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("opensm-log"), QStringLiteral("OpenSM's log file: the end of its sweep is read there "
                                                                   "(without it, the tables are polled)."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("sm-port"), QStringLiteral("Port GUID OpenSM runs on (default: inferred from the P_Key tables)."), QStringLiteral("GUID")});
+    parser.addOption({QStringLiteral("opensm-options"), QStringLiteral("OpenSM's options file (-F): when the plan gives partitions their own SL "
+                                                                      "(sl= in partitions.conf), Weft turns QoS on there and maps each SL to its own VL."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("sm-port"), QStringLiteral("Port GUID OpenSM runs on (default: the master SM's port, from the local port's MasterSMLID and SMInfo; else inferred from the P_Key tables)."), QStringLiteral("GUID")});
     parser.addOption({QStringLiteral("journal"), QStringLiteral("Commit journal (JSON lines; default: weft-commits.jsonl beside --opensm-lfts)."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("timeout"), QStringLiteral("Seconds to wait for each OpenSM sweep (default 60)."), QStringLiteral("S"), QStringLiteral("60")});
     parser.addOption({QStringLiteral("ca"), QStringLiteral("Adapter to use (default: the first)."), QStringLiteral("NAME")});
@@ -46,7 +62,9 @@ int commit(const QStringList &args)
     int exitCode = kExitOk;
     if (!parseArguments(parser, command, args, &exitCode))
         return exitCode;
-    for (const char *required : {"plan-lfts", "plan-partitions", "opensm-lfts", "opensm-partitions", "opensm-pidfile"})
+    if (!parser.isSet(QStringLiteral("plan-partitions")) && !parser.isSet(QStringLiteral("project")))
+        return reportBadInput(command, QStringLiteral("--plan-partitions or --project is required"));
+    for (const char *required : {"plan-lfts", "opensm-lfts", "opensm-partitions", "opensm-pidfile"})
         if (!parser.isSet(QLatin1String(required)))
             return reportBadInput(command, QStringLiteral("--%1 is required").arg(QLatin1String(required)));
 
@@ -74,6 +92,7 @@ int commit(const QStringList &args)
     target.partitionsPath = parser.value(QStringLiteral("opensm-partitions"));
     target.pidFile = parser.value(QStringLiteral("opensm-pidfile"));
     target.logPath = parser.value(QStringLiteral("opensm-log"));
+    target.optionsPath = parser.value(QStringLiteral("opensm-options"));
     options.journalPath = parser.isSet(QStringLiteral("journal")) ? parser.value(QStringLiteral("journal")) : defaultJournalPath(target.lftsPath);
 
     CommitPlan plan;
@@ -82,11 +101,35 @@ int commit(const QStringList &args)
     if (!tables)
         return reportBadInput(command, tables.error());
     plan.tables = std::move(*tables);
-    plan.partitionsFileName = parser.value(QStringLiteral("plan-partitions"));
-    Result<QByteArray> conf = TextReader::readFile(plan.partitionsFileName);
-    if (!conf)
-        return reportBadInput(command, conf.error());
-    plan.partitionsConf = *conf;
+    // The service levels `weft route` wrote beside the tables (DUMP.sl) belong to the plan: the
+    // planned partitions carry them as sl=, and the commit has OpenSM keep them on separate VLs.
+    const QString slFile = lftsFile + QStringLiteral(".sl");
+    if (QFileInfo::exists(slFile)) {
+        Result<QByteArray> slText = TextReader::readFile(slFile);
+        if (!slText)
+            return reportBadInput(command, slText.error());
+        Result<std::map<std::uint16_t, int>> levels = readServiceLevels(*slText, slFile);
+        if (!levels)
+            return reportBadInput(command, levels.error());
+        plan.serviceLevels = std::move(*levels);
+    }
+    if (parser.isSet(QStringLiteral("project"))) {
+        Result<Project> project = readProjectFile(parser.value(QStringLiteral("project")));
+        if (!project)
+            return reportBadInput(command, project.error());
+        plan.intent = std::move(project->tenancy);
+    }
+    if (parser.isSet(QStringLiteral("plan-partitions"))) {
+        plan.partitionsFileName = parser.value(QStringLiteral("plan-partitions"));
+        Result<QByteArray> conf = TextReader::readFile(plan.partitionsFileName);
+        if (!conf)
+            return reportBadInput(command, conf.error());
+        plan.partitionsConf = *conf;
+    } else {
+        plan.partitionsFileName = parser.value(QStringLiteral("project"));
+        plan.partitionsConf = writePartitionsConf(plannedPartitions(plan.intent->partitions));
+    }
+    options.acceptViolations = parser.isSet(QStringLiteral("accept-violations"));
     if (parser.isSet(QStringLiteral("plan-topology"))) {
         Result<Fabric> madeFor = readTopologyFile(parser.value(QStringLiteral("plan-topology")));
         if (!madeFor)
@@ -104,6 +147,9 @@ int commit(const QStringList &args)
         out() << "outcome: " << commitOutcomeName(report.outcome) << Qt::endl;
         for (const QString &reason : report.reasons)
             out() << "  - " << reason << Qt::endl;
+        if (report.ok())
+            for (const QString &violation : report.violations)
+                out() << "  accepted: " << violation << Qt::endl;
     }
     switch (report.outcome) {
     case CommitOutcome::Committed: return kExitOk;

@@ -138,6 +138,9 @@ int runLoop(const LabFiles &files)
     target.partitionsPath = files.partitions();
     target.pidFile = files.pidFile();
     target.logPath = qEnvironmentVariable("WEFT_LAB_OPENSM_LOG");
+    // pftree's service levels reach the wire only through OpenSM's QoS options.
+    target.optionsPath = qEnvironmentVariable("WEFT_LAB_OPENSM_OPTIONS");
+    plan.serviceLevels = routing->serviceLevels;
     CommitOptions options;
     options.journalPath = files.journal();
     options.progress = [](const QString &line) { out() << "      " << line << Qt::endl; };
@@ -246,6 +249,7 @@ int lab(const QStringList &args)
     QProcessEnvironment env = sim.clientEnvironment();
     env.insert(QStringLiteral("WEFT_LAB_DIR"), files.dir);
     env.insert(QStringLiteral("WEFT_LAB_OPENSM_LOG"), sim.openSmLogPath());
+    env.insert(QStringLiteral("WEFT_LAB_OPENSM_OPTIONS"), sim.workDir() + QStringLiteral("/opensm.conf"));
     QProcess client;
     client.setProcessEnvironment(env);
     client.setProcessChannelMode(QProcess::ForwardedChannels);

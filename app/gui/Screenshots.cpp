@@ -64,14 +64,18 @@ bool prepareScreenshot(MainWindow &window, const QString &view)
         window.setLinkColouring(LinkColouring::Partition);
         return true;
     }
-    if (view == QLatin1String("load") || view == QLatin1String("preview")) {
+    // "preview" routes with ftree, "preview-pftree" with pftree: the same picture, so that the
+    // README can show what partition-aware routing buys on the demo's policies.
+    const bool pftree = view == QLatin1String("preview-pftree");
+    const bool previewDocks = view == QLatin1String("preview") || pftree;
+    if (view == QLatin1String("load") || previewDocks) {
         RoutingPreview *preview = window.routingPreview();
         preview->setTrafficPattern(TrafficPattern::UniformRandom);
-        preview->setEbbSamples(view == QLatin1String("preview") ? 2000 : 0);
-        if (!runPreviewAndWait(window, QStringLiteral("ftree"), kPreviewTimeoutMs))
+        preview->setEbbSamples(previewDocks ? 2000 : 0);
+        if (!runPreviewAndWait(window, pftree ? QStringLiteral("pftree") : QStringLiteral("ftree"), kPreviewTimeoutMs))
             return false;
         window.setLinkColouring(LinkColouring::Load);
-        if (view == QLatin1String("preview")) {
+        if (previewDocks) {
             for (QDockWidget *dock : {window.previewDock(), window.diffDock()}) {
                 dock->show();
                 dock->raise();

@@ -13,6 +13,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <QThread>
 
 #include <algorithm>
@@ -84,6 +85,18 @@ std::optional<Guid> inferSmPort(const Fabric &fabric, const PKeyTables &tables)
     }
     return found;
 }
+
+}  // namespace
+
+QString smPortText(const Fabric &fabric, Guid portGuid)
+{
+    const PortIndex port = fabric.portByGuid(portGuid);
+    if (port == kNoIndex)
+        return guidText(portGuid);
+    return QStringLiteral("%1 (port GUID %2, LID %3)").arg(portName(fabric, port), guidText(portGuid)).arg(fabric.port(port).lid);
+}
+
+namespace {
 
 QString planSummaryOf(const ForwardingTables &tables, const std::vector<Partition> &partitions)
 {
@@ -159,6 +172,7 @@ QJsonObject CommitReport::toJson() const
     o.insert(QStringLiteral("steps"), QJsonArray::fromStringList(steps));
     o.insert(QStringLiteral("reasons"), QJsonArray::fromStringList(reasons));
     o.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(warnings));
+    o.insert(QStringLiteral("violations"), QJsonArray::fromStringList(violations));
     o.insert(QStringLiteral("smps"), double(diff.smps()));
     o.insert(QStringLiteral("diff"), diffToJson(diff));
     return o;
@@ -176,55 +190,131 @@ Result<qint64> readPidFile(const QString &path)
     return pid;
 }
 
-QStringList checkPlan(const Fabric &fabric, const ForwardingTables &tables, const QByteArray &partitionsConf,
-                      const QString &partitionsFileName, std::vector<Partition> *partitionsOut, QStringList *warnings)
-{
-    QStringList reasons;
-    const Result<PartitionsConfResult> parsed = readPartitionsConf(partitionsConf, partitionsFileName);
-    if (!parsed) {
-        reasons << QStringLiteral("partitions.conf would be rejected by OpenSM (which then gives every port full "
-                                  "membership of the default partition): %1").arg(parsed.error().toString());
-        return reasons;
-    }
-    if (partitionsOut)
-        *partitionsOut = parsed->partitions;
+namespace {
 
-    for (const SwitchForwardingTable &s : tables.switches()) {
+// The planned partitions with the intent's policies: matched by P_Key, else by name.
+std::vector<Partition> withIntentPolicies(std::vector<Partition> planned, const Tenancy &intent, QStringList *warnings)
+{
+    for (Partition &p : planned) {
+        const Partition *wanted = p.pkey ? intent.findPartition(*p.pkey) : nullptr;
+        for (const Partition &q : intent.partitions)
+            if (!wanted && q.name == p.name)
+                wanted = &q;
+        if (wanted)
+            p.policy = wanted->policy;
+    }
+    for (const Partition &q : intent.partitions) {
+        if (q.policy == IsolationPolicy::Default)
+            continue;
+        const bool present = std::any_of(planned.begin(), planned.end(), [&q](const Partition &p) {
+            return (q.pkey && p.pkey && (*q.pkey & kPKeyMask) == (*p.pkey & kPKeyMask)) || p.name == q.name;
+        });
+        if (!present && warnings)
+            *warnings << QStringLiteral("partition %1 (%2) of the intent is not in the planned partitions.conf").arg(q.name, policyName(q.policy));
+    }
+    return planned;
+}
+
+// The planned partitions' SLs: the `sl=` their partitions.conf gives, overridden by the routing's.
+std::map<std::uint16_t, int> plannedServiceLevels(const std::vector<Partition> &partitions, const std::map<std::uint16_t, int> &serviceLevels)
+{
+    std::map<std::uint16_t, int> levels = partitionServiceLevels(partitions);
+    for (const auto &[pkey, sl] : serviceLevels)
+        levels[std::uint16_t(pkey & kPKeyMask)] = sl;
+    return levels;
+}
+
+// The lanes the plan's partitions travel on once committed: their service levels, each on the
+// VL the commit has OpenSM map it to (planSlToVl; where that cannot be, VL = SL).
+LaneAssignment plannedLanes(const std::vector<Partition> &partitions, const std::map<std::uint16_t, int> &serviceLevels)
+{
+    LaneAssignment lanes;
+    lanes.serviceLevels = plannedServiceLevels(partitions, serviceLevels);
+    if (const Result<SlToVl> table = planSlToVl(lanes.serviceLevels))
+        lanes.slToVl.assign(table->begin(), table->end());
+    return lanes;
+}
+
+}  // namespace
+
+QStringList PlanCheck::refusal(bool acceptViolations) const
+{
+    if (!reasons.isEmpty() || violations.isEmpty())
+        return reasons;
+    if (mode == PolicyMode::Strict)
+        return QStringList{QStringLiteral("strict policy mode: the plan violates isolation policies")} + violations;
+    if (!acceptViolations)
+        return QStringList{QStringLiteral("best-effort policy mode: the plan violates isolation policies; accept the "
+                                          "violations to commit it anyway")} + violations;
+    return {};
+}
+
+PlanCheck checkPlan(const Fabric &fabric, const CommitPlan &plan)
+{
+    PlanCheck check;
+    const Result<PartitionsConfResult> parsed = readPartitionsConf(plan.partitionsConf, plan.partitionsFileName);
+    if (!parsed) {
+        check.reasons << QStringLiteral("partitions.conf would be rejected by OpenSM (which then gives every port full "
+                                        "membership of the default partition): %1").arg(parsed.error().toString());
+        return check;
+    }
+    check.partitions = plan.intent ? withIntentPolicies(parsed->partitions, *plan.intent, &check.warnings) : parsed->partitions;
+    check.mode = plan.intent ? plan.intent->mode : PolicyMode::BestEffort;
+
+    for (const SwitchForwardingTable &s : plan.tables.switches()) {
         const NodeIndex node = fabric.nodeByGuid(s.guid);
         if (node == kNoIndex || fabric.node(node).type != NodeType::Switch) {
-            reasons << QStringLiteral("the plan routes switch %1, which is not a switch of the fabric").arg(guidText(s.guid));
+            check.reasons << QStringLiteral("the plan routes switch %1, which is not a switch of the fabric").arg(guidText(s.guid));
             continue;
         }
         const auto &entries = s.lft.entries();
         for (std::size_t lid = 0; lid < entries.size(); ++lid)
             if (entries[lid] != kNoRoute && entries[lid] > fabric.node(node).portCount) {
-                reasons << QStringLiteral("switch %1: LID %2 leaves by port %3, but the switch has %4 ports")
-                               .arg(guidText(s.guid)).arg(lid).arg(entries[lid]).arg(fabric.node(node).portCount);
+                check.reasons << QStringLiteral("switch %1: LID %2 leaves by port %3, but the switch has %4 ports")
+                                     .arg(guidText(s.guid)).arg(lid).arg(entries[lid]).arg(fabric.node(node).portCount);
                 break;
             }
     }
-    if (!reasons.isEmpty())
-        return reasons;
-    if (warnings)
-        *warnings << lftCoverageWarnings(tables, fabric);
+    if (!check.reasons.isEmpty())
+        return check;
+    check.warnings << lftCoverageWarnings(plan.tables, fabric);
 
     Tenancy tenancy;
-    tenancy.partitions = parsed->partitions;
-    const ValidationResult v = validateRouting(fabric, tenancy, tables);
+    tenancy.partitions = check.partitions;
+    const ValidationResult v = validateRouting(fabric, tenancy, plan.tables, plannedLanes(check.partitions, plan.serviceLevels));
     if (v.unreachablePartitionPairs > 0)
-        reasons << QStringLiteral("%1 of %2 pairs that may talk are not routed to each other").arg(v.unreachablePartitionPairs).arg(v.partitionPairs);
+        check.reasons << QStringLiteral("%1 of %2 pairs that may talk are not routed to each other").arg(v.unreachablePartitionPairs).arg(v.partitionPairs);
     if (v.loops > 0)
-        reasons << QStringLiteral("%1 forwarding loops").arg(v.loops);
+        check.reasons << QStringLiteral("%1 forwarding loops").arg(v.loops);
     for (const QString &p : v.problems)
-        reasons << p;
+        check.reasons << p;
     if (!v.deadlockFree)
-        reasons << QStringLiteral("credit loop (deadlock possible): %1").arg(v.creditLoop.join(QStringLiteral(" -> ")));
-    for (const PartitionIsolationReport &p : v.partitions)
+        check.reasons << QStringLiteral("credit loop (deadlock possible): %1").arg(v.creditLoop.join(QStringLiteral(" -> ")));
+    for (const PartitionIsolationReport &p : v.partitions) {
+        const QString partition = QStringLiteral("partition %1 (%2)").arg(p.name, policyName(p.policy));
         for (const QString &violation : p.violations)
-            reasons << QStringLiteral("partition %1 (%2): %3").arg(p.name, policyName(p.policy), violation);
-    if (!v.ok && reasons.isEmpty())
-        reasons << QStringLiteral("the routing does not validate");
-    return reasons;
+            check.violations << QStringLiteral("%1: %2").arg(partition, violation);
+        if (p.violationCount > std::size_t(p.violations.size()))
+            check.violations << QStringLiteral("%1: ... and %2 more").arg(partition).arg(p.violationCount - p.violations.size());
+    }
+    if (!v.ok && check.reasons.isEmpty() && check.violations.isEmpty())
+        check.reasons << QStringLiteral("the routing does not validate");
+    return check;
+}
+
+QStringList checkPlan(const Fabric &fabric, const ForwardingTables &tables, const QByteArray &partitionsConf,
+                      const QString &partitionsFileName, std::vector<Partition> *partitionsOut, QStringList *warnings)
+{
+    CommitPlan plan;
+    plan.tables = tables;
+    plan.partitionsConf = partitionsConf;
+    plan.partitionsFileName = partitionsFileName;
+    PlanCheck check = checkPlan(fabric, plan);
+    if (partitionsOut)
+        *partitionsOut = std::move(check.partitions);
+    if (warnings)
+        *warnings << check.warnings;
+    return check.reasons + check.violations;
 }
 
 QStringList compareReadBack(const Fabric &fabric, const ForwardingTables &expectedTables,
@@ -337,10 +427,13 @@ private:
             }
             step(QStringLiteral("the fabric is the one the plan was made for"));
         }
-        QStringList unsafe = checkPlan(m_fabric, m_plan.tables, m_plan.partitionsConf, m_plan.partitionsFileName, &m_partitions,
-                                       &m_report.warnings);
+        PlanCheck check = checkPlan(m_fabric, m_plan);
+        m_partitions = std::move(check.partitions);
+        m_report.warnings << check.warnings;
+        m_report.violations = check.violations;
         for (const QString &w : m_report.warnings)
             step(QStringLiteral("warning: %1").arg(w));
+        const QStringList unsafe = check.refusal(m_options.acceptViolations);
         if (!unsafe.isEmpty()) {
             // A plan naming switches the fabric no longer has is stale rather than wrong.
             const bool stale = !m_plan.madeFor && std::any_of(unsafe.begin(), unsafe.end(), [](const QString &r) {
@@ -350,7 +443,13 @@ private:
             return;
         }
         m_partitions = plannedPartitions(std::move(m_partitions));
-        step(QStringLiteral("plan validated: reachability, loops, deadlock freedom, isolation, partitions.conf"));
+        if (check.violations.isEmpty())
+            step(QStringLiteral("plan validated: reachability, loops, deadlock freedom, isolation, partitions.conf"));
+        else
+            step(QStringLiteral("plan validated: reachability, loops, deadlock freedom, partitions.conf; %1 isolation "
+                                "violations accepted (best-effort)").arg(check.violations.size()));
+        if (!planServiceLevels())
+            return;
         m_summary = m_plan.summary.isEmpty() ? planSummaryOf(m_plan.tables, m_partitions) : m_plan.summary;
 
         Result<qint64> pid = readPidFile(m_target.pidFile);
@@ -376,20 +475,16 @@ private:
         m_beforePKeys = std::move(*beforePKeys);
 
         PKeyTableOptions pkeyOptions;
-        pkeyOptions.smPortGuid = m_options.smPortGuid;
-        if (!pkeyOptions.smPortGuid) {
-            const std::optional<Guid> sm = inferSmPort(m_fabric, m_beforePKeys);
-            if (!sm) {
-                refuse(CommitOutcome::Refused, {QStringLiteral("cannot tell which port OpenSM runs on from the P_Key tables; give its port GUID")});
-                return;
-            }
-            pkeyOptions.smPortGuid = *sm;
-        }
+        const std::optional<Guid> sm = smPort();
+        if (!sm)
+            return;
+        pkeyOptions.smPortGuid = *sm;
         ReconfigurationRequest request;
         request.currentPartitions = partitionsOnTarget();
         request.proposedPartitions = PartitionsState{m_partitions, std::nullopt, m_plan.partitionsFileName};
         request.currentPKeys = m_beforePKeys;
         request.pkeys = pkeyOptions;
+        request.serviceLevels = m_plan.serviceLevels;
         ReconfigurationPlan planned = planReconfiguration(m_fabric, m_beforeTables, m_plan.tables, request);
         m_report.diff = std::move(planned.diff);
         m_expectedPKeys = std::move(planned.plannedPKeys);
@@ -405,6 +500,8 @@ private:
             return;
         }
         m_previous = {*lfts, *partitions};
+        if (!snapshotQos())
+            return;
         const QByteArray lftDump = writeLftDump(m_plan.tables, &m_fabric);
         for (const auto &[path, data] : {std::pair{m_target.lftsPath, lftDump}, std::pair{m_target.partitionsPath, m_plannedConf}}) {
             const Status written = writeFileAtomically(path, data);
@@ -415,15 +512,45 @@ private:
             m_report.written = true;
         }
         step(QStringLiteral("wrote %1 and %2 (previous versions kept as .bak)").arg(m_target.lftsPath, m_target.partitionsPath));
+        if (!writeQos())
+            return;
 
         // 3 and 4. Reload and verify.
         QStringList problems = reloadAndVerify(m_plan.tables, m_expectedPKeys, QStringLiteral("plan"));
         if (problems.isEmpty()) {
             m_report.outcome = CommitOutcome::Committed;
             step(QStringLiteral("verified: every switch's LFT and every port's P_Key table match the plan"));
-            return;
+            problems = verifyQos();
+            if (problems.isEmpty())
+                return;
         }
         fail(problems);
+    }
+
+    // The port OpenSM runs on (SELF in partitions.conf): as given, else asked of the fabric,
+    // else the one port the P_Key tables single out. Refuses when none of them tells.
+    std::optional<Guid> smPort()
+    {
+        if (m_options.smPortGuid)
+            return m_options.smPortGuid;
+        QString asked;
+        if (m_backend.findSmPort) {
+            const Result<Guid> found = m_backend.findSmPort(m_fabric);
+            if (found) {
+                step(QStringLiteral("OpenSM runs on %1 (the master SM's port, from MasterSMLID)").arg(smPortText(m_fabric, *found)));
+                return *found;
+            }
+            asked = found.error().toString();
+        }
+        if (const std::optional<Guid> inferred = inferSmPort(m_fabric, m_beforePKeys)) {
+            step(QStringLiteral("OpenSM runs on %1 (the one port with SELF=full in the P_Key tables)").arg(smPortText(m_fabric, *inferred)));
+            return inferred;
+        }
+        QString reason = QStringLiteral("cannot tell which port OpenSM runs on from the P_Key tables; give its port GUID");
+        if (!asked.isEmpty())
+            reason += QStringLiteral(" (asking the fabric: %1)").arg(asked);
+        refuse(CommitOutcome::Refused, {reason});
+        return std::nullopt;
     }
 
     // The partitions.conf OpenSM reads now, for the report's diff. Shown as Weft writes it, like
@@ -525,17 +652,154 @@ private:
             } else if (compareReadBack(m_fabric, m_plan.tables, *tables, m_expectedPKeys, *pkeys).isEmpty()) {
                 m_report.reasons << QStringLiteral("verified: the switches hold the plan's tables and P_Keys");
             } else {
-                m_report.reasons << QStringLiteral("the switches hold neither the previous tables nor the plan's");
+                m_report.reasons << writeBackPrevious(*tables, *pkeys);
             }
             return;
         }
-        const QStringList back = reloadAndVerify(m_beforeTables, m_beforePKeys, QStringLiteral("previous state"));
+        QStringList back = reloadAndVerify(m_beforeTables, m_beforePKeys, QStringLiteral("previous state"));
+        if (back.isEmpty())
+            back = verifyQosRestored();
         if (back.isEmpty()) {
             m_report.outcome = CommitOutcome::RolledBack;
             return;
         }
         m_report.outcome = CommitOutcome::RollbackFailed;
         m_report.reasons << QStringLiteral("after the rollback:") << back;
+    }
+
+    // OpenSM died in the middle of its sweep: the switches hold part of the plan. With no subnet
+    // manager to reload the restored files, Weft writes the previous tables itself and reads
+    // them back, so that the fabric is as it was and known to be.
+    QString writeBackPrevious(const ForwardingTables &heldTables, const PKeyTables &heldPKeys)
+    {
+        const QString neither = QStringLiteral("the switches hold neither the previous tables nor the plan's");
+        if (!m_backend.writeTables)
+            return neither;
+        step(QStringLiteral("writing the previous tables back through SMPs (no subnet manager runs)"));
+        if (const Status written = m_backend.writeTables(m_fabric, m_beforeTables, heldTables, m_beforePKeys, heldPKeys); !written)
+            return neither + QStringLiteral("; writing the previous ones back failed: ") + written.error().toString();
+        Result<ForwardingTables> tables = m_backend.readTables(m_fabric);
+        Result<PKeyTables> pkeys = tables ? m_backend.readPKeys(m_fabric) : Result<PKeyTables>(tables.error());
+        if (!tables || !pkeys)
+            return neither + QStringLiteral("; the tables written back cannot be read");
+        const QStringList left = compareReadBack(m_fabric, m_beforeTables, *tables, m_beforePKeys, *pkeys);
+        if (!left.isEmpty())
+            return neither + QStringLiteral("; after writing the previous ones back: ") + left.join(QStringLiteral("; "));
+        return QStringLiteral("verified: the switches hold the previous tables and P_Keys again (written back by Weft through SMPs)");
+    }
+
+    // The planned partitions' SLs (the plan's and `sl=` already in its partitions.conf). With
+    // any SL other than 0, QoS is part of the commit: the SL2VL table to write, and what it
+    // needs. False (refused) when that cannot be done.
+    bool planServiceLevels()
+    {
+        m_levels = plannedServiceLevels(m_partitions, m_plan.serviceLevels);
+        m_qos = std::any_of(m_levels.begin(), m_levels.end(), [](const auto &l) { return l.second != 0; });
+        if (!m_qos)
+            return true;
+        QStringList missing;
+        if (m_target.optionsPath.isEmpty())
+            missing << QStringLiteral("the plan gives partitions their own service levels: OpenSM's options file (its -F) is "
+                                      "needed, where Weft turns QoS on and maps each SL to its own VL");
+        if (!m_backend.readSlToVl || !m_backend.pathServiceLevel)
+            missing << QStringLiteral("the fabric access cannot read SL2VL tables or PathRecords");
+        const Result<SlToVl> table = planSlToVl(m_levels);
+        if (!table)
+            missing << table.error().message;
+        if (!missing.isEmpty()) {
+            refuse(CommitOutcome::Refused, missing);
+            return false;
+        }
+        m_slToVl = *table;
+        QStringList text;
+        for (const auto &[pkey, sl] : m_levels)
+            text << QStringLiteral("%1 SL %2 -> VL %3").arg(pkeyText(pkey)).arg(sl).arg(m_slToVl[std::size_t(sl)]);
+        step(QStringLiteral("service levels: %1").arg(text.join(QStringLiteral(", "))));
+        return true;
+    }
+
+    // The options file and the SL2VL tables as they are, before anything is written.
+    bool snapshotQos()
+    {
+        if (!m_qos)
+            return true;
+        Result<FileSnapshot> options = snapshot(m_target.optionsPath);
+        if (!options) {
+            refuse(CommitOutcome::Refused, {options.error().toString()});
+            return false;
+        }
+        static const QRegularExpression qosOn(QStringLiteral("^\\s*qos\\s+TRUE\\b"), QRegularExpression::MultilineOption);
+        m_previousQos = QString::fromUtf8(options->content).contains(qosOn);
+        Result<std::vector<PortSlToVl>> before = m_backend.readSlToVl(m_fabric);
+        if (!before) {
+            refuse(CommitOutcome::Refused, {QStringLiteral("cannot read the SL2VL tables: %1").arg(before.error().toString())});
+            return false;
+        }
+        m_beforeSlToVl = std::move(*before);
+        m_previous.push_back(*options);
+        return true;
+    }
+
+    bool writeQos()
+    {
+        if (!m_qos)
+            return true;
+        const QByteArray options = withQosOptions(m_previous.back().content, m_slToVl);
+        const Status written = writeFileAtomically(m_target.optionsPath, options);
+        if (!written) {
+            fail({QStringLiteral("writing failed: %1").arg(written.error().toString())});
+            return false;
+        }
+        step(QStringLiteral("wrote %1: qos TRUE, qos_sl2vl %2 (previous version kept as .bak)").arg(m_target.optionsPath, slToVlText(m_slToVl)));
+        return true;
+    }
+
+    // After the sweep: every port's SL2VL tables keep the planned SLs apart, and the SA gives
+    // each partition's SL in a PathRecord between two of its members. Empty when both hold.
+    QStringList verifyQos()
+    {
+        if (!m_qos)
+            return {};
+        Result<std::vector<PortSlToVl>> read = m_backend.readSlToVl(m_fabric);
+        if (!read)
+            return {QStringLiteral("cannot read the SL2VL tables back: %1").arg(read.error().toString())};
+        QStringList problems = checkSlToVl(m_fabric, *read, m_levels, m_slToVl);
+        if (!problems.isEmpty())
+            problems.prepend(QStringLiteral("the SL2VL tables do not keep the planned service levels apart:"));
+        else
+            step(QStringLiteral("read back %1 SL2VL tables: each planned SL on its own VL").arg(read->size()));
+        for (const PathProbe &probe : pathProbes(m_fabric, m_partitions, m_levels)) {
+            const Result<int> sl = m_backend.pathServiceLevel(m_fabric, probe.source, probe.destination, probe.pkey);
+            if (!sl)
+                problems << QStringLiteral("PathRecord LID %1 -> %2 in %3: %4").arg(probe.source).arg(probe.destination).arg(pkeyText(probe.pkey), sl.error().toString());
+            else if (*sl != probe.serviceLevel)
+                problems << QStringLiteral("PathRecord LID %1 -> %2 in %3 has SL %4, planned %5").arg(probe.source).arg(probe.destination).arg(pkeyText(probe.pkey)).arg(*sl).arg(probe.serviceLevel);
+            else
+                step(QStringLiteral("PathRecord LID %1 -> %2 in %3: SL %4").arg(probe.source).arg(probe.destination).arg(pkeyText(probe.pkey)).arg(*sl));
+        }
+        return problems;
+    }
+
+    // After the rollback's sweep: the SL2VL tables are back as they were. OpenSM reprograms them
+    // only with QoS on, and keeps QoS on once a re-read turned it on (QosConfig.h): with QoS off
+    // before, the tables cannot come back until OpenSM restarts, which is said, not hidden.
+    QStringList verifyQosRestored()
+    {
+        if (!m_qos)
+            return {};
+        if (!m_previousQos) {
+            m_report.reasons << QStringLiteral("%1 is restored, but OpenSM keeps QoS on and the planned SL2VL tables until it is "
+                                               "restarted (it does not turn QoS off when a re-read file no longer says qos TRUE)")
+                                    .arg(m_target.optionsPath);
+            return {};
+        }
+        Result<std::vector<PortSlToVl>> read = m_backend.readSlToVl(m_fabric);
+        if (!read)
+            return {QStringLiteral("cannot read the SL2VL tables back: %1").arg(read.error().toString())};
+        QStringList problems = compareSlToVl(m_fabric, m_beforeSlToVl, *read);
+        if (problems.isEmpty())
+            step(QStringLiteral("read back every SL2VL table: the ports hold the previous ones"));
+        return problems;
     }
 
     void journal()
@@ -572,6 +836,14 @@ private:
     PKeyTables m_expectedPKeys;
     QByteArray m_plannedConf;
     std::vector<FileSnapshot> m_previous;
+    // Service levels (QosConfig.h): P_Key -> SL of the planned partitions, the SL2VL table
+    // written to OpenSM's options, the tables the ports held before, and whether the previous
+    // options had QoS on (then the rollback can be verified on the SL2VL tables too).
+    std::map<std::uint16_t, int> m_levels;
+    bool m_qos = false;
+    SlToVl m_slToVl{};
+    std::vector<PortSlToVl> m_beforeSlToVl;
+    bool m_previousQos = false;
 };
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "Fabric.h"
 #include "ForwardingTables.h"
 #include "PKeyTables.h"
+#include "QosConfig.h"
 #include "ReconfigurationDiff.h"
 #include "Result.h"
 #include "Tenancy.h"
@@ -31,6 +32,7 @@
 #include <QStringList>
 
 #include <functional>
+#include <map>
 #include <optional>
 
 namespace weft {
@@ -43,6 +45,8 @@ struct CommitTarget
     QString pidFile;         // a file holding OpenSM's pid
     QString logPath;         // OpenSM's log (-f); optional: with it the sweep's end is read
                              // from the log ("SUBNET UP"), without it read-back is polled
+    QString optionsPath;     // OpenSM's options file (-F); needed when the plan has service levels
+                             // (QosConfig.h: its QoS lines are re-read on SIGHUP)
 };
 
 struct CommitPlan
@@ -52,14 +56,26 @@ struct CommitPlan
     QString partitionsFileName;      // for error messages
     QString summary;                 // one line for the journal; empty: made from the plan
     std::optional<Fabric> madeFor;   // the fabric the plan was made against, if known
+    // P_Key (low 15 bits) -> SL (Routing::serviceLevels): the planned partitions get `sl=`, and
+    // when any SL is not 0 the commit also writes OpenSM's QoS options (QosConfig.h), verifies
+    // the SL2VL tables and the SL of a PathRecord in each such partition. `sl=` already in
+    // partitionsConf counts too.
+    std::map<std::uint16_t, int> serviceLevels;
+    // The operator's intent beyond partitions.conf (a Weft project's tenancy): each partition's
+    // isolation policy, matched to the planned partitions by P_Key (else by name), and the policy
+    // mode. Without it every planned partition is judged as def-isolation.
+    std::optional<Tenancy> intent;
 };
 
 struct CommitOptions
 {
     int timeoutMs = 60000;          // for each sweep (commit and rollback)
-    Guid smPortGuid = 0;            // OpenSM's port; 0: inferred from the P_Key tables read
+    Guid smPortGuid = 0;            // OpenSM's port; 0: asked of the fabric (CommitBackend::findSmPort),
+                                    // else inferred from the P_Key tables read
     QString journalPath;            // empty: no journal
     QString user;                   // empty: currentUserName()
+    bool acceptViolations = false;  // best-effort mode: commit although isolation policies are
+                                    // violated (they are listed); strict mode refuses regardless
     std::function<void(const QString &)> progress;  // one line per step, for front ends
 };
 
@@ -71,6 +87,18 @@ struct CommitBackend
     std::function<Result<PKeyTables>(const Fabric &)> readPKeys;
     std::function<bool(qint64 pid)> isRunning;  // default: processRunning
     std::function<Status(qint64 pid)> reload;   // default: sendHangup
+    // Optional: the port the master SM runs on, asked of the fabric (MasterSMLID, SMInfo). Used
+    // when CommitOptions::smPortGuid is 0, before inferring it from the P_Key tables.
+    std::function<Result<Guid>(const Fabric &)> findSmPort;
+    // Optional: puts tables on the switches and ports without OpenSM (SubnSet SMPs), given what
+    // they hold now. Used only when OpenSM died during its sweep and left a mix of old and new.
+    std::function<Status(const Fabric &, const ForwardingTables &tables, const ForwardingTables &held,
+                         const PKeyTables &pkeys, const PKeyTables &heldPKeys)>
+        writeTables;
+    // For plans with service levels: every port's SL2VL tables (CA ports; switches per in/out
+    // pair), and the SL the SA gives in a PathRecord from one LID to another in a P_Key.
+    std::function<Result<std::vector<PortSlToVl>>(const Fabric &)> readSlToVl;
+    std::function<Result<int>(const Fabric &, Lid source, Lid destination, std::uint16_t pkey)> pathServiceLevel;
 };
 
 // Whether a process runs (kill(pid, 0)), and a SIGHUP to it: how OpenSM is told to reload.
@@ -92,6 +120,7 @@ struct CommitReport
     QStringList steps;        // what was done, in order, one line each
     QStringList reasons;      // why it was refused or failed; mismatches
     QStringList warnings;     // about the plan, not blocking
+    QStringList violations;   // isolation policies the plan breaks (see PlanCheck)
     ReconfigurationDiff diff; // planReconfiguration: from the tables read before writing to the plan
     bool written = false;     // the OpenSM files were changed at some point
 
@@ -108,12 +137,34 @@ QStringList checkPlan(const Fabric &fabric, const ForwardingTables &tables, cons
                       const QString &partitionsFileName, std::vector<Partition> *partitions = nullptr,
                       QStringList *warnings = nullptr);
 
+// Step 1 with the whole intent: the plan's partitions.conf, its service levels (CommitPlan::
+// serviceLevels and `sl=`, each SL on the VL the commit has OpenSM map it to) and the intent's
+// policies and mode. Unsafe plans (unparsable, unroutable, loops, credit loops) are refused in
+// every mode; a violated isolation policy is refused in strict mode and, in best-effort mode,
+// unless the operator accepts the violations listed.
+struct PlanCheck
+{
+    QStringList reasons;                // unsafe: refused whatever the mode
+    QStringList violations;             // "partition red (phy-isolation): ..." one line each
+    QStringList warnings;               // not blocking
+    std::vector<Partition> partitions;  // as planned, with the intent's policies
+    PolicyMode mode = PolicyMode::BestEffort;
+
+    // Why the commit must stop here (empty: it may go on).
+    QStringList refusal(bool acceptViolations) const;
+};
+PlanCheck checkPlan(const Fabric &fabric, const CommitPlan &plan);
+
 // Differences between what a fabric holds and what it should hold: LFT entries of every fabric
 // switch for every LID the fabric assigns, and the P_Key tables of `expected` (a packed switch
 // port only in the blocks OpenSM writes). Empty when they match. At most `maxReported` lines.
 QStringList compareReadBack(const Fabric &fabric, const ForwardingTables &expectedTables,
                             const ForwardingTables &readTables, const PKeyTables &expectedPKeys,
                             const PKeyTables &readPKeys, int maxReported = 20);
+
+// A port for the report: `node[port] (port GUID 0x..., LID n)`, or the GUID alone when the
+// fabric does not have it.
+QString smPortText(const Fabric &fabric, Guid portGuid);
 
 // The pid in an OpenSM pid file.
 Result<qint64> readPidFile(const QString &path);

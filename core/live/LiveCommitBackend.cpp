@@ -8,6 +8,15 @@ CommitBackend liveCommitBackend(const LiveOptions &options)
     b.discover = [options] { return discoverFabric(options); };
     b.readTables = [options](const Fabric &f) { return readForwardingTables(f, options); };
     b.readPKeys = [options](const Fabric &f) { return readPKeyTables(f, options); };
+    b.findSmPort = [options](const Fabric &f) { return findMasterSmPort(f, options); };
+    b.readSlToVl = [options](const Fabric &f) { return readSlToVlTables(f, options); };
+    b.pathServiceLevel = [options](const Fabric &, Lid source, Lid destination, std::uint16_t pkey) {
+        return queryPathServiceLevel(source, destination, pkey, options);
+    };
+    b.writeTables = [options](const Fabric &f, const ForwardingTables &tables, const ForwardingTables &held,
+                              const PKeyTables &pkeys, const PKeyTables &heldPKeys) {
+        return writeTables(f, tables, held, pkeys, heldPKeys, options);
+    };
     b.isRunning = processRunning;
     b.reload = sendHangup;
     return b;

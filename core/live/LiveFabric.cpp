@@ -377,6 +377,7 @@ struct Session
 {
     std::unique_ptr<MadPort> mad;
     std::unique_ptr<DirectedRoutes> routes;
+    LocalEnd local;
 };
 
 Result<Session> openSession(const Fabric &fabric, const LiveOptions &options)
@@ -389,6 +390,7 @@ Result<Session> openSession(const Fabric &fabric, const LiveOptions &options)
         return local.error();
     Session session;
     session.mad = std::move(*mad);
+    session.local = *local;
     session.routes = std::make_unique<DirectedRoutes>(fabric, local->nodeGuid, local->port);
     session.routes->setLocalPort(local->port);
     return session;
@@ -498,6 +500,61 @@ Status writeForwardingTableEntry(const Fabric &fabric, Guid switchGuid, Lid lid,
     return Done{};
 }
 
+Status writeTables(const Fabric &fabric, const ForwardingTables &tables, const ForwardingTables &heldTables,
+                   const PKeyTables &pkeys, const PKeyTables &heldPKeys, const LiveOptions &options)
+{
+    Result<Session> session = openSession(fabric, options);
+    if (!session)
+        return session.error();
+    const MadPort &mad = *session->mad;
+    std::uint8_t data[IB_SMP_DATA_SIZE];
+    for (const SwitchForwardingTable &table : tables.switches()) {
+        const NodeIndex sw = fabric.nodeByGuid(table.guid);
+        if (sw == kNoIndex)
+            continue;
+        ib_portid_t id{};
+        if (!session->routes->addressOfNode(sw, &id))
+            return liveError(QStringLiteral("switch %1 has neither a directed route nor a LID").arg(describeNode(fabric, sw)));
+        const SwitchForwardingTable *held = heldTables.find(table.guid);
+        const LinearForwardingTable empty;
+        const LinearForwardingTable &before = held ? held->lft : empty;
+        const Lid top = std::max(table.lft.top(), before.top());
+        for (int block = 0; top > 0 && block <= top / kLftBlockSize; ++block) {
+            if (blockEquals(table.lft, before, block))
+                continue;
+            for (int i = 0; i < kLftBlockSize; ++i)
+                data[i] = table.lft.port(Lid(block * kLftBlockSize + i));
+            if (!mad.set(&id, IB_ATTR_LINEARFORWTBL, unsigned(block), data))
+                return liveError(QStringLiteral("switch %1 refused LinearForwardingTable block %2").arg(describeNode(fabric, sw)).arg(block));
+        }
+    }
+    for (const PortPKeyTable &table : pkeys.ports()) {
+        const Port &port = fabric.port(table.port);
+        const bool onSwitch = fabric.node(port.node).type == NodeType::Switch;
+        const QString where = QStringLiteral("%1 port %2").arg(describeNode(fabric, port.node)).arg(port.number);
+        ib_portid_t id{};
+        if (!session->routes->addressOfPort(table.port, &id))
+            return liveError(QStringLiteral("%1 has neither a directed route nor a LID").arg(where));
+        const PortPKeyTable *held = heldPKeys.find(table.port);
+        for (int block = 0; block < table.blockCount(); ++block) {
+            const auto first = table.entries.begin() + block * kPKeyBlockSize;
+            const bool same = held && held->blockCount() > block
+                              && std::equal(first, first + kPKeyBlockSize, held->entries.begin() + block * kPKeyBlockSize);
+            if (same)
+                continue;
+            std::fill(data, data + IB_SMP_DATA_SIZE, std::uint8_t(0));
+            for (int i = 0; i < kPKeyBlockSize; ++i) {
+                data[2 * i] = std::uint8_t(first[i] >> 8);
+                data[2 * i + 1] = std::uint8_t(first[i] & 0xff);
+            }
+            const unsigned modifier = unsigned(block) | (onSwitch ? unsigned(port.number) << 16 : 0u);
+            if (!mad.set(&id, IB_ATTR_PKEY_TBL, modifier, data))
+                return liveError(QStringLiteral("%1 refused P_Key table block %2").arg(where).arg(block));
+        }
+    }
+    return Done{};
+}
+
 Result<PKeyTables> readPKeyTables(const Fabric &fabric, const LiveOptions &options)
 {
     // The ports computePKeyTables models, in port order.
@@ -580,6 +637,35 @@ Result<PKeyTables> readPKeyTables(const Fabric &fabric, const LiveOptions &optio
     return PKeyTables::fromPorts(std::move(read));
 }
 
+Result<Guid> findMasterSmPort(const Fabric &fabric, const LiveOptions &options)
+{
+    Result<Session> session = openSession(fabric, options);
+    if (!session)
+        return session.error();
+    const MadPort &mad = *session->mad;
+    ib_portid_t self{};
+    std::uint8_t data[IB_SMP_DATA_SIZE];
+    if (!mad.get(&self, IB_ATTR_PORT_INFO, unsigned(session->local.port), data))
+        return liveError(QStringLiteral("the local port (%1) does not answer PortInfo").arg(adapterText(options)));
+    const Lid smLid = Lid(mad_get_field(data, 0, IB_PORT_SMLID_F));
+    if (smLid == 0)
+        return liveError(QStringLiteral("the local port (%1) knows no master subnet manager (MasterSMLID is 0): is OpenSM running?")
+                             .arg(adapterText(options)));
+    // The SM itself says which port it is; an SMA-only stack may leave SMInfo unanswered.
+    ib_portid_t sm{};
+    ib_portid_set(&sm, smLid, 0, 0);
+    if (mad.get(&sm, IB_ATTR_SMINFO, 0, data)) {
+        const Guid guid = mad_get_field64(data, 0, IB_SMINFO_GUID_F);
+        if (guid && fabric.portByGuid(guid) != kNoIndex)
+            return guid;
+    }
+    const PortIndex port = fabric.portByLid(smLid);
+    if (port == kNoIndex)
+        return liveError(QStringLiteral("the master subnet manager's LID %1 is no port of the fabric").arg(smLid));
+    const Port &p = fabric.port(port);
+    return p.guid ? p.guid : fabric.node(p.node).guid;
+}
+
 QByteArray writePKeyTables(const PKeyTables &tables, const Fabric &fabric)
 {
     QByteArray out = "# P_Key tables: port GUID, port number, node description, index:P_Key (0x8000 = full member)\n";
@@ -599,6 +685,89 @@ QByteArray writePKeyTables(const PKeyTables &tables, const Fabric &fabric)
             out += line + '\n';
     }
     return out;
+}
+
+Result<std::vector<PortSlToVl>> readSlToVlTables(const Fabric &fabric, const LiveOptions &options)
+{
+    Result<Session> session = openSession(fabric, options);
+    if (!session)
+        return session.error();
+    const MadPort &mad = *session->mad;
+    std::vector<PortSlToVl> read;
+    std::uint8_t data[IB_SMP_DATA_SIZE];
+    auto table = [&](PortIndex out, int in, ib_portid_t *id, unsigned modifier) -> Status {
+        if (!mad.get(id, IB_ATTR_SLVL_TABLE, modifier, data))
+            return liveError(QStringLiteral("%1 port %2 does not answer SLtoVLMappingTable (in port %3)")
+                                 .arg(describeNode(fabric, fabric.port(out).node)).arg(fabric.port(out).number).arg(in));
+        PortSlToVl t;
+        t.port = out;
+        t.inPort = in;
+        for (int sl = 0; sl < kServiceLevels; ++sl)
+            t.vls[std::size_t(sl)] = std::uint8_t(sl % 2 ? data[sl / 2] & 0xf : data[sl / 2] >> 4);
+        read.push_back(t);
+        return Done{};
+    };
+    for (PortIndex p = 0; p < PortIndex(fabric.ports().size()); ++p) {
+        const Port &port = fabric.port(p);
+        if (!port.present || port.remote == kNoIndex)
+            continue;
+        const Node &node = fabric.node(port.node);
+        ib_portid_t id{};
+        if (!session->routes->addressOfPort(p, &id))
+            return liveError(QStringLiteral("%1 port %2 has neither a directed route nor a LID").arg(describeNode(fabric, port.node)).arg(port.number));
+        if (node.type != NodeType::Switch) {
+            if (Status s = table(p, 0, &id, 0); !s)
+                return s.error();
+            continue;
+        }
+        for (int in = 1; in <= node.portCount; ++in) {
+            const PortIndex ip = fabric.portOf(port.node, in);
+            if (in == port.number || ip == kNoIndex || fabric.port(ip).remote == kNoIndex)
+                continue;
+            if (Status s = table(p, in, &id, unsigned(in) << 8 | port.number); !s)
+                return s.error();
+        }
+    }
+    return read;
+}
+
+Result<int> queryPathServiceLevel(Lid source, Lid destination, std::uint16_t pkey, const LiveOptions &options)
+{
+    ibmad_port *port = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(umadMutex());
+        if (Status s = checkAdapter(options); !s)
+            return s.error();
+        // ib_resolve_smlid_via asks the local PortInfo by directed route: both SMP classes.
+        int classes[] = {IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_SA_CLASS};
+        QByteArray ca = options.caName.toLocal8Bit();
+        madrpc_show_errors(0);
+        port = mad_rpc_open_port(ca.isEmpty() ? nullptr : ca.data(), options.caPort, classes, 3);
+    }
+    if (!port)
+        return liveError(QStringLiteral("cannot open a MAD port on %1").arg(adapterText(options)));
+    std::unique_ptr<ibmad_port, void (*)(ibmad_port *)> owned(port, [](ibmad_port *p) {
+        std::lock_guard<std::mutex> lock(umadMutex());
+        mad_rpc_close_port(p);
+    });
+    ib_portid_t sm{};
+    if (ib_resolve_smlid_via(&sm, std::max(1, options.timeoutMs), port) < 0)
+        return liveError(QStringLiteral("the local port knows no subnet manager (MasterSMLID)"));
+    // PathRecord: DLID at byte 40, SLID at 42, P_Key at 50 (IBA 15.2.5.16); component mask
+    // bits DLID 4, SLID 5, P_Key 13.
+    std::uint8_t data[IB_SA_DATA_SIZE] = {};
+    mad_set_field(data, 0, IB_SA_PR_DLID_F, destination);
+    mad_set_field(data, 0, IB_SA_PR_SLID_F, source);
+    data[50] = std::uint8_t(pkey >> 8);
+    data[51] = std::uint8_t(pkey);
+    ib_sa_call_t call{};
+    call.attrid = IB_SA_ATTR_PATHRECORD;
+    call.method = IB_MAD_METHOD_GET;
+    call.mask = (1u << 4) | (1u << 5) | (1u << 13);
+    if (!sa_rpc_call(port, data, &sm, &call, unsigned(std::max(1, options.timeoutMs) * 5)))
+        return liveError(QStringLiteral("the SA (LID %1) gave no PathRecord from LID %2 to LID %3 in P_Key %4")
+                             .arg(sm.lid).arg(source).arg(destination).arg(pkeyText(pkey)));
+    return int(mad_get_field(data, 0, IB_SA_PR_SL_F));
 }
 
 }  // namespace weft

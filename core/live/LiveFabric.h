@@ -16,6 +16,7 @@
 #include "ForwardingTables.h"
 #include "PKeyTables.h"
 #include "FabricChanges.h"
+#include "QosConfig.h"
 #include "Result.h"
 
 #include <QByteArray>
@@ -55,11 +56,24 @@ Result<ForwardingTables> readForwardingTables(const Fabric &fabric, const LiveOp
 Status writeForwardingTableEntry(const Fabric &fabric, Guid switchGuid, Lid lid, std::uint8_t port,
                                  const LiveOptions &options, std::uint8_t *previousPort = nullptr);
 
+// Writes tables back without the subnet manager, by SubnSet SMPs: every LinearForwardingTable
+// block of the switches in `tables` that differs from what `heldTables` says they hold, and every
+// 32-entry P_Key block of the ports in `pkeys` that differs from `heldPKeys`. For a rollback
+// whose OpenSM died in the middle of its sweep, leaving the switches half-programmed.
+Status writeTables(const Fabric &fabric, const ForwardingTables &tables, const ForwardingTables &heldTables,
+                   const PKeyTables &pkeys, const PKeyTables &heldPKeys, const LiveOptions &options);
+
 // The P_Key tables of the ports computePKeyTables models: CA and router ports with a link, switch
 // port 0, and the switch ports facing a CA or router (marked packed). Each table is read up to the
 // port's capacity (NodeInfo:PartitionCap, or SwitchInfo:PartitionEnforcementCap for a switch's
 // external port) and then cut after its last non-empty 32-entry block (at least one block).
 Result<PKeyTables> readPKeyTables(const Fabric &fabric, const LiveOptions &options);
+
+// The port the master subnet manager runs on: the local port's PortInfo:MasterSMLID, then
+// SMInfo asked at that LID (its GUID is the SM's port GUID); where SMInfo does not answer, the
+// port `fabric` gives that LID. An Error when the local port knows no SM or the LID is not the
+// fabric's.
+Result<Guid> findMasterSmPort(const Fabric &fabric, const LiveOptions &options);
 
 // P_Key tables as text, one line per port with at least one entry:
 //   <port GUID> <port number> "<node description>" <index>:0x<pkey> ...
@@ -67,5 +81,13 @@ Result<PKeyTables> readPKeyTables(const Fabric &fabric, const LiveOptions &optio
 // the full-member bit (0xffff full, 0x7fff limited); empty slots are not listed. Lines start
 // with "# " are comments. Sorted as PKeyTables are, by port index of the fabric.
 QByteArray writePKeyTables(const PKeyTables &tables, const Fabric &fabric);
+
+// Every linked port's SL2VL table (SubnGet SLtoVLMappingTable, 0x0017): a CA port's, and a
+// switch's for every pair of linked ports (modifier in << 8 | out), as OpenSM programs them.
+Result<std::vector<PortSlToVl>> readSlToVlTables(const Fabric &fabric, const LiveOptions &options);
+
+// The SL the subnet administrator (OpenSM's SA) gives in a PathRecord (SubnAdmGet, SLID, DLID and
+// P_Key given), asked of the master SM named by the local port's MasterSMLID.
+Result<int> queryPathServiceLevel(Lid source, Lid destination, std::uint16_t pkey, const LiveOptions &options);
 
 }  // namespace weft

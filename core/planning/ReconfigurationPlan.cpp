@@ -9,6 +9,27 @@ std::vector<Partition> plannedPartitions(std::vector<Partition> proposed)
     return withExplicitDefault(std::move(proposed));
 }
 
+std::map<std::uint16_t, int> partitionServiceLevels(const std::vector<Partition> &partitions)
+{
+    std::map<std::uint16_t, int> levels;
+    for (const Partition &p : partitions)
+        if (p.pkey && p.ipoibFlags.sl)
+            levels[std::uint16_t(*p.pkey & kPKeyMask)] = *p.ipoibFlags.sl;
+    return levels;
+}
+
+std::vector<Partition> withServiceLevels(std::vector<Partition> partitions, const std::map<std::uint16_t, int> &levels)
+{
+    for (Partition &p : partitions) {
+        if (!p.pkey)
+            continue;
+        const auto it = levels.find(std::uint16_t(*p.pkey & kPKeyMask));
+        if (it != levels.end())
+            p.ipoibFlags.sl = it->second;
+    }
+    return partitions;
+}
+
 ReconfigurationPlan planReconfiguration(const Fabric &fabric, const ForwardingTables &current,
                                         const ForwardingTables &proposed, const ReconfigurationRequest &request)
 {
@@ -20,7 +41,7 @@ ReconfigurationPlan planReconfiguration(const Fabric &fabric, const ForwardingTa
     const PartitionsState &from = request.currentPartitions;
     const PartitionsState &to = *request.proposedPartitions;
     const std::vector<Partition> held = plannedPartitions(from.partitions);
-    plan.plannedPartitions = plannedPartitions(to.partitions);
+    plan.plannedPartitions = withServiceLevels(plannedPartitions(to.partitions), request.serviceLevels);
     plan.plannedPartitionsConf = writePartitionsConf(plan.plannedPartitions);
 
     const PKeyTables heldPKeys = request.currentPKeys ? *request.currentPKeys : computePKeyTables(fabric, held, request.pkeys);

@@ -28,6 +28,7 @@
 #include <QByteArray>
 #include <QString>
 
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -53,6 +54,10 @@ struct ReconfigurationRequest
     // currentPartitions from a fresh start (currentPartitions then still gives the diff's text).
     std::optional<PKeyTables> currentPKeys;
     PKeyTableOptions pkeys;  // OpenSM's port (SELF) and partition enforcement
+    // P_Key (low 15 bits) -> SL for partitions with their own service level (Routing::
+    // serviceLevels): the planned partitions carry it as `sl=` (see QosConfig.h for what else
+    // OpenSM needs).
+    std::map<std::uint16_t, int> serviceLevels;
 };
 
 struct ReconfigurationPlan
@@ -66,6 +71,12 @@ struct ReconfigurationPlan
 // The partitions to install for `proposed`: Default made explicit where OpenSM adds it
 // implicitly (withExplicitDefault).
 std::vector<Partition> plannedPartitions(std::vector<Partition> proposed);
+
+// P_Key (low 15 bits) -> SL: the partitions whose header gives `sl=`.
+std::map<std::uint16_t, int> partitionServiceLevels(const std::vector<Partition> &partitions);
+
+// The partitions with `sl=` set from `levels` (P_Key -> SL); a partition not in it keeps its own.
+std::vector<Partition> withServiceLevels(std::vector<Partition> partitions, const std::map<std::uint16_t, int> &levels);
 
 // `current` is what the switches hold (empty tables: every switch starts empty).
 ReconfigurationPlan planReconfiguration(const Fabric &fabric, const ForwardingTables &current,

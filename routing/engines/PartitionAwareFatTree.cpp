@@ -1,6 +1,7 @@
 #include "PartitionAwareFatTree.h"
 
 #include "FatTreeLayout.h"
+#include "IsolationSearch.h"
 #include "SwitchGraph.h"
 
 #include <algorithm>
@@ -170,6 +171,8 @@ public:
     std::vector<std::uint8_t> hops;  // per switch, for the target being routed
     std::vector<Load> loadDown, loadUp;
     std::vector<std::uint32_t> markDown, markUp, conflicts;
+    // Per switch, the port group the isolation search fixed for the target being routed (-1: free).
+    std::vector<int> forcedGroup;
 
 private:
     std::uint32_t &mark(std::vector<std::uint32_t> &marks, int sw, int key)
@@ -212,6 +215,14 @@ private:
     // weighted fat-tree's keys per spec 003 §3.3).
     int chooseUpCable(int sw, int key, bool counted)
     {
+        if (!forcedGroup.empty() && forcedGroup[std::size_t(sw)] >= 0) {
+            // The isolation search's path: the least loaded cable of its group, then port order.
+            int pick = -1;
+            for (int c : m.groupCables[std::size_t(forcedGroup[std::size_t(sw)])])
+                if (pick < 0 || loadDown[std::size_t(c)] < loadDown[std::size_t(pick)])
+                    pick = c;
+            return pick;
+        }
         std::vector<int> ports = m.upCables[std::size_t(sw)];
         if (algo == Algorithm::WeightedFatTree) {
             std::vector<Load> below(ports.size());
@@ -324,6 +335,118 @@ private:
         }
     }
 };
+
+// What the isolation search minimises (IsolationSearch.h), measured on a routing's P(l).
+struct IsolationScore
+{
+    int phyShared = 0;     // links carrying two or more phy partitions
+    int phyConflicts = 0;  // links carrying a phy partition and any other
+    bool operator<(const IsolationScore &o) const
+    {
+        return std::tie(phyShared, phyConflicts) < std::tie(o.phyShared, o.phyConflicts);
+    }
+};
+
+IsolationScore isolationScore(const Model &m, const std::vector<std::vector<int>> &partsOfLink)
+{
+    IsolationScore score;
+    for (const std::vector<int> &parts : partsOfLink) {
+        int phy = 0;
+        for (int k : parts)
+            phy += m.keys[std::size_t(k)].policy == IsolationPolicy::Physical ? 1 : 0;
+        score.phyShared += phy >= 2 ? 1 : 0;
+        score.phyConflicts += phy >= 1 && parts.size() >= 2 ? 1 : 0;
+    }
+    return score;
+}
+
+// The search's view of the model: partitions are the real keys; a destination class is the
+// compute nodes of one leaf that belong to the same multi-leaf partitions with the same
+// membership (a node's flows come from every partition it is in, whatever its routing P_Key).
+struct SearchInput
+{
+    routing::IsolationProblem problem;
+    std::vector<std::vector<int>> computeNodesOfClass;
+};
+
+SearchInput searchInput(const Model &m)
+{
+    SearchInput in;
+    routing::IsolationProblem &p = in.problem;
+    const FatTreeLayout &layout = m.layout;
+    p.switchCount = int(layout.switches.size());
+    for (const FatTreeLayout::Group &g : layout.groups)
+        p.groups.push_back({g.lower, g.upper});
+    for (std::size_t s = 0; s < layout.switches.size(); ++s) {
+        p.upGroups.push_back(layout.switches[s].up);
+        p.downGroups.push_back(m.downGroups[s]);
+    }
+    const int realKeys = m.realKeyCount();
+    std::vector<std::vector<std::pair<int, bool>>> keysOfCn(layout.computeNodes.size());
+    std::vector<std::set<int>> leavesOf{std::size_t(realKeys)}, fullLeavesOf{std::size_t(realKeys)};
+    for (int k = 0; k < realKeys; ++k) {
+        const Model::Key &key = m.keys[std::size_t(k)];
+        p.physical.push_back(key.policy == IsolationPolicy::Physical ? 1 : 0);
+        if (!key.multiLeaf)
+            continue;
+        for (const auto &[cn, full] : key.members) {
+            keysOfCn[std::size_t(cn)].push_back({k, full});
+            leavesOf[std::size_t(k)].insert(layout.computeNodes[std::size_t(cn)].leaf);
+            if (full)
+                fullLeavesOf[std::size_t(k)].insert(layout.computeNodes[std::size_t(cn)].leaf);
+        }
+    }
+    std::set<int> roots;
+    bool levels2 = layout.leafRank == 1;
+    for (int leaf : layout.leaves) {
+        std::map<std::vector<std::pair<int, bool>>, int> classOf;
+        for (int cn : layout.computeNodesOfSwitch[std::size_t(leaf)]) {
+            std::vector<std::pair<int, bool>> signature = keysOfCn[std::size_t(cn)];
+            if (signature.empty())
+                continue;
+            std::sort(signature.begin(), signature.end());
+            auto [it, fresh] = classOf.emplace(signature, int(p.classes.size()));
+            if (fresh) {
+                routing::IsolationProblem::DestinationClass cls;
+                cls.leaf = leaf;
+                cls.hosts = 0;
+                for (const auto &[k, full] : signature) {
+                    routing::IsolationProblem::Demand d;
+                    d.partition = k;
+                    for (int from : full ? leavesOf[std::size_t(k)] : fullLeavesOf[std::size_t(k)])
+                        if (from != leaf)
+                            d.senderLeaves.push_back(from);
+                    if (!d.senderLeaves.empty())
+                        cls.demands.push_back(std::move(d));
+                }
+                p.classes.push_back(std::move(cls));
+                in.computeNodesOfClass.emplace_back();
+            }
+            ++p.classes[std::size_t(it->second)].hosts;
+            in.computeNodesOfClass[std::size_t(it->second)].push_back(cn);
+        }
+        std::set<int> above;
+        for (int g : layout.switches[std::size_t(leaf)].up) {
+            above.insert(layout.groups[std::size_t(g)].upper);
+            levels2 = levels2 && layout.groups[std::size_t(g)].cables.size() == 1;
+        }
+        levels2 = levels2 && above.size() == layout.switches[std::size_t(leaf)].up.size();
+        if (roots.empty())
+            roots = above;
+        levels2 = levels2 && above == roots;
+    }
+    p.interchangeableRoots = levels2;
+    return in;
+}
+
+std::map<int, std::vector<int>> forcedPaths(const SearchInput &in, const routing::IsolationPlan &plan)
+{
+    std::map<int, std::vector<int>> paths;
+    for (std::size_t c = 0; c < plan.hostPaths.size(); ++c)
+        for (std::size_t h = 0; h < plan.hostPaths[c].size(); ++h)
+            paths[in.computeNodesOfClass[c][h]] = plan.hostPaths[c][h];
+    return paths;
+}
 
 }  // namespace
 
@@ -541,8 +664,6 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
     const FatTreeLayout &layout = m.layout;
     const std::vector<FatTreeLayout::ComputeNode> &cns = layout.computeNodes;
     const bool strict = m.strict;
-    Router router(m, m_algorithm, m_options);
-
     const int total = int(cns.size()) + int(layout.switches.size()) + 1;
     int done = 0;
     auto tick = [&]() {
@@ -552,104 +673,165 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
     if (options.progress && !options.progress(0, total))
         return routing::cancelledError(engine);
 
-    // Compute nodes, in the algorithm's order.
+    // Compute nodes, in the algorithm's order; with `forced`, along the isolation search's paths.
+    const std::map<int, std::vector<int>> *forced = nullptr;
+    Router *current = nullptr;
     auto routeCn = [&](int cn, bool counted) {
+        Router &router = *current;
         const FatTreeLayout::ComputeNode &node = cns[std::size_t(cn)];
         const int key = m_algorithm == Algorithm::WeightedFatTree ? kNoKey : m.routingKey[std::size_t(cn)];
-        router.routeTarget(node.leaf, node.lid, key, m.weight[std::size_t(cn)], counted, node.leafPort);
-        return tick();
-    };
-    if (m_algorithm == Algorithm::WeightedFatTree) {
-        // Heaviest first across the whole fabric, ties by port GUID (spec 003 §3.3).
-        std::vector<int> order(cns.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-            if (m.weight[std::size_t(a)] != m.weight[std::size_t(b)])
-                return m.weight[std::size_t(a)] > m.weight[std::size_t(b)];
-            return cns[std::size_t(a)].portGuid < cns[std::size_t(b)].portGuid;
-        });
-        for (int cn : order)
-            if (!routeCn(cn, true))
-                return routing::cancelledError(engine);
-    } else {
-        for (int leaf : layout.leaves) {
-            std::vector<int> counted, filtered;
-            for (int cn : layout.computeNodesOfSwitch[std::size_t(leaf)])
-                (m.singleLeaf[std::size_t(cn)] ? filtered : counted).push_back(cn);
-            if (m_algorithm == Algorithm::Extended) {
-                std::stable_sort(counted.begin(), counted.end(), [&m](int a, int b) {
-                    return strictness(m.keys[std::size_t(m.routingKey[std::size_t(a)])].policy)
-                           > strictness(m.keys[std::size_t(m.routingKey[std::size_t(b)])].policy);
-                });
-            } else if (m_algorithm == Algorithm::Weighted) {
-                std::stable_sort(counted.begin(), counted.end(),
-                                 [&m](int a, int b) { return m.weight[std::size_t(a)] > m.weight[std::size_t(b)]; });
+        const auto path = forced ? forced->find(cn) : std::map<int, std::vector<int>>::const_iterator{};
+        const bool isForced = forced && path != forced->end();
+        if (isForced) {
+            int at = node.leaf;
+            for (int g : path->second) {
+                router.forcedGroup[std::size_t(at)] = g;
+                at = layout.groups[std::size_t(g)].upper;
             }
-            std::vector<int> keys;
-            for (int cn : counted)
-                keys.push_back(m.routingKey[std::size_t(cn)]);
-            const std::vector<int> order =
-                routing::orderComputeNodes(keys, int(m.upCables[std::size_t(leaf)].size()), m_options.ordering);
-            for (int i : order)
-                if (!routeCn(counted[std::size_t(i)], true))
-                    return routing::cancelledError(engine);
-            for (int cn : filtered)
-                if (!routeCn(cn, false))
-                    return routing::cancelledError(engine);
         }
-    }
-    // Switches' own LIDs, unbalanced and unmarked, as ftree routes them.
-    for (int s = 0; s < int(layout.switches.size()); ++s) {
-        router.routeTarget(s, layout.switches[std::size_t(s)].lid, kNoKey, 0, false, 0);
-        if (!tick())
-            return routing::cancelledError(engine);
-    }
+        router.routeTarget(node.leaf, node.lid, key, m.weight[std::size_t(cn)], counted, node.leafPort);
+        if (isForced)
+            std::fill(router.forcedGroup.begin(), router.forcedGroup.end(), -1);
+        return forced || tick();
+    };
+    auto routeAll = [&](Router &router) -> bool {
+        current = &router;
+        if (m_algorithm == Algorithm::WeightedFatTree) {
+            // Heaviest first across the whole fabric, ties by port GUID (spec 003 §3.3).
+            std::vector<int> order(cns.size());
+            std::iota(order.begin(), order.end(), 0);
+            std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+                if (m.weight[std::size_t(a)] != m.weight[std::size_t(b)])
+                    return m.weight[std::size_t(a)] > m.weight[std::size_t(b)];
+                return cns[std::size_t(a)].portGuid < cns[std::size_t(b)].portGuid;
+            });
+            for (int cn : order)
+                if (!routeCn(cn, true))
+                    return false;
+        } else {
+            for (int leaf : layout.leaves) {
+                std::vector<int> counted, filtered;
+                for (int cn : layout.computeNodesOfSwitch[std::size_t(leaf)])
+                    (m.singleLeaf[std::size_t(cn)] ? filtered : counted).push_back(cn);
+                if (m_algorithm == Algorithm::Extended) {
+                    std::stable_sort(counted.begin(), counted.end(), [&m](int a, int b) {
+                        return strictness(m.keys[std::size_t(m.routingKey[std::size_t(a)])].policy)
+                            > strictness(m.keys[std::size_t(m.routingKey[std::size_t(b)])].policy);
+                    });
+                } else if (m_algorithm == Algorithm::Weighted) {
+                    std::stable_sort(counted.begin(), counted.end(),
+                                     [&m](int a, int b) { return m.weight[std::size_t(a)] > m.weight[std::size_t(b)]; });
+                }
+                std::vector<int> keys;
+                for (int cn : counted)
+                    keys.push_back(m.routingKey[std::size_t(cn)]);
+                const std::vector<int> order =
+                    routing::orderComputeNodes(keys, int(m.upCables[std::size_t(leaf)].size()), m_options.ordering);
+                for (int i : order)
+                    if (!routeCn(counted[std::size_t(i)], true))
+                        return false;
+                for (int cn : filtered)
+                    if (!routeCn(cn, false))
+                        return false;
+            }
+        }
+        // Switches' own LIDs, unbalanced and unmarked, as ftree routes them.
+        for (int s = 0; s < int(layout.switches.size()); ++s) {
+            router.routeTarget(s, layout.switches[std::size_t(s)].lid, kNoKey, 0, false, 0);
+            if (!forced && !tick())
+                return false;
+        }
+        return true;
+    };
 
     // P(l) per directed switch link (§2.3): walk each partition's allowed flows towards each
     // member, stopping where the destination tree was already walked for that partition.
+    const int realKeys = m.realKeyCount();
+    auto sharing = [&](const Router &router, int &unreachable) {
+        std::vector<std::vector<int>> partsOfLink(m.cables.size() * 2);
+        std::vector<std::uint32_t> visited(layout.switches.size(), 0);
+        std::uint32_t stamp = 0;
+        for (int k = 0; k < realKeys; ++k) {
+            const Model::Key &key = m.keys[std::size_t(k)];
+            std::map<int, std::pair<bool, bool>> onLeaf;  // leaf -> (any member, a full member)
+            for (const auto &[cn, full] : key.members) {
+                auto &slot = onLeaf[cns[std::size_t(cn)].leaf];
+                slot.first = true;
+                slot.second = slot.second || full;
+            }
+            if (onLeaf.size() < 2)
+                continue;
+            for (const auto &[cn, full] : key.members) {
+                const FatTreeLayout::ComputeNode &dst = cns[std::size_t(cn)];
+                ++stamp;
+                visited[std::size_t(dst.leaf)] = stamp;
+                for (const auto &[leaf, present] : onLeaf) {
+                    if (leaf == dst.leaf || !(full ? present.first : present.second))
+                        continue;
+                    int at = leaf;
+                    for (std::size_t step = 0; visited[std::size_t(at)] != stamp; ++step) {
+                        visited[std::size_t(at)] = stamp;
+                        const std::uint8_t out = router.lft[std::size_t(at)][dst.lid];
+                        const int link = (out == kNoPath || out >= m.dirLinkOfPort[std::size_t(at)].size())
+                            ? -1
+                            : m.dirLinkOfPort[std::size_t(at)][out];
+                        if (link < 0 || step > layout.switches.size()) {
+                            ++unreachable;
+                            break;
+                        }
+                        std::vector<int> &parts = partsOfLink[std::size_t(link)];
+                        if (std::find(parts.begin(), parts.end(), k) == parts.end())
+                            parts.insert(std::upper_bound(parts.begin(), parts.end(), k), k);
+                        const Model::Cable &c = m.cables[std::size_t(link / 2)];
+                        at = link % 2 == 0 ? c.upper : c.lower;
+                    }
+                }
+            }
+        }
+        return partsOfLink;
+    };
+
+    auto paper = std::make_unique<Router>(m, m_algorithm, m_options);
+    if (!routeAll(*paper))
+        return routing::cancelledError(engine);
     PartitionRoutingReport report;
     QStringList warnings = m.prepareWarnings;
-    const int realKeys = m.realKeyCount();
-    std::vector<std::vector<int>> partsOfLink(m.cables.size() * 2);
-    std::vector<std::uint32_t> visited(layout.switches.size(), 0);
-    std::uint32_t stamp = 0;
     int unreachable = 0;
-    for (int k = 0; k < realKeys; ++k) {
-        const Model::Key &key = m.keys[std::size_t(k)];
-        std::map<int, std::pair<bool, bool>> onLeaf;  // leaf -> (any member, a full member)
-        for (const auto &[cn, full] : key.members) {
-            auto &slot = onLeaf[cns[std::size_t(cn)].leaf];
-            slot.first = true;
-            slot.second = slot.second || full;
-        }
-        if (onLeaf.size() < 2)
-            continue;
-        for (const auto &[cn, full] : key.members) {
-            const FatTreeLayout::ComputeNode &dst = cns[std::size_t(cn)];
-            ++stamp;
-            visited[std::size_t(dst.leaf)] = stamp;
-            for (const auto &[leaf, present] : onLeaf) {
-                if (leaf == dst.leaf || !(full ? present.first : present.second))
-                    continue;
-                int at = leaf;
-                for (std::size_t step = 0; visited[std::size_t(at)] != stamp; ++step) {
-                    visited[std::size_t(at)] = stamp;
-                    const std::uint8_t out = router.lft[std::size_t(at)][dst.lid];
-                    const int link = (out == kNoPath || out >= m.dirLinkOfPort[std::size_t(at)].size())
-                                         ? -1 : m.dirLinkOfPort[std::size_t(at)][out];
-                    if (link < 0 || step > layout.switches.size()) {
-                        ++unreachable;
-                        break;
-                    }
-                    std::vector<int> &parts = partsOfLink[std::size_t(link)];
-                    if (std::find(parts.begin(), parts.end(), k) == parts.end())
-                        parts.insert(std::upper_bound(parts.begin(), parts.end(), k), k);
-                    const Model::Cable &c = m.cables[std::size_t(link / 2)];
-                    at = link % 2 == 0 ? c.upper : c.lower;
+    std::vector<std::vector<int>> partsOfLink = sharing(*paper, unreachable);
+    std::unique_ptr<Router> chosen = std::move(paper);
+    if (m_algorithm == Algorithm::Extended) {
+        const IsolationScore paperScore = isolationScore(m, partsOfLink);
+        if (paperScore.phyConflicts > 0) {
+            const SearchInput input = searchInput(m);
+            const routing::IsolationPlan plan = routing::searchIsolation(input.problem);
+            if (plan.ran) {
+                std::map<int, std::vector<int>> paths = forcedPaths(input, plan);
+                auto searched = std::make_unique<Router>(m, m_algorithm, m_options);
+                searched->forcedGroup.assign(layout.switches.size(), -1);
+                forced = &paths;
+                routeAll(*searched);
+                forced = nullptr;
+                int searchedUnreachable = 0;
+                std::vector<std::vector<int>> searchedParts = sharing(*searched, searchedUnreachable);
+                const IsolationScore score = isolationScore(m, searchedParts);
+                if (score < paperScore) {
+                    warnings << QStringLiteral("%1: the per-leaf allocation left %2 link(s) shared by phy-isolated partitions "
+                                               "and %3 shared by one with another; top switches assigned per partition "
+                                               "instead: %4 and %5%6")
+                                    .arg(engine)
+                                    .arg(paperScore.phyShared)
+                                    .arg(paperScore.phyConflicts)
+                                    .arg(score.phyShared)
+                                    .arg(score.phyConflicts)
+                                    .arg(plan.proven ? QString() : QStringLiteral(" (search stopped at its budget; not proven minimal)"));
+                    chosen = std::move(searched);
+                    partsOfLink = std::move(searchedParts);
+                    unreachable = searchedUnreachable;
                 }
             }
         }
     }
+    const Router &router = *chosen;
     if (unreachable > 0)
         warnings << QStringLiteral("%1: %2 intra-partition walk(s) found no route; the tree is too degraded for some pairs")
                         .arg(engine).arg(unreachable);

@@ -15,6 +15,15 @@
 // compute-node and switch LID gets an entry in every switch that can reach it up*/down*, so
 // pairs that share no partition (management traffic) are routed too. Partition P_Key 0x7fff is
 // ignored; a node in no other partition is routed as pseudo-partition 0x7fff, def-isolation.
+//
+// pftree then checks the paper's allocation: if a phy-isolated partition shares a link, the
+// isolation search (IsolationSearch.h, docs/pftree-isolation.md) assigns top (and, on three
+// levels, middle) switches per partition and destination leaf, and its routing replaces the
+// paper's when it shares strictly fewer links among phy partitions (then with any other).
+// Several partitions per host: the routing P_Key steers the paper's allocation; the search
+// routes a host by all its multi-leaf partitions, whose flows all cross its one down path, so a
+// phy partition cannot be isolated at a host it shares with another partition that has senders
+// on other leaves. Limited members hear and reach only full members.
 
 #include "RoutingEngine.h"
 

@@ -59,14 +59,17 @@ void RoutingSession::replan()
     }
     m_plan = std::make_shared<const ReconfigurationPlan>(planProposal(*fabric, m_currentTables.get(),
                                                                       *m_proposal->proposed.tables, m_baselinePartitions,
-                                                                      m_document->tenancy().partitions));
+                                                                      m_document->tenancy().partitions,
+                                                                      m_proposal->proposed.serviceLevels));
 }
 
 ReconfigurationPlan planProposal(const Fabric &fabric, const ForwardingTables *current, const ForwardingTables &proposed,
                                  const std::vector<Partition> &currentPartitions,
-                                 const std::vector<Partition> &proposedPartitions)
+                                 const std::vector<Partition> &proposedPartitions,
+                                 const std::map<std::uint16_t, int> &serviceLevels)
 {
     ReconfigurationRequest request;
+    request.serviceLevels = serviceLevels;
     request.currentPartitions.partitions = currentPartitions;
     request.proposedPartitions = PartitionsState{proposedPartitions, std::nullopt, {}};
     return planReconfiguration(fabric, current ? *current : ForwardingTables(), proposed, request);

@@ -18,6 +18,7 @@
 #include <QObject>
 #include <QString>
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -91,9 +92,11 @@ private:
 };
 
 // The plan the Diff Review shows and a commit installs: from `current` tables (null: every
-// switch starts empty) and `currentPartitions` to `proposed` and `proposedPartitions`.
+// switch starts empty) and `currentPartitions` to `proposed` and `proposedPartitions`, whose
+// partitions.conf carries the routing's `serviceLevels` as `sl=`.
 ReconfigurationPlan planProposal(const Fabric &fabric, const ForwardingTables *current, const ForwardingTables &proposed,
                                  const std::vector<Partition> &currentPartitions,
-                                 const std::vector<Partition> &proposedPartitions);
+                                 const std::vector<Partition> &proposedPartitions,
+                                 const std::map<std::uint16_t, int> &serviceLevels = {});
 
 }  // namespace weft

@@ -5,9 +5,11 @@
 #include "LftDump.h"
 #include "LiveCommitBackend.h"
 #include "LiveFabric.h"
+#include "QosConfig.h"
 #include "RoutingSession.h"
 #include "SafeFile.h"
 
+#include <QCheckBox>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -38,6 +40,7 @@ const QString kLftsKey = QStringLiteral("commit/lftsPath");
 const QString kPartitionsKey = QStringLiteral("commit/partitionsPath");
 const QString kPidKey = QStringLiteral("commit/pidFile");
 const QString kLogKey = QStringLiteral("commit/logPath");
+const QString kOptionsKey = QStringLiteral("commit/optionsPath");
 const QString kPlanDirKey = QStringLiteral("commit/planDirectory");
 
 QTableWidgetItem *numberItem(long long value)
@@ -58,6 +61,7 @@ CommitTarget configuredCommitTarget()
     target.partitionsPath = settings.value(kPartitionsKey).toString();
     target.pidFile = settings.value(kPidKey).toString();
     target.logPath = settings.value(kLogKey).toString();
+    target.optionsPath = settings.value(kOptionsKey).toString();
     const QString lab = qEnvironmentVariable("WEFT_LAB_DIR");
     if (target.lftsPath.isEmpty() && !lab.isEmpty()) {
         // Under `weft lab --gui` the lab's OpenSM is the target unless the operator chose another.
@@ -66,6 +70,7 @@ CommitTarget configuredCommitTarget()
         target.partitionsPath = dir.filePath(QStringLiteral("partitions.conf"));
         target.pidFile = dir.filePath(QStringLiteral("opensm.pid"));
         target.logPath = qEnvironmentVariable("WEFT_LAB_OPENSM_LOG");
+        target.optionsPath = qEnvironmentVariable("WEFT_LAB_OPENSM_OPTIONS");
     }
     return target;
 }
@@ -77,6 +82,7 @@ void saveCommitTarget(const CommitTarget &target)
     settings.setValue(kPartitionsKey, target.partitionsPath);
     settings.setValue(kPidKey, target.pidFile);
     settings.setValue(kLogKey, target.logPath);
+    settings.setValue(kOptionsKey, target.optionsPath);
 }
 
 DiffReview::DiffReview(QWidget *parent) : QWidget(parent)
@@ -107,6 +113,19 @@ DiffReview::DiffReview(QWidget *parent) : QWidget(parent)
     m_report->setPlaceholderText(tr("The commit report appears here after Approve."));
     m_target = new QLabel(this);
     m_target->setWordWrap(true);
+    m_policies = new QTableWidget(0, PolicyColumnCount, this);
+    m_policies->setObjectName(QStringLiteral("diffPolicies"));
+    m_policies->setHorizontalHeaderLabels({tr("Partition"), tr("Policy"), tr("Met"), tr("SL"), tr("VL")});
+    m_policies->verticalHeader()->hide();
+    m_policies->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_policies->horizontalHeader()->setSectionResizeMode(PartitionColumn, QHeaderView::Stretch);
+    for (int c = PolicyColumn; c < PolicyColumnCount; ++c)
+        m_policies->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    m_policies->setToolTip(tr("The VL is the one the commit has OpenSM map the SL to (QoS); without QoS OpenSM keeps every partition on SL 0."));
+    m_acceptViolations = new QCheckBox(this);
+    m_acceptViolations->setObjectName(QStringLiteral("acceptViolations"));
+    m_acceptViolations->hide();
+    connect(m_acceptViolations, &QCheckBox::toggled, this, &DiffReview::updateApprove);
     m_approve = new QPushButton(tr("&Approve…"), this);
     m_approve->setObjectName(QStringLiteral("approveButton"));
     auto *targetButton = new QPushButton(tr("Commit &Target…"), this);
@@ -116,8 +135,10 @@ DiffReview::DiffReview(QWidget *parent) : QWidget(parent)
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_target, 1);
     buttons->addWidget(targetButton);
+    buttons->addWidget(m_acceptViolations);
     buttons->addWidget(m_approve);
     auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_policies);
     splitter->addWidget(m_switches);
     splitter->addWidget(m_partitionsDiff);
     splitter->addWidget(m_report);
@@ -175,7 +196,7 @@ void DiffReview::clear()
     m_switches->setRowCount(0);
     m_partitionsDiff->clear();
     m_summary->setText(tr("Run a routing preview to review what it would change."));
-    m_approve->setEnabled(false);
+    showPolicies();
 }
 
 void DiffReview::setPlan(std::shared_ptr<const Fabric> fabric, std::shared_ptr<const ForwardingTables> current,
@@ -221,7 +242,75 @@ void DiffReview::showPlan(std::shared_ptr<const Fabric> fabric, std::shared_ptr<
     m_switches->setSortingEnabled(true);
     m_partitionsDiff->setPlainText(diff.partitionsDiff);
     m_summary->setText(summaryText());
-    m_approve->setEnabled(!m_committing);
+    showPolicies();
+    findSmPort();
+}
+
+void DiffReview::showPolicies()
+{
+    m_violations.clear();
+    m_serviceLevels.clear();
+    m_policies->setRowCount(0);
+    const RoutingSession *session = m_document && m_plan ? m_document->session() : nullptr;
+    const std::shared_ptr<const PreviewResult> proposal = session ? session->proposal() : nullptr;
+    m_mode = m_document ? m_document->tenancy().mode : PolicyMode::BestEffort;
+    if (proposal) {
+        // The routing's SLs, as the planned partitions.conf carries them; the commit maps them to
+        // VLs as planSlToVl does.
+        const std::vector<PartitionIsolationReport> &reports = proposal->proposed.validation.partitions;
+        for (const auto &[pkey, sl] : proposal->proposed.serviceLevels)
+            if (sl != 0)
+                m_serviceLevels[std::uint16_t(pkey & kPKeyMask)] = sl;
+        const Result<SlToVl> table = planSlToVl(m_serviceLevels);
+        m_policies->setRowCount(int(reports.size()));
+        for (std::size_t i = 0; i < reports.size(); ++i) {
+            const PartitionIsolationReport &r = reports[i];
+            const int row = int(i);
+            const int vl = table ? (*table)[std::size_t(r.virtualLane)] : r.virtualLane;
+            m_policies->setItem(row, PartitionColumn, new QTableWidgetItem(QStringLiteral("%1 (%2)").arg(r.name, pkeyText(r.pkey))));
+            m_policies->setItem(row, PolicyColumn, new QTableWidgetItem(policyName(r.policy)));
+            auto *met = new QTableWidgetItem(r.satisfied() ? tr("yes") : tr("no: %n violation(s)", nullptr, int(r.violationCount)));
+            if (!r.satisfied())
+                met->setToolTip(r.violations.join(QLatin1Char('\n')));
+            m_policies->setItem(row, MetColumn, met);
+            m_policies->setItem(row, SlColumn, numberItem(r.virtualLane));
+            m_policies->setItem(row, VlColumn, numberItem(vl));
+            for (const QString &v : r.violations)
+                m_violations << QStringLiteral("partition %1 (%2): %3").arg(r.name, policyName(r.policy), v);
+        }
+    }
+    m_acceptViolations->setChecked(false);
+    m_acceptViolations->setVisible(!m_violations.isEmpty());
+    m_acceptViolations->setEnabled(m_mode == PolicyMode::BestEffort);
+    m_acceptViolations->setText(m_mode == PolicyMode::Strict
+                                    ? tr("Strict mode: %n isolation violation(s) block the commit", nullptr, int(m_violations.size()))
+                                    : tr("Accept %n isolation violation(s)", nullptr, int(m_violations.size())));
+    m_acceptViolations->setToolTip(m_violations.join(QLatin1Char('\n')));
+    updateApprove();
+}
+
+void DiffReview::updateApprove()
+{
+    const bool allowed = m_violations.isEmpty() || (m_mode == PolicyMode::BestEffort && m_acceptViolations->isChecked());
+    m_approve->setEnabled(m_plan && !m_committing && allowed);
+}
+
+void DiffReview::findSmPort()
+{
+    m_smPort.clear();
+    if (!m_fabric || configuredCommitTarget().lftsPath.isEmpty()) {
+        updateTargetLabel();
+        return;
+    }
+    QPointer<DiffReview> self(this);
+    std::shared_ptr<const Fabric> fabric = m_fabric;
+    QtConcurrent::run([fabric] { return findMasterSmPort(*fabric, LiveOptions()); }).then(this, [this, fabric](const Result<Guid> &found) {
+        if (fabric != m_fabric)
+            return;
+        m_smPort = found ? tr("OpenSM runs on %1.").arg(smPortText(*fabric, *found))
+                         : tr("OpenSM's port not found on the fabric (%1); the commit infers it from the P_Key tables.").arg(found.error().toString());
+        updateTargetLabel();
+    });
 }
 
 QString DiffReview::summaryText() const
@@ -251,7 +340,8 @@ void DiffReview::updateTargetLabel()
     const CommitTarget target = configuredCommitTarget();
     m_target->setText(target.lftsPath.isEmpty()
                           ? tr("No commit target: Approve writes the plan files.")
-                          : tr("Commit target: %1 and %2").arg(QDir::toNativeSeparators(target.lftsPath), QDir::toNativeSeparators(target.partitionsPath)));
+                          : tr("Commit target: %1 and %2").arg(QDir::toNativeSeparators(target.lftsPath), QDir::toNativeSeparators(target.partitionsPath))
+                              + (m_smPort.isEmpty() ? QString() : QLatin1Char(' ') + m_smPort));
 }
 
 bool DiffReview::writePlanFiles(const QString &directory, QString *error)
@@ -297,19 +387,28 @@ void DiffReview::approve()
     }
     const QString question = tr("Install this plan on the fabric now?\n\n%1\n\nOpenSM reloads %2 and %3; Weft reads the tables back and rolls back on a mismatch.")
                                  .arg(summaryText(), target.lftsPath, target.partitionsPath);
-    if (QMessageBox::question(this, tr("Approve the Plan"), question) != QMessageBox::Yes)
+    const bool accepted = !m_violations.isEmpty() && m_acceptViolations->isChecked();
+    const QString acceptedText = accepted ? QStringLiteral("\n\n") + tr("You accept %n isolation violation(s):", nullptr, int(m_violations.size()))
+            + QLatin1Char('\n') + m_violations.mid(0, 10).join(QLatin1Char('\n'))
+                                          : QString();
+    if (QMessageBox::question(this, tr("Approve the Plan"), question + acceptedText) != QMessageBox::Yes)
         return;
     CommitPlan plan;
     plan.tables = *m_proposed;
     plan.partitionsConf = m_plan->plannedPartitionsConf;
     plan.partitionsFileName = QStringLiteral("partitions.conf");
     plan.madeFor = *m_fabric;
+    if (m_document) {
+        plan.intent = m_document->tenancy();
+        plan.serviceLevels = m_serviceLevels;
+    }
     m_committing = true;
     m_approve->setEnabled(false);
     showReport(tr("Committing…"));
     QPointer<DiffReview> self(this);
-    QtConcurrent::run([plan, target, self] {
+    QtConcurrent::run([plan, target, self, accepted] {
         CommitOptions options;
+        options.acceptViolations = accepted;
         options.journalPath = defaultJournalPath(target.lftsPath);
         options.progress = [self](const QString &line) {
             QMetaObject::invokeMethod(qApp, [self, line] {
@@ -320,7 +419,7 @@ void DiffReview::approve()
         return commitPlan(plan, target, liveCommitBackend(LiveOptions()), options);
     }).then(this, [this](const CommitReport &report) {
         m_committing = false;
-        m_approve->setEnabled(m_plan != nullptr);
+        updateApprove();
         showReport(report.toText());
         Q_EMIT commitFinished(report);
     });
@@ -335,19 +434,27 @@ void DiffReview::editCommitTarget()
     auto *partitions = new QLineEdit(target.partitionsPath, &dialog);
     auto *pid = new QLineEdit(target.pidFile, &dialog);
     auto *log = new QLineEdit(target.logPath, &dialog);
+    auto *options = new QLineEdit(target.optionsPath, &dialog);
     auto *form = new QFormLayout(&dialog);
     form->addRow(new QLabel(tr("The files of an OpenSM started with -R file -U LFTS -P PARTITIONS. Leave the first empty to write plan files instead."), &dialog));
     form->addRow(tr("LFT dump (-U):"), lfts);
     form->addRow(tr("partitions.conf (-P):"), partitions);
     form->addRow(tr("OpenSM pid file:"), pid);
     form->addRow(tr("OpenSM log (optional):"), log);
+    form->addRow(tr("OpenSM options file (-F; needed for service levels):"), options);
     auto *box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
     form->addRow(box);
     connect(box, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
     connect(box, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    saveCommitTarget({lfts->text().trimmed(), partitions->text().trimmed(), pid->text().trimmed(), log->text().trimmed()});
+    CommitTarget edited;
+    edited.lftsPath = lfts->text().trimmed();
+    edited.partitionsPath = partitions->text().trimmed();
+    edited.pidFile = pid->text().trimmed();
+    edited.logPath = log->text().trimmed();
+    edited.optionsPath = options->text().trimmed();
+    saveCommitTarget(edited);
     updateTargetLabel();
 }
 

@@ -17,6 +17,7 @@
 
 #include <memory>
 
+class QCheckBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -37,6 +38,14 @@ class DiffReview : public QWidget
 
 public:
     enum Column { SwitchColumn, LidColumn, EntriesColumn, BlocksColumn, SmpsColumn, ColumnCount };
+    // The policy table: each proposed partition's policy, whether the proposal meets it, and the
+    // SL and VL its traffic will use once committed.
+    enum PolicyColumn { PartitionColumn,
+                        PolicyColumn,
+                        MetColumn,
+                        SlColumn,
+                        VlColumn,
+                        PolicyColumnCount };
 
     explicit DiffReview(QWidget *parent = nullptr);
 
@@ -53,6 +62,9 @@ public:
     bool hasPlan() const { return m_plan != nullptr; }
     const ReconfigurationDiff &diff() const;
     QTableWidget *switchTable() const { return m_switches; }
+    QTableWidget *policyTable() const { return m_policies; }
+    // Isolation violations of the proposal; in best-effort mode Approve needs them accepted.
+    QStringList violations() const { return m_violations; }
     QString summaryText() const;
     QString partitionsDiffText() const;
     QByteArray plannedPartitionsConf() const;
@@ -75,6 +87,9 @@ private:
                   std::shared_ptr<const ForwardingTables> proposed, std::shared_ptr<const ReconfigurationPlan> plan);
     void showReport(const QString &text);
     void updateTargetLabel();
+    void showPolicies();
+    void findSmPort();
+    void updateApprove();
 
     FabricDocument *m_document = nullptr;
     // What the plan was made of, shared with whoever made it (the session, or setPlan).
@@ -90,6 +105,12 @@ private:
     QPlainTextEdit *m_partitionsDiff = nullptr;
     QPlainTextEdit *m_report = nullptr;
     QPushButton *m_approve = nullptr;
+    QTableWidget *m_policies = nullptr;
+    QCheckBox *m_acceptViolations = nullptr;
+    QStringList m_violations;
+    std::map<std::uint16_t, int> m_serviceLevels;  // the proposal's, P_Key -> SL (SL 0 left out)
+    PolicyMode m_mode = PolicyMode::BestEffort;
+    QString m_smPort;  // the master SM's port as found on the fabric, or why not
 };
 
 }  // namespace weft

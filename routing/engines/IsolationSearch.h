@@ -1,0 +1,71 @@
+#pragma once
+// The isolation search behind pftree (docs/pftree-isolation.md): which top switch, and on three
+// levels which middle switch, each destination's down path takes, so that no directed switch
+// link carries flows of two phy-isolated partitions where an assignment without one exists.
+//
+// The space searched is the one every fat-tree engine here routes in: destination-based
+// up*/down* routing where each destination LID has one down path (leaf up to a root) and every
+// other switch forwards towards it as ftree's "route up by going down" does. Destinations on one
+// leaf that receive in the same partitions (a destination class) take the same path in the
+// search: any other choice only adds links, so this loses no isolating assignment and no
+// minimum. Links are counted per port group (parallel cables count as one; a pure tree has none).
+//
+// Objective, lexicographic: (1) directed links carrying two or more phy partitions, (2) links
+// carrying a phy partition and any other. Classes holding a phy partition are placed by an exact
+// branch and bound (most spread partitions first; candidates tried cheapest first, then least
+// loaded, then in ftree's up-port order; on a two-level tree whose roots all see every leaf,
+// only the first untouched root is tried, the others being interchangeable). The other classes
+// then take, one at a time in class order, the path adding the least of (1), (2), (3) links
+// shared by any two partitions, then the least loaded. Last, each class's hosts spread over
+// every path that changes none of these counts, least loaded first, ties in ftree order.
+
+#include <cstdint>
+#include <vector>
+
+namespace weft::routing {
+
+struct IsolationProblem
+{
+    struct Group
+    {
+        int lower = -1;  // switch indices
+        int upper = -1;
+    };
+    // Flows of `partition` towards a class arrive from these leaves (the class's own excluded).
+    struct Demand
+    {
+        int partition = 0;
+        std::vector<int> senderLeaves;
+    };
+    struct DestinationClass
+    {
+        int leaf = -1;
+        std::vector<Demand> demands;  // empty: the class needs no path of its own
+        int hosts = 1;
+    };
+
+    int switchCount = 0;
+    std::vector<Group> groups;
+    std::vector<std::vector<int>> upGroups;    // per switch, in ftree's order
+    std::vector<std::vector<int>> downGroups;  // per switch, in ftree's order
+    std::vector<char> physical;                // per partition
+    std::vector<DestinationClass> classes;
+    bool interchangeableRoots = false;  // two levels, every root one group to every leaf
+    std::int64_t budget = 400000;       // branch-and-bound nodes
+    int maxCandidates = 256;            // up paths per leaf beyond which no search runs
+};
+
+struct IsolationPlan
+{
+    bool ran = false;     // false: too many candidate paths; nothing below is set
+    bool proven = false;  // the branch and bound finished within its budget
+    std::int64_t nodes = 0;
+    int phyShared = 0;     // objective (1) of the plan
+    int phyConflicts = 0;  // objective (2)
+    // Per class, per host (in class order): the up groups from the leaf to a root.
+    std::vector<std::vector<std::vector<int>>> hostPaths;
+};
+
+IsolationPlan searchIsolation(const IsolationProblem &problem);
+
+}  // namespace weft::routing
