@@ -1,7 +1,7 @@
 // LFT dumps against the real tools: OpenSM routes a simulated fabric, the real dump_lfts reads
 // the switches' tables, Weft parses them, changes them, and writes a dump; a second OpenSM
 // loads that dump with its `file` routing engine and the switches must then hold exactly the
-// tables Weft wrote.
+// tables Weft wrote, in both forms Weft writes (annotated and compact), LIDs renumbered or not.
 
 #include "Fabric.h"
 #include "ForwardingTables.h"
@@ -70,11 +70,13 @@ class TestLabLfts : public QObject
 
 private Q_SLOTS:
     void initTestCase();
+    void openSmLoadsWeftDump_data();
     void openSmLoadsWeftDump();
+    void weftDumpFollowsRenumberedLids_data() { openSmLoadsWeftDump_data(); }
     void weftDumpFollowsRenumberedLids();
 
 private:
-    Result<ForwardingTables> routeFromWeftDump(const QString &workDir, const QString &what);
+    Result<ForwardingTables> routeFromWeftDump(const QString &workDir, const QString &what, const QString &lftsPath);
 
     QString m_netFile;
     Fabric m_fabric;
@@ -82,6 +84,7 @@ private:
     ForwardingTables m_routed;    // OpenSM's own routing, as dump_lfts read it
     ForwardingTables m_proposed;  // what Weft wrote to m_lftsPath
     QString m_lftsPath;
+    QString m_compactPath;  // the same tables in the compact form, streamed by writeLftDumpFile
 };
 
 // The real tool, with the simulator's environment; its output read by Weft.
@@ -157,13 +160,27 @@ void TestLabLfts::initTestCase()
     const Result<ForwardingTables> reread = readLftDumpFile(m_lftsPath, &m_fabric);
     QVERIFY2(reread.ok(), qPrintable(reread.ok() ? QString() : reread.error().toString()));
     QVERIFY(*reread == m_proposed);
+
+    m_compactPath = m_dir.filePath(QStringLiteral("weft-compact.lfts"));
+    const Status compactWritten = writeLftDumpFile(m_compactPath, m_proposed, &m_fabric, LftDumpForm::Compact);
+    QVERIFY2(compactWritten.ok(), qPrintable(compactWritten.ok() ? QString() : compactWritten.error().toString()));
+    const Result<ForwardingTables> compact = readLftDumpFile(m_compactPath, &m_fabric);
+    QVERIFY2(compact.ok(), qPrintable(compact.ok() ? QString() : compact.error().toString()));
+    QVERIFY(*compact == m_proposed);
+}
+
+void TestLabLfts::openSmLoadsWeftDump_data()
+{
+    QTest::addColumn<bool>("compact");
+    QTest::addRow("annotated") << false;
+    QTest::addRow("compact") << true;
 }
 
 // Starts a fresh subnet whose OpenSM routes from Weft's file and returns what the switches hold.
-Result<ForwardingTables> TestLabLfts::routeFromWeftDump(const QString &workDir, const QString &what)
+Result<ForwardingTables> TestLabLfts::routeFromWeftDump(const QString &workDir, const QString &what, const QString &lftsPath)
 {
     SimulatedFabric lab(SimulatedFabric::Options{
-        m_netFile, {}, true, {QStringLiteral("-R"), QStringLiteral("file"), QStringLiteral("-U"), m_lftsPath}, {}, 180000, workDir});
+        m_netFile, {}, true, {QStringLiteral("-R"), QStringLiteral("file"), QStringLiteral("-U"), lftsPath}, {}, 180000, workDir});
     const Status started = lab.start();
     if (!started)
         return started.error();
@@ -182,7 +199,8 @@ Result<ForwardingTables> TestLabLfts::routeFromWeftDump(const QString &workDir, 
 
 void TestLabLfts::openSmLoadsWeftDump()
 {
-    const Result<ForwardingTables> loaded = routeFromWeftDump({}, QStringLiteral("dump_lfts (file routing)"));
+    QFETCH(bool, compact);
+    const Result<ForwardingTables> loaded = routeFromWeftDump({}, QStringLiteral("dump_lfts (file routing)"), compact ? m_compactPath : m_lftsPath);
     QVERIFY2(loaded.ok(), qPrintable(loaded.ok() ? QString() : loaded.error().toString()));
     QVERIFY2(*loaded == m_proposed, qPrintable(QStringLiteral("switches hold:\n%1Weft wrote:\n%2")
                                                     .arg(describe(*loaded), describe(m_proposed))));
@@ -197,7 +215,8 @@ void TestLabLfts::weftDumpFollowsRenumberedLids()
     // OpenSM keeps the LIDs it finds in its guid2lid cache: give every port a new one, so the
     // dump's LIDs are all stale and only its port GUIDs can say where each entry belongs.
     constexpr Lid kShift = 0x20;
-    const QString workDir = m_dir.filePath(QStringLiteral("renumbered"));
+    QFETCH(bool, compact);
+    const QString workDir = m_dir.filePath(compact ? QStringLiteral("renumbered-compact") : QStringLiteral("renumbered"));
     QVERIFY(QDir().mkpath(workDir));
     QByteArray guid2lid;
     std::map<Lid, Lid> newLid;
@@ -221,7 +240,8 @@ void TestLabLfts::weftDumpFollowsRenumberedLids()
             expected.lft(std::size_t(i)).setPort(lid, sw.lft.port(oldLid));
     }
 
-    const Result<ForwardingTables> loaded = routeFromWeftDump(workDir, QStringLiteral("dump_lfts (renumbered LIDs)"));
+    const Result<ForwardingTables> loaded = routeFromWeftDump(workDir, QStringLiteral("dump_lfts (renumbered LIDs)"),
+                                                              compact ? m_compactPath : m_lftsPath);
     QVERIFY2(loaded.ok(), qPrintable(loaded.ok() ? QString() : loaded.error().toString()));
     // The cache was honoured: nothing is routed to the old LIDs any more.
     QVERIFY(!loaded->find(kSwitch1)->lft.hasRoute(2));

@@ -31,6 +31,9 @@ int convert(const QStringList &args)
     parser.addOption({{QStringLiteral("t"), QStringLiteral("to")}, QStringLiteral("Output format: %1.").arg(kTargets.join(QStringLiteral(", "))), QStringLiteral("FORMAT")});
     parser.addOption({{QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("Output file (written atomically, previous kept as FILE.bak); default stdout."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("topology"), QStringLiteral("For LFT dumps: check the dump against this topology and name destinations in the output."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("annotate"), QStringLiteral(
+        "For --to lfts: write ibroute's commented form for people (destination type, port GUID, description per\n"
+        "entry) instead of the compact form OpenSM's file engine reads (`0xLID PORT portguid 0x...`).")});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The file to convert."));
     int exitCode = kExitOk;
     if (!parseArguments(parser, QStringLiteral("convert"), args, &exitCode))
@@ -74,7 +77,8 @@ int convert(const QStringList &args)
         Result<ForwardingTables> tables = readLftDump(*data, path, fabric ? &*fabric : nullptr);
         if (!tables)
             return reportBadInput(command, tables.error());
-        output = writeLftDump(*tables, fabric ? &*fabric : nullptr);
+        output = writeLftDump(*tables, fabric ? &*fabric : nullptr,
+                              parser.isSet(QStringLiteral("annotate")) ? LftDumpForm::Annotated : LftDumpForm::Compact);
         break;
     }
     case FileFormat::PartitionsConf:

@@ -23,7 +23,8 @@ int route(const QStringList &args)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Routes a topology with one of Weft's engines and writes the forwarding tables as an LFT dump\n"
-        "(ibroute format with port GUIDs) that OpenSM loads with `opensm -R file -U DUMP`. The file is\n"
+        "(compact: `0xLID PORT portguid 0x...` per entry; --annotate for ibroute's commented form) that\n"
+        "OpenSM loads with `opensm -R file -U DUMP`. The file is\n"
         "replaced atomically; what it replaces is kept as DUMP.bak.\n"
         "Where the engine assigns service levels to partitions, they are written to DUMP.sl, one\n"
         "`0xPKEY SL` line per partition (P_Key low 15 bits in hex, SL 0..15, `#` comments); `weft\n"
@@ -40,6 +41,10 @@ int route(const QStringList &args)
     parser.addOption({QStringLiteral("weights"), QStringLiteral(
         "Node weights: lines `GUID-or-description weight` (port or node GUID, node description or id; '#' comments)."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("out"), QStringLiteral("Where to write the LFT dump ('-' for stdout)."), QStringLiteral("LFTS")});
+    parser.addOption({QStringLiteral("annotate"), QStringLiteral(
+        "Write the dump for people: ibroute's form, each entry with the destination's type, port GUID and\n"
+        "description, and column titles. Default: the compact form (`0xLID PORT portguid 0x...` per entry),\n"
+        "all OpenSM's file engine reads.")});
     int exitCode = kExitOk;
     if (!parseArguments(parser, kCommand, args, &exitCode))
         return exitCode;
@@ -82,7 +87,10 @@ int route(const QStringList &args)
 
     const QString outPath = parser.value(QStringLiteral("out"));
     const bool toStdout = outPath == QLatin1String("-");
-    const Status written = writeOutput(outPath, writeLftDump(routing->tables, &fabric));
+    const LftDumpForm form = parser.isSet(QStringLiteral("annotate")) ? LftDumpForm::Annotated : LftDumpForm::Compact;
+    // Streamed to the file: the dump of a large fabric is never held in memory whole.
+    const Status written = toStdout ? writeOutput(outPath, writeLftDump(routing->tables, &fabric, form))
+                                    : writeLftDumpFile(outPath, routing->tables, &fabric, form);
     if (!written) {
         err() << "weft route: " << written.error().toString() << Qt::endl;
         return kExitFailure;

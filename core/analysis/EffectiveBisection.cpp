@@ -15,12 +15,17 @@
 #include <thread>
 #include <unordered_map>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace weft {
 
 namespace {
 
 constexpr int kHistogramBins = 20;
 constexpr std::uint8_t kNoNextPort = 0xFF;
+constexpr std::size_t kPrefetchAhead = 8;  // streams: path records are misses in a large table
 
 std::uint64_t splitmix64(std::uint64_t x)
 {
@@ -33,12 +38,13 @@ std::uint64_t splitmix64(std::uint64_t x)
 // The spec's draw (§2.6.3): exact rejection on 32-bit words, so every standard library agrees.
 std::uint32_t uniformBelow32(std::mt19937 &rng, std::uint32_t bound)
 {
-    const std::uint64_t range = std::uint64_t(1) << 32;
-    const std::uint64_t limit = range - range % bound;
+    // In 32-bit arithmetic (a faster division): 2^32 mod bound is (2^32 - bound) mod bound, and a
+    // draw is accepted when it lies below 2^32 minus that.
+    const std::uint32_t excess = std::uint32_t(0u - bound) % bound;
     for (;;) {
-        const std::uint64_t r = rng();
-        if (r < limit)
-            return std::uint32_t(r % bound);
+        const std::uint32_t r = std::uint32_t(rng());
+        if (excess == 0 || r < 0u - excess)
+            return r % bound;
     }
 }
 
@@ -226,8 +232,18 @@ Result<EffectiveBisection> EffectiveBisection::prepare(const Fabric &fabric, con
     }
     constexpr std::size_t kPathTableLimit = std::size_t(512) << 20;
     bool usePaths = n * ebb.m_sourceSlots * kPathStride <= kPathTableLimit;
-    if (usePaths)
+    if (usePaths) {
+        ebb.m_paths.reserve(n * ebb.m_sourceSlots * kPathStride);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        // The samples read random records of this table: huge pages spare a TLB miss per stream.
+        // Advice only; before the pages are first touched.
+        const std::uintptr_t begin = (std::uintptr_t(ebb.m_paths.data()) + 4095) & ~std::uintptr_t(4095);
+        const std::uintptr_t end = (std::uintptr_t(ebb.m_paths.data()) + ebb.m_paths.capacity()) & ~std::uintptr_t(4095);
+        if (end > begin)
+            madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
+#endif
         ebb.m_paths.assign(n * ebb.m_sourceSlots * kPathStride, 0);
+    }
     RouteTracer tracer(fabric, tables);
     for (std::size_t j = 0; j < n; ++j) {
         const EndPort &destination = ends[std::size_t(chosen[j])];
@@ -304,6 +320,10 @@ EffectiveBisection::SampleOutcome EffectiveBisection::evaluate(const std::vector
         return s < half ? std::pair<int, int>{pattern[s], pattern[s + half]} : std::pair<int, int>{pattern[s], pattern[s - half]};
     };
 
+    // Paper mode (one rate, unit demands): a channel's congestion is its stream count, so pass 1
+    // keeps only the 32-bit counters and pass 2 reads them.
+    const bool paperMode = m_uniformRates && !m_weighted;
+
     // Pass 1: walk every stream, remember its channels, count congestion per channel.
     w.path.clear();
     w.pathStart.clear();
@@ -318,8 +338,8 @@ EffectiveBisection::SampleOutcome EffectiveBisection::evaluate(const std::vector
         if (!m_paths.empty() && slot >= 0) {
 #if defined(__GNUC__)
             // The records of later streams are independent misses: start them early.
-            if (s + 8 < streamCount) {
-                const auto [nextSource, nextDestination] = streamEnds(s + 8);
+            if (s + kPrefetchAhead < streamCount) {
+                const auto [nextSource, nextDestination] = streamEnds(s + kPrefetchAhead);
                 const std::int32_t nextSlot = m_sourceSlot[std::size_t(nextSource)];
                 if (nextSlot >= 0)
                     __builtin_prefetch(m_paths.data() + (std::size_t(nextDestination) * m_sourceSlots + std::size_t(nextSlot)) * kPathStride);
@@ -329,7 +349,8 @@ EffectiveBisection::SampleOutcome EffectiveBisection::evaluate(const std::vector
             const std::size_t hops = record[0];
             for (std::size_t hop = 0;; ++hop) {
                 w.path.push_back(channel);
-                w.tau[std::size_t(channel)] += demand;
+                if (!paperMode)
+                    w.tau[std::size_t(channel)] += demand;
                 if (w.streams[std::size_t(channel)]++ == 0)
                     w.touched.push_back(channel);
                 if (hop == hops)
@@ -342,7 +363,8 @@ EffectiveBisection::SampleOutcome EffectiveBisection::evaluate(const std::vector
         const std::uint8_t *column = m_nextPort.data() + std::size_t(destination) * m_switchCount;
         for (;;) {
             w.path.push_back(channel);
-            w.tau[std::size_t(channel)] += demand;
+            if (!paperMode)
+                w.tau[std::size_t(channel)] += demand;
             if (w.streams[std::size_t(channel)]++ == 0)
                 w.touched.push_back(channel);
             const PortIndex arrival = m_remotePort[std::size_t(channel)];
@@ -355,25 +377,25 @@ EffectiveBisection::SampleOutcome EffectiveBisection::evaluate(const std::vector
     w.pathStart.push_back(std::uint32_t(w.path.size()));
 
     // Pass 2: each stream's share at its worst channel.
-    const bool paperMode = m_uniformRates && !m_weighted;
     double normalizedSum = 0;
     double aggregate = 0;
     for (std::size_t s = 0; s < streamCount; ++s) {
         const std::uint32_t begin = w.pathStart[s];
         const std::uint32_t end = w.pathStart[s + 1];
         if (paperMode) {
-            double worst = 0;
+            std::uint32_t most = 0;
             for (std::uint32_t i = begin; i < end; ++i)
-                worst = std::max(worst, w.tau[std::size_t(w.path[i])]);
+                most = std::max(most, w.streams[std::size_t(w.path[i])]);
+            const double worst = double(most);
             normalizedSum += 1.0 / worst;
             aggregate += m_endpointRate.front() / worst;
             const std::size_t bucket = std::size_t(worst);
             if (w.byMaxCongestion.size() <= bucket)
                 w.byMaxCongestion.resize(bucket + 1, 0);
             ++w.byMaxCongestion[bucket];
-            if (worst > 1)
+            if (most > 1)
                 for (std::uint32_t i = begin; i < end; ++i)
-                    if (w.tau[std::size_t(w.path[i])] == worst)
+                    if (w.streams[std::size_t(w.path[i])] == most)
                         ++w.bottleneck[std::size_t(w.path[i])];
             continue;
         }
@@ -398,10 +420,11 @@ EffectiveBisection::SampleOutcome EffectiveBisection::evaluate(const std::vector
 
     for (PortIndex channel : w.touched) {
         const std::size_t c = std::size_t(channel);
-        w.tauSum[c] += w.tau[c];
+        w.tauSum[c] += paperMode ? double(w.streams[c]) : w.tau[c];
         if (w.streams[c] >= 2)
             ++w.shared[c];
-        w.tau[c] = 0;
+        if (!paperMode)
+            w.tau[c] = 0;
         w.streams[c] = 0;
     }
     return {streamCount == 0 ? 1.0 : normalizedSum / double(streamCount), aggregate};

@@ -2,11 +2,15 @@
 
 #include <algorithm>
 
+#include "SafeFile.h"
 #include "TextReader.h"
+
+#include <QFile>
 
 #include <cctype>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 #include <string_view>
 
@@ -85,16 +89,27 @@ struct Section
 class Parser
 {
 public:
-    Parser(TextReader &reader, const Fabric *fabric) : m_reader(reader), m_fabric(fabric) {}
+    explicit Parser(const Fabric *fabric) : m_fabric(fabric) {}
 
-    ForwardingTables parse()
+    // Parses the lines of `reader`, a part of the dump whose first line is line lineBase + 1 of
+    // the file: a file is read a piece at a time, each piece ending at a line's end.
+    void feed(TextReader &reader, int lineBase)
     {
-        while (m_reader.next()) {
-            const string_view line = text::trimmed(m_reader.line());
+        m_reader = &reader;
+        m_lineBase = lineBase;
+        for (;;) {
+            try {
+                if (!reader.next())
+                    break;
+            } catch (InputError &e) {
+                e.line += lineBase;
+                throw;
+            }
+            const string_view line = text::trimmed(reader.line());
             if (line.empty() || line.front() == '#')
                 continue;
             if (text::startsWith(line, kMulticastHeader))
-                m_reader.fail(QStringLiteral("multicast dump, not a unicast LFT dump"));
+                fail(QStringLiteral("multicast dump, not a unicast LFT dump"));
             if (text::startsWith(line, kUnicastHeader))
                 header(line);
             else if (text::startsWith(line, "0x"))
@@ -102,10 +117,15 @@ public:
             else if (line == kColumnTitle1 || line == kColumnTitle2 || text::startsWith(line, kWrapperWarning))
                 continue;
             else if (!footer(line))
-                m_reader.fail(QStringLiteral("unrecognised line %1; expected a \"Unicast lids\" switch header, "
-                                             "an entry \"0x<lid> <port>\" or \"<n> lids dumped\"")
-                                  .arg(quoted(line)));
+                fail(QStringLiteral("unrecognised line %1; expected a \"Unicast lids\" switch header, "
+                                    "an entry \"0x<lid> <port>\" or \"<n> lids dumped\"")
+                         .arg(quoted(line)));
         }
+    }
+
+    // After the last piece: the dump must have ended with a complete switch.
+    ForwardingTables finish()
+    {
         requireClosed();
         if (m_tables.isEmpty())
             throw InputError{0, QStringLiteral("no unicast LFTs: the file has no \"Unicast lids\" switch header")};
@@ -113,7 +133,8 @@ public:
     }
 
 private:
-    [[noreturn]] void fail(const QString &message) const { m_reader.fail(message); }
+    int lineNumber() const { return m_lineBase + m_reader->lineNumber(); }
+    [[noreturn]] void fail(const QString &message) const { throw InputError{lineNumber(), message}; }
 
     // Every section ends with "N lids dumped"; a missing one means the dump was cut short.
     void requireClosed() const
@@ -204,7 +225,7 @@ private:
         section.index = std::size_t(index);
         section.seen.assign(std::size_t(section.rangeLast) + 1, false);
         m_tables.lft(section.index).reserve(Lid(section.rangeLast));
-        m_headerLines.push_back(m_reader.lineNumber());
+        m_headerLines.push_back(lineNumber());
         m_section = std::move(section);
     }
 
@@ -254,11 +275,14 @@ private:
             fail(QStringLiteral("out port %1 for LID %2 is out of range (0-254, or 255 for no route)")
                      .arg(port)
                      .arg(hexLid(unsigned(lid))));
-        rest = skipSpace(rest.substr(portText.size()));
-        if (!rest.empty() && rest.front() != ':' && rest.front() != '#')
+        // Then the destination: ": (...)" (ibroute, the annotated form), nothing, or the compact
+        // form's " portguid 0x...".
+        const string_view afterPort = rest.substr(portText.size());
+        rest = skipSpace(afterPort);
+        if (!rest.empty() && rest.front() != ':' && rest.front() != '#' && !text::startsWith(rest, kPortGuidMarker.substr(1)))
             fail(QStringLiteral("unexpected text %1 after the out port of LID %2")
                      .arg(quoted(rest), hexLid(unsigned(lid))));
-        checkPortGuid(rest);
+        checkPortGuid(afterPort);
 
         if (lid < section.rangeFirst || lid > section.rangeLast)
             fail(QStringLiteral("LID %1 is outside the switch header's range %2-%3")
@@ -325,7 +349,8 @@ private:
         return true;
     }
 
-    TextReader &m_reader;
+    TextReader *m_reader = nullptr;
+    int m_lineBase = 0;
     const Fabric *m_fabric;
     ForwardingTables m_tables;
     std::optional<Section> m_section;
@@ -346,75 +371,134 @@ const char *nodeTypeText(NodeType type)
     return "Channel Adapter";
 }
 
-// The text after "0x0004 001 " for each LID, computed once for all switches.
+// Per LID, what follows "0x0004 001" on its entry lines, line end included, computed once for all
+// switches: " : (Channel Adapter portguid 0x...: 'desc')" annotated, " portguid 0x..." compact.
 class DestinationInfo
 {
 public:
-    explicit DestinationInfo(const Fabric *fabric) : m_fabric(fabric) {}
-
-    const QByteArray &forLid(Lid lid)
+    DestinationInfo(const Fabric *fabric, LftDumpForm form, Lid top) : m_offsets(std::size_t(top) + 2, 0)
     {
-        if (lid >= m_cache.size())
-            m_cache.resize(std::size_t(lid) + 1);
-        QByteArray &info = m_cache[lid];
-        if (info.isEmpty())
-            info = describe(lid);
-        return info;
+        for (std::size_t lid = 0; lid <= top; ++lid) {
+            m_offsets[lid] = m_text.size();
+            describe(fabric, form, Lid(lid));
+        }
+        m_offsets[std::size_t(top) + 1] = m_text.size();
+    }
+
+    string_view forLid(Lid lid) const
+    {
+        return string_view(m_text).substr(m_offsets[lid], m_offsets[std::size_t(lid) + 1] - m_offsets[lid]);
     }
 
 private:
-    QByteArray describe(Lid lid) const
+    void describe(const Fabric *fabric, LftDumpForm form, Lid lid)
     {
-        const PortIndex p = m_fabric ? m_fabric->portByLid(lid) : kNoIndex;
-        if (p == kNoIndex)
-            return QByteArrayLiteral(": (unknown node and type)");
-        const Port &port = m_fabric->port(p);
-        const Node &node = m_fabric->node(port.node);
-        const Guid guid = port.guid ? port.guid : node.guid;
+        const PortIndex p = fabric ? fabric->portByLid(lid) : kNoIndex;
+        if (p == kNoIndex) {
+            m_text += form == LftDumpForm::Annotated ? " : (unknown node and type)\n" : "\n";
+            return;
+        }
+        const Port &port = fabric->port(p);
+        const Node &node = fabric->node(port.node);
         char buffer[64];
-        std::snprintf(buffer, sizeof buffer, " portguid 0x%016" PRIx64 ": '", guid);
-        return QByteArrayLiteral(": (") + nodeTypeText(node.type) + buffer + nodeDescription(node).toUtf8()
-            + QByteArrayLiteral("')");
+        std::snprintf(buffer, sizeof buffer, " portguid 0x%016" PRIx64, port.guid ? port.guid : node.guid);
+        if (form == LftDumpForm::Compact) {
+            m_text += buffer;
+            m_text += '\n';
+            return;
+        }
+        m_text += " : (";
+        m_text += nodeTypeText(node.type);
+        m_text += buffer;
+        m_text += ": '";
+        m_text += (node.description.isEmpty() ? node.name : node.description).toStdString();
+        m_text += "')\n";
     }
 
-    static QString nodeDescription(const Node &node)
-    {
-        return node.description.isEmpty() ? node.name : node.description;
-    }
-
-    const Fabric *m_fabric;
-    std::vector<QByteArray> m_cache;
+    std::string m_text;
+    std::vector<std::size_t> m_offsets;  // LID -> where its text starts in m_text
 };
 
-}  // namespace
-
-Result<ForwardingTables> readLftDump(const QByteArray &data, const QString &fileName, const Fabric *fabric)
+// An output buffer written through in pieces: with a sink, handed to it whenever it holds a few
+// MB (bounded memory); without, kept whole.
+class DumpBuffer
 {
-    TextReader reader(data, fileName);
-    try {
-        Parser parser(reader, fabric);
-        return parser.parse();
-    } catch (const InputError &e) {
-        return reader.error(e);
+public:
+    static constexpr qsizetype kChunk = qsizetype(4) << 20;
+
+    DumpBuffer(const LftDumpSink *sink, qsizetype initial) : m_sink(sink) { m_data.resize(sink ? kChunk : initial); }
+
+    // Room for n bytes at the returned pointer; commit() what was used.
+    char *reserve(qsizetype n)
+    {
+        if (m_used + n > m_data.size())
+            makeRoom(n);
+        return m_data.data() + m_used;
     }
-}
+    void commit(qsizetype n) { m_used += n; }
+    void append(string_view s)
+    {
+        std::memcpy(reserve(qsizetype(s.size())), s.data(), s.size());
+        commit(qsizetype(s.size()));
+    }
 
-Result<ForwardingTables> readLftDumpFile(const QString &path, const Fabric *fabric)
-{
-    Result<QByteArray> data = TextReader::readFile(path);
-    if (!data)
-        return data.error();
-    return readLftDump(data.value(), path, fabric);
-}
+    // Hands the rest to the sink; false if the sink refused some piece.
+    bool flush()
+    {
+        if (!m_sink)
+            return true;
+        if (m_ok && m_used > 0)
+            m_ok = (*m_sink)(m_data.constData(), std::size_t(m_used));
+        m_used = 0;
+        return m_ok;
+    }
+    bool ok() const { return m_ok; }
 
-QByteArray writeLftDump(const ForwardingTables &tables, const Fabric *fabric)
+    QByteArray take()
+    {
+        m_data.truncate(m_used);
+        return std::move(m_data);
+    }
+
+private:
+    void makeRoom(qsizetype n)
+    {
+        if (m_sink)
+            flush();
+        if (m_used + n > m_data.size())
+            m_data.resize(std::max(m_data.size() * 2, m_used + n));
+    }
+
+    const LftDumpSink *m_sink;
+    QByteArray m_data;
+    qsizetype m_used = 0;
+    bool m_ok = true;
+};
+
+// "0x%04x %03u" for a LID and an out port, without printf.
+inline void formatEntryStart(char *out, unsigned lid, unsigned port)
 {
-    DestinationInfo destinations(fabric);
-    QByteArray out;
-    std::size_t routes = 0;
+    static constexpr char kHex[] = "0123456789abcdef";
+    out[0] = '0';
+    out[1] = 'x';
+    out[2] = kHex[(lid >> 12) & 0xf];
+    out[3] = kHex[(lid >> 8) & 0xf];
+    out[4] = kHex[(lid >> 4) & 0xf];
+    out[5] = kHex[lid & 0xf];
+    out[6] = ' ';
+    out[7] = char('0' + port / 100);
+    out[8] = char('0' + port / 10 % 10);
+    out[9] = char('0' + port % 10);
+}
+constexpr qsizetype kEntryStartLength = 10;
+
+// The dump, in either form, into `out`; false if its sink refused a piece.
+bool formatLftDump(const ForwardingTables &tables, const Fabric *fabric, LftDumpForm form, DumpBuffer &out)
+{
+    Lid top = 0;
     for (const SwitchForwardingTable &sw : tables.switches())
-        routes += sw.lft.routeCount();
-    out.reserve(qsizetype(routes * 80 + tables.size() * 200));
+        top = std::max(top, sw.lft.top());
+    const DestinationInfo destinations(fabric, form, top);
 
     char buffer[96];
     for (const SwitchForwardingTable &sw : tables.switches()) {
@@ -427,34 +511,126 @@ QByteArray writeLftDump(const ForwardingTables &tables, const Fabric *fabric)
             if (description.isEmpty())
                 description = fabric->node(node).description;
         }
-        const Lid top = sw.lft.top();
-        std::snprintf(buffer, sizeof buffer, "Unicast lids [0x0-0x%x] of switch", unsigned(top));
-        out += buffer;
+        const Lid switchTop = sw.lft.top();
+        std::snprintf(buffer, sizeof buffer, "Unicast lids [0x0-0x%x] of switch", unsigned(switchTop));
+        out.append(buffer);
         if (lid != 0) {
             std::snprintf(buffer, sizeof buffer, " Lid %u", unsigned(lid));
-            out += buffer;
+            out.append(buffer);
         }
         // With no LID the GUID follows "of switch" directly, still found by " guid 0x".
         std::snprintf(buffer, sizeof buffer, " guid 0x%016" PRIx64 " (", sw.guid);
-        out += buffer;
-        out += description.toUtf8();
-        out += "):\n  Lid  Out   Destination\n       Port     Info \n";
+        out.append(buffer);
+        out.append(description.toStdString());
+        out.append(form == LftDumpForm::Annotated ? string_view("):\n  Lid  Out   Destination\n       Port     Info \n")
+                                                  : string_view("):\n"));
 
         int written = 0;
         const std::vector<std::uint8_t> &entries = sw.lft.entries();
-        for (std::size_t l = 1; l <= top; ++l) {
+        for (std::size_t l = 1; l <= switchTop; ++l) {
             if (entries[l] == kNoRoute)
                 continue;
-            std::snprintf(buffer, sizeof buffer, "0x%04x %03u ", unsigned(l), unsigned(entries[l]));
-            out += buffer;
-            out += destinations.forLid(Lid(l));
-            out += '\n';
+            const string_view rest = destinations.forLid(Lid(l));
+            char *at = out.reserve(kEntryStartLength + qsizetype(rest.size()));
+            formatEntryStart(at, unsigned(l), entries[l]);
+            std::memcpy(at + kEntryStartLength, rest.data(), rest.size());
+            out.commit(kEntryStartLength + qsizetype(rest.size()));
             ++written;
         }
         std::snprintf(buffer, sizeof buffer, "%d valid lids dumped \n", written);
-        out += buffer;
+        out.append(buffer);
+        if (!out.ok())
+            return false;
     }
-    return out;
+    return out.flush();
+}
+
+}  // namespace
+
+Result<ForwardingTables> readLftDump(const QByteArray &data, const QString &fileName, const Fabric *fabric)
+{
+    TextReader reader(data, fileName);
+    try {
+        Parser parser(fabric);
+        parser.feed(reader, 0);
+        return parser.finish();
+    } catch (const InputError &e) {
+        return reader.error(e);
+    }
+}
+
+Result<ForwardingTables> readLftDumpFile(const QString &path, const Fabric *fabric)
+{
+    // A piece at a time, each cut at a line's end, so that a dump of any size is read in bounded
+    // memory (beyond the tables themselves).
+    constexpr qint64 kPiece = qint64(4) << 20;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Error{path, 0, QStringLiteral("cannot open: %1").arg(file.errorString())};
+    Parser parser(fabric);
+    QByteArray carried;  // the start of a line the previous piece cut
+    int lineBase = 0;
+    try {
+        for (;;) {
+            QByteArray piece = file.read(kPiece);
+            if (file.error() != QFileDevice::NoError)
+                return Error{path, 0, QStringLiteral("cannot read: %1").arg(file.errorString())};
+            const bool atEnd = piece.isEmpty();
+            if (!carried.isEmpty()) {
+                piece.prepend(carried);
+                carried.clear();
+            }
+            if (!atEnd) {
+                // Keep what follows the last line end for the next piece (unless no line ends
+                // here at all: then the reader reports the overlong line).
+                const qsizetype lastEnd = piece.lastIndexOf('\n');
+                if (lastEnd < 0 && piece.size() <= TextReader::kDefaultMaxLineLength) {
+                    carried = std::move(piece);  // a short read in the middle of a line
+                    continue;
+                }
+                if (lastEnd >= 0 && lastEnd + 1 < piece.size()) {
+                    carried = piece.mid(lastEnd + 1);
+                    piece.truncate(lastEnd + 1);
+                }
+            }
+            if (piece.isEmpty())
+                break;
+            TextReader reader(std::move(piece), path);
+            parser.feed(reader, lineBase);
+            lineBase += reader.lineNumber();
+            if (atEnd)
+                break;
+        }
+        return parser.finish();
+    } catch (const InputError &e) {
+        return Error{path, e.line, e.message};
+    }
+}
+
+QByteArray writeLftDump(const ForwardingTables &tables, const Fabric *fabric, LftDumpForm form)
+{
+    std::size_t routes = 0;
+    for (const SwitchForwardingTable &sw : tables.switches())
+        routes += sw.lft.routeCount();
+    const std::size_t perEntry = form == LftDumpForm::Annotated ? 80 : 40;
+    DumpBuffer out(nullptr, qsizetype(routes * perEntry + tables.size() * 200));
+    formatLftDump(tables, fabric, form, out);
+    return out.take();
+}
+
+bool writeLftDump(const ForwardingTables &tables, const Fabric *fabric, LftDumpForm form, const LftDumpSink &sink)
+{
+    DumpBuffer out(&sink, 0);
+    return formatLftDump(tables, fabric, form, out);
+}
+
+Status writeLftDumpFile(const QString &path, const ForwardingTables &tables, const Fabric *fabric, LftDumpForm form)
+{
+    return writeFileAtomically(path, [&](QIODevice &file) {
+        return writeLftDump(tables, fabric, form, [&file](const char *data, std::size_t size) {
+            return file.write(data, qint64(size)) == qint64(size);
+        });
+    });
 }
 
 QStringList lftCoverageWarnings(const ForwardingTables &tables, const Fabric &fabric)

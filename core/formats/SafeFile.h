@@ -8,6 +8,10 @@
 #include <QByteArray>
 #include <QString>
 
+#include <functional>
+
+class QIODevice;
+
 namespace weft {
 
 // The backup of `path`: "<path>.bak".
@@ -16,5 +20,9 @@ QString backupPath(const QString &path);
 // Writes `data` to `path` atomically. If `path` exists its previous content is first saved
 // as backupPath(path) (replacing an older backup). On failure nothing at `path` changes.
 Status writeFileAtomically(const QString &path, const QByteArray &data, bool keepBackup = true);
+
+// The same, for content written piece by piece (in bounded memory): `write` gets the temporary
+// file and returns false on failure, leaving `path` unchanged.
+Status writeFileAtomically(const QString &path, const std::function<bool(QIODevice &)> &write, bool keepBackup = true);
 
 }  // namespace weft

@@ -90,6 +90,7 @@ struct FatTreeEngine::Model
         unsigned downIndex = 0;
         std::uint32_t minCounterDown = 0;
         bool counterUpChanged = false;
+        bool downAllCas = false;  // every down group leads to a CA and there are no siblings
     };
 
     struct Ca
@@ -103,6 +104,7 @@ struct FatTreeEngine::Model
     std::vector<Switch> switches;
     std::vector<Ca> cas;
     std::vector<Group> groups;
+    std::vector<int> groupRemoteSwitch;  // per group: the remote switch, or -1 for a CA; the hot loop reads only this
     std::vector<int> switchOfGraph;  // graph switch index -> model index
     std::vector<int> leaves;         // REAL leaf range in tuple order
     std::uint32_t leafRank = 0;
@@ -114,8 +116,12 @@ struct FatTreeEngine::Model
     bool requirePure = true;            // false only for analyseFatTree's callers that allow degraded trees
 
     // Routing state.
-    std::vector<std::vector<std::uint8_t>> lft;   // per model switch, by LID
-    std::vector<std::vector<std::uint8_t>> hops;  // per model switch, by LID
+    // By LID, then model switch: routing one LID touches one contiguous row.
+    std::vector<std::uint8_t> lft;
+    std::vector<std::uint8_t> hops;
+    std::size_t rowLength = 0;  // switches.size(), kept for the hot loop
+    std::uint8_t &lftAt(std::size_t sw, std::size_t lid) { return lft[lid * rowLength + sw]; }
+    std::uint8_t &hopsAt(std::size_t sw, std::size_t lid) { return hops[lid * rowLength + sw]; }
 
     bool tupleLess(int a, int b) const { return switches[std::size_t(a)].tuple < switches[std::size_t(b)].tuple; }
     int groupRemoteSwitchCompare(int ga, int gb) const
@@ -139,7 +145,6 @@ private:
     // Routing steps, named after OpenSM's functions they mirror.
     bool routeUpgoingByGoingDown(int sw, int prev, Lid target, bool mainPath, std::uint8_t currentHops);
     bool routeDowngoingByGoingUp(int sw, int prev, Lid target, bool mainPath, std::uint8_t currentHops);
-    void bubbleSortUp(std::vector<int> &array);
     void bubbleSortSiblings(std::vector<int> &array);
     void bubbleSortDown(std::vector<int> &array);
     int compareLoadUp(int g1, int g2) const;
@@ -194,6 +199,14 @@ Status FatTreeEngine::Model::build(const SwitchGraph &graph)
         return s;
     if (Status s = populatePorts(graph); !s)
         return s;
+    groupRemoteSwitch.resize(groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        groupRemoteSwitch[g] = groups[g].remoteIsSwitch && !groups[g].ports.empty() ? groups[g].remote : -1;
+    for (Switch &s : switches) {
+        s.downAllCas = !s.down.empty() && s.siblings.empty();
+        for (int g : s.down)
+            s.downAllCas = s.downAllCas && !groups[std::size_t(g)].remoteIsSwitch;
+    }
     if (cnCount == 0)
         return refuse(QStringLiteral("the fabric has no compute nodes (CA ports linked to switches)"));
 
@@ -582,15 +595,6 @@ int FatTreeEngine::Model::compareLoadUp(int g1, int g2) const
 
 // OpenSM's bubble sorts, pass for pass: the arrays persist between calls and the order
 // of equal elements is part of the result.
-void FatTreeEngine::Model::bubbleSortUp(std::vector<int> &array)
-{
-    Switch &owner = switches[std::size_t(groups[std::size_t(array.front())].owner)];
-    if (!owner.counterUpChanged)
-        return;
-    bubbleSortSiblings(array);
-    owner.counterUpChanged = false;
-}
-
 void FatTreeEngine::Model::bubbleSortSiblings(std::vector<int> &array)
 {
     const std::size_t n = array.size();
@@ -650,7 +654,17 @@ bool FatTreeEngine::Model::routeUpgoingByGoingDown(int sw, int prev, Lid target,
     Switch &s = switches[std::size_t(sw)];
     if (s.down.empty())
         return false;
-    bubbleSortUp(s.down);
+    if (s.downAllCas) {
+        // A leaf: routes exist below and no counter of this switch moves (OpenSM's loop
+        // would only find CA groups).
+        s.downIndex = (s.downIndex + 1) % unsigned(s.down.size());
+        return true;
+    }
+    // The owner of the down groups is this switch: resort them when their counters moved.
+    if (s.counterUpChanged) {
+        bubbleSortSiblings(s.down);
+        s.counterUpChanged = false;
+    }
     if (!s.siblings.empty())
         bubbleSortSiblings(s.siblings);
 
@@ -658,23 +672,23 @@ bool FatTreeEngine::Model::routeUpgoingByGoingDown(int sw, int prev, Lid target,
     const std::size_t count = s.down.size() + (target != 0 ? s.siblings.size() : 0);
     for (std::size_t k = 0; k < count; ++k) {
         const int gi = k < s.down.size() ? s.down[k] : s.siblings[k - s.down.size()];
-        Group &group = groups[std::size_t(gi)];
-        if (!group.remoteIsSwitch) {
-            createdRoute = true;
+        const int remote = groupRemoteSwitch[std::size_t(gi)];
+        if (remote < 0) {
+            // A CA (or a portless group, which OpenSM skips).
+            createdRoute |= !groups[std::size_t(gi)].remoteIsSwitch;
             continue;
         }
-        if (prev >= 0 && group.remoteLid == switches[std::size_t(prev)].lid)
+        // Not back to where we came from (switch LIDs are unique, so this is OpenSM's LID test).
+        if (remote == prev)
             continue;
-        if (group.ports.empty())
-            continue;
-        const int port = leastLoadedPortUp(group);
-        const int remote = group.remote;
-        const std::uint8_t leastHops = hops[std::size_t(remote)][target];
+        const std::uint8_t leastHops = hopsAt(std::size_t(remote), target);
         // Reached already on the way up, by a path no longer than this one.
         if (leastHops != kNoPath && currentHops + 1 >= leastHops)
             continue;
-        lft[std::size_t(remote)][target] = group.ports[std::size_t(port)].remoteNumber;
-        hops[std::size_t(remote)][target] = std::uint8_t(currentHops + 1);
+        Group &group = groups[std::size_t(gi)];
+        const int port = leastLoadedPortUp(group);
+        lftAt(std::size_t(remote), target) = group.ports[std::size_t(port)].remoteNumber;
+        hopsAt(std::size_t(remote), target) = std::uint8_t(currentHops + 1);
         const bool routed = routeUpgoingByGoingDown(remote, -1, target, mainPath, std::uint8_t(currentHops + 1));
         createdRoute |= routed;
         if (routed) {
@@ -709,9 +723,9 @@ bool FatTreeEngine::Model::routeDowngoingByGoingUp(int sw, int prev, Lid target,
         ++g.ports[std::size_t(minPort)].counterDown;
         if (g.counterDown == switches[std::size_t(g.remote)].minCounterDown + 1)
             recalculateMinCounterDown(g.remote);
-        if (lft[std::size_t(firstRemote)][target] == kNoPath || currentHops + 1 < hops[std::size_t(firstRemote)][target]) {
-            lft[std::size_t(firstRemote)][target] = g.ports[std::size_t(minPort)].remoteNumber;
-            hops[std::size_t(firstRemote)][target] = std::uint8_t(currentHops + 1);
+        if (lftAt(std::size_t(firstRemote), target) == kNoPath || currentHops + 1 < hopsAt(std::size_t(firstRemote), target)) {
+            lftAt(std::size_t(firstRemote), target) = g.ports[std::size_t(minPort)].remoteNumber;
+            hopsAt(std::size_t(firstRemote), target) = std::uint8_t(currentHops + 1);
         }
         createdRoute |= routeDowngoingByGoingUp(firstRemote, sw, target, mainPath, std::uint8_t(currentHops + 1));
     }
@@ -720,13 +734,13 @@ bool FatTreeEngine::Model::routeDowngoingByGoingUp(int sw, int prev, Lid target,
     for (std::size_t i = mainPath ? 1 : 0; i < upCount; ++i) {
         const int gi = switches[std::size_t(sw)].up[i];
         const int remote = groups[std::size_t(gi)].remote;
-        if (lft[std::size_t(remote)][target] != kNoPath && currentHops + 1 >= hops[std::size_t(remote)][target])
+        if (lftAt(std::size_t(remote), target) != kNoPath && currentHops + 1 >= hopsAt(std::size_t(remote), target))
             continue;
         if (groups[std::size_t(gi)].ports.empty())
             continue;
         const int port = leastLoadedPortDown(groups[std::size_t(gi)]);
-        lft[std::size_t(remote)][target] = groups[std::size_t(gi)].ports[std::size_t(port)].remoteNumber;
-        hops[std::size_t(remote)][target] = std::uint8_t(currentHops + 1);
+        lftAt(std::size_t(remote), target) = groups[std::size_t(gi)].ports[std::size_t(port)].remoteNumber;
+        hopsAt(std::size_t(remote), target) = std::uint8_t(currentHops + 1);
         createdRoute |= routeDowngoingByGoingUp(remote, sw, target, false, std::uint8_t(currentHops + 1));
     }
 
@@ -738,11 +752,11 @@ bool FatTreeEngine::Model::routeDowngoingByGoingUp(int sw, int prev, Lid target,
     for (std::size_t i = 0; i < siblingCount; ++i) {
         const int gi = switches[std::size_t(sw)].siblings[i];
         const int remote = groups[std::size_t(gi)].remote;
-        if (lft[std::size_t(remote)][target] != kNoPath && currentHops + 1 >= hops[std::size_t(remote)][target])
+        if (lftAt(std::size_t(remote), target) != kNoPath && currentHops + 1 >= hopsAt(std::size_t(remote), target))
             continue;
         const int port = leastLoadedPortDown(groups[std::size_t(gi)]);
-        lft[std::size_t(remote)][target] = groups[std::size_t(gi)].ports[std::size_t(port)].remoteNumber;
-        hops[std::size_t(remote)][target] = std::uint8_t(currentHops + 1);
+        lftAt(std::size_t(remote), target) = groups[std::size_t(gi)].ports[std::size_t(port)].remoteNumber;
+        hopsAt(std::size_t(remote), target) = std::uint8_t(currentHops + 1);
         const bool routed = routeDowngoingByGoingUp(remote, sw, target, false, std::uint8_t(currentHops + 1));
         createdRoute |= routed;
         if (routed) {
@@ -757,8 +771,9 @@ bool FatTreeEngine::Model::routeDowngoingByGoingUp(int sw, int prev, Lid target,
 void FatTreeEngine::Model::route(const std::function<bool()> &tick)
 {
     const std::size_t lids = std::size_t(maxLid) + 1;
-    lft.assign(switches.size(), std::vector<std::uint8_t>(lids, kNoPath));
-    hops.assign(switches.size(), std::vector<std::uint8_t>(lids, kNoPath));
+    rowLength = switches.size();
+    lft.assign(switches.size() * lids, kNoPath);
+    hops.assign(switches.size() * lids, kNoPath);
 
     // Compute nodes, leaf by leaf in index order, each leaf's CAs in port order.
     for (int leaf : leaves) {
@@ -775,8 +790,8 @@ void FatTreeEngine::Model::route(const std::function<bool()> &tick)
             if (!isCn)
                 continue;
             const Lid lid = group.remoteLid;
-            lft[std::size_t(leaf)][lid] = group.ports.front().number;
-            hops[std::size_t(leaf)][lid] = 1;
+            lftAt(std::size_t(leaf), lid) = group.ports.front().number;
+            hopsAt(std::size_t(leaf), lid) = 1;
             routeDowngoingByGoingUp(leaf, -1, lid, true, 1);
             ++routedOnLeaf;
             if (!tick())
@@ -785,11 +800,11 @@ void FatTreeEngine::Model::route(const std::function<bool()> &tick)
         // Missing CNs are routed to LID 0 so that the counters see a full leaf; their
         // entries are wiped after each.
         for (int j = routedOnLeaf; j < maxCnPerLeaf; ++j) {
-            hops[std::size_t(leaf)][0] = 1;
+            hopsAt(std::size_t(leaf), 0) = 1;
             routeDowngoingByGoingUp(leaf, -1, 0, true, 1);
             for (std::size_t s = 0; s < switches.size(); ++s) {
-                hops[s][0] = kNoPath;
-                lft[s][0] = kNoPath;
+                hopsAt(s, 0) = kNoPath;
+                lftAt(s, 0) = kNoPath;
             }
         }
     }
@@ -798,8 +813,8 @@ void FatTreeEngine::Model::route(const std::function<bool()> &tick)
     // Switches' own LIDs, in map order, on secondary paths only.
     for (int sw = 0; sw < int(switches.size()); ++sw) {
         const Lid lid = switches[std::size_t(sw)].lid;
-        lft[std::size_t(sw)][lid] = 0;
-        hops[std::size_t(sw)][lid] = 0;
+        lftAt(std::size_t(sw), lid) = 0;
+        hopsAt(std::size_t(sw), lid) = 0;
         routeDowngoingByGoingUp(sw, -1, lid, false, 0);
         if (!tick())
             return;
@@ -859,15 +874,26 @@ Result<Routing> FatTreeEngine::route(const RoutingOptions &options)
     std::vector<int> byGraph(work.graphSwitchCount, -1);
     for (std::size_t s = 0; s < work.switches.size(); ++s)
         byGraph[std::size_t(work.switches[s].graphIndex)] = int(s);
+    std::vector<int> tableOfModel(work.switches.size(), -1);
     for (std::size_t g = 0; g < work.graphSwitchCount; ++g) {
         const Model::Switch &sw = work.switches[std::size_t(byGraph[g])];
         const int i = tables.addSwitch(sw.guid, sw.lid, m_model->descriptions[g]);
-        LinearForwardingTable &lft = tables.lft(std::size_t(i));
-        lft.reserve(work.maxLid);
-        const std::vector<std::uint8_t> &raw = work.lft[std::size_t(byGraph[g])];
-        for (std::size_t lid = 0; lid < raw.size(); ++lid) {
-            if (raw[lid] != kNoPath)
-                lft.setPort(Lid(lid), raw[lid]);
+        tables.lft(std::size_t(i)).reserve(work.maxLid);
+        tableOfModel[std::size_t(byGraph[g])] = i;
+    }
+    // The rows are by LID: copy them out a band of switches at a time, so that both the rows
+    // and the band's tables are read and written in order.
+    const std::size_t lids = std::size_t(work.maxLid) + 1;
+    const std::size_t count = work.switches.size();
+    constexpr std::size_t kBand = 64;
+    for (std::size_t first = 0; first < count; first += kBand) {
+        const std::size_t last = std::min(count, first + kBand);
+        for (std::size_t lid = 0; lid < lids; ++lid) {
+            const std::uint8_t *row = work.lft.data() + lid * count;
+            for (std::size_t s = first; s < last; ++s) {
+                if (row[s] != kNoPath)
+                    tables.lft(std::size_t(tableOfModel[s])).setPort(Lid(lid), row[s]);
+            }
         }
     }
     result.tables = std::move(tables);

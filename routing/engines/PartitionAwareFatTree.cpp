@@ -102,6 +102,12 @@ struct PartitionAwareFatTreeEngine::Model
     std::vector<std::vector<int>> upCables;      // per switch
     std::vector<std::vector<int>> downGroups;    // per switch, visiting order
     std::vector<std::vector<int>> groupCables;   // per group
+    struct GroupSpan
+    {
+        int child = -1;                    // the group's lower switch
+        int firstCable = 0, endCable = 0;  // its cables: consecutive ids, port order
+    };
+    std::vector<GroupSpan> groupSpan;  // per group, what the routing loop reads
     std::vector<std::vector<int>> dirLinkOfPort; // per switch, by port: directed link id or -1
     std::vector<Key> keys;                       // real partitions by P_Key, then the pseudo one
     std::vector<int> routingKey;                 // per compute node
@@ -147,7 +153,7 @@ public:
     {
         const std::size_t lids = std::size_t(m.layout.maxLid) + 1;
         const std::size_t switches = m.layout.switches.size();
-        lft.assign(switches, std::vector<std::uint8_t>(lids, kNoPath));
+        lft.assign(switches * lids, kNoPath);
         hops.assign(switches, kNoPath);
         loadDown.assign(m.cables.size(), 0);
         loadUp.assign(m.cables.size(), 0);
@@ -159,7 +165,7 @@ public:
     void routeTarget(int sw, Lid lid, int key, Load w, bool counted, std::uint8_t ownPort)
     {
         std::fill(hops.begin(), hops.end(), kNoPath);
-        lft[std::size_t(sw)][lid] = ownPort;
+        lftAt(sw, lid) = ownPort;
         hops[std::size_t(sw)] = ownPort == 0 ? 0 : 1;
         routeDown(sw, -1, lid, key, w, counted);
     }
@@ -167,7 +173,26 @@ public:
     const Model &m;
     Algorithm algo;
     PartitionAwareOptions opt;
-    std::vector<std::vector<std::uint8_t>> lft;
+    // By LID, then switch: routing one LID writes one contiguous row.
+    std::vector<std::uint8_t> lft;
+    std::uint8_t &lftAt(int sw, Lid lid) { return lft[std::size_t(lid) * m.layout.switches.size() + std::size_t(sw)]; }
+    std::uint8_t lftAt(int sw, Lid lid) const { return lft[std::size_t(lid) * m.layout.switches.size() + std::size_t(sw)]; }
+    // The tables per switch, by LID.
+    std::vector<std::vector<std::uint8_t>> columns() const
+    {
+        const std::size_t switches = m.layout.switches.size();
+        const std::size_t lids = switches == 0 ? 0 : lft.size() / switches;
+        std::vector<std::vector<std::uint8_t>> out(switches, std::vector<std::uint8_t>(lids));
+        constexpr std::size_t kBand = 64;  // switches per pass: rows and columns both in order
+        for (std::size_t first = 0; first < switches; first += kBand) {
+            const std::size_t last = std::min(switches, first + kBand);
+            for (std::size_t lid = 0; lid < lids; ++lid) {
+                for (std::size_t sw = first; sw < last; ++sw)
+                    out[sw][lid] = lft[lid * switches + sw];
+            }
+        }
+        return out;
+    }
     std::vector<std::uint8_t> hops;  // per switch, for the target being routed
     std::vector<Load> loadDown, loadUp;
     std::vector<std::uint32_t> markDown, markUp, conflicts;
@@ -293,7 +318,7 @@ private:
                 ++mark(markDown, c.upper, key);
         }
         if (hops[std::size_t(c.upper)] == kNoPath || here + 1 < hops[std::size_t(c.upper)]) {
-            lft[std::size_t(c.upper)][lid] = c.upperPort;
+            lftAt(c.upper, lid) = c.upperPort;
             hops[std::size_t(c.upper)] = std::uint8_t(here + 1);
             routeDown(c.upper, sw, lid, key, w, counted);
         }
@@ -303,7 +328,7 @@ private:
             const Model::Cable &o = m.cables[std::size_t(other)];
             if (hops[std::size_t(o.upper)] != kNoPath && here + 1 >= hops[std::size_t(o.upper)])
                 continue;
-            lft[std::size_t(o.upper)][lid] = o.upperPort;
+            lftAt(o.upper, lid) = o.upperPort;
             hops[std::size_t(o.upper)] = std::uint8_t(here + 1);
             routeDown(o.upper, sw, lid, key, w, false);
         }
@@ -313,18 +338,18 @@ private:
     {
         const std::uint8_t here = hops[std::size_t(sw)];
         for (int g : m.downGroups[std::size_t(sw)]) {
-            const std::vector<int> &groupCables = m.groupCables[std::size_t(g)];
-            const int child = m.cables[std::size_t(groupCables.front())].lower;
+            const Model::GroupSpan &span = m.groupSpan[std::size_t(g)];
+            const int child = span.child;
             if (child == exclude)
                 continue;
             if (hops[std::size_t(child)] != kNoPath && hops[std::size_t(child)] <= here + 1)
                 continue;
-            int best = groupCables.front();
-            for (int c : groupCables) {
+            int best = span.firstCable;
+            for (int c = span.firstCable; c < span.endCable; ++c) {
                 if (loadUp[std::size_t(c)] < loadUp[std::size_t(best)])
                     best = c;
             }
-            lft[std::size_t(child)][lid] = m.cables[std::size_t(best)].lowerPort;
+            lftAt(child, lid) = m.cables[std::size_t(best)].lowerPort;
             hops[std::size_t(child)] = std::uint8_t(here + 1);
             if (counted) {
                 loadUp[std::size_t(best)] += w;
@@ -517,6 +542,12 @@ Status PartitionAwareFatTreeEngine::prepare(const Fabric &fabric, const Tenancy 
             m.dirLinkOfPort[std::size_t(group.lower)][cable.lowerPort] = 2 * id;
             m.dirLinkOfPort[std::size_t(group.upper)][cable.upperPort] = 2 * id + 1;
         }
+    }
+    // Cables were numbered group by group above, so each group's cables are one id range.
+    m.groupSpan.assign(m.layout.groups.size(), {});
+    for (std::size_t g = 0; g < m.layout.groups.size(); ++g) {
+        const std::vector<int> &ids = m.groupCables[g];
+        m.groupSpan[g] = {m.layout.groups[g].lower, ids.empty() ? 0 : ids.front(), ids.empty() ? 0 : ids.back() + 1};
     }
     for (std::size_t s = 0; s < switchCount; ++s) {
         m.downGroups[s] = m.layout.switches[s].down;
@@ -771,7 +802,7 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
                     int at = leaf;
                     for (std::size_t step = 0; visited[std::size_t(at)] != stamp; ++step) {
                         visited[std::size_t(at)] = stamp;
-                        const std::uint8_t out = router.lft[std::size_t(at)][dst.lid];
+                        const std::uint8_t out = router.lftAt(at, dst.lid);
                         const int link = (out == kNoPath || out >= m.dirLinkOfPort[std::size_t(at)].size())
                             ? -1
                             : m.dirLinkOfPort[std::size_t(at)][out];
@@ -967,7 +998,7 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
     }
     for (std::size_t cn = 0; cn < cns.size(); ++cn)
         report.routingPKey[cns[cn].portGuid] = m.keys[std::size_t(m.routingKey[cn])].pkey;
-    result.tables = routing::tablesFromColumns(layout, router.lft);
+    result.tables = routing::tablesFromColumns(layout, router.columns());
     result.warnings = warnings;
     m_report = std::move(report);
     return result;
