@@ -464,15 +464,13 @@ private:
         }
 
         step(QStringLiteral("reading the tables the fabric holds now"));
-        Result<ForwardingTables> beforeTables = m_backend.readTables(m_fabric);
-        Result<PKeyTables> beforePKeys = beforeTables ? m_backend.readPKeys(m_fabric) : Result<PKeyTables>(beforeTables.error());
-        if (!beforeTables || !beforePKeys) {
-            refuse(CommitOutcome::Refused, {QStringLiteral("cannot read the current tables: %1").arg(
-                (beforeTables ? beforePKeys.error() : beforeTables.error()).toString())});
+        Result<HeldTables> before = readHeld();
+        if (!before) {
+            refuse(CommitOutcome::Refused, {QStringLiteral("cannot read the current tables: %1").arg(before.error().toString())});
             return;
         }
-        m_beforeTables = std::move(*beforeTables);
-        m_beforePKeys = std::move(*beforePKeys);
+        m_beforeTables = std::move(before->lfts);
+        m_beforePKeys = std::move(before->pkeys);
 
         PKeyTableOptions pkeyOptions;
         const std::optional<Guid> sm = smPort();
@@ -603,13 +601,12 @@ private:
         for (int attempt = 0;; ++attempt) {
             if (!m_backend.isRunning(m_pid))
                 return {QStringLiteral("OpenSM (pid %1) stopped during its sweep").arg(m_pid)};
-            Result<ForwardingTables> readTables = m_backend.readTables(m_fabric);
-            Result<PKeyTables> readPKeys = readTables ? m_backend.readPKeys(m_fabric) : Result<PKeyTables>(readTables.error());
-            const bool readFailed = !readTables || !readPKeys;
+            const Result<HeldTables> held = readHeld();
+            const bool readFailed = !held;
             if (readFailed)
-                mismatches = {QStringLiteral("read-back failed: %1").arg((readTables ? readPKeys.error() : readTables.error()).toString())};
+                mismatches = {QStringLiteral("read-back failed: %1").arg(held.error().toString())};
             else
-                mismatches = compareReadBack(m_fabric, tables, *readTables, pkeys, *readPKeys);
+                mismatches = compareReadBack(m_fabric, tables, held->lfts, pkeys, held->pkeys);
             if (mismatches.isEmpty()) {
                 step(QStringLiteral("read back every LFT and P_Key table: the fabric holds the %1").arg(what));
                 return {};
@@ -643,16 +640,15 @@ private:
             // No OpenSM to reload: say what the fabric holds now, so the state is known.
             m_report.outcome = CommitOutcome::RollbackFailed;
             m_report.reasons << QStringLiteral("OpenSM (pid %1) is not running: the restored files take effect when it is started again").arg(m_pid);
-            Result<ForwardingTables> tables = m_backend.readTables(m_fabric);
-            Result<PKeyTables> pkeys = tables ? m_backend.readPKeys(m_fabric) : Result<PKeyTables>(tables.error());
-            if (!tables || !pkeys) {
+            const Result<HeldTables> held = readHeld();
+            if (!held) {
                 m_report.reasons << QStringLiteral("the fabric's tables cannot be read back");
-            } else if (compareReadBack(m_fabric, m_beforeTables, *tables, m_beforePKeys, *pkeys).isEmpty()) {
+            } else if (compareReadBack(m_fabric, m_beforeTables, held->lfts, m_beforePKeys, held->pkeys).isEmpty()) {
                 m_report.reasons << QStringLiteral("verified: the switches still hold the previous tables and P_Keys");
-            } else if (compareReadBack(m_fabric, m_plan.tables, *tables, m_expectedPKeys, *pkeys).isEmpty()) {
+            } else if (compareReadBack(m_fabric, m_plan.tables, held->lfts, m_expectedPKeys, held->pkeys).isEmpty()) {
                 m_report.reasons << QStringLiteral("verified: the switches hold the plan's tables and P_Keys");
             } else {
-                m_report.reasons << writeBackPrevious(*tables, *pkeys);
+                m_report.reasons << writeBackPrevious(*held);
             }
             return;
         }
@@ -667,22 +663,38 @@ private:
         m_report.reasons << QStringLiteral("after the rollback:") << back;
     }
 
+    // Every switch's LFT and every port's P_Key table as the fabric holds them now.
+    struct HeldTables
+    {
+        ForwardingTables lfts;
+        PKeyTables pkeys;
+    };
+    Result<HeldTables> readHeld() const
+    {
+        Result<ForwardingTables> lfts = m_backend.readTables(m_fabric);
+        if (!lfts)
+            return lfts.error();
+        Result<PKeyTables> pkeys = m_backend.readPKeys(m_fabric);
+        if (!pkeys)
+            return pkeys.error();
+        return HeldTables{std::move(*lfts), std::move(*pkeys)};
+    }
+
     // OpenSM died in the middle of its sweep: the switches hold part of the plan. With no subnet
     // manager to reload the restored files, Weft writes the previous tables itself and reads
     // them back, so that the fabric is as it was and known to be.
-    QString writeBackPrevious(const ForwardingTables &heldTables, const PKeyTables &heldPKeys)
+    QString writeBackPrevious(const HeldTables &held)
     {
         const QString neither = QStringLiteral("the switches hold neither the previous tables nor the plan's");
         if (!m_backend.writeTables)
             return neither;
         step(QStringLiteral("writing the previous tables back through SMPs (no subnet manager runs)"));
-        if (const Status written = m_backend.writeTables(m_fabric, m_beforeTables, heldTables, m_beforePKeys, heldPKeys); !written)
+        if (const Status written = m_backend.writeTables(m_fabric, m_beforeTables, held.lfts, m_beforePKeys, held.pkeys); !written)
             return neither + QStringLiteral("; writing the previous ones back failed: ") + written.error().toString();
-        Result<ForwardingTables> tables = m_backend.readTables(m_fabric);
-        Result<PKeyTables> pkeys = tables ? m_backend.readPKeys(m_fabric) : Result<PKeyTables>(tables.error());
-        if (!tables || !pkeys)
+        const Result<HeldTables> after = readHeld();
+        if (!after)
             return neither + QStringLiteral("; the tables written back cannot be read");
-        const QStringList left = compareReadBack(m_fabric, m_beforeTables, *tables, m_beforePKeys, *pkeys);
+        const QStringList left = compareReadBack(m_fabric, m_beforeTables, after->lfts, m_beforePKeys, after->pkeys);
         if (!left.isEmpty())
             return neither + QStringLiteral("; after writing the previous ones back: ") + left.join(QStringLiteral("; "));
         return QStringLiteral("verified: the switches hold the previous tables and P_Keys again (written back by Weft through SMPs)");

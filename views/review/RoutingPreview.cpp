@@ -293,6 +293,14 @@ void RoutingPreview::cancel()
     m_progress->cancel = true;
     // Drop the run now; its result, when it comes, belongs to no one.
     ++m_generation;
+    endRun();
+    m_status->setText(tr("Preview cancelled."));
+    Q_EMIT finished(false);
+}
+
+// The run is over, finished or dropped: what it held goes, and the controls are for a new one.
+void RoutingPreview::endRun()
+{
     m_progress.reset();
     m_runFabric.reset();
     m_runCurrent.reset();
@@ -300,8 +308,6 @@ void RoutingPreview::cancel()
     m_run->setEnabled(true);
     m_cancel->setEnabled(false);
     m_bar->setVisible(false);
-    m_status->setText(tr("Preview cancelled."));
-    Q_EMIT finished(false);
 }
 
 void RoutingPreview::pollProgress()
@@ -325,13 +331,7 @@ void RoutingPreview::pollProgress()
 
 void RoutingPreview::finish(const std::shared_ptr<Result<PreviewResult>> &outcome)
 {
-    m_progress.reset();
-    m_runFabric.reset();
-    m_runCurrent.reset();
-    m_poll->stop();
-    m_run->setEnabled(true);
-    m_cancel->setEnabled(false);
-    m_bar->setVisible(false);
+    endRun();
     if (!*outcome) {
         m_document->session()->clearProposal();
         clearResult();

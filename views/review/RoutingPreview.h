@@ -90,6 +90,7 @@ Q_SIGNALS:
 private:
     void documentChanged(DocumentChanges what);
     void finish(const std::shared_ptr<Result<PreviewResult>> &outcome);
+    void endRun();
     void pollProgress();
     void showResult();
     void clearResult();
