@@ -1,5 +1,6 @@
 // weft: no arguments (or a file) starts the GUI; a subcommand runs headless over the same core.
 
+#include "BenchScale.h"
 #include "Commands.h"
 #include "DemoFabric.h"
 #include "MainWindow.h"
@@ -19,6 +20,7 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <optional>
 
 namespace {
 
@@ -44,14 +46,75 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
     return table;
 }
 
+// The GUI's own options; --help and --version are answered before any application exists.
+QList<QCommandLineOption> guiOptions()
+{
+    return {
+        {QStringLiteral("lang"), QStringLiteral("User interface language (en, nb)."), QStringLiteral("LANG")},
+        {QStringLiteral("screenshot"), QStringLiteral("Save a screenshot of the main window to PNG and exit."), QStringLiteral("PNG")},
+        {QStringLiteral("screenshot-view"), QStringLiteral("What the screenshot shows: partitions, load, preview (ftree) or preview-pftree."),
+         QStringLiteral("VIEW")},
+    };
+}
+
+void addGuiOptions(QCommandLineParser &parser)
+{
+    parser.setApplicationDescription(QStringLiteral("Weft, a fabric manager for InfiniBand"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOptions(guiOptions());
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A topology file to open instead of the demo fabric."));
+}
+
 void printUsage(FILE *stream)
 {
     QTextStream s(stream);
     s << "Usage: weft [--lang nb|en] [--screenshot PNG] [FILE]   start the GUI (demo fabric if no FILE)\n"
-         "       weft COMMAND [options]                         run headless\n\nCommands:\n";
+         "       weft COMMAND [options]                         run headless, no display needed\n"
+         "       weft help COMMAND                              a command's options\n"
+         "       weft --version\n\nCommands:\n";
     for (const auto &[name, entry] : commands())
         s << "  " << name.leftJustified(9) << entry.second << '\n';
+    s << "\nOptions:\n";
+    for (const QCommandLineOption &option : guiOptions())
+        s << "  " << QStringLiteral("--%1 <%2>").arg(option.names().constFirst(), option.valueName()).leftJustified(26)
+          << option.description() << '\n';
+    s << "  " << QStringLiteral("-h, --help").leftJustified(26) << "This help; 'weft help COMMAND' for a command's.\n";
+    s << "  " << QStringLiteral("-v, --version").leftJustified(26) << "Print Weft's version.\n";
     s << "\nRun 'weft COMMAND --help' for a command's options.\n";
+}
+
+// What the GUI's command line asks that needs no display: help, the version, or a mistake in it.
+std::optional<int> answerWithoutGui(const QStringList &arguments, bool display)
+{
+    QCommandLineParser parser;
+    addGuiOptions(parser);
+    // Options the parser does not know may be Qt's own (-platform, -style): QApplication takes those.
+    if (!parser.parse(arguments) && (parser.unknownOptionNames().isEmpty() || !display)) {
+        QTextStream(stderr) << "weft: " << parser.errorText() << " (see weft --help)" << Qt::endl;
+        return weft::cli::kExitBadInput;
+    }
+    if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))) {
+        printUsage(stdout);
+        return weft::cli::kExitOk;
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        QTextStream(stdout) << QCoreApplication::applicationName() << ' ' << QCoreApplication::applicationVersion() << Qt::endl;
+        return weft::cli::kExitOk;
+    }
+    return std::nullopt;
+}
+
+// Without a display Qt's window-system plugin aborts the process; say what to do instead.
+bool displayAvailable(const QStringList &arguments)
+{
+#if defined(Q_OS_LINUX)
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+        || !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") || arguments.contains(QStringLiteral("-platform"));
+#else
+    Q_UNUSED(arguments);
+    return true;
+#endif
 }
 
 void installTranslations(QApplication &app, const QString &requested)
@@ -73,13 +136,7 @@ int runGui(int argc, char **argv)
     QApplication app(argc, argv);
     app.setWindowIcon(QIcon(QStringLiteral(":/icons/weft.svg")));
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Weft, a fabric manager for InfiniBand"));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addOption({QStringLiteral("lang"), QStringLiteral("User interface language (en, nb)."), QStringLiteral("LANG")});
-    parser.addOption({QStringLiteral("screenshot"), QStringLiteral("Save a screenshot of the main window to PNG and exit."), QStringLiteral("PNG")});
-    parser.addOption({QStringLiteral("screenshot-view"), QStringLiteral("What the screenshot shows: partitions, load, preview (ftree) or preview-pftree."), QStringLiteral("VIEW")});
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A topology file to open instead of the demo fabric."));
+    addGuiOptions(parser);
     parser.process(app);
     installTranslations(app, parser.value(QStringLiteral("lang")));
 
@@ -119,14 +176,30 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationName(QStringLiteral("weft"));
     QCoreApplication::setApplicationVersion(QStringLiteral(WEFT_VERSION));
 
+    // Only the GUI needs a display: help, the version and every command run on a headless server.
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
     if (argc > 1) {
-        const QString first = QString::fromLocal8Bit(argv[1]);
-        if (first == QLatin1String("help") || first == QLatin1String("--help") || first == QLatin1String("-h")) {
-            printUsage(stdout);
-            return weft::cli::kExitOk;
+        const QString first = arguments.at(1);
+        const QStringList rest = arguments.mid(2);
+        if (first == QLatin1String("help")) {
+            // `weft help COMMAND` is `weft COMMAND --help`.
+            if (rest.isEmpty()) {
+                printUsage(stdout);
+                return weft::cli::kExitOk;
+            }
+            const auto it = commands().find(rest.constFirst());
+            if (it == commands().end()) {
+                QTextStream(stderr) << "weft: \"" << rest.constFirst() << "\" is not a command (see weft --help)" << Qt::endl;
+                return weft::cli::kExitBadInput;
+            }
+            QCoreApplication app(argc, argv);
+            return it->second.first({QStringLiteral("--help")});
         }
         auto it = commands().find(first);
-        if (it != commands().end() && first == QLatin1String("bench") && argc > 2 && qstrcmp(argv[2], "scene") == 0) {
+        if (it != commands().end() && first == QLatin1String("bench")
+            && (rest.value(0) == QLatin1String("scene") || weft::cli::benchScaleNeedsGui(rest))) {
             // The scene benchmark paints widgets: it needs the GUI, offscreen unless told otherwise.
             if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
                 qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -142,6 +215,15 @@ int main(int argc, char **argv)
             QTextStream(stderr) << "weft: \"" << first << "\" is neither a command nor a file (see weft --help)" << Qt::endl;
             return weft::cli::kExitBadInput;
         }
+    }
+    const bool display = displayAvailable(arguments);
+    if (const std::optional<int> answered = answerWithoutGui(arguments, display))
+        return *answered;
+    if (!display) {
+        QTextStream(stderr) << "weft: the GUI needs a display (DISPLAY or WAYLAND_DISPLAY is not set); the commands run without one"
+                               " (see weft --help), or set QT_QPA_PLATFORM=offscreen"
+                            << Qt::endl;
+        return weft::cli::kExitFailure;
     }
     return runGui(argc, argv);
 }

@@ -226,6 +226,46 @@ private Q_SLOTS:
         QVERIFY(o.value(QStringLiteral("seconds_min")).toDouble() > 0);
         QCOMPARE(o.value(QStringLiteral("seconds_all")).toArray().size(), 2);
     }
+
+    // Every stage of the scale table, on a small tree: each in its own process, each with its
+    // own peak memory, the files one stage writes read by the next; a stage that cannot run
+    // says why and the table says it is not within its limits.
+    void benchScaleRunsEveryStage()
+    {
+        QTemporaryDir dir;
+        const Run r = runWeft({QStringLiteral("bench"), QStringLiteral("scale"), QStringLiteral("--radix"), QStringLiteral("8"),
+                               QStringLiteral("--work"), dir.path(), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = json(r.out);
+        QVERIFY(o.value(QStringLiteral("fabric")).toString().contains(QStringLiteral("128 hosts")));
+        const QJsonArray stages = o.value(QStringLiteral("stages")).toArray();
+        QStringList names;
+        for (const QJsonValue &v : stages) {
+            const QJsonObject stage = v.toObject();
+            names << stage.value(QStringLiteral("stage")).toString();
+            QVERIFY2(!stage.contains(QStringLiteral("error")), qPrintable(stage.value(QStringLiteral("error")).toString()));
+            QVERIFY(stage.value(QStringLiteral("seconds")).toDouble() >= 0);
+            QVERIFY(stage.value(QStringLiteral("peak_resident_bytes")).toDouble() > 1e6);
+            QVERIFY(stage.value(QStringLiteral("within_limits")).toBool());
+        }
+        QCOMPARE(names, (QStringList{QStringLiteral("gen"), QStringLiteral("info"), QStringLiteral("route-ftree"), QStringLiteral("route-updn"),
+                                     QStringLiteral("route-minhop"), QStringLiteral("route-pftree"), QStringLiteral("validate-metrics"),
+                                     QStringLiteral("ebb"), QStringLiteral("diff"), QStringLiteral("dump-write"), QStringLiteral("dump-read"),
+                                     QStringLiteral("scene"), QStringLiteral("project")}));
+        QVERIFY(o.value(QStringLiteral("within_limits")).toBool());
+        QVERIFY(QFileInfo(dir.filePath(QStringLiteral("ftree.lft"))).size() > 0);  // dump-write's, read by dump-read
+
+        // dump-read alone in an empty directory: no dump to read, named as such.
+        QTemporaryDir empty;
+        const Run alone = runWeft({QStringLiteral("bench"), QStringLiteral("scale"), QStringLiteral("--radix"), QStringLiteral("8"),
+                                   QStringLiteral("--work"), empty.path(), QStringLiteral("--stages"), QStringLiteral("dump-read"),
+                                   QStringLiteral("--json")});
+        QCOMPARE(alone.exitCode, 0);
+        const QJsonObject failed = json(alone.out).value(QStringLiteral("stages")).toArray().first().toObject();
+        QVERIFY(failed.value(QStringLiteral("error")).toString().contains(QStringLiteral("ftree.lft")));
+        QVERIFY(!failed.value(QStringLiteral("within_limits")).toBool());
+        QVERIFY(!json(alone.out).value(QStringLiteral("within_limits")).toBool());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -17,6 +17,11 @@
 
 #include <QtTest>
 
+#include <thread>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace weft;
 
 namespace {
@@ -474,8 +479,217 @@ private Q_SLOTS:
         plan.madeFor = planned;
         const CommitReport report = commitPlan(plan, s.target, s.opensm.backend(), s.options);
         QCOMPARE(commitOutcomeName(report.outcome), QStringLiteral("stale"));
+        const QString reasons = report.reasons.join(QLatin1Char('\n'));
+        QVERIFY2(reasons.contains(QStringLiteral("the fabric changed since the plan was made")), qPrintable(reasons));
+        QVERIFY2(reasons.contains(QStringLiteral("link gone: ")) && reasons.contains(QStringLiteral("host 0002")), qPrintable(reasons));
         QVERIFY(!report.written);
         QVERIFY(s.filesUnchanged());
+        QCOMPARE(s.opensm.reloads, 0);
+    }
+
+    void secondCommitIsRefusedWhileOneRuns()
+    {
+        Setup s;
+        // Another commit on the same target (here: its lock, held as a running commit holds it).
+        Result<std::unique_ptr<CommitLock>> running = CommitLock::acquire(commitLockPath(s.target));
+        QVERIFY2(running.ok(), running.ok() ? "" : qPrintable(running.error().toString()));
+        const CommitPlan plan = s.plan(route(s.fabric), twoTenants(s.fabric));
+        const CommitReport refused = commitPlan(plan, s.target, s.opensm.backend(), s.options);
+        QCOMPARE(commitOutcomeName(refused.outcome), QStringLiteral("refused"));
+        const QString reasons = refused.reasons.join(QLatin1Char('\n'));
+        QVERIFY2(reasons.contains(QStringLiteral("another commit is running on this target, held by pid %1 on host ").arg(QCoreApplication::applicationPid())),
+                 qPrintable(reasons));
+        QVERIFY2(reasons.contains(QStringLiteral(" since ")), qPrintable(reasons));
+        QVERIFY(!refused.written);
+        QVERIFY(s.filesUnchanged());
+        QCOMPARE(s.opensm.reloads, 0);
+
+        // With a wait, the commit goes ahead once the other lets go.
+        s.options.lockWaitMs = 10000;
+        std::thread release([&running]() {
+            QThread::msleep(300);
+            running->reset();
+        });
+        QElapsedTimer waited;
+        waited.start();
+        const CommitReport committed = commitPlan(plan, s.target, s.opensm.backend(), s.options);
+        release.join();
+        QVERIFY2(committed.ok(), qPrintable(committed.toText()));
+        QVERIFY(waited.elapsed() >= 250);
+        QVERIFY(!committed.steps.join(QLatin1Char('\n')).contains(QStringLiteral("took over")));
+        // Released at the end, and said to be free.
+        QVERIFY(readAll(commitLockPath(s.target)).isEmpty());
+        QVERIFY(CommitLock::acquire(commitLockPath(s.target)).ok());
+    }
+
+    void staleCommitLockIsTakenOver()
+    {
+        Setup s;
+        // A Weft killed while committing: its lock went with it, its name stayed in the file.
+        const QByteArray dead = "pid 999999 on host gone since 2026-01-01T00:00:00Z (user mallory)\n";
+        QVERIFY(writeFileAtomically(commitLockPath(s.target), dead, false).ok());
+        const CommitReport report = commitPlan(s.plan(route(s.fabric), twoTenants(s.fabric)), s.target, s.opensm.backend(), s.options);
+        QVERIFY2(report.ok(), qPrintable(report.toText()));
+        QVERIFY2(report.steps.join(QLatin1Char('\n')).contains(QStringLiteral("took over the commit lock %1 from pid 999999 on host gone")
+                                                                .arg(commitLockPath(s.target))),
+                 qPrintable(report.toText()));
+        QVERIFY(readAll(commitLockPath(s.target)).isEmpty());
+    }
+
+    void interruptedCommitIsFoundAndRecovered_data()
+    {
+        QTest::addColumn<QString>("diesAt");
+        QTest::addColumn<bool>("fabricLoadsThePlan");
+        QTest::addColumn<QString>("outcome");
+        QTest::addRow("killed after SIGHUP, plan holds") << QStringLiteral("reload") << true << QStringLiteral("committed");
+        QTest::addRow("killed after SIGHUP, plan does not hold") << QStringLiteral("reload") << false << QStringLiteral("rolled-back");
+        QTest::addRow("killed while writing") << QStringLiteral("write") << true << QStringLiteral("rolled-back");
+    }
+
+    void interruptedCommitIsFoundAndRecovered()
+    {
+        QFETCH(QString, diesAt);
+        QFETCH(bool, fabricLoadsThePlan);
+        QFETCH(QString, outcome);
+        Setup s;
+        const ForwardingTables before = s.opensm.held;
+        const ForwardingTables planned = route(s.fabric);
+        const CommitPlan plan = s.plan(planned, twoTenants(s.fabric));
+        if (diesAt == QLatin1String("reload")) {
+            // Weft dies once OpenSM is told to reload (an exception stands in for SIGKILL:
+            // nothing after it runs, the journal gets no outcome).
+            CommitBackend dying = s.opensm.backend();
+            dying.reload = [](qint64) -> Status { throw std::runtime_error("killed"); };
+            QVERIFY_THROWS_EXCEPTION(std::runtime_error, commitPlan(plan, s.target, dying, s.options));
+            QVERIFY(!s.filesUnchanged());
+        } else {
+            // Killed while writing: the intent is journalled, the backups made, one file written.
+            CommitJournalEntry intent;
+            intent.id = QStringLiteral("half-written");
+            intent.time = QDateTime::currentDateTimeUtc();
+            intent.user = QStringLiteral("tester");
+            intent.planSummary = QStringLiteral("by hand");
+            intent.outcome = QLatin1String(kJournalInProgress);
+            intent.lftsPath = s.target.lftsPath;
+            intent.partitionsPath = s.target.partitionsPath;
+            intent.files = {s.target.lftsPath, s.target.partitionsPath};
+            intent.backups = {backupPath(s.target.lftsPath), backupPath(s.target.partitionsPath)};
+            QVERIFY(appendJournalEntry(s.options.journalPath, intent).ok());
+            QVERIFY(writeFileAtomically(s.target.partitionsPath, s.previousPartitions).ok());
+            QVERIFY(writeFileAtomically(s.target.lftsPath, writeLftDump(planned, &s.fabric)).ok());
+        }
+        Result<std::vector<CommitJournalEntry>> journal = readJournal(s.options.journalPath);
+        QVERIFY(journal.ok());
+        const std::optional<CommitJournalEntry> unfinished = unfinishedCommit(*journal, s.target.lftsPath);
+        QVERIFY(unfinished.has_value());
+        QCOMPARE(unfinished->outcome, QLatin1String(diesAt == QLatin1String("write") ? kJournalInProgress : kJournalWritten));
+        QCOMPARE(unfinished->files, (QStringList{s.target.lftsPath, s.target.partitionsPath}));
+        QCOMPARE(unfinished->backups, (QStringList{backupPath(s.target.lftsPath), backupPath(s.target.partitionsPath)}));
+        // The lock went with the dead commit.
+        QVERIFY(CommitLock::acquire(commitLockPath(s.target)).ok());
+
+        // The next commit finds it and refuses until it is recovered.
+        const CommitReport next = commitPlan(plan, s.target, s.opensm.backend(), s.options);
+        QCOMPARE(commitOutcomeName(next.outcome), QStringLiteral("refused"));
+        QVERIFY2(next.reasons.join(QLatin1Char('\n')).contains(QStringLiteral("an unfinished commit is in the journal: started")), qPrintable(next.toText()));
+        QVERIFY2(next.reasons.join(QLatin1Char('\n')).contains(QStringLiteral("weft commit --recover")), qPrintable(next.toText()));
+        QVERIFY(!next.written);
+
+        s.opensm.ignoreLfts = !fabricLoadsThePlan;
+        const int reloads = s.opensm.reloads;
+        const CommitReport recovered = recoverCommit(s.target, s.opensm.backend(), s.options);
+        QCOMPARE(commitOutcomeName(recovered.outcome), outcome);
+        QVERIFY(s.opensm.reloads > reloads);
+        if (outcome == QLatin1String("committed")) {
+            QVERIFY(s.opensm.held == planned);
+            QCOMPARE(readAll(backupPath(s.target.lftsPath)), s.previousLfts);
+        } else {
+            QVERIFY(s.filesUnchanged());
+            QVERIFY(s.opensm.held == before);
+            QVERIFY2(recovered.steps.join(QLatin1Char('\n')).contains(QStringLiteral("the fabric holds the previous state")), qPrintable(recovered.toText()));
+        }
+        // The journal closes the interrupted commit with what happened, under its id.
+        journal = readJournal(s.options.journalPath);
+        QVERIFY(journal.ok());
+        QVERIFY(!unfinishedCommit(*journal, s.target.lftsPath));
+        const auto closed = std::find_if(journal->begin(), journal->end(), [&](const CommitJournalEntry &e) { return e.id == unfinished->id; });
+        QVERIFY(closed != journal->end());
+        QCOMPARE(closed->outcome, outcome);
+        QVERIFY2(closed->details.join(QLatin1Char('\n')).contains(QStringLiteral("recovered by `weft commit --recover`")), qPrintable(closed->details.join(QLatin1Char('\n'))));
+        // Nothing left to recover; a new commit goes ahead.
+        const CommitReport again = recoverCommit(s.target, s.opensm.backend(), s.options);
+        QVERIFY2(again.steps.join(QLatin1Char('\n')).contains(QStringLiteral("nothing to recover")), qPrintable(again.toText()));
+        s.opensm.ignoreLfts = false;
+        QVERIFY2(commitPlan(plan, s.target, s.opensm.backend(), s.options).ok(), "a commit after the recovery");
+    }
+
+    void replacedFilesKeepTheirModeAndOwner_data()
+    {
+        QTest::addColumn<int>("mode");
+        QTest::addRow("0600") << 0600;
+        QTest::addRow("0640") << 0640;
+        QTest::addRow("0664 (wider than the umask)") << 0664;
+    }
+
+    void replacedFilesKeepTheirModeAndOwner()
+    {
+        QFETCH(int, mode);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("opensm.lfts"));
+        QVERIFY(writeFileAtomically(path, "old\n", false).ok());
+        QCOMPARE(::chmod(QFile::encodeName(path).constData(), mode_t(mode)), 0);
+        // A group of the user's other than the file's, where there is one: kept too.
+        std::vector<gid_t> groups(std::size_t(std::max(::getgroups(0, nullptr), 0)));
+        groups.resize(std::size_t(std::max(::getgroups(int(groups.size()), groups.data()), 0)));
+        struct stat before = {};
+        QCOMPARE(::stat(QFile::encodeName(path).constData(), &before), 0);
+        for (gid_t g : groups)
+            if (g != before.st_gid && ::chown(QFile::encodeName(path).constData(), uid_t(-1), g) == 0)
+                break;
+        QCOMPARE(::stat(QFile::encodeName(path).constData(), &before), 0);
+        const mode_t oldMask = ::umask(022);
+        const Status written = writeFileAtomically(path, "new\n");
+        ::umask(oldMask);
+        QVERIFY(written.ok());
+        struct stat after = {}, backup = {};
+        QCOMPARE(::stat(QFile::encodeName(path).constData(), &after), 0);
+        QCOMPARE(::stat(QFile::encodeName(backupPath(path)).constData(), &backup), 0);
+        QCOMPARE(int(after.st_mode & 07777), mode);
+        QCOMPARE(after.st_uid, before.st_uid);
+        QCOMPARE(after.st_gid, before.st_gid);
+        QVERIFY(after.st_ino != before.st_ino);  // a new file, renamed over the old one
+        QCOMPARE(int(backup.st_mode & 07777), mode);
+        QCOMPARE(readAll(path), QByteArray("new\n"));
+        QCOMPARE(readAll(backupPath(path)), QByteArray("old\n"));
+    }
+
+    void plantedLinkAtTheBackupIsNotFollowed_data()
+    {
+        QTest::addColumn<bool>("fileIsALink");
+        QTest::addRow("backup kept as a hard link") << false;
+        QTest::addRow("backup copied (the file is a symbolic link)") << true;
+    }
+
+    void plantedLinkAtTheBackupIsNotFollowed()
+    {
+        QFETCH(bool, fileIsALink);
+        QTemporaryDir dir;
+        const QString victim = dir.filePath(QStringLiteral("victim"));
+        const QString real = dir.filePath(QStringLiteral("real.lfts"));
+        const QString path = fileIsALink ? dir.filePath(QStringLiteral("opensm.lfts")) : real;
+        QVERIFY(writeFileAtomically(victim, "precious\n", false).ok());
+        QVERIFY(writeFileAtomically(real, "old\n", false).ok());
+        if (fileIsALink)
+            QVERIFY(QFile::link(real, path));
+        // Someone with access to the directory plants FILE.bak -> a file of theirs to clobber.
+        QVERIFY(QFile::link(victim, backupPath(path)));
+        QVERIFY(writeFileAtomically(path, "new\n").ok());
+        QCOMPARE(readAll(victim), QByteArray("precious\n"));
+        const QFileInfo backup(backupPath(path));
+        QVERIFY(!backup.isSymLink());
+        QVERIFY(backup.isFile());
+        QCOMPARE(readAll(backupPath(path)), QByteArray("old\n"));
+        QCOMPARE(readAll(path), QByteArray("new\n"));
     }
 
     void openSmNotRunningIsRefused()

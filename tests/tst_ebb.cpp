@@ -5,6 +5,7 @@
 
 #include "EffectiveBisection.h"
 #include "FabricGenerator.h"
+#include "RouteWalk.h"
 #include "RoutingEngine.h"
 
 #include "GeneratedFabrics.h"
@@ -19,6 +20,7 @@
 #include <functional>
 #include <map>
 #include <numeric>
+#include <random>
 
 using namespace weft;
 
@@ -232,6 +234,10 @@ private Q_SLOTS:
     void oddParticipantCount();
     void undeliveredPairIsAnError();
     void bottlenecksOnTheSharedCable();
+    void patternsFollowTheSpecDraw_data();
+    void patternsFollowTheSpecDraw();
+    void figuresMatchAPlainCount_data();
+    void figuresMatchAPlainCount();
 };
 
 void TestEbb::exactBySpec_data()
@@ -578,6 +584,197 @@ void TestEbb::bottlenecksOnTheSharedCable()
             QCOMPARE_LE(r->channels[i].meanCongestion, 1.0);
             QCOMPARE(r->channels[i].sharedFraction, 0.0);
         }
+    }
+}
+
+// The generated trees of the last two tests, routed by `engine`, and the GUIDs of their first
+// `participants` end ports (all when 0).
+struct RoutedTree
+{
+    Fabric fabric;
+    ForwardingTables tables;
+    std::vector<Guid> participants;
+};
+
+RoutedTree routedTree(int radix, int levels, int removeLinks, const char *engine, int participants)
+{
+    const GeneratedFabric g = test::generate({FabricShapeKind::SwitchRadix, radix, levels, removeLinks}, 5);
+    Result<Routing> r = routeFabric(QLatin1String(engine), g.fabric, Tenancy{});
+    if (!r)
+        qFatal("route: %s", qPrintable(r.error().toString()));
+    RoutedTree tree{g.fabric, r->tables, {}};
+    if (participants > 0) {
+        const Result<EffectiveBisection> all = EffectiveBisection::prepare(tree.fabric, tree.tables, Tenancy{});
+        if (!all)
+            qFatal("prepare: %s", qPrintable(all.error().toString()));
+        // Every third end port from the last, round and round (3 is prime to the host counts
+        // of these trees): no prefix of the GUID order.
+        const int count = all->participantCount();
+        for (int k = 0; k < participants; ++k)
+            tree.participants.push_back(tree.fabric.port(all->participantPort(((count - 1 - 3 * k) % count + count) % count)).guid);
+    }
+    return tree;
+}
+
+void TestEbb::patternsFollowTheSpecDraw_data()
+{
+    QTest::addColumn<int>("participants");
+    // 2-level radix-16 tree: 128 hosts; 3-level radix-16: 1024 hosts (the draws of a sample
+    // take the generator's 624-word blocks twice).
+    QTest::addColumn<int>("radix");
+    QTest::addColumn<int>("levels");
+    QTest::addRow("2 of 128") << 2 << 16 << 2;
+    QTest::addRow("3 of 128") << 3 << 16 << 2;
+    QTest::addRow("127 of 128") << 127 << 16 << 2;
+    QTest::addRow("all 128") << 0 << 16 << 2;
+    QTest::addRow("all 1024") << 0 << 16 << 3;
+    QTest::addRow("1023 of 1024") << 1023 << 16 << 3;
+}
+
+void TestEbb::patternsFollowTheSpecDraw()
+{
+    // Spec 002 §2.6.3 written out with the standard library's mt19937: sample k seeded with the
+    // low 32 bits of splitmix64(seed ^ k); an odd count first drops uniform(0..n-1); then
+    // Fisher–Yates from the top with uniform(0..i) by rejection below 2^32 - (2^32 mod (i+1)).
+    QFETCH(int, participants);
+    QFETCH(int, radix);
+    QFETCH(int, levels);
+    const RoutedTree tree = routedTree(radix, levels, 0, "ftree", participants);
+    EbbModel model;
+    model.participants = tree.participants;
+    const Result<EffectiveBisection> e = EffectiveBisection::prepare(tree.fabric, tree.tables, Tenancy{}, model);
+    QVERIFY(e.ok());
+    const int n = e->participantCount();
+    QCOMPARE(n, participants > 0 ? participants : (radix == 16 && levels == 2 ? 128 : 1024));
+    auto splitmix64 = [](std::uint64_t x) {
+        x += 0x9e3779b97f4a7c15ULL;
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+        return x ^ (x >> 31);
+    };
+    for (std::uint64_t seed : {std::uint64_t(1), std::uint64_t(0xdeadbeefcafeULL)}) {
+        for (int k : {0, 1, 2, 999, 123456}) {
+            std::mt19937 mt(std::uint32_t(splitmix64(seed ^ std::uint64_t(k))));
+            auto uniform = [&](std::uint64_t bound) {
+                const std::uint64_t limit = (std::uint64_t(1) << 32) - ((std::uint64_t(1) << 32) % bound);
+                for (;;) {
+                    const std::uint64_t r = mt();
+                    if (r < limit)
+                        return int(r % bound);
+                }
+            };
+            std::vector<int> expected(static_cast<std::size_t>(n));
+            std::iota(expected.begin(), expected.end(), 0);
+            if (n % 2 == 1)
+                expected.erase(expected.begin() + uniform(std::uint64_t(n)));
+            for (std::size_t i = expected.size() - 1; i > 0; --i)
+                std::swap(expected[i], expected[std::size_t(uniform(i + 1))]);
+            QCOMPARE(e->samplePattern(seed, k), expected);
+        }
+    }
+}
+
+void TestEbb::figuresMatchAPlainCount_data()
+{
+    QTest::addColumn<std::function<RoutedTree()>>("make");
+    QTest::addColumn<int>("participants");
+    QTest::addColumn<bool>("twoWay");
+    const auto tree = [](int radix, int levels, int removeLinks, const char *engine, int participants) {
+        return std::function<RoutedTree()>([=] { return routedTree(radix, levels, removeLinks, engine, participants); });
+    };
+    const auto hand = [](HandFabric (*make)(int), int size) {
+        return std::function<RoutedTree()>([=] {
+            const HandFabric f = make(size);
+            return RoutedTree{f.fabric, f.tables, {}};
+        });
+    };
+    for (bool twoWay : {false, true}) {
+        const char *mode = twoWay ? ", bidir" : ", uni";
+        QTest::addRow("radix 8, 2 levels, ftree%s", mode) << tree(8, 2, 0, "ftree", 0) << 0 << twoWay;
+        QTest::addRow("radix 8, 3 levels, 6 links gone, minhop%s", mode) << tree(8, 3, 6, "minhop", 0) << 0 << twoWay;
+        QTest::addRow("radix 8, 3 levels, updn, 37 of 128%s", mode) << tree(8, 3, 0, "updn", 37) << 37 << twoWay;
+        QTest::addRow("radix 8, 3 levels, ftree, 5 of 128%s", mode) << tree(8, 3, 0, "ftree", 5) << 5 << twoWay;
+        QTest::addRow("one switch, 7 hosts%s", mode) << hand(crossbar, 7) << 0 << twoWay;
+    }
+}
+
+void TestEbb::figuresMatchAPlainCount()
+{
+    // §2.6.2 as written: every stream walked through the tables, τ per directed channel,
+    // endpoint channels included, each stream limited by its worst channel. Every figure of a
+    // run must be what this plain count finds for the same patterns, to the last bit.
+    QFETCH(std::function<RoutedTree()>, make);
+    QFETCH(int, participants);
+    QFETCH(bool, twoWay);
+    const RoutedTree tree = make();
+    EbbModel model;
+    model.participants = tree.participants;
+    const Result<EffectiveBisection> e = EffectiveBisection::prepare(tree.fabric, tree.tables, Tenancy{}, model);
+    QVERIFY(e.ok());
+    if (participants > 0)
+        QCOMPARE(e->participantCount(), participants);
+    EbbRun run;
+    run.samples = 300;
+    run.seed = 11;
+    run.threads = 2;
+    run.variant = twoWay ? BisectionVariant::TwoWay : BisectionVariant::OneWay;
+    const Result<EbbResult> r = e->run(run);
+    QVERIFY(r.ok());
+
+    const TablesByNode tablesOf(tree.fabric, tree.tables);
+    const std::size_t ports = tree.fabric.ports().size();
+    std::vector<double> tauSum(ports, 0);
+    std::vector<std::uint64_t> shared(ports, 0), bottleneck(ports, 0), byMost;
+    std::vector<double> values;
+    for (int k = 0; k < run.samples; ++k) {
+        const std::vector<int> pattern = e->samplePattern(run.seed, k);
+        const std::size_t half = pattern.size() / 2;
+        std::vector<std::vector<PortIndex>> paths;
+        for (std::size_t s = 0; s < (twoWay ? 2 * half : half); ++s) {
+            const int source = pattern[s], destination = s < half ? pattern[s + half] : pattern[s - half];
+            const PortIndex target = e->participantPort(destination);
+            std::vector<PortIndex> path;
+            walkRouteFromPort(tree.fabric, tablesOf, e->participantPort(source), tree.fabric.port(target).lid, [&](const RouteHop &hop) {
+                path.push_back(hop.out);
+                return hop.remote != target;
+            });
+            QCOMPARE(tree.fabric.port(path.back()).remote, target);
+            paths.push_back(std::move(path));
+        }
+        std::map<PortIndex, std::uint32_t> tau;
+        for (const std::vector<PortIndex> &path : paths)
+            for (PortIndex c : path)
+                ++tau[c];
+        double sum = 0;
+        for (const std::vector<PortIndex> &path : paths) {
+            std::uint32_t most = 0;
+            for (PortIndex c : path)
+                most = std::max(most, tau[c]);
+            sum += 1.0 / double(most);
+            if (byMost.size() <= most)
+                byMost.resize(most + 1, 0);
+            ++byMost[most];
+            for (PortIndex c : path)
+                if (most > 1 && tau[c] == most)
+                    ++bottleneck[std::size_t(c)];
+        }
+        for (const auto &[c, t] : tau) {
+            tauSum[std::size_t(c)] += t;
+            shared[std::size_t(c)] += t >= 2 ? 1 : 0;
+        }
+        values.push_back(sum / double(paths.size()));
+    }
+    QCOMPARE(r->sampleValues, values);
+    QCOMPARE(r->streamsByMaxCongestion, byMost);
+    std::size_t used = 0;
+    for (std::size_t c = 0; c < ports; ++c)
+        used += tauSum[c] > 0 ? 1 : 0;
+    QCOMPARE(r->channels.size(), used);
+    for (const EbbChannel &channel : r->channels) {
+        const std::size_t c = std::size_t(channel.from);
+        QCOMPARE(channel.meanCongestion, tauSum[c] / double(run.samples));
+        QCOMPARE(channel.sharedFraction, double(shared[c]) / double(run.samples));
+        QCOMPARE(channel.bottleneckStreams, bottleneck[c]);
     }
 }
 

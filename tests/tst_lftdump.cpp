@@ -9,6 +9,7 @@
 #include "TopologyFile.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QHash>
 #include <QRegularExpression>
@@ -92,6 +93,7 @@ private Q_SLOTS:
     void streamedWriterGivesTheSameBytes_data();
     void streamedWriterGivesTheSameBytes();
     void largeDumpStreamsInBoundedPieces();
+    void rewrittenDumpKeepsThePreviousAsBackup();
     void coverageAgainstFabric();
     void lftTopAndBlocks();
     void lftEqualityIgnoresStorage();
@@ -575,6 +577,47 @@ void TestLftDump::streamedWriterGivesTheSameBytes()
 // bounds the writer's memory: `weft route` on the 36-port 3-level tree peaks at 0.1 GB with it,
 // 1.5 GB without), and read back a piece at a time with the same results and line numbers as
 // from memory.
+// The backup is the file replaced, whatever way it is kept (a second name for it, or a copy
+// where that cannot be: a symbolic link): after each write, FILE holds the new dump and FILE.bak
+// the one before, and writing again never changes what an earlier backup held.
+void TestLftDump::rewrittenDumpKeepsThePreviousAsBackup()
+{
+    auto tablesWith = [](std::uint8_t port) {
+        ForwardingTables tables;
+        LinearForwardingTable &lft = tables.lft(std::size_t(tables.addSwitch(Guid(0x77), Lid(1), QStringLiteral("sw"))));
+        for (Lid lid = 1; lid <= 300; ++lid)
+            lft.setPort(lid, port);
+        return tables;
+    };
+    auto contents = [](const QString &path) {
+        QFile file(path);
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("(unreadable)");
+    };
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("opensm.lfts"));
+    QVERIFY(writeLftDumpFile(path, tablesWith(1), nullptr, LftDumpForm::Compact).ok());
+    QVERIFY(!QFileInfo::exists(backupPath(path)));
+    const QByteArray first = contents(path);
+    QVERIFY(writeLftDumpFile(path, tablesWith(2), nullptr, LftDumpForm::Compact).ok());
+    const QByteArray second = contents(path);
+    QVERIFY(second != first);
+    QCOMPARE(contents(backupPath(path)), first);
+    QVERIFY(writeLftDumpFile(path, tablesWith(3), nullptr, LftDumpForm::Compact).ok());
+    QCOMPARE(contents(backupPath(path)), second);
+    QVERIFY(*readLftDumpFile(path) == tablesWith(3));
+
+    // Through a symbolic link: the link stays a link, the file it names gets the new dump.
+    const QString real = dir.filePath(QStringLiteral("real.lfts"));
+    const QString link = dir.filePath(QStringLiteral("link.lfts"));
+    QVERIFY(writeLftDumpFile(real, tablesWith(4), nullptr, LftDumpForm::Compact).ok());
+    QVERIFY(QFile::link(real, link));
+    const QByteArray fourth = contents(link);
+    QVERIFY(writeLftDumpFile(link, tablesWith(5), nullptr, LftDumpForm::Compact).ok());
+    QVERIFY(QFileInfo(link).isSymLink());
+    QVERIFY(*readLftDumpFile(real) == tablesWith(5));
+    QCOMPARE(contents(backupPath(link)), fourth);
+}
+
 void TestLftDump::largeDumpStreamsInBoundedPieces()
 {
     ForwardingTables tables;

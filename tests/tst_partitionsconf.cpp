@@ -3,7 +3,9 @@
 // from OpenSM's grammar and parser behaviour (doc/partition-config.txt, osm_prtn_config.c).
 
 #include "PartitionsConf.h"
+#include "WeftRunner.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace weft;
@@ -96,6 +98,7 @@ private Q_SLOTS:
     void writerOutputIsStandardSyntax();
     void explicitDefault();
     void counts();
+    void infoPrintsWarningsOnStandardError();
 };
 
 void TestPartitionsConf::accepts_data()
@@ -181,6 +184,11 @@ void TestPartitionsConf::accepts_data()
         << QByteArray("A=0x1 : ALL=full ;\nB=0x2 : 0x5") << QStringLiteral("A=0x0001:ALL=F! ; B=0x0002:0x5=L");
     QTest::addRow("policy comment") << QByteArray("# weft: policy=phy-isolation\nA=0x1 : ALL ;\n")
                                     << QStringLiteral("A=0x0001:ALL=L");
+    // A leading UTF-8 byte-order mark is skipped, not read as part of the first name.
+    QTest::addRow("byte-order mark before a definition") << QByteArray("\xEF\xBB\xBF" "Default=0x7fff : ALL=full ;\n")
+                                                         << QStringLiteral("Default=0x7fff:ALL=F!");
+    QTest::addRow("byte-order mark before a comment") << QByteArray("\xEF\xBB\xBF# note\nA=0x1 : ALL ;\n")
+                                                      << QStringLiteral("A=0x0001:ALL=L");
 }
 
 void TestPartitionsConf::accepts()
@@ -246,6 +254,19 @@ void TestPartitionsConf::rejects_data()
     QTest::addRow("Windows line ending inside a list") << QByteArray("A=0x1 :\r\n 0x10\r\n ;\r\n") << 1
                                                        << QStringLiteral("carriage return");
     QTest::addRow("NUL byte") << QByteArray("A=0x1 : ALL;\n\0\n", 16) << 2 << QStringLiteral("NUL");
+    // Numbers wider than OpenSM's 32-bit fields are refused, never narrowed (issue 16).
+    QTest::addRow("mtu wraps 32 bits") << QByteArray("A=0x1, mtu=4294967300 : ALL ;") << 1
+                                       << QStringLiteral("\"mtu=4294967300\" is out of range (mtu is 1-5): OpenSM would truncate it to 4");
+    QTest::addRow("mtu wraps 64 bits") << QByteArray("A=0x1 :\n mgid=ff12::1, mtu=99999999999999999999999 #\n ALL ;") << 2
+                                       << QStringLiteral("\"mtu=99999999999999999999999\" is out of range (mtu is 1-5)");
+    QTest::addRow("rate wraps 32 bits") << QByteArray("A=0x1, rate=0x100000003 : ALL ;") << 1
+                                        << QStringLiteral("\"rate=0x100000003\" is out of range (rate is 2-22): OpenSM would truncate it to 3");
+    QTest::addRow("scope wraps 32 bits") << QByteArray("A=0x1, scope=4294967298 : ALL ;") << 1
+                                         << QStringLiteral("\"scope=4294967298\" is out of range (scope is 1-15)");
+    QTest::addRow("sl wraps 32 bits") << QByteArray("A=0x1, sl=4294967297 : ALL ;") << 1
+                                      << QStringLiteral("\"sl=4294967297\" is out of range (sl is 0-15)");
+    QTest::addRow("FlowLabel wraps 32 bits") << QByteArray("A=0x1, FlowLabel=0x100000001 : ALL ;") << 1
+                                             << QStringLiteral("\"FlowLabel=0x100000001\" is out of range (FlowLabel is 0-1048575)");
 }
 
 void TestPartitionsConf::rejects()
@@ -322,6 +343,8 @@ void TestPartitionsConf::warns_data()
                                     << QStringLiteral("several scopes (2 and 5)");
     QTest::addRow("long name") << QByteArray("AVeryLongPartitionNameThatOpenSMCuts=0x1 : ALL;")
                                << QStringLiteral("longer than 31 characters");
+    QTest::addRow("byte-order mark") << QByteArray("\xEF\xBB\xBF" "A=0x1 : ALL;")
+                                     << QStringLiteral("partitions.conf:1: the file starts with a UTF-8 byte-order mark");
 }
 
 void TestPartitionsConf::warns()
@@ -492,6 +515,41 @@ void TestPartitionsConf::counts()
     QCOMPARE(c.limited, 2);  // 0x2, 0x3 (both)
     QCOMPARE(countMembers(result->partitions[0], Membership::Full), 2);
     QCOMPARE(countMembers(result->partitions[0], Membership::Both), 1);
+}
+
+void TestPartitionsConf::infoPrintsWarningsOnStandardError()
+{
+    // `weft info` keeps standard output for the summary: a script reading it must not get
+    // warnings mixed in.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("partitions.conf"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("A=0x1, mtu=6 : ALL ;\n");
+    file.close();
+    const test::Run r = test::runWeft({QStringLiteral("info"), path});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(r.out.contains("partitions: 1"), r.out.constData());
+    QVERIFY2(!r.out.contains("warning"), r.out.constData());
+    QVERIFY2(r.err.contains("warning: " + path.toUtf8() + ":1: mtu=6 is not an IBTA mtu code"), r.err.constData());
+
+    // Warnings that repeat by kind are one line with the count and examples; --verbose lists all.
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write("A=0x1, f1, f2, f3, f4, f5 : ALL ;\nB=0x2, mtu=6 : ALL ;\n");
+    file.close();
+    const test::Run summary = test::runWeft({QStringLiteral("info"), path});
+    QVERIFY2(summary.exitCode == 0, summary.err.constData());
+    const QList<QByteArray> lines = summary.err.trimmed().split('\n');
+    QCOMPARE(lines.size(), 2);
+    QVERIFY2(lines[0].startsWith("warning: 5 alike (weft info --verbose lists them all), e.g. " + path.toUtf8()
+                                 + ":1: unknown partition flag \"f1\"; OpenSM ignores it | "),
+             lines[0].constData());
+    QVERIFY2(lines[0].contains("\"f3\"") && !lines[0].contains("\"f4\""), lines[0].constData());
+    QVERIFY2(lines[1].contains(":2: mtu=6"), lines[1].constData());
+    const test::Run verbose = test::runWeft({QStringLiteral("info"), QStringLiteral("--verbose"), path});
+    QCOMPARE(verbose.err.trimmed().split('\n').size(), 6);
+    QVERIFY(verbose.err.contains("\"f5\""));
 }
 
 QTEST_GUILESS_MAIN(TestPartitionsConf)

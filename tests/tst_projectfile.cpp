@@ -1,4 +1,5 @@
 #include "FabricGenerator.h"
+#include "FileFormat.h"
 #include "ProjectFile.h"
 
 #include <QtTest>
@@ -99,6 +100,26 @@ private Q_SLOTS:
         QTest::addRow("negative weight")
             << QByteArray(R"({"format":"weft-project","version":1,"weights":[{"guid":"0x1","weight":-2}]})") << 0
             << QStringLiteral("weights[0].weight");
+        // Numbers are checked whole and in range before they are narrowed (issue 16).
+        const QByteArray group = R"({"format":"weft-project","version":1,"partitions":[{"name":"a","multicast_groups":[{"mgid":"ff12::1",%1}]}]})";
+        auto withFlag = [&](const char *flag) { return QByteArray(group).replace("%1", flag); };
+        QTest::addRow("qkey 1e300") << withFlag(R"("qkey":1e300)") << 0
+                                    << QStringLiteral("partitions[0].multicast_groups[0].qkey: 1.0000000000000001e+300 is out of range: expected a whole number from 0 to 4294967295");
+        QTest::addRow("qkey as a hex string") << withFlag(R"("qkey":"0x1234")") << 0
+                                              << QStringLiteral("qkey: the string \"0x1234\" is out of range: expected a whole number from 0 to 4294967295");
+        QTest::addRow("qkey 2^32") << withFlag(R"("qkey":4294967296)") << 0 << QStringLiteral("qkey: 4294967296 is out of range");
+        QTest::addRow("qkey fraction") << withFlag(R"("qkey":1.5)") << 0 << QStringLiteral("qkey: 1.5 is out of range");
+        QTest::addRow("flow_label -1") << withFlag(R"("flow_label":-1)") << 0
+                                       << QStringLiteral("flow_label: -1 is out of range: expected a whole number from 0 to 1048575");
+        QTest::addRow("flow_label 21 bits") << withFlag(R"("flow_label":1048576)") << 0 << QStringLiteral("flow_label: 1048576 is out of range");
+        QTest::addRow("mtu 2^32+4") << withFlag(R"("mtu":4294967300)") << 0 << QStringLiteral("mtu: 4294967300 is out of range: expected a whole number from 0 to 255");
+        QTest::addRow("sl true") << withFlag(R"("sl":true)") << 0 << QStringLiteral("sl: a JSON boolean is out of range");
+        QTest::addRow("ipoib tclass 1e300")
+            << QByteArray(R"({"format":"weft-project","version":1,"partitions":[{"name":"a","ipoib_flags":{"tclass":1e300}}]})") << 0
+            << QStringLiteral("partitions[0].ipoib_flags.tclass: 1.0000000000000001e+300 is out of range");
+        QTest::addRow("version 1.5") << QByteArray(R"({"format":"weft-project","version":1.5})") << 0 << QStringLiteral("version");
+        QTest::addRow("weight 1e400") << QByteArray(R"({"format":"weft-project","version":1,"weights":[{"guid":"0x1","weight":1e400}]})") << 1
+                                      << QStringLiteral("invalid JSON");
         QTest::addRow("tenant without name")
             << QByteArray(R"({"format":"weft-project","version":1,"tenants":[{"members":[]}]})") << 0 << QStringLiteral("tenants[0].name");
     }
@@ -113,6 +134,17 @@ private Q_SLOTS:
         QCOMPARE(p.error().file, QStringLiteral("bad.weft"));
         QCOMPARE(p.error().line, line);
         QVERIFY2(p.error().message.contains(message), qPrintable(p.error().toString()));
+    }
+
+    void byteOrderMarkIsAccepted()
+    {
+        // Editors on some systems start a UTF-8 file with a byte-order mark; it is neither an
+        // error nor a reason to take the project for another format.
+        const QByteArray text = "\xEF\xBB\xBF" + writeProject(sampleProject());
+        QCOMPARE(detectFileFormat(text), FileFormat::Project);
+        const Result<Project> p = readProject(text, QStringLiteral("bom.weft"));
+        QVERIFY2(p.ok(), p.ok() ? "" : qPrintable(p.error().toString()));
+        QCOMPARE(writeProject(*p), writeProject(sampleProject()));
     }
 
     void bindingKeepsKnownAndReportsMissingGuids()

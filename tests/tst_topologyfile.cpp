@@ -1,4 +1,5 @@
 #include "FabricCompare.h"
+#include "FileFormat.h"
 #include "TextReader.h"
 #include "TopologyFile.h"
 
@@ -86,6 +87,30 @@ private Q_SLOTS:
         }
     }
 
+    void byteOrderMarkIsAccepted_data() { roundTrip_data(); }
+
+    void byteOrderMarkIsAccepted()
+    {
+        // A leading UTF-8 byte-order mark is skipped: before, it made the first line an
+        // "unknown keyword" (or a header nobody recognised).
+        QFETCH(QString, file);
+        const Fabric original = load(file);
+        QFile in(QFINDTESTDATA(QStringLiteral("data/topology/") + file));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray text = "\xEF\xBB\xBF" + in.readAll();
+        QCOMPARE(detectFileFormat(text), FileFormat::Topology);
+        Result<Fabric> again = readTopology(text, QStringLiteral("bom.topo"));
+        QVERIFY2(again.ok(), again.ok() ? "" : qPrintable(again.error().toString()));
+        test::CompareOptions all;
+        all.linkProperties = true;
+        const QString diff = test::compareFabrics(original, *again, all);
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        // Line numbers still count the first line as line 1.
+        const Result<Fabric> bad = readTopology("\xEF\xBB\xBF" "frobnicate=3\n", QStringLiteral("bom.topo"));
+        QVERIFY(!bad.ok());
+        QCOMPARE(bad.error().toString(), QStringLiteral("bom.topo:1: unknown keyword \"frobnicate\""));
+    }
+
     void writesIbnetdiscoverLayout()
     {
         // Byte-level form of the lines, as the real tool prints them (bar the date line).
@@ -141,9 +166,29 @@ private Q_SLOTS:
         QTest::addRow("bad speed") << sw + "[1]\t\"H-0000000000000020\"[1](21) \t\t# \"host\" lid 2 4xWARP\n" + ca << 3 << QStringLiteral("unknown link speed \"WARP\"");
         QTest::addRow("lid not a number") << QByteArray("switchguid=0x10\nSwitch\t4 \"S-0000000000000010\"\t\t# \"sw\" base port 0 lid x lmc 0\n") << 2 << QStringLiteral("LID \"x\"");
         QTest::addRow("lid beyond unicast") << QByteArray("switchguid=0x10\nSwitch\t4 \"S-0000000000000010\"\t\t# \"sw\" base port 0 lid 50000 lmc 0\n") << 2 << QStringLiteral("not a unicast LID");
+        // Numbers are range-checked in their full width, never narrowed first (issue 16).
+        QTest::addRow("lid wraps 16 bits") << QByteArray("switchguid=0x10\nSwitch\t4 \"S-0000000000000010\"\t\t# \"sw\" base port 0 lid 65537 lmc 0\n") << 2 << QStringLiteral("LID 65537 is out of range (0-65535)");
+        QTest::addRow("lid wraps 64 bits") << QByteArray("switchguid=0x10\nSwitch\t4 \"S-0000000000000010\"\t\t# \"sw\" base port 0 lid 18446744073709551617 lmc 0\n") << 2 << QStringLiteral("LID 18446744073709551617 is out of range (0-65535)");
+        QTest::addRow("lid hex wraps") << QByteArray("switchguid=0x10\nSwitch\t4 \"S-0000000000000010\"\t\t# \"sw\" base port 0 lid 0x10001 lmc 0\n") << 2 << QStringLiteral("LID 0x10001 is out of range (0-65535)");
+        QTest::addRow("lmc wraps 32 bits") << QByteArray("switchguid=0x10\nSwitch\t4 \"S-0000000000000010\"\t\t# \"sw\" base port 0 lid 1 lmc 4294967296\n") << 2 << QStringLiteral("LMC 4294967296 is out of range (0-7)");
+        QTest::addRow("lmc 8") << QByteArray("switchguid=0x10\nSwitch\t4 \"S-0000000000000010\"\t\t# \"sw\" base port 0 lid 1 lmc 8\n") << 2 << QStringLiteral("LMC 8 is out of range (0-7)");
+        QTest::addRow("port wraps 32 bits") << sw + "[4294967297]\t\"H-0000000000000020\"[1]\n" + ca << 3 << QStringLiteral("port number 4294967297 is out of range (0-254)");
+        QTest::addRow("port 255") << sw + "[255]\t\"H-0000000000000020\"[1]\n" + ca << 3 << QStringLiteral("port number 255 is out of range (0-254)");
+        QTest::addRow("remote port wraps") << sw + "[1]\t\"H-0000000000000020\"[4294967297]\n" + ca << 3 << QStringLiteral("remote port number 4294967297 is out of range (1-254)");
+        QTest::addRow("port count wraps") << QByteArray("Switch\t4294967300 \"a\"\n") << 1 << QStringLiteral("1 to 254 ports, not 4294967300");
+        QTest::addRow("ca port lid wraps") << sw + "[1]\t\"H-0000000000000020\"[1]\n" + "caguid=0x20\nCa\t1 \"H-0000000000000020\"\t\t# \"host\"\n[1](21) \t\"S-0000000000000010\"[1]\t\t# lid 65538 lmc 0 \"sw\" lid 1 4xSDR\n" << 6 << QStringLiteral("LID 65538 is out of range");
+        QTest::addRow("peer lid wraps") << sw + "[1]\t\"H-0000000000000020\"[1](21) \t\t# \"host\" lid 65538 4xSDR\n" + ca << 3 << QStringLiteral("LID 65538 is out of range");
+        QTest::addRow("vendid wider than 24 bits") << QByteArray("vendid=0x100000002c9\n") << 1 << QStringLiteral("vendid 0x100000002c9 is out of range (0-16777215)");
+        QTest::addRow("devid wider than 16 bits") << QByteArray("devid=0x1673c\n") << 1 << QStringLiteral("devid 0x1673c is out of range (0-65535)");
         QTest::addRow("duplicate lid")
             << QByteArray("switchguid=0x10\nSwitch\t4 \"a\"\t\t# \"a\" base port 0 lid 7 lmc 0\n"
-                          "switchguid=0x11\nSwitch\t4 \"b\"\t\t# \"b\" base port 0 lid 7 lmc 0\n") << 0 << QStringLiteral("LID 7 is used twice");
+                          "switchguid=0x11\nSwitch\t4 \"b\"\t\t# \"b\" base port 0 lid 7 lmc 0\n") << 4 << QStringLiteral("LID 7 is used twice: by \"a\" port 0 (line 2) and by \"b\" port 0");
+        QTest::addRow("lid ranges overlap")
+            << QByteArray("switchguid=0x10\nSwitch\t4 \"a\"\t\t# \"a\" base port 0 lid 8 lmc 2\n"
+                          "switchguid=0x11\nSwitch\t4 \"b\"\t\t# \"b\" base port 0 lid 10 lmc 0\n") << 4 << QStringLiteral("LID 10 is used twice: by \"a\" port 0 (line 2) and by \"b\" port 0");
+        QTest::addRow("lid range leaves unicast")
+            << QByteArray("switchguid=0x10\nSwitch\t4 \"a\"\t\t# \"a\" base port 0 lid 49150 lmc 2\n") << 2
+            << QStringLiteral("LID range 49150-49153 of \"a\" port 0 leaves the unicast range (1-49151)");
         QTest::addRow("trailing junk on port") << sw + "[1]\t\"H-0000000000000020\"[1] junk\n" + ca << 3 << QStringLiteral("unexpected text \"junk\"");
         QTest::addRow("overlong line") << QByteArray("# ") + QByteArray(5000, 'x') + "\n" << 1 << QStringLiteral("at most 4096");
         QTest::addRow("binary") << QByteArray("Switch\t4 \"a\0b\"\n", 16) << 1 << QStringLiteral("NUL byte");

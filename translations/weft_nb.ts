@@ -238,12 +238,12 @@
         <translation>GUID 0x%1; blokker %2</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="271"/>
+        <location filename="../views/review/DiffReview.cpp" line="272"/>
         <source>yes</source>
         <translation>ja</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="271"/>
+        <location filename="../views/review/DiffReview.cpp" line="272"/>
         <source>no: %n violation(s)</source>
         <translation>
             <numerusform>nei: %n brudd</numerusform>
@@ -251,7 +251,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="285"/>
+        <location filename="../views/review/DiffReview.cpp" line="286"/>
         <source>Strict mode: %n isolation violation(s) block the commit</source>
         <translation>
             <numerusform>Streng modus: %n isolasjonsbrudd stopper innføringen</numerusform>
@@ -259,7 +259,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="286"/>
+        <location filename="../views/review/DiffReview.cpp" line="287"/>
         <source>Accept %n isolation violation(s)</source>
         <translation>
             <numerusform>Godta %n isolasjonsbrudd</numerusform>
@@ -267,17 +267,17 @@
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="309"/>
+        <location filename="../views/review/DiffReview.cpp" line="310"/>
         <source>OpenSM runs on %1.</source>
         <translation>OpenSM kjører på %1.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="310"/>
+        <location filename="../views/review/DiffReview.cpp" line="311"/>
         <source>OpenSM&apos;s port not found on the fabric (%1); the commit infers it from the P_Key tables.</source>
         <translation>Fant ikke porten til OpenSM i nettet (%1); innføringen utleder den fra P_Key-tabellene.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="321"/>
+        <location filename="../views/review/DiffReview.cpp" line="322"/>
         <source>%n switch(es) change</source>
         <translation>
             <numerusform>%n svitsj endres</numerusform>
@@ -285,47 +285,47 @@
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="322"/>
+        <location filename="../views/review/DiffReview.cpp" line="323"/>
         <source>%1 LFT entries in %2 blocks, %3 P_Key blocks; OpenSM sends %4 SMPs.</source>
         <translation>%1 LFT-oppføringer i %2 blokker, %3 P_Key-blokker; OpenSM sender %4 SMP-er.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="326"/>
+        <location filename="../views/review/DiffReview.cpp" line="327"/>
         <source>No current tables are known: every switch is counted as starting empty.</source>
         <translation>Ingen gjeldende tabeller er kjent: hver svitsj regnes som tom fra start.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="341"/>
+        <location filename="../views/review/DiffReview.cpp" line="342"/>
         <source>No commit target: Approve writes the plan files.</source>
         <translation>Ikke noe mål for innføring: Godkjenn skriver planfilene.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="342"/>
+        <location filename="../views/review/DiffReview.cpp" line="343"/>
         <source>Commit target: %1 and %2</source>
         <translation>Mål for innføring: %1 og %2</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="350"/>
+        <location filename="../views/review/DiffReview.cpp" line="351"/>
         <source>there is no plan to write</source>
         <translation>det finnes ingen plan å skrive</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="361"/>
+        <location filename="../views/review/DiffReview.cpp" line="362"/>
         <source>Plan written to %1: plan.lfts (load with opensm -R file -U) and partitions.conf.</source>
         <translation>Planen er skrevet til %1: plan.lfts (lastes med opensm -R file -U) og partitions.conf.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="378"/>
+        <location filename="../views/review/DiffReview.cpp" line="379"/>
         <source>Write the Plan Files To</source>
         <translation>Skriv planfilene til</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="384"/>
+        <location filename="../views/review/DiffReview.cpp" line="385"/>
         <source>Cannot Write the Plan</source>
         <translation>Kan ikke skrive planen</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="387"/>
+        <location filename="../views/review/DiffReview.cpp" line="388"/>
         <source>Install this plan on the fabric now?
 
 %1
@@ -338,7 +338,7 @@ OpenSM reloads %2 and %3; Weft reads the tables back and rolls back on a mismatc
 OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake ved avvik.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="390"/>
+        <location filename="../views/review/DiffReview.cpp" line="391"/>
         <source>You accept %n isolation violation(s):</source>
         <translation>
             <numerusform>Du godtar %n isolasjonsbrudd:</numerusform>
@@ -346,47 +346,47 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="393"/>
+        <location filename="../views/review/DiffReview.cpp" line="394"/>
         <source>Approve the Plan</source>
         <translation>Godkjenn planen</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="406"/>
+        <location filename="../views/review/DiffReview.cpp" line="407"/>
         <source>Committing…</source>
         <translation>Innfører …</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="431"/>
+        <location filename="../views/review/DiffReview.cpp" line="432"/>
         <source>Commit Target</source>
         <translation>Mål for innføring</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="438"/>
+        <location filename="../views/review/DiffReview.cpp" line="439"/>
         <source>The files of an OpenSM started with -R file -U LFTS -P PARTITIONS. Leave the first empty to write plan files instead.</source>
         <translation>Filene til en OpenSM startet med -R file -U LFTS -P PARTITIONS. La den første stå tom for å skrive planfiler i stedet.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="439"/>
+        <location filename="../views/review/DiffReview.cpp" line="440"/>
         <source>LFT dump (-U):</source>
         <translation>LFT-dump (-U):</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="440"/>
+        <location filename="../views/review/DiffReview.cpp" line="441"/>
         <source>partitions.conf (-P):</source>
         <translation>partitions.conf (-P):</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="441"/>
+        <location filename="../views/review/DiffReview.cpp" line="442"/>
         <source>OpenSM pid file:</source>
         <translation>OpenSMs pid-fil:</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="442"/>
+        <location filename="../views/review/DiffReview.cpp" line="443"/>
         <source>OpenSM log (optional):</source>
         <translation>OpenSMs logg (valgfri):</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="443"/>
+        <location filename="../views/review/DiffReview.cpp" line="444"/>
         <source>OpenSM options file (-F; needed for service levels):</source>
         <translation>OpenSM-innstillingsfil (-F; trengs for tjenestenivåer):</translation>
     </message>
@@ -1717,37 +1717,37 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         <translation>Ruter med %1 …</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="303"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="297"/>
         <source>Preview cancelled.</source>
         <translation>Forhåndsvisningen er avbrutt.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="313"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="319"/>
         <source>Routing</source>
         <translation>Ruting</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="313"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="319"/>
         <source>Validating</source>
         <translation>Validerer</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="313"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="319"/>
         <source>Measuring load</source>
         <translation>Måler last</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="314"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="320"/>
         <source>Sampling bisections</source>
         <translation>Trekker todelinger</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="314"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="320"/>
         <source>Done</source>
         <translation>Ferdig</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="323"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="329"/>
         <source>%1…</source>
         <translation>%1 …</translation>
     </message>

@@ -50,6 +50,38 @@ qint64 peakResidentBytes()
     return procStatusBytes("VmHWM");
 }
 
+Tenancy equalTenants(const GeneratedFabric &generated, int partitions, IsolationPolicy policy)
+{
+    Tenancy tenancy;
+    const std::size_t hosts = generated.hosts.size();
+    for (int p = 0; p < partitions; ++p) {
+        Partition part;
+        part.name = QStringLiteral("tenant%1").arg(p + 1);
+        part.pkey = std::uint16_t(0x100 + p);
+        part.policy = policy;
+        part.defaultMembership = Membership::Full;
+        for (std::size_t h = hosts * std::size_t(p) / std::size_t(partitions); h < hosts * std::size_t(p + 1) / std::size_t(partitions); ++h) {
+            const Node &n = generated.fabric.node(generated.hosts[h]);
+            part.members.push_back(PartitionMember{PartitionMember::Kind::PortGuid, generated.fabric.port(n.firstPort + 1).guid, Membership::Full, false});
+        }
+        tenancy.partitions.push_back(std::move(part));
+    }
+    return tenancy;
+}
+
+ForwardingTables perturbedTables(const ForwardingTables &tables, const Fabric &fabric)
+{
+    ForwardingTables perturbed = tables;
+    for (std::size_t i = 0; i < perturbed.size(); ++i) {
+        LinearForwardingTable &lft = perturbed.lft(i);
+        const int ports = fabric.node(fabric.nodeByGuid(perturbed.at(i).guid)).portCount;
+        for (Lid lid = 1; lid <= lft.top(); lid += 7)
+            if (lft.hasRoute(lid) && lft.port(lid) != 0)
+                lft.setPort(lid, std::uint8_t(lft.port(lid) % ports + 1));
+    }
+    return perturbed;
+}
+
 Benchmark::Benchmark(const QString &name, const QString &description) : m_command(QStringLiteral("bench ") + name)
 {
     m_parser.setApplicationDescription(description);

@@ -4,7 +4,9 @@
 // with their peak memory, min and median, and printing the figures as text or JSON.
 
 #include "FabricGenerator.h"
+#include "ForwardingTables.h"
 #include "Result.h"
+#include "Tenancy.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -28,6 +30,14 @@ double medianOf(std::vector<double> &values);
 void resetPeakMemory();
 qint64 residentBytes();
 qint64 peakResidentBytes();
+
+// `partitions` tenants of equal size in host order, each its own partition with `policy`, all
+// full members (P_Keys 0x100, 0x101, ...): the tenancy the routing benchmarks route for.
+Tenancy equalTenants(const GeneratedFabric &generated, int partitions, IsolationPolicy policy);
+
+// A copy of `tables` in which every switch sends every 7th LID out of another port: the second
+// table set of the diff benchmarks.
+ForwardingTables perturbedTables(const ForwardingTables &tables, const Fabric &fabric);
 
 // Timings of repeated runs, in ascending order.
 struct Timings

@@ -3,34 +3,32 @@
 // a slow machine. BenchHarness holds what they share; each function here says what it times.
 
 #include "BenchHarness.h"
+#include "BenchScale.h"
 #include "CliSupport.h"
 #include "Commands.h"
 #include "EffectiveBisection.h"
 #include "FabricGenerator.h"
+#include "PartitionsConf.h"
 #include "ReconfigurationDiff.h"
 #include "RoutingEngine.h"
 #include "SafeFile.h"
+#include "SceneTiming.h"
 #include "SimulatedFabric.h"
 #include "TextReader.h"
 #include "TopologyFile.h"
 #include "VSwitchMigration.h"
 
-#include "FabricLayout.h"
-#include "FabricScene.h"
-#include "FabricView.h"
-#include "Metrics.h"
 
 #include <QApplication>
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QImage>
 #include <QJsonArray>
+#include <QFileInfo>
+#include <QProcess>
 #include <QJsonDocument>
-#include <QPainter>
 #include <QRegularExpression>
 #include <QTemporaryDir>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -143,6 +141,47 @@ Result<double> openSmRoutingSeconds(const Fabric &fabric, const QString &engine)
     return done >= master ? done - master : done + 86400 - master;
 }
 
+// The whole `weft route` process on the fabric, as an operator runs it: parse the topology and
+// partitions.conf, route, write the compact dump. Wall-clock seconds of each run, and the dump's size.
+struct ProcessTimings
+{
+    std::vector<double> seconds;
+    qint64 dumpBytes = 0;
+};
+
+Result<ProcessTimings> weftRouteProcessSeconds(const Fabric &fabric, const Tenancy &tenancy, const QString &engine, int runs)
+{
+    QTemporaryDir dir;
+    if (!dir.isValid())
+        return Error{{}, 0, QStringLiteral("cannot create a temporary directory")};
+    const QString topology = dir.filePath(QStringLiteral("fabric.topo"));
+    const QString partitions = dir.filePath(QStringLiteral("partitions.conf"));
+    const QString dump = dir.filePath(QStringLiteral("weft.lfts"));
+    if (Status s = writeFileAtomically(topology, writeIbnetdiscover(fabric), false); !s)
+        return s.error();
+    if (Status s = writeFileAtomically(partitions, writePartitionsConf(tenancy.partitions), false); !s)
+        return s.error();
+    ProcessTimings timings;
+    for (int run = 0; run < runs; ++run) {
+        QFile::remove(dump);
+        QFile::remove(backupPath(dump));
+        QProcess process;
+        QElapsedTimer timer;
+        timer.start();
+        process.start(QCoreApplication::applicationFilePath(),
+                      {QStringLiteral("route"), QStringLiteral("--engine"), engine, QStringLiteral("--topology"), topology,
+                       QStringLiteral("--partitions"), partitions, QStringLiteral("--out"), dump});
+        if (!process.waitForStarted() || !process.waitForFinished(600 * 1000))
+            return Error{{}, 0, QStringLiteral("weft route did not finish: %1").arg(process.errorString())};
+        timings.seconds.push_back(double(timer.nsecsElapsed()) / 1e9);
+        if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != kExitOk)
+            return Error{{}, 0, QStringLiteral("weft route failed: %1").arg(QString::fromLocal8Bit(process.readAllStandardError()).trimmed())};
+    }
+    timings.dumpBytes = QFileInfo(dump).size();
+    medianOf(timings.seconds);
+    return timings;
+}
+
 int benchRoute(const QStringList &args)
 {
     Benchmark bench(QStringLiteral("route"), QStringLiteral(
@@ -169,21 +208,7 @@ int benchRoute(const QStringList &args)
     if (partitions < 0 || std::size_t(partitions) > generated->hosts.size())
         return bench.fail(QStringLiteral("--partitions must be between 0 and the number of hosts"));
 
-    // Tenants of equal size in host order, each its own partition, all full members.
-    Tenancy tenancy;
-    const std::size_t hosts = generated->hosts.size();
-    for (int p = 0; p < partitions; ++p) {
-        Partition part;
-        part.name = QStringLiteral("tenant%1").arg(p + 1);
-        part.pkey = std::uint16_t(0x100 + p);
-        part.policy = *policy;
-        part.defaultMembership = Membership::Full;
-        for (std::size_t h = hosts * std::size_t(p) / std::size_t(partitions); h < hosts * std::size_t(p + 1) / std::size_t(partitions); ++h) {
-            const Node &n = fabric.node(generated->hosts[h]);
-            part.members.push_back(PartitionMember{PartitionMember::Kind::PortGuid, fabric.port(n.firstPort + 1).guid, Membership::Full, false});
-        }
-        tenancy.partitions.push_back(std::move(part));
-    }
+    const Tenancy tenancy = equalTenants(*generated, partitions, *policy);
 
     const QString engine = bench.value(QStringLiteral("engine"));
     const Result<Timed<Routing>> routed = bench.time([&] { return routeFabric(engine, fabric, tenancy, RoutingOptions{}); }, PeakMemory::Measure);
@@ -193,8 +218,14 @@ int benchRoute(const QStringList &args)
     const std::size_t warnings = std::size_t(routed->last.warnings.size());
 
     double openSm = -1;
+    ProcessTimings process;
     const QString openSmEngine = bench.value(QStringLiteral("opensm"));
     if (!openSmEngine.isEmpty()) {
+        err() << "timing the whole `weft route --engine " << engine << "` process (parse, route, write the compact dump)..." << Qt::endl;
+        Result<ProcessTimings> timed = weftRouteProcessSeconds(fabric, tenancy, engine, bench.repeat());
+        if (!timed)
+            return bench.fail(timed.error());
+        process = std::move(timed).value();
         err() << "routing the same fabric with OpenSM -R " << openSmEngine << " under ibsim (this takes minutes)..." << Qt::endl;
         Result<double> seconds = openSmRoutingSeconds(fabric, openSmEngine);
         if (!seconds)
@@ -214,6 +245,11 @@ int benchRoute(const QStringList &args)
         json[QStringLiteral("opensm_engine")] = openSmEngine;
         json[QStringLiteral("opensm_seconds")] = openSm;
         json[QStringLiteral("ratio_opensm_to_weft")] = openSm / t.median();
+        const double processMedian = process.seconds[process.seconds.size() / 2];
+        json[QStringLiteral("process_seconds_median")] = processMedian;
+        json[QStringLiteral("process_seconds_min")] = process.seconds.front();
+        json[QStringLiteral("dump_bytes")] = double(process.dumpBytes);
+        json[QStringLiteral("ratio_opensm_to_weft_process")] = openSm / processMedian;
     }
     return bench.report(json, [&](QTextStream &o) {
         o << "route " << engine << ": " << generated->summary << ", " << partitions << " partitions ("
@@ -221,10 +257,16 @@ int benchRoute(const QStringList &args)
           << "  Weft: min " << QString::number(t.min(), 'f', 3) << " s, median " << QString::number(t.median(), 'f', 3)
           << " s over " << bench.repeat() << " runs; peak resident growth " << QString::number(double(t.peakGrowthBytes) / 1e6, 'f', 1)
           << " MB; " << warnings << " warnings\n";
-        if (openSm >= 0)
-            o << "  OpenSM -R " << openSmEngine << " under ibsim: " << QString::number(openSm, 'f', 3)
+        if (openSm >= 0) {
+            const double processMedian = process.seconds[process.seconds.size() / 2];
+            o << "  whole `weft route` process (parse, route, write the compact dump of "
+              << QString::number(double(process.dumpBytes) / 1e6, 'f', 0) << " MB): median " << QString::number(processMedian, 'f', 3)
+              << " s, min " << QString::number(process.seconds.front(), 'f', 3) << " s\n"
+              << "  OpenSM -R " << openSmEngine << " under ibsim: " << QString::number(openSm, 'f', 3)
               << " s from MASTER to tables configured\n"
-              << "  ratio OpenSM / Weft: " << QString::number(openSm / t.median(), 'f', 1) << "x\n";
+              << "  ratio OpenSM / Weft: " << QString::number(openSm / processMedian, 'f', 1) << "x whole process, "
+              << QString::number(openSm / t.median(), 'f', 1) << "x routing compute\n";
+        }
     });
 }
 
@@ -308,14 +350,7 @@ int benchDiff(const QStringList &args)
     Result<Routing> routing = routeFabric(QStringLiteral("ftree"), fabric, Tenancy{}, RoutingOptions{});
     if (!routing)
         return bench.fail(routing.error());
-    ForwardingTables perturbed = routing->tables;
-    for (std::size_t i = 0; i < perturbed.size(); ++i) {
-        LinearForwardingTable &lft = perturbed.lft(i);
-        const int ports = fabric.node(fabric.nodeByGuid(perturbed.at(i).guid)).portCount;
-        for (Lid lid = 1; lid <= lft.top(); lid += 7)
-            if (lft.hasRoute(lid) && lft.port(lid) != 0)
-                lft.setPort(lid, std::uint8_t(lft.port(lid) % ports + 1));
-    }
+    const ForwardingTables perturbed = perturbedTables(routing->tables, fabric);
     const Result<Timed<ReconfigurationDiff>> diffed =
         bench.time([&] { return Result<ReconfigurationDiff>(diffForwardingTables(routing->tables, perturbed, &fabric)); });
     if (!diffed)
@@ -546,39 +581,18 @@ int benchScene(const QStringList &args)
     auto fabric = std::make_shared<const Fabric>(std::move(generated.value().fabric));
     const QSize size(std::max(200, bench.value(QStringLiteral("width")).toInt()), std::max(200, bench.value(QStringLiteral("height")).toInt()));
 
-    // Colour by load, as an operator looking at the whole fabric would.
-    Result<Routing> routing = routeFabric(QStringLiteral("ftree"), *fabric, Tenancy());
-    if (!routing)
-        return bench.fail(routing.error());
-    auto tables = std::make_shared<const ForwardingTables>(routing.value().tables);
-    TrafficModel model;
-    model.pattern = TrafficPattern::UniformRandom;
-    auto metrics = std::make_shared<const Metrics>(computeMetrics(*fabric, Tenancy(), *tables, model));
-
+    const SceneBench scene(fabric);
+    if (!scene.error().isEmpty())
+        return bench.fail(scene.error());
     // Two figures per run (build, then repaint of what was built), so the runs are timed here.
     std::vector<double> buildTimes;
     std::vector<double> paintTimes;
     std::size_t items = 0;
     for (int run = 0; run < bench.repeat(); ++run) {
-        FabricScene scene;
-        FabricView view;
-        view.resize(size);
-        QElapsedTimer timer;
-        timer.start();
-        FabricLayout layout = QtConcurrent::run([fabric] { return computeFabricLayout(*fabric); }).result();
-        scene.setFabric(fabric, std::move(layout));
-        scene.setRouting(tables, metrics);
-        scene.setLinkColouring(LinkColouring::Load);
-        buildTimes.push_back(timer.nsecsElapsed() / 1e9);
-        items = scene.items().size();
-        view.setFabricScene(&scene);
-        view.fitToWindow();
-        QImage image(size, QImage::Format_ARGB32_Premultiplied);
-        timer.restart();
-        QPainter painter(&image);
-        view.render(&painter);
-        painter.end();
-        paintTimes.push_back(timer.nsecsElapsed() / 1e9);
+        const SceneTiming timing = scene.run(size);
+        buildTimes.push_back(timing.buildSeconds);
+        paintTimes.push_back(timing.repaintSeconds);
+        items = timing.items;
     }
     const double buildMedian = medianOf(buildTimes);
     const double paintMedian = medianOf(paintTimes);
@@ -606,7 +620,7 @@ int bench(const QStringList &args)
     const QString which = args.value(0);
     const std::pair<const char *, int (*)(const QStringList &)> benchmarks[] = {
         {"scene", benchScene}, {"parse", benchParse}, {"route", benchRoute},       {"ebb", benchEbb},
-        {"migrate", benchMigrate}, {"diff", benchDiff}, {"discover", benchDiscover},
+        {"migrate", benchMigrate}, {"diff", benchDiff}, {"discover", benchDiscover}, {"scale", benchScale},
     };
     for (const auto &[name, run] : benchmarks)
         if (which == QLatin1String(name))
@@ -618,7 +632,8 @@ int bench(const QStringList &args)
                  "  ebb      effective bisection bandwidth of a large fat-tree routed by ftree (samples/s)\n"
                  "  diff     reconfiguration diff of two full table sets on a large fat-tree (ms)\n"
                  "  discover Weft's live discovery beside ibnetdiscover on a fat-tree in ibsim + OpenSM\n"
-                 "  scene    the fabric view: scene build and full repaint at full zoom-out (offscreen)\n";
+                 "  scene    the fabric view: scene build and full repaint at full zoom-out (offscreen)\n"
+                 "  scale    every stage (gen .. project save/load), each in its own process: time and peak memory\n";
         out().flush();
         return which.isEmpty() ? kExitBadInput : kExitOk;
     }

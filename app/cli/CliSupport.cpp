@@ -85,6 +85,20 @@ Status writeOutput(const QString &path, const QByteArray &data)
     return writeFileAtomically(path, data);
 }
 
+Status writeLftDumpOutput(const QString &path, const ForwardingTables &tables, const Fabric *fabric, LftDumpForm form)
+{
+    if (!path.isEmpty() && path != QLatin1String("-"))
+        return writeLftDumpFile(path, tables, fabric, form);
+    out().flush();
+    const bool written = writeLftDump(tables, fabric, form, [](const char *data, std::size_t size) {
+        return std::fwrite(data, 1, size, stdout) == size;
+    });
+    std::fflush(stdout);
+    if (!written)
+        return Error{QStringLiteral("stdout"), 0, QStringLiteral("write failed")};
+    return Done{};
+}
+
 Result<CommandInputs> loadInputs(const QCommandLineParser &parser, const InputOptions &options)
 {
     Result<Fabric> fabric = readTopologyFile(parser.value(QStringLiteral("topology")));

@@ -4,6 +4,7 @@
 
 #include "Fabric.h"
 #include "ForwardingTables.h"
+#include "LftDump.h"
 #include "Result.h"
 #include "Tenancy.h"
 
@@ -37,6 +38,9 @@ bool requireOptionsOnly(const QCommandLineParser &parser, const QString &command
 // Writes `data` to `path` atomically (with a backup of what it replaces), or to stdout when
 // `path` is empty or "-".
 Status writeOutput(const QString &path, const QByteArray &data);
+// An LFT dump, streamed: to stdout for "-" (or an empty path), else to the file through SafeFile
+// (atomic, previous content kept as the backup). Never held in memory whole.
+Status writeLftDumpOutput(const QString &path, const ForwardingTables &tables, const Fabric *fabric, LftDumpForm form);
 
 void printJson(const QJsonObject &object);
 

@@ -21,6 +21,35 @@
 
 namespace weft::cli {
 
+namespace {
+
+// The report as text or JSON; the exit status for its outcome.
+int reportCommit(const CommitReport &report, bool json)
+{
+    if (json) {
+        printJson(report.toJson());
+    } else {
+        if (!report.stageTimes.empty())
+            out() << "timing: " << report.timingText() << Qt::endl;
+        out() << "outcome: " << commitOutcomeName(report.outcome) << Qt::endl;
+        for (const QString &reason : report.reasons)
+            out() << "  - " << reason << Qt::endl;
+        if (report.ok())
+            for (const QString &violation : report.violations)
+                out() << "  accepted: " << violation << Qt::endl;
+    }
+    switch (report.outcome) {
+    case CommitOutcome::Committed: return kExitOk;
+    case CommitOutcome::Refused:
+    case CommitOutcome::Stale: return kExitBadInput;
+    case CommitOutcome::RolledBack:
+    case CommitOutcome::RollbackFailed: return kExitFailure;
+    }
+    return kExitFailure;
+}
+
+}  // namespace
+
 int commit(const QStringList &args)
 {
     const QString command = QStringLiteral("commit");
@@ -35,7 +64,11 @@ int commit(const QStringList &args)
         "every LFT and P_Key table back and compares them with the plan. On a mismatch, a timeout\n"
         "or OpenSM gone it restores the previous files, reloads and verifies them again.\n"
         "Exit status: 0 when the fabric holds the plan; 2 when the plan is refused (unsafe or\n"
-        "stale, nothing written) or the input is bad; 1 when the commit failed (see the report)."));
+        "stale, nothing written) or the input is bad; 1 when the commit failed (see the report).\n"
+        "One commit at a time runs on a target (a lock beside --opensm-lfts). Each commit journals\n"
+        "its intent before writing and its outcome after; a commit interrupted in between (Weft\n"
+        "killed) is found by the next one, which refuses until `weft commit --recover` (with the\n"
+        "--opensm-* options and no plan) has verified the fabric against it or rolled it back."));
     parser.addOption({QStringLiteral("plan-lfts"), QStringLiteral("The planned forwarding tables (LFT dump); the service levels `weft route` wrote beside it (FILE.sl) are part of the plan."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("plan-partitions"), QStringLiteral("The planned partitions.conf (default with --project: the "
                                                                        "project's partitions)."), QStringLiteral("FILE")});
@@ -58,14 +91,25 @@ int commit(const QStringList &args)
     parser.addOption({QStringLiteral("timeout"), QStringLiteral("Seconds to wait for each OpenSM sweep (default 60)."), QStringLiteral("S"), QStringLiteral("60")});
     parser.addOption({QStringLiteral("ca"), QStringLiteral("Adapter to use (default: the first)."), QStringLiteral("NAME")});
     parser.addOption({QStringLiteral("ca-port"), QStringLiteral("Adapter port (default: the first active one)."), QStringLiteral("N")});
+    parser.addOption({QStringLiteral("recover"), QStringLiteral("Bring an interrupted commit on the target (journalled, without an outcome) "
+                                                               "to a verified state: its plan verified on the fabric, else the backups restored "
+                                                               "and verified. No plan options.")});
+    parser.addOption({QStringLiteral("wait"), QStringLiteral("When another commit runs on the same OpenSM files, wait for it to finish "
+                                                            "(default: refuse, naming who holds the commit lock).")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print the report as JSON.")});
     int exitCode = kExitOk;
     if (!parseArguments(parser, command, args, &exitCode))
         return exitCode;
-    if (!parser.isSet(QStringLiteral("plan-partitions")) && !parser.isSet(QStringLiteral("project")))
+    const bool recover = parser.isSet(QStringLiteral("recover"));
+    if (recover) {
+        for (const char *plan : {"plan-lfts", "plan-partitions", "project", "plan-topology", "accept-violations"})
+            if (parser.isSet(QLatin1String(plan)))
+                return reportBadInput(command, QStringLiteral("--recover takes no plan (the journal has it): drop --%1").arg(QLatin1String(plan)));
+    } else if (!parser.isSet(QStringLiteral("plan-partitions")) && !parser.isSet(QStringLiteral("project"))) {
         return reportBadInput(command, QStringLiteral("--plan-partitions or --project is required"));
+    }
     for (const char *required : {"plan-lfts", "opensm-lfts", "opensm-partitions", "opensm-pidfile"})
-        if (!parser.isSet(QLatin1String(required)))
+        if (!parser.isSet(QLatin1String(required)) && !(recover && QLatin1String(required) == QLatin1String("plan-lfts")))
             return reportBadInput(command, QStringLiteral("--%1 is required").arg(QLatin1String(required)));
 
     CommitOptions options;
@@ -94,6 +138,12 @@ int commit(const QStringList &args)
     target.logPath = parser.value(QStringLiteral("opensm-log"));
     target.optionsPath = parser.value(QStringLiteral("opensm-options"));
     options.journalPath = parser.isSet(QStringLiteral("journal")) ? parser.value(QStringLiteral("journal")) : defaultJournalPath(target.lftsPath);
+    options.lockWaitMs = parser.isSet(QStringLiteral("wait")) ? -1 : 0;
+    const bool json = parser.isSet(QStringLiteral("json"));
+    if (!json)
+        options.progress = [](const QString &line) { out() << line << Qt::endl; };
+    if (recover)
+        return reportCommit(recoverCommit(target, liveCommitBackend(live), options), json);
 
     CommitPlan plan;
     const QString lftsFile = parser.value(QStringLiteral("plan-lfts"));
@@ -137,28 +187,7 @@ int commit(const QStringList &args)
         plan.madeFor = std::move(*madeFor);
     }
 
-    const bool json = parser.isSet(QStringLiteral("json"));
-    if (!json)
-        options.progress = [](const QString &line) { out() << line << Qt::endl; };
-    const CommitReport report = commitPlan(plan, target, liveCommitBackend(live), options);
-    if (json) {
-        printJson(report.toJson());
-    } else {
-        out() << "outcome: " << commitOutcomeName(report.outcome) << Qt::endl;
-        for (const QString &reason : report.reasons)
-            out() << "  - " << reason << Qt::endl;
-        if (report.ok())
-            for (const QString &violation : report.violations)
-                out() << "  accepted: " << violation << Qt::endl;
-    }
-    switch (report.outcome) {
-    case CommitOutcome::Committed: return kExitOk;
-    case CommitOutcome::Refused:
-    case CommitOutcome::Stale: return kExitBadInput;
-    case CommitOutcome::RolledBack:
-    case CommitOutcome::RollbackFailed: return kExitFailure;
-    }
-    return kExitFailure;
+    return reportCommit(commitPlan(plan, target, liveCommitBackend(live), options), json);
 }
 
 }  // namespace weft::cli

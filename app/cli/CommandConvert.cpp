@@ -77,9 +77,12 @@ int convert(const QStringList &args)
         Result<ForwardingTables> tables = readLftDump(*data, path, fabric ? &*fabric : nullptr);
         if (!tables)
             return reportBadInput(command, tables.error());
-        output = writeLftDump(*tables, fabric ? &*fabric : nullptr,
-                              parser.isSet(QStringLiteral("annotate")) ? LftDumpForm::Annotated : LftDumpForm::Compact);
-        break;
+        // Streamed: a large dump is never held in memory whole on the way out.
+        if (Status s = writeLftDumpOutput(parser.value(QStringLiteral("output")), *tables, fabric ? &*fabric : nullptr,
+                                          parser.isSet(QStringLiteral("annotate")) ? LftDumpForm::Annotated : LftDumpForm::Compact);
+            !s)
+            return reportBadInput(command, s.error());
+        return kExitOk;
     }
     case FileFormat::PartitionsConf:
     case FileFormat::Project: {

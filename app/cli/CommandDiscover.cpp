@@ -106,7 +106,7 @@ int discover(const QStringList &args)
             return reportFailure(command, tables.error());
         lftSeconds = timer.nsecsElapsed() / 1e9;
         lftSwitches = tables->size();
-        if (Status s = writeOutput(parser.value(QStringLiteral("lfts")), writeLftDump(*tables, &*fabric)); !s)
+        if (Status s = writeLftDumpOutput(parser.value(QStringLiteral("lfts")), *tables, &*fabric, LftDumpForm::Annotated); !s)
             return reportFailure(command, s.error());
     }
 

@@ -11,10 +11,48 @@
 #include "TopologyFile.h"
 
 #include <QJsonArray>
+#include <QRegularExpression>
+
+#include <algorithm>
 
 namespace weft::cli {
 
 namespace {
+
+// Warnings of one kind differ only in names, numbers and quoted text (the 48 coverage warnings
+// of a 3-level tree's root LIDs, say).
+QString warningKind(const QString &warning)
+{
+    static const QRegularExpression quoted(QStringLiteral("\"[^\"]*\""));
+    static const QRegularExpression number(QStringLiteral("\\b(0x[0-9a-fA-F]+|[0-9]+)\\b"));
+    return QString(warning).replace(quoted, QStringLiteral("\"\"")).replace(number, QStringLiteral("#"));
+}
+
+// Warnings go to standard error, so that standard output holds only the summary. Unless
+// `verbose`, a kind that repeats is summarised in one line: its count and a few examples.
+void printWarnings(const QStringList &warnings, bool verbose)
+{
+    constexpr int kExamples = 3;
+    std::vector<std::pair<QString, QStringList>> kinds;  // in order of first appearance
+    for (const QString &w : warnings) {
+        const QString kind = warningKind(w);
+        auto it = std::find_if(kinds.begin(), kinds.end(), [&](const auto &k) { return k.first == kind; });
+        if (it == kinds.end())
+            kinds.push_back({kind, {w}});
+        else
+            it->second << w;
+    }
+    for (const auto &[kind, list] : kinds) {
+        if (verbose || list.size() <= kExamples) {
+            for (const QString &w : list)
+                err() << "warning: " << w << '\n';
+            continue;
+        }
+        err() << "warning: " << list.size() << " alike (weft info --verbose lists them all), e.g. " << list.mid(0, kExamples).join(QStringLiteral(" | "))
+              << '\n';
+    }
+    err().flush();
+}
 
 QString pkeyOrAuto(const std::optional<std::uint16_t> &pkey)
 {
@@ -69,7 +107,7 @@ int infoTopology(const QString &path, const QByteArray &data, bool json)
     return kExitOk;
 }
 
-int infoLfts(const QString &path, const QByteArray &data, bool json, const Fabric *fabric)
+int infoLfts(const QString &path, const QByteArray &data, bool json, bool verbose, const Fabric *fabric)
 {
     Result<ForwardingTables> tables = readLftDump(data, path, fabric);
     if (!tables)
@@ -101,13 +139,12 @@ int infoLfts(const QString &path, const QByteArray &data, bool json, const Fabri
           << "entries: " << entries << '\n'
           << "blocks: " << blocks << " (64-entry blocks in use, summed over switches)\n"
           << "highest LID routed: " << top << '\n';
-    for (const QString &w : coverage)
-        out() << "warning: " << w << '\n';
     out().flush();
+    printWarnings(coverage, verbose);
     return kExitOk;
 }
 
-int infoPartitions(const QString &path, const QByteArray &data, bool json)
+int infoPartitions(const QString &path, const QByteArray &data, bool json, bool verbose)
 {
     Result<PartitionsConfResult> conf = readPartitionsConf(data, path);
     if (!conf)
@@ -145,9 +182,8 @@ int infoPartitions(const QString &path, const QByteArray &data, bool json)
             out() << "  keywords " << c.keywords;
         out() << '\n';
     }
-    for (const QString &w : conf->warnings)
-        out() << "warning: " << w << '\n';
     out().flush();
+    printWarnings(conf->warnings, verbose);
     return kExitOk;
 }
 
@@ -205,6 +241,7 @@ int info(const QStringList &args)
     parser.setApplicationDescription(QStringLiteral(
         "Tells what kind of file FILE is (topology, LFT dump, partitions.conf or Weft project) and summarises it."));
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
+    parser.addOption({QStringLiteral("verbose"), QStringLiteral("List every warning; without it, warnings of one kind that repeat are summarised in one line.")});
     parser.addOption({QStringLiteral("topology"), QStringLiteral(
         "Check FILE against this topology: an LFT dump's switches and ports, a project's GUIDs."), QStringLiteral("TOPOLOGY")});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The file to inspect."));
@@ -218,6 +255,7 @@ int info(const QStringList &args)
     if (!data)
         return reportBadInput(QStringLiteral("info"), data.error());
     const bool json = parser.isSet(QStringLiteral("json"));
+    const bool verbose = parser.isSet(QStringLiteral("verbose"));
     std::optional<Fabric> fabric;
     if (parser.isSet(QStringLiteral("topology"))) {
         Result<Fabric> f = readTopologyFile(parser.value(QStringLiteral("topology")));
@@ -228,8 +266,8 @@ int info(const QStringList &args)
     const Fabric *against = fabric ? &*fabric : nullptr;
     switch (detectFileFormat(*data)) {
     case FileFormat::Topology: return infoTopology(path, *data, json);
-    case FileFormat::LftDump: return infoLfts(path, *data, json, against);
-    case FileFormat::PartitionsConf: return infoPartitions(path, *data, json);
+    case FileFormat::LftDump: return infoLfts(path, *data, json, verbose, against);
+    case FileFormat::PartitionsConf: return infoPartitions(path, *data, json, verbose);
     case FileFormat::Project: return infoProject(path, *data, json, against);
     case FileFormat::Unknown: break;
     }

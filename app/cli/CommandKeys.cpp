@@ -236,7 +236,7 @@ int keys(const QStringList &args)
         Result<ForwardingTables> tables = keyForwardingTables(fabric, *tree, schedule->realised);
         if (!tables)
             return bad(tables.error().message);
-        const Status written = writeOutput(parser.value(QStringLiteral("out")), writeLftDump(*tables, &fabric));
+        const Status written = writeLftDumpOutput(parser.value(QStringLiteral("out")), *tables, &fabric, LftDumpForm::Annotated);
         if (!written) {
             err() << "weft keys: " << written.error().toString() << Qt::endl;
             return kExitFailure;

@@ -23,9 +23,45 @@
 #include <QDir>
 #include <QProcess>
 
+#include <csignal>
+
 namespace weft::cli {
 
 namespace {
+
+// SIGINT or SIGTERM received while the lab runs. A signal handler can only set a flag of this
+// type; the lab's wait loop reads it and stops the client, OpenSM and ibsim, so that Ctrl-C or a
+// service manager's stop leaves no simulator running.
+volatile std::sig_atomic_t labSignal = 0;
+
+extern "C" void onLabSignal(int signal)
+{
+    labSignal = signal;
+}
+
+void catchStopSignals()
+{
+    struct sigaction action = {};
+    action.sa_handler = onLabSignal;
+    sigemptyset(&action.sa_mask);
+    for (const int signal : {SIGINT, SIGTERM})
+        sigaction(signal, &action, nullptr);
+}
+
+// Exit status after a signal, as a shell reports it (130 for SIGINT).
+int stopOnSignal(SimulatedFabric &sim, QProcess *client)
+{
+    err() << "weft lab: " << (labSignal == SIGINT ? "interrupted" : "terminated") << "; stopping OpenSM and ibsim" << Qt::endl;
+    if (client && client->state() != QProcess::NotRunning) {
+        client->terminate();
+        if (!client->waitForFinished(5000)) {
+            client->kill();
+            client->waitForFinished(5000);
+        }
+    }
+    sim.stop();
+    return 128 + labSignal;
+}
 
 // The files of a lab, all in its private directory.
 struct LabFiles
@@ -118,7 +154,8 @@ int runLoop(const LabFiles &files)
     }
     for (const QString &w : routing->warnings)
         out() << "      warning: " << w << Qt::endl;
-    const Status lftsWritten = writeFileAtomically(files.planLfts(), writeLftDump(routing->tables, &*fabric));
+    // Only OpenSM reads it: the compact form, streamed.
+    const Status lftsWritten = writeLftDumpFile(files.planLfts(), routing->tables, &*fabric, LftDumpForm::Compact);
     const Status partitionsWritten = writeFileAtomically(files.planPartitions(), writePartitionsConf(tenancy.partitions));
     if (!lftsWritten || !partitionsWritten) {
         err() << "weft lab: " << (lftsWritten ? partitionsWritten.error() : lftsWritten.error()).toString() << Qt::endl;
@@ -145,6 +182,8 @@ int runLoop(const LabFiles &files)
     options.journalPath = files.journal();
     options.progress = [](const QString &line) { out() << "      " << line << Qt::endl; };
     const CommitReport report = commitPlan(plan, target, liveCommitBackend(live), options);
+    if (!report.stageTimes.empty())
+        out() << "timing: " << report.timingText() << Qt::endl;
     out() << "outcome: " << commitOutcomeName(report.outcome) << Qt::endl;
     for (const QString &reason : report.reasons)
         out() << "  - " << reason << Qt::endl;
@@ -215,8 +254,11 @@ int lab(const QStringList &args)
         err() << "weft lab: " << initial.error().toString() << Qt::endl;
         return kExitFailure;
     }
+    if (const Status written = writeLftDumpFile(files.lfts(), initial->tables, &fabric, LftDumpForm::Compact); !written) {
+        err() << "weft lab: " << written.error().toString() << Qt::endl;
+        return kExitFailure;
+    }
     for (const auto &[path, data] : {std::pair{files.net(), writeIbsimNet(fabric, smHost)},
-                                     std::pair{files.lfts(), writeLftDump(initial->tables, &fabric)},
                                      std::pair{files.partitions(), writePartitionsConf(demoPartitions(*generated))}}) {
         const Status written = writeFileAtomically(path, data, false);
         if (!written) {
@@ -232,7 +274,10 @@ int lab(const QStringList &args)
     simOptions.openSmArgs = {QStringLiteral("-R"), QStringLiteral("file"), QStringLiteral("-U"), files.lfts()};
     SimulatedFabric sim(simOptions);
     out() << "starting ibsim and OpenSM in " << files.dir << Qt::endl;
+    catchStopSignals();
     const Status started = sim.start();
+    if (labSignal)
+        return stopOnSignal(sim, nullptr);
     if (!started) {
         err() << "weft lab: " << started.error().toString() << Qt::endl;
         return kExitFailure;
@@ -261,7 +306,11 @@ int lab(const QStringList &args)
         sim.stop();
         return kExitFailure;
     }
-    client.waitForFinished(-1);
+    while (!client.waitForFinished(100))
+        if (labSignal || client.state() == QProcess::NotRunning)
+            break;
+    if (labSignal)
+        return stopOnSignal(sim, &client);
     const int result = client.exitStatus() == QProcess::NormalExit ? client.exitCode() : kExitFailure;
     out() << "stopping OpenSM and ibsim" << Qt::endl;
     sim.stop();

@@ -107,7 +107,7 @@ int migrate(const QStringList &args)
         drift = *d;
     }
     if (parser.isSet(QStringLiteral("out"))) {
-        if (Status written = writeOutput(parser.value(QStringLiteral("out")), writeLftDump(after->tables, &after->fabric)); !written)
+        if (Status written = writeLftDumpOutput(parser.value(QStringLiteral("out")), after->tables, &after->fabric, LftDumpForm::Annotated); !written)
             return reportBadInput(kCommand, written.error());
     }
 

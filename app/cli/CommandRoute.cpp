@@ -88,9 +88,7 @@ int route(const QStringList &args)
     const QString outPath = parser.value(QStringLiteral("out"));
     const bool toStdout = outPath == QLatin1String("-");
     const LftDumpForm form = parser.isSet(QStringLiteral("annotate")) ? LftDumpForm::Annotated : LftDumpForm::Compact;
-    // Streamed to the file: the dump of a large fabric is never held in memory whole.
-    const Status written = toStdout ? writeOutput(outPath, writeLftDump(routing->tables, &fabric, form))
-                                    : writeLftDumpFile(outPath, routing->tables, &fabric, form);
+    const Status written = writeLftDumpOutput(outPath, routing->tables, &fabric, form);
     if (!written) {
         err() << "weft route: " << written.error().toString() << Qt::endl;
         return kExitFailure;

@@ -18,6 +18,16 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+// Rare paths kept out of the loops that would otherwise carry them.
+#if defined(__GNUC__)
+#define WEFT_EBB_NOINLINE __attribute__((noinline))
+#else
+#define WEFT_EBB_NOINLINE
+#endif
 
 namespace weft {
 
@@ -25,7 +35,7 @@ namespace {
 
 constexpr int kHistogramBins = 20;
 constexpr std::uint8_t kNoNextPort = 0xFF;
-constexpr std::size_t kPrefetchAhead = 8;  // streams: path records are misses in a large table
+constexpr std::size_t kPrefetchAhead = 16;  // streams: path records are misses in a large table
 
 std::uint64_t splitmix64(std::uint64_t x)
 {
@@ -35,29 +45,161 @@ std::uint64_t splitmix64(std::uint64_t x)
     return x ^ (x >> 31);
 }
 
-// The spec's draw (§2.6.3): exact rejection on 32-bit words, so every standard library agrees.
-std::uint32_t uniformBelow32(std::mt19937 &rng, std::uint32_t bound)
+// std::mt19937 (32-bit MT19937 seeded through init_genrand, spec §2.6.3), word for word, but
+// producing its 624 words a block at a time in SIMD lanes: the draws are a seventh of a sample.
+class Mt19937
 {
-    // In 32-bit arithmetic (a faster division): 2^32 mod bound is (2^32 - bound) mod bound, and a
-    // draw is accepted when it lies below 2^32 minus that.
-    const std::uint32_t excess = std::uint32_t(0u - bound) % bound;
-    for (;;) {
-        const std::uint32_t r = std::uint32_t(rng());
-        if (excess == 0 || r < 0u - excess)
-            return r % bound;
+public:
+    void seed(std::uint32_t s)
+    {
+        m_state[0] = s;
+        for (std::uint32_t i = 1; i < kN; ++i)
+            m_state[i] = 1812433253u * (m_state[i - 1] ^ (m_state[i - 1] >> 30)) + i;
+        m_next = kN;
     }
+    std::uint32_t operator()()
+    {
+        if (m_next == kN)
+            refill();
+        return m_out[m_next++];
+    }
+    // The same words through a cursor the caller keeps (in a register): `at` as operator() would
+    // have left m_next, handed back with put().
+    std::uint32_t next(std::uint32_t &at)
+    {
+        if (at == kN) {
+            refill();
+            at = 0;
+        }
+        return m_out[at++];
+    }
+    std::uint32_t cursor() const { return m_next; }
+    void put(std::uint32_t at) { m_next = at; }
+
+private:
+    static constexpr std::uint32_t kN = 624, kM = 397;
+    static constexpr std::uint32_t kMatrix = 0x9908b0dfu, kUpper = 0x80000000u, kLower = 0x7fffffffu;
+
+    static std::uint32_t twist(std::uint32_t self, std::uint32_t next, std::uint32_t far)
+    {
+        const std::uint32_t y = (self & kUpper) | (next & kLower);
+        return far ^ (y >> 1) ^ ((y & 1u) ? kMatrix : 0u);
+    }
+    static std::uint32_t temper(std::uint32_t y)
+    {
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c5680u;
+        y ^= (y << 15) & 0xefc60000u;
+        return y ^ (y >> 18);
+    }
+    WEFT_EBB_NOINLINE void refill()
+    {
+        std::uint32_t *x = m_state;
+        std::uint32_t i = 0;
+#if defined(__SSE2__)
+        // Word i depends on words i+1 and i+M (mod N), old, or on word i+M-N, new since 227
+        // steps: four lanes at a time read nothing they write.
+        const __m128i upper = _mm_set1_epi32(int(kUpper)), lower = _mm_set1_epi32(int(kLower));
+        const __m128i matrix = _mm_set1_epi32(int(kMatrix)), one = _mm_set1_epi32(1);
+        auto twist4 = [&](std::uint32_t at, std::uint32_t far) {
+            const __m128i self = _mm_loadu_si128(reinterpret_cast<const __m128i *>(x + at));
+            const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i *>(x + at + 1));
+            const __m128i y = _mm_or_si128(_mm_and_si128(self, upper), _mm_and_si128(next, lower));
+            const __m128i odd = _mm_cmpeq_epi32(_mm_and_si128(y, one), one);
+            const __m128i farWords = _mm_loadu_si128(reinterpret_cast<const __m128i *>(x + far));
+            _mm_storeu_si128(reinterpret_cast<__m128i *>(x + at),
+                             _mm_xor_si128(_mm_xor_si128(farWords, _mm_srli_epi32(y, 1)), _mm_and_si128(odd, matrix)));
+        };
+        for (; i + 4 <= kN - kM; i += 4)
+            twist4(i, i + kM);
+        for (; i < kN - kM; ++i)
+            x[i] = twist(x[i], x[i + 1], x[i + kM]);
+        for (; i + 4 <= kN - 1; i += 4)
+            twist4(i, i + kM - kN);
+#else
+        for (; i < kN - kM; ++i)
+            x[i] = twist(x[i], x[i + 1], x[i + kM]);
+#endif
+        for (; i < kN - 1; ++i)
+            x[i] = twist(x[i], x[i + 1], x[i + kM - kN]);
+        x[kN - 1] = twist(x[kN - 1], x[0], x[kM - 1]);
+#if defined(__SSE2__)
+        const __m128i b = _mm_set1_epi32(int(0x9d2c5680u)), c = _mm_set1_epi32(int(0xefc60000u));
+        for (std::uint32_t k = 0; k < kN; k += 4) {
+            __m128i y = _mm_load_si128(reinterpret_cast<const __m128i *>(x + k));
+            y = _mm_xor_si128(y, _mm_srli_epi32(y, 11));
+            y = _mm_xor_si128(y, _mm_and_si128(_mm_slli_epi32(y, 7), b));
+            y = _mm_xor_si128(y, _mm_and_si128(_mm_slli_epi32(y, 15), c));
+            y = _mm_xor_si128(y, _mm_srli_epi32(y, 18));
+            _mm_store_si128(reinterpret_cast<__m128i *>(m_out + k), y);
+        }
+#else
+        for (std::uint32_t k = 0; k < kN; ++k)
+            m_out[k] = temper(x[k]);
+#endif
+        m_next = 0;
+    }
+
+    alignas(16) std::uint32_t m_state[kN] = {};
+    alignas(16) std::uint32_t m_out[kN] = {};
+    std::uint32_t m_next = kN;
+};
+
+// Per bound d, the multiplier of Lemire's exact a mod d for 32-bit a (⌊(2^64−1)/d⌋ + 1).
+std::vector<std::uint64_t> drawMultipliers(std::size_t largestBound)
+{
+    std::vector<std::uint64_t> m(largestBound + 1, 0);
+    for (std::size_t d = 1; d <= largestBound; ++d)
+        m[d] = ~std::uint64_t(0) / d + 1;
+    return m;
 }
 
-void drawPattern(std::uint64_t seed, int sample, int participants, std::mt19937 &rng, std::vector<int> &pattern)
+std::uint32_t remainder32(std::uint32_t a, std::uint32_t bound, std::uint64_t multiplier)
+{
+#if defined(__SIZEOF_INT128__)
+    return std::uint32_t((unsigned __int128)(multiplier * a) * bound >> 64);
+#else
+    (void)multiplier;
+    return a % bound;
+#endif
+}
+
+// The spec's draw (§2.6.3): exact rejection on 32-bit words, so every standard library agrees.
+// A word is rejected only at or above 2^32 − (2^32 mod bound) > 2^32 − bound: below that it
+// is taken without working out the limit; at or above, the full rule decides.
+WEFT_EBB_NOINLINE std::uint32_t uniformBelow32Slow(Mt19937 &rng, std::uint32_t &at, std::uint32_t bound, std::uint32_t r)
+{
+    const std::uint32_t excess = std::uint32_t(0u - bound) % bound;
+    while (excess != 0 && r >= 0u - excess)
+        r = rng.next(at);
+    return r % bound;
+}
+
+inline std::uint32_t uniformBelow32(Mt19937 &rng, std::uint32_t &at, std::uint32_t bound, std::uint64_t multiplier)
+{
+    const std::uint32_t r = rng.next(at);
+    return r < 0u - bound ? remainder32(r, bound, multiplier) : uniformBelow32Slow(rng, at, bound, r);
+}
+
+// `dropped`: the participant an odd count leaves out, -1 for none.
+void drawPattern(std::uint64_t seed, int sample, int participants, const std::vector<std::uint64_t> &multipliers,
+                 Mt19937 &rng, std::vector<int> &pattern, int &dropped)
 {
     rng.seed(std::uint32_t(splitmix64(seed ^ std::uint64_t(sample))));
     pattern.resize(std::size_t(participants));
     for (int i = 0; i < participants; ++i)
         pattern[std::size_t(i)] = i;
-    if (participants % 2 == 1)
-        pattern.erase(pattern.begin() + std::ptrdiff_t(uniformBelow32(rng, std::uint32_t(participants))));
+    std::uint32_t at = rng.cursor();
+    dropped = -1;
+    if (participants % 2 == 1) {
+        dropped = int(uniformBelow32(rng, at, std::uint32_t(participants), multipliers[std::size_t(participants)]));
+        pattern.erase(pattern.begin() + dropped);
+    }
+    int *p = pattern.data();
+    const std::uint64_t *multiplier = multipliers.data();
     for (std::size_t i = pattern.size() - 1; i > 0; --i)
-        std::swap(pattern[i], pattern[uniformBelow32(rng, std::uint32_t(i + 1))]);
+        std::swap(p[i], p[uniformBelow32(rng, at, std::uint32_t(i + 1), multiplier[i + 1])]);
+    rng.put(at);
 }
 
 // Rate of the channel leaving `p`, from what both ends report; 0 when neither knows.
@@ -94,7 +236,25 @@ QString bisectionVariantName(BisectionVariant variant)
 // Per thread: congestion of the sample in flight, and what the thread's samples add up to.
 struct EffectiveBisection::Workspace
 {
-    explicit Workspace(std::size_t ports) : tau(ports, 0.0), streams(ports, 0), tauSum(ports, 0.0), shared(ports, 0), bottleneck(ports, 0) {}
+    explicit Workspace(const EffectiveBisection &e)
+    {
+        if (!e.m_linkMode) {
+            const std::size_t ports = e.m_remotePort.size();
+            tau.assign(ports, 0.0);
+            streams.assign(ports, 0);
+            tauSum.assign(ports, 0.0);
+            shared.assign(ports, 0);
+            bottleneck.assign(ports, 0);
+            return;
+        }
+        links.resize(e.m_linkNext.size());
+        for (std::size_t c = 0; c < links.size(); ++c)
+            links[c].next = e.m_linkNext[c];
+        sums.assign(links.size(), {});
+        bottlenecks.assign(links.size(), 0);
+        asSource.assign(e.m_ports.size(), 0);
+        dropped.assign(e.m_ports.size(), 0);
+    }
 
     std::vector<double> tau;
     std::vector<std::uint32_t> streams;
@@ -102,12 +262,51 @@ struct EffectiveBisection::Workspace
     std::vector<PortIndex> path;               // channels of all streams, back to back
     std::vector<std::uint32_t> pathStart;      // per stream, into path; one past the end last
     std::vector<int> pattern;
-    std::mt19937 rng;
+    Mt19937 rng;
 
     std::vector<double> tauSum;
     std::vector<std::uint32_t> shared;
     std::vector<std::uint64_t> bottleneck;
     std::vector<std::uint64_t> byMaxCongestion;
+
+    // Link mode (see m_linkNext): the next link's base and the sample's stream count side by
+    // side, one cache line per hop; sums per link and per participant.
+    struct Link
+    {
+        std::uint32_t next = 0;
+        std::uint32_t streams = 0;
+    };
+    std::vector<Link> links;
+    std::vector<std::uint32_t> linkPath;  // links of all streams, back to back
+    std::vector<std::uint32_t> linkTouched;
+    // 32-bit sums, small enough to stay cached, moved to the 64-bit totals before they could
+    // overflow: `pending` bounds what any of them gained since.
+    struct LinkSums
+    {
+        std::uint32_t tau = 0;     // Σ τ
+        std::uint32_t shared = 0;  // samples with τ ≥ 2 (at most the samples run)
+    };
+    std::vector<LinkSums> sums;
+    std::vector<std::uint32_t> bottlenecks;
+    std::uint64_t pending = 0;
+    std::vector<std::uint64_t> tauTotal, bottleneckTotal;
+    void flush()
+    {
+        tauTotal.resize(sums.size(), 0);
+        bottleneckTotal.resize(sums.size(), 0);
+        for (std::size_t c = 0; c < sums.size(); ++c) {
+            tauTotal[c] += sums[c].tau;
+            sums[c].tau = 0;
+            bottleneckTotal[c] += bottlenecks[c];
+            bottlenecks[c] = 0;
+        }
+        pending = 0;
+    }
+    // Per participant: one-way streams it sent, samples it sat out; and the samples run. Every
+    // other sample it received (one-way) or both sent and received one stream (two-way).
+    std::vector<std::uint32_t> asSource;
+    std::vector<std::uint32_t> dropped;
+    std::uint32_t samplesRun = 0;
 };
 
 Result<EffectiveBisection> EffectiveBisection::prepare(const Fabric &fabric, const ForwardingTables &tables,
@@ -218,9 +417,9 @@ Result<EffectiveBisection> EffectiveBisection::prepare(const Fabric &fabric, con
     }
 
     const std::size_t n = ebb.m_ports.size();
-    ebb.m_nextPort.assign(n * ebb.m_switchCount, kNoNextPort);
     ebb.m_sourceSlots = sourceSwitches.size();
     ebb.m_sourceSlot.assign(n, -1);
+    std::vector<std::size_t> unattached;  // participants cabled to no switch
     {
         std::vector<std::int32_t> slotOfSwitch(fabric.nodes().size(), -1);
         for (std::size_t i = 0; i < sourceSwitches.size(); ++i)
@@ -228,10 +427,12 @@ Result<EffectiveBisection> EffectiveBisection::prepare(const Fabric &fabric, con
         for (std::size_t i = 0; i < n; ++i) {
             const NodeIndex a = ends[std::size_t(chosen[i])].attachedSwitch;
             ebb.m_sourceSlot[i] = a == kNoIndex ? -1 : slotOfSwitch[std::size_t(a)];
+            if (a == kNoIndex)
+                unattached.push_back(i);
         }
     }
     constexpr std::size_t kPathTableLimit = std::size_t(512) << 20;
-    bool usePaths = n * ebb.m_sourceSlots * kPathStride <= kPathTableLimit;
+    const bool usePaths = n * ebb.m_sourceSlots * kPathStride <= kPathTableLimit;
     if (usePaths) {
         ebb.m_paths.reserve(n * ebb.m_sourceSlots * kPathStride);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
@@ -243,77 +444,297 @@ Result<EffectiveBisection> EffectiveBisection::prepare(const Fabric &fabric, con
             madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
 #endif
         ebb.m_paths.assign(n * ebb.m_sourceSlots * kPathStride, 0);
+    } else {
+        ebb.m_nextPort.assign(n * ebb.m_switchCount, kNoNextPort);
     }
-    RouteTracer tracer(fabric, tables);
-    for (std::size_t j = 0; j < n; ++j) {
-        const EndPort &destination = ends[std::size_t(chosen[j])];
-        tracer.trace(destination.port, destination.lid);
-        for (const SourceSwitch &from : sourceSwitches) {
-            const NodeIndex sw = from.sw;
-            const int source = std::size_t(from.first) == j ? from.second : from.first;
-            if (source >= 0 && tracer.verdict(sw) != RouteTracer::Verdict::Reaches) {
-                return Error{{}, 0, QStringLiteral("the forwarding tables do not deliver from %1 to %2 (LID %3): %4")
-                                        .arg(portText(fabric, ebb.m_ports[std::size_t(source)]), portText(fabric, destination.port))
-                                        .arg(destination.lid)
-                                        .arg(tracer.explain(tracer.blame(sw), destination.lid))};
-            }
-        }
-        std::uint8_t *column = ebb.m_nextPort.data() + j * ebb.m_switchCount;
-        for (std::size_t s = 0; s < ebb.m_switchCount; ++s) {
-            const NodeIndex sw = fabric.switches()[s];
-            const PortIndex out = tracer.outPort(sw);
-            if (tracer.verdict(sw) == RouteTracer::Verdict::Reaches && out != kNoIndex)
-                column[s] = fabric.port(out).number;
-        }
-        for (std::size_t slot = 0; usePaths && slot < sourceSwitches.size(); ++slot) {
-            std::uint8_t *record = ebb.m_paths.data() + (j * ebb.m_sourceSlots + slot) * kPathStride;
-            NodeIndex sw = sourceSwitches[slot].sw;
-            std::size_t hops = 0;
-            while (tracer.verdict(sw) == RouteTracer::Verdict::Reaches) {
-                if (++hops >= kPathStride) {
-                    usePaths = false;  // longer than a record holds: walk the columns instead
-                    ebb.m_paths.clear();
-                    ebb.m_paths.shrink_to_fit();
-                    break;
+
+    // Destinations are traced independently, in blocks over threads. The error reported is the
+    // first in destination order, as one thread going through them would find it.
+    std::atomic<std::size_t> firstFailure{n};
+    std::atomic<bool> tooLong{false};  // a route longer than a record: the columns after all
+    const auto traceDestinations = [&](std::size_t firstDestination, std::size_t endDestination, bool withChecks, QString &failure) {
+        RouteTracer tracer(fabric, tables);
+        std::vector<std::uint8_t> scratch(ebb.m_nextPort.empty() ? ebb.m_switchCount : 0);
+        for (std::size_t j = firstDestination; j < endDestination && j < firstFailure.load(std::memory_order_relaxed); ++j) {
+            const EndPort &destination = ends[std::size_t(chosen[j])];
+            tracer.trace(destination.port, destination.lid);
+            const auto fail = [&](QString message) {
+                failure = std::move(message);
+                std::size_t known = firstFailure.load();
+                while (j < known && !firstFailure.compare_exchange_weak(known, j)) {
                 }
-                record[hops] = column[denseSwitch[std::size_t(sw)]];
-                record[0] = std::uint8_t(hops);
-                const NodeIndex next = tracer.nextSwitch(sw);
-                if (next == kNoIndex)
-                    break;
-                sw = next;
+            };
+            for (const SourceSwitch &from : sourceSwitches) {
+                const NodeIndex sw = from.sw;
+                const int source = std::size_t(from.first) == j ? from.second : from.first;
+                if (withChecks && source >= 0 && tracer.verdict(sw) != RouteTracer::Verdict::Reaches) {
+                    fail(QStringLiteral("the forwarding tables do not deliver from %1 to %2 (LID %3): %4")
+                             .arg(portText(fabric, ebb.m_ports[std::size_t(source)]), portText(fabric, destination.port))
+                             .arg(destination.lid)
+                             .arg(tracer.explain(tracer.blame(sw), destination.lid)));
+                    return;
+                }
+            }
+            std::uint8_t *column = scratch.empty() ? ebb.m_nextPort.data() + j * ebb.m_switchCount : scratch.data();
+            for (std::size_t s = 0; s < ebb.m_switchCount; ++s) {
+                const NodeIndex sw = fabric.switches()[s];
+                const PortIndex out = tracer.outPort(sw);
+                column[s] = tracer.verdict(sw) == RouteTracer::Verdict::Reaches && out != kNoIndex ? fabric.port(out).number : kNoNextPort;
+            }
+            for (std::size_t slot = 0; !ebb.m_paths.empty() && slot < sourceSwitches.size() && !tooLong.load(std::memory_order_relaxed); ++slot) {
+                std::uint8_t *record = ebb.m_paths.data() + (j * ebb.m_sourceSlots + slot) * kPathStride;
+                NodeIndex sw = sourceSwitches[slot].sw;
+                std::size_t hops = 0;
+                while (tracer.verdict(sw) == RouteTracer::Verdict::Reaches) {
+                    if (++hops >= kPathStride) {
+                        tooLong = true;
+                        break;
+                    }
+                    record[hops] = column[denseSwitch[std::size_t(sw)]];
+                    record[0] = std::uint8_t(hops);
+                    const NodeIndex next = tracer.nextSwitch(sw);
+                    if (next == kNoIndex)
+                        break;
+                    sw = next;
+                }
+            }
+            for (std::size_t i : unattached) {
+                // End ports cabled to each other directly: the cable is the whole route.
+                if (withChecks && i != j && fabric.port(ebb.m_ports[i]).remote != destination.port) {
+                    fail(QStringLiteral("%1 is not attached to a switch and cannot reach %2")
+                             .arg(portText(fabric, ebb.m_ports[i]), portText(fabric, destination.port)));
+                    return;
+                }
             }
         }
-        for (std::size_t i = 0; i < n; ++i) {
-            // End ports cabled to each other directly: the cable is the whole route.
-            if (i != j && ends[std::size_t(chosen[i])].attachedSwitch == kNoIndex && fabric.port(ebb.m_ports[i]).remote != destination.port)
-                return Error{{}, 0, QStringLiteral("%1 is not attached to a switch and cannot reach %2")
-                                        .arg(portText(fabric, ebb.m_ports[i]), portText(fabric, destination.port))};
-        }
+    };
+    const auto traceAll = [&](bool withChecks) {
+        const std::size_t threadCount = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, std::max<std::size_t>(1, n / 64));
+        std::vector<QString> failures(threadCount);
+        std::vector<std::thread> threads;
+        for (std::size_t t = 1; t < threadCount; ++t)
+            threads.emplace_back(traceDestinations, n * t / threadCount, n * (t + 1) / threadCount, withChecks, std::ref(failures[t]));
+        traceDestinations(0, n / threadCount, withChecks, failures[0]);
+        for (std::thread &thread : threads)
+            thread.join();
+        for (QString &failure : failures)
+            if (!failure.isEmpty())
+                return failure;  // blocks in destination order; a block stops at its first
+        return QString();
+    };
+    if (const QString failure = traceAll(true); !failure.isEmpty())
+        return Error{{}, 0, failure};
+    if (tooLong) {
+        // Longer than a record holds: walk the columns instead.
+        ebb.m_paths.clear();
+        ebb.m_paths.shrink_to_fit();
+        ebb.m_nextPort.assign(n * ebb.m_switchCount, kNoNextPort);
+        traceAll(false);
     }
-    if (usePaths) {
-        ebb.m_nextPort.clear();
-        ebb.m_nextPort.shrink_to_fit();
+    ebb.m_drawMultipliers = drawMultipliers(n);
+
+    // Link mode: paper rules, every route a record, every participant an end port on a switch.
+    // Then a participant's own channel and the channel into it carry one stream per sample
+    // (§2.6.2 note 3): they never decide a stream's share, so the samples count only the
+    // channels from switch to switch, numbered by switch and port number, and give the two
+    // endpoint channels their one stream per use at the end.
+    const bool everyOneOnASwitch = std::all_of(ebb.m_sourceSlot.begin(), ebb.m_sourceSlot.end(), [](std::int32_t s) { return s >= 0; });
+    const bool linkMode = ebb.m_uniformRates && !ebb.m_weighted && !ebb.m_paths.empty() && everyOneOnASwitch;
+    if (linkMode) {
+        // A switch's links are the span of port numbers that lead to switches: the hosts of a
+        // leaf usually sit on one side of it and take no numbers.
+        std::vector<std::uint32_t> base(ebb.m_switchCount, 0);
+        std::uint64_t links = 0;
+        auto leadsToSwitch = [&](std::size_t p) {
+            const PortIndex remote = ebb.m_remotePort[p];
+            return remote != kNoIndex && ebb.m_switchOfPort[std::size_t(remote)] >= 0;
+        };
+        std::vector<std::pair<int, int>> span(ebb.m_switchCount, {1, 0});
+        for (std::size_t s = 0; s < ebb.m_switchCount; ++s) {
+            const int ports = fabric.node(fabric.switches()[s]).portCount;
+            auto &[low, high] = span[s];
+            for (int number = 0; number <= ports; ++number)
+                if (leadsToSwitch(std::size_t(ebb.m_switchFirstPort[s]) + std::size_t(number))) {
+                    low = std::min(low == 1 && high == 0 ? number : low, number);
+                    high = number;
+                }
+            base[s] = std::uint32_t(links) - std::uint32_t(low);  // modulo 2^32: base + number lands in the span
+            if (high >= low)
+                links += std::uint64_t(high - low + 1);
+        }
+        if (links < std::numeric_limits<std::uint32_t>::max()) {
+            ebb.m_linkMode = true;
+            // 1/τ and B/τ as pass 2 would divide them (the same doubles), for the usual τ.
+            for (std::uint32_t tau = 0; tau < 64; ++tau) {
+                ebb.m_shareOf.push_back(1.0 / double(tau));
+                ebb.m_rateShareOf.push_back(ebb.m_endpointRate.front() / double(tau));
+            }
+            ebb.m_linkNext.assign(links, 0);
+            ebb.m_linkPort.assign(links, kNoIndex);
+            for (std::size_t s = 0; s < ebb.m_switchCount; ++s) {
+                for (int number = span[s].first; number <= span[s].second; ++number) {
+                    const std::size_t p = std::size_t(ebb.m_switchFirstPort[s]) + std::size_t(number);
+                    const std::uint32_t link = base[s] + std::uint32_t(number);
+                    ebb.m_linkPort[link] = PortIndex(p);
+                    if (leadsToSwitch(p))
+                        ebb.m_linkNext[link] = base[std::size_t(ebb.m_switchOfPort[std::size_t(ebb.m_remotePort[p])])];
+                }
+            }
+            ebb.m_slotBase.resize(sourceSwitches.size());
+            for (std::size_t slot = 0; slot < sourceSwitches.size(); ++slot)
+                ebb.m_slotBase[slot] = base[std::size_t(denseSwitch[std::size_t(sourceSwitches[slot].sw)])];
+        }
     }
     return ebb;
 }
 
 std::vector<int> EffectiveBisection::samplePattern(std::uint64_t seed, int sample) const
 {
-    std::mt19937 rng;
+    Mt19937 rng;
     std::vector<int> pattern;
-    drawPattern(seed, sample, participantCount(), rng, pattern);
+    int dropped = -1;
+    drawPattern(seed, sample, participantCount(), m_drawMultipliers, rng, pattern, dropped);
     return pattern;
 }
 
 double EffectiveBisection::patternBandwidth(const std::vector<int> &pattern, BisectionVariant variant) const
 {
-    Workspace w(m_remotePort.size());
+    Workspace w(*this);
     return evaluate(pattern, variant, w).normalized;
+}
+
+EffectiveBisection::SampleOutcome EffectiveBisection::evaluateLinks(const std::vector<int> &pattern, BisectionVariant variant, Workspace &w) const
+{
+    const std::size_t half = pattern.size() / 2;
+    const std::size_t streamCount = variant == BisectionVariant::OneWay ? half : 2 * half;
+    // A sample adds at most streamCount to a link's τ sum and to its bottleneck count.
+    if (w.pending + streamCount > std::numeric_limits<std::uint32_t>::max())
+        w.flush();
+    w.pending += streamCount;
+    const bool oneWay = variant == BisectionVariant::OneWay;
+    const int *ends = pattern.data();
+    auto destinationOf = [&](std::size_t s) { return s < half ? ends[s + half] : ends[s - half]; };
+    constexpr std::size_t kMostLinks = kPathStride - 2;  // a record's hops but the last
+    if (w.linkPath.size() < streamCount * kMostLinks) {
+        w.linkPath.resize(streamCount * kMostLinks);
+        w.linkTouched.resize(std::min(streamCount * kMostLinks, w.links.size()) + 1);  // one spare for the branch-free append
+    }
+    if (w.pathStart.size() < streamCount + 1)
+        w.pathStart.resize(streamCount + 1);
+    Workspace::Link *links = w.links.data();
+    std::uint32_t *path = w.linkPath.data();
+    std::uint32_t *start = w.pathStart.data();
+    std::uint32_t *touched = w.linkTouched.data();
+    const std::int32_t *slotOf = m_sourceSlot.data();
+    const std::uint8_t *records = m_paths.data();
+    auto recordOf = [&](int source, int destination) {
+        return records + (std::size_t(destination) * m_sourceSlots + std::size_t(slotOf[source])) * kPathStride;
+    };
+
+    // Pass 1: count the streams on each switch-to-switch link.
+    std::uint32_t at = 0;
+    std::size_t touchedCount = 0;
+    for (std::size_t s = 0; s < streamCount; ++s) {
+        const int source = ends[s];
+        const int destination = destinationOf(s);
+        Q_ASSERT(source != destination);
+        if (oneWay)
+            ++w.asSource[std::size_t(source)];
+#if defined(__GNUC__)
+        if (s + kPrefetchAhead < streamCount)
+            __builtin_prefetch(recordOf(ends[s + kPrefetchAhead], destinationOf(s + kPrefetchAhead)));
+#endif
+        const std::uint8_t *record = recordOf(source, destination);
+        start[s] = at;
+        const std::size_t hops = record[0];
+        if (hops < 2)
+            continue;  // source and destination share a switch
+        std::uint32_t link = m_slotBase[std::size_t(slotOf[source])] + record[1];
+        for (std::size_t hop = 1;; ++hop) {
+            path[at++] = link;
+            // Branch-free: whether a link is new to the sample is a coin toss halfway through.
+            touched[touchedCount] = link;
+            touchedCount += links[link].streams++ == 0 ? 1 : 0;
+            if (hop + 1 == hops)
+                break;
+            link = links[link].next + record[hop + 1];
+        }
+    }
+    start[streamCount] = at;
+
+    // Pass 2: each stream's worst link; the endpoint channels' 1 when it has none.
+    double normalizedSum = 0;
+    double aggregate = 0;
+    const double rate = m_endpointRate.front();
+    std::uint32_t *bottlenecks = w.bottlenecks.data();
+    for (std::size_t s = 0; s < streamCount; ++s) {
+        const std::uint32_t begin = start[s];
+        const std::uint32_t end = start[s + 1];
+        std::uint32_t tau[kMostLinks];
+        std::uint32_t most = 1;
+        for (std::uint32_t i = begin; i < end; ++i) {
+            tau[i - begin] = links[path[i]].streams;
+            most = std::max(most, tau[i - begin]);
+        }
+        if (most < m_shareOf.size()) {
+            normalizedSum += m_shareOf[most];
+            aggregate += m_rateShareOf[most];
+        } else {
+            const double worst = double(most);
+            normalizedSum += 1.0 / worst;
+            aggregate += rate / worst;
+        }
+        if (w.byMaxCongestion.size() <= most)
+            w.byMaxCongestion.resize(std::size_t(most) + 1, 0);
+        ++w.byMaxCongestion[most];
+        if (most > 1)
+            for (std::uint32_t i = begin; i < end; ++i)
+                bottlenecks[path[i]] += tau[i - begin] == most ? 1u : 0u;  // branch-free: a coin toss too
+    }
+
+    // Sums and reset: through the touched links, or, when they are many, through all links in
+    // order (no misses to wait for, two links a step).
+    const std::size_t linkCount = w.links.size();
+    Workspace::LinkSums *sums = w.sums.data();
+    if (touchedCount * 4 < linkCount) {
+        for (std::size_t t = 0; t < touchedCount; ++t) {
+            const std::uint32_t link = touched[t];
+            const std::uint32_t streams = links[link].streams;
+            sums[link].tau += streams;
+            sums[link].shared += streams >= 2 ? 1u : 0u;
+            links[link].streams = 0;
+        }
+    } else {
+        std::size_t link = 0;
+#if defined(__SSE2__)
+        static_assert(sizeof(Workspace::Link) == 8 && sizeof(Workspace::LinkSums) == 8);
+        const __m128i evenLanes = _mm_set_epi32(0, -1, 0, -1), oddLanes = _mm_set_epi32(-1, 0, -1, 0);
+        const __m128i one = _mm_set1_epi32(1);
+        for (; link + 2 <= linkCount; link += 2) {
+            __m128i *pair = reinterpret_cast<__m128i *>(links + link);  // next, streams, next, streams
+            __m128i *total = reinterpret_cast<__m128i *>(sums + link);  // tau, shared, tau, shared
+            const __m128i l = _mm_loadu_si128(pair);
+            const __m128i streams = _mm_shuffle_epi32(l, _MM_SHUFFLE(3, 3, 1, 1));
+            const __m128i sharedNow = _mm_and_si128(_mm_cmpgt_epi32(streams, one), oddLanes);  // −1 where τ ≥ 2
+            const __m128i add = _mm_sub_epi32(_mm_and_si128(streams, evenLanes), sharedNow);
+            _mm_storeu_si128(total, _mm_add_epi32(_mm_loadu_si128(total), add));
+            _mm_storeu_si128(pair, _mm_and_si128(l, evenLanes));
+        }
+#endif
+        for (; link < linkCount; ++link) {
+            const std::uint32_t streams = links[link].streams;
+            sums[link].tau += streams;
+            sums[link].shared += streams >= 2 ? 1u : 0u;
+            links[link].streams = 0;
+        }
+    }
+    return {streamCount == 0 ? 1.0 : normalizedSum / double(streamCount), aggregate};
 }
 
 EffectiveBisection::SampleOutcome EffectiveBisection::evaluate(const std::vector<int> &pattern, BisectionVariant variant, Workspace &w) const
 {
+    if (m_linkMode)
+        return evaluateLinks(pattern, variant, w);
     const std::size_t half = pattern.size() / 2;
     const std::size_t streamCount = variant == BisectionVariant::OneWay ? half : 2 * half;
     auto streamEnds = [&](std::size_t s) {
@@ -445,7 +866,7 @@ Result<EbbResult> EffectiveBisection::run(const EbbRun &options) const
     std::vector<Workspace> workspaces;
     workspaces.reserve(std::size_t(threadCount));
     for (int t = 0; t < threadCount; ++t)
-        workspaces.emplace_back(m_remotePort.size());
+        workspaces.emplace_back(*this);
 
     std::atomic<int> done{0};
     std::atomic<bool> cancelled{false};
@@ -464,7 +885,13 @@ Result<EbbResult> EffectiveBisection::run(const EbbRun &options) const
         threads.emplace_back([&, t, first, last] {
             Workspace &w = workspaces[std::size_t(t)];
             for (int k = first; k < last && !cancelled.load(std::memory_order_relaxed); ++k) {
-                drawPattern(options.seed, k, participantCount(), w.rng, w.pattern);
+                int dropped = -1;
+                drawPattern(options.seed, k, participantCount(), m_drawMultipliers, w.rng, w.pattern, dropped);
+                if (m_linkMode) {
+                    ++w.samplesRun;
+                    if (dropped >= 0)
+                        ++w.dropped[std::size_t(dropped)];
+                }
                 const SampleOutcome outcome = evaluate(w.pattern, options.variant, w);
                 values[std::size_t(k)] = outcome.normalized;
                 aggregates[std::size_t(k)] = outcome.aggregateGbps;
@@ -539,7 +966,25 @@ Result<EbbResult> EffectiveBisection::run(const EbbRun &options) const
     std::vector<double> tauSum(ports, 0.0);
     std::vector<std::uint64_t> shared(ports, 0), bottleneck(ports, 0);
     for (const Workspace &w : workspaces) {
-        for (std::size_t c = 0; c < ports; ++c) {
+        if (m_linkMode) {
+            // Integers all: the same sums as counting per port.
+            for (std::size_t c = 0; c < w.links.size(); ++c) {
+                const std::size_t port = std::size_t(m_linkPort[c]);
+                const std::uint64_t flushed = w.tauTotal.empty() ? 0 : w.tauTotal[c];
+                tauSum[port] += double(flushed + w.sums[c].tau);
+                shared[port] += w.sums[c].shared;
+                bottleneck[port] += (w.bottleneckTotal.empty() ? 0 : w.bottleneckTotal[c]) + w.bottlenecks[c];
+            }
+            for (std::size_t i = 0; i < m_ports.size(); ++i) {
+                const PortIndex own = m_ports[i];
+                const std::uint32_t present = w.samplesRun - w.dropped[i];
+                const std::uint32_t sent = options.variant == BisectionVariant::OneWay ? w.asSource[i] : present;
+                const std::uint32_t received = options.variant == BisectionVariant::OneWay ? present - sent : present;
+                tauSum[std::size_t(own)] += double(sent);
+                tauSum[std::size_t(m_remotePort[std::size_t(own)])] += double(received);
+            }
+        }
+        for (std::size_t c = 0; c < w.tauSum.size(); ++c) {
             tauSum[c] += w.tauSum[c];
             shared[c] += w.shared[c];
             bottleneck[c] += w.bottleneck[c];

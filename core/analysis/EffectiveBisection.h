@@ -126,6 +126,7 @@ private:
         double aggregateGbps = 0;
     };
     SampleOutcome evaluate(const std::vector<int> &pattern, BisectionVariant variant, Workspace &w) const;
+    SampleOutcome evaluateLinks(const std::vector<int> &pattern, BisectionVariant variant, Workspace &w) const;
 
     // Routes are kept as the out-port numbers a stream takes at each switch, one fixed-size
     // record per (destination, switch a source hangs off): one cache line per stream where
@@ -146,6 +147,15 @@ private:
     std::vector<std::uint8_t> m_nextPort;       // [destination][dense switch]; empty with m_paths
     std::vector<double> m_rate;               // per fabric port: its outgoing channel, Gb/s
     std::size_t m_switchCount = 0;
+    std::vector<std::uint64_t> m_drawMultipliers;  // per draw bound 1..|Q| (a fast exact modulo)
+    // Link mode (paper rules, routes as records, every participant on a switch): the ports that
+    // lead from switch to switch, numbered by switch, then port number, so that a record's port
+    // number added to the base of the switch a link leads to gives the next link.
+    std::vector<std::uint32_t> m_linkNext;  // per link: base of the switch it leads to
+    std::vector<PortIndex> m_linkPort;      // per link: the fabric port
+    std::vector<std::uint32_t> m_slotBase;  // per source slot: base of its switch
+    bool m_linkMode = false;
+    std::vector<double> m_shareOf, m_rateShareOf;  // link mode: 1/τ and B/τ for small τ
     bool m_uniformRates = true;
     bool m_weighted = false;
 };

@@ -10,6 +10,7 @@
 #include "Validation.h"
 
 #include <QDeadlineTimer>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -17,9 +18,14 @@
 #include <QThread>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <set>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 namespace weft {
 
@@ -43,6 +49,75 @@ Status sendHangup(qint64 pid)
     if (pid <= 0 || ::kill(pid_t(pid), SIGHUP) != 0)
         return Error{{}, 0, QStringLiteral("cannot send SIGHUP to OpenSM (pid %1): %2").arg(pid).arg(QString::fromLocal8Bit(strerror(errno)))};
     return Done{};
+}
+
+QString commitLockPath(const CommitTarget &target)
+{
+    return target.lftsPath + QStringLiteral(".weft-lock");
+}
+
+CommitLock::CommitLock(int fd, QString path, QString staleHolder)
+    : m_fd(fd), m_path(std::move(path)), m_staleHolder(std::move(staleHolder))
+{
+}
+
+CommitLock::~CommitLock()
+{
+    // Emptied first: a holder named in the file of a free lock is one that died holding it.
+    if (::ftruncate(m_fd, 0) == 0)
+        ::fsync(m_fd);
+    ::flock(m_fd, LOCK_UN);
+    ::close(m_fd);
+}
+
+QString CommitLock::holderText()
+{
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    return QStringLiteral("pid %1 on host %2 since %3 (user %4)")
+        .arg(::getpid())
+        .arg(QString::fromLocal8Bit(host), QDateTime::currentDateTimeUtc().toString(Qt::ISODate), currentUserName());
+}
+
+Result<std::unique_ptr<CommitLock>> CommitLock::acquire(const QString &path, int waitMs)
+{
+    auto failure = [&path](const char *what) {
+        return Error{path, 0, QStringLiteral("cannot %1 the commit lock: %2").arg(QLatin1String(what), QString::fromLocal8Bit(strerror(errno)))};
+    };
+    // O_NOFOLLOW: a link planted in its place is not followed.
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0)
+        return failure("open");
+    auto contents = [fd]() {
+        QByteArray text(4096, '\0');
+        const ssize_t n = ::pread(fd, text.data(), std::size_t(text.size()), 0);
+        return QString::fromUtf8(text.left(n > 0 ? qsizetype(n) : 0)).trimmed();
+    };
+    QDeadlineTimer deadline(waitMs < 0 ? QDeadlineTimer(QDeadlineTimer::Forever) : QDeadlineTimer(waitMs));
+    while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno != EWOULDBLOCK && errno != EINTR) {
+            const Error e = failure("take");
+            ::close(fd);
+            return e;
+        }
+        if (deadline.hasExpired()) {
+            QString holder = contents();
+            ::close(fd);
+            if (holder.isEmpty())
+                holder = QStringLiteral("a process that has not said who it is yet");
+            return Error{path, 0, QStringLiteral("another commit is running on this target, held by %1; nothing was done "
+                                                 "(try again when it has finished, or wait for it: weft commit --wait)").arg(holder)};
+        }
+        QThread::msleep(100);
+    }
+    const QString stale = contents();
+    const QByteArray holder = holderText().toUtf8() + '\n';
+    if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, holder.constData(), std::size_t(holder.size()), 0) != ssize_t(holder.size()) || ::fsync(fd) != 0) {
+        const Error e = failure("write");
+        ::close(fd);
+        return e;
+    }
+    return std::unique_ptr<CommitLock>(new CommitLock(fd, path, stale));
 }
 
 namespace {
@@ -157,10 +232,32 @@ QString CommitReport::toText() const
     QString text;
     for (const QString &s : steps)
         text += QStringLiteral("  %1\n").arg(s);
+    if (!stageTimes.empty())
+        text += QStringLiteral("timing: %1\n").arg(timingText());
     text += QStringLiteral("outcome: %1\n").arg(commitOutcomeName(outcome));
     for (const QString &r : reasons)
         text += QStringLiteral("  - %1\n").arg(r);
     return text;
+}
+
+QString CommitReport::timingText() const
+{
+    if (stageTimes.empty())
+        return {};
+    QStringList parts;
+    double total = 0;
+    double own = 0;
+    for (const CommitStageTime &t : stageTimes) {
+        const char *kind = t.kind == CommitStageTime::Kind::Weft ? "Weft" : t.kind == CommitStageTime::Kind::Fabric ? "fabric" : "OpenSM";
+        parts << QStringLiteral("%1 %2 s (%3)").arg(t.stage).arg(t.seconds, 0, 'f', 2).arg(QLatin1String(kind));
+        total += t.seconds;
+        own += t.kind == CommitStageTime::Kind::Weft ? t.seconds : 0;
+    }
+    return QStringLiteral("%1; Weft's own work %2 s of %3 s (%4 %)")
+        .arg(parts.join(QStringLiteral(", ")))
+        .arg(own, 0, 'f', 2)
+        .arg(total, 0, 'f', 2)
+        .arg(total > 0 ? 100.0 * own / total : 0.0, 0, 'f', 1);
 }
 
 QJsonObject CommitReport::toJson() const
@@ -175,6 +272,14 @@ QJsonObject CommitReport::toJson() const
     o.insert(QStringLiteral("violations"), QJsonArray::fromStringList(violations));
     o.insert(QStringLiteral("smps"), double(diff.smps()));
     o.insert(QStringLiteral("diff"), diffToJson(diff));
+    QJsonArray stages;
+    for (const CommitStageTime &t : stageTimes)
+        stages.append(QJsonObject{{QStringLiteral("stage"), t.stage},
+                                  {QStringLiteral("seconds"), t.seconds},
+                                  {QStringLiteral("kind"), t.kind == CommitStageTime::Kind::Weft     ? QStringLiteral("weft")
+                                                           : t.kind == CommitStageTime::Kind::Fabric ? QStringLiteral("fabric")
+                                                                                                     : QStringLiteral("opensm")}});
+    o.insert(QStringLiteral("stage_times"), stages);
     return o;
 }
 
@@ -385,6 +490,7 @@ public:
             m_backend.isRunning = processRunning;
         if (!m_backend.reload)
             m_backend.reload = sendHangup;
+        m_id = QStringLiteral("%1-%2").arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddTHHmmss.zzz"))).arg(::getpid());
     }
 
     CommitReport run()
@@ -394,7 +500,22 @@ public:
         return m_report;
     }
 
+    CommitReport recover()
+    {
+        if (executeRecovery())
+            journal();
+        return m_report;
+    }
+
 private:
+    // Closes the stage that ran since the last lap (or the start).
+    void lap(const QString &stage, CommitStageTime::Kind kind)
+    {
+        const qint64 now = m_clock.nsecsElapsed();
+        m_report.stageTimes.push_back({stage, double(now - m_lapStart) / 1e9, kind});
+        m_lapStart = now;
+    }
+
     void step(const QString &text)
     {
         m_report.steps << text;
@@ -410,13 +531,33 @@ private:
 
     void execute()
     {
+        // One commit at a time on the target, for the whole commit (journal included).
+        Result<std::unique_ptr<CommitLock>> lock = CommitLock::acquire(commitLockPath(m_target), m_options.lockWaitMs);
+        if (!lock) {
+            refuse(CommitOutcome::Refused, {lock.error().toString()});
+            return;
+        }
+        m_lock = std::move(*lock);
+        if (!m_lock->staleHolder().isEmpty())
+            step(QStringLiteral("took over the commit lock %1 from %2, which died holding it").arg(m_lock->path(), m_lock->staleHolder()));
+        // A commit that was interrupted leaves the fabric in a state nobody verified: that comes first.
+        if (const std::optional<CommitJournalEntry> unfinished = findUnfinished(); unfinished || !m_report.reasons.isEmpty()) {
+            if (unfinished)
+                refuse(CommitOutcome::Refused, {unfinishedText(*unfinished) + QStringLiteral("; run `weft commit --recover` (or open the desk) "
+                                                                                             "to verify the fabric against it or roll it back to the backups")});
+            return;
+        }
+
         // 1. Before anything is written.
+        m_clock.start();
+        m_lapStart = 0;
         step(QStringLiteral("discovering the fabric"));
         Result<Fabric> live = m_backend.discover();
         if (!live) {
             refuse(CommitOutcome::Refused, {QStringLiteral("discovery failed: %1").arg(live.error().toString())});
             return;
         }
+        lap(QStringLiteral("discovery"), CommitStageTime::Kind::Fabric);
         m_fabric = std::move(*live);
         step(QStringLiteral("discovered %1 nodes, %2 switches, %3 links").arg(m_fabric.nodes().size()).arg(m_fabric.switches().size()).arg(m_fabric.links().size()));
         if (m_plan.madeFor) {
@@ -431,8 +572,12 @@ private:
         m_partitions = std::move(check.partitions);
         m_report.warnings << check.warnings;
         m_report.violations = check.violations;
-        for (const QString &w : m_report.warnings)
-            step(QStringLiteral("warning: %1").arg(w));
+        // The report keeps them all; the progress names a few (a plan can warn per switch).
+        constexpr int kWarningsShown = 5;
+        for (int i = 0; i < m_report.warnings.size() && i < kWarningsShown; ++i)
+            step(QStringLiteral("warning: %1").arg(m_report.warnings[i]));
+        if (m_report.warnings.size() > kWarningsShown)
+            step(QStringLiteral("... and %1 more warnings (all in the commit's report and journal)").arg(m_report.warnings.size() - kWarningsShown));
         const QStringList unsafe = check.refusal(m_options.acceptViolations);
         if (!unsafe.isEmpty()) {
             // A plan naming switches the fabric no longer has is stale rather than wrong.
@@ -463,6 +608,7 @@ private:
             return;
         }
 
+        lap(QStringLiteral("plan check"), CommitStageTime::Kind::Weft);
         step(QStringLiteral("reading the tables the fabric holds now"));
         Result<HeldTables> before = readHeld();
         if (!before) {
@@ -477,6 +623,7 @@ private:
         if (!sm)
             return;
         pkeyOptions.smPortGuid = *sm;
+        lap(QStringLiteral("table read-back"), CommitStageTime::Kind::Fabric);
         ReconfigurationRequest request;
         request.currentPartitions = partitionsOnTarget();
         request.proposedPartitions = PartitionsState{m_partitions, std::nullopt, m_plan.partitionsFileName};
@@ -489,6 +636,7 @@ private:
         m_plannedConf = std::move(planned.plannedPartitionsConf);
         step(QStringLiteral("diff: %1 LFT blocks on %2 switches, %3 P_Key blocks: %4 SMPs")
                  .arg(m_report.diff.changedBlocks).arg(m_report.diff.switchesTouched()).arg(m_report.diff.pkeyBlocks.size()).arg(m_report.diff.smps()));
+        lap(QStringLiteral("diff"), CommitStageTime::Kind::Weft);
 
         // 2. Write.
         Result<FileSnapshot> lfts = snapshot(m_target.lftsPath);
@@ -500,9 +648,16 @@ private:
         m_previous = {*lfts, *partitions};
         if (!snapshotQos())
             return;
-        const QByteArray lftDump = writeLftDump(m_plan.tables, &m_fabric);
-        for (const auto &[path, data] : {std::pair{m_target.lftsPath, lftDump}, std::pair{m_target.partitionsPath, m_plannedConf}}) {
-            const Status written = writeFileAtomically(path, data);
+        // The intent, on disk before the first byte is written: a Weft killed from here on leaves
+        // an unfinished commit that the next one finds.
+        if (const Status intent = journalProgress(QLatin1String(kJournalInProgress)); !intent) {
+            refuse(CommitOutcome::Refused, {QStringLiteral("cannot record the commit's intent: %1").arg(intent.error().toString())});
+            return;
+        }
+        // Only OpenSM reads the tables file: the compact form, streamed (never whole in memory).
+        for (int file = 0; file < 2; ++file) {
+            const Status written = file == 0 ? writeLftDumpFile(m_target.lftsPath, m_plan.tables, &m_fabric, LftDumpForm::Compact)
+                                             : writeFileAtomically(m_target.partitionsPath, m_plannedConf);
             if (!written) {
                 fail({QStringLiteral("writing failed: %1").arg(written.error().toString())});
                 return;
@@ -512,9 +667,15 @@ private:
         step(QStringLiteral("wrote %1 and %2 (previous versions kept as .bak)").arg(m_target.lftsPath, m_target.partitionsPath));
         if (!writeQos())
             return;
+        if (const Status written = journalProgress(QLatin1String(kJournalWritten)); !written)
+            step(QStringLiteral("warning: %1").arg(written.error().toString()));
+        testStop("after-write");
+        lap(QStringLiteral("writing"), CommitStageTime::Kind::Weft);
 
         // 3 and 4. Reload and verify.
+        m_timeReload = true;
         QStringList problems = reloadAndVerify(m_plan.tables, m_expectedPKeys, QStringLiteral("plan"));
+        m_timeReload = false;
         if (problems.isEmpty()) {
             m_report.outcome = CommitOutcome::Committed;
             step(QStringLiteral("verified: every switch's LFT and every port's P_Key table match the plan"));
@@ -579,6 +740,8 @@ private:
         if (!hup)
             return {hup.error().toString()};
         step(QStringLiteral("sent SIGHUP to OpenSM (pid %1); waiting for its sweep").arg(m_pid));
+        if (m_timeReload)
+            testStop("after-sighup");
         QDeadlineTimer deadline(m_options.timeoutMs);
         if (!m_target.logPath.isEmpty()) {
             while (true) {
@@ -592,6 +755,8 @@ private:
                 QThread::msleep(100);
             }
             step(QStringLiteral("OpenSM finished its sweep"));
+            if (m_timeReload)
+                lap(QStringLiteral("OpenSM load and sweep"), CommitStageTime::Kind::OpenSm);
         }
         // With the log, the sweep is known to be over: one read-back decides (a second only if
         // the first could not be read). Without it, poll until the tables hold or time runs out;
@@ -601,6 +766,8 @@ private:
         for (int attempt = 0;; ++attempt) {
             if (!m_backend.isRunning(m_pid))
                 return {QStringLiteral("OpenSM (pid %1) stopped during its sweep").arg(m_pid)};
+            if (m_timeReload)
+                testStop("during-verify");
             const Result<HeldTables> held = readHeld();
             const bool readFailed = !held;
             if (readFailed)
@@ -609,6 +776,9 @@ private:
                 mismatches = compareReadBack(m_fabric, tables, held->lfts, pkeys, held->pkeys);
             if (mismatches.isEmpty()) {
                 step(QStringLiteral("read back every LFT and P_Key table: the fabric holds the %1").arg(what));
+                if (m_timeReload)  // without OpenSM's log, its sweep is in this figure too
+                    lap(sweepSeen ? QStringLiteral("verification") : QStringLiteral("OpenSM sweep + verification"),
+                        sweepSeen ? CommitStageTime::Kind::Fabric : CommitStageTime::Kind::OpenSm);
                 return {};
             }
             if (deadline.hasExpired() || (sweepSeen && (!readFailed || attempt >= 1)))
@@ -645,7 +815,7 @@ private:
                 m_report.reasons << QStringLiteral("the fabric's tables cannot be read back");
             } else if (compareReadBack(m_fabric, m_beforeTables, held->lfts, m_beforePKeys, held->pkeys).isEmpty()) {
                 m_report.reasons << QStringLiteral("verified: the switches still hold the previous tables and P_Keys");
-            } else if (compareReadBack(m_fabric, m_plan.tables, held->lfts, m_expectedPKeys, held->pkeys).isEmpty()) {
+            } else if (compareReadBack(m_fabric, m_recovering ? m_recoveredTables : m_plan.tables, held->lfts, m_expectedPKeys, held->pkeys).isEmpty()) {
                 m_report.reasons << QStringLiteral("verified: the switches hold the plan's tables and P_Keys");
             } else {
                 m_report.reasons << writeBackPrevious(*held);
@@ -814,19 +984,201 @@ private:
         return problems;
     }
 
+    // For the tests of crash safety only: WEFT_COMMIT_TEST_STOP_AT=STEP kills this process at
+    // that step (SIGKILL: no handler, no cleanup), WEFT_COMMIT_TEST_PAUSE_AT=STEP stops it
+    // (SIGSTOP) until it is continued or killed. Steps: after-write, after-sighup, during-verify.
+    static void testStop(const char *stepName)
+    {
+        if (qEnvironmentVariable("WEFT_COMMIT_TEST_PAUSE_AT") == QLatin1String(stepName))
+            ::raise(SIGSTOP);
+        if (qEnvironmentVariable("WEFT_COMMIT_TEST_STOP_AT") == QLatin1String(stepName))
+            ::raise(SIGKILL);
+    }
+
+    // The journal's unfinished commit on this target, if any. A journal that cannot be read
+    // refuses the commit too (its reason in the report): what it holds cannot be known.
+    std::optional<CommitJournalEntry> findUnfinished()
+    {
+        if (m_options.journalPath.isEmpty())
+            return std::nullopt;
+        const Result<std::vector<CommitJournalEntry>> entries = readJournal(m_options.journalPath);
+        if (!entries) {
+            refuse(CommitOutcome::Refused, {QStringLiteral("the commit journal cannot be read, so an unfinished commit cannot be ruled out: %1")
+                                                .arg(entries.error().toString())});
+            return std::nullopt;
+        }
+        return unfinishedCommit(*entries, m_target.lftsPath);
+    }
+
+    static QString unfinishedText(const CommitJournalEntry &e)
+    {
+        return QStringLiteral("an unfinished commit is in the journal: started %1 by %2 (%3; commit %4), %5")
+            .arg(e.time.toString(Qt::ISODate), e.user, e.planSummary, e.id,
+                 e.outcome == QLatin1String(kJournalWritten) ? QStringLiteral("its files were written and never verified")
+                                                             : QStringLiteral("it stopped while writing its files"));
+    }
+
+    CommitJournalEntry journalEntry(const QString &outcome) const
+    {
+        CommitJournalEntry e;
+        e.id = m_recovering ? m_recovering->id : m_id;
+        e.time = QDateTime::currentDateTimeUtc();
+        e.user = m_options.user.isEmpty() ? currentUserName() : m_options.user;
+        if (m_recovering)
+            e.planSummary = m_recovering->planSummary;
+        else if (!m_summary.isEmpty())
+            e.planSummary = m_summary;
+        else
+            e.planSummary = m_plan.summary.isEmpty() ? planSummaryOf(m_plan.tables, m_partitions) : m_plan.summary;
+        e.smps = m_recovering ? m_recovering->smps : m_report.diff.smps();
+        e.outcome = outcome;
+        e.lftsPath = m_target.lftsPath;
+        e.partitionsPath = m_target.partitionsPath;
+        if (m_recovering) {
+            e.files = m_recovering->files;
+            e.backups = m_recovering->backups;
+        } else {
+            for (const FileSnapshot &f : m_previous) {
+                e.files << f.path;
+                e.backups << (f.existed ? backupPath(f.path) : QString());
+            }
+        }
+        return e;
+    }
+
+    Status journalProgress(const QString &phase)
+    {
+        if (m_options.journalPath.isEmpty())
+            return Done{};
+        CommitJournalEntry e = journalEntry(phase);
+        e.details = {phase == QLatin1String(kJournalInProgress) ? QStringLiteral("writing the files; the previous ones are kept as the backups")
+                                                                : QStringLiteral("files written; reloading and verifying")};
+        return appendJournalEntry(m_options.journalPath, e);
+    }
+
+    // `weft commit --recover`: the journal's unfinished commit on the target brought to a
+    // verified state. With its files all written, OpenSM reloads them and the fabric is read back
+    // against them; if it does not hold them (or they were not all written), the backups go back,
+    // OpenSM reloads, and the fabric is read back against them. False: nothing was done (nothing
+    // to recover, or it cannot be done now; the report says why), and nothing is journalled.
+    bool executeRecovery()
+    {
+        Result<std::unique_ptr<CommitLock>> lock = CommitLock::acquire(commitLockPath(m_target), m_options.lockWaitMs);
+        if (!lock) {
+            refuse(CommitOutcome::Refused, {lock.error().toString()});
+            return false;
+        }
+        m_lock = std::move(*lock);
+        const std::optional<CommitJournalEntry> unfinished = findUnfinished();
+        if (!unfinished) {
+            if (m_report.reasons.isEmpty()) {
+                m_report.outcome = CommitOutcome::Committed;
+                step(QStringLiteral("no unfinished commit on %1 in %2: nothing to recover").arg(m_target.lftsPath, m_options.journalPath));
+            }
+            return false;
+        }
+        m_recovering = unfinished;
+        step(unfinishedText(*unfinished));
+        if (unfinished->files.size() != unfinished->backups.size() || unfinished->files.isEmpty()) {
+            refuse(CommitOutcome::Refused, {QStringLiteral("the journal does not say which files the commit wrote")});
+            return false;
+        }
+        step(QStringLiteral("discovering the fabric"));
+        Result<Fabric> live = m_backend.discover();
+        if (!live) {
+            refuse(CommitOutcome::Refused, {QStringLiteral("discovery failed: %1").arg(live.error().toString())});
+            return false;
+        }
+        m_fabric = std::move(*live);
+        Result<qint64> pid = readPidFile(m_target.pidFile);
+        if (!pid || !m_backend.isRunning(*pid)) {
+            refuse(CommitOutcome::Refused, {pid ? QStringLiteral("OpenSM (pid %1 from %2) is not running: start it, then recover").arg(*pid).arg(m_target.pidFile)
+                                                : QStringLiteral("OpenSM's pid file: %1").arg(pid.error().toString())});
+            return false;
+        }
+        m_pid = *pid;
+        Result<HeldTables> held = readHeld();
+        if (!held) {
+            refuse(CommitOutcome::Refused, {QStringLiteral("cannot read the current tables: %1").arg(held.error().toString())});
+            return false;
+        }
+        m_beforePKeys = held->pkeys;  // for smPort()'s inference
+        const std::optional<Guid> sm = smPort();
+        if (!sm)
+            return false;
+        // What the backups hold: the state to roll back to.
+        for (qsizetype i = 0; i < unfinished->files.size(); ++i) {
+            FileSnapshot previous{unfinished->files[i], !unfinished->backups[i].isEmpty(), {}};
+            if (previous.existed) {
+                Result<FileSnapshot> backup = snapshot(unfinished->backups[i]);
+                if (!backup || !backup->existed) {
+                    refuse(CommitOutcome::Refused, {QStringLiteral("the backup %1 is gone: cannot roll back").arg(unfinished->backups[i])});
+                    return false;
+                }
+                previous.content = std::move(backup->content);
+            }
+            m_previous.push_back(std::move(previous));
+        }
+        const PKeyTableOptions pkeyOptions{*sm, true};
+        Result<Expected> before = expectedFrom(m_previous[0].content, m_previous[1].content, unfinished->backups[0], unfinished->backups[1], pkeyOptions, held->pkeys);
+        if (!before) {
+            refuse(CommitOutcome::Refused, {before.error().toString()});
+            return false;
+        }
+        m_beforeTables = std::move(before->tables);
+        m_beforePKeys = std::move(before->pkeys);
+        m_report.written = true;
+
+        if (unfinished->outcome != QLatin1String(kJournalWritten)) {
+            fail({QStringLiteral("the interrupted commit had not finished writing its files")});
+        } else {
+            Result<FileSnapshot> lfts = snapshot(m_target.lftsPath);
+            Result<FileSnapshot> partitions = snapshot(m_target.partitionsPath);
+            Result<Expected> plan = lfts && partitions ? expectedFrom(lfts->content, partitions->content, m_target.lftsPath, m_target.partitionsPath, pkeyOptions, held->pkeys)
+                                                       : Result<Expected>((lfts ? partitions.error() : lfts.error()));
+            if (!plan) {
+                fail({QStringLiteral("the files the commit wrote cannot be read: %1").arg(plan.error().toString())});
+            } else {
+                m_expectedPKeys = plan->pkeys;
+                m_recoveredTables = plan->tables;
+                step(QStringLiteral("verifying the fabric against the interrupted commit's plan (the files it wrote)"));
+                const QStringList problems = reloadAndVerify(plan->tables, plan->pkeys, QStringLiteral("plan"));
+                if (problems.isEmpty()) {
+                    m_report.outcome = CommitOutcome::Committed;
+                    step(QStringLiteral("verified: every switch's LFT and every port's P_Key table match the interrupted commit's plan"));
+                } else {
+                    fail(problems);
+                }
+            }
+        }
+        m_report.reasons.prepend(QStringLiteral("recovered by `weft commit --recover` (%1): %2").arg(CommitLock::holderText(), unfinishedText(*unfinished)));
+        return true;
+    }
+
+    // The tables and P_Keys the fabric holds once OpenSM has loaded these files.
+    struct Expected
+    {
+        ForwardingTables tables;
+        PKeyTables pkeys;
+    };
+    Result<Expected> expectedFrom(const QByteArray &lfts, const QByteArray &partitions, const QString &lftsName,
+                                  const QString &partitionsName, const PKeyTableOptions &pkeyOptions, const PKeyTables &held) const
+    {
+        Result<ForwardingTables> tables = readLftDump(lfts, lftsName, &m_fabric);
+        if (!tables)
+            return tables.error();
+        Result<PartitionsConfResult> parsed = readPartitionsConf(partitions, partitionsName);
+        if (!parsed)
+            return parsed.error();
+        return Expected{std::move(*tables), computePKeyTables(m_fabric, plannedPartitions(parsed->partitions), pkeyOptions, &held)};
+    }
+
     void journal()
     {
         if (m_options.journalPath.isEmpty())
             return;
-        CommitJournalEntry e;
-        e.time = QDateTime::currentDateTimeUtc();
-        e.user = m_options.user.isEmpty() ? currentUserName() : m_options.user;
-        e.planSummary = !m_summary.isEmpty() ? m_summary : (m_plan.summary.isEmpty() ? planSummaryOf(m_plan.tables, m_partitions) : m_plan.summary);
-        e.smps = m_report.diff.smps();
-        e.outcome = commitOutcomeName(m_report.outcome);
+        CommitJournalEntry e = journalEntry(commitOutcomeName(m_report.outcome));
         e.details = m_report.reasons;
-        e.lftsPath = m_target.lftsPath;
-        e.partitionsPath = m_target.partitionsPath;
         const Status appended = appendJournalEntry(m_options.journalPath, e);
         if (!appended)
             m_report.steps << QStringLiteral("warning: %1").arg(appended.error().toString());
@@ -834,6 +1186,10 @@ private:
             m_report.steps << QStringLiteral("journal: %1").arg(m_options.journalPath);
     }
 
+    std::unique_ptr<CommitLock> m_lock;  // released last, when the run ends
+    QString m_id;                                   // this commit's entries in the journal
+    std::optional<CommitJournalEntry> m_recovering;  // --recover: the unfinished commit
+    ForwardingTables m_recoveredTables;
     const CommitPlan &m_plan;
     const CommitTarget &m_target;
     CommitBackend m_backend;
@@ -853,6 +1209,9 @@ private:
     // options had QoS on (then the rollback can be verified on the SL2VL tables too).
     std::map<std::uint16_t, int> m_levels;
     bool m_qos = false;
+    QElapsedTimer m_clock;
+    qint64 m_lapStart = 0;
+    bool m_timeReload = false;  // reloadAndVerify laps only for the plan, not for a rollback
     SlToVl m_slToVl{};
     std::vector<PortSlToVl> m_beforeSlToVl;
     bool m_previousQos = false;
@@ -864,6 +1223,12 @@ CommitReport commitPlan(const CommitPlan &plan, const CommitTarget &target, cons
                         const CommitOptions &options)
 {
     return CommitRun(plan, target, backend, options).run();
+}
+
+CommitReport recoverCommit(const CommitTarget &target, const CommitBackend &backend, const CommitOptions &options)
+{
+    const CommitPlan none;
+    return CommitRun(none, target, backend, options).recover();
 }
 
 }  // namespace weft

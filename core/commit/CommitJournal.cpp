@@ -1,21 +1,37 @@
 #include "CommitJournal.h"
 
+#include <fcntl.h>
 #include <pwd.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include "TextReader.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 
 namespace weft {
 
+bool CommitJournalEntry::unfinished() const
+{
+    return outcome == QLatin1String(kJournalInProgress) || outcome == QLatin1String(kJournalWritten);
+}
+
 QJsonObject CommitJournalEntry::toJson() const
 {
     QJsonObject o;
+    if (!id.isEmpty())
+        o.insert(QStringLiteral("id"), id);
+    if (!files.isEmpty()) {
+        o.insert(QStringLiteral("files"), QJsonArray::fromStringList(files));
+        o.insert(QStringLiteral("backups"), QJsonArray::fromStringList(backups));
+    }
     o.insert(QStringLiteral("time"), time.toUTC().toString(Qt::ISODateWithMs));
     o.insert(QStringLiteral("user"), user);
     o.insert(QStringLiteral("plan"), planSummary);
@@ -39,6 +55,11 @@ CommitJournalEntry CommitJournalEntry::fromJson(const QJsonObject &o)
         e.details << d.toString();
     e.lftsPath = o.value(QStringLiteral("lfts")).toString();
     e.partitionsPath = o.value(QStringLiteral("partitions")).toString();
+    e.id = o.value(QStringLiteral("id")).toString();
+    for (const QJsonValue &f : o.value(QStringLiteral("files")).toArray())
+        e.files << f.toString();
+    for (const QJsonValue &b : o.value(QStringLiteral("backups")).toArray())
+        e.backups << b.toString();
     return e;
 }
 
@@ -50,6 +71,7 @@ QString defaultJournalPath(const QString &besideFile)
 Status appendJournalEntry(const QString &path, const CommitJournalEntry &entry)
 {
     QFile file(path);
+    const bool created = !QFileInfo::exists(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Append))
         return Error{path, 0, QStringLiteral("cannot append to the commit journal: %1").arg(file.errorString())};
     // One write of a whole line: an append-mode write of this size is not interleaved with
@@ -58,12 +80,23 @@ Status appendJournalEntry(const QString &path, const CommitJournalEntry &entry)
     line += '\n';
     if (file.write(line) != line.size() || !file.flush())
         return Error{path, 0, QStringLiteral("cannot append to the commit journal: %1").arg(file.errorString())};
+    // On disk before the commit goes on: a commit's intent must outlive a crash of the machine.
+    if (::fsync(file.handle()) != 0)
+        return Error{path, 0, QStringLiteral("cannot put the commit journal on disk: %1").arg(QString::fromLocal8Bit(strerror(errno)))};
+    if (created) {  // and the new file's name in its directory
+        const int dir = ::open(QFile::encodeName(QFileInfo(path).absolutePath()).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dir >= 0) {
+            ::fsync(dir);
+            ::close(dir);
+        }
+    }
     return Done{};
 }
 
 Result<std::vector<CommitJournalEntry>> readJournal(const QString &path)
 {
     std::vector<CommitJournalEntry> entries;
+    QHash<QString, std::size_t> byId;  // a commit's first line: where its later lines go
     if (!QFileInfo::exists(path))
         return entries;
     Result<QByteArray> data = TextReader::readFile(path);
@@ -82,12 +115,29 @@ Result<std::vector<CommitJournalEntry>> readJournal(const QString &path)
                 reader.fail(QStringLiteral("not a journal entry: %1").arg(parseError.errorString()));
             if (!doc.isObject())
                 reader.fail(QStringLiteral("not a journal entry: expected a JSON object"));
-            entries.push_back(CommitJournalEntry::fromJson(doc.object()));
+            CommitJournalEntry entry = CommitJournalEntry::fromJson(doc.object());
+            const auto same = entry.id.isEmpty() ? byId.end() : byId.find(entry.id);
+            if (same != byId.end()) {
+                entries[*same] = std::move(entry);
+            } else {
+                if (!entry.id.isEmpty())
+                    byId.insert(entry.id, entries.size());
+                entries.push_back(std::move(entry));
+            }
         }
     } catch (const InputError &e) {
         return reader.error(e);
     }
     return entries;
+}
+
+std::optional<CommitJournalEntry> unfinishedCommit(const std::vector<CommitJournalEntry> &entries, const QString &lftsPath)
+{
+    const QString target = QFileInfo(lftsPath).absoluteFilePath();
+    for (auto e = entries.rbegin(); e != entries.rend(); ++e)
+        if (e->unfinished() && QFileInfo(e->lftsPath).absoluteFilePath() == target)
+            return *e;
+    return std::nullopt;
 }
 
 QString currentUserName()

@@ -11,12 +11,21 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
 #include <vector>
 
 namespace weft {
 
+// A commit that writes OpenSM's files journals three times under one id: its intent before
+// writing ("in-progress": the plan, the files and their backups), "written" once every file is
+// in place, and its outcome. Each line is on disk (fsync) before the commit goes on, so a Weft
+// killed in between leaves an entry without an outcome: an unfinished commit.
+inline constexpr const char *kJournalInProgress = "in-progress";
+inline constexpr const char *kJournalWritten = "written";
+
 struct CommitJournalEntry
 {
+    QString id;            // one commit's entries share it (readJournal merges them); may be empty
     QDateTime time;        // UTC
     QString user;
     QString planSummary;   // one line: plan files, switches, partitions
@@ -25,7 +34,12 @@ struct CommitJournalEntry
     QStringList details;   // reasons, mismatches, what the rollback found
     QString lftsPath;      // the OpenSM files the commit targeted
     QString partitionsPath;
+    // The files the commit writes (OpenSM's -U, -P and, with service levels, -F) and, for each,
+    // the backup holding what it replaced ("" where there was no file: rollback removes it).
+    QStringList files;
+    QStringList backups;
 
+    bool unfinished() const;  // intent (or files written) without an outcome
     QJsonObject toJson() const;
     static CommitJournalEntry fromJson(const QJsonObject &object);
 };
@@ -33,12 +47,17 @@ struct CommitJournalEntry
 // "weft-commits.jsonl" beside the given OpenSM file.
 QString defaultJournalPath(const QString &besideFile);
 
-// Appends one line; creates the file (not its directory) if needed.
+// Appends one line and puts it on disk (fsync) before returning; creates the file (not its
+// directory) if needed.
 Status appendJournalEntry(const QString &path, const CommitJournalEntry &entry);
 
-// All entries, oldest first. A missing file is an empty journal; a line that is not a JSON
-// object is an error naming that line.
+// All entries, oldest first, one per commit: the lines of one id merged into the latest (in the
+// place of the first). A missing file is an empty journal; a line that is not a JSON object is
+// an error naming that line.
 Result<std::vector<CommitJournalEntry>> readJournal(const QString &path);
+
+// The last unfinished commit on the target whose -U file is `lftsPath`, if any.
+std::optional<CommitJournalEntry> unfinishedCommit(const std::vector<CommitJournalEntry> &entries, const QString &lftsPath);
 
 // The user running Weft: $USER, $LOGNAME, else the account database; "unknown" if none says.
 QString currentUserName();

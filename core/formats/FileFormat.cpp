@@ -7,7 +7,7 @@ namespace weft {
 FileFormat detectFileFormat(const QByteArray &data)
 {
     using text::startsWith;
-    const std::string_view all(data.constData(), std::size_t(data.size()));
+    const std::string_view all = text::withoutByteOrderMark(std::string_view(data.constData(), std::size_t(data.size())));
     const std::string_view start = text::trimmed(all.substr(0, 4096));
     if (!start.empty() && start.front() == '{')
         return all.find("\"weft-project\"") != std::string_view::npos ? FileFormat::Project : FileFormat::Unknown;

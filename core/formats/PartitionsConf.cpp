@@ -386,10 +386,22 @@ bool ConfParser::applyGroupFlag(const Item &item, MulticastFlags &flags, bool fr
                      .arg(quoted(*item.value), QLatin1String(flag)).arg(n.value));
         return n.overflow ? ULLONG_MAX : n.value;
     };
+    // OpenSM keeps these flags in 32-bit unsigned fields, so a wider value would be used
+    // truncated (mtu=4294967300 as mtu=4): such a value is refused, not narrowed.
+    auto fits32 = [&](const char *flag, unsigned long long value, unsigned long long low, unsigned long long high) {
+        if (value > 0xffffffffULL)
+            fail(QStringLiteral("%1 is out of range (%2 is %3-%4): OpenSM would truncate it to %5")
+                     .arg(shown, QLatin1String(flag))
+                     .arg(low)
+                     .arg(high)
+                     .arg(std::uint32_t(value)));
+    };
     // sl and FlowLabel: the whole value must be a number within range, else skipped.
     auto strict = [&](const char *flag, unsigned long long max) -> std::optional<std::uint32_t> {
         if (item.value && !item.value->empty()) {
             const ParsedNumber n = parseNumber(*item.value);
+            if (!n.overflow)
+                fits32(flag, n.value, 0, max);
             const auto v = std::uint32_t(n.value);
             const bool junk = !n.rest.empty() && !std::isspace(static_cast<unsigned char>(n.rest[0]));
             if (v <= max && !junk)
@@ -404,10 +416,11 @@ bool ConfParser::applyGroupFlag(const Item &item, MulticastFlags &flags, bool fr
         const bool isMtu = isPrefixOf(name, "mtu");
         const char *flag = isMtu ? "mtu" : "rate";
         if (const auto v = numeric(flag)) {
-            const auto used = std::uint32_t(*v);
-            (isMtu ? flags.mtu : flags.rate) = int(used);
             const int low = isMtu ? kMtuMin : kRateMin;
             const int high = isMtu ? kMtuMax : kRateMax;
+            fits32(flag, *v, low, high);
+            const auto used = std::uint32_t(*v);
+            (isMtu ? flags.mtu : flags.rate) = int(used);
             if (used == 0)
                 warn(QStringLiteral("%1=0 is not valid; OpenSM logs \"skipped\" but uses 0").arg(QLatin1String(flag)));
             else if (int(used) < low || int(used) > high)
@@ -416,6 +429,7 @@ bool ConfParser::applyGroupFlag(const Item &item, MulticastFlags &flags, bool fr
         }
     } else if (isPrefixOf(name, "scope")) {
         if (const auto v = numeric("scope")) {
+            fits32("scope", *v, 1, 0xf);
             const auto scope = std::uint32_t(*v);
             if (scope == 0 || scope > 0xf) {
                 warn(QStringLiteral("scope needs a value from 1 to 15, got %1; OpenSM skips it").arg(shown));
@@ -719,12 +733,20 @@ PartitionsConfResult ConfParser::finish(int lastLine)
     return std::move(m_result);
 }
 
-// Characters that would end or split a partition name in the file.
+// Longest name the writer puts in a header, in UTF-8 bytes: far beyond the 31 that OpenSM
+// keeps (the reader warns about those), and short enough that the header line with all its
+// flags stays within the line OpenSM reads in one piece.
+constexpr int kWrittenNameMax = 1024;
+
+// Characters that would end or split a partition name in the file (control characters such
+// as NUL, which the reader refuses, included), and a length the line can hold.
 QString writableName(const QString &name, bool hasPKey)
 {
     QString out;
     for (QChar c : name)
-        out += (QStringLiteral(",:;#=\r\n").contains(c) ? QLatin1Char('_') : c);
+        out += (QStringLiteral(",:;#=").contains(c) || c.category() == QChar::Other_Control ? QLatin1Char('_') : c);
+    while (out.toUtf8().size() > kWrittenNameMax)
+        out.chop(out.size() >= 2 && out.at(out.size() - 1).isLowSurrogate() ? 2 : 1);
     out = out.trimmed();
     if (!hasPKey && !out.isEmpty() && out.front().isDigit())
         out.prepend(QLatin1Char('_'));  // a leading digit would be read as the P_Key
@@ -751,6 +773,15 @@ void appendFlags(QStringList &parts, const MulticastFlags &f)
 
 }  // namespace
 
+bool isMulticastGid(const QString &mgid)
+{
+    Ipv6Bytes gid;
+    const QByteArray text = mgid.toLatin1();
+    // inet_pton accepts only hex digits, ':' and '.', so a valid GID carries no delimiter.
+    return !mgid.isEmpty() && !text.contains('\0')
+        && inet_pton(AF_INET6, text.constData(), gid.raw) == 1 && gid.raw[0] == 0xff;
+}
+
 Result<PartitionsConfResult> readPartitionsConf(const QByteArray &data, const QString &fileName)
 {
     TextReader reader(data, fileName, kPartitionsConfMaxLineLength);
@@ -769,7 +800,12 @@ Result<PartitionsConfResult> readPartitionsConf(const QByteArray &data, const QS
                                 .arg(line.size()).arg(kPartitionsConfMaxLineLength));
             parser.parseLine(line, hasNewline, reader.lineNumber());
         }
-        return parser.finish(reader.lineNumber());
+        Result<PartitionsConfResult> result = parser.finish(reader.lineNumber());
+        if (result.ok() && reader.hadByteOrderMark())
+            result->warnings.prepend(QStringLiteral("%1:1: the file starts with a UTF-8 byte-order mark; Weft skips "
+                                                    "it, but OpenSM reads it as part of the first word of line 1")
+                                         .arg(fileName));
+        return result;
     } catch (const InputError &e) {
         return reader.error(e);
     }
@@ -807,6 +843,10 @@ QByteArray writePartitionsConf(const std::vector<Partition> &partitions)
         out += header.join(QStringLiteral(", ")) + QStringLiteral(" :\n");
 
         for (const MulticastGroup &g : p.multicastGroups) {
+            // Only a GID OpenSM takes is written: anything else could carry ',' ':' ';' or a
+            // line break into the file and add flags, members or whole partitions.
+            if (!isMulticastGid(g.mgid))
+                continue;
             QStringList parts{QStringLiteral("mgid=") + g.mgid};
             appendFlags(parts, g.flags);
             out += QStringLiteral("    ") + parts.join(QStringLiteral(", "))

@@ -69,6 +69,11 @@ Result<PartitionsConfResult> readPartitionsConfFile(const QString &path);
 
 QByteArray writePartitionsConf(const std::vector<Partition> &partitions);
 
+// True when `mgid` is a GID in OpenSM's syntax (inet_pton's IPv6 text) whose first byte is
+// 0xff, the only groups OpenSM creates. The writer leaves out every other group, and project
+// files refuse them, so that no mgid text can inject flags, members or partitions.
+bool isMulticastGid(const QString &mgid);
+
 // The partitions plus, when none has P_Key 0x7fff, the rule OpenSM applies implicitly when a
 // file has no Default rule (`Default=0x7fff : ALL=limited, SELF=full ;`), written out so that
 // what the fabric gets is visible in the file. Put first, as OpenSM creates it first.

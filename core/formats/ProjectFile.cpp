@@ -1,10 +1,13 @@
 #include "ProjectFile.h"
 
+#include "PartitionsConf.h"
+
 #include "TextReader.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <cmath>
 #include <set>
 
 namespace weft {
@@ -42,6 +45,18 @@ const char *memberKindName(PartitionMember::Kind kind)
     return "";
 }
 
+QString jsonTypeName(const QJsonValue &v)
+{
+    switch (v.type()) {
+    case QJsonValue::Null: return QStringLiteral("null");
+    case QJsonValue::Bool: return QStringLiteral("boolean");
+    case QJsonValue::Array: return QStringLiteral("array");
+    case QJsonValue::Object: return QStringLiteral("object");
+    default: break;
+    }
+    return QStringLiteral("value");
+}
+
 // Reading: every value is checked for type and range; the error names the JSON path.
 class ProjectReader
 {
@@ -72,14 +87,29 @@ public:
         return n;
     }
 
-    std::optional<int> optInt(const QJsonObject &o, const char *key, const QString &where, int max) const
+    // A JSON number is a double: it is checked whole and in range before it is narrowed, so
+    // 1e300, -1, 2.5 or the string "0x1234" are refused rather than read as something else.
+    std::optional<std::uint32_t> optNumber(const QJsonObject &o, const char *key, const QString &where, std::uint32_t max) const
     {
         const QJsonValue v = o.value(QLatin1String(key));
         if (v.isUndefined())
             return std::nullopt;
-        if (!v.isDouble() || v.toDouble() != double(v.toInt()) || v.toInt() < 0 || v.toInt() > max)
-            fail(where + QLatin1Char('.') + QLatin1String(key), QStringLiteral("expected a whole number from 0 to %1").arg(max));
-        return v.toInt();
+        const double d = v.toDouble();
+        if (!v.isDouble() || !(d >= 0.0 && d <= double(max)) || d != std::floor(d)) {
+            const QString shown = v.isDouble() ? QString::number(d, 'g', 17)
+                : v.isString()                 ? QStringLiteral("the string \"%1\"").arg(v.toString())
+                                               : QStringLiteral("a JSON %1").arg(jsonTypeName(v));
+            fail(where + QLatin1Char('.') + QLatin1String(key),
+                 QStringLiteral("%1 is out of range: expected a whole number from 0 to %2").arg(shown).arg(max));
+        }
+        return std::uint32_t(d);
+    }
+
+    std::optional<int> optInt(const QJsonObject &o, const char *key, const QString &where, int max) const
+    {
+        if (const auto n = optNumber(o, key, where, std::uint32_t(max)))
+            return int(*n);
+        return std::nullopt;
     }
 
     bool boolean(const QJsonObject &o, const char *key, const QString &where) const
@@ -99,11 +129,9 @@ public:
         f.mtu = optInt(o, "mtu", where, 255);
         f.sl = optInt(o, "sl", where, 15);
         f.scope = optInt(o, "scope", where, 15);
-        if (auto q = o.value(QStringLiteral("qkey")); !q.isUndefined())
-            f.qkey = std::uint32_t(q.toDouble());
+        f.qkey = optNumber(o, "qkey", where, 0xffffffffU);
         f.tclass = optInt(o, "tclass", where, 255);
-        if (auto fl = o.value(QStringLiteral("flow_label")); !fl.isUndefined())
-            f.flowLabel = std::uint32_t(fl.toDouble());
+        f.flowLabel = optNumber(o, "flow_label", where, 0xfffffU);
         return f;
     }
 
@@ -191,7 +219,12 @@ public:
             for (int g = 0; g < groups.size(); ++g) {
                 const QJsonObject go = groups.at(g).toObject();
                 const QString gw = QStringLiteral("%1.multicast_groups[%2]").arg(where).arg(g);
-                part.multicastGroups.push_back(MulticastGroup{string(go, "mgid", gw, true), flags(go, gw)});
+                const QString mgid = string(go, "mgid", gw, true);
+                if (!isMulticastGid(mgid))
+                    fail(gw + QStringLiteral(".mgid"), QStringLiteral("\"%1\" is not a multicast GID (IPv6 notation, first byte "
+                                                                      "0xff, e.g. ff12:401b::1)")
+                                                           .arg(text::withoutControlCharacters(mgid)));
+                part.multicastGroups.push_back(MulticastGroup{mgid, flags(go, gw)});
             }
             p.tenancy.partitions.push_back(std::move(part));
         }
@@ -214,7 +247,7 @@ public:
             const QJsonObject o = weights.at(i).toObject();
             const Guid g = hexNumber(o.value(QStringLiteral("guid")), where + QStringLiteral(".guid"), UINT64_MAX);
             const QJsonValue w = o.value(QStringLiteral("weight"));
-            if (!w.isDouble() || !(w.toDouble() > 0.0))
+            if (!w.isDouble() || !(w.toDouble() > 0.0) || !std::isfinite(w.toDouble()))
                 fail(where + QStringLiteral(".weight"), QStringLiteral("expected a positive number"));
             p.tenancy.nodeWeights[g] = w.toDouble();
         }

@@ -4,12 +4,80 @@
 #include <QFileInfo>
 #include <QSaveFile>
 
+#if defined(Q_OS_UNIX)
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+
 namespace weft {
 
 QString backupPath(const QString &path)
 {
     return path + QStringLiteral(".bak");
 }
+
+namespace {
+
+// The backup as a second name for the file about to be replaced: the new content goes to a new
+// file renamed over `path`, so the old one lives on, unchanged, as the backup. Costs nothing
+// whatever the size (a copy of a 6 GB LFT dump would take longer than writing the new one).
+// False where it cannot be done (a symbolic link, a file system without hard links): then copy.
+bool linkBackup(const QString &path)
+{
+#if defined(Q_OS_UNIX)
+    const QFileInfo info(path);
+    if (info.isSymLink() || !info.isFile())
+        return false;
+    const QString backup = backupPath(path);
+    if (QFileInfo::exists(backup) || QFileInfo(backup).isSymLink()) {
+        if (!QFile::remove(backup))
+            return false;
+    }
+    return ::link(QFile::encodeName(path).constData(), QFile::encodeName(backup).constData()) == 0;
+#else
+    Q_UNUSED(path);
+    return false;
+#endif
+}
+
+// The owner, group and mode of the file being replaced, given to its replacement (`fd`), so that
+// OpenSM's files stay as their administrator made them (e.g. 0600 root:root). The owner is kept
+// only where the system lets this user give a file away (root, or a group the user is in);
+// otherwise the new file is the user's, with the old mode.
+struct FileOwnership
+{
+#if defined(Q_OS_UNIX)
+    struct stat status = {};
+#endif
+    bool known = false;
+
+    static FileOwnership of(const QString &path)
+    {
+        FileOwnership o;
+#if defined(Q_OS_UNIX)
+        o.known = ::stat(QFile::encodeName(path).constData(), &o.status) == 0 && S_ISREG(o.status.st_mode);
+#else
+        Q_UNUSED(path);
+#endif
+        return o;
+    }
+
+    void giveTo(int fd) const
+    {
+#if defined(Q_OS_UNIX)
+        if (!known || fd < 0)
+            return;
+        // Owner first: a change of owner clears set-id bits, which the mode then restores.
+        if (::fchown(fd, status.st_uid, status.st_gid) != 0)
+            (void)::fchown(fd, uid_t(-1), status.st_gid);
+        (void)::fchmod(fd, status.st_mode & 07777);
+#else
+        Q_UNUSED(fd);
+#endif
+    }
+};
+
+}  // namespace
 
 Status writeFileAtomically(const QString &path, const QByteArray &data, bool keepBackup)
 {
@@ -18,14 +86,21 @@ Status writeFileAtomically(const QString &path, const QByteArray &data, bool kee
 
 Status writeFileAtomically(const QString &path, const std::function<bool(QIODevice &)> &write, bool keepBackup)
 {
-    if (keepBackup && QFileInfo::exists(path)) {
+    const FileOwnership replaced = FileOwnership::of(path);
+    if (keepBackup && QFileInfo::exists(path) && !linkBackup(path)) {
         // Copied a piece at a time: the file replaced may be large.
         QFile current(path);
         if (!current.open(QIODevice::ReadOnly))
             return Error{path, 0, QStringLiteral("cannot read it to keep a backup: %1").arg(current.errorString())};
+        // Whatever was planted at FILE.bak (a symbolic link to a file elsewhere) is replaced, never
+        // written through: QSaveFile would write to the link's target.
+        const QFileInfo planted(backupPath(path));
+        if ((planted.isSymLink() || (planted.exists() && !planted.isFile())) && !QFile::remove(backupPath(path)))
+            return Error{backupPath(path), 0, QStringLiteral("cannot write the backup: something that is not a file is in its place and cannot be removed")};
         QSaveFile backup(backupPath(path));
         if (!backup.open(QIODevice::WriteOnly))
             return Error{backupPath(path), 0, QStringLiteral("cannot write the backup: %1").arg(backup.errorString())};
+        replaced.giveTo(backup.handle());
         for (;;) {
             const QByteArray piece = current.read(qint64(4) << 20);
             if (current.error() != QFileDevice::NoError)
@@ -41,6 +116,7 @@ Status writeFileAtomically(const QString &path, const std::function<bool(QIODevi
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return Error{path, 0, QStringLiteral("cannot write: %1").arg(file.errorString())};
+    replaced.giveTo(file.handle());
     if (!write(file)) {
         const QString why = file.errorString();
         file.cancelWriting();

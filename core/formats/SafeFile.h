@@ -18,7 +18,9 @@ namespace weft {
 QString backupPath(const QString &path);
 
 // Writes `data` to `path` atomically. If `path` exists its previous content is first saved
-// as backupPath(path) (replacing an older backup). On failure nothing at `path` changes.
+// as backupPath(path) (replacing an older backup; a symbolic link planted there is replaced, not
+// followed), and the new file gets the replaced one's mode and, where permitted, its owner and
+// group. On failure nothing at `path` changes.
 Status writeFileAtomically(const QString &path, const QByteArray &data, bool keepBackup = true);
 
 // The same, for content written piece by piece (in bounded memory): `write` gets the temporary

@@ -6,9 +6,14 @@
 
 namespace weft {
 
+using text::startsWith;
+
 TextReader::TextReader(QByteArray data, QString fileName, int maxLineLength)
     : m_data(std::move(data)), m_fileName(std::move(fileName)), m_maxLineLength(maxLineLength)
 {
+    const std::string_view all(m_data.constData(), std::size_t(m_data.size()));
+    m_pos = all.size() - text::withoutByteOrderMark(all).size();
+    m_hadByteOrderMark = m_pos != 0;
 }
 
 Result<QByteArray> TextReader::readFile(const QString &path, qint64 maxBytes)
@@ -47,6 +52,25 @@ bool TextReader::next()
 void TextReader::fail(const QString &message) const
 {
     throw InputError{m_lineNumber, message};
+}
+
+std::uint64_t TextReader::number(std::string_view s, int base, const QString &what, std::uint64_t min, std::uint64_t max) const
+{
+    std::uint64_t value = 0;
+    if (!text::parseUInt(s, base, &value)) {
+        // Digits that overflow 64 bits are still a number, only out of range.
+        std::string_view digits = s;
+        const bool hex = (base == 0 || base == 16) && (startsWith(s, "0x") || startsWith(s, "0X"));
+        if (hex)
+            digits.remove_prefix(2);
+        const char *allowed = hex || base == 16 ? "0123456789abcdefABCDEF" : "0123456789";
+        if (!digits.empty() && digits.find_first_not_of(allowed) == std::string_view::npos)
+            fail(QStringLiteral("%1 %2 is out of range (%3-%4)").arg(what, text::toQString(s)).arg(min).arg(max));
+        fail(QStringLiteral("%1 \"%2\" is not a number").arg(what, text::toQString(s)));
+    }
+    if (value < min || value > max)
+        fail(QStringLiteral("%1 %2 is out of range (%3-%4)").arg(what, text::toQString(s)).arg(min).arg(max));
+    return value;
 }
 
 namespace text {
@@ -105,6 +129,19 @@ bool parseUInt(std::string_view s, int base, std::uint64_t *out)
 QString toQString(std::string_view s)
 {
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+std::string_view withoutByteOrderMark(std::string_view s)
+{
+    return startsWith(s, "\xEF\xBB\xBF") ? s.substr(3) : s;
+}
+
+QString withoutControlCharacters(QString s)
+{
+    for (QChar &c : s)
+        if (c.category() == QChar::Other_Control)
+            c = QLatin1Char(' ');
+    return s;
 }
 
 }  // namespace text

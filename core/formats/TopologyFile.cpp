@@ -45,7 +45,11 @@ private:
     void parseKeyword(std::string_view key, std::string_view value);
     void parseNodeHeader(std::string_view line, NodeType type, std::size_t typeLength);
     void parsePortLine(std::string_view line);
-    std::uint64_t number(std::string_view s, int base, const char *what) const;
+    std::uint64_t number(std::string_view s, int base, const char *what, std::uint64_t min = 0,
+                         std::uint64_t max = UINT64_MAX) const
+    {
+        return m_in.number(s, base, QLatin1String(what), min, max);
+    }
     Guid guid(std::string_view s) const;
     void check(const QString &error) const
     {
@@ -55,6 +59,18 @@ private:
     // Parses "lid N" (and optionally "lmc M") at the start of `s`; advances `s` past them.
     bool lidAndLmc(std::string_view &s, int *lid, int *lmc) const;
     void linkProperties(std::string_view comment, int port);
+    // Gives the current node's port its LID range, refusing here, on this line, a range that
+    // leaves the unicast range or overlaps one given before (naming both ports and lines).
+    void setLid(int port, int lid, int lmc);
+
+    struct LidOwner
+    {
+        NodeIndex node;
+        int port;
+        int line;
+    };
+    std::vector<LidOwner> m_lidOwners;
+    std::vector<int> m_ownerOfLid;  // by LID: index into m_lidOwners, or -1
 
     TextReader &m_in;
     FabricBuilder m_builder;
@@ -64,14 +80,6 @@ private:
     // ibsim's GUID counters per node type (switch, CA, router) for nodes stated without one.
     Guid m_nextGuid[3] = {0x200000, 0x100000, 0x300000};
 };
-
-std::uint64_t TopologyParser::number(std::string_view s, int base, const char *what) const
-{
-    std::uint64_t v = 0;
-    if (!text::parseUInt(s, base, &v))
-        m_in.fail(QStringLiteral("%1 \"%2\" is not a number").arg(QLatin1String(what), text::toQString(s)));
-    return v;
-}
 
 Guid TopologyParser::guid(std::string_view s) const
 {
@@ -88,9 +96,9 @@ Guid TopologyParser::guid(std::string_view s) const
 void TopologyParser::parseKeyword(std::string_view key, std::string_view value)
 {
     if (key == "vendid") {
-        m_preamble.vendorId = std::uint32_t(number(value, 0, "vendid"));
+        m_preamble.vendorId = std::uint32_t(number(value, 0, "vendid", 0, 0xffffff));
     } else if (key == "devid") {
-        m_preamble.deviceId = std::uint32_t(number(value, 0, "devid"));
+        m_preamble.deviceId = std::uint32_t(number(value, 0, "devid", 0, 0xffff));
     } else if (key == "sysimgguid") {
         m_preamble.systemImageGuid = guid(value);
     } else if (key == "switchguid" || key == "caguid" || key == "rtguid" || key == "hcaguids") {
@@ -119,13 +127,13 @@ bool TopologyParser::lidAndLmc(std::string_view &s, int *lid, int *lmc) const
         return false;
     s.remove_prefix(4);
     std::size_t end = s.find(' ');
-    *lid = int(number(s.substr(0, end), 0, "LID"));
+    *lid = int(number(s.substr(0, end), 0, "LID", 0, 0xffff));
     s = end == std::string_view::npos ? std::string_view() : s.substr(end + 1);
     s = trimmed(s);
     if (lmc && startsWith(s, "lmc ")) {
         s.remove_prefix(4);
         end = s.find(' ');
-        *lmc = int(number(s.substr(0, end), 0, "LMC"));
+        *lmc = int(number(s.substr(0, end), 0, "LMC", 0, 7));
         s = end == std::string_view::npos ? std::string_view() : s.substr(end + 1);
     }
     return true;
@@ -160,16 +168,20 @@ void TopologyParser::parseNodeHeader(std::string_view line, NodeType type, std::
             m_in.fail(QStringLiteral("unexpected text after the node id: \"%1\"").arg(text::toQString(rest)));
         rest = trimmed(rest.substr(1));
         if (!rest.empty() && rest.front() == '"') {
-            // The description is quoted; it may itself contain quotes, so take the last one
-            // before the switch's "base|enhanced port 0" tail (or the end).
+            // The description is quoted; it may itself contain quotes (and the markers), so take
+            // the last quote before a switch's last "base|enhanced port 0" tail (or the end).
             std::size_t tail = rest.size();
-            for (const char *marker : {" base port 0", " enhanced port 0"})
-                if (auto at = rest.rfind(marker); at != std::string_view::npos)
-                    tail = at;
+            if (type == NodeType::Switch) {
+                for (const char *marker : {" base port 0", " enhanced port 0"})
+                    if (auto at = rest.rfind(marker); at != std::string_view::npos && (tail == rest.size() || at > tail))
+                        tail = at;
+            }
             const std::size_t end = rest.rfind('"', tail);
             if (end == 0 || end == std::string_view::npos)
                 m_in.fail(QStringLiteral("unterminated node description"));
-            spec.description = text::toQString(rest.substr(1, end - 1));
+            // Cleaned as ibnetdiscover cleans it, so that no file written from the model
+            // (P_Key tables, journal) carries a carriage return or tab from it.
+            spec.description = text::withoutControlCharacters(text::toQString(rest.substr(1, end - 1)));
             rest = trimmed(rest.substr(end + 1));
         }
         if (startsWith(rest, "enhanced port 0") || startsWith(rest, "base port 0")) {
@@ -206,10 +218,46 @@ void TopologyParser::parseNodeHeader(std::string_view line, NodeType type, std::
     if (type == NodeType::Switch) {
         if (m_preamble.port0Guid && m_preamble.port0Guid != spec.guid)
             check(m_builder.setPortGuid(m_current, 0, m_preamble.port0Guid));
-        check(m_builder.setPortLid(m_current, 0, Lid(lid), lmc));
+        setLid(0, lid, lmc);
         check(m_builder.setPortState(m_current, 0, PortState::Active));
     }
     m_preamble = NodePreamble{};
+}
+
+void TopologyParser::setLid(int port, int lid, int lmc)
+{
+    check(m_builder.setPortLid(m_current, port, Lid(lid), lmc));
+    if (lid == 0)
+        return;
+    const QString &name = m_builder.node(m_current).name;
+    const int top = lid + (1 << lmc) - 1;
+    if (top > kMaxUnicastLid)
+        m_in.fail(QStringLiteral("LID range %1-%2 of \"%3\" port %4 leaves the unicast range (1-%5)")
+                      .arg(lid)
+                      .arg(top)
+                      .arg(name)
+                      .arg(port)
+                      .arg(kMaxUnicastLid));
+    if (m_ownerOfLid.empty())
+        m_ownerOfLid.assign(std::size_t(kMaxUnicastLid) + 1, -1);
+    for (int l = lid; l <= top; ++l) {
+        const int owner = m_ownerOfLid[std::size_t(l)];
+        if (owner < 0)
+            continue;
+        const LidOwner &o = m_lidOwners[std::size_t(owner)];
+        if (o.node == m_current && o.port == port)
+            continue;  // the same port stated again
+        m_in.fail(QStringLiteral("LID %1 is used twice: by \"%2\" port %3 (line %4) and by \"%5\" port %6")
+                      .arg(l)
+                      .arg(m_builder.node(o.node).name)
+                      .arg(o.port)
+                      .arg(o.line)
+                      .arg(name)
+                      .arg(port));
+    }
+    m_lidOwners.push_back(LidOwner{m_current, port, m_in.lineNumber()});
+    for (int l = lid; l <= top; ++l)
+        m_ownerOfLid[std::size_t(l)] = int(m_lidOwners.size()) - 1;
 }
 
 void TopologyParser::linkProperties(std::string_view comment, int port)
@@ -247,7 +295,7 @@ void TopologyParser::parsePortLine(std::string_view line)
     std::size_t close = line.find(']');
     if (close == std::string_view::npos)
         m_in.fail(QStringLiteral("unterminated \"[\" in port line"));
-    const auto port = int(number(line.substr(1, close - 1), 10, "port number"));
+    const auto port = int(number(line.substr(1, close - 1), 10, "port number", 0, 254));
     if (port < 1 || port > node.portCount)
         m_in.fail(QStringLiteral("\"%1\" has no port %2 (it has ports 1-%3)").arg(node.name).arg(port).arg(node.portCount));
     std::string_view rest = line.substr(close + 1);
@@ -277,9 +325,7 @@ void TopologyParser::parsePortLine(std::string_view line)
     close = rest.find(']');
     if (close == std::string_view::npos)
         m_in.fail(QStringLiteral("unterminated \"[\" after the remote node id"));
-    link.remotePort = int(number(rest.substr(1, close - 1), 10, "remote port number"));
-    if (link.remotePort < 1 || link.remotePort > 254)
-        m_in.fail(QStringLiteral("remote port %1 is out of range (1-254)").arg(link.remotePort));
+    link.remotePort = int(number(rest.substr(1, close - 1), 10, "remote port number", 1, 254));
     rest = trimmed(rest.substr(close + 1));
     if (startsWith(rest, "[ext ")) {
         if (auto e = rest.find(']'); e != std::string_view::npos)
@@ -315,7 +361,7 @@ void TopologyParser::parsePortLine(std::string_view line)
             int lmc = 0;
             std::string_view own = comment;
             if (lidAndLmc(own, &lid, &lmc))
-                check(m_builder.setPortLid(m_current, port, Lid(lid), lmc));
+                setLid(port, lid, lmc);
         }
         linkProperties(comment, port);
     }
@@ -436,6 +482,20 @@ Lid shownLid(const Fabric &f, const Port &p)
     return n.type == NodeType::Switch ? f.port(n.firstPort).lid : p.lid;
 }
 
+// A description as it can stand between quotes on one line: the reader takes the text up to
+// the last quote, so quotes inside are fine, but a line break would split the line.
+QByteArray descriptionText(const Node &n)
+{
+    return text::withoutControlCharacters(n.description).toUtf8();
+}
+
+// An ibsim node id is read up to the next quote; a name that could not be read back is
+// replaced by the GUID-based id.
+bool isWritableNodeId(const QString &name)
+{
+    return !name.isEmpty() && !name.contains(QLatin1Char('"')) && text::withoutControlCharacters(name) == name;
+}
+
 void writeIds(QByteArray &out, const Node &n)
 {
     out += "\nvendid=0x" + QByteArray::number(n.vendorId, 16) + '\n';
@@ -448,7 +508,7 @@ void writeIds(QByteArray &out, const Node &n)
 void writeNodes(QByteArray &out, const Fabric &f, bool ibnetdiscoverIds, const std::vector<NodeIndex> &order)
 {
     auto id = [&](const Node &n) {
-        return ibnetdiscoverIds || n.name.isEmpty() ? nodeId(n) : '"' + n.name.toUtf8() + '"';
+        return ibnetdiscoverIds || !isWritableNodeId(n.name) ? nodeId(n) : '"' + n.name.toUtf8() + '"';
     };
     for (NodeIndex ni : order) {
         const Node &n = f.node(ni);
@@ -456,9 +516,9 @@ void writeNodes(QByteArray &out, const Fabric &f, bool ibnetdiscoverIds, const s
         if (n.type == NodeType::Switch) {
             const Port &p0 = f.port(n.firstPort);
             out += "switchguid=0x" + hex(n.guid) + '(' + hex(p0.guid) + ")\n";
-            out += "Switch\t" + QByteArray::number(n.portCount) + ' ' + id(n) + "\t\t# \"" + n.description.toUtf8()
-                   + "\" " + (n.enhancedPort0 ? "enhanced" : "base") + " port 0 lid " + QByteArray::number(p0.lid)
-                   + " lmc " + QByteArray::number(p0.lmc) + '\n';
+            out += "Switch\t" + QByteArray::number(n.portCount) + ' ' + id(n) + "\t\t# \"" + descriptionText(n)
+                + "\" " + (n.enhancedPort0 ? "enhanced" : "base") + " port 0 lid " + QByteArray::number(p0.lid)
+                + " lmc " + QByteArray::number(p0.lmc) + '\n';
             for (int i = 1; i <= n.portCount; ++i) {
                 const Port &p = f.port(n.firstPort + i);
                 if (p.remote == kNoIndex)
@@ -468,13 +528,13 @@ void writeNodes(QByteArray &out, const Fabric &f, bool ibnetdiscoverIds, const s
                 out += '[' + QByteArray::number(i) + "]\t" + id(rn) + '[' + QByteArray::number(r.number) + ']';
                 if (rn.type != NodeType::Switch)
                     out += '(' + hex(r.guid) + ") ";
-                out += "\t\t# \"" + rn.description.toUtf8() + "\" lid " + QByteArray::number(shownLid(f, r)) + ' '
-                       + linkText(p) + '\n';
+                out += "\t\t# \"" + descriptionText(rn) + "\" lid " + QByteArray::number(shownLid(f, r)) + ' '
+                    + linkText(p) + '\n';
             }
         } else {
             out += (n.type == NodeType::Router ? "rtguid=0x" : "caguid=0x") + hex(n.guid) + '\n';
             out += (n.type == NodeType::Router ? "Rt\t" : "Ca\t") + QByteArray::number(n.portCount) + ' ' + id(n)
-                   + "\t\t# \"" + n.description.toUtf8() + "\"\n";
+                + "\t\t# \"" + descriptionText(n) + "\"\n";
             for (int i = 1; i <= n.portCount; ++i) {
                 const Port &p = f.port(n.firstPort + i);
                 if (p.remote == kNoIndex)
@@ -486,8 +546,8 @@ void writeNodes(QByteArray &out, const Fabric &f, bool ibnetdiscoverIds, const s
                 if (rn.type != NodeType::Switch)
                     out += " (" + hex(r.guid) + ") ";
                 out += "\t\t# lid " + QByteArray::number(p.lid) + " lmc " + QByteArray::number(p.lmc) + " \""
-                       + rn.description.toUtf8() + "\" lid " + QByteArray::number(shownLid(f, r)) + ' ' + linkText(p)
-                       + '\n';
+                    + descriptionText(rn) + "\" lid " + QByteArray::number(shownLid(f, r)) + ' ' + linkText(p)
+                    + '\n';
             }
         }
     }

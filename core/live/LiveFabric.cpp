@@ -1,5 +1,7 @@
 #include "LiveFabric.h"
 
+#include "TextReader.h"
+
 #include <infiniband/ibnetdisc.h>
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
@@ -170,7 +172,7 @@ Result<Fabric> buildFabric(ibnd_fabric_t *scanned, const LiveOptions &options)
     const int total = int(nodes.size()) * 2;
     int done = 0;
     auto fail = [](const ibnd_node_t *n, const QString &message) {
-        return liveError(QStringLiteral("node %1 (\"%2\"): %3").arg(guidText(n->guid)).arg(QString::fromUtf8(n->nodedesc), message));
+        return liveError(QStringLiteral("node %1 (\"%2\"): %3").arg(guidText(n->guid)).arg(text::withoutControlCharacters(QString::fromUtf8(n->nodedesc)), message));
     };
     auto cancelled = [&]() { return options.progress && !options.progress(done, total); };
 
@@ -181,7 +183,9 @@ Result<Fabric> buildFabric(ibnd_fabric_t *scanned, const LiveOptions &options)
         spec.guid = n->guid;
         spec.portCount = n->numports;
         spec.name = nodeIdFor(spec.type, n->guid);
-        spec.description = QString::fromUtf8(n->nodedesc);
+        // Any host can set its own description: cleaned here, at the model's boundary, so no file
+        // Weft writes (topology, P_Key tables, journal) can be split by a newline in it.
+        spec.description = text::withoutControlCharacters(QString::fromUtf8(n->nodedesc, qstrnlen(n->nodedesc, sizeof n->nodedesc)));
         spec.systemImageGuid = mad_get_field64(n->info, 0, IB_NODE_SYSTEM_GUID_F);
         spec.vendorId = mad_get_field(n->info, 0, IB_NODE_VENDORID_F);
         spec.deviceId = mad_get_field(n->info, 0, IB_NODE_DEVID_F);

@@ -35,6 +35,13 @@ public:
     void setPort(Lid lid, std::uint8_t port);
     void clear(Lid lid) { setPort(lid, kNoRoute); }
     void reserve(Lid maxLid);
+    // Room for LIDs 0..maxLid (at least), to be filled in place by an engine that writes whole
+    // tables: the entries, kNoRoute where nothing was written yet.
+    std::uint8_t *entriesToFill(Lid maxLid)
+    {
+        reserve(maxLid);
+        return m_ports.data();
+    }
 
     // Highest LID with a route (SwitchInfo:LinearFDBTop); 0 if the table routes nothing.
     Lid top() const;

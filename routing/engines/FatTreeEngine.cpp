@@ -1,6 +1,7 @@
 #include "FatTreeEngine.h"
 
 #include "FatTreeLayout.h"
+#include "LargeBuffer.h"
 #include "SwitchGraph.h"
 
 #include <algorithm>
@@ -8,6 +9,8 @@
 #include <cstring>
 #include <deque>
 #include <limits>
+#include <map>
+#include <thread>
 #include <unordered_map>
 
 namespace weft {
@@ -60,8 +63,7 @@ struct FatTreeEngine::Model
     {
         std::uint8_t number = 0;
         std::uint8_t remoteNumber = 0;
-        std::uint32_t counterUp = 0;
-        std::uint32_t counterDown = 0;
+        std::uint32_t counterDown = 0;  // (the up counters are flat: Model::upPortLoad)
     };
 
     struct Group
@@ -74,8 +76,7 @@ struct FatTreeEngine::Model
         bool remoteIsSwitch = true;
         bool isCn = false;
         std::vector<Port> ports;
-        std::uint32_t counterUp = 0;
-        std::uint32_t counterDown = 0;
+        // (The group's counters are flat: Model::upKey and Model::downCount.)
     };
 
     struct Switch
@@ -87,8 +88,6 @@ struct FatTreeEngine::Model
         Tuple tuple{};
         std::vector<int> down, up, siblings;  // group indices
         bool isLeaf = false;
-        unsigned downIndex = 0;
-        std::uint32_t minCounterDown = 0;
         bool counterUpChanged = false;
         bool downAllCas = false;  // every down group leads to a CA and there are no siblings
     };
@@ -105,6 +104,28 @@ struct FatTreeEngine::Model
     std::vector<Ca> cas;
     std::vector<Group> groups;
     std::vector<int> groupRemoteSwitch;  // per group: the remote switch, or -1 for a CA; the hot loop reads only this
+    // Switches whose down groups lead to the same switches (and to nothing else, with no
+    // siblings) share a class: once one of them has gone down towards a target, every switch
+    // below it is reached with no more hops than the others could offer, so their walk down
+    // would change nothing. In a fat-tree, the spines of one group and the middle switches of
+    // one pod are such classes, and this skips nine of ten walks. -1: no class.
+    std::vector<int> downClass;            // per switch
+    // Per switch, what going down into it does before any walk: kNothingBelow (return false),
+    // kLeafBelow (every down group a CA, no siblings: return true) or kWalkBelow. Read before
+    // the call, so that the walk does not touch a leaf's Switch at all.
+    enum : std::uint8_t { kNothingBelow, kLeafBelow, kWalkBelow };
+    std::vector<std::uint8_t> below;
+    std::vector<std::uint32_t> classWalk;  // per class: the walk it last went down in
+    std::vector<std::uint8_t> classHops;   // per class: the fewest hops it went down with in that walk
+    std::uint32_t walk = 0;                // one per target routed from its switch
+    // Whether going down from `sw` with `hops` would set nothing (see downClass); read before
+    // the calls, so that the walk does not even touch such a switch.
+    bool walkDownIsDone(int sw, std::uint8_t hops) const
+    {
+        const int downSet = downClass[std::size_t(sw)];
+        return downSet >= 0 && classWalk[std::size_t(downSet)] == walk && classHops[std::size_t(downSet)] <= hops;
+    }
+    std::vector<std::uint8_t> isRoot;  // per switch: rank 0, where going up ends
     std::vector<int> switchOfGraph;  // graph switch index -> model index
     std::vector<int> leaves;         // REAL leaf range in tuple order
     std::uint32_t leafRank = 0;
@@ -117,11 +138,17 @@ struct FatTreeEngine::Model
 
     // Routing state.
     // By LID, then model switch: routing one LID touches one contiguous row.
-    std::vector<std::uint8_t> lft;
+    LargeVector<std::uint8_t> lft;
     std::vector<std::uint8_t> hops;
     std::size_t rowLength = 0;  // switches.size(), kept for the hot loop
     std::uint8_t &lftAt(std::size_t sw, std::size_t lid) { return lft[lid * rowLength + sw]; }
-    std::uint8_t &hopsAt(std::size_t sw, std::size_t lid) { return hops[lid * rowLength + sw]; }
+    // Hop counts matter only for the target being routed: one row, reset for each.
+    std::uint8_t &hopAt(std::size_t sw) { return hops[sw]; }
+    void beginWalk()
+    {
+        std::fill(hops.begin(), hops.end(), kNoPath);
+        ++walk;
+    }
 
     bool tupleLess(int a, int b) const { return switches[std::size_t(a)].tuple < switches[std::size_t(b)].tuple; }
     int groupRemoteSwitchCompare(int ga, int gb) const
@@ -131,6 +158,37 @@ struct FatTreeEngine::Model
         return a < b ? -1 : (b < a ? 1 : 0);
     }
 
+    // Per group: the dense rank of its remote switch's tuple among all switches' tuples, so
+    // that the load comparisons compare two ints where OpenSM compares two tuples.
+    std::vector<int> remoteTupleRank;
+    int remoteRankCompare(int ga, int gb) const
+    {
+        const int a = remoteTupleRank[std::size_t(ga)];
+        const int b = remoteTupleRank[std::size_t(gb)];
+        return a < b ? -1 : (b < a ? 1 : 0);
+    }
+    // What going down reads and counts, per group in one small record (the walk touches a group
+    // per switch it reaches, so that is one cache line where the Group would be several).
+    struct DownGroup
+    {
+        // OpenSM's counter_up in the high half, remoteTupleRank + 1 in the low half: one compare
+        // orders groups by load, then tuple.
+        std::uint64_t upKey = 0;
+        int remote = -1;               // groupRemoteSwitch
+        std::uint32_t portBegin = 0;   // the group's ports in the flat port arrays
+        std::uint16_t portCount = 0;
+        std::uint8_t firstRemoteNumber = 0;  // a one-port group's only choice
+    };
+    std::vector<DownGroup> downGroup;            // per group
+    std::vector<std::uint8_t> portRemoteNumber;  // flat, group by group, in the group's port order
+    std::vector<std::uint32_t> upPortLoad;       // flat: each port's counter_up (read only where a group has two or more)
+    static constexpr std::uint64_t kUpKeyCount = std::uint64_t(1) << 32;
+    // What going up compares, flat likewise: per group its counter_down and its remote as
+    // Group::remote has it; per switch OpenSM's min_counter_down.
+    std::vector<std::uint32_t> downCount;
+    std::vector<int> groupRemote;
+    std::vector<std::uint32_t> minCounterDown;
+
     Status build(const SwitchGraph &graph);
     void route(const std::function<bool()> &tick);
 
@@ -139,6 +197,9 @@ private:
     Status populatePorts(const SwitchGraph &graph);
     Status index();
     Status validate() const;
+    void classifyDownSets();
+    void rankRemoteTuples();
+    void flattenUpLoads();
     void addSwitchPort(int sw, std::uint8_t number, std::uint8_t remoteNumber, Lid remoteLid, int remote,
                        bool remoteIsSwitch, int direction);
 
@@ -150,7 +211,7 @@ private:
     int compareLoadUp(int g1, int g2) const;
     int compareLoadDown(int g1, int g2) const;
     void recalculateMinCounterDown(int sw);
-    int leastLoadedPortUp(const Group &g) const;
+    std::uint32_t leastLoadedPortUp(int group) const;
     int leastLoadedPortDown(const Group &g) const;
 };
 
@@ -207,6 +268,7 @@ Status FatTreeEngine::Model::build(const SwitchGraph &graph)
         for (int g : s.down)
             s.downAllCas = s.downAllCas && !groups[std::size_t(g)].remoteIsSwitch;
     }
+    classifyDownSets();
     if (cnCount == 0)
         return refuse(QStringLiteral("the fabric has no compute nodes (CA ports linked to switches)"));
 
@@ -235,6 +297,8 @@ Status FatTreeEngine::Model::build(const SwitchGraph &graph)
 
     if (Status s = index(); !s)
         return s;
+    rankRemoteTuples();
+    flattenUpLoads();
 
     // The leaf array: switches of leaf rank in tuple order, from the first to the last one that
     // holds CNs.
@@ -557,8 +621,8 @@ void FatTreeEngine::Model::recalculateMinCounterDown(int sw)
 {
     std::uint32_t least = 1u << 30;
     for (int g : switches[std::size_t(sw)].down)
-        least = std::min(least, groups[std::size_t(g)].counterDown);
-    switches[std::size_t(sw)].minCounterDown = least;
+        least = std::min(least, downCount[std::size_t(g)]);
+    minCounterDown[std::size_t(sw)] = least;
 }
 
 // Load order of up-going groups: fewer down-going routes first; then OpenSM looks at how
@@ -568,45 +632,37 @@ void FatTreeEngine::Model::recalculateMinCounterDown(int sw)
 // trees it accepts, so the order is effectively (counter_down, tuple)).
 int FatTreeEngine::Model::compareLoadDown(int g1, int g2) const
 {
-    const Group &a = groups[std::size_t(g1)];
-    const Group &b = groups[std::size_t(g2)];
-    const int diff = int(a.counterDown - b.counterDown);
+    const int diff = int(downCount[std::size_t(g1)] - downCount[std::size_t(g2)]);
     if (diff > 0)
         return 1;
     if (diff < 0)
         return -1;
-    const int remoteDiff = int(switches[std::size_t(a.remote)].minCounterDown - switches[std::size_t(b.remote)].minCounterDown);
+    const int remoteDiff = int(minCounterDown[std::size_t(groupRemote[std::size_t(g1)])] - minCounterDown[std::size_t(groupRemote[std::size_t(g2)])]);
     if (remoteDiff > 0)
         return 1;
-    return groupRemoteSwitchCompare(g1, g2);
+    return remoteRankCompare(g1, g2);
 }
 
 int FatTreeEngine::Model::compareLoadUp(int g1, int g2) const
 {
-    const Group &a = groups[std::size_t(g1)];
-    const Group &b = groups[std::size_t(g2)];
-    const int diff = int(a.counterUp - b.counterUp);
-    if (diff > 0)
-        return 1;
-    if (diff < 0)
-        return -1;
-    return groupRemoteSwitchCompare(g1, g2);
+    const std::uint64_t a = downGroup[std::size_t(g1)].upKey;
+    const std::uint64_t b = downGroup[std::size_t(g2)].upKey;
+    return a < b ? -1 : (b < a ? 1 : 0);
 }
 
 // OpenSM's bubble sorts, pass for pass: the arrays persist between calls and the order
 // of equal elements is part of the result.
+// OpenSM bubble-sorts here. Load, then tuple, is a strict weak order, so any stable sort gives
+// the bubble sort's result; insertion sort does it in one pass over an array that a walk left
+// nearly sorted, where bubble sort needs a pass per place a group moves forward.
 void FatTreeEngine::Model::bubbleSortSiblings(std::vector<int> &array)
 {
-    const std::size_t n = array.size();
-    bool swapped = true;
-    for (std::size_t pass = 0; swapped; ++pass) {
-        swapped = false;
-        for (std::size_t j = 1; j + pass < n; ++j) {
-            if (compareLoadUp(array[j], array[j - 1]) < 0) {
-                std::swap(array[j], array[j - 1]);
-                swapped = true;
-            }
-        }
+    for (std::size_t i = 1; i < array.size(); ++i) {
+        const int g = array[i];
+        std::size_t j = i;
+        for (; j > 0 && compareLoadUp(g, array[j - 1]) < 0; --j)
+            array[j] = array[j - 1];
+        array[j] = g;
     }
 }
 
@@ -625,12 +681,14 @@ void FatTreeEngine::Model::bubbleSortDown(std::vector<int> &array)
     }
 }
 
-// The first port with the lowest counter, in the group's port order.
-int FatTreeEngine::Model::leastLoadedPortUp(const Group &g) const
+// The first port with the lowest counter, in the group's port order: its flat index.
+std::uint32_t FatTreeEngine::Model::leastLoadedPortUp(int group) const
 {
-    int best = 0;
-    for (int i = 1; i < int(g.ports.size()); ++i) {
-        if (g.ports[std::size_t(i)].counterUp < g.ports[std::size_t(best)].counterUp)
+    const DownGroup &g = downGroup[std::size_t(group)];
+    std::uint32_t best = g.portBegin;
+    const std::uint32_t end = g.portBegin + g.portCount;
+    for (std::uint32_t i = best + 1; i < end; ++i) {
+        if (upPortLoad[i] < upPortLoad[best])
             best = i;
     }
     return best;
@@ -657,9 +715,13 @@ bool FatTreeEngine::Model::routeUpgoingByGoingDown(int sw, int prev, Lid target,
     if (s.downAllCas) {
         // A leaf: routes exist below and no counter of this switch moves (OpenSM's loop
         // would only find CA groups).
-        s.downIndex = (s.downIndex + 1) % unsigned(s.down.size());
         return true;
     }
+    // (The sorts below may wait: by load, then tuple, they order groups whatever their order
+    // was, and only this switch's walks move the loads.)
+    if (walkDownIsDone(sw, currentHops))
+        return false;  // every switch below was reached already, with as few hops
+    const int downSet = downClass[std::size_t(sw)];
     // The owner of the down groups is this switch: resort them when their counters moved.
     if (s.counterUpChanged) {
         bubbleSortSiblings(s.down);
@@ -672,7 +734,8 @@ bool FatTreeEngine::Model::routeUpgoingByGoingDown(int sw, int prev, Lid target,
     const std::size_t count = s.down.size() + (target != 0 ? s.siblings.size() : 0);
     for (std::size_t k = 0; k < count; ++k) {
         const int gi = k < s.down.size() ? s.down[k] : s.siblings[k - s.down.size()];
-        const int remote = groupRemoteSwitch[std::size_t(gi)];
+        DownGroup &group = downGroup[std::size_t(gi)];
+        const int remote = group.remote;
         if (remote < 0) {
             // A CA (or a portless group, which OpenSM skips).
             createdRoute |= !groups[std::size_t(gi)].remoteIsSwitch;
@@ -681,25 +744,32 @@ bool FatTreeEngine::Model::routeUpgoingByGoingDown(int sw, int prev, Lid target,
         // Not back to where we came from (switch LIDs are unique, so this is OpenSM's LID test).
         if (remote == prev)
             continue;
-        const std::uint8_t leastHops = hopsAt(std::size_t(remote), target);
+        const std::uint8_t leastHops = hopAt(std::size_t(remote));
         // Reached already on the way up, by a path no longer than this one.
         if (leastHops != kNoPath && currentHops + 1 >= leastHops)
             continue;
-        Group &group = groups[std::size_t(gi)];
-        const int port = leastLoadedPortUp(group);
-        lftAt(std::size_t(remote), target) = group.ports[std::size_t(port)].remoteNumber;
-        hopsAt(std::size_t(remote), target) = std::uint8_t(currentHops + 1);
-        const bool routed = routeUpgoingByGoingDown(remote, -1, target, mainPath, std::uint8_t(currentHops + 1));
+        const bool onePort = group.portCount == 1;
+        const std::uint32_t port = onePort ? group.portBegin : leastLoadedPortUp(gi);
+        lftAt(std::size_t(remote), target) = onePort ? group.firstRemoteNumber : portRemoteNumber[port];
+        hopAt(std::size_t(remote)) = std::uint8_t(currentHops + 1);
+        const std::uint8_t walkBelow = below[std::size_t(remote)];
+        const bool routed = walkBelow == kWalkBelow
+                                ? !walkDownIsDone(remote, std::uint8_t(currentHops + 1))
+                                      && routeUpgoingByGoingDown(remote, -1, target, mainPath, std::uint8_t(currentHops + 1))
+                                : walkBelow == kLeafBelow;
         createdRoute |= routed;
         if (routed) {
-            // `group` may not be referenced across the recursion if groups could grow; they don't.
-            ++groups[std::size_t(gi)].ports[std::size_t(port)].counterUp;
-            ++groups[std::size_t(gi)].counterUp;
-            switches[std::size_t(groups[std::size_t(gi)].owner)].counterUpChanged = true;
+            // (`group` stays valid: the recursion adds no groups.)
+            if (!onePort)
+                ++upPortLoad[port];
+            group.upKey += kUpKeyCount;
+            s.counterUpChanged = true;  // the group is this switch's
         }
     }
-    if (createdRoute)
-        switches[std::size_t(sw)].downIndex = (switches[std::size_t(sw)].downIndex + 1) % unsigned(switches[std::size_t(sw)].down.size());
+    if (downSet >= 0 && (classWalk[std::size_t(downSet)] != walk || currentHops < classHops[std::size_t(downSet)])) {
+        classWalk[std::size_t(downSet)] = walk;
+        classHops[std::size_t(downSet)] = currentHops;
+    }
     return createdRoute;
 }
 
@@ -719,13 +789,13 @@ bool FatTreeEngine::Model::routeDowngoingByGoingUp(int sw, int prev, Lid target,
 
     if (mainPath) {
         Group &g = groups[std::size_t(minGroup)];
-        ++g.counterDown;
+        const std::uint32_t down = ++downCount[std::size_t(minGroup)];
         ++g.ports[std::size_t(minPort)].counterDown;
-        if (g.counterDown == switches[std::size_t(g.remote)].minCounterDown + 1)
+        if (down == minCounterDown[std::size_t(g.remote)] + 1)
             recalculateMinCounterDown(g.remote);
-        if (lftAt(std::size_t(firstRemote), target) == kNoPath || currentHops + 1 < hopsAt(std::size_t(firstRemote), target)) {
+        if (lftAt(std::size_t(firstRemote), target) == kNoPath || currentHops + 1 < hopAt(std::size_t(firstRemote))) {
             lftAt(std::size_t(firstRemote), target) = g.ports[std::size_t(minPort)].remoteNumber;
-            hopsAt(std::size_t(firstRemote), target) = std::uint8_t(currentHops + 1);
+            hopAt(std::size_t(firstRemote)) = std::uint8_t(currentHops + 1);
         }
         createdRoute |= routeDowngoingByGoingUp(firstRemote, sw, target, mainPath, std::uint8_t(currentHops + 1));
     }
@@ -734,13 +804,16 @@ bool FatTreeEngine::Model::routeDowngoingByGoingUp(int sw, int prev, Lid target,
     for (std::size_t i = mainPath ? 1 : 0; i < upCount; ++i) {
         const int gi = switches[std::size_t(sw)].up[i];
         const int remote = groups[std::size_t(gi)].remote;
-        if (lftAt(std::size_t(remote), target) != kNoPath && currentHops + 1 >= hopsAt(std::size_t(remote), target))
+        if (lftAt(std::size_t(remote), target) != kNoPath && currentHops + 1 >= hopAt(std::size_t(remote)))
             continue;
         if (groups[std::size_t(gi)].ports.empty())
             continue;
         const int port = leastLoadedPortDown(groups[std::size_t(gi)]);
         lftAt(std::size_t(remote), target) = groups[std::size_t(gi)].ports[std::size_t(port)].remoteNumber;
-        hopsAt(std::size_t(remote), target) = std::uint8_t(currentHops + 1);
+        hopAt(std::size_t(remote)) = std::uint8_t(currentHops + 1);
+        // A root whose walk down is done would return at once, having set nothing.
+        if (isRoot[std::size_t(remote)] && walkDownIsDone(remote, std::uint8_t(currentHops + 1)))
+            continue;
         createdRoute |= routeDowngoingByGoingUp(remote, sw, target, false, std::uint8_t(currentHops + 1));
     }
 
@@ -752,20 +825,93 @@ bool FatTreeEngine::Model::routeDowngoingByGoingUp(int sw, int prev, Lid target,
     for (std::size_t i = 0; i < siblingCount; ++i) {
         const int gi = switches[std::size_t(sw)].siblings[i];
         const int remote = groups[std::size_t(gi)].remote;
-        if (lftAt(std::size_t(remote), target) != kNoPath && currentHops + 1 >= hopsAt(std::size_t(remote), target))
+        if (lftAt(std::size_t(remote), target) != kNoPath && currentHops + 1 >= hopAt(std::size_t(remote)))
             continue;
         const int port = leastLoadedPortDown(groups[std::size_t(gi)]);
         lftAt(std::size_t(remote), target) = groups[std::size_t(gi)].ports[std::size_t(port)].remoteNumber;
-        hopsAt(std::size_t(remote), target) = std::uint8_t(currentHops + 1);
+        hopAt(std::size_t(remote)) = std::uint8_t(currentHops + 1);
         const bool routed = routeDowngoingByGoingUp(remote, sw, target, false, std::uint8_t(currentHops + 1));
         createdRoute |= routed;
         if (routed) {
             // OpenSM counts this on the main up group and on the sibling's chosen port.
-            ++groups[std::size_t(minGroup)].counterDown;
+            ++downCount[std::size_t(minGroup)];
             ++groups[std::size_t(gi)].ports[std::size_t(port)].counterDown;
         }
     }
     return createdRoute;
+}
+
+void FatTreeEngine::Model::rankRemoteTuples()
+{
+    std::vector<Tuple> tuples;
+    tuples.reserve(switches.size());
+    for (const Switch &sw : switches)
+        tuples.push_back(sw.tuple);
+    std::sort(tuples.begin(), tuples.end());
+    tuples.erase(std::unique(tuples.begin(), tuples.end()), tuples.end());
+    remoteTupleRank.assign(groups.size(), -1);
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        // As the tuple comparison reads it: the remote index taken as a switch's.
+        const int remote = groups[g].remote;
+        if (remote < 0 || std::size_t(remote) >= switches.size())
+            continue;
+        const Tuple &t = switches[std::size_t(remote)].tuple;
+        remoteTupleRank[g] = int(std::lower_bound(tuples.begin(), tuples.end(), t) - tuples.begin());
+    }
+}
+
+void FatTreeEngine::Model::flattenUpLoads()
+{
+    downGroup.assign(groups.size(), DownGroup{});
+    portRemoteNumber.clear();
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        DownGroup &d = downGroup[g];
+        d.upKey = std::uint32_t(remoteTupleRank[g] + 1);
+        d.remote = groupRemoteSwitch[g];
+        d.portBegin = std::uint32_t(portRemoteNumber.size());
+        d.portCount = std::uint16_t(groups[g].ports.size());
+        d.firstRemoteNumber = groups[g].ports.empty() ? 0 : groups[g].ports.front().remoteNumber;
+        for (const Port &p : groups[g].ports)
+            portRemoteNumber.push_back(p.remoteNumber);
+    }
+    upPortLoad.assign(portRemoteNumber.size(), 0);
+    downCount.assign(groups.size(), 0);
+    groupRemote.resize(groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        groupRemote[g] = groups[g].remote;
+    minCounterDown.assign(switches.size(), 0);
+}
+
+void FatTreeEngine::Model::classifyDownSets()
+{
+    downClass.assign(switches.size(), -1);
+    std::map<std::vector<int>, int> classOf;
+    std::vector<int> children;
+    for (std::size_t sw = 0; sw < switches.size(); ++sw) {
+        const Switch &s = switches[sw];
+        if (s.down.empty() || !s.siblings.empty())
+            continue;
+        children.clear();
+        for (int g : s.down)
+            children.push_back(groupRemoteSwitch[std::size_t(g)]);
+        if (std::find(children.begin(), children.end(), -1) != children.end())
+            continue;  // CAs (or portless groups) below: the walk's result depends on them
+        std::sort(children.begin(), children.end());
+        downClass[sw] = classOf.emplace(children, int(classOf.size())).first->second;
+    }
+    classWalk.assign(classOf.size(), 0);
+    isRoot.assign(switches.size(), 0);
+    for (std::size_t sw = 0; sw < switches.size(); ++sw)
+        isRoot[sw] = switches[sw].rank == 0 ? 1 : 0;
+    below.assign(switches.size(), kWalkBelow);
+    for (std::size_t sw = 0; sw < switches.size(); ++sw) {
+        if (switches[sw].down.empty())
+            below[sw] = kNothingBelow;
+        else if (switches[sw].downAllCas)
+            below[sw] = kLeafBelow;
+    }
+    classHops.assign(classOf.size(), 0);
+    walk = 0;
 }
 
 void FatTreeEngine::Model::route(const std::function<bool()> &tick)
@@ -773,7 +919,7 @@ void FatTreeEngine::Model::route(const std::function<bool()> &tick)
     const std::size_t lids = std::size_t(maxLid) + 1;
     rowLength = switches.size();
     lft.assign(switches.size() * lids, kNoPath);
-    hops.assign(switches.size() * lids, kNoPath);
+    hops.assign(switches.size(), kNoPath);
 
     // Compute nodes, leaf by leaf in index order, each leaf's CAs in port order.
     for (int leaf : leaves) {
@@ -790,8 +936,9 @@ void FatTreeEngine::Model::route(const std::function<bool()> &tick)
             if (!isCn)
                 continue;
             const Lid lid = group.remoteLid;
+            beginWalk();
             lftAt(std::size_t(leaf), lid) = group.ports.front().number;
-            hopsAt(std::size_t(leaf), lid) = 1;
+            hopAt(std::size_t(leaf)) = 1;
             routeDowngoingByGoingUp(leaf, -1, lid, true, 1);
             ++routedOnLeaf;
             if (!tick())
@@ -800,12 +947,11 @@ void FatTreeEngine::Model::route(const std::function<bool()> &tick)
         // Missing CNs are routed to LID 0 so that the counters see a full leaf; their
         // entries are wiped after each.
         for (int j = routedOnLeaf; j < maxCnPerLeaf; ++j) {
-            hopsAt(std::size_t(leaf), 0) = 1;
+            beginWalk();
+            hopAt(std::size_t(leaf)) = 1;
             routeDowngoingByGoingUp(leaf, -1, 0, true, 1);
-            for (std::size_t s = 0; s < switches.size(); ++s) {
-                hopsAt(s, 0) = kNoPath;
+            for (std::size_t s = 0; s < switches.size(); ++s)
                 lftAt(s, 0) = kNoPath;
-            }
         }
     }
     // Every CA port is a CN without a CN file, so there are no non-CN targets to route.
@@ -813,8 +959,9 @@ void FatTreeEngine::Model::route(const std::function<bool()> &tick)
     // Switches' own LIDs, in map order, on secondary paths only.
     for (int sw = 0; sw < int(switches.size()); ++sw) {
         const Lid lid = switches[std::size_t(sw)].lid;
+        beginWalk();
         lftAt(std::size_t(sw), lid) = 0;
-        hopsAt(std::size_t(sw), lid) = 0;
+        hopAt(std::size_t(sw)) = 0;
         routeDowngoingByGoingUp(sw, -1, lid, false, 0);
         if (!tick())
             return;
@@ -878,24 +1025,10 @@ Result<Routing> FatTreeEngine::route(const RoutingOptions &options)
     for (std::size_t g = 0; g < work.graphSwitchCount; ++g) {
         const Model::Switch &sw = work.switches[std::size_t(byGraph[g])];
         const int i = tables.addSwitch(sw.guid, sw.lid, m_model->descriptions[g]);
-        tables.lft(std::size_t(i)).reserve(work.maxLid);
         tableOfModel[std::size_t(byGraph[g])] = i;
     }
-    // The rows are by LID: copy them out a band of switches at a time, so that both the rows
-    // and the band's tables are read and written in order.
-    const std::size_t lids = std::size_t(work.maxLid) + 1;
-    const std::size_t count = work.switches.size();
-    constexpr std::size_t kBand = 64;
-    for (std::size_t first = 0; first < count; first += kBand) {
-        const std::size_t last = std::min(count, first + kBand);
-        for (std::size_t lid = 0; lid < lids; ++lid) {
-            const std::uint8_t *row = work.lft.data() + lid * count;
-            for (std::size_t s = first; s < last; ++s) {
-                if (row[s] != kNoPath)
-                    tables.lft(std::size_t(tableOfModel[s])).setPort(Lid(lid), row[s]);
-            }
-        }
-    }
+    // LID 0's row was wiped after each missing CN, so skipping it loses nothing.
+    routing::copyRowsToTables(work.lft.data(), std::size_t(work.maxLid) + 1, tableOfModel, tables);
     result.tables = std::move(tables);
     return result;
 }
@@ -1013,6 +1146,51 @@ Result<FatTreeLayout> analyseFatTree(const Fabric &fabric, bool requirePure, con
         }
     }
     return layout;
+}
+
+void copyRowsToTables(const std::uint8_t *rows, std::size_t lids, const std::vector<int> &tableOf, ForwardingTables &tables)
+{
+    const std::size_t count = tableOf.size();
+    if (lids == 0 || count == 0)
+        return;
+    std::vector<std::uint8_t *> columns(count);
+    for (std::size_t s = 0; s < count; ++s)
+        columns[s] = tables.lft(std::size_t(tableOf[s])).entriesToFill(Lid(lids - 1));
+    static_assert(kNoPath == kNoRoute, "the rows' no-path mark is the tables'");
+    constexpr std::size_t kBand = 64;  // switches per pass: rows and columns both in order
+    const std::size_t bands = (count + kBand - 1) / kBand;
+    auto copyBands = [&](std::size_t firstBand, std::size_t step) {
+        for (std::size_t band = firstBand; band < bands; band += step) {
+            const std::size_t first = band * kBand;
+            const std::size_t last = std::min(count, first + kBand);
+            for (std::size_t lid = 1; lid < lids; ++lid) {
+                const std::uint8_t *row = rows + lid * count;
+                for (std::size_t s = first; s < last; ++s)
+                    columns[s][lid] = row[s];
+            }
+        }
+    };
+    // Bands are disjoint tables: a second thread halves a copy that is memory-bound on large
+    // fabrics (157 M entries at the LID limit).
+    if (bands >= 8 && std::thread::hardware_concurrency() > 1) {
+        std::thread other(copyBands, 1, 2);
+        copyBands(0, 2);
+        other.join();
+    } else {
+        copyBands(0, 1);
+    }
+}
+
+ForwardingTables tablesFromRows(const FatTreeLayout &layout, const std::uint8_t *rows, std::size_t lids)
+{
+    ForwardingTables tables;
+    tables.reserve(layout.switches.size());
+    std::vector<int> tableOf;
+    tableOf.reserve(layout.switches.size());
+    for (const FatTreeLayout::Switch &sw : layout.switches)
+        tableOf.push_back(tables.addSwitch(sw.guid, sw.lid, sw.description));
+    copyRowsToTables(rows, lids, tableOf, tables);
+    return tables;
 }
 
 ForwardingTables tablesFromColumns(const FatTreeLayout &layout, const std::vector<std::vector<std::uint8_t>> &columns)

@@ -71,4 +71,14 @@ Result<FatTreeLayout> analyseFatTree(const Fabric &fabric, bool requirePure, con
 // (indexed by LID; kNoPath where the switch has no route). LID 0 names no port and is skipped.
 ForwardingTables tablesFromColumns(const FatTreeLayout &layout, const std::vector<std::vector<std::uint8_t>> &columns);
 
+// Copies routing state kept by LID, then switch (`rows`: `lids` rows of `tableOf.size()`
+// switches, kNoPath where there is no route), into `tables`: switch s of the rows is table
+// tableOf[s], already added. LID 0 names no port and is skipped. Reads and writes in order, a
+// band of switches at a time.
+void copyRowsToTables(const std::uint8_t *rows, std::size_t lids, const std::vector<int> &tableOf, ForwardingTables &tables);
+
+// The forwarding tables of the layout's switches, in layout order, from rows by LID then layout
+// switch, as copyRowsToTables reads them.
+ForwardingTables tablesFromRows(const FatTreeLayout &layout, const std::uint8_t *rows, std::size_t lids);
+
 }  // namespace weft::routing

@@ -23,14 +23,17 @@ Result<Routing> MinHopEngine::route(const RoutingOptions &options)
 {
     if (!m_graph)
         return Error{{}, 0, QStringLiteral("minhop: route() without a successful prepare()")};
-    routing::HopTable hops(*m_graph);
-    routing::fillMinHopTable(*m_graph, hops);
-    std::vector<std::vector<std::uint8_t>> lfts;
-    if (!routing::buildLeastLoadedLfts(*m_graph, hops, options.progress, lfts))
+    const routing::SwitchGraph &graph = *m_graph;
+    routing::LeastHopPorts ports(graph);
+    if (!routing::fillMinHopPorts(graph, 0, routing::progressPart(options.progress, 0, 2), ports))
         return routing::cancelledError(name());
+    Result<ForwardingTables> tables =
+        routing::buildLeastLoadedLfts(graph, ports, 0, name(), routing::progressPart(options.progress, 1, 2));
+    if (!tables)
+        return tables.error();
     Routing result;
     result.engine = name();
-    result.tables = routing::makeTables(*m_graph, lfts);
+    result.tables = std::move(tables).value();
     return result;
 }
 

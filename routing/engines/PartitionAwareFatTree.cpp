@@ -2,11 +2,13 @@
 
 #include "FatTreeLayout.h"
 #include "IsolationSearch.h"
+#include "LargeBuffer.h"
 #include "SwitchGraph.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <set>
 #include <unordered_map>
@@ -108,6 +110,23 @@ struct PartitionAwareFatTreeEngine::Model
         int firstCable = 0, endCable = 0;  // its cables: consecutive ids, port order
     };
     std::vector<GroupSpan> groupSpan;  // per group, what the routing loop reads
+    // Switches whose down groups lead to the same children share a class: once one of them
+    // has gone down towards a target, every child is reached with no more hops than the
+    // others could offer, so their walk down would set nothing (the spines of one group, the
+    // middle switches of one pod). -1: a switch with no children.
+    std::vector<int> downClass;  // per switch
+    int downClassCount = 0;
+    // The walk down reads, per switch, its down groups in visiting order, and counts per cable:
+    // both laid out switch by switch in that order (a "down slot" per cable), so that a switch's
+    // walk reads a few consecutive cache lines rather than one per group.
+    struct DownEntry
+    {
+        int child = -1;
+        int firstSlot = 0, endSlot = 0;  // the group's cables' down slots, port order
+    };
+    std::vector<int> downBegin;            // per switch, and one past the last: into downEntries
+    std::vector<DownEntry> downEntries;
+    std::vector<std::uint8_t> slotLowerPort;  // per down slot: the lower switch's port
     std::vector<std::vector<int>> dirLinkOfPort; // per switch, by port: directed link id or -1
     std::vector<Key> keys;                       // real partitions by P_Key, then the pseudo one
     std::vector<int> routingKey;                 // per compute node
@@ -156,15 +175,18 @@ public:
         lft.assign(switches * lids, kNoPath);
         hops.assign(switches, kNoPath);
         loadDown.assign(m.cables.size(), 0);
-        loadUp.assign(m.cables.size(), 0);
+        loadUp.assign(m.slotLowerPort.size(), 0);
         markDown.assign(switches * std::size_t(m.keyCount()), 0);
         markUp.assign(switches * std::size_t(m.keyCount()), 0);
         conflicts.assign(switches * std::size_t(m.keyCount()), 0);
+        classWalk.assign(std::size_t(m.downClassCount), 0);
+        classHops.assign(std::size_t(m.downClassCount), 0);
     }
 
     void routeTarget(int sw, Lid lid, int key, Load w, bool counted, std::uint8_t ownPort)
     {
         std::fill(hops.begin(), hops.end(), kNoPath);
+        ++walk;
         lftAt(sw, lid) = ownPort;
         hops[std::size_t(sw)] = ownPort == 0 ? 0 : 1;
         routeDown(sw, -1, lid, key, w, counted);
@@ -174,30 +196,28 @@ public:
     Algorithm algo;
     PartitionAwareOptions opt;
     // By LID, then switch: routing one LID writes one contiguous row.
-    std::vector<std::uint8_t> lft;
-    std::uint8_t &lftAt(int sw, Lid lid) { return lft[std::size_t(lid) * m.layout.switches.size() + std::size_t(sw)]; }
-    std::uint8_t lftAt(int sw, Lid lid) const { return lft[std::size_t(lid) * m.layout.switches.size() + std::size_t(sw)]; }
-    // The tables per switch, by LID.
-    std::vector<std::vector<std::uint8_t>> columns() const
-    {
-        const std::size_t switches = m.layout.switches.size();
-        const std::size_t lids = switches == 0 ? 0 : lft.size() / switches;
-        std::vector<std::vector<std::uint8_t>> out(switches, std::vector<std::uint8_t>(lids));
-        constexpr std::size_t kBand = 64;  // switches per pass: rows and columns both in order
-        for (std::size_t first = 0; first < switches; first += kBand) {
-            const std::size_t last = std::min(switches, first + kBand);
-            for (std::size_t lid = 0; lid < lids; ++lid) {
-                for (std::size_t sw = first; sw < last; ++sw)
-                    out[sw][lid] = lft[lid * switches + sw];
-            }
-        }
-        return out;
-    }
+    LargeVector<std::uint8_t> lft;
+    std::size_t rowLength = m.layout.switches.size();
+    std::uint8_t &lftAt(int sw, Lid lid) { return lft[std::size_t(lid) * rowLength + std::size_t(sw)]; }
+    std::uint8_t lftAt(int sw, Lid lid) const { return lft[std::size_t(lid) * rowLength + std::size_t(sw)]; }
     std::vector<std::uint8_t> hops;  // per switch, for the target being routed
-    std::vector<Load> loadDown, loadUp;
+    std::vector<Load> loadDown;
+    std::vector<Load> loadUp;  // per down slot (Model::DownEntry), the cable's up-going count
     std::vector<std::uint32_t> markDown, markUp, conflicts;
     // Per switch, the port group the isolation search fixed for the target being routed (-1: free).
     std::vector<int> forcedGroup;
+    // Per down class (Model::downClass): the target walk it last went down in, and the fewest
+    // hops it went down with then.
+    std::vector<std::uint32_t> classWalk;
+    std::vector<std::uint8_t> classHops;
+    std::uint32_t walk = 0;
+    // Whether going down from `sw` with `hops` would set nothing: no children, or its class
+    // went down already in this walk with as few hops.
+    bool walkDownIsDone(int sw, std::uint8_t hops) const
+    {
+        const int downSet = m.downClass[std::size_t(sw)];
+        return downSet < 0 || (classWalk[std::size_t(downSet)] == walk && classHops[std::size_t(downSet)] <= hops);
+    }
 
 private:
     std::uint32_t &mark(std::vector<std::uint32_t> &marks, int sw, int key)
@@ -248,7 +268,7 @@ private:
                     pick = c;
             return pick;
         }
-        std::vector<int> ports = m.upCables[std::size_t(sw)];
+        const std::vector<int> &ports = m.upCables[std::size_t(sw)];
         if (algo == Algorithm::WeightedFatTree) {
             std::vector<Load> below(ports.size());
             for (std::size_t i = 0; i < ports.size(); ++i)
@@ -270,7 +290,10 @@ private:
             });
             return ports[idx.front()];
         }
-        std::sort(ports.begin(), ports.end(), [this](int a, int b) {
+        // The order the choice follows: least loaded, then the higher upper GUID, then the lower
+        // port; a total order, so each step below is the first port in it that qualifies, found
+        // without sorting (or copying) the ports.
+        auto before = [this](int a, int b) {
             if (loadDown[std::size_t(a)] != loadDown[std::size_t(b)])
                 return loadDown[std::size_t(a)] < loadDown[std::size_t(b)];
             const Guid ga = m.layout.switches[std::size_t(m.cables[std::size_t(a)].upper)].guid;
@@ -278,30 +301,39 @@ private:
             if (ga != gb)
                 return ga > gb;
             return m.cables[std::size_t(a)].lowerPort < m.cables[std::size_t(b)].lowerPort;
-        });
+        };
+        int front = ports.front();
+        for (int p : ports)
+            if (before(p, front))
+                front = p;
         if (key == kNoKey)
-            return ports.front();
+            return front;
+        // Among the least loaded, the one whose upper switch carries this partition most.
         int selected = -1;
         std::uint32_t best = 0;
         for (int p : ports) {
-            if (loadDown[std::size_t(p)] != loadDown[std::size_t(ports.front())])
-                break;
+            if (loadDown[std::size_t(p)] != loadDown[std::size_t(front)])
+                continue;
             const std::uint32_t marks = mark(markDown, m.cables[std::size_t(p)].upper, key);
-            if (marks > best) {
+            if (marks > best || (marks == best && selected >= 0 && before(p, selected))) {
                 best = marks;
                 selected = p;
             }
         }
         if (selected >= 0)
             return selected;
+        int allowed = -1;
         for (int p : ports) {
             if (algo == Algorithm::Extended && excluded(m.cables[std::size_t(p)].upper, key))
                 continue;
-            return p;
+            if (allowed < 0 || before(p, allowed))
+                allowed = p;
         }
+        if (allowed >= 0)
+            return allowed;
         if (counted)
             ++mark(conflicts, sw, key);
-        return ports.front();
+        return front;
     }
 
     void routeDown(int sw, int prev, Lid lid, int key, Load w, bool counted)
@@ -330,33 +362,44 @@ private:
                 continue;
             lftAt(o.upper, lid) = o.upperPort;
             hops[std::size_t(o.upper)] = std::uint8_t(here + 1);
-            routeDown(o.upper, sw, lid, key, w, false);
+            // A root whose walk down is done would set nothing.
+            if (!m.upCables[std::size_t(o.upper)].empty() || !walkDownIsDone(o.upper, std::uint8_t(here + 1)))
+                routeDown(o.upper, sw, lid, key, w, false);
         }
     }
 
     void routeUp(int sw, Lid lid, int key, Load w, int exclude, bool counted)
     {
         const std::uint8_t here = hops[std::size_t(sw)];
-        for (int g : m.downGroups[std::size_t(sw)]) {
-            const Model::GroupSpan &span = m.groupSpan[std::size_t(g)];
-            const int child = span.child;
+        if (walkDownIsDone(sw, here))
+            return;  // every child was reached already, with as few hops
+        const int downSet = m.downClass[std::size_t(sw)];
+        const int endEntry = m.downBegin[std::size_t(sw) + 1];
+        for (int e = m.downBegin[std::size_t(sw)]; e < endEntry; ++e) {
+            const Model::DownEntry &entry = m.downEntries[std::size_t(e)];
+            const int child = entry.child;
             if (child == exclude)
                 continue;
             if (hops[std::size_t(child)] != kNoPath && hops[std::size_t(child)] <= here + 1)
                 continue;
-            int best = span.firstCable;
-            for (int c = span.firstCable; c < span.endCable; ++c) {
+            int best = entry.firstSlot;
+            for (int c = entry.firstSlot + 1; c < entry.endSlot; ++c) {
                 if (loadUp[std::size_t(c)] < loadUp[std::size_t(best)])
                     best = c;
             }
-            lftAt(child, lid) = m.cables[std::size_t(best)].lowerPort;
+            lftAt(child, lid) = m.slotLowerPort[std::size_t(best)];
             hops[std::size_t(child)] = std::uint8_t(here + 1);
             if (counted) {
                 loadUp[std::size_t(best)] += w;
                 if (key != kNoKey)
                     ++mark(markUp, child, key);
             }
-            routeUp(child, lid, key, w, -1, counted);
+            if (!walkDownIsDone(child, std::uint8_t(here + 1)))
+                routeUp(child, lid, key, w, -1, counted);
+        }
+        if (classWalk[std::size_t(downSet)] != walk || here < classHops[std::size_t(downSet)]) {
+            classWalk[std::size_t(downSet)] = walk;
+            classHops[std::size_t(downSet)] = here;
         }
     }
 };
@@ -558,6 +601,37 @@ Status PartitionAwareFatTreeEngine::prepare(const Fabric &fabric, const Tenancy 
                        < m.layout.switches[std::size_t(m.layout.groups[std::size_t(b)].lower)].guid;
             });
         }
+    }
+
+    m.downBegin.assign(switchCount + 1, 0);
+    m.downEntries.clear();
+    m.slotLowerPort.clear();
+    for (std::size_t s = 0; s < switchCount; ++s) {
+        m.downBegin[s] = int(m.downEntries.size());
+        for (int g : m.downGroups[s]) {
+            Model::DownEntry entry;
+            entry.child = m.groupSpan[std::size_t(g)].child;
+            entry.firstSlot = int(m.slotLowerPort.size());
+            for (int c : m.groupCables[std::size_t(g)])
+                m.slotLowerPort.push_back(m.cables[std::size_t(c)].lowerPort);
+            entry.endSlot = int(m.slotLowerPort.size());
+            m.downEntries.push_back(entry);
+        }
+    }
+    m.downBegin[switchCount] = int(m.downEntries.size());
+    m.downClass.assign(switchCount, -1);
+    {
+        std::map<std::vector<int>, int> classOf;
+        for (std::size_t s = 0; s < switchCount; ++s) {
+            if (m.downGroups[s].empty())
+                continue;
+            std::vector<int> children;
+            for (int g : m.downGroups[s])
+                children.push_back(m.groupSpan[std::size_t(g)].child);
+            std::sort(children.begin(), children.end());
+            m.downClass[s] = classOf.emplace(std::move(children), int(classOf.size())).first->second;
+        }
+        m.downClassCount = int(classOf.size());
     }
 
     const std::vector<FatTreeLayout::ComputeNode> &cns = m.layout.computeNodes;
@@ -998,7 +1072,7 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
     }
     for (std::size_t cn = 0; cn < cns.size(); ++cn)
         report.routingPKey[cns[cn].portGuid] = m.keys[std::size_t(m.routingKey[cn])].pkey;
-    result.tables = routing::tablesFromColumns(layout, router.columns());
+    result.tables = routing::tablesFromRows(layout, router.lft.data(), std::size_t(layout.maxLid) + 1);
     result.warnings = warnings;
     m_report = std::move(report);
     return result;

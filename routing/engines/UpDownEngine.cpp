@@ -43,10 +43,8 @@ Status UpDownEngine::prepare(const Fabric &fabric, const Tenancy &, const Routin
         return built.error();
     const routing::SwitchGraph &graph = *built;
 
-    routing::HopTable hops(graph);
-    routing::fillMinHopTable(graph, hops);
-
-    // End ports per switch, and the distance histogram of each switch towards them.
+    // End ports per switch, and the distance histogram of each switch towards them (least
+    // counts only: a search from every switch with end ports).
     const std::size_t n = graph.switches.size();
     std::vector<unsigned> endPortsOn(n, 0);
     unsigned endPorts = 0;
@@ -56,17 +54,32 @@ Status UpDownEngine::prepare(const Fabric &fabric, const Tenancy &, const Routin
             ++endPorts;
         }
     }
+    std::vector<int> targets;
+    for (std::size_t t = 0; t < n; ++t) {
+        if (endPortsOn[t] > 0)
+            targets.push_back(int(t));
+    }
+    const int workers = routing::workerCount(0);
+    const routing::MinHopSearch search(graph);
+    std::vector<routing::MinHopSearch> searches(std::size_t(workers), search);
+    std::vector<std::vector<unsigned>> histograms(std::size_t(workers), std::vector<unsigned>(n * kMaxPathHops, 0));
+    routing::forEachInParallel(int(targets.size()), 0, {}, [&](int worker, int item) {
+        const int t = targets[std::size_t(item)];
+        const std::vector<std::uint8_t> &least = searches[std::size_t(worker)].run(t);
+        std::vector<unsigned> &histogram = histograms[std::size_t(worker)];
+        for (std::size_t sw = 0; sw < n; ++sw) {
+            if (least[sw] < kMaxPathHops)
+                histogram[sw * kMaxPathHops + least[sw]] += endPortsOn[std::size_t(t)];
+        }
+    });
     const double dominant = endPorts * 0.9;
     const double noticeable = endPorts * 0.05;
     std::vector<std::uint32_t> ranks(n, kUnranked);
     for (std::size_t sw = 0; sw < n; ++sw) {
         unsigned histogram[kMaxPathHops] = {};
-        for (std::size_t t = 0; t < n; ++t) {
-            if (endPortsOn[t] == 0)
-                continue;
-            const std::uint8_t h = hops.least(int(t), int(sw));
-            if (h < kMaxPathHops)
-                histogram[h] += endPortsOn[t];
+        for (const std::vector<unsigned> &part : histograms) {
+            for (int h = 0; h < kMaxPathHops; ++h)
+                histogram[h] += part[sw * kMaxPathHops + std::size_t(h)];
         }
         int overDominant = 0;
         int overNoticeable = 0;
@@ -117,56 +130,106 @@ Result<Routing> UpDownEngine::route(const RoutingOptions &options)
     // Hop counts along legal paths only: a breadth-first search from every switch that never
     // steps up after it has stepped down. Literal to OpenSM's updn_bfs_by_node, including
     // which port's count gets set and when a switch is queued again, since the tables depend
-    // on which ports end up with the least count.
-    routing::HopTable hops(graph);
-    std::vector<Direction> dir(n, Direction::Up);
-    std::vector<bool> queued(n, false);
-    std::deque<int> queue;
-    int done = 0;
-    for (int target : routing::switchesInOpenSmOrder(graph)) {
-        if (options.progress && done % 64 == 0 && !options.progress(done, int(2 * n)))
-            return routing::cancelledError(name());
-        ++done;
-        hops.set(target, target, 0, 0);
-        dir[std::size_t(target)] = Direction::Up;
-        queue.assign(1, target);
-        while (!queue.empty()) {
-            const int sw = queue.front();
-            queue.pop_front();
-            queued[std::size_t(sw)] = false;
-            const Direction current = dir[std::size_t(sw)];
-            for (int p = 1; p <= graph.switches[std::size_t(sw)].portCount; ++p) {
-                const routing::SwitchGraph::Slot &slot = graph.slot(sw, p);
-                if (slot.remote != routing::SwitchGraph::Remote::Switch)
-                    continue;
-                const int remote = slot.index;
-                const Direction next = direction(m_ranks[std::size_t(sw)], m_ranks[std::size_t(remote)],
-                                                 graph.switches[std::size_t(sw)].guid,
-                                                 graph.switches[std::size_t(remote)].guid);
-                if (current == Direction::Down && next == Direction::Up)
-                    continue;
-                const int candidate = int(hops.least(target, sw)) + 1;
-                if (candidate < int(hops.hops(target, remote, slot.remotePort))) {
-                    hops.set(target, remote, slot.remotePort, std::uint8_t(candidate));
-                    if (!queued[std::size_t(remote)]) {
-                        dir[std::size_t(remote)] = next;
-                        queued[std::size_t(remote)] = true;
-                        queue.push_back(remote);
+    // on which ports end up with the least count. Each target's search is its own, so targets
+    // run in parallel, each on its worker's scratch.
+    struct Link
+    {
+        int remote;
+        int remoteSlot;       // the far port's slot
+        int remoteLeastSlot;  // the far switch's port 0
+        Direction direction;
+    };
+    // Per switch, its cables in port order, then again only those going down: all that a
+    // search that has stepped down may take (same order, so the same search).
+    std::vector<int> linkStart;
+    std::vector<Link> links;
+    linkStart.reserve(2 * n + 1);
+    for (std::size_t sw = 0; sw < n; ++sw) {
+        linkStart.push_back(int(links.size()));
+        const std::size_t all = links.size();
+        for (int p = 1; p <= graph.switches[sw].portCount; ++p) {
+            const routing::SwitchGraph::Slot &slot = graph.slot(int(sw), p);
+            if (slot.remote != routing::SwitchGraph::Remote::Switch)
+                continue;
+            const routing::SwitchGraph::Switch &remote = graph.switches[std::size_t(slot.index)];
+            links.push_back({slot.index, remote.firstSlot + slot.remotePort, remote.firstSlot,
+                             direction(m_ranks[sw], m_ranks[std::size_t(slot.index)], graph.switches[sw].guid, remote.guid)});
+        }
+        const std::size_t down = links.size();
+        linkStart.push_back(int(down));
+        for (std::size_t l = all; l < down; ++l) {
+            if (links[l].direction == Direction::Down)
+                links.push_back(links[l]);
+        }
+    }
+    linkStart.push_back(int(links.size()));
+
+    struct Scratch
+    {
+        routing::HopRow hops;
+        std::vector<Direction> dir;
+        std::vector<char> queued;
+        std::vector<int> queue;
+    };
+    std::vector<Scratch> scratch(std::size_t(routing::workerCount(0)),
+                                 Scratch{routing::HopRow(graph), std::vector<Direction>(n, Direction::Up),
+                                         std::vector<char>(n, false), std::vector<int>(n)});
+    routing::LeastHopPorts ports(graph);
+    const bool searched = routing::forEachInParallel(
+        int(n), 0, routing::progressPart(options.progress, 0, 2), [&](int worker, int target) {
+            Scratch &s = scratch[std::size_t(worker)];
+            s.hops.clear();
+            s.hops.set(target, 0, 0);
+            // Plain pointers: stores into the byte row would otherwise reload every vector.
+            std::uint8_t *hops = s.hops.counts();
+            Direction *dir = s.dir.data();
+            char *queued = s.queued.data();
+            int *queue = s.queue.data();
+            const int *starts = linkStart.data();
+            const Link *all = links.data();
+            // A switch is queued at most once at a time: a ring of n holds the queue.
+            std::size_t head = 0;
+            std::size_t size = 1;
+            queue[0] = target;
+            dir[target] = Direction::Up;
+            while (size > 0) {
+                const int sw = queue[head];
+                head = head + 1 == n ? 0 : head + 1;
+                --size;
+                queued[sw] = false;
+                const Direction current = dir[sw];
+                // Setting a count never lowers this switch's least one (a loopback's count
+                // is one more than it), so one read serves every cable.
+                const int candidate = int(hops[graph.switches[std::size_t(sw)].firstSlot]) + 1;
+                const std::size_t from = 2 * std::size_t(sw) + (current == Direction::Down ? 1 : 0);
+                for (const Link *link = all + starts[from], *end = all + starts[from + 1]; link != end; ++link) {
+                    if (candidate < int(hops[link->remoteSlot])) {
+                        hops[link->remoteSlot] = std::uint8_t(candidate);
+                        std::uint8_t &least = hops[link->remoteLeastSlot];
+                        if (least > candidate)
+                            least = std::uint8_t(candidate);
+                        if (!queued[link->remote]) {
+                            dir[link->remote] = link->direction;
+                            queued[link->remote] = true;
+                            const std::size_t tail = head + size;
+                            queue[tail >= n ? tail - n : tail] = link->remote;
+                            ++size;
+                        }
                     }
                 }
             }
-        }
-    }
-
-    std::vector<std::vector<std::uint8_t>> lfts;
-    auto progress = [&](int d, int total) {
-        return !options.progress || options.progress(int(n) + int(std::int64_t(d) * int(n) / std::max(total, 1)), int(2 * n));
-    };
-    if (!routing::buildLeastLoadedLfts(graph, hops, progress, lfts))
+            ports.store(target, s.hops);
+        });
+    if (!searched)
         return routing::cancelledError(name());
+
+    Result<ForwardingTables> tables =
+        routing::buildLeastLoadedLfts(graph, ports, 0, name(), routing::progressPart(options.progress, 1, 2));
+    if (!tables)
+        return tables.error();
     Routing result;
     result.engine = name();
-    result.tables = routing::makeTables(graph, lfts);
+    result.tables = std::move(tables).value();
     return result;
 }
 

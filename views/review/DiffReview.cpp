@@ -352,7 +352,7 @@ bool DiffReview::writePlanFiles(const QString &directory, QString *error)
         return false;
     }
     const QDir dir(directory);
-    const Status lfts = writeFileAtomically(dir.filePath(QStringLiteral("plan.lfts")), writeLftDump(*m_proposed, m_fabric.get()));
+    const Status lfts = writeLftDumpFile(dir.filePath(QStringLiteral("plan.lfts")), *m_proposed, m_fabric.get(), LftDumpForm::Annotated);
     const Status partitions = lfts ? writeFileAtomically(dir.filePath(QStringLiteral("partitions.conf")), m_plan->plannedPartitionsConf) : lfts;
     if (!lfts || !partitions) {
         if (error)
