@@ -7,6 +7,7 @@
 #include "FabricGenerator.h"
 #include "RouteWalk.h"
 #include "RoutingEngine.h"
+#include "Validation.h"
 
 #include "GeneratedFabrics.h"
 #include "Partitions.h"
@@ -220,7 +221,8 @@ private Q_SLOTS:
     void exactBySpec();
     void monteCarloContainsExact_data();
     void monteCarloContainsExact();
-    void statisticsAreConsistent();
+    void tc9_statisticsAreConsistent();
+    void tc9_rngGoldenAndUniform();
     void sameSeedSameResult_data();
     void sameSeedSameResult();
     void differentSeedDifferentSamples();
@@ -230,8 +232,10 @@ private Q_SLOTS:
     void unknownGroupIsNamed();
     void mixedLinkRates_data();
     void mixedLinkRates();
-    void oddParticipantCount_data();
-    void oddParticipantCount();
+    void tc9_oddParticipantCount_data();
+    void tc9_oddParticipantCount();
+    void tc7_creditLoopOfFigure1_data();
+    void tc7_creditLoopOfFigure1();
     void undeliveredPairIsAnError();
     void bottlenecksOnTheSharedCable();
     void patternsFollowTheSpecDraw_data();
@@ -305,7 +309,7 @@ void TestEbb::monteCarloContainsExact()
     QVERIFY2(std::abs(r->mean - exact) <= r->ci99, qPrintable(QStringLiteral("%1 ± %2 vs %3").arg(r->mean).arg(r->ci99).arg(exact)));
 }
 
-void TestEbb::statisticsAreConsistent()
+void TestEbb::tc9_statisticsAreConsistent()
 {
     const EbbResult r = runOnTree(7, 2, 3000);
     const std::vector<double> &x = r.sampleValues;
@@ -505,7 +509,7 @@ void TestEbb::mixedLinkRates()
     QCOMPARE_LE(std::abs(enumerate(ebb, BisectionVariant::OneWay) - uni), 1e-12);
 }
 
-void TestEbb::oddParticipantCount_data()
+void TestEbb::tc9_oddParticipantCount_data()
 {
     QTest::addColumn<bool>("twoWay");
     QTest::addColumn<int>("streams");
@@ -513,7 +517,7 @@ void TestEbb::oddParticipantCount_data()
     QTest::addRow("P=5, bidir: 4 streams") << true << 4;
 }
 
-void TestEbb::oddParticipantCount()
+void TestEbb::tc9_oddParticipantCount()
 {
     QFETCH(bool, twoWay);
     QFETCH(int, streams);
@@ -540,6 +544,114 @@ void TestEbb::oddParticipantCount()
         QVERIFY(n > 0);
 }
 
+// TC-9 (spec 002 §8.9): the draw of §2.6.3 on P = 8. (a) The first ten patterns of seed 5489
+// are a golden vector frozen from this implementation (there is no external oracle) and each
+// is a permutation of the eight participants; (b) over 8! · 10 samples every permutation turns
+// up about equally often: χ² with 8! − 1 degrees of freedom stays below its 0.999 quantile.
+void TestEbb::tc9_rngGoldenAndUniform()
+{
+    const EffectiveBisection ebb = prepared(crossbar(8));
+    const std::vector<std::vector<int>> golden{{3, 6, 7, 0, 1, 4, 2, 5}, {1, 6, 5, 7, 4, 2, 3, 0}, {3, 0, 7, 5, 1, 4, 6, 2},
+                                                {6, 7, 5, 1, 0, 3, 2, 4}, {5, 1, 0, 6, 4, 7, 3, 2}, {7, 1, 2, 6, 3, 4, 0, 5},
+                                                {6, 4, 1, 3, 7, 2, 5, 0}, {3, 5, 4, 6, 7, 2, 1, 0}, {2, 3, 0, 1, 7, 6, 5, 4},
+                                                {0, 3, 7, 4, 2, 6, 5, 1}};
+    for (int k = 0; k < 10; ++k) {
+        const std::vector<int> pattern = ebb.samplePattern(5489, k);
+        std::vector<int> sorted = pattern;
+        std::sort(sorted.begin(), sorted.end());
+        std::vector<int> all(8);
+        std::iota(all.begin(), all.end(), 0);
+        QCOMPARE(sorted, all);
+        QCOMPARE(pattern, golden[std::size_t(k)]);
+    }
+
+    constexpr int kCells = 40320;  // 8!
+    constexpr int kSamples = kCells * 10;
+    std::vector<int> seen(kCells, 0);
+    for (int k = 0; k < kSamples; ++k) {
+        const std::vector<int> pattern = ebb.samplePattern(5489, k);
+        int rank = 0;  // Lehmer code
+        for (std::size_t i = 0; i < pattern.size(); ++i) {
+            int smaller = 0;
+            for (std::size_t j = i + 1; j < pattern.size(); ++j)
+                smaller += pattern[j] < pattern[i];
+            rank = rank * int(pattern.size() - i) + smaller;
+        }
+        ++seen[std::size_t(rank)];
+    }
+    double chi2 = 0;
+    for (int n : seen)
+        chi2 += (n - 10.0) * (n - 10.0) / 10.0;
+    // Wilson–Hilferty: the 0.999 quantile of χ²(ν) ≈ ν (1 − 2/(9ν) + z √(2/(9ν)))³, z = 3.0902.
+    const double nu = kCells - 1;
+    const double quantile = nu * std::pow(1 - 2 / (9 * nu) + 3.0902 * std::sqrt(2 / (9 * nu)), 3);
+    QVERIFY2(chi2 < quantile, qPrintable(QStringLiteral("chi2 %1 >= %2").arg(chi2).arg(quantile)));
+}
+
+// TC-7 (spec 002 §8.7): the ring of Fig. 1. Switches A, B, C, D in a ring (port 2 clockwise to
+// the next switch's port 3), endpoint 0@A, 1@B, 3@C, 2@D on port 1, and only the three
+// routes (2,D,C,B,A,0), (0,A,D,C,3), (1,B,A,D,2). Their channel dependencies close exactly one
+// cycle (D→C)→(C→B)→(B→A)→(A→D); dropping any one route leaves the graph acyclic.
+void TestEbb::tc7_creditLoopOfFigure1_data()
+{
+    QTest::addColumn<int>("dropped");  // -1: all three routes
+    QTest::addRow("routes 1-3: one credit loop") << -1;
+    QTest::addRow("without (2,D,C,B,A,0)") << 0;
+    QTest::addRow("without (0,A,D,C,3)") << 1;
+    QTest::addRow("without (1,B,A,D,2)") << 2;
+}
+
+void TestEbb::tc7_creditLoopOfFigure1()
+{
+    QFETCH(int, dropped);
+    HandFabric f;
+    const QStringList ring{QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("D")};
+    const std::map<QString, QString> hostOn{{QStringLiteral("0"), QStringLiteral("A")}, {QStringLiteral("1"), QStringLiteral("B")},
+                                            {QStringLiteral("2"), QStringLiteral("D")}, {QStringLiteral("3"), QStringLiteral("C")}};
+    for (const QString &sw : ring)
+        f.addSwitch(sw, 3);
+    for (const auto &[h, sw] : hostOn) {
+        f.addHost(h);
+        f.cable(sw, 1, h, 1);
+    }
+    for (int i = 0; i < 4; ++i)
+        f.cable(ring[i], 2, ring[(i + 1) % 4], 3);
+    // Counter-clockwise hops (port 3) of each route, by destination; the route's first switch
+    // holds the entry that only that route uses.
+    const std::map<QString, QStringList> hops{{QStringLiteral("0"), {QStringLiteral("D"), QStringLiteral("C"), QStringLiteral("B")}},
+                                              {QStringLiteral("3"), {QStringLiteral("A"), QStringLiteral("D")}},
+                                              {QStringLiteral("2"), {QStringLiteral("B"), QStringLiteral("A")}}};
+    const QStringList order{QStringLiteral("0"), QStringLiteral("3"), QStringLiteral("2")};
+    f.build([&](const QString &sw, const QString &h) {
+        if (hostOn.at(h) == sw)
+            return 1;
+        const auto it = hops.find(h);
+        if (it == hops.end() || !it->second.contains(sw))
+            return 0;
+        if (dropped >= 0 && order[dropped] == h && it->second.first() == sw)
+            return 0;
+        return 3;
+    });
+    const ValidationResult v = validateRouting(f.fabric, Tenancy{}, f.tables);
+    if (dropped >= 0) {
+        QVERIFY2(v.creditLoop.isEmpty(), qPrintable(v.creditLoop.join(QStringLiteral(", "))));
+        QVERIFY(v.deadlockFree);
+        QCOMPARE(v.dependencies, std::uint64_t(3));
+        return;
+    }
+    QVERIFY(!v.deadlockFree);
+    QCOMPARE(v.dependencies, std::uint64_t(4));  // exactly the four CDG edges of the spec
+    QStringList cycle = v.creditLoop;
+    QCOMPARE(cycle.size(), 4);
+    // The reported cycle may start anywhere; rotated to D→C it is the spec's order.
+    const QString dc = QStringLiteral("D[3] -> C[2] (VL0)");
+    QVERIFY2(cycle.contains(dc), qPrintable(cycle.join(QStringLiteral(", "))));
+    while (cycle.first() != dc)
+        cycle.append(cycle.takeFirst());
+    QCOMPARE(cycle, QStringList({dc, QStringLiteral("C[3] -> B[2] (VL0)"), QStringLiteral("B[3] -> A[2] (VL0)"),
+                                 QStringLiteral("A[3] -> D[2] (VL0)")}));
+}
+
 void TestEbb::undeliveredPairIsAnError()
 {
     HandFabric f;
@@ -562,6 +674,22 @@ void TestEbb::undeliveredPairIsAnError()
     QVERIFY(!e.ok());
     QVERIFY2(e.error().message.contains(QStringLiteral("b0")) && e.error().message.contains(QStringLiteral("a1")),
              qPrintable(e.error().message));
+    // The place: source and destination by description, port GUID and LID, and the switch
+    // (description and GUID) where the route stops, under the message's usual opening.
+    const auto lidOf = [&](const char *h) { return f.fabric.port(f.fabric.portByGuid(f.portGuid(QLatin1String(h)))).lid; };
+    NodeIndex b = kNoIndex;
+    for (NodeIndex n : f.fabric.switches())
+        if (f.fabric.node(n).name == QLatin1String("B"))
+            b = n;
+    QVERIFY(b != kNoIndex);
+    const QString expected = QStringLiteral("the forwarding tables do not deliver from b0[1] (port GUID %1, LID %2) to a1[1] (port GUID %3, LID %4): "
+                                            "the route stops at switch B (GUID %5): B has no route to LID %4")
+                                 .arg(guidText(f.portGuid(QStringLiteral("b0"))))
+                                 .arg(lidOf("b0"))
+                                 .arg(guidText(f.portGuid(QStringLiteral("a1"))))
+                                 .arg(lidOf("a1"))
+                                 .arg(guidText(f.fabric.node(b).guid));
+    QVERIFY2(e.error().message.contains(expected), qPrintable(e.error().message + QStringLiteral("\nexpected: ") + expected));
 }
 
 void TestEbb::bottlenecksOnTheSharedCable()

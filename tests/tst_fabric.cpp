@@ -2,6 +2,7 @@
 #include "FabricSummary.h"
 #include "NodeQuery.h"
 #include "SafeFile.h"
+#include "WarningSummary.h"
 
 #include <QtTest>
 
@@ -197,6 +198,26 @@ private Q_SLOTS:
         const Status s = writeFileAtomically(dir.filePath(QStringLiteral("no/such/dir/file")), "x");
         QVERIFY(!s.ok());
         QVERIFY(s.error().message.startsWith(QStringLiteral("cannot write")));
+    }
+
+    // Warnings that differ only in names, numbers and quoted text are one kind: a kind with more
+    // members than the examples shown becomes one line with its count; others stay as they are,
+    // in order of first appearance.
+    void warningsAreSummarisedByKind()
+    {
+        QStringList warnings;
+        for (int s = 0; s < 48; ++s)
+            warnings << QStringLiteral("switch 0x%1 (\"L0 spine %2\") has no entry for 12 of the fabric's 4176 LIDs").arg(s, 16, 16, QLatin1Char('0')).arg(s);
+        warnings.insert(1, QStringLiteral("partition \"a\" (phy-isolation) of the intent is not in the planned partitions.conf"));
+        warnings << QStringLiteral("partition \"b\" (phy-isolation) of the intent is not in the planned partitions.conf");
+        const QStringList lines = summarizeWarnings(warnings, 3, QStringLiteral(" (see all)"));
+        QCOMPARE(lines.size(), 3);
+        QVERIFY2(lines[0].startsWith(QStringLiteral("48 alike (see all), e.g. switch 0x0000000000000000 (\"L0 spine 0\")")), qPrintable(lines[0]));
+        QCOMPARE(lines[0].count(QStringLiteral(" | ")), 2);
+        QCOMPARE(lines[1], warnings[1]);
+        QCOMPARE(lines[2], warnings.last());
+        QCOMPARE(warningKind(warnings[0]), warningKind(warnings[5]));
+        QVERIFY(warningKind(warnings[0]) != warningKind(warnings[1]));
     }
 };
 

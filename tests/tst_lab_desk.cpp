@@ -116,6 +116,8 @@ class DeskChild : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
+        const QString openSm = weft::test::openSmVersionProblem();  // once, before any lab starts
+        QVERIFY2(openSm.isEmpty(), qPrintable(openSm));
         // Settings of their own, so that neither the operator's nor another test's commit
         // target leaks in; and no `weft lab` environment to fall back on.
         QStandardPaths::setTestModeEnabled(true);
@@ -262,6 +264,8 @@ class TestLabDesk : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
+        const QString openSm = weft::test::openSmVersionProblem();  // once, before any lab starts
+        QVERIFY2(openSm.isEmpty(), qPrintable(openSm));
         const QString missing = SimulatedFabric::missingTools();
         QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("the lab tests need: ") + missing));
     }

@@ -5,6 +5,7 @@
 #include "FabricCompare.h"
 #include "FabricGenerator.h"
 #include "SafeFile.h"
+#include "LabTools.h"
 #include "SimulatedFabric.h"
 #include "TopologyFile.h"
 
@@ -28,6 +29,8 @@ class TestLabDiscovery : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
+        const QString openSm = weft::test::openSmVersionProblem();  // once, before any lab starts
+        QVERIFY2(openSm.isEmpty(), qPrintable(openSm));
         const QString missing = SimulatedFabric::missingTools();
         QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("integration tests need: ") + missing));
     }

@@ -6,6 +6,7 @@
 #include "Fabric.h"
 #include "ForwardingTables.h"
 #include "LftDump.h"
+#include "LabTools.h"
 #include "SimulatedFabric.h"
 #include "TopologyFile.h"
 
@@ -103,6 +104,8 @@ static Result<ForwardingTables> dumpLfts(const SimulatedFabric &lab, const QStri
 
 void TestLabLfts::initTestCase()
 {
+    const QString openSm = weft::test::openSmVersionProblem();  // once, before any lab starts
+    QVERIFY2(openSm.isEmpty(), qPrintable(openSm));
     const QString missing = SimulatedFabric::missingTools();
     if (!missing.isEmpty())
         QFAIL(qPrintable(QStringLiteral("the lab tests need ibsim and OpenSM: missing %1").arg(missing)));

@@ -9,6 +9,7 @@
 #include "LftDump.h"
 #include "LiveFabric.h"
 #include "SafeFile.h"
+#include "LabTools.h"
 #include "SimulatedFabric.h"
 #include "TopologyFile.h"
 
@@ -191,6 +192,8 @@ class TestLabLive : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
+        const QString openSm = weft::test::openSmVersionProblem();  // once, before any lab starts
+        QVERIFY2(openSm.isEmpty(), qPrintable(openSm));
         const QString missing = SimulatedFabric::missingTools();
         QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("integration tests need: ") + missing));
         QVERIFY2(QFileInfo(weftBinary()).isExecutable(), "WEFT_BINARY must name the weft executable");

@@ -5,6 +5,7 @@
 // are expected to reach, so a disagreement shows which side moved.
 
 #include "PartitionsConf.h"
+#include "LabTools.h"
 #include "SimulatedFabric.h"
 
 #include <QDir>
@@ -42,6 +43,8 @@ private:
 
 void TestLabPartitions::initTestCase()
 {
+    const QString openSm = weft::test::openSmVersionProblem();  // once, before any lab starts
+    QVERIFY2(openSm.isEmpty(), qPrintable(openSm));
     const QString missing = SimulatedFabric::missingTools();
     QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("lab tools missing: ") + missing));
 }

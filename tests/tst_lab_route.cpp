@@ -8,6 +8,7 @@
 #include "RoutingEngine.h"
 #include "SafeFile.h"
 #include "LabTables.h"
+#include "LabTools.h"
 #include "SimulatedFabric.h"
 #include "TopologyFile.h"
 
@@ -34,6 +35,8 @@ class TestLabRoute : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
+        const QString openSm = weft::test::openSmVersionProblem();  // once, before any lab starts
+        QVERIFY2(openSm.isEmpty(), qPrintable(openSm));
         const QString missing = SimulatedFabric::missingTools();
         QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("the lab tests need: ") + missing));
         QVERIFY2(QFileInfo(qEnvironmentVariable("WEFT_BINARY")).isExecutable(), "WEFT_BINARY must name the weft executable");

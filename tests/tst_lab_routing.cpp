@@ -16,6 +16,7 @@
 #include "LftDump.h"
 #include "RoutingEngine.h"
 #include "LabTables.h"
+#include "LabTools.h"
 #include "SimulatedFabric.h"
 
 #include <QFile>
@@ -40,6 +41,8 @@ class TestLabRouting : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
+        const QString openSm = weft::test::openSmVersionProblem();  // once, before any lab starts
+        QVERIFY2(openSm.isEmpty(), qPrintable(openSm));
         const QString missing = SimulatedFabric::missingTools();
         QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("the lab tests need: ") + missing));
     }

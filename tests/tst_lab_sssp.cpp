@@ -17,6 +17,7 @@
 #include "LftDump.h"
 #include "RoutingEngine.h"
 #include "LabTables.h"
+#include "LabTools.h"
 #include "SimulatedFabric.h"
 #include "Validation.h"
 
@@ -107,6 +108,8 @@ class TestLabSssp : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
+        const QString openSm = weft::test::openSmVersionProblem();  // once, before any lab starts
+        QVERIFY2(openSm.isEmpty(), qPrintable(openSm));
         const QString missing = SimulatedFabric::missingTools();
         QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("the lab tests need: ") + missing));
     }

@@ -322,10 +322,16 @@ private Q_SLOTS:
         QVERIFY(built.ok());
         routing::LeastHopPorts ports(*built);
         QVERIFY(routing::fillMinHopPorts(*built, 2, {}, ports));
+        // Refused at the first report, whichever it is: the calling thread may get any share of
+        // the switches (none, on a loaded machine), and the last report comes after them all.
         int calls = 0;
         const Result<ForwardingTables> cancelled =
-            routing::buildLeastLoadedLfts(*built, ports, 2, QStringLiteral("minhop"), [&](int, int) { return ++calls < 3; });
+            routing::buildLeastLoadedLfts(*built, ports, 2, QStringLiteral("minhop"), [&](int, int) {
+                ++calls;
+                return false;
+            });
         QVERIFY(!cancelled.ok());
+        QVERIFY(calls >= 1);
         QCOMPARE(cancelled.error().message, QStringLiteral("minhop routing cancelled"));
     }
 };

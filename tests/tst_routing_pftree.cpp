@@ -7,11 +7,14 @@
 // the returned LFTs, "via" is where other leaves send a destination, P(l) and the interference
 // I are computed from all intra-partition flows (spec §2.3, §4.4).
 
+#include "EffectiveBisection.h"
 #include "FabricGenerator.h"
 #include "GeneratedFabrics.h"
 #include "FatTreeEngine.h"
+#include "Metrics.h"
 #include "PartitionAwareFatTree.h"
 #include "RoutingEngine.h"
+#include "TopologyFile.h"
 
 #include <QtTest>
 
@@ -424,6 +427,10 @@ private Q_SLOTS:
     void orderComputeNodes();
     void goldenCases_data();
     void goldenCases();
+    void t13_metricCalculators_data();
+    void t13_metricCalculators();
+    void t13_ebbOfT3PartitionP1();
+    void ftreeNoLidRefusalNamesTheNode();
     void singleLeafPartitions();
     void orderingVariantRouting_data();
     void orderingVariantRouting();
@@ -537,6 +544,115 @@ void TestRoutingPftree::goldenCases()
             walk(t.fabric, routed->tables, t.node.at(a), t.node.at(b), &ok);
             QVERIFY2(a == b || ok, qPrintable(a + QStringLiteral(" -> ") + b));
         }
+}
+
+// T13: the application's metric calculator (computeMetrics), not this file's own count, gives
+// the shared-link counts and the interference I of T3–T7 as the spec states them.
+void TestRoutingPftree::t13_metricCalculators_data()
+{
+    QTest::addColumn<int>("index");
+    const std::vector<GoldenCase> cases = allGoldenCases();
+    int rows = 0;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const QString id = QLatin1String(cases[i].id);
+        if (cases[i].routes && cases[i].sharedLinks >= 0 && id.size() > 1 && id[0] == QLatin1Char('T')
+            && id[1] >= QLatin1Char('3') && id[1] <= QLatin1Char('7')) {
+            QTest::addRow("%s", cases[i].id) << int(i);
+            ++rows;
+        }
+    }
+    if (rows != 8)
+        qFatal("T13 expects the 8 routed golden cases of T3-T7, found %d", rows);
+}
+
+void TestRoutingPftree::t13_metricCalculators()
+{
+    QFETCH(int, index);
+    const GoldenCase c = allGoldenCases()[std::size_t(index)];
+    const Tree t = buildTree(c.roots, c.leaves);
+    const Tenancy tenancy = makeTenancy(t, c.partitions, c.mode, c.weights);
+    PartitionAwareOptions options;
+    options.maxVirtualLanes = c.maxVirtualLanes;
+    Result<Routing> routed = runEngine(c.algorithm, t.fabric, tenancy, options);
+    QVERIFY2(routed, routed ? "" : qPrintable(routed.error().message));
+    const Metrics m = computeMetrics(t.fabric, tenancy, routed->tables);
+    QCOMPARE(m.undeliveredFlows, std::uint64_t(0));
+    QCOMPARE(m.sharedLinks, std::size_t(c.sharedLinks));
+    QCOMPARE(m.sharedLinksUp + m.sharedLinksDown, m.sharedLinks);
+    if (c.interference >= 0)
+        QCOMPARE(m.interference, std::uint64_t(c.interference));
+    // Per partition: a partition shares a link only where another one crosses it too.
+    std::size_t sharedByPartitions = 0;
+    for (const PartitionSharing &p : m.partitions) {
+        QVERIFY(p.sharedLinks <= p.linksUsed);
+        sharedByPartitions += p.sharedLinks;
+    }
+    QVERIFY(sharedByPartitions >= 2 * m.sharedLinks);
+}
+
+// T13's eBB: T3 routed by base pFTree sends every P1 member (a, d on L1; g, h on L2) through
+// R1, so P1 alone is TC-2 with k = 2: one channel each way between its two halves. Exhaustive
+// over all 4! patterns: Λ_uni = 5/6, Λ_bidir = 2/3 (derivation in spec 002 §8.2).
+void TestRoutingPftree::t13_ebbOfT3PartitionP1()
+{
+    const Tree t = buildTree(2, {names("a b c d"), names("e f g h")});
+    const Tenancy tenancy = makeTenancy(t, {{QStringLiteral("P1"), 1, kDef, names("a d g h")},
+                                            {QStringLiteral("P2"), 2, kDef, names("b c e f")}});
+    Result<Routing> routed = runEngine(Algo::Base, t.fabric, tenancy);
+    QVERIFY2(routed, routed ? "" : qPrintable(routed.error().message));
+    Result<std::vector<Guid>> members = groupMembers(t.fabric, tenancy, QStringLiteral("P1"));
+    QVERIFY2(members, members ? "" : qPrintable(members.error().message));
+    EbbModel model;
+    model.participants = *members;
+    model.linkRates = false;
+    Result<EffectiveBisection> ebb = EffectiveBisection::prepare(t.fabric, routed->tables, tenancy, model);
+    QVERIFY2(ebb, ebb ? "" : qPrintable(ebb.error().message));
+    QCOMPARE(ebb->participantCount(), 4);
+    for (const auto &[variant, expected] : {std::pair{BisectionVariant::OneWay, 5.0 / 6}, std::pair{BisectionVariant::TwoWay, 2.0 / 3}}) {
+        std::vector<int> order{0, 1, 2, 3};
+        double sum = 0;
+        int count = 0;
+        do {
+            sum += ebb->patternBandwidth(order, variant);
+            ++count;
+        } while (std::next_permutation(order.begin(), order.end()));
+        QCOMPARE(count, 24);
+        QCOMPARE_LE(std::abs(sum / count - expected), 1e-12);
+    }
+}
+
+// Issue 16: ftree's refusal of a switch without a LID names the node by description and GUID
+// and, for a fabric read from a topology file, as that topology's node. An ibsim net file
+// carries no LIDs (OpenSM assigns them); a generated fabric without LIDs is named the same way.
+void TestRoutingPftree::ftreeNoLidRefusalNamesTheNode()
+{
+    const QString path = QFINDTESTDATA("data/topology/ibsim-2sw2path4hca.net");
+    const Result<Fabric> fromFile = readTopologyFile(path);
+    QVERIFY2(fromFile, fromFile ? "" : qPrintable(fromFile.error().toString()));
+    const Result<Routing> refused = routeFabric(QStringLiteral("ftree"), *fromFile, {});
+    QVERIFY(!refused);
+    NodeIndex first = kNoIndex;  // the switch the refusal is about: the first one without a LID
+    for (NodeIndex n : fromFile->switches())
+        if (first == kNoIndex && fromFile->nodeLid(n) == 0)
+            first = n;
+    QVERIFY(first != kNoIndex);
+    const Node &sw = fromFile->node(first);
+    QCOMPARE(refused.error().message,
+             QStringLiteral("switch %1 (%2, the topology's node \"%3\") has no LID; assign LIDs before routing")
+                 .arg(guidText(sw.guid), sw.description, sw.name));
+
+    GeneratorOptions options;
+    options.arity = 2;
+    options.levels = 2;
+    options.assignLids = false;
+    const Result<GeneratedFabric> generated = generateFabric(options);
+    QVERIFY(generated);
+    const Result<Routing> noLids = routeFabric(QStringLiteral("ftree"), generated->fabric, {});
+    QVERIFY(!noLids);
+    const Node &g = generated->fabric.node(generated->fabric.switches().front());
+    QVERIFY2(noLids.error().message.contains(guidText(g.guid)) && noLids.error().message.contains(QLatin1Char('"') + g.name + QLatin1Char('"'))
+                 && noLids.error().message.contains(QStringLiteral("has no LID")),
+             qPrintable(noLids.error().message));
 }
 
 // T2: the single-leaf filter. Routes to B and E exist but do not count, so the partitions that

@@ -97,27 +97,27 @@
 <context>
     <name>weft::CommitJournalDialog</name>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="20"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="27"/>
         <source>Commit Journal</source>
         <translation>Commit-logg</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="28"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="35"/>
         <source>Select a commit to see its details.</source>
         <translation>Velg en commit for å se detaljene.</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="55"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="62"/>
         <source>%1 · commits: %2</source>
         <translation>%1 · commits: %2</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="71"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="78"/>
         <source>Plan: %1</source>
         <translation>Plan: %1</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="71"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="78"/>
         <source>OpenSM files: %1, %2</source>
         <translation>OpenSM-filer: %1, %2</translation>
     </message>
@@ -151,99 +151,156 @@
     </message>
 </context>
 <context>
+    <name>weft::CommitRecoveryDialog</name>
+    <message>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="96"/>
+        <source>its files were written and never verified</source>
+        <translation>filene ble skrevet, men aldri verifisert</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="97"/>
+        <source>it stopped while writing its files</source>
+        <translation>den stoppet mens filene ble skrevet</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="98"/>
+        <source>A commit of %1 was started %2 by %3 and never finished: %4.</source>
+        <translation>En innføring av %1 ble startet %2 av %3 og aldri fullført: %4.</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="107"/>
+        <source>Unfinished Commit</source>
+        <translation>Ufullført innføring</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="112"/>
+        <source>OpenSM&apos;s files: %1 and %2. Until it is recovered, Approve is refused.
+
+Verify: OpenSM reloads the files the commit wrote and Weft reads the fabric back; if it holds that plan the commit is finished, else the backups go back and are verified.</source>
+        <translation>OpenSMs filer: %1 og %2. Til den er gjenopprettet, avvises Godkjenn.
+
+Verifiser: OpenSM laster inn filene innføringen skrev på nytt, og Weft leser fabricen tilbake; holder den planen, fullføres innføringen, ellers legges sikkerhetskopiene tilbake og verifiseres.</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="122"/>
+        <source>The recovery&apos;s steps appear here.</source>
+        <translation>Stegene i gjenopprettingen vises her.</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="123"/>
+        <source>&amp;Verify the Fabric (Roll Back If It Does Not Hold)</source>
+        <translation>&amp;Verifiser fabricen (rull tilbake om den ikke holder)</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="125"/>
+        <source>&amp;Leave It for Now</source>
+        <translation>&amp;La den ligge inntil videre</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="147"/>
+        <source>Recovering…</source>
+        <translation>Gjenoppretter …</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="165"/>
+        <source>&amp;Close</source>
+        <translation>&amp;Lukk</translation>
+    </message>
+</context>
+<context>
     <name>weft::DiffReview</name>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="96"/>
+        <location filename="../views/review/DiffReview.cpp" line="97"/>
         <source>Switch</source>
         <translation>Svitsj</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="96"/>
+        <location filename="../views/review/DiffReview.cpp" line="97"/>
         <source>LID</source>
         <translation>LID</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="96"/>
+        <location filename="../views/review/DiffReview.cpp" line="97"/>
         <source>Entries changed</source>
         <translation>Endrede oppføringer</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="96"/>
+        <location filename="../views/review/DiffReview.cpp" line="97"/>
         <source>Blocks sent</source>
         <translation>Blokker sendt</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="96"/>
+        <location filename="../views/review/DiffReview.cpp" line="97"/>
         <source>SMPs</source>
         <translation>SMP-er</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="109"/>
+        <location filename="../views/review/DiffReview.cpp" line="110"/>
         <source>partitions.conf does not change.</source>
         <translation>partitions.conf endres ikke.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="113"/>
+        <location filename="../views/review/DiffReview.cpp" line="114"/>
         <source>The commit report appears here after Approve.</source>
         <translation>Rapporten fra innføringen vises her etter Godkjenn.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="118"/>
+        <location filename="../views/review/DiffReview.cpp" line="119"/>
         <source>Partition</source>
         <translation>Partisjon</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="118"/>
+        <location filename="../views/review/DiffReview.cpp" line="119"/>
         <source>Policy</source>
         <translation>Policy</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="118"/>
+        <location filename="../views/review/DiffReview.cpp" line="119"/>
         <source>Met</source>
         <translation>Oppfylt</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="118"/>
+        <location filename="../views/review/DiffReview.cpp" line="119"/>
         <source>SL</source>
         <translation>SL</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="118"/>
+        <location filename="../views/review/DiffReview.cpp" line="119"/>
         <source>VL</source>
         <translation>VL</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="124"/>
+        <location filename="../views/review/DiffReview.cpp" line="125"/>
         <source>The VL is the one the commit has OpenSM map the SL to (QoS); without QoS OpenSM keeps every partition on SL 0.</source>
         <translation>VL er den som innføringen får OpenSM til å knytte SL-en til (QoS); uten QoS holder OpenSM alle partisjoner på SL 0.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="129"/>
+        <location filename="../views/review/DiffReview.cpp" line="130"/>
         <source>&amp;Approve…</source>
         <translation>&amp;Godkjenn …</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="131"/>
+        <location filename="../views/review/DiffReview.cpp" line="132"/>
         <source>Commit &amp;Target…</source>
         <translation>&amp;Mål for innføring …</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="198"/>
+        <location filename="../views/review/DiffReview.cpp" line="199"/>
         <source>Run a routing preview to review what it would change.</source>
         <translation>Kjør en forhåndsvisning av rutingen for å se hva den ville endre.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="230"/>
+        <location filename="../views/review/DiffReview.cpp" line="231"/>
         <source>GUID 0x%1; blocks %2</source>
         <translation>GUID 0x%1; blokker %2</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="272"/>
+        <location filename="../views/review/DiffReview.cpp" line="273"/>
         <source>yes</source>
         <translation>ja</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="272"/>
+        <location filename="../views/review/DiffReview.cpp" line="273"/>
         <source>no: %n violation(s)</source>
         <translation>
             <numerusform>nei: %n brudd</numerusform>
@@ -251,7 +308,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="286"/>
+        <location filename="../views/review/DiffReview.cpp" line="287"/>
         <source>Strict mode: %n isolation violation(s) block the commit</source>
         <translation>
             <numerusform>Streng modus: %n isolasjonsbrudd stopper innføringen</numerusform>
@@ -259,7 +316,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="287"/>
+        <location filename="../views/review/DiffReview.cpp" line="288"/>
         <source>Accept %n isolation violation(s)</source>
         <translation>
             <numerusform>Godta %n isolasjonsbrudd</numerusform>
@@ -267,17 +324,17 @@
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="310"/>
+        <location filename="../views/review/DiffReview.cpp" line="311"/>
         <source>OpenSM runs on %1.</source>
         <translation>OpenSM kjører på %1.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="311"/>
+        <location filename="../views/review/DiffReview.cpp" line="312"/>
         <source>OpenSM&apos;s port not found on the fabric (%1); the commit infers it from the P_Key tables.</source>
         <translation>Fant ikke porten til OpenSM i nettet (%1); innføringen utleder den fra P_Key-tabellene.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="322"/>
+        <location filename="../views/review/DiffReview.cpp" line="323"/>
         <source>%n switch(es) change</source>
         <translation>
             <numerusform>%n svitsj endres</numerusform>
@@ -285,47 +342,54 @@
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="323"/>
+        <location filename="../views/review/DiffReview.cpp" line="324"/>
         <source>%1 LFT entries in %2 blocks, %3 P_Key blocks; OpenSM sends %4 SMPs.</source>
         <translation>%1 LFT-oppføringer i %2 blokker, %3 P_Key-blokker; OpenSM sender %4 SMP-er.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="327"/>
+        <location filename="../views/review/DiffReview.cpp" line="328"/>
         <source>No current tables are known: every switch is counted as starting empty.</source>
         <translation>Ingen gjeldende tabeller er kjent: hver svitsj regnes som tom fra start.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="342"/>
+        <location filename="../views/review/DiffReview.cpp" line="343"/>
         <source>No commit target: Approve writes the plan files.</source>
         <translation>Ikke noe mål for innføring: Godkjenn skriver planfilene.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="343"/>
+        <location filename="../views/review/DiffReview.cpp" line="344"/>
         <source>Commit target: %1 and %2</source>
         <translation>Mål for innføring: %1 og %2</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="351"/>
+        <location filename="../views/review/DiffReview.cpp" line="352"/>
         <source>there is no plan to write</source>
         <translation>det finnes ingen plan å skrive</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="362"/>
+        <location filename="../views/review/DiffReview.cpp" line="363"/>
         <source>Plan written to %1: plan.lfts (load with opensm -R file -U) and partitions.conf.</source>
         <translation>Planen er skrevet til %1: plan.lfts (lastes med opensm -R file -U) og partitions.conf.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="379"/>
+        <location filename="../views/review/DiffReview.cpp" line="380"/>
         <source>Write the Plan Files To</source>
         <translation>Skriv planfilene til</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="385"/>
+        <location filename="../views/review/DiffReview.cpp" line="386"/>
         <source>Cannot Write the Plan</source>
         <translation>Kan ikke skrive planen</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="388"/>
+        <location filename="../views/review/DiffReview.cpp" line="391"/>
+        <source>Approve refused: %1
+Recover it first (Fabric &gt; Recover Unfinished Commit…).</source>
+        <translation>Godkjenn avvist: %1
+Gjenopprett den først (Fabric &gt; Gjenopprett ufullført innføring …).</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="395"/>
         <source>Install this plan on the fabric now?
 
 %1
@@ -338,7 +402,7 @@ OpenSM reloads %2 and %3; Weft reads the tables back and rolls back on a mismatc
 OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake ved avvik.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="391"/>
+        <location filename="../views/review/DiffReview.cpp" line="398"/>
         <source>You accept %n isolation violation(s):</source>
         <translation>
             <numerusform>Du godtar %n isolasjonsbrudd:</numerusform>
@@ -346,47 +410,47 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="394"/>
+        <location filename="../views/review/DiffReview.cpp" line="401"/>
         <source>Approve the Plan</source>
         <translation>Godkjenn planen</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="407"/>
+        <location filename="../views/review/DiffReview.cpp" line="414"/>
         <source>Committing…</source>
         <translation>Innfører …</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="432"/>
+        <location filename="../views/review/DiffReview.cpp" line="439"/>
         <source>Commit Target</source>
         <translation>Mål for innføring</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="439"/>
+        <location filename="../views/review/DiffReview.cpp" line="446"/>
         <source>The files of an OpenSM started with -R file -U LFTS -P PARTITIONS. Leave the first empty to write plan files instead.</source>
         <translation>Filene til en OpenSM startet med -R file -U LFTS -P PARTITIONS. La den første stå tom for å skrive planfiler i stedet.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="440"/>
+        <location filename="../views/review/DiffReview.cpp" line="447"/>
         <source>LFT dump (-U):</source>
         <translation>LFT-dump (-U):</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="441"/>
+        <location filename="../views/review/DiffReview.cpp" line="448"/>
         <source>partitions.conf (-P):</source>
         <translation>partitions.conf (-P):</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="442"/>
+        <location filename="../views/review/DiffReview.cpp" line="449"/>
         <source>OpenSM pid file:</source>
         <translation>OpenSMs pid-fil:</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="443"/>
+        <location filename="../views/review/DiffReview.cpp" line="450"/>
         <source>OpenSM log (optional):</source>
         <translation>OpenSMs logg (valgfri):</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="444"/>
+        <location filename="../views/review/DiffReview.cpp" line="451"/>
         <source>OpenSM options file (-F; needed for service levels):</source>
         <translation>OpenSM-innstillingsfil (-F; trengs for tjenestenivåer):</translation>
     </message>
@@ -676,12 +740,12 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="104"/>
+        <location filename="../app/gui/MainWindow.cpp" line="105"/>
         <source>Zoom %1 %</source>
         <translation>Zoom %1 %</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="110"/>
+        <location filename="../app/gui/MainWindow.cpp" line="111"/>
         <source>Route shown both ways: %n hop(s) in all</source>
         <translation>
             <numerusform>Ruten vises begge veier: %n hopp i alt</numerusform>
@@ -689,7 +753,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="112"/>
+        <location filename="../app/gui/MainWindow.cpp" line="113"/>
         <source>%n nodes selected: drag the hosts onto a partition to add them</source>
         <translation>
             <numerusform>%n node valgt: dra vertene til en partisjon for å legge dem til</numerusform>
@@ -697,341 +761,356 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="115"/>
+        <location filename="../app/gui/MainWindow.cpp" line="116"/>
         <source>Weft</source>
         <translation>Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="133"/>
+        <location filename="../app/gui/MainWindow.cpp" line="136"/>
         <source>Find a node by name, GUID or LID (&quot;lid 17&quot;)</source>
         <translation>Finn en node etter navn, GUID eller LID («lid 17»)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="173"/>
+        <location filename="../app/gui/MainWindow.cpp" line="176"/>
         <source>Nodes</source>
         <translation>Noder</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="181"/>
+        <location filename="../app/gui/MainWindow.cpp" line="184"/>
         <source>Fabric</source>
         <translation>Fabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="181"/>
+        <location filename="../app/gui/MainWindow.cpp" line="184"/>
         <source>Count</source>
         <translation>Antall</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="187"/>
+        <location filename="../app/gui/MainWindow.cpp" line="190"/>
         <source>Summary</source>
         <translation>Oversikt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="194"/>
+        <location filename="../app/gui/MainWindow.cpp" line="197"/>
         <source>Partitions</source>
         <translation>Partisjoner</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="200"/>
+        <location filename="../app/gui/MainWindow.cpp" line="203"/>
         <source>Policies</source>
         <translation>Retningslinjer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="205"/>
+        <location filename="../app/gui/MainWindow.cpp" line="208"/>
         <source>Node Weights</source>
         <translation>Nodevekter</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="212"/>
+        <location filename="../app/gui/MainWindow.cpp" line="215"/>
         <source>Fabric as opened</source>
         <translation>Nettet slik det ble åpnet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="213"/>
+        <location filename="../app/gui/MainWindow.cpp" line="216"/>
         <source>History</source>
         <translation>Historikk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="221"/>
+        <location filename="../app/gui/MainWindow.cpp" line="224"/>
         <source>Routing Preview</source>
         <translation>Forhåndsvisning av ruting</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="233"/>
+        <location filename="../app/gui/MainWindow.cpp" line="236"/>
         <source>Diff Review</source>
         <translation>Gjennomgang av endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="240"/>
+        <location filename="../app/gui/MainWindow.cpp" line="244"/>
         <source>Commit: %1</source>
         <translation>Innføring: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="249"/>
+        <location filename="../app/gui/MainWindow.cpp" line="253"/>
         <source>&amp;File</source>
         <translation>&amp;Fil</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="250"/>
+        <location filename="../app/gui/MainWindow.cpp" line="254"/>
         <source>&amp;Open Topology…</source>
         <translation>&amp;Åpne topologi …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="252"/>
+        <location filename="../app/gui/MainWindow.cpp" line="256"/>
         <source>Open &amp;Demo Fabric</source>
         <translation>Åpne &amp;demofabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="253"/>
+        <location filename="../app/gui/MainWindow.cpp" line="257"/>
         <source>Open &amp;Project…</source>
         <translation>Åpne &amp;prosjekt …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="255"/>
+        <location filename="../app/gui/MainWindow.cpp" line="259"/>
         <source>Open &amp;LFT Dump…</source>
         <translation>Åpne &amp;LFT-dump …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="257"/>
+        <location filename="../app/gui/MainWindow.cpp" line="261"/>
         <source>Load the forwarding tables the fabric holds now (ibroute, dump_lfts or OpenSM&apos;s dump)</source>
         <translation>Last inn videresendingstabellene nettet har nå (ibroute, dump_lfts eller OpenSMs dump)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="258"/>
+        <location filename="../app/gui/MainWindow.cpp" line="262"/>
         <source>Open &amp;Recent</source>
         <translation>Åpne &amp;nylig brukt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="261"/>
+        <location filename="../app/gui/MainWindow.cpp" line="265"/>
         <source>&amp;Save Project</source>
         <translation>&amp;Lagre prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="263"/>
+        <location filename="../app/gui/MainWindow.cpp" line="267"/>
         <source>Save Project &amp;As…</source>
         <translation>Lagre prosjekt &amp;som …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="266"/>
+        <location filename="../app/gui/MainWindow.cpp" line="270"/>
         <source>&amp;Quit</source>
         <translation>&amp;Avslutt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="270"/>
+        <location filename="../app/gui/MainWindow.cpp" line="274"/>
         <source>&amp;Edit</source>
         <translation>R&amp;ediger</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="271"/>
+        <location filename="../app/gui/MainWindow.cpp" line="275"/>
         <source>&amp;Undo</source>
         <translation>&amp;Angre</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="273"/>
+        <location filename="../app/gui/MainWindow.cpp" line="277"/>
         <source>&amp;Redo</source>
         <translation>&amp;Gjør om</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="278"/>
+        <location filename="../app/gui/MainWindow.cpp" line="282"/>
         <source>&amp;Find Node…</source>
         <translation>&amp;Finn node …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="284"/>
+        <location filename="../app/gui/MainWindow.cpp" line="288"/>
         <source>&amp;View</source>
         <translation>&amp;Vis</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="285"/>
+        <location filename="../app/gui/MainWindow.cpp" line="289"/>
         <source>&amp;Fit to Window</source>
         <translation>&amp;Tilpass til vinduet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="287"/>
+        <location filename="../app/gui/MainWindow.cpp" line="291"/>
         <source>Zoom &amp;In</source>
         <translation>Zoom &amp;inn</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="289"/>
+        <location filename="../app/gui/MainWindow.cpp" line="293"/>
         <source>Zoom &amp;Out</source>
         <translation>Zoom &amp;ut</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="295"/>
+        <location filename="../app/gui/MainWindow.cpp" line="299"/>
         <source>&amp;Language</source>
         <translation>&amp;Språk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="297"/>
+        <location filename="../app/gui/MainWindow.cpp" line="301"/>
         <source>F&amp;abric</source>
         <translation>F&amp;abric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="298"/>
+        <location filename="../app/gui/MainWindow.cpp" line="302"/>
         <source>&amp;Preview Routing</source>
         <translation>&amp;Forhåndsvis ruting</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="304"/>
+        <location filename="../app/gui/MainWindow.cpp" line="308"/>
         <source>&amp;Review Changes</source>
         <translation>&amp;Gå gjennom endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="309"/>
+        <location filename="../app/gui/MainWindow.cpp" line="313"/>
         <source>&amp;Approve…</source>
         <translation>&amp;Godkjenn …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="310"/>
+        <location filename="../app/gui/MainWindow.cpp" line="314"/>
         <source>Commit &amp;Target…</source>
         <translation>&amp;Mål for innføring …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="312"/>
+        <location filename="../app/gui/MainWindow.cpp" line="316"/>
         <source>Commit &amp;Journal…</source>
         <translation>Commit-&amp;logg…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="314"/>
+        <location filename="../app/gui/MainWindow.cpp" line="317"/>
+        <source>&amp;Recover Unfinished Commit…</source>
+        <translation>&amp;Gjenopprett ufullført innføring …</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="319"/>
+        <source>No unfinished commit on the commit target.</source>
+        <translation>Ingen ufullført innføring på målet for innføring.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="322"/>
         <source>&amp;Help</source>
         <translation>&amp;Hjelp</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="315"/>
+        <location filename="../app/gui/MainWindow.cpp" line="323"/>
         <source>&amp;About Weft</source>
         <translation>&amp;Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="317"/>
+        <location filename="../app/gui/MainWindow.cpp" line="325"/>
         <source>About &amp;Qt</source>
         <translation>Om &amp;Qt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="331"/>
+        <location filename="../app/gui/MainWindow.cpp" line="339"/>
         <source>System Language</source>
         <translation>Systemets språk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="349"/>
+        <location filename="../app/gui/MainWindow.cpp" line="357"/>
         <source>The new language applies when Weft is started again.</source>
         <translation>Det nye språket gjelder fra neste gang Weft startes.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="361"/>
+        <location filename="../app/gui/MainWindow.cpp" line="375"/>
+        <source>Recovery: %1</source>
+        <translation>Gjenoppretting: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="388"/>
         <source>Open Commit Journal</source>
         <translation>Åpne commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="362"/>
+        <location filename="../app/gui/MainWindow.cpp" line="389"/>
         <source>Commit journals (*.jsonl);;All files (*)</source>
         <translation>Commit-logger (*.jsonl);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="371"/>
+        <location filename="../app/gui/MainWindow.cpp" line="398"/>
         <source>Commit Journal</source>
         <translation>Commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="371"/>
+        <location filename="../app/gui/MainWindow.cpp" line="398"/>
         <source>Cannot read the commit journal:
 %1</source>
         <translation>Kan ikke lese commit-loggen:
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="396"/>
+        <location filename="../app/gui/MainWindow.cpp" line="424"/>
         <source>Unsaved Changes</source>
         <translation>Ulagrede endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="396"/>
+        <location filename="../app/gui/MainWindow.cpp" line="424"/>
         <source>The partitions have unsaved changes. Save them as a project?</source>
         <translation>Partisjonene har ulagrede endringer. Vil du lagre dem som et prosjekt?</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="413"/>
+        <location filename="../app/gui/MainWindow.cpp" line="441"/>
         <source>%1[*] — Weft</source>
         <translation>%1[*] — Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="420"/>
+        <location filename="../app/gui/MainWindow.cpp" line="448"/>
         <source>Laying out the fabric (%1 nodes)…</source>
         <translation>Plasserer nodene i fabricen (%1 noder) …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="493"/>
+        <location filename="../app/gui/MainWindow.cpp" line="521"/>
         <source>View</source>
         <translation>Visning</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="498"/>
-        <location filename="../app/gui/MainWindow.cpp" line="503"/>
+        <location filename="../app/gui/MainWindow.cpp" line="526"/>
+        <location filename="../app/gui/MainWindow.cpp" line="531"/>
         <source>Plain</source>
         <translation>Enkel</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="499"/>
+        <location filename="../app/gui/MainWindow.cpp" line="527"/>
         <source>By load</source>
         <translation>Etter last</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="500"/>
-        <location filename="../app/gui/MainWindow.cpp" line="504"/>
+        <location filename="../app/gui/MainWindow.cpp" line="528"/>
+        <location filename="../app/gui/MainWindow.cpp" line="532"/>
         <source>By partition</source>
         <translation>Etter partisjon</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="505"/>
+        <location filename="../app/gui/MainWindow.cpp" line="533"/>
         <source>By tenant</source>
         <translation>Etter leietaker</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="508"/>
+        <location filename="../app/gui/MainWindow.cpp" line="536"/>
         <source>Current tables</source>
         <translation>Gjeldende tabeller</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="509"/>
+        <location filename="../app/gui/MainWindow.cpp" line="537"/>
         <source>Proposed (preview)</source>
         <translation>Foreslått (forhåndsvisning)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="514"/>
+        <location filename="../app/gui/MainWindow.cpp" line="542"/>
         <source>Find node: name, GUID or LID</source>
         <translation>Finn node: navn, GUID eller LID</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="518"/>
+        <location filename="../app/gui/MainWindow.cpp" line="546"/>
         <source> Cables: </source>
         <translation> Kabler: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="520"/>
+        <location filename="../app/gui/MainWindow.cpp" line="548"/>
         <source>  Hosts: </source>
         <translation>  Verter: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="522"/>
+        <location filename="../app/gui/MainWindow.cpp" line="550"/>
         <source>  Routing: </source>
         <translation>  Ruting: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="545"/>
+        <location filename="../app/gui/MainWindow.cpp" line="573"/>
         <source>No node matches &quot;%1&quot;</source>
         <translation>Ingen node passer med «%1»</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="554"/>
+        <location filename="../app/gui/MainWindow.cpp" line="582"/>
         <source>open a fabric first</source>
         <translation>åpne et nett først</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="568"/>
+        <location filename="../app/gui/MainWindow.cpp" line="596"/>
         <source>Current tables: %1</source>
         <translation>Gjeldende tabeller: %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="569"/>
+        <location filename="../app/gui/MainWindow.cpp" line="597"/>
         <source>Current tables: %1 (%n switch(es) not fully covered)</source>
         <translation>
             <numerusform>Gjeldende tabeller: %1 (%n svitsj ikke fullt dekket)</numerusform>
@@ -1039,27 +1118,27 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="577"/>
+        <location filename="../app/gui/MainWindow.cpp" line="605"/>
         <source>Open LFT Dump</source>
         <translation>Åpne LFT-dump</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="578"/>
+        <location filename="../app/gui/MainWindow.cpp" line="606"/>
         <source>LFT dumps (*.lfts *.dump *.txt);;All files (*)</source>
         <translation>LFT-dumper (*.lfts *.dump *.txt);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="584"/>
+        <location filename="../app/gui/MainWindow.cpp" line="612"/>
         <source>Cannot Open the LFT Dump</source>
         <translation>Kan ikke åpne LFT-dumpen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="591"/>
+        <location filename="../app/gui/MainWindow.cpp" line="619"/>
         <source>open the project&apos;s fabric first</source>
         <translation>åpne prosjektets nett først</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="604"/>
+        <location filename="../app/gui/MainWindow.cpp" line="632"/>
         <source>%n GUID(s) of the project are not in this fabric and were left out</source>
         <translation>
             <numerusform>%n GUID i prosjektet finnes ikke i dette nettet og ble utelatt</numerusform>
@@ -1067,174 +1146,174 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="618"/>
+        <location filename="../app/gui/MainWindow.cpp" line="646"/>
         <source>Saved %1</source>
         <translation>Lagret %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="625"/>
+        <location filename="../app/gui/MainWindow.cpp" line="653"/>
         <source>Open Project</source>
         <translation>Åpne prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="626"/>
+        <location filename="../app/gui/MainWindow.cpp" line="654"/>
         <source>Weft projects (*.weft);;All files (*)</source>
         <translation>Weft-prosjekter (*.weft);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="632"/>
-        <location filename="../app/gui/MainWindow.cpp" line="713"/>
+        <location filename="../app/gui/MainWindow.cpp" line="660"/>
+        <location filename="../app/gui/MainWindow.cpp" line="741"/>
         <source>Cannot Open the Project</source>
         <translation>Kan ikke åpne prosjektet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="638"/>
+        <location filename="../app/gui/MainWindow.cpp" line="666"/>
         <source>Save Project</source>
         <translation>Lagre prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="639"/>
+        <location filename="../app/gui/MainWindow.cpp" line="667"/>
         <source>Weft projects (*.weft)</source>
         <translation>Weft-prosjekter (*.weft)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="646"/>
-        <location filename="../app/gui/MainWindow.cpp" line="660"/>
+        <location filename="../app/gui/MainWindow.cpp" line="674"/>
+        <location filename="../app/gui/MainWindow.cpp" line="688"/>
         <source>Cannot Save the Project</source>
         <translation>Kan ikke lagre prosjektet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="693"/>
+        <location filename="../app/gui/MainWindow.cpp" line="721"/>
         <source>Cannot Open the Demo Fabric</source>
         <translation>Kan ikke åpne demofabricen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="700"/>
+        <location filename="../app/gui/MainWindow.cpp" line="728"/>
         <source>Open Topology</source>
         <translation>Åpne topologi</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="701"/>
+        <location filename="../app/gui/MainWindow.cpp" line="729"/>
         <source>Topology files (ibnetdiscover, ibsim) (*.txt *.net *.topo);;All files (*)</source>
         <translation>Topologifiler (ibnetdiscover, ibsim) (*.txt *.net *.topo);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="722"/>
+        <location filename="../app/gui/MainWindow.cpp" line="750"/>
         <source>Cannot Open Topology</source>
         <translation>Kan ikke åpne topologien</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="723"/>
+        <location filename="../app/gui/MainWindow.cpp" line="751"/>
         <source>%1 could not be read. The fabric shown before is unchanged.</source>
         <translation>Kunne ikke lese %1. Fabricen som ble vist fra før, er uendret.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="748"/>
+        <location filename="../app/gui/MainWindow.cpp" line="776"/>
         <source>&amp;%1 %2</source>
         <translation>&amp;%1 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="754"/>
+        <location filename="../app/gui/MainWindow.cpp" line="782"/>
         <source>No Recent Files</source>
         <translation>Ingen nylig brukte filer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="758"/>
+        <location filename="../app/gui/MainWindow.cpp" line="786"/>
         <source>&amp;Clear List</source>
         <translation>&amp;Tøm listen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="766"/>
+        <location filename="../app/gui/MainWindow.cpp" line="794"/>
         <source>About Weft</source>
         <translation>Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="767"/>
+        <location filename="../app/gui/MainWindow.cpp" line="795"/>
         <source>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;A fabric manager for InfiniBand: topology, partitions and routing, previewed before they reach the subnet manager.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;En fabric-forvalter for InfiniBand: topologi, partisjoner og ruting, forhåndsvist før de når subnet-manageren.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="779"/>
+        <location filename="../app/gui/MainWindow.cpp" line="807"/>
         <source>Switches</source>
         <translation>Svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="780"/>
+        <location filename="../app/gui/MainWindow.cpp" line="808"/>
         <source>Hosts (channel adapters)</source>
         <translation>Verter (kanaladaptere)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="782"/>
+        <location filename="../app/gui/MainWindow.cpp" line="810"/>
         <source>Routers</source>
         <translation>Rutere</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="783"/>
+        <location filename="../app/gui/MainWindow.cpp" line="811"/>
         <source>Cables</source>
         <translation>Kabler</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="784"/>
+        <location filename="../app/gui/MainWindow.cpp" line="812"/>
         <source>Between switches</source>
         <translation>Mellom svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="785"/>
+        <location filename="../app/gui/MainWindow.cpp" line="813"/>
         <source>To hosts and routers</source>
         <translation>Til verter og rutere</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="786"/>
+        <location filename="../app/gui/MainWindow.cpp" line="814"/>
         <source>Switch tiers</source>
         <translation>Svitsjnivåer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="790"/>
+        <location filename="../app/gui/MainWindow.cpp" line="818"/>
         <source>Tier 1 (leaves)</source>
         <translation>Nivå 1 (løvsvitsjer)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="792"/>
+        <location filename="../app/gui/MainWindow.cpp" line="820"/>
         <source>Tier %1 (roots)</source>
         <translation>Nivå %1 (rotsvitsjer)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="794"/>
+        <location filename="../app/gui/MainWindow.cpp" line="822"/>
         <source>Tier %1</source>
         <translation>Nivå %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="798"/>
+        <location filename="../app/gui/MainWindow.cpp" line="826"/>
         <source>Switches with no path to a host</source>
         <translation>Svitsjer uten vei til en vert</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="799"/>
+        <location filename="../app/gui/MainWindow.cpp" line="827"/>
         <source>none assigned</source>
         <translation>ingen tildelt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="800"/>
+        <location filename="../app/gui/MainWindow.cpp" line="828"/>
         <source>%1–%2</source>
         <translation>%1–%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="801"/>
+        <location filename="../app/gui/MainWindow.cpp" line="829"/>
         <source>LID range</source>
         <translation>LID-område</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="802"/>
+        <location filename="../app/gui/MainWindow.cpp" line="830"/>
         <source>LIDs assigned</source>
         <translation>Tildelte LID-er</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="809"/>
+        <location filename="../app/gui/MainWindow.cpp" line="837"/>
         <source>No fabric</source>
         <translation>Ingen fabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="813"/>
+        <location filename="../app/gui/MainWindow.cpp" line="841"/>
         <source>Switches: %1 · Hosts: %2 · Cables: %3</source>
         <translation>Svitsjer: %1 · Verter: %2 · Kabler: %3</translation>
     </message>

@@ -9,9 +9,9 @@
 #include "ProjectFile.h"
 #include "TextReader.h"
 #include "TopologyFile.h"
+#include "WarningSummary.h"
 
 #include <QJsonArray>
-#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -19,38 +19,13 @@ namespace weft::cli {
 
 namespace {
 
-// Warnings of one kind differ only in names, numbers and quoted text (the 48 coverage warnings
-// of a 3-level tree's root LIDs, say).
-QString warningKind(const QString &warning)
-{
-    static const QRegularExpression quoted(QStringLiteral("\"[^\"]*\""));
-    static const QRegularExpression number(QStringLiteral("\\b(0x[0-9a-fA-F]+|[0-9]+)\\b"));
-    return QString(warning).replace(quoted, QStringLiteral("\"\"")).replace(number, QStringLiteral("#"));
-}
-
 // Warnings go to standard error, so that standard output holds only the summary. Unless
 // `verbose`, a kind that repeats is summarised in one line: its count and a few examples.
 void printWarnings(const QStringList &warnings, bool verbose)
 {
-    constexpr int kExamples = 3;
-    std::vector<std::pair<QString, QStringList>> kinds;  // in order of first appearance
-    for (const QString &w : warnings) {
-        const QString kind = warningKind(w);
-        auto it = std::find_if(kinds.begin(), kinds.end(), [&](const auto &k) { return k.first == kind; });
-        if (it == kinds.end())
-            kinds.push_back({kind, {w}});
-        else
-            it->second << w;
-    }
-    for (const auto &[kind, list] : kinds) {
-        if (verbose || list.size() <= kExamples) {
-            for (const QString &w : list)
-                err() << "warning: " << w << '\n';
-            continue;
-        }
-        err() << "warning: " << list.size() << " alike (weft info --verbose lists them all), e.g. " << list.mid(0, kExamples).join(QStringLiteral(" | "))
-              << '\n';
-    }
+    const QStringList lines = verbose ? warnings : summarizeWarnings(warnings, 3, QStringLiteral(" (weft info --verbose lists them all)"));
+    for (const QString &line : lines)
+        err() << "warning: " << line << '\n';
     err().flush();
 }
 

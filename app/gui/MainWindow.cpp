@@ -26,6 +26,7 @@
 #include <QComboBox>
 #include <QDragEnterEvent>
 #include <QMimeData>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
 #include <QUndoView>
@@ -115,6 +116,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     setWindowTitle(tr("Weft"));
     readSettings();
     updateStatus();
+    // A commit that a Weft (this desk, another, or the CLI) did not live to finish: said at start.
+    QTimer::singleShot(0, this, &MainWindow::offerCommitRecovery);
 }
 
 MainWindow::~MainWindow() = default;
@@ -236,6 +239,7 @@ void MainWindow::createDocks()
     addDockWidget(Qt::BottomDockWidgetArea, m_diffDock);
     tabifyDockWidget(nodesDock, m_diffDock);
     nodesDock->raise();
+    connect(m_diffReview, &DiffReview::unfinishedCommitFound, this, &MainWindow::offerCommitRecovery);
     connect(m_diffReview, &DiffReview::commitFinished, this, [this](const CommitReport &report) {
         statusBar()->showMessage(tr("Commit: %1").arg(commitOutcomeName(report.outcome)), 15000);
     });
@@ -310,6 +314,10 @@ void MainWindow::createActions()
     fabricMenu->addAction(tr("Commit &Target…"), m_diffReview, &DiffReview::editCommitTarget);
     fabricMenu->addSeparator();
     fabricMenu->addAction(tr("Commit &Journal…"), this, &MainWindow::showCommitJournal);
+    fabricMenu->addAction(tr("&Recover Unfinished Commit…"), this, [this] {
+        if (!offerCommitRecovery())
+            statusBar()->showMessage(tr("No unfinished commit on the commit target."), 8000);
+    });
 
     QMenu *helpMenu = menuBar()->addMenu(tr("&Help"));
     QAction *about = helpMenu->addAction(tr("&About Weft"), this, &MainWindow::showAbout);
@@ -351,6 +359,25 @@ void MainWindow::createLanguageMenu(QMenu *menu)
     }
 }
 
+CommitRecoveryDialog *MainWindow::offerCommitRecovery()
+{
+    if (auto *open = findChild<CommitRecoveryDialog *>(); open && open->isVisible()) {
+        open->raise();
+        return open;
+    }
+    const CommitTarget target = configuredCommitTarget();
+    const std::optional<CommitJournalEntry> unfinished = unfinishedCommitOn(target);
+    if (!unfinished)
+        return nullptr;
+    auto *dialog = new CommitRecoveryDialog(target, *unfinished, {}, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &CommitRecoveryDialog::recovered, this, [this](const CommitReport &report) {
+        statusBar()->showMessage(tr("Recovery: %1").arg(commitOutcomeName(report.outcome)), 15000);
+    });
+    dialog->show();
+    return dialog;
+}
+
 void MainWindow::showCommitJournal()
 {
     QSettings settings;
@@ -373,6 +400,7 @@ void MainWindow::showCommitJournal()
     }
     settings.setValue(QStringLiteral("journal/path"), path);
     dialog->show();
+    offerCommitRecovery();
 }
 
 void MainWindow::readSettings()

@@ -30,6 +30,7 @@ class QUndoView;
 
 namespace weft {
 
+class CommitRecoveryDialog;
 class DiffReview;
 class FabricDocument;
 class PartitionPanel;
@@ -81,6 +82,9 @@ public:
     FabricDocument *document() const { return m_document; }
     RoutingPreview *routingPreview() const { return m_preview; }
     DiffReview *diffReview() const { return m_diffReview; }
+    // Offers to recover the configured commit target's unfinished commit (CommitRecoveryDialog,
+    // shown without blocking), if its journal has one; null if not. Checked at start.
+    CommitRecoveryDialog *offerCommitRecovery();
     PartitionPanel *partitionPanel() const { return m_partitionPanel; }
     PolicyEditor *policyEditor() const { return m_policyEditor; }
     WeightTable *weightTable() const { return m_weightTable; }

@@ -468,10 +468,17 @@ Result<EffectiveBisection> EffectiveBisection::prepare(const Fabric &fabric, con
                 const NodeIndex sw = from.sw;
                 const int source = std::size_t(from.first) == j ? from.second : from.first;
                 if (withChecks && source >= 0 && tracer.verdict(sw) != RouteTracer::Verdict::Reaches) {
-                    fail(QStringLiteral("the forwarding tables do not deliver from %1 to %2 (LID %3): %4")
-                             .arg(portText(fabric, ebb.m_ports[std::size_t(source)]), portText(fabric, destination.port))
+                    const PortIndex from = ebb.m_ports[std::size_t(source)];
+                    const NodeIndex blamed = tracer.blame(sw);
+                    const NodeIndex stop = tracer.blame(blamed) == kNoIndex ? blamed : tracer.blame(blamed);
+                    fail(QStringLiteral("the forwarding tables do not deliver from %1 (port GUID %2, LID %3) to %4 (port GUID %5, "
+                                        "LID %6): the route stops at switch %7 (GUID %8): %9")
+                             .arg(portText(fabric, from), guidText(fabric.port(from).guid))
+                             .arg(fabric.port(from).lid)
+                             .arg(portText(fabric, destination.port), guidText(fabric.port(destination.port).guid))
                              .arg(destination.lid)
-                             .arg(tracer.explain(tracer.blame(sw), destination.lid)));
+                             .arg(fabric.node(stop).description.isEmpty() ? fabric.node(stop).name : fabric.node(stop).description,
+                                  guidText(fabric.node(stop).guid), tracer.explain(blamed, destination.lid)));
                     return;
                 }
             }

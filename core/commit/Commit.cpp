@@ -8,6 +8,7 @@
 #include "SafeFile.h"
 #include "TextReader.h"
 #include "Validation.h"
+#include "WarningSummary.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
@@ -572,12 +573,10 @@ private:
         m_partitions = std::move(check.partitions);
         m_report.warnings << check.warnings;
         m_report.violations = check.violations;
-        // The report keeps them all; the progress names a few (a plan can warn per switch).
-        constexpr int kWarningsShown = 5;
-        for (int i = 0; i < m_report.warnings.size() && i < kWarningsShown; ++i)
-            step(QStringLiteral("warning: %1").arg(m_report.warnings[i]));
-        if (m_report.warnings.size() > kWarningsShown)
-            step(QStringLiteral("... and %1 more warnings (all in the commit's report and journal)").arg(m_report.warnings.size() - kWarningsShown));
+        // The report and the journal keep them all; the progress summarises each kind that
+        // repeats (a plan can warn once per switch) in one line.
+        for (const QString &line : summarizeWarnings(m_report.warnings, 3, QStringLiteral(" (all in the commit's report and journal)")))
+            step(QStringLiteral("warning: %1").arg(line));
         const QStringList unsafe = check.refusal(m_options.acceptViolations);
         if (!unsafe.isEmpty()) {
             // A plan naming switches the fabric no longer has is stale rather than wrong.

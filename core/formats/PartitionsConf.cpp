@@ -755,10 +755,12 @@ QString writableName(const QString &name, bool hasPKey)
 
 void appendFlags(QStringList &parts, const MulticastFlags &f)
 {
+    // rate, mtu and TClass are OpenSM's 32-bit unsigned fields: a value the reader kept past
+    // INT_MAX (OpenSM uses it, with a warning) is written as OpenSM reads it, not as a negative int.
     if (f.rate)
-        parts << QStringLiteral("rate=%1").arg(*f.rate);
+        parts << QStringLiteral("rate=%1").arg(std::uint32_t(*f.rate));
     if (f.mtu)
-        parts << QStringLiteral("mtu=%1").arg(*f.mtu);
+        parts << QStringLiteral("mtu=%1").arg(std::uint32_t(*f.mtu));
     if (f.sl)
         parts << QStringLiteral("sl=%1").arg(*f.sl);
     if (f.scope)
@@ -766,7 +768,7 @@ void appendFlags(QStringList &parts, const MulticastFlags &f)
     if (f.qkey)
         parts << QStringLiteral("Q_Key=%1").arg(hex(*f.qkey));
     if (f.tclass)
-        parts << QStringLiteral("TClass=%1").arg(*f.tclass);
+        parts << QStringLiteral("TClass=%1").arg(std::uint32_t(*f.tclass));
     if (f.flowLabel)
         parts << QStringLiteral("FlowLabel=%1").arg(hex(*f.flowLabel));
 }

@@ -35,8 +35,8 @@ Result<SwitchGraph> SwitchGraph::build(const Fabric &fabric)
         sw.description = node.description;
         sw.firstSlot = slotCount;
         if (sw.lid == 0)
-            return Error{{}, 0, QStringLiteral("switch %1 (%2) has no LID; assign LIDs before routing")
-                                    .arg(guidText(node.guid), node.description.isEmpty() ? node.name : node.description)};
+            return Error{{}, 0, QStringLiteral("switch %1 (%2, the topology's node \"%3\") has no LID; assign LIDs before routing")
+                                    .arg(guidText(node.guid), node.description.isEmpty() ? node.name : node.description, node.name)};
         slotCount += node.portCount + 1;
         g.switchOfNode[std::size_t(n)] = int(g.switches.size());
         g.switches.push_back(sw);

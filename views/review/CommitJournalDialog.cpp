@@ -1,15 +1,22 @@
 #include "CommitJournalDialog.h"
 
 #include "CommitJournalModel.h"
+#include "LiveCommitBackend.h"
+#include "LiveFabric.h"
 
 #include <QDialogButtonBox>
 #include <QHeaderView>
+#include <QApplication>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
+#include <QPointer>
+#include <QPushButton>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace weft {
 
@@ -71,6 +78,95 @@ void CommitJournalDialog::showDetails()
     lines << tr("Plan: %1").arg(e.planSummary) << tr("OpenSM files: %1, %2").arg(e.lftsPath, e.partitionsPath);
     lines << QString() << e.details;
     m_details->setPlainText(lines.join(QLatin1Char('\n')));
+}
+
+std::optional<CommitJournalEntry> unfinishedCommitOn(const CommitTarget &target)
+{
+    if (target.lftsPath.isEmpty())
+        return std::nullopt;
+    Result<std::vector<CommitJournalEntry>> entries = readJournal(defaultJournalPath(target.lftsPath));
+    if (!entries)
+        return std::nullopt;
+    return unfinishedCommit(*entries, target.lftsPath);
+}
+
+QString unfinishedCommitText(const CommitJournalEntry &entry)
+{
+    const QString state = entry.outcome == QLatin1String(kJournalWritten)
+        ? CommitRecoveryDialog::tr("its files were written and never verified")
+        : CommitRecoveryDialog::tr("it stopped while writing its files");
+    return CommitRecoveryDialog::tr("A commit of %1 was started %2 by %3 and never finished: %4.")
+        .arg(entry.planSummary, QLocale().toString(entry.time.toLocalTime(), QLocale::ShortFormat), entry.user, state);
+}
+
+CommitRecoveryDialog::CommitRecoveryDialog(const CommitTarget &target, const CommitJournalEntry &entry, BackendFactory backend,
+                                           QWidget *parent)
+    : QDialog(parent), m_target(target), m_backend(std::move(backend)), m_progress(new QPlainTextEdit(this)),
+      m_buttons(new QDialogButtonBox(this))
+{
+    setWindowTitle(tr("Unfinished Commit"));
+    resize(640, 360);
+    if (!m_backend)
+        m_backend = [] { return liveCommitBackend(LiveOptions()); };
+    auto *message = new QLabel(unfinishedCommitText(entry) + QStringLiteral("\n\n")
+                                   + tr("OpenSM's files: %1 and %2. Until it is recovered, Approve is refused.\n\n"
+                                        "Verify: OpenSM reloads the files the commit wrote and Weft reads the fabric back; if it "
+                                        "holds that plan the commit is finished, else the backups go back and are verified.")
+                                         .arg(target.lftsPath, target.partitionsPath),
+                               this);
+    message->setObjectName(QStringLiteral("unfinishedCommitMessage"));
+    message->setWordWrap(true);
+    message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_progress->setObjectName(QStringLiteral("recoveryProgress"));
+    m_progress->setReadOnly(true);
+    m_progress->setPlaceholderText(tr("The recovery's steps appear here."));
+    m_recover = m_buttons->addButton(tr("&Verify the Fabric (Roll Back If It Does Not Hold)"), QDialogButtonBox::ActionRole);
+    m_recover->setObjectName(QStringLiteral("recoverButton"));
+    QPushButton *later = m_buttons->addButton(tr("&Leave It for Now"), QDialogButtonBox::RejectRole);
+    later->setObjectName(QStringLiteral("laterButton"));
+    connect(m_recover, &QPushButton::clicked, this, &CommitRecoveryDialog::recover);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(message);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_buttons);
+}
+
+QString CommitRecoveryDialog::progressText() const
+{
+    return m_progress->toPlainText();
+}
+
+void CommitRecoveryDialog::recover()
+{
+    if (m_running)
+        return;
+    m_running = true;
+    m_recover->setEnabled(false);
+    m_progress->setPlainText(tr("Recovering…"));
+    QPointer<CommitRecoveryDialog> self(this);
+    QtConcurrent::run([target = m_target, backend = m_backend, self] {
+        CommitOptions options;
+        options.journalPath = defaultJournalPath(target.lftsPath);
+        options.progress = [self](const QString &line) {
+            QMetaObject::invokeMethod(
+                qApp, [self, line] {
+                    if (self && self->m_running)
+                        self->m_progress->appendPlainText(line);
+                },
+                Qt::QueuedConnection);
+        };
+        return recoverCommit(target, backend(), options);
+    }).then(this, [this](const CommitReport &report) {
+        m_running = false;
+        m_progress->setPlainText(report.toText());
+        // Refused: nothing was done, the commit is still unfinished and may be tried again.
+        m_recover->setEnabled(report.outcome == CommitOutcome::Refused);
+        if (auto *later = findChild<QPushButton *>(QStringLiteral("laterButton")))
+            later->setText(tr("&Close"));
+        Q_EMIT recovered(report);
+    });
 }
 
 }  // namespace weft

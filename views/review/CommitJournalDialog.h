@@ -1,10 +1,18 @@
 #pragma once
 // Shows a commit journal: every attempt with its outcome, and the details of the selected one.
 
+#include "Commit.h"
+#include "CommitJournal.h"
+
 #include <QDialog>
 
+#include <functional>
+#include <optional>
+
+class QDialogButtonBox;
 class QLabel;
 class QPlainTextEdit;
+class QPushButton;
 class QTableView;
 
 namespace weft {
@@ -29,6 +37,45 @@ private:
     QLabel *m_path;
     QTableView *m_table;
     QPlainTextEdit *m_details;
+};
+
+// The commit on `target` that a Weft did not live to finish (its journal, beside OpenSM's -U file,
+// has intent without outcome), if any. A journal that cannot be read counts as none.
+std::optional<CommitJournalEntry> unfinishedCommitOn(const CommitTarget &target);
+
+// "commit of <plan> started <time> by <user>, <files written or not>": what the operator is told.
+QString unfinishedCommitText(const CommitJournalEntry &entry);
+
+// Offers to bring an unfinished commit to a verified state (recoverCommit: its plan verified on
+// the fabric, else its backups restored and verified) or to leave it for now. The recovery runs
+// off the GUI thread, its steps shown as they come; the journal records its outcome.
+class CommitRecoveryDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    using BackendFactory = std::function<CommitBackend()>;
+    // `backend` is called on the worker thread; default: the live fabric.
+    CommitRecoveryDialog(const CommitTarget &target, const CommitJournalEntry &entry, BackendFactory backend = {},
+                         QWidget *parent = nullptr);
+
+    QPushButton *recoverButton() const { return m_recover; }
+    QString progressText() const;
+    bool running() const { return m_running; }
+
+public Q_SLOTS:
+    void recover();
+
+Q_SIGNALS:
+    void recovered(const weft::CommitReport &report);
+
+private:
+    CommitTarget m_target;
+    BackendFactory m_backend;
+    bool m_running = false;
+    QPlainTextEdit *m_progress;
+    QPushButton *m_recover;
+    QDialogButtonBox *m_buttons;
 };
 
 }  // namespace weft

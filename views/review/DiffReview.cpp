@@ -1,6 +1,7 @@
 #include "DiffReview.h"
 
 #include "CommitJournal.h"
+#include "CommitJournalDialog.h"
 #include "FabricDocument.h"
 #include "LftDump.h"
 #include "LiveCommitBackend.h"
@@ -383,6 +384,12 @@ void DiffReview::approve()
         QString error;
         if (!writePlanFiles(directory, &error))
             QMessageBox::warning(this, tr("Cannot Write the Plan"), error);
+        return;
+    }
+    // As `weft commit` does: no new commit while one that Weft did not live to finish is unrecovered.
+    if (const std::optional<CommitJournalEntry> unfinished = unfinishedCommitOn(target)) {
+        showReport(tr("Approve refused: %1\nRecover it first (Fabric > Recover Unfinished Commit…).").arg(unfinishedCommitText(*unfinished)));
+        Q_EMIT unfinishedCommitFound(target, *unfinished);
         return;
     }
     const QString question = tr("Install this plan on the fabric now?\n\n%1\n\nOpenSM reloads %2 and %3; Weft reads the tables back and rolls back on a mismatch.")

@@ -7,6 +7,7 @@
 // the operator to install.
 
 #include "Commit.h"
+#include "CommitJournal.h"
 #include "DocumentChanges.h"
 #include "Fabric.h"
 #include "ForwardingTables.h"
@@ -80,6 +81,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     void planWritten(const QString &directory);
     void commitFinished(const weft::CommitReport &report);
+    // Approve found an unfinished commit on the target and refused (the report says so).
+    void unfinishedCommitFound(const weft::CommitTarget &target, const weft::CommitJournalEntry &entry);
 
 private:
     void showDocumentPlan();
