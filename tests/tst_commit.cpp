@@ -160,8 +160,9 @@ struct Setup
         target.partitionsPath = dir.filePath(QStringLiteral("partitions.conf"));
         target.pidFile = dir.filePath(QStringLiteral("opensm.pid"));
         previousLfts = writeLftDump(route(fabric, QStringLiteral("minhop")), &fabric);
-        previousPartitions = "Default=0x7fff : ALL=limited, SELF=full ;\nred=0x0001 : " + QByteArray("0x")
-                             + QByteArray::number(hostPort(fabric, 5), 16).rightJustified(16, '0') + "=full ;\n";
+        // The previous file's red partition names a port this fabric does not have (the fabric
+        // has four hosts; this used to read a fifth past the end of the host list).
+        previousPartitions = "Default=0x7fff : ALL=limited, SELF=full ;\nred=0x0001 : 0x0002c9fffffff005=full ;\n";
         writeFileAtomically(target.lftsPath, previousLfts, false);
         writeFileAtomically(target.partitionsPath, previousPartitions, false);
         writeFileAtomically(target.pidFile, "4242\n", false);

@@ -45,7 +45,12 @@ FabricScene::FabricScene(QObject *parent) : QGraphicsScene(parent)
     });
 }
 
-FabricScene::~FabricScene() = default;
+FabricScene::~FabricScene()
+{
+    // QGraphicsScene's destructor removes the items, which changes the selection: by then this
+    // object is no longer a FabricScene, so the highlight must not be recomputed.
+    disconnect(this, &QGraphicsScene::selectionChanged, this, nullptr);
+}
 
 void FabricScene::setDocument(FabricDocument *document)
 {
