@@ -15,9 +15,6 @@
 #include <thread>
 #include <unordered_map>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -434,15 +431,8 @@ Result<EffectiveBisection> EffectiveBisection::prepare(const Fabric &fabric, con
     constexpr std::size_t kPathTableLimit = std::size_t(512) << 20;
     const bool usePaths = n * ebb.m_sourceSlots * kPathStride <= kPathTableLimit;
     if (usePaths) {
-        ebb.m_paths.reserve(n * ebb.m_sourceSlots * kPathStride);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-        // The samples read random records of this table: huge pages spare a TLB miss per stream.
-        // Advice only; before the pages are first touched.
-        const std::uintptr_t begin = (std::uintptr_t(ebb.m_paths.data()) + 4095) & ~std::uintptr_t(4095);
-        const std::uintptr_t end = (std::uintptr_t(ebb.m_paths.data()) + ebb.m_paths.capacity()) & ~std::uintptr_t(4095);
-        if (end > begin)
-            madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
-#endif
+        // The samples read random records of this table: LargeVector's huge pages spare a TLB
+        // miss per stream.
         ebb.m_paths.assign(n * ebb.m_sourceSlots * kPathStride, 0);
     } else {
         ebb.m_nextPort.assign(n * ebb.m_switchCount, kNoNextPort);

@@ -24,6 +24,7 @@
 
 #include "Fabric.h"
 #include "ForwardingTables.h"
+#include "LargeBuffer.h"
 #include "Result.h"
 #include "Tenancy.h"
 
@@ -139,7 +140,7 @@ private:
     std::vector<double> m_endpointRate;         // per participant: its channel's rate, Gb/s
     std::vector<std::int32_t> m_sourceSlot;     // per participant: its switch among sources
     std::size_t m_sourceSlots = 0;
-    std::vector<std::uint8_t> m_paths;          // [destination][source slot][kPathStride]
+    LargeVector<std::uint8_t> m_paths;          // [destination][source slot][kPathStride]
     std::vector<PortIndex> m_remotePort;        // per fabric port
     std::vector<PortIndex> m_nextFirstPort;     // per fabric port: first port of the switch it leads to
     std::vector<std::int32_t> m_switchOfPort;   // per fabric port: dense switch index, -1 otherwise
