@@ -38,6 +38,7 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("discover"), {weft::cli::discover, "discover the live fabric (topology, LFTs, P_Key tables) through the local adapter"}},
         {QStringLiteral("diff"), {weft::cli::diff, "SMPs, LFT blocks and P_Key blocks a routing change costs"}},
         {QStringLiteral("commit"), {weft::cli::commit, "install a plan through OpenSM, verify it by reading back, roll back if it does not hold"}},
+        {QStringLiteral("monitor"), {weft::cli::monitor, "read the live fabric's port counters each interval: rates, congestion, errors"}},
         {QStringLiteral("lab"), {weft::cli::lab, "a private ibsim + OpenSM fabric to try discovery and commits on"}},
         {QStringLiteral("keys"), {weft::cli::keys, "plan routing keys (ARK/NRK) for BSP applications on a fat tree"}},
         {QStringLiteral("ebb"), {weft::cli::ebb, "effective bisection bandwidth of forwarding tables (random bisections)"}},
@@ -51,6 +52,7 @@ QList<QCommandLineOption> guiOptions()
 {
     return {
         {QStringLiteral("lang"), QStringLiteral("User interface language (en, nb)."), QStringLiteral("LANG")},
+        {QStringLiteral("discover"), QStringLiteral("Start on the live fabric, as Fabric > Discover reads it (first adapter).")},
         {QStringLiteral("screenshot"), QStringLiteral("Save a screenshot of the main window to PNG and exit."), QStringLiteral("PNG")},
         {QStringLiteral("screenshot-view"), QStringLiteral("What the screenshot shows: partitions, load, preview (ftree) or preview-pftree."),
          QStringLiteral("VIEW")},
@@ -76,9 +78,12 @@ void printUsage(FILE *stream)
     for (const auto &[name, entry] : commands())
         s << "  " << name.leftJustified(9) << entry.second << '\n';
     s << "\nOptions:\n";
-    for (const QCommandLineOption &option : guiOptions())
-        s << "  " << QStringLiteral("--%1 <%2>").arg(option.names().constFirst(), option.valueName()).leftJustified(26)
-          << option.description() << '\n';
+    for (const QCommandLineOption &option : guiOptions()) {
+        QString name = QStringLiteral("--") + option.names().constFirst();
+        if (!option.valueName().isEmpty())
+            name += QStringLiteral(" <%1>").arg(option.valueName());
+        s << "  " << name.leftJustified(26) << option.description() << '\n';
+    }
     s << "  " << QStringLiteral("-h, --help").leftJustified(26) << "This help; 'weft help COMMAND' for a command's.\n";
     s << "  " << QStringLiteral("-v, --version").leftJustified(26) << "Print Weft's version.\n";
     s << "\nRun 'weft COMMAND --help' for a command's options.\n";
@@ -142,7 +147,10 @@ int runGui(int argc, char **argv)
 
     weft::MainWindow window;
     const QStringList files = parser.positionalArguments();
-    if (files.isEmpty()) {
+    if (parser.isSet(QStringLiteral("discover"))) {
+        // The window first, then the discovery with its progress over it.
+        QTimer::singleShot(0, &window, [&window] { window.startDiscovery(QString(), 0, false); });
+    } else if (files.isEmpty()) {
         window.openDemoFabric();
     } else {
         QString error;
@@ -154,8 +162,8 @@ int runGui(int argc, char **argv)
     window.show();
 
     const QString screenshot = parser.value(QStringLiteral("screenshot"));
-    if (!screenshot.isEmpty()) {
-        // Let layout and the first paints settle before grabbing.
+    // Let layout and the first paints settle before grabbing.
+    const auto takeScreenshot = [&] {
         QTimer::singleShot(1500, &app, [&] {
             if (!weft::prepareScreenshot(window, parser.value(QStringLiteral("screenshot-view")))) {
                 app.exit(1);
@@ -164,6 +172,22 @@ int runGui(int argc, char **argv)
             const bool saved = weft::saveScreenshot(window, screenshot);
             app.exit(saved ? 0 : 1);
         });
+    };
+    if (parser.isSet(QStringLiteral("discover"))) {
+        // The discovery's error goes to stderr too (`weft lab --gui` runs the GUI so); a
+        // screenshot is of the fabric discovered, or none.
+        QObject::connect(&window, &weft::MainWindow::discoveryFinished, &app, [&](bool ok, const QString &error) {
+            if (!ok)
+                QTextStream(stderr) << "weft: discovery failed: " << error << Qt::endl;
+            if (screenshot.isEmpty())
+                return;
+            if (ok)
+                takeScreenshot();
+            else
+                app.exit(1);
+        });
+    } else if (!screenshot.isEmpty()) {
+        takeScreenshot();
     }
     return app.exec();
 }

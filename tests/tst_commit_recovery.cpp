@@ -202,28 +202,34 @@ private Q_SLOTS:
         QTest::addColumn<QString>("stage");
         QTest::addColumn<QString>("outcome");
         QTest::addColumn<bool>("planKept");
-        QTest::addRow("files written: verified") << QString::fromLatin1(kJournalWritten) << QStringLiteral("committed") << true;
-        QTest::addRow("stopped while writing: rolled back") << QString::fromLatin1(kJournalInProgress) << QStringLiteral("rolled-back") << false;
+        QTest::addColumn<bool>("rollback");  // the "Roll Back to the Backups" button
+        QTest::addRow("files written: verified") << QString::fromLatin1(kJournalWritten) << QStringLiteral("committed") << true << false;
+        QTest::addRow("stopped while writing: rolled back") << QString::fromLatin1(kJournalInProgress) << QStringLiteral("rolled-back") << false << false;
+        QTest::addRow("files written: rolled back on request") << QString::fromLatin1(kJournalWritten) << QStringLiteral("rolled-back") << false << true;
     }
     void recoveryEndsTheCommit()
     {
         QFETCH(QString, stage);
         QFETCH(QString, outcome);
         QFETCH(bool, planKept);
+        QFETCH(bool, rollback);
         Interrupted s(qPrintable(stage));
         const std::optional<CommitJournalEntry> unfinished = unfinishedCommitOn(s.target);
         QVERIFY(unfinished);
         CommitRecoveryDialog dialog(s.target, *unfinished, s.backend());
         QSignalSpy recovered(&dialog, &CommitRecoveryDialog::recovered);
         dialog.show();
-        dialog.recoverButton()->click();
+        (rollback ? dialog.rollbackButton() : dialog.recoverButton())->click();
         QVERIFY(dialog.running());
         QVERIFY(!dialog.recoverButton()->isEnabled());
+        QVERIFY(!dialog.rollbackButton()->isEnabled());
         QTRY_COMPARE_WITH_TIMEOUT(recovered.size(), 1, 20000);
         const auto report = recovered.front().front().value<CommitReport>();
         QCOMPARE(commitOutcomeName(report.outcome), outcome);
         QVERIFY(s.opensm->reloads >= 1);
         QVERIFY2(dialog.progressText().contains(outcome), qPrintable(dialog.progressText()));
+        QVERIFY2(dialog.progressText().contains(QStringLiteral("recovered by the desk")), qPrintable(dialog.progressText()));
+        QVERIFY2(dialog.progressText().contains(QStringLiteral("rolling back to the backups, as asked")) == rollback, qPrintable(dialog.progressText()));
         QVERIFY(!dialog.recoverButton()->isEnabled());
         QCOMPARE(*TextReader::readFile(s.target.lftsPath) == s.plannedLfts, planKept);
         QCOMPARE(*TextReader::readFile(s.target.lftsPath) == s.previousLfts, !planKept);

@@ -86,20 +86,12 @@ struct Lab
             return ftree.error().toString();
         initialLfts = writeLftDump(ftree->tables, &fabric);
         initialPartitions = initialConf.isEmpty() ? writePartitionsConf(withExplicitDefault({})) : initialConf;
-        writeFileAtomically(path("fabric.net"), writeIbsimNet(fabric, smHost), false);
         writeFileAtomically(lfts, initialLfts, false);
         writeFileAtomically(partitions, initialPartitions, false);
-
-        SimulatedFabric::Options so;
-        so.netFile = path("fabric.net");
-        so.smNode = fabric.node(smHost).name;
-        so.partitionsConf = partitions;
-        so.openSmArgs = {QStringLiteral("-R"), QStringLiteral("file"), QStringLiteral("-U"), lfts};
-        sim = std::make_unique<SimulatedFabric>(so);
-        const Status started = sim->start();
+        auto started = test::startFileRoutedLab(fabric, smHost, path("fabric.net"), lfts, partitions, pidFile);
         if (!started)
             return started.error().toString();
-        writeFileAtomically(pidFile, QByteArray::number(sim->openSmPid()) + '\n', false);
+        sim = std::move(*started);
 
         // Preview: the fabric as the diagnostic tools see it (OpenSM's LIDs), and a plan on it.
         Result<Fabric> f = test::discoverWithIbnetdiscover(*sim, topology);
@@ -544,9 +536,11 @@ private Q_SLOTS:
     void killedCommitIsRecovered_data()
     {
         QTest::addColumn<QString>("step");
-        QTest::addRow("after writing") << QStringLiteral("after-write");
-        QTest::addRow("after SIGHUP") << QStringLiteral("after-sighup");
-        QTest::addRow("during verification") << QStringLiteral("during-verify");
+        QTest::addColumn<bool>("rollback");  // `--recover --rollback`: the backups, verified
+        QTest::addRow("after writing") << QStringLiteral("after-write") << false;
+        QTest::addRow("after SIGHUP") << QStringLiteral("after-sighup") << false;
+        QTest::addRow("during verification") << QStringLiteral("during-verify") << false;
+        QTest::addRow("after SIGHUP, rolled back on request") << QStringLiteral("after-sighup") << true;
     }
 
     void killedCommitIsRecovered()
@@ -554,9 +548,12 @@ private Q_SLOTS:
         // A commit stops at `step`; a second one is refused by its lock; it is killed (SIGKILL);
         // the next commit finds it unfinished; `weft commit --recover` verifies the fabric.
         QFETCH(QString, step);
+        QFETCH(bool, rollback);
         Lab lab;
         const QString error = lab.start();
         QVERIFY2(error.isEmpty(), qPrintable(error));
+        const Result<ForwardingTables> before = lab.installedTables();
+        QVERIFY(before.ok());
         const QString journal = lab.path("weft-commits.jsonl");
         QProcess first;
         QVERIFY2(startPausedCommit(first, lab, lab.commitArgs(), step), first.readAllStandardError().constData());
@@ -585,24 +582,34 @@ private Q_SLOTS:
         QVERIFY2(found.contains(QStringLiteral("an unfinished commit is in the journal")) && found.contains(unfinished->id)
                      && found.contains(QStringLiteral("weft commit --recover")), qPrintable(found));
 
-        const QStringList recoverArgs{QStringLiteral("commit"), QStringLiteral("--recover"), QStringLiteral("--opensm-lfts"), lab.lfts,
-                                      QStringLiteral("--opensm-partitions"), lab.partitions, QStringLiteral("--opensm-pidfile"), lab.pidFile,
-                                      QStringLiteral("--opensm-log"), lab.sim->openSmLogPath(), QStringLiteral("--json")};
+        QStringList recoverArgs{QStringLiteral("commit"), QStringLiteral("--recover"), QStringLiteral("--opensm-lfts"), lab.lfts,
+                                QStringLiteral("--opensm-partitions"), lab.partitions, QStringLiteral("--opensm-pidfile"), lab.pidFile,
+                                QStringLiteral("--opensm-log"), lab.sim->openSmLogPath(), QStringLiteral("--json")};
+        if (rollback)
+            recoverArgs << QStringLiteral("--rollback");
         const auto recovered = lab.sim->runClient(weftBinary(), recoverArgs);
-        QVERIFY2(recovered && recovered->exitCode == 0, qPrintable(describe(recovered)));
+        const QString outcome = rollback ? QStringLiteral("rolled-back") : QStringLiteral("committed");
+        QVERIFY2(recovered && recovered->exitCode == (rollback ? 1 : 0), qPrintable(describe(recovered)));
         const QJsonObject report = json(recovered->out);
-        QCOMPARE(report.value(QStringLiteral("outcome")).toString(), QStringLiteral("committed"));
+        QCOMPARE(report.value(QStringLiteral("outcome")).toString(), outcome);
         const QString steps = report.value(QStringLiteral("steps")).toVariant().toStringList().join(QLatin1Char('\n'));
-        QVERIFY2(steps.contains(QStringLiteral("sent SIGHUP to OpenSM")) && steps.contains(QStringLiteral("match the interrupted commit's plan")), qPrintable(steps));
-        // dump_lfts: the plan; the journal closes the killed commit with what the recovery did.
-        const QString differ = lab.tablesDiffer(lab.planTables);
+        QVERIFY2(steps.contains(QStringLiteral("sent SIGHUP to OpenSM")), qPrintable(steps));
+        QVERIFY2(steps.contains(QStringLiteral("match the interrupted commit's plan")) != rollback, qPrintable(steps));
+        if (rollback) {
+            QVERIFY2(reasonsOf(report).contains(QStringLiteral("rolling back to the backups, as asked")), qPrintable(reasonsOf(report)));
+            QCOMPARE(readAll(lab.lfts), lab.initialLfts);
+            QCOMPARE(readAll(lab.partitions), lab.initialPartitions);
+        }
+        // dump_lfts: the plan (or the tables before it); the journal closes the killed commit with
+        // what the recovery did.
+        const QString differ = lab.tablesDiffer(rollback ? *before : lab.planTables);
         QVERIFY2(differ.isEmpty(), qPrintable(differ));
         entries = readJournal(journal);
         QVERIFY(entries.ok());
         QVERIFY(!unfinishedCommit(*entries, lab.lfts));
         const auto closed = std::find_if(entries->begin(), entries->end(), [&](const CommitJournalEntry &e) { return e.id == unfinished->id; });
         QVERIFY(closed != entries->end());
-        QCOMPARE(closed->outcome, QStringLiteral("committed"));
+        QCOMPARE(closed->outcome, outcome);
         QVERIFY2(closed->details.join(QLatin1Char('\n')).contains(QStringLiteral("recovered by `weft commit --recover`")), qPrintable(closed->details.join(QLatin1Char('\n'))));
         QCOMPARE(readAll(backupPath(lab.lfts)), lab.initialLfts);
         lab.sim->stop();

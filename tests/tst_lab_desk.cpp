@@ -2,14 +2,23 @@
 // (`-R file -U -P`, started on ftree tables and a partitions.conf with only the default
 // partition) run a generated 4-ary 2-tree; the test runs its own binary as a client of the
 // simulation (libumad2sim preloaded, offscreen platform) and there, in the main window, discovers
-// the fabric and reads its tables live, makes two partitions and puts the hosts in them through
-// the document (as the partition panel does), previews pftree, opens the diff review and clicks
-// Approve against the commit target set in the settings. Back outside, the independent tools
+// the fabric through Fabric > Discover (its dialog, the worker, the tables and partitions the
+// fabric holds), makes two partitions in the partition panel and drops the hosts selected on the
+// map on them, previews pftree, opens the diff review and clicks Approve against the commit
+// target set in the settings. Back outside, the independent tools
 // check the result: dump_lfts must show the tables the GUI proposed and the commit installed,
 // and `smpquery pkeys` each host's new partition.
 
 #include "DiffReview.h"
+#include "DiscoveryDialog.h"
+#include "FabricChangesPanel.h"
 #include "FabricDocument.h"
+#include "FabricScene.h"
+#include "FabricView.h"
+#include "PartitionPanel.h"
+#include "PartitionTreeModel.h"
+#include "PortsMime.h"
+#include "RoutingSession.h"
 #include "FabricGenerator.h"
 #include "LftDump.h"
 #include "LiveFabric.h"
@@ -28,7 +37,12 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QMimeData>
+#include <QImage>
+#include <QProcess>
 #include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTreeWidget>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -50,6 +64,7 @@ using test::readAll;
 using test::smpqueryPKeys;
 
 const QLatin1String kChildFlag("--desk-child");
+const QLatin1String kRediscoverChildFlag("--rediscover-child");
 constexpr std::uint16_t kRedPKey = 0x0001;
 constexpr std::uint16_t kBluePKey = 0x0002;
 
@@ -109,6 +124,66 @@ ChildSetup &childSetup()
     return setup;
 }
 
+// Settings of the child's own, so that neither the operator's nor another test's commit target
+// leaks in; and no `weft lab` environment to fall back on.
+void useOwnSettings(const QString &application)
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("WeftTests"));
+    QCoreApplication::setApplicationName(application);
+    QSettings().clear();
+    qunsetenv("WEFT_LAB_DIR");
+    qunsetenv("WEFT_LAB_OPENSM_LOG");
+}
+
+// Fabric > Discover as the operator does it in the window shown: the menu's action, the dialog's Discover button
+// (adapter and port as the dialog proposes them), then the wait for the worker and the picture.
+bool discoverThroughTheMenu(MainWindow &window, int timeoutMs = 120000)
+{
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return false;
+    QSignalSpy finished(&window, &MainWindow::discoveryFinished);
+    window.discoverAction()->trigger();
+    DiscoveryDialog *dialog = window.findChild<DiscoveryDialog *>();
+    if (!dialog || !dialog->isVisible()) {
+        qWarning("Fabric > Discover showed no dialog");
+        return false;
+    }
+    if (!dialog->errorText().isEmpty()) {
+        qWarning("the dialog lists no adapter: %s", qPrintable(dialog->errorText()));
+        return false;
+    }
+    auto *discover = dialog->findChild<QPushButton *>(QStringLiteral("discoverButton"));
+    if (!discover || !discover->isEnabled())
+        return false;
+    QTest::mouseClick(discover, Qt::LeftButton);
+    if (finished.isEmpty() && !finished.wait(timeoutMs)) {
+        qWarning("the discovery did not finish");
+        return false;
+    }
+    if (!finished.at(0).at(0).toBool()) {
+        qWarning("the discovery failed: %s", qPrintable(finished.at(0).at(1).toString()));
+        return false;
+    }
+    return waitForScene(window, 60000);
+}
+
+// Hosts selected on the map and dragged onto a partition of the panel: the drag carries what
+// the map's selection gives (its port GUIDs), dropped on the partition's row of the model.
+bool dropHostsOnPartition(MainWindow &window, const std::vector<NodeIndex> &hosts, std::uint16_t pkey)
+{
+    window.fabricScene()->selectNodes(hosts);
+    const std::vector<Guid> dragged = window.fabricScene()->selectedPortGuids();
+    if (dragged.size() != hosts.size())
+        return false;
+    PartitionTreeModel *model = window.partitionPanel()->partitionModel();
+    std::unique_ptr<QMimeData> mime(makePortsMimeData(dragged));
+    const QModelIndex target = model->indexOfPartition(pkey);
+    return target.isValid() && model->canDropMimeData(mime.get(), Qt::CopyAction, -1, -1, target)
+        && model->dropMimeData(mime.get(), Qt::CopyAction, -1, -1, target);
+}
+
 class DeskChild : public QObject
 {
     Q_OBJECT
@@ -118,14 +193,7 @@ private Q_SLOTS:
     {
         const QString openSm = weft::test::openSmVersionProblem();  // once, before any lab starts
         QVERIFY2(openSm.isEmpty(), qPrintable(openSm));
-        // Settings of their own, so that neither the operator's nor another test's commit
-        // target leaks in; and no `weft lab` environment to fall back on.
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("WeftTests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_lab_desk"));
-        QSettings().clear();
-        qunsetenv("WEFT_LAB_DIR");
-        qunsetenv("WEFT_LAB_OPENSM_LOG");
+        useOwnSettings(QStringLiteral("tst_lab_desk"));
     }
 
     void cleanupTestCase() { QSettings().clear(); }
@@ -134,40 +202,35 @@ private Q_SLOTS:
     {
         const QDir lab(childSetup().labDir);
 
-        // Discovery and the tables the switches hold, live, as the desk reads them.
-        Result<Fabric> fabric = discoverFabric(LiveOptions{});
-        QVERIFY2(fabric.ok(), fabric.ok() ? "" : qPrintable(fabric.error().toString()));
-        Result<ForwardingTables> held = readForwardingTables(*fabric, LiveOptions{});
-        QVERIFY2(held.ok(), held.ok() ? "" : qPrintable(held.error().toString()));
-        QCOMPARE(held->size(), fabric->switches().size());
-        const std::vector<Guid> hosts = sortedHostPorts(*fabric);
+        // Fabric > Discover: the dialog with the tools' defaults, Discover, the progress, the
+        // fabric with the tables its switches hold and the partitions its ports hold.
+        MainWindow window;
+        QVERIFY(discoverThroughTheMenu(window));
+        const Fabric &fabric = *window.fabric();
+        QVERIFY(window.currentTables());
+        QCOMPARE(window.currentTables()->size(), fabric.switches().size());
+        QCOMPARE(window.document()->session()->currentTablesName(), QStringLiteral("held by the switches"));
+        // The lab's partitions.conf names only Default, which OpenSM holds on its own.
+        QVERIFY(window.tenancy().partitions.empty());
+        const std::vector<Guid> hosts = sortedHostPorts(fabric);
         QVERIFY(hosts.size() >= 4);
 
-        MainWindow window;
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.showFabric(*fabric, Tenancy{}, QStringLiteral("lab fabric"));
-        QVERIFY(waitForScene(window, 60000));
-        // The tables read go in as the operator's LFT dump does.
-        const QString heldPath = lab.filePath(QStringLiteral("gui-held.lfts"));
-        QVERIFY(writeFileAtomically(heldPath, writeLftDump(*held, &*fabric), false).ok());
-        QString error;
-        QVERIFY2(window.openLftDump(heldPath, &error), qPrintable(error));
-        QVERIFY(window.currentTables());
-
-        // Two partitions, hosts assigned through the document as the partition panel does.
+        // Two partitions made with the panel; the hosts selected on the map and dropped on them.
         FabricDocument *document = window.document();
-        const Status red = document->createPartition(QStringLiteral("red"), kRedPKey);
+        PartitionPanel *panel = window.partitionPanel();
+        const Status red = panel->createPartition(QStringLiteral("red"), QStringLiteral("0x0001"));
         QVERIFY2(red.ok(), red.ok() ? "" : qPrintable(red.error().toString()));
-        const Status blue = document->createPartition(QStringLiteral("blue"), kBluePKey);
+        const Status blue = panel->createPartition(QStringLiteral("blue"), QStringLiteral("0x0002"));
         QVERIFY2(blue.ok(), blue.ok() ? "" : qPrintable(blue.error().toString()));
-        std::vector<Guid> redPorts, bluePorts;
+        std::vector<NodeIndex> redHosts, blueHosts;
         for (std::size_t i = 0; i < hosts.size(); ++i)
-            (tenantPKeyOf(i) == kRedPKey ? redPorts : bluePorts).push_back(hosts[i]);
-        document->assignPorts(redPorts, kRedPKey, Membership::Full);
-        document->assignPorts(bluePorts, kBluePKey, Membership::Full);
-        QCOMPARE(document->tenancy().findPartition(kRedPKey)->members.size(), redPorts.size());
-        QCOMPARE(document->tenancy().findPartition(kBluePKey)->members.size(), bluePorts.size());
+            (tenantPKeyOf(i) == kRedPKey ? redHosts : blueHosts).push_back(fabric.port(fabric.portByGuid(hosts[i])).node);
+        QVERIFY(dropHostsOnPartition(window, redHosts, kRedPKey));
+        QVERIFY(dropHostsOnPartition(window, blueHosts, kBluePKey));
+        QCOMPARE(document->tenancy().findPartition(kRedPKey)->members.size(), redHosts.size());
+        QCOMPARE(document->tenancy().findPartition(kBluePKey)->members.size(), blueHosts.size());
+        for (const PartitionMember &m : document->tenancy().findPartition(kRedPKey)->members)
+            QCOMPARE(m.membership, Membership::Full);
 
         // The commit target: the lab's OpenSM files, in the settings where the Commit Target
         // dialog keeps them.
@@ -185,7 +248,7 @@ private Q_SLOTS:
         const PreviewResult *preview = window.routingPreview()->result();
         QVERIFY(preview && preview->proposed.tables);
         QVERIFY2(preview->proposed.validation.ok, qPrintable(preview->proposed.validation.problems.join(QLatin1Char('\n'))));
-        QVERIFY(writeFileAtomically(proposedLftsPath(lab.path()), writeLftDump(*preview->proposed.tables, &*fabric), false).ok());
+        QVERIFY(writeFileAtomically(proposedLftsPath(lab.path()), writeLftDump(*preview->proposed.tables, &fabric), false).ok());
 
         auto *diffDock = window.findChild<QDockWidget *>(QStringLiteral("diffDock"));
         QVERIFY(diffDock);
@@ -229,18 +292,87 @@ private Q_SLOTS:
         QCOMPARE(commitOutcomeName(*outcome), QStringLiteral("committed"));
         QVERIFY(approve->isEnabled());
     }
+
+    // The other half of the parent's rediscoverInTheDeskMarksAnUnlinkedCable: discover and
+    // preview in the desk, let the parent pull a cable (files in the lab directory say when and
+    // which), Rediscover, and look at the map, the list and the proposal.
+    void unlinkedCableIsMarkedGone()
+    {
+        const QDir lab(childSetup().labDir);
+        MainWindow window;
+        QVERIFY(discoverThroughTheMenu(window));
+        QVERIFY(window.rediscoverAction()->isEnabled());
+        FabricDocument *document = window.document();
+        QVERIFY(runPreviewAndWait(window, QStringLiteral("ftree"), 120000));
+        QVERIFY(document->session()->proposal());
+        QVERIFY(!document->session()->isProposalStale());
+        auto *approve = window.diffReview()->findChild<QPushButton *>(QStringLiteral("approveButton"));
+        QVERIFY(approve && approve->isEnabled());
+
+        // The parent pulls a cable now and says which ("GUID[port]").
+        QVERIFY(writeFileAtomically(lab.filePath(QStringLiteral("ready-to-unlink")), "ready\n", false).ok());
+        const QString unlinked = lab.filePath(QStringLiteral("unlinked"));
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(unlinked), 120000);
+        const QString pulled = QString::fromUtf8(readAll(unlinked)).trimmed();
+        QVERIFY(!pulled.isEmpty());
+
+        // Fabric > Rediscover, again until ibsim has taken the Unlink (it runs it asynchronously).
+        for (int attempt = 0; attempt < 20 && document->liveChanges().linksGone.isEmpty(); ++attempt) {
+            if (attempt)
+                QTest::qWait(250);
+            QSignalSpy finished(&window, &MainWindow::discoveryFinished);
+            window.rediscoverAction()->trigger();
+            QVERIFY(!finished.isEmpty() || finished.wait(120000));
+            QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(finished.at(0).at(1).toString()));
+        }
+        const FabricChanges &changes = document->liveChanges();
+        QCOMPARE(changes.linksGone.size(), 1);
+        QVERIFY2(changes.linksGone.front().contains(pulled), qPrintable(changes.linksGone.front() + QStringLiteral(" lacks ") + pulled));
+        QVERIFY(changes.linksNew.isEmpty());
+        QVERIFY(changes.nodesGone.isEmpty());
+        QVERIFY(changes.nodesNew.isEmpty());
+
+        // On the map: the cable drawn gone, nothing new.
+        QCOMPARE(window.fabricScene()->cablesMarkedGone(), std::size_t(1));
+        QCOMPARE(window.fabricScene()->cablesMarkedNew(), std::size_t(0));
+        // The picture, for the operator's eye (and the parent's check that it was made).
+        window.setLinkColouring(LinkColouring::Plain);
+        window.fabricView()->fitToWindow();
+        QTest::qWait(300);
+        QVERIFY(window.grab().save(lab.filePath(QStringLiteral("rediscover.png"))));
+        // In the list, in front; choosing the row selects the cable's two switches on the map.
+        QVERIFY(window.fabricChangesDock()->isVisible());
+        FabricChangesPanel *panel = window.fabricChangesPanel();
+        QCOMPARE(panel->changeCount(), 1);
+        QTreeWidgetItem *row = panel->tree()->topLevelItem(0)->child(0);
+        QVERIFY2(row->text(0).contains(pulled), qPrintable(row->text(0)));
+        panel->tree()->setCurrentItem(row);
+        const std::vector<NodeIndex> selected = window.fabricScene()->selectedNodes();
+        QCOMPARE(selected.size(), std::size_t(2));
+        for (NodeIndex node : selected)
+            QCOMPARE(window.fabric()->node(node).type, NodeType::Switch);
+
+        // The proposal is stale: the preview says so, Approve is off and refuses.
+        QVERIFY(document->session()->isProposalStale());
+        const QString refusal = document->session()->commitRefusal();
+        QVERIFY2(refusal.contains(QLatin1String("links gone: 1")), qPrintable(refusal));
+        QCOMPARE(window.routingPreview()->statusText(), refusal);
+        QVERIFY(!approve->isEnabled());
+    }
 };
 
 int runChild(int argc, char **argv)
 {
-    // argv: program --desk-child LAB_DIR OPENSM_LOG [QTest options]
+    // argv: program --desk-child|--rediscover-child LAB_DIR OPENSM_LOG [QTest options]
     if (argc < 4) {
-        fprintf(stderr, "usage: %s %s LAB_DIR OPENSM_LOG\n", argv[0], kChildFlag.data());
+        fprintf(stderr, "usage: %s %s|%s LAB_DIR OPENSM_LOG\n", argv[0], kChildFlag.data(), kRediscoverChildFlag.data());
         return 2;
     }
     childSetup().labDir = QString::fromLocal8Bit(argv[2]);
     childSetup().openSmLog = QString::fromLocal8Bit(argv[3]);
-    qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Offscreen unless a platform is asked for (a screenshot under xvfb: QT_QPA_PLATFORM=xcb).
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     // Below the parent's wait for this process, so that a step that hangs is reported by name
     // (or with the watchdog's stack trace) rather than the child being killed without a word.
     qputenv("QTEST_FUNCTION_TIMEOUT", "480000");
@@ -248,12 +380,63 @@ int runChild(int argc, char **argv)
     std::vector<char *> testArgs{argv[0]};
     for (int i = 4; i < argc; ++i)
         testArgs.push_back(argv[i]);
+    // Each parent test runs its own half.
+    char operatorLoop[] = "operatorLoop";
+    char unlinkedCable[] = "unlinkedCableIsMarkedGone";
+    testArgs.push_back(kRediscoverChildFlag == QLatin1String(argv[1]) ? unlinkedCable : operatorLoop);
     DeskChild child;
     return QTest::qExec(&child, int(testArgs.size()), testArgs.data());
 }
 
 // ---------------------------------------------------------------------------------------------
 // The parent: the lab, and the independent checks.
+
+// A generated 4-ary 2-tree in ibsim, OpenSM on ftree tables and only the default partition,
+// from files it re-reads on SIGHUP (the commit target), with its pid file.
+struct DeskLab
+{
+    QTemporaryDir dir;  // the lab's files
+    GeneratedFabric generated;
+    QString lfts;
+    QString partitions;
+    QByteArray initialLfts;
+    QByteArray initialPartitions;
+    std::unique_ptr<SimulatedFabric> sim;
+};
+
+// Empty when the lab runs; else what failed.
+QString startDeskLab(DeskLab &desk)
+{
+    if (!desk.dir.isValid())
+        return QStringLiteral("cannot create a temporary directory");
+    const QDir lab(desk.dir.path());
+    GeneratorOptions o;
+    o.arity = 4;
+    o.levels = 2;
+    o.linkSpeed = LinkSpeed::SDR;  // what ibsim reports
+    Result<GeneratedFabric> generated = generateFabric(o);
+    if (!generated)
+        return generated.error().toString();
+    desk.generated = std::move(generated).value();
+    const Fabric &fabric = desk.generated.fabric;
+    const NodeIndex smHost = fabric.endNodes().front();
+    desk.lfts = lab.filePath(QStringLiteral("opensm.lfts"));
+    desk.partitions = lab.filePath(QStringLiteral("partitions.conf"));
+    Result<Routing> ftree = routeFabric(QStringLiteral("ftree"), fabric, Tenancy{});
+    if (!ftree)
+        return ftree.error().toString();
+    desk.initialLfts = writeLftDump(ftree->tables, &fabric);
+    desk.initialPartitions = writePartitionsConf(withExplicitDefault({}));
+    for (const auto &[path, data] : {std::pair{desk.lfts, desk.initialLfts}, std::pair{desk.partitions, desk.initialPartitions}})
+        if (const Status written = writeFileAtomically(path, data, false); !written)
+            return written.error().toString();
+    auto started = test::startFileRoutedLab(fabric, smHost, lab.filePath(QStringLiteral("fabric.net")), desk.lfts, desk.partitions,
+                                            lab.filePath(QStringLiteral("opensm.pid")));
+    if (!started)
+        return started.error().toString();
+    desk.sim = std::move(*started);
+    return {};
+}
 
 }  // namespace
 
@@ -270,39 +453,49 @@ private Q_SLOTS:
         QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("the lab tests need: ") + missing));
     }
 
+    // Discover in the desk, pull a cable with ibsim's console, Rediscover: the cable is marked
+    // gone on the map and listed, and the proposal is stale. WEFT_DESK_SCREENSHOT=FILE keeps the
+    // picture of the result.
+    void rediscoverInTheDeskMarksAnUnlinkedCable();
+
+    // `weft --discover` (what `weft lab --gui` starts) opens on the fabric discovered: with
+    // --screenshot it exits 0 only once the discovery is shown, 1 when it failed.
+    void discoverAtStartOpensOnTheLabFabric()
+    {
+        DeskLab desk;
+        const QString failure = startDeskLab(desk);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        const QDir lab(desk.dir.path());
+        const QString weft = qEnvironmentVariable("WEFT_BINARY");
+        QVERIFY2(QFileInfo(weft).isExecutable(), "WEFT_BINARY must name the weft executable");
+        const QString picture = lab.filePath(QStringLiteral("start.png"));
+        const auto run = desk.sim->runClient(weft, {QStringLiteral("--discover"), QStringLiteral("--screenshot"), picture}, 120000);
+        QVERIFY2(run && run->exitCode == 0, qPrintable(describe(run)));
+        QVERIFY(!QImage(picture).isNull());
+        desk.sim->stop();
+
+        // Without the fabric the discovery fails, says so, and no picture is made.
+        const QString none = lab.filePath(QStringLiteral("none.png"));
+        QProcess alone;
+        alone.start(weft, {QStringLiteral("--discover"), QStringLiteral("--screenshot"), none});
+        QVERIFY(alone.waitForFinished(60000));
+        QCOMPARE(alone.exitCode(), 1);
+        QVERIFY2(alone.readAllStandardError().contains("discovery failed"), "no error on stderr");
+        QVERIFY(!QFileInfo::exists(none));
+    }
+
     void approveInTheDeskCommitsToTheFabric()
     {
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        const QDir lab(dir.path());
-        GeneratorOptions o;
-        o.arity = 4;
-        o.levels = 2;
-        o.linkSpeed = LinkSpeed::SDR;  // what ibsim reports
-        Result<GeneratedFabric> generated = generateFabric(o);
-        QVERIFY2(generated.ok(), generated.ok() ? "" : qPrintable(generated.error().toString()));
-        const Fabric &fabric = generated->fabric;
-        const NodeIndex smHost = fabric.endNodes().front();
-
-        // OpenSM on ftree tables and only the default partition, from files it re-reads on SIGHUP.
-        const QString lfts = lab.filePath(QStringLiteral("opensm.lfts"));
-        const QString partitions = lab.filePath(QStringLiteral("partitions.conf"));
-        Result<Routing> ftree = routeFabric(QStringLiteral("ftree"), fabric, Tenancy{});
-        QVERIFY2(ftree.ok(), ftree.ok() ? "" : qPrintable(ftree.error().toString()));
-        const QByteArray initialLfts = writeLftDump(ftree->tables, &fabric);
-        const QByteArray initialPartitions = writePartitionsConf(withExplicitDefault({}));
-        QVERIFY(writeFileAtomically(lab.filePath(QStringLiteral("fabric.net")), writeIbsimNet(fabric, smHost), false).ok());
-        QVERIFY(writeFileAtomically(lfts, initialLfts, false).ok());
-        QVERIFY(writeFileAtomically(partitions, initialPartitions, false).ok());
-        SimulatedFabric::Options so;
-        so.netFile = lab.filePath(QStringLiteral("fabric.net"));
-        so.smNode = fabric.node(smHost).name;
-        so.partitionsConf = partitions;
-        so.openSmArgs = {QStringLiteral("-R"), QStringLiteral("file"), QStringLiteral("-U"), lfts};
-        SimulatedFabric sim(so);
-        const Status started = sim.start();
-        QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().toString()));
-        QVERIFY(writeFileAtomically(lab.filePath(QStringLiteral("opensm.pid")), QByteArray::number(sim.openSmPid()) + '\n', false).ok());
+        DeskLab desk;
+        const QString failure = startDeskLab(desk);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        const QDir lab(desk.dir.path());
+        const Fabric &fabric = desk.generated.fabric;
+        SimulatedFabric &sim = *desk.sim;
+        const QString &lfts = desk.lfts;
+        const QString &partitions = desk.partitions;
+        const QByteArray &initialLfts = desk.initialLfts;
+        const QByteArray &initialPartitions = desk.initialPartitions;
 
         // The fabric as the diagnostic tools see it, with OpenSM's LIDs, for reading dumps.
         const auto discovered = sim.runClient(QStringLiteral("ibnetdiscover"), {});
@@ -362,9 +555,50 @@ private Q_SLOTS:
     }
 };
 
+void TestLabDesk::rediscoverInTheDeskMarksAnUnlinkedCable()
+{
+    DeskLab desk;
+    const QString failure = startDeskLab(desk);
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    const QDir lab(desk.dir.path());
+    const GeneratedFabric &generated = desk.generated;
+    const Fabric &fabric = generated.fabric;
+
+    // The cable to pull: the last uplink of the last leaf switch (a switch-to-switch cable).
+    const auto [leaf, uplink] = test::lastUplink(generated);
+    QVERIFY(leaf != kNoIndex);
+
+    // The desk inside the simulation; it says when to pull the cable.
+    QProcess child;
+    child.setProcessEnvironment(desk.sim->clientEnvironment());
+    child.setWorkingDirectory(lab.path());
+    child.setProcessChannelMode(QProcess::MergedChannels);
+    child.start(QCoreApplication::applicationFilePath(), {kRediscoverChildFlag, lab.path(), desk.sim->openSmLogPath()});
+    QVERIFY(child.waitForStarted(10000));
+    const QString ready = lab.filePath(QStringLiteral("ready-to-unlink"));
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(ready) || child.state() == QProcess::NotRunning, 300000);
+    QVERIFY2(QFileInfo::exists(ready), child.readAll().constData());
+    const Status pulled = desk.sim->simulatorCommand(QStringLiteral("Unlink \"%1\"[%2]").arg(fabric.node(leaf).name).arg(uplink));
+    QVERIFY2(pulled.ok(), pulled.ok() ? "" : qPrintable(pulled.error().toString()));
+    QVERIFY(writeFileAtomically(lab.filePath(QStringLiteral("unlinked")), QStringLiteral("%1[%2]").arg(guidText(fabric.node(leaf).guid)).arg(uplink).toUtf8(), false).ok());
+
+    QVERIFY(child.waitForFinished(600000));
+    const QByteArray output = child.readAll();
+    qInfo("%s", output.constData());
+    QVERIFY2(child.exitStatus() == QProcess::NormalExit && child.exitCode() == 0, output.constData());
+    const QImage picture(lab.filePath(QStringLiteral("rediscover.png")));
+    QVERIFY(!picture.isNull());
+    QVERIFY(picture.width() > 400 && picture.height() > 300);
+    if (const QString keep = qEnvironmentVariable("WEFT_DESK_SCREENSHOT"); !keep.isEmpty()) {
+        QFile::remove(keep);
+        QVERIFY(QFile::copy(lab.filePath(QStringLiteral("rediscover.png")), keep));
+    }
+    desk.sim->stop();
+}
+
 int main(int argc, char **argv)
 {
-    if (argc > 1 && kChildFlag == QLatin1String(argv[1]))
+    if (argc > 1 && (kChildFlag == QLatin1String(argv[1]) || kRediscoverChildFlag == QLatin1String(argv[1])))
         return runChild(argc, argv);
     // Room for the lab and the child's own budget (ctest allows 900 s).
     if (qEnvironmentVariableIsEmpty("QTEST_FUNCTION_TIMEOUT"))

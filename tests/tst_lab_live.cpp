@@ -398,19 +398,7 @@ private Q_SLOTS:
         QVERIFY2(run->out.contains("no changes"), run->out.constData());
 
         // Pull the last uplink of the last leaf switch (a switch-to-switch cable).
-        NodeIndex leaf = kNoIndex;
-        int uplink = 0;
-        for (NodeIndex s : fabric.switches())
-            for (int p = 1; p <= fabric.node(s).portCount; ++p) {
-                const Port &port = fabric.port(fabric.portOf(s, p));
-                if (port.remote == kNoIndex)
-                    continue;
-                if (fabric.node(fabric.port(port.remote).node).type == NodeType::Switch
-                    && generated.nodeLevel[std::size_t(s)] > generated.nodeLevel[std::size_t(fabric.port(port.remote).node)]) {
-                    leaf = s;
-                    uplink = p;
-                }
-            }
+        const auto [leaf, uplink] = test::lastUplink(generated);
         QVERIFY(leaf != kNoIndex);
         const Port &pulled = fabric.port(fabric.portOf(leaf, uplink));
         const Node &peer = fabric.node(fabric.port(pulled.remote).node);

@@ -91,19 +91,13 @@ struct Lab
         Result<Routing> ftree = routeFabric(QStringLiteral("ftree"), fabric, Tenancy{});
         if (!ftree)
             return ftree.error().toString();
-        writeFileAtomically(path("fabric.net"), writeIbsimNet(fabric, smHost), false);
         writeFileAtomically(lfts, writeLftDump(ftree->tables, &fabric), false);
         writeFileAtomically(partitions, writePartitionsConf(withExplicitDefault({})), false);
-
-        SimulatedFabric::Options so;
-        so.netFile = path("fabric.net");
-        so.smNode = fabric.node(smHost).name;
-        so.partitionsConf = partitions;
-        so.openSmArgs = {QStringLiteral("-R"), QStringLiteral("file"), QStringLiteral("-U"), lfts, QStringLiteral("-Y"), policy};
-        sim = std::make_unique<SimulatedFabric>(so);
-        if (const Status started = sim->start(); !started)
+        auto started = test::startFileRoutedLab(fabric, smHost, path("fabric.net"), lfts, partitions, pidFile,
+                                                {QStringLiteral("-Y"), policy});
+        if (!started)
             return started.error().toString();
-        writeFileAtomically(pidFile, QByteArray::number(sim->openSmPid()) + '\n', false);
+        sim = std::move(*started);
 
         // The operator runs OpenSM with QoS on (OpenSM's default SL2VL): then the rollback can
         // put the tables back (QosConfig.h).
@@ -139,9 +133,11 @@ struct Lab
         if (!pftree)
             return pftree.error().toString();
         levels = pftree->serviceLevels;
-        for (const auto &[pkey, sl] : levels)
+        for (const auto &[pkey, level] : levels) {
+            const int sl = level;  // a lambda may not capture a structured binding (C++17)
             if (lids[pkey].size() >= 2 && std::none_of(apart.begin(), apart.end(), [&](std::uint16_t k) { return levels.at(k) == sl; }))
                 apart.push_back(pkey);
+        }
         writeFileAtomically(planLfts, writeLftDump(pftree->tables, &live), false);
         writeFileAtomically(planPartitions, writePartitionsConf(withServiceLevels(tenancy.partitions, levels)), false);
         return {};

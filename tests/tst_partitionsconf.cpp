@@ -5,6 +5,7 @@
 #include "PartitionsConf.h"
 #include "WeftRunner.h"
 
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -97,6 +98,7 @@ private Q_SLOTS:
     void roundTrip();
     void writerOutputIsStandardSyntax();
     void explicitDefault();
+    void namesWithoutPKeyStayDistinct();
     void counts();
     void infoPrintsWarningsOnStandardError();
 };
@@ -485,6 +487,33 @@ void TestPartitionsConf::writerOutputIsStandardSyntax()
     QCOMPARE(back->partitions[0].name, QStringLiteral("bad_name_with_chars_"));
     QCOMPARE(back->partitions[0].members[0].membership, Membership::Full);
     QCOMPARE(back->partitions[0].policy, IsolationPolicy::Physical);
+}
+
+// Partitions without a P_Key are found again by name. Names that differ only in characters the
+// writer replaces (here a backspace and a form feed, both written as '_') must not merge on the
+// way back; found by fuzz_partitions (tests/fuzz/regressions/partitions/fuzz-names-collide.conf).
+void TestPartitionsConf::namesWithoutPKeyStayDistinct()
+{
+    const QByteArray text("tenant\bA, defmember=full : 0x123451 ;\n"
+                          "tenant\fA : 0x123452 ;\n"
+                          "tenant_A_2 : 0x123453 ;\n"
+                          "keyed\x01" "A=0x10 : 0x123454 ;\n"
+                          "keyed\x7f" "A : 0x123455 ;\n");
+    const auto first = readPartitionsConf(text, QStringLiteral("in.conf"));
+    QVERIFY2(first.ok(), qPrintable(first.ok() ? QString() : first.error().toString()));
+    QCOMPARE(first->partitions.size(), std::size_t(5));
+    const QByteArray written = writePartitionsConf(first->partitions);
+    const auto second = readPartitionsConf(written, QStringLiteral("out.conf"));
+    QVERIFY2(second.ok(), written.constData());
+    QCOMPARE(second->partitions.size(), first->partitions.size());
+    QSet<QString> names;
+    for (std::size_t i = 0; i < first->partitions.size(); ++i) {
+        QVERIFY(second->partitions[i].members == first->partitions[i].members);
+        names.insert(second->partitions[i].name);
+    }
+    QCOMPARE(names.size(), 5);
+    QCOMPARE(second->partitions[0].name, QStringLiteral("tenant_A"));
+    QCOMPARE(writePartitionsConf(second->partitions), written);
 }
 
 void TestPartitionsConf::explicitDefault()

@@ -7,6 +7,7 @@
 #include "GeneratedFabrics.h"
 #include "FatTreeEngine.h"
 #include "LftDump.h"
+#include "TopologyFile.h"
 #include "RoutingEngine.h"
 #include "UpDownEngine.h"
 
@@ -134,6 +135,35 @@ private Q_SLOTS:
         const Result<Routing> unknown = routeFabric(QStringLiteral("lash"), generate({FabricShapeKind::KaryNTree, 2, 2, 0}).fabric, {});
         QVERIFY(!unknown.ok());
         QVERIFY2(unknown.error().message.contains(QStringLiteral("unknown routing engine \"lash\"")), qPrintable(unknown.error().message));
+    }
+
+    // A topology written before the SM assigned LIDs: when the hosts without a LID leave ftree too
+    // few leaves, the refusal says that they have no LID and names the first, not only "not a
+    // fat-tree".
+    void refusalNamesHostsWithoutLid()
+    {
+        const Fabric full = generate({FabricShapeKind::KaryNTree, 2, 2, 0}).fabric;
+        QVERIFY(routeFabric(QStringLiteral("ftree"), full, {}).ok());
+        // Both hosts of one leaf lose their LIDs in the topology file.
+        const NodeIndex leaf = full.switches().back();
+        QString text = QString::fromUtf8(writeIbnetdiscover(full));
+        QStringList hostsOfLeaf;
+        for (int number = 1; number <= full.node(leaf).portCount; ++number) {
+            const PortIndex p = full.portOf(leaf, number);
+            const PortIndex peer = p == kNoIndex ? kNoIndex : full.port(p).remote;
+            if (peer == kNoIndex || full.node(full.port(peer).node).type == NodeType::Switch)
+                continue;
+            hostsOfLeaf << guidText(full.node(full.port(peer).node).guid);
+            text.replace(QRegularExpression(QStringLiteral("\\blid %1\\b").arg(full.port(peer).lid)), QStringLiteral("lid 0"));
+        }
+        QCOMPARE(hostsOfLeaf.size(), 2);
+        const Result<Fabric> fabric = readTopology(text.toUtf8(), QStringLiteral("nolid.topo"));
+        QVERIFY2(fabric.ok(), qPrintable(fabric.ok() ? QString() : fabric.error().toString()));
+        const Result<Routing> refused = routeFabric(QStringLiteral("ftree"), *fabric, {});
+        QVERIFY(!refused.ok());
+        const QString why = refused.error().message;
+        QVERIFY2(why.contains(QStringLiteral("2 linked CA/router port(s) have no LID")), qPrintable(why));
+        QVERIFY2(why.contains(hostsOfLeaf[0]) || why.contains(hostsOfLeaf[1]), qPrintable(why));
     }
 
     // Every engine, pure and degraded trees: each switch reaches each CA LID, without loops,

@@ -176,33 +176,45 @@
         <location filename="../views/review/CommitJournalDialog.cpp" line="112"/>
         <source>OpenSM&apos;s files: %1 and %2. Until it is recovered, Approve is refused.
 
-Verify: OpenSM reloads the files the commit wrote and Weft reads the fabric back; if it holds that plan the commit is finished, else the backups go back and are verified.</source>
-        <translation>OpenSMs filer: %1 og %2. Til den er gjenopprettet, avvises Godkjenn.
+Verify: OpenSM reloads the files the commit wrote and Weft reads the fabric back; if it holds that plan the commit is finished, else the backups go back and are verified.
+Roll back: the backups go back at once and are verified.</source>
+        <translation>OpenSMs filer: %1 og %2. Til den er gjenopprettet, blir Godkjenn avvist.
 
-Verifiser: OpenSM laster inn filene innføringen skrev på nytt, og Weft leser fabricen tilbake; holder den planen, fullføres innføringen, ellers legges sikkerhetskopiene tilbake og verifiseres.</translation>
+Verifiser: OpenSM leser inn filene innsendingen skrev, og Weft leser fabricen tilbake; holder den planen, er innsendingen fullført, ellers legges sikkerhetskopiene tilbake og verifiseres.
+Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="122"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="123"/>
         <source>The recovery&apos;s steps appear here.</source>
         <translation>Stegene i gjenopprettingen vises her.</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="123"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="124"/>
         <source>&amp;Verify the Fabric (Roll Back If It Does Not Hold)</source>
         <translation>&amp;Verifiser fabricen (rull tilbake om den ikke holder)</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="125"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="126"/>
+        <source>&amp;Roll Back to the Backups</source>
+        <translation>&amp;Rull tilbake til sikkerhetskopiene</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="128"/>
         <source>&amp;Leave It for Now</source>
         <translation>&amp;La den ligge inntil videre</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="147"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="162"/>
         <source>Recovering…</source>
         <translation>Gjenoppretter …</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="165"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="162"/>
+        <source>Rolling back…</source>
+        <translation>Ruller tilbake…</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="185"/>
         <source>&amp;Close</source>
         <translation>&amp;Lukk</translation>
     </message>
@@ -285,22 +297,22 @@ Verifiser: OpenSM laster inn filene innføringen skrev på nytt, og Weft leser f
         <translation>&amp;Mål for innføring …</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="199"/>
+        <location filename="../views/review/DiffReview.cpp" line="204"/>
         <source>Run a routing preview to review what it would change.</source>
         <translation>Kjør en forhåndsvisning av rutingen for å se hva den ville endre.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="231"/>
+        <location filename="../views/review/DiffReview.cpp" line="236"/>
         <source>GUID 0x%1; blocks %2</source>
         <translation>GUID 0x%1; blokker %2</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="273"/>
+        <location filename="../views/review/DiffReview.cpp" line="278"/>
         <source>yes</source>
         <translation>ja</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="273"/>
+        <location filename="../views/review/DiffReview.cpp" line="278"/>
         <source>no: %n violation(s)</source>
         <translation>
             <numerusform>nei: %n brudd</numerusform>
@@ -308,7 +320,7 @@ Verifiser: OpenSM laster inn filene innføringen skrev på nytt, og Weft leser f
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="287"/>
+        <location filename="../views/review/DiffReview.cpp" line="292"/>
         <source>Strict mode: %n isolation violation(s) block the commit</source>
         <translation>
             <numerusform>Streng modus: %n isolasjonsbrudd stopper innføringen</numerusform>
@@ -316,7 +328,7 @@ Verifiser: OpenSM laster inn filene innføringen skrev på nytt, og Weft leser f
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="288"/>
+        <location filename="../views/review/DiffReview.cpp" line="293"/>
         <source>Accept %n isolation violation(s)</source>
         <translation>
             <numerusform>Godta %n isolasjonsbrudd</numerusform>
@@ -324,17 +336,17 @@ Verifiser: OpenSM laster inn filene innføringen skrev på nytt, og Weft leser f
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="311"/>
+        <location filename="../views/review/DiffReview.cpp" line="317"/>
         <source>OpenSM runs on %1.</source>
         <translation>OpenSM kjører på %1.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="312"/>
+        <location filename="../views/review/DiffReview.cpp" line="318"/>
         <source>OpenSM&apos;s port not found on the fabric (%1); the commit infers it from the P_Key tables.</source>
         <translation>Fant ikke porten til OpenSM i nettet (%1); innføringen utleder den fra P_Key-tabellene.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="323"/>
+        <location filename="../views/review/DiffReview.cpp" line="329"/>
         <source>%n switch(es) change</source>
         <translation>
             <numerusform>%n svitsj endres</numerusform>
@@ -342,54 +354,59 @@ Verifiser: OpenSM laster inn filene innføringen skrev på nytt, og Weft leser f
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="324"/>
+        <location filename="../views/review/DiffReview.cpp" line="330"/>
         <source>%1 LFT entries in %2 blocks, %3 P_Key blocks; OpenSM sends %4 SMPs.</source>
         <translation>%1 LFT-oppføringer i %2 blokker, %3 P_Key-blokker; OpenSM sender %4 SMP-er.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="328"/>
+        <location filename="../views/review/DiffReview.cpp" line="334"/>
         <source>No current tables are known: every switch is counted as starting empty.</source>
         <translation>Ingen gjeldende tabeller er kjent: hver svitsj regnes som tom fra start.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="343"/>
+        <location filename="../views/review/DiffReview.cpp" line="349"/>
         <source>No commit target: Approve writes the plan files.</source>
         <translation>Ikke noe mål for innføring: Godkjenn skriver planfilene.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="344"/>
+        <location filename="../views/review/DiffReview.cpp" line="350"/>
         <source>Commit target: %1 and %2</source>
         <translation>Mål for innføring: %1 og %2</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="352"/>
+        <location filename="../views/review/DiffReview.cpp" line="358"/>
         <source>there is no plan to write</source>
         <translation>det finnes ingen plan å skrive</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="363"/>
+        <location filename="../views/review/DiffReview.cpp" line="369"/>
         <source>Plan written to %1: plan.lfts (load with opensm -R file -U) and partitions.conf.</source>
         <translation>Planen er skrevet til %1: plan.lfts (lastes med opensm -R file -U) og partitions.conf.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="380"/>
+        <location filename="../views/review/DiffReview.cpp" line="385"/>
+        <source>Approve refused: %1</source>
+        <translation>Godkjenning avvist: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="391"/>
         <source>Write the Plan Files To</source>
         <translation>Skriv planfilene til</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="386"/>
+        <location filename="../views/review/DiffReview.cpp" line="397"/>
         <source>Cannot Write the Plan</source>
         <translation>Kan ikke skrive planen</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="391"/>
+        <location filename="../views/review/DiffReview.cpp" line="402"/>
         <source>Approve refused: %1
 Recover it first (Fabric &gt; Recover Unfinished Commit…).</source>
         <translation>Godkjenn avvist: %1
 Gjenopprett den først (Fabric &gt; Gjenopprett ufullført innføring …).</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="395"/>
+        <location filename="../views/review/DiffReview.cpp" line="406"/>
         <source>Install this plan on the fabric now?
 
 %1
@@ -402,7 +419,7 @@ OpenSM reloads %2 and %3; Weft reads the tables back and rolls back on a mismatc
 OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake ved avvik.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="398"/>
+        <location filename="../views/review/DiffReview.cpp" line="409"/>
         <source>You accept %n isolation violation(s):</source>
         <translation>
             <numerusform>Du godtar %n isolasjonsbrudd:</numerusform>
@@ -410,121 +427,202 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="401"/>
+        <location filename="../views/review/DiffReview.cpp" line="412"/>
         <source>Approve the Plan</source>
         <translation>Godkjenn planen</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="414"/>
+        <location filename="../views/review/DiffReview.cpp" line="425"/>
         <source>Committing…</source>
         <translation>Innfører …</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="439"/>
+        <location filename="../views/review/DiffReview.cpp" line="450"/>
         <source>Commit Target</source>
         <translation>Mål for innføring</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="446"/>
+        <location filename="../views/review/DiffReview.cpp" line="457"/>
         <source>The files of an OpenSM started with -R file -U LFTS -P PARTITIONS. Leave the first empty to write plan files instead.</source>
         <translation>Filene til en OpenSM startet med -R file -U LFTS -P PARTITIONS. La den første stå tom for å skrive planfiler i stedet.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="447"/>
+        <location filename="../views/review/DiffReview.cpp" line="458"/>
         <source>LFT dump (-U):</source>
         <translation>LFT-dump (-U):</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="448"/>
+        <location filename="../views/review/DiffReview.cpp" line="459"/>
         <source>partitions.conf (-P):</source>
         <translation>partitions.conf (-P):</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="449"/>
+        <location filename="../views/review/DiffReview.cpp" line="460"/>
         <source>OpenSM pid file:</source>
         <translation>OpenSMs pid-fil:</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="450"/>
+        <location filename="../views/review/DiffReview.cpp" line="461"/>
         <source>OpenSM log (optional):</source>
         <translation>OpenSMs logg (valgfri):</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="451"/>
+        <location filename="../views/review/DiffReview.cpp" line="462"/>
         <source>OpenSM options file (-F; needed for service levels):</source>
         <translation>OpenSM-innstillingsfil (-F; trengs for tjenestenivåer):</translation>
     </message>
 </context>
 <context>
+    <name>weft::DiscoveryDialog</name>
+    <message>
+        <location filename="../views/live/DiscoveryDialog.cpp" line="16"/>
+        <source>Discover the Fabric</source>
+        <translation>Oppdag fabricen</translation>
+    </message>
+    <message>
+        <location filename="../views/live/DiscoveryDialog.cpp" line="25"/>
+        <source>Weft reads the subnet as ibnetdiscover does, then every switch&apos;s forwarding table and the ports&apos; P_Key tables, through this port:</source>
+        <translation>Weft leser subnettet slik ibnetdiscover gjør, deretter hver svitsjs videresendingstabell og portenes P_Key-tabeller, gjennom denne porten:</translation>
+    </message>
+    <message>
+        <location filename="../views/live/DiscoveryDialog.cpp" line="30"/>
+        <source>&amp;Discover</source>
+        <translation>&amp;Oppdag</translation>
+    </message>
+    <message>
+        <location filename="../views/live/DiscoveryDialog.cpp" line="36"/>
+        <source>&amp;Adapter:</source>
+        <translation>&amp;Adapter:</translation>
+    </message>
+    <message>
+        <location filename="../views/live/DiscoveryDialog.cpp" line="37"/>
+        <source>&amp;Port:</source>
+        <translation>&amp;Port:</translation>
+    </message>
+    <message>
+        <location filename="../views/live/DiscoveryDialog.cpp" line="69"/>
+        <source>First active port</source>
+        <translation>Første aktive port</translation>
+    </message>
+    <message>
+        <location filename="../views/live/DiscoveryDialog.cpp" line="71"/>
+        <source>Port %1 (active, LID %2)</source>
+        <translation>Port %1 (aktiv, LID %2)</translation>
+    </message>
+    <message>
+        <location filename="../views/live/DiscoveryDialog.cpp" line="72"/>
+        <source>Port %1 (not active)</source>
+        <translation>Port %1 (ikke aktiv)</translation>
+    </message>
+</context>
+<context>
+    <name>weft::FabricChangesPanel</name>
+    <message>
+        <location filename="../views/live/FabricChangesPanel.cpp" line="81"/>
+        <source>Links gone (%1)</source>
+        <translation>Forsvunne lenker (%1)</translation>
+    </message>
+    <message>
+        <location filename="../views/live/FabricChangesPanel.cpp" line="82"/>
+        <source>New links (%1)</source>
+        <translation>Nye lenker (%1)</translation>
+    </message>
+    <message>
+        <location filename="../views/live/FabricChangesPanel.cpp" line="83"/>
+        <source>Nodes gone (%1)</source>
+        <translation>Forsvunne noder (%1)</translation>
+    </message>
+    <message>
+        <location filename="../views/live/FabricChangesPanel.cpp" line="84"/>
+        <source>New nodes (%1)</source>
+        <translation>Nye noder (%1)</translation>
+    </message>
+    <message>
+        <location filename="../views/live/FabricChangesPanel.cpp" line="85"/>
+        <source>LIDs moved (%1)</source>
+        <translation>Flyttede LID-er (%1)</translation>
+    </message>
+    <message>
+        <location filename="../views/live/FabricChangesPanel.cpp" line="87"/>
+        <source>Fabric &gt; Rediscover lists here what changed in the live fabric since it was discovered.</source>
+        <translation>Fabric &gt; Oppdag på nytt viser her hva som er endret i den levende fabricen siden den ble oppdaget.</translation>
+    </message>
+    <message>
+        <location filename="../views/live/FabricChangesPanel.cpp" line="88"/>
+        <source>The live fabric changed since it was discovered; the map marks the cables. Open proposals are stale: discover again to plan on the fabric as it is.</source>
+        <translation>Den levende fabricen er endret siden den ble oppdaget; kartet markerer kablene. Åpne forslag er utdaterte: oppdag på nytt for å planlegge på fabricen slik den er.</translation>
+    </message>
+</context>
+<context>
     <name>weft::FabricDocument</name>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="104"/>
+        <location filename="../views/document/FabricDocument.cpp" line="111"/>
         <source>A partition needs a name.</source>
         <translation>En partisjon må ha et navn.</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="110"/>
+        <location filename="../views/document/FabricDocument.cpp" line="117"/>
         <source>The partition name &quot;%1&quot; contains &quot;%2&quot;; use letters, digits, &apos;-&apos;, &apos;_&apos; or &apos;.&apos;.</source>
         <translation>Partisjonsnavnet «%1» inneholder «%2»; bruk bokstaver, sifre, &apos;-&apos;, &apos;_&apos; eller &apos;.&apos;.</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="111"/>
+        <location filename="../views/document/FabricDocument.cpp" line="118"/>
         <source>a space</source>
         <translation>et mellomrom</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="115"/>
+        <location filename="../views/document/FabricDocument.cpp" line="122"/>
         <source>A partition named &quot;%1&quot; already exists (P_Key %2).</source>
         <translation>Det finnes allerede en partisjon med navnet «%1» (P_Key %2).</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="116"/>
+        <location filename="../views/document/FabricDocument.cpp" line="123"/>
         <source>automatic</source>
         <translation>automatisk</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="125"/>
-        <location filename="../views/document/FabricDocument.cpp" line="249"/>
+        <location filename="../views/document/FabricDocument.cpp" line="132"/>
+        <location filename="../views/document/FabricDocument.cpp" line="256"/>
         <source>P_Key 0x0000 names no partition; use 0x0001 to 0x7fff.</source>
         <translation>P_Key 0x0000 betegner ingen partisjon; bruk 0x0001 til 0x7fff.</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="127"/>
+        <location filename="../views/document/FabricDocument.cpp" line="134"/>
         <source>P_Key %1 is already used by partition &quot;%2&quot;.</source>
         <translation>P_Key %1 brukes allerede av partisjonen «%2».</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="141"/>
+        <location filename="../views/document/FabricDocument.cpp" line="148"/>
         <source>There is no partition with P_Key %1.</source>
         <translation>Det finnes ingen partisjon med P_Key %1.</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="183"/>
+        <location filename="../views/document/FabricDocument.cpp" line="190"/>
         <source>no fabric is loaded to apply weights to</source>
         <translation>ingen fabric er lastet inn som vektene kan brukes på</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="186"/>
+        <location filename="../views/document/FabricDocument.cpp" line="193"/>
         <source>cannot read: %1</source>
         <translation>kan ikke leses: %1</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="217"/>
+        <location filename="../views/document/FabricDocument.cpp" line="224"/>
         <source>no fabric is loaded to bind the project to</source>
         <translation>ingen fabric er lastet inn som prosjektet kan knyttes til</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="237"/>
+        <location filename="../views/document/FabricDocument.cpp" line="244"/>
         <source>Enter a P_Key, such as 0x0012.</source>
         <translation>Skriv inn en P_Key, for eksempel 0x0012.</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="243"/>
+        <location filename="../views/document/FabricDocument.cpp" line="250"/>
         <source>&quot;%1&quot; is not a P_Key; write it in hex with 0x (0x0012) or in decimal.</source>
         <translation>«%1» er ikke en P_Key; skriv den heksadesimalt med 0x (0x0012) eller desimalt.</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="247"/>
+        <location filename="../views/document/FabricDocument.cpp" line="254"/>
         <source>P_Key %1 is wider than 16 bits.</source>
         <translation>P_Key %1 er bredere enn 16 biter.</translation>
     </message>
@@ -532,7 +630,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::FabricScene</name>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="800"/>
+        <location filename="../views/scene/FabricScene.cpp" line="912"/>
         <source>… %n more partition(s), hues repeat</source>
         <translation>
             <numerusform>… %n partisjon til, fargene gjentas</numerusform>
@@ -540,89 +638,111 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="803"/>
+        <location filename="../views/scene/FabricScene.cpp" line="915"/>
         <source>Host in several partitions</source>
         <translation>Vert i flere partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="806"/>
+        <location filename="../views/scene/FabricScene.cpp" line="918"/>
         <source>Tenant %1</source>
         <translation>Leietaker %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="809"/>
+        <location filename="../views/scene/FabricScene.cpp" line="921"/>
         <source>Host in no partition</source>
         <translation>Vert uten partisjon</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="811"/>
+        <location filename="../views/scene/FabricScene.cpp" line="923"/>
         <source>Cable shared by partitions</source>
         <translation>Kabel delt av partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="812"/>
+        <location filename="../views/scene/FabricScene.cpp" line="924"/>
         <source>Cable without partition traffic</source>
         <translation>Kabel uten partisjonstrafikk</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="815"/>
+        <location filename="../views/scene/FabricScene.cpp" line="927"/>
         <source>Idle cable</source>
         <translation>Ubrukt kabel</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="837"/>
+        <location filename="../views/scene/FabricScene.cpp" line="929"/>
+        <source>Pod or group of switches (double-click to open)</source>
+        <translation>Pod eller gruppe av svitsjer (dobbeltklikk for å åpne)</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="932"/>
+        <source>Hottest bundle: %1 ↔ %2</source>
+        <translation>Varmeste bunt: %1 ↔ %2</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="936"/>
+        <source>Cable gone since discovery (dashed)</source>
+        <translation>Kabel forsvunnet siden oppdagelsen (stiplet)</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="938"/>
+        <source>Cable new since discovery</source>
+        <translation>Kabel ny siden oppdagelsen</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="960"/>
         <source>Switch</source>
         <translation>Svitsj</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="840"/>
+        <location filename="../views/scene/FabricScene.cpp" line="963"/>
         <source>Host</source>
         <translation>Vert</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="843"/>
+        <location filename="../views/scene/FabricScene.cpp" line="966"/>
         <source>Router</source>
         <translation>Ruter</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="852"/>
+        <location filename="../views/scene/FabricScene.cpp" line="975"/>
         <source>&lt;b&gt;%1&lt;/b&gt; (%2)&lt;br&gt;GUID %3&lt;br&gt;LID %4&lt;br&gt;%5 ports, %6 cabled&lt;br&gt;Tier %7</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; (%2)&lt;br&gt;GUID %3&lt;br&gt;LID %4&lt;br&gt;%5 porter, %6 kablet&lt;br&gt;Nivå %7</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="853"/>
-        <location filename="../views/scene/FabricScene.cpp" line="929"/>
+        <location filename="../views/scene/FabricScene.cpp" line="976"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1048"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1415"/>
         <source>none</source>
         <translation>ingen</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="856"/>
+        <location filename="../views/scene/FabricScene.cpp" line="979"/>
         <source>none (no path to a host)</source>
         <translation>ingen (ingen vei til en vert)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="861"/>
-        <location filename="../views/scene/FabricScene.cpp" line="929"/>
+        <location filename="../views/scene/FabricScene.cpp" line="984"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1048"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1415"/>
         <source>Partitions: %1</source>
         <translation>Partisjoner: %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="861"/>
+        <location filename="../views/scene/FabricScene.cpp" line="984"/>
         <source>none besides the default</source>
         <translation>ingen utenom standardpartisjonen</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="864"/>
+        <location filename="../views/scene/FabricScene.cpp" line="987"/>
         <source>Tenant: %1</source>
         <translation>Leietaker: %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="875"/>
+        <location filename="../views/scene/FabricScene.cpp" line="998"/>
         <source>Port %1 → %2: load out %3, in %4</source>
         <translation>Port %1 → %2: last ut %3, inn %4</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="881"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1004"/>
         <source>… and %n more port(s)</source>
         <translation>
             <numerusform>… og %n port til</numerusform>
@@ -630,31 +750,126 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="918"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1037"/>
         <source>&lt;b&gt;Cable&lt;/b&gt; %1 ↔ %2</source>
         <translation>&lt;b&gt;Kabel&lt;/b&gt; %1 ↔ %2</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="921"/>
-        <location filename="../views/scene/FabricScene.cpp" line="922"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1040"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1041"/>
         <source>Load %1 → %2: %3</source>
         <translation>Last %1 → %2: %3</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="924"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1043"/>
         <source>No routing to measure load with</source>
         <translation>Ingen ruting å måle last med</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="947"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1066"/>
         <source>Hosts under %1: %2</source>
         <translation>Verter under %1: %2</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="1186"/>
+        <source>Pod %1</source>
+        <translation>Pod %1</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="1189"/>
+        <source>Unreached switches</source>
+        <translation>Svitsjer som ikke nås</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="1191"/>
+        <source>Leaves</source>
+        <translation>Blader</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="1193"/>
+        <source>Roots</source>
+        <translation>Røtter</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="1195"/>
+        <source>Tier %1</source>
+        <translation>Nivå %1</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="1196"/>
+        <source>%1, group %2</source>
+        <translation>%1, gruppe %2</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="1399"/>
+        <source>&lt;b&gt;Bundle&lt;/b&gt; %1 ↔ %2</source>
+        <translation>&lt;b&gt;Bunt&lt;/b&gt; %1 ↔ %2</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/scene/FabricScene.cpp" line="1400"/>
+        <source>%n cable(s)</source>
+        <translation>
+            <numerusform>%n kabel</numerusform>
+            <numerusform>%n kabler</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="1402"/>
+        <source>Load: worst %1, mean %2 (busier direction of each cable)</source>
+        <translation>Last: verst %1, snitt %2 (den travleste retningen for hver kabel)</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="1404"/>
+        <source>The hottest bundle</source>
+        <translation>Den varmeste bunten</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="1416"/>
+        <source>Double-click to show its cables</source>
+        <translation>Dobbeltklikk for å vise kablene</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/scene/FabricScene.cpp" line="1433"/>
+        <source>%n switch(es), tier %1</source>
+        <translation>
+            <numerusform>%n svitsj, nivå %1</numerusform>
+            <numerusform>%n svitsjer, nivå %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/scene/FabricScene.cpp" line="1434"/>
+        <source>%n switch(es), tiers %1 to %2</source>
+        <translation>
+            <numerusform>%n svitsj, nivå %1 til %2</numerusform>
+            <numerusform>%n svitsjer, nivå %1 til %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/scene/FabricScene.cpp" line="1437"/>
+        <source>%n cable(s) to other groups</source>
+        <translation>
+            <numerusform>%n kabel til andre grupper</numerusform>
+            <numerusform>%n kabler til andre grupper</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/scene/FabricScene.cpp" line="1438"/>
+        <source>%n bundle(s)</source>
+        <translation>
+            <numerusform>%n bunt</numerusform>
+            <numerusform>%n bunter</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="1439"/>
+        <source>Double-click to show its switches</source>
+        <translation>Dobbeltklikk for å vise svitsjene</translation>
     </message>
 </context>
 <context>
     <name>weft::FabricView</name>
     <message numerus="yes">
-        <location filename="../views/scene/FabricView.cpp" line="260"/>
+        <location filename="../views/scene/FabricView.cpp" line="291"/>
         <source>%n host port(s)</source>
         <translation>
             <numerusform>%n vertsport</numerusform>
@@ -662,90 +877,118 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="311"/>
+        <location filename="../views/scene/FabricView.cpp" line="342"/>
         <source>Hosts</source>
         <translation>Verter</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="313"/>
+        <location filename="../views/scene/FabricView.cpp" line="344"/>
         <source>Leaves</source>
         <translation>Løvsvitsjer</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="315"/>
+        <location filename="../views/scene/FabricView.cpp" line="346"/>
         <source>Roots</source>
         <translation>Rotsvitsjer</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="317"/>
+        <location filename="../views/scene/FabricView.cpp" line="348"/>
         <source>Tier %1</source>
         <translation>Nivå %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="318"/>
+        <location filename="../views/scene/FabricView.cpp" line="349"/>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="337"/>
+        <location filename="../views/scene/FabricView.cpp" line="368"/>
         <source>Root switch</source>
         <translation>Rotsvitsj</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="339"/>
+        <location filename="../views/scene/FabricView.cpp" line="370"/>
         <source>Middle switch</source>
         <translation>Mellomsvitsj</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="341"/>
+        <location filename="../views/scene/FabricView.cpp" line="372"/>
         <source>Leaf switch</source>
         <translation>Løvsvitsj</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="350"/>
+        <location filename="../views/scene/FabricView.cpp" line="381"/>
         <source>Host</source>
         <translation>Vert</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="352"/>
+        <location filename="../views/scene/FabricView.cpp" line="383"/>
         <source>Router</source>
         <translation>Ruter</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="354"/>
+        <location filename="../views/scene/FabricView.cpp" line="385"/>
         <source>Cable</source>
         <translation>Kabel</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="358"/>
+        <location filename="../views/scene/FabricView.cpp" line="389"/>
         <source>Route between two selected hosts, there</source>
         <translation>Rute mellom to valgte verter, dit</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="359"/>
+        <location filename="../views/scene/FabricView.cpp" line="390"/>
         <source>… and back</source>
         <translation>… og tilbake</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="361"/>
+        <location filename="../views/scene/FabricView.cpp" line="392"/>
         <source>Cable of selection</source>
         <translation>Kabel til det valgte</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="434"/>
+        <location filename="../views/scene/FabricView.cpp" line="466"/>
         <source>Cable load (%1)</source>
         <translation>Kabellast (%1)</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricView.cpp" line="466"/>
+        <source>Cable load</source>
+        <translation>Kabellast</translation>
+    </message>
+</context>
+<context>
+    <name>weft::LiveDiscovery</name>
+    <message>
+        <location filename="../views/live/LiveDiscovery.cpp" line="60"/>
+        <source>Discovery cancelled.</source>
+        <translation>Oppdagelsen ble avbrutt.</translation>
+    </message>
+    <message>
+        <location filename="../views/live/LiveDiscovery.cpp" line="63"/>
+        <source>Discovering the fabric</source>
+        <translation>Oppdager fabricen</translation>
+    </message>
+    <message>
+        <location filename="../views/live/LiveDiscovery.cpp" line="67"/>
+        <source>Reading the forwarding tables</source>
+        <translation>Leser videresendingstabellene</translation>
+    </message>
+    <message>
+        <location filename="../views/live/LiveDiscovery.cpp" line="71"/>
+        <source>Reading the P_Key tables</source>
+        <translation>Leser P_Key-tabellene</translation>
     </message>
 </context>
 <context>
     <name>weft::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="105"/>
+        <location filename="../app/gui/MainWindow.cpp" line="111"/>
         <source>Zoom %1 %</source>
         <translation>Zoom %1 %</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="111"/>
+        <location filename="../app/gui/MainWindow.cpp" line="117"/>
         <source>Route shown both ways: %n hop(s) in all</source>
         <translation>
             <numerusform>Ruten vises begge veier: %n hopp i alt</numerusform>
@@ -753,7 +996,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="113"/>
+        <location filename="../app/gui/MainWindow.cpp" line="119"/>
         <source>%n nodes selected: drag the hosts onto a partition to add them</source>
         <translation>
             <numerusform>%n node valgt: dra vertene til en partisjon for å legge dem til</numerusform>
@@ -761,356 +1004,457 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="116"/>
+        <location filename="../app/gui/MainWindow.cpp" line="122"/>
         <source>Weft</source>
         <translation>Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="136"/>
+        <location filename="../app/gui/MainWindow.cpp" line="142"/>
         <source>Find a node by name, GUID or LID (&quot;lid 17&quot;)</source>
         <translation>Finn en node etter navn, GUID eller LID («lid 17»)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="176"/>
+        <location filename="../app/gui/MainWindow.cpp" line="182"/>
         <source>Nodes</source>
         <translation>Noder</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="184"/>
+        <location filename="../app/gui/MainWindow.cpp" line="190"/>
         <source>Fabric</source>
         <translation>Fabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="184"/>
+        <location filename="../app/gui/MainWindow.cpp" line="190"/>
         <source>Count</source>
         <translation>Antall</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="190"/>
+        <location filename="../app/gui/MainWindow.cpp" line="196"/>
         <source>Summary</source>
         <translation>Oversikt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="197"/>
+        <location filename="../app/gui/MainWindow.cpp" line="203"/>
         <source>Partitions</source>
         <translation>Partisjoner</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="203"/>
+        <location filename="../app/gui/MainWindow.cpp" line="209"/>
         <source>Policies</source>
         <translation>Retningslinjer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="208"/>
+        <location filename="../app/gui/MainWindow.cpp" line="214"/>
         <source>Node Weights</source>
         <translation>Nodevekter</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="215"/>
+        <location filename="../app/gui/MainWindow.cpp" line="221"/>
         <source>Fabric as opened</source>
         <translation>Nettet slik det ble åpnet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="216"/>
+        <location filename="../app/gui/MainWindow.cpp" line="222"/>
         <source>History</source>
         <translation>Historikk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="224"/>
+        <location filename="../app/gui/MainWindow.cpp" line="230"/>
         <source>Routing Preview</source>
         <translation>Forhåndsvisning av ruting</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="236"/>
+        <location filename="../app/gui/MainWindow.cpp" line="242"/>
         <source>Diff Review</source>
         <translation>Gjennomgang av endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="244"/>
+        <location filename="../app/gui/MainWindow.cpp" line="250"/>
         <source>Commit: %1</source>
         <translation>Innføring: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="253"/>
+        <location filename="../app/gui/MainWindow.cpp" line="254"/>
+        <source>Fabric Changes</source>
+        <translation>Endringer i fabricen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="280"/>
         <source>&amp;File</source>
         <translation>&amp;Fil</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="254"/>
+        <location filename="../app/gui/MainWindow.cpp" line="281"/>
         <source>&amp;Open Topology…</source>
         <translation>&amp;Åpne topologi …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="256"/>
+        <location filename="../app/gui/MainWindow.cpp" line="283"/>
         <source>Open &amp;Demo Fabric</source>
         <translation>Åpne &amp;demofabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="257"/>
+        <location filename="../app/gui/MainWindow.cpp" line="284"/>
         <source>Open &amp;Project…</source>
         <translation>Åpne &amp;prosjekt …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="259"/>
+        <location filename="../app/gui/MainWindow.cpp" line="286"/>
         <source>Open &amp;LFT Dump…</source>
         <translation>Åpne &amp;LFT-dump …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="261"/>
+        <location filename="../app/gui/MainWindow.cpp" line="288"/>
         <source>Load the forwarding tables the fabric holds now (ibroute, dump_lfts or OpenSM&apos;s dump)</source>
         <translation>Last inn videresendingstabellene nettet har nå (ibroute, dump_lfts eller OpenSMs dump)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="262"/>
+        <location filename="../app/gui/MainWindow.cpp" line="289"/>
         <source>Open &amp;Recent</source>
         <translation>Åpne &amp;nylig brukt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="265"/>
+        <location filename="../app/gui/MainWindow.cpp" line="292"/>
         <source>&amp;Save Project</source>
         <translation>&amp;Lagre prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="267"/>
+        <location filename="../app/gui/MainWindow.cpp" line="294"/>
         <source>Save Project &amp;As…</source>
         <translation>Lagre prosjekt &amp;som …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="270"/>
+        <location filename="../app/gui/MainWindow.cpp" line="297"/>
         <source>&amp;Quit</source>
         <translation>&amp;Avslutt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="274"/>
+        <location filename="../app/gui/MainWindow.cpp" line="301"/>
         <source>&amp;Edit</source>
         <translation>R&amp;ediger</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="275"/>
+        <location filename="../app/gui/MainWindow.cpp" line="302"/>
         <source>&amp;Undo</source>
         <translation>&amp;Angre</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="277"/>
+        <location filename="../app/gui/MainWindow.cpp" line="304"/>
         <source>&amp;Redo</source>
         <translation>&amp;Gjør om</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="282"/>
+        <location filename="../app/gui/MainWindow.cpp" line="309"/>
         <source>&amp;Find Node…</source>
         <translation>&amp;Finn node …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="288"/>
+        <location filename="../app/gui/MainWindow.cpp" line="315"/>
         <source>&amp;View</source>
         <translation>&amp;Vis</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="289"/>
+        <location filename="../app/gui/MainWindow.cpp" line="316"/>
         <source>&amp;Fit to Window</source>
         <translation>&amp;Tilpass til vinduet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="291"/>
+        <location filename="../app/gui/MainWindow.cpp" line="318"/>
         <source>Zoom &amp;In</source>
         <translation>Zoom &amp;inn</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="293"/>
+        <location filename="../app/gui/MainWindow.cpp" line="320"/>
         <source>Zoom &amp;Out</source>
         <translation>Zoom &amp;ut</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="299"/>
+        <location filename="../app/gui/MainWindow.cpp" line="322"/>
+        <source>Go to &amp;Hottest Bundle</source>
+        <translation>Gå til &amp;varmeste bunt</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="324"/>
+        <source>No bundle to go to: zoom a big fabric out, with cables coloured by load</source>
+        <translation>Ingen bunt å gå til: zoom ut en stor fabric, med kabler farget etter last</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="331"/>
         <source>&amp;Language</source>
         <translation>&amp;Språk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="301"/>
+        <location filename="../app/gui/MainWindow.cpp" line="333"/>
         <source>F&amp;abric</source>
         <translation>F&amp;abric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="302"/>
+        <location filename="../app/gui/MainWindow.cpp" line="334"/>
+        <source>&amp;Discover…</source>
+        <translation>&amp;Oppdag…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="336"/>
+        <source>Read the live fabric through a local adapter: topology, forwarding tables and P_Key tables</source>
+        <translation>Les den levende fabricen gjennom en lokal adapter: topologi, videresendingstabeller og P_Key-tabeller</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="337"/>
+        <source>R&amp;ediscover</source>
+        <translation>Oppdag på &amp;nytt</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="339"/>
+        <source>Discover again and show what changed since the fabric shown was discovered</source>
+        <translation>Oppdag på nytt og vis hva som er endret siden den viste fabricen ble oppdaget</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="342"/>
         <source>&amp;Preview Routing</source>
         <translation>&amp;Forhåndsvis ruting</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="308"/>
+        <location filename="../app/gui/MainWindow.cpp" line="348"/>
         <source>&amp;Review Changes</source>
         <translation>&amp;Gå gjennom endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="313"/>
+        <location filename="../app/gui/MainWindow.cpp" line="353"/>
         <source>&amp;Approve…</source>
         <translation>&amp;Godkjenn …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="314"/>
+        <location filename="../app/gui/MainWindow.cpp" line="354"/>
         <source>Commit &amp;Target…</source>
         <translation>&amp;Mål for innføring …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="316"/>
+        <location filename="../app/gui/MainWindow.cpp" line="356"/>
         <source>Commit &amp;Journal…</source>
         <translation>Commit-&amp;logg…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="317"/>
+        <location filename="../app/gui/MainWindow.cpp" line="357"/>
         <source>&amp;Recover Unfinished Commit…</source>
         <translation>&amp;Gjenopprett ufullført innføring …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="319"/>
+        <location filename="../app/gui/MainWindow.cpp" line="359"/>
         <source>No unfinished commit on the commit target.</source>
         <translation>Ingen ufullført innføring på målet for innføring.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="322"/>
+        <location filename="../app/gui/MainWindow.cpp" line="362"/>
         <source>&amp;Help</source>
         <translation>&amp;Hjelp</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="323"/>
+        <location filename="../app/gui/MainWindow.cpp" line="363"/>
         <source>&amp;About Weft</source>
         <translation>&amp;Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="325"/>
+        <location filename="../app/gui/MainWindow.cpp" line="365"/>
         <source>About &amp;Qt</source>
         <translation>Om &amp;Qt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="339"/>
+        <location filename="../app/gui/MainWindow.cpp" line="379"/>
         <source>System Language</source>
         <translation>Systemets språk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="357"/>
+        <location filename="../app/gui/MainWindow.cpp" line="397"/>
         <source>The new language applies when Weft is started again.</source>
         <translation>Det nye språket gjelder fra neste gang Weft startes.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="375"/>
+        <location filename="../app/gui/MainWindow.cpp" line="415"/>
         <source>Recovery: %1</source>
         <translation>Gjenoppretting: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="388"/>
+        <location filename="../app/gui/MainWindow.cpp" line="428"/>
         <source>Open Commit Journal</source>
         <translation>Åpne commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="389"/>
+        <location filename="../app/gui/MainWindow.cpp" line="429"/>
         <source>Commit journals (*.jsonl);;All files (*)</source>
         <translation>Commit-logger (*.jsonl);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="398"/>
+        <location filename="../app/gui/MainWindow.cpp" line="438"/>
         <source>Commit Journal</source>
         <translation>Commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="398"/>
+        <location filename="../app/gui/MainWindow.cpp" line="438"/>
         <source>Cannot read the commit journal:
 %1</source>
         <translation>Kan ikke lese commit-loggen:
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="424"/>
+        <location filename="../app/gui/MainWindow.cpp" line="464"/>
         <source>Unsaved Changes</source>
         <translation>Ulagrede endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="424"/>
+        <location filename="../app/gui/MainWindow.cpp" line="464"/>
         <source>The partitions have unsaved changes. Save them as a project?</source>
         <translation>Partisjonene har ulagrede endringer. Vil du lagre dem som et prosjekt?</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="441"/>
+        <location filename="../app/gui/MainWindow.cpp" line="481"/>
         <source>%1[*] — Weft</source>
         <translation>%1[*] — Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="448"/>
+        <location filename="../app/gui/MainWindow.cpp" line="488"/>
         <source>Laying out the fabric (%1 nodes)…</source>
         <translation>Plasserer nodene i fabricen (%1 noder) …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="521"/>
+        <location filename="../app/gui/MainWindow.cpp" line="532"/>
+        <source>Discovering the fabric again…</source>
+        <translation>Oppdager fabricen på nytt…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="532"/>
+        <source>Discovering the fabric…</source>
+        <translation>Oppdager fabricen…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="533"/>
+        <source>Cancel</source>
+        <translation>Avbryt</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="535"/>
+        <source>Discover</source>
+        <translation>Oppdag</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="560"/>
+        <source>Cannot Discover the Fabric</source>
+        <translation>Kan ikke oppdage fabricen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="561"/>
+        <source>The fabric could not be read. What is shown is unchanged.</source>
+        <translation>Fabricen kunne ikke leses. Det som vises, er uendret.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="570"/>
+        <source>first adapter</source>
+        <translation>første adapter</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/MainWindow.cpp" line="579"/>
+        <source>Rediscovered: the fabric changed (%n change(s)); open proposals are stale</source>
+        <translation>
+            <numerusform>Oppdaget på nytt: fabricen er endret (%n endring); åpne forslag er utdaterte</numerusform>
+            <numerusform>Oppdaget på nytt: fabricen er endret (%n endringer); åpne forslag er utdaterte</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="581"/>
+        <source>Rediscovered: no change since the fabric was discovered</source>
+        <translation>Oppdaget på nytt: ingen endring siden fabricen ble oppdaget</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="592"/>
+        <source>Live fabric (%1)</source>
+        <translation>Levende fabric (%1)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="593"/>
+        <source>held by the switches</source>
+        <translation>holdt av svitsjene</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/MainWindow.cpp" line="595"/>
+        <source>Discovered %n node(s); the tables and partitions are those the fabric holds</source>
+        <translation>
+            <numerusform>Oppdaget %n node; tabellene og partisjonene er dem fabricen holder</numerusform>
+            <numerusform>Oppdaget %n noder; tabellene og partisjonene er dem fabricen holder</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="673"/>
         <source>View</source>
         <translation>Visning</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="526"/>
-        <location filename="../app/gui/MainWindow.cpp" line="531"/>
+        <location filename="../app/gui/MainWindow.cpp" line="678"/>
+        <location filename="../app/gui/MainWindow.cpp" line="683"/>
         <source>Plain</source>
         <translation>Enkel</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="527"/>
+        <location filename="../app/gui/MainWindow.cpp" line="679"/>
         <source>By load</source>
         <translation>Etter last</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="528"/>
-        <location filename="../app/gui/MainWindow.cpp" line="532"/>
+        <location filename="../app/gui/MainWindow.cpp" line="680"/>
+        <location filename="../app/gui/MainWindow.cpp" line="684"/>
         <source>By partition</source>
         <translation>Etter partisjon</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="533"/>
+        <location filename="../app/gui/MainWindow.cpp" line="685"/>
         <source>By tenant</source>
         <translation>Etter leietaker</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="536"/>
+        <location filename="../app/gui/MainWindow.cpp" line="688"/>
         <source>Current tables</source>
         <translation>Gjeldende tabeller</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="537"/>
+        <location filename="../app/gui/MainWindow.cpp" line="689"/>
         <source>Proposed (preview)</source>
         <translation>Foreslått (forhåndsvisning)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="542"/>
+        <location filename="../app/gui/MainWindow.cpp" line="694"/>
         <source>Find node: name, GUID or LID</source>
         <translation>Finn node: navn, GUID eller LID</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="546"/>
+        <location filename="../app/gui/MainWindow.cpp" line="698"/>
         <source> Cables: </source>
         <translation> Kabler: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="548"/>
+        <location filename="../app/gui/MainWindow.cpp" line="700"/>
         <source>  Hosts: </source>
         <translation>  Verter: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="550"/>
+        <location filename="../app/gui/MainWindow.cpp" line="702"/>
         <source>  Routing: </source>
         <translation>  Ruting: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="573"/>
+        <location filename="../app/gui/MainWindow.cpp" line="725"/>
         <source>No node matches &quot;%1&quot;</source>
         <translation>Ingen node passer med «%1»</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="582"/>
+        <location filename="../app/gui/MainWindow.cpp" line="734"/>
         <source>open a fabric first</source>
         <translation>åpne et nett først</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="596"/>
+        <location filename="../app/gui/MainWindow.cpp" line="748"/>
         <source>Current tables: %1</source>
         <translation>Gjeldende tabeller: %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="597"/>
+        <location filename="../app/gui/MainWindow.cpp" line="749"/>
         <source>Current tables: %1 (%n switch(es) not fully covered)</source>
         <translation>
             <numerusform>Gjeldende tabeller: %1 (%n svitsj ikke fullt dekket)</numerusform>
@@ -1118,27 +1462,27 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="605"/>
+        <location filename="../app/gui/MainWindow.cpp" line="757"/>
         <source>Open LFT Dump</source>
         <translation>Åpne LFT-dump</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="606"/>
+        <location filename="../app/gui/MainWindow.cpp" line="758"/>
         <source>LFT dumps (*.lfts *.dump *.txt);;All files (*)</source>
         <translation>LFT-dumper (*.lfts *.dump *.txt);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="612"/>
+        <location filename="../app/gui/MainWindow.cpp" line="764"/>
         <source>Cannot Open the LFT Dump</source>
         <translation>Kan ikke åpne LFT-dumpen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="619"/>
+        <location filename="../app/gui/MainWindow.cpp" line="771"/>
         <source>open the project&apos;s fabric first</source>
         <translation>åpne prosjektets nett først</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="632"/>
+        <location filename="../app/gui/MainWindow.cpp" line="784"/>
         <source>%n GUID(s) of the project are not in this fabric and were left out</source>
         <translation>
             <numerusform>%n GUID i prosjektet finnes ikke i dette nettet og ble utelatt</numerusform>
@@ -1146,174 +1490,174 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="646"/>
+        <location filename="../app/gui/MainWindow.cpp" line="798"/>
         <source>Saved %1</source>
         <translation>Lagret %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="653"/>
+        <location filename="../app/gui/MainWindow.cpp" line="805"/>
         <source>Open Project</source>
         <translation>Åpne prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="654"/>
+        <location filename="../app/gui/MainWindow.cpp" line="806"/>
         <source>Weft projects (*.weft);;All files (*)</source>
         <translation>Weft-prosjekter (*.weft);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="660"/>
-        <location filename="../app/gui/MainWindow.cpp" line="741"/>
+        <location filename="../app/gui/MainWindow.cpp" line="812"/>
+        <location filename="../app/gui/MainWindow.cpp" line="893"/>
         <source>Cannot Open the Project</source>
         <translation>Kan ikke åpne prosjektet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="666"/>
+        <location filename="../app/gui/MainWindow.cpp" line="818"/>
         <source>Save Project</source>
         <translation>Lagre prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="667"/>
+        <location filename="../app/gui/MainWindow.cpp" line="819"/>
         <source>Weft projects (*.weft)</source>
         <translation>Weft-prosjekter (*.weft)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="674"/>
-        <location filename="../app/gui/MainWindow.cpp" line="688"/>
+        <location filename="../app/gui/MainWindow.cpp" line="826"/>
+        <location filename="../app/gui/MainWindow.cpp" line="840"/>
         <source>Cannot Save the Project</source>
         <translation>Kan ikke lagre prosjektet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="721"/>
+        <location filename="../app/gui/MainWindow.cpp" line="873"/>
         <source>Cannot Open the Demo Fabric</source>
         <translation>Kan ikke åpne demofabricen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="728"/>
+        <location filename="../app/gui/MainWindow.cpp" line="880"/>
         <source>Open Topology</source>
         <translation>Åpne topologi</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="729"/>
+        <location filename="../app/gui/MainWindow.cpp" line="881"/>
         <source>Topology files (ibnetdiscover, ibsim) (*.txt *.net *.topo);;All files (*)</source>
         <translation>Topologifiler (ibnetdiscover, ibsim) (*.txt *.net *.topo);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="750"/>
+        <location filename="../app/gui/MainWindow.cpp" line="902"/>
         <source>Cannot Open Topology</source>
         <translation>Kan ikke åpne topologien</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="751"/>
+        <location filename="../app/gui/MainWindow.cpp" line="903"/>
         <source>%1 could not be read. The fabric shown before is unchanged.</source>
         <translation>Kunne ikke lese %1. Fabricen som ble vist fra før, er uendret.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="776"/>
+        <location filename="../app/gui/MainWindow.cpp" line="928"/>
         <source>&amp;%1 %2</source>
         <translation>&amp;%1 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="782"/>
+        <location filename="../app/gui/MainWindow.cpp" line="934"/>
         <source>No Recent Files</source>
         <translation>Ingen nylig brukte filer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="786"/>
+        <location filename="../app/gui/MainWindow.cpp" line="938"/>
         <source>&amp;Clear List</source>
         <translation>&amp;Tøm listen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="794"/>
+        <location filename="../app/gui/MainWindow.cpp" line="946"/>
         <source>About Weft</source>
         <translation>Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="795"/>
+        <location filename="../app/gui/MainWindow.cpp" line="947"/>
         <source>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;A fabric manager for InfiniBand: topology, partitions and routing, previewed before they reach the subnet manager.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;En fabric-forvalter for InfiniBand: topologi, partisjoner og ruting, forhåndsvist før de når subnet-manageren.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="807"/>
+        <location filename="../app/gui/MainWindow.cpp" line="959"/>
         <source>Switches</source>
         <translation>Svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="808"/>
+        <location filename="../app/gui/MainWindow.cpp" line="960"/>
         <source>Hosts (channel adapters)</source>
         <translation>Verter (kanaladaptere)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="810"/>
+        <location filename="../app/gui/MainWindow.cpp" line="962"/>
         <source>Routers</source>
         <translation>Rutere</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="811"/>
+        <location filename="../app/gui/MainWindow.cpp" line="963"/>
         <source>Cables</source>
         <translation>Kabler</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="812"/>
+        <location filename="../app/gui/MainWindow.cpp" line="964"/>
         <source>Between switches</source>
         <translation>Mellom svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="813"/>
+        <location filename="../app/gui/MainWindow.cpp" line="965"/>
         <source>To hosts and routers</source>
         <translation>Til verter og rutere</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="814"/>
+        <location filename="../app/gui/MainWindow.cpp" line="966"/>
         <source>Switch tiers</source>
         <translation>Svitsjnivåer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="818"/>
+        <location filename="../app/gui/MainWindow.cpp" line="970"/>
         <source>Tier 1 (leaves)</source>
         <translation>Nivå 1 (løvsvitsjer)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="820"/>
+        <location filename="../app/gui/MainWindow.cpp" line="972"/>
         <source>Tier %1 (roots)</source>
         <translation>Nivå %1 (rotsvitsjer)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="822"/>
+        <location filename="../app/gui/MainWindow.cpp" line="974"/>
         <source>Tier %1</source>
         <translation>Nivå %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="826"/>
+        <location filename="../app/gui/MainWindow.cpp" line="978"/>
         <source>Switches with no path to a host</source>
         <translation>Svitsjer uten vei til en vert</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="827"/>
+        <location filename="../app/gui/MainWindow.cpp" line="979"/>
         <source>none assigned</source>
         <translation>ingen tildelt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="828"/>
+        <location filename="../app/gui/MainWindow.cpp" line="980"/>
         <source>%1–%2</source>
         <translation>%1–%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="829"/>
+        <location filename="../app/gui/MainWindow.cpp" line="981"/>
         <source>LID range</source>
         <translation>LID-område</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="830"/>
+        <location filename="../app/gui/MainWindow.cpp" line="982"/>
         <source>LIDs assigned</source>
         <translation>Tildelte LID-er</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="837"/>
+        <location filename="../app/gui/MainWindow.cpp" line="989"/>
         <source>No fabric</source>
         <translation>Ingen fabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="841"/>
+        <location filename="../app/gui/MainWindow.cpp" line="993"/>
         <source>Switches: %1 · Hosts: %2 · Cables: %3</source>
         <translation>Svitsjer: %1 · Verter: %2 · Kabler: %3</translation>
     </message>
@@ -1673,12 +2017,12 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         <translation>nei</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="277"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="279"/>
         <source>Proposed: %1</source>
         <translation>Foreslått: %1</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="279"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="281"/>
         <source>Current: %1</source>
         <translation>Gjeldende: %1</translation>
     </message>
@@ -1739,24 +2083,24 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
     </message>
     <message>
         <location filename="../views/review/RoutingPreview.cpp" line="104"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="352"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="390"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="354"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="392"/>
         <source>Measure</source>
         <translation>Mål</translation>
     </message>
     <message>
         <location filename="../views/review/RoutingPreview.cpp" line="104"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="352"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="479"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="512"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="354"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="481"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="514"/>
         <source>Current</source>
         <translation>Gjeldende</translation>
     </message>
     <message>
         <location filename="../views/review/RoutingPreview.cpp" line="104"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="352"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="479"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="512"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="354"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="481"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="514"/>
         <source>Proposed</source>
         <translation>Foreslått</translation>
     </message>
@@ -1791,174 +2135,207 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         <translation>Partisjonene er endret siden denne forhåndsvisningen: kjør den på nytt for å se virkningen.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="271"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="273"/>
         <source>Routing with %1…</source>
         <translation>Ruter med %1 …</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="297"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="299"/>
         <source>Preview cancelled.</source>
         <translation>Forhåndsvisningen er avbrutt.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="319"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="321"/>
         <source>Routing</source>
         <translation>Ruting</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="319"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="321"/>
         <source>Validating</source>
         <translation>Validerer</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="319"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="321"/>
         <source>Measuring load</source>
         <translation>Måler last</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="320"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="322"/>
         <source>Sampling bisections</source>
         <translation>Trekker todelinger</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="320"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="322"/>
         <source>Done</source>
         <translation>Ferdig</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="329"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="331"/>
         <source>%1…</source>
         <translation>%1 …</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="338"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="340"/>
         <source>The preview failed: %1</source>
         <translation>Forhåndsvisningen mislyktes: %1</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="365"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="367"/>
         <source>Open a fabric to preview its routing.</source>
         <translation>Åpne et nett for å forhåndsvise rutingen.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="367"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="369"/>
         <source>Current tables: %1. Pick an engine and press Preview.</source>
         <translation>Gjeldende tabeller: %1. Velg en motor og trykk Forhåndsvis.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="369"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="371"/>
         <source>No current tables are known (File ▸ Open LFT Dump… loads them). Pick an engine and press Preview.</source>
         <translation>Ingen gjeldende tabeller er kjent (Fil ▸ Åpne LFT-dump … laster dem inn). Velg en motor og trykk Forhåndsvis.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="390"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="392"/>
         <source>Current: none</source>
         <translation>Gjeldende: ingen</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="391"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="393"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="403"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="405"/>
         <source>passes</source>
         <translation>består</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="403"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="405"/>
         <source>fails</source>
         <translation>feiler</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="405"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="407"/>
         <source>Validation</source>
         <translation>Validering</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="408"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="410"/>
         <source>Partition pairs not delivered</source>
         <translation>Partisjonspar som ikke leveres</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="409"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="411"/>
         <source>Forwarding loops</source>
         <translation>Videresendingsløkker</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="410"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="412"/>
         <source>Free of credit loops</source>
         <translation>Fri for kredittløkker</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="413"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="415"/>
         <source>Isolation policy violations</source>
         <translation>Brudd på isolasjonsregler</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="414"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="416"/>
         <source>Highest link load</source>
         <translation>Høyeste lenkelast</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="415"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="417"/>
         <source>Mean link load</source>
         <translation>Gjennomsnittlig lenkelast</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="416"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="418"/>
         <source>Spread of link load (σ)</source>
         <translation>Spredning i lenkelast (σ)</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="417"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="419"/>
         <source>Most routes on one link</source>
         <translation>Flest ruter på én lenke</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="418"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="420"/>
         <source>Links shared by partitions</source>
         <translation>Lenker delt av partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="419"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="421"/>
         <source>Inter-partition interference</source>
         <translation>Interferens mellom partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="420"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="422"/>
         <source>Flows not delivered</source>
         <translation>Strømmer som ikke leveres</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="422"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="424"/>
         <source>not computed</source>
         <translation>ikke beregnet</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="425"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="427"/>
         <source>Effective bisection bandwidth (mean)</source>
         <translation>Effektiv todelingsbåndbredde (snitt)</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="435"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="437"/>
         <source>  no warnings</source>
         <translation>  ingen advarsler</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="440"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="442"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="448"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="450"/>
         <source>%1 routes the fabric and passes validation.</source>
         <translation>%1 ruter nettet og består valideringen.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="449"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="451"/>
         <source>%1 routes the fabric, but validation fails: see the problems below.</source>
         <translation>%1 ruter nettet, men valideringen feiler: se problemene nedenfor.</translation>
+    </message>
+</context>
+<context>
+    <name>weft::RoutingSession</name>
+    <message>
+        <location filename="../views/document/RoutingSession.cpp" line="51"/>
+        <source>links gone: %1</source>
+        <translation>forsvunne lenker: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/document/RoutingSession.cpp" line="52"/>
+        <source>new links: %1</source>
+        <translation>nye lenker: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/document/RoutingSession.cpp" line="53"/>
+        <source>nodes gone: %1</source>
+        <translation>forsvunne noder: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/document/RoutingSession.cpp" line="54"/>
+        <source>new nodes: %1</source>
+        <translation>nye noder: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/document/RoutingSession.cpp" line="55"/>
+        <source>LIDs moved: %1</source>
+        <translation>flyttede LID-er: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/document/RoutingSession.cpp" line="56"/>
+        <source>The fabric changed since it was discovered (%1): this plan is stale. Discover the fabric again (Fabric &gt; Discover), then preview again.</source>
+        <translation>Fabricen er endret siden den ble oppdaget (%1): denne planen er utdatert. Oppdag fabricen på nytt (Fabric &gt; Oppdag), og forhåndsvis deretter igjen.</translation>
     </message>
 </context>
 <context>

@@ -139,10 +139,12 @@ Result<StageFigures> runStage(const QString &name, const QString &work, const Be
             return Error{{}, 0, scene.error()};
         const SceneTiming timing = scene.run(QSize(1600, 1000));
         figures.seconds = timing.buildSeconds + timing.repaintSeconds;
-        figures.detail = QStringLiteral("build %1 s, repaint %2 ms, %3 items")
+        figures.detail = QStringLiteral("build %1 s, repaint %2 ms, %3 items, recolour for new loads %4 ms%5")
                              .arg(timing.buildSeconds, 0, 'f', 2)
                              .arg(timing.repaintSeconds * 1e3, 0, 'f', 0)
-                             .arg(timing.items);
+                             .arg(timing.items)
+                             .arg(timing.recolourSeconds * 1e3, 0, 'f', 1)
+                             .arg(timing.aggregated ? QStringLiteral(" (aggregated)") : QString());
         return figures;
     }
 

@@ -15,6 +15,10 @@ struct SceneTiming
 {
     double buildSeconds = 0;    // layout (off the GUI thread, as the GUI does), items, load colours
     double repaintSeconds = 0;  // one full repaint at full zoom-out into an image of `size`
+    // A new per-port load vector applied to the scene at full zoom-out (one tick of measured
+    // samples: cables and bundles recoloured), and whether the picture was aggregated then.
+    double recolourSeconds = 0;
+    bool aggregated = false;
     std::size_t items = 0;
 };
 

@@ -149,4 +149,32 @@ void printJson(const QJsonObject &object)
     out().flush();
 }
 
+void addLiveOptions(QCommandLineParser &parser, const QString &mad)
+{
+    parser.addOption({QStringLiteral("ca"), QStringLiteral("Adapter to use (default: the first)."), QStringLiteral("NAME")});
+    parser.addOption({QStringLiteral("port"), QStringLiteral("Adapter port to use (default: the first active)."), QStringLiteral("N"), QStringLiteral("0")});
+    parser.addOption({QStringLiteral("timeout"), QStringLiteral("Milliseconds to wait for each %1 (default 200).").arg(mad), QStringLiteral("MS"), QStringLiteral("200")});
+    parser.addOption({QStringLiteral("retries"), QStringLiteral("Retries per %1 (default 3).").arg(mad), QStringLiteral("N"), QStringLiteral("3")});
+}
+
+bool readLiveOptions(const QCommandLineParser &parser, const QString &command, LiveOptions *options, int *exitCode)
+{
+    const auto bad = [&](const QString &message) {
+        *exitCode = reportBadInput(command, message);
+        return false;
+    };
+    options->caName = parser.value(QStringLiteral("ca"));
+    bool ok = false;
+    options->caPort = parser.value(QStringLiteral("port")).toInt(&ok);
+    if (!ok || options->caPort < 0 || options->caPort > 254)
+        return bad(QStringLiteral("--port: not a port number: \"%1\"").arg(parser.value(QStringLiteral("port"))));
+    options->timeoutMs = parser.value(QStringLiteral("timeout")).toInt(&ok);
+    if (!ok || options->timeoutMs < 1)
+        return bad(QStringLiteral("--timeout: not a positive number of milliseconds: \"%1\"").arg(parser.value(QStringLiteral("timeout"))));
+    options->retries = parser.value(QStringLiteral("retries")).toInt(&ok);
+    if (!ok || options->retries < 0)
+        return bad(QStringLiteral("--retries: not a count: \"%1\"").arg(parser.value(QStringLiteral("retries"))));
+    return true;
+}
+
 }  // namespace weft::cli

@@ -5,6 +5,7 @@
 #include "Fabric.h"
 #include "ForwardingTables.h"
 #include "LftDump.h"
+#include "LiveFabric.h"
 #include "Result.h"
 #include "Tenancy.h"
 
@@ -43,6 +44,13 @@ Status writeOutput(const QString &path, const QByteArray &data);
 Status writeLftDumpOutput(const QString &path, const ForwardingTables &tables, const Fabric *fabric, LftDumpForm form);
 
 void printJson(const QJsonObject &object);
+
+// How a command reaches the live fabric: --ca, --port, --timeout and --retries; `mad` names what
+// the timeout applies to in the help ("SMP", "MAD").
+void addLiveOptions(QCommandLineParser &parser, const QString &mad);
+// Those options into `options`; false (the problem printed, *exitCode = kExitBadInput) when one
+// is not valid.
+bool readLiveOptions(const QCommandLineParser &parser, const QString &command, LiveOptions *options, int *exitCode);
 
 // What a command reads before it works: the topology (--topology), LFT dumps read against it,
 // and the tenancy. Each flag names options the command defines (QCommandLineParser warns

@@ -68,7 +68,8 @@ int commit(const QStringList &args)
         "One commit at a time runs on a target (a lock beside --opensm-lfts). Each commit journals\n"
         "its intent before writing and its outcome after; a commit interrupted in between (Weft\n"
         "killed) is found by the next one, which refuses until `weft commit --recover` (with the\n"
-        "--opensm-* options and no plan) has verified the fabric against it or rolled it back."));
+        "--opensm-* options and no plan) has verified the fabric against it or rolled it back\n"
+        "(--recover --rollback: straight back to the backups, verified)."));
     parser.addOption({QStringLiteral("plan-lfts"), QStringLiteral("The planned forwarding tables (LFT dump); the service levels `weft route` wrote beside it (FILE.sl) are part of the plan."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("plan-partitions"), QStringLiteral("The planned partitions.conf (default with --project: the "
                                                                        "project's partitions)."), QStringLiteral("FILE")});
@@ -94,6 +95,8 @@ int commit(const QStringList &args)
     parser.addOption({QStringLiteral("recover"), QStringLiteral("Bring an interrupted commit on the target (journalled, without an outcome) "
                                                                "to a verified state: its plan verified on the fabric, else the backups restored "
                                                                "and verified. No plan options.")});
+    parser.addOption({QStringLiteral("rollback"), QStringLiteral("With --recover: restore the backups the journal names and verify them, "
+                                                                "without trying the interrupted commit's files.")});
     parser.addOption({QStringLiteral("wait"), QStringLiteral("When another commit runs on the same OpenSM files, wait for it to finish "
                                                             "(default: refuse, naming who holds the commit lock).")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print the report as JSON.")});
@@ -105,6 +108,8 @@ int commit(const QStringList &args)
         for (const char *plan : {"plan-lfts", "plan-partitions", "project", "plan-topology", "accept-violations"})
             if (parser.isSet(QLatin1String(plan)))
                 return reportBadInput(command, QStringLiteral("--recover takes no plan (the journal has it): drop --%1").arg(QLatin1String(plan)));
+    } else if (parser.isSet(QStringLiteral("rollback"))) {
+        return reportBadInput(command, QStringLiteral("--rollback goes with --recover (a commit that fails rolls back by itself)"));
     } else if (!parser.isSet(QStringLiteral("plan-partitions")) && !parser.isSet(QStringLiteral("project"))) {
         return reportBadInput(command, QStringLiteral("--plan-partitions or --project is required"));
     }
@@ -142,6 +147,7 @@ int commit(const QStringList &args)
     const bool json = parser.isSet(QStringLiteral("json"));
     if (!json)
         options.progress = [](const QString &line) { out() << line << Qt::endl; };
+    options.recoverByRollback = parser.isSet(QStringLiteral("rollback"));
     if (recover)
         return reportCommit(recoverCommit(target, liveCommitBackend(live), options), json);
 

@@ -44,10 +44,7 @@ int discover(const QStringList &args)
         "Discovers the fabric through the local InfiniBand adapter, as ibnetdiscover does, and\n"
         "optionally reads every switch's forwarding table and the ports' P_Key tables.\n"
         "P_Key file format: one line per port, \"<port GUID> <port> \\\"<description>\\\" <index>:0x<pkey> ...\"."));
-    parser.addOption({QStringLiteral("ca"), QStringLiteral("Adapter to use (default: the first)."), QStringLiteral("NAME")});
-    parser.addOption({QStringLiteral("port"), QStringLiteral("Adapter port to use (default: the first active)."), QStringLiteral("N"), QStringLiteral("0")});
-    parser.addOption({QStringLiteral("timeout"), QStringLiteral("Milliseconds to wait for each SMP (default 200)."), QStringLiteral("MS"), QStringLiteral("200")});
-    parser.addOption({QStringLiteral("retries"), QStringLiteral("Retries per SMP (default 3)."), QStringLiteral("N"), QStringLiteral("3")});
+    addLiveOptions(parser, QStringLiteral("SMP"));
     parser.addOption({QStringLiteral("outstanding-smps"), QStringLiteral("SMPs the scan keeps in flight (default 4, as OpenSM; ibnetdiscover uses 2)."), QStringLiteral("N"), QStringLiteral("4")});
     parser.addOption({{QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("Write the topology (ibnetdiscover format)."), QStringLiteral("TOPOLOGY")});
     parser.addOption({QStringLiteral("lfts"), QStringLiteral("Read every switch's LFT and write them (ibroute format)."), QStringLiteral("FILE")});
@@ -59,17 +56,9 @@ int discover(const QStringList &args)
         return exitCode;
 
     LiveOptions options;
-    options.caName = parser.value(QStringLiteral("ca"));
+    if (!readLiveOptions(parser, command, &options, &exitCode))
+        return exitCode;
     bool ok = false;
-    options.caPort = parser.value(QStringLiteral("port")).toInt(&ok);
-    if (!ok || options.caPort < 0 || options.caPort > 254)
-        return reportBadInput(command, QStringLiteral("--port: not a port number: \"%1\"").arg(parser.value(QStringLiteral("port"))));
-    options.timeoutMs = parser.value(QStringLiteral("timeout")).toInt(&ok);
-    if (!ok || options.timeoutMs < 1)
-        return reportBadInput(command, QStringLiteral("--timeout: not a positive number of milliseconds: \"%1\"").arg(parser.value(QStringLiteral("timeout"))));
-    options.retries = parser.value(QStringLiteral("retries")).toInt(&ok);
-    if (!ok || options.retries < 0)
-        return reportBadInput(command, QStringLiteral("--retries: not a count: \"%1\"").arg(parser.value(QStringLiteral("retries"))));
     options.maxSmpsInFlight = parser.value(QStringLiteral("outstanding-smps")).toInt(&ok);
     if (!ok || options.maxSmpsInFlight < 1)
         return reportBadInput(command, QStringLiteral("--outstanding-smps: not a positive count: \"%1\"").arg(parser.value(QStringLiteral("outstanding-smps"))));

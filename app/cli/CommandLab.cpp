@@ -9,6 +9,7 @@
 #include "Commit.h"
 #include "CommitJournal.h"
 #include "FabricGenerator.h"
+#include "LabTrafficDriver.h"
 #include "LftDump.h"
 #include "LiveCommitBackend.h"
 #include "LiveFabric.h"
@@ -20,10 +21,15 @@
 #include "TopologyFile.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
 #include <QProcess>
 
+#include <cmath>
 #include <csignal>
+#include <optional>
 
 namespace weft::cli {
 
@@ -190,6 +196,103 @@ int runLoop(const LabFiles &files)
     return report.ok() ? kExitOk : kExitFailure;
 }
 
+// The lab as a traffic source: the driver runs in this process while the fabric runs, and
+// follows the tables OpenSM was given (the -U file, which a commit writes and a rollback
+// restores), so a better routing lowers the hot links from the next tick on.
+class LabTraffic
+{
+public:
+    struct Settings
+    {
+        QString workload;
+        double flowRate = 0;  // bytes/s per flow; 0: the driver's default
+        double tickSeconds = 1;
+    };
+
+    // The fabric as ibnetdiscover sees it (OpenSM's LIDs, ibsim's node ids), the tables of the
+    // -U file, and the first tick: every counter set.
+    Status start(SimulatedFabric &sim, const LabFiles &files, const Settings &settings)
+    {
+        m_sim = &sim;
+        m_files = &files;
+        m_settings = settings;
+        const auto discovered = sim.runClient(QStringLiteral("ibnetdiscover"), {});
+        if (!discovered || discovered->exitCode != 0)
+            return Error{{}, 0, QStringLiteral("--traffic: ibnetdiscover failed: %1")
+                                    .arg(discovered ? QString::fromUtf8(discovered->err).trimmed() : discovered.error().toString())};
+        Result<Fabric> fabric = readTopology(discovered->out, QStringLiteral("ibnetdiscover"));
+        if (!fabric)
+            return fabric.error();
+        Result<LabWorkload> workload = parseLabWorkload(settings.workload, *fabric);
+        if (!workload)
+            return Error{{}, 0, QStringLiteral("--traffic: ") + workload.error().message};
+        Result<ForwardingTables> tables = readTables(*fabric);
+        if (!tables)
+            return tables.error();
+        m_driver.emplace(std::move(*fabric), *tables, std::move(*workload), settings.flowRate);
+        report(QStringLiteral("traffic"));
+        m_sinceTick.start();
+        return m_driver->tick(sim, 0);
+    }
+
+    // Ticks when a tick is due, first taking up tables that changed since the last one.
+    Status poll()
+    {
+        if (!m_driver || m_sinceTick.elapsed() < qint64(m_settings.tickSeconds * 1000))
+            return Done{};
+        const double seconds = double(m_sinceTick.restart()) / 1000.0;
+        if (QFileInfo(m_files->lfts()).lastModified() != m_tablesStamp) {
+            Result<ForwardingTables> tables = readTables(m_driver->fabric());
+            if (!tables)
+                return tables.error();
+            m_driver->setTables(*tables);
+            report(QStringLiteral("traffic follows the new tables"));
+        }
+        return m_driver->tick(*m_sim, seconds);
+    }
+
+    // For the client: the workload as parseLabWorkload reads it and the rate per flow, so that
+    // it can put the driver's model (computeLabTraffic) beside what it measures.
+    void describeTo(QProcessEnvironment &env) const
+    {
+        if (!m_driver)
+            return;
+        env.insert(QStringLiteral("WEFT_LAB_TRAFFIC"), m_driver->workload().toString(m_driver->fabric()));
+        env.insert(QStringLiteral("WEFT_LAB_TRAFFIC_RATE"), QString::number(m_driver->load().flowRate, 'g', 17));
+    }
+
+private:
+    Result<ForwardingTables> readTables(const Fabric &fabric)
+    {
+        m_tablesStamp = QFileInfo(m_files->lfts()).lastModified();
+        return readLftDumpFile(m_files->lfts(), &fabric);
+    }
+
+    void report(const QString &what) const
+    {
+        const LabTrafficLoad &load = m_driver->load();
+        const Fabric &fabric = m_driver->fabric();
+        const LabLinkTraffic *hottest = nullptr;
+        for (const LabLinkTraffic &l : load.links)
+            if (!hottest || l.offered > hottest->offered)
+                hottest = &l;
+        out() << what << ": " << m_driver->workload().toString(fabric) << ", " << load.flows << " flows at "
+              << qint64(load.flowRate) << " bytes/s each, every " << m_settings.tickSeconds << " s; busiest switch-to-switch link "
+              << qRound(load.maxSwitchLinkUtilisation(fabric) * 100) << " %";
+        if (hottest)
+            out() << "; busiest link " << directedLinkText(fabric, hottest->from) << " offered "
+                  << qRound(hottest->offered / std::max(hottest->capacity, 1.0) * 100) << " %";
+        out() << Qt::endl;
+    }
+
+    SimulatedFabric *m_sim = nullptr;
+    const LabFiles *m_files = nullptr;
+    Settings m_settings;
+    std::optional<LabTrafficDriver> m_driver;
+    QDateTime m_tablesStamp;
+    QElapsedTimer m_sinceTick;
+};
+
 }  // namespace
 
 int lab(const QStringList &args)
@@ -204,11 +307,22 @@ int lab(const QStringList &args)
         "  --fabric radix:R:L  L levels of switches with R ports, e.g. radix:8:2\n"
         "With --gui (the default) Weft's GUI is started as a client of the fabric. With --no-gui\n"
         "one loop runs headless: discover, route (pftree for the two tenants), diff, commit,\n"
-        "verify; the exit status is 0 when the fabric holds the plan."));
+        "verify; the exit status is 0 when the fabric holds the plan.\n"
+        "With --traffic the lab is a traffic source: every --tick seconds it advances each\n"
+        "port's counters (PortCountersExtended data and packets, PortXmitWait where a link is\n"
+        "offered more than its active rate) by the bytes the workload sends across it, routed\n"
+        "through the tables the switches hold, and follows them after each commit. Workloads:\n"
+        "  hotspot, hotspot:NODE  every other host sends to one (default: the last by LID)\n"
+        "  a traffic model        %1\n"
+        "--traffic-rate is per flow; by default the fastest rate at which no host's own link is\n"
+        "offered more than it carries.").arg(trafficModelNames()));
     parser.addOption({QStringLiteral("fabric"), QStringLiteral("Fabric to simulate (see above)."), QStringLiteral("SPEC"), QStringLiteral("kary:4:2")});
     parser.addOption({QStringLiteral("gui"), QStringLiteral("Start the GUI on the lab fabric (default).")});
     parser.addOption({QStringLiteral("no-gui"), QStringLiteral("Run one commit loop headless and exit.")});
     parser.addOption({QStringLiteral("dir"), QStringLiteral("Keep the lab's files in DIR (default: a temporary directory, removed on exit)."), QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("traffic"), QStringLiteral("Drive the port counters with WORKLOAD (see above)."), QStringLiteral("WORKLOAD")});
+    parser.addOption({QStringLiteral("traffic-rate"), QStringLiteral("Bytes per second of each flow of --traffic."), QStringLiteral("R")});
+    parser.addOption({QStringLiteral("tick"), QStringLiteral("Seconds between two updates of the counters (default 1)."), QStringLiteral("S"), QStringLiteral("1")});
     QCommandLineOption loopOption(QStringLiteral("run-loop"), QStringLiteral("Internal: the loop, run inside the fabric."), QStringLiteral("DIR"));
     loopOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(loopOption);
@@ -220,6 +334,20 @@ int lab(const QStringList &args)
     if (parser.isSet(QStringLiteral("gui")) && parser.isSet(QStringLiteral("no-gui")))
         return reportBadInput(command, QStringLiteral("--gui and --no-gui exclude each other"));
     const bool gui = !parser.isSet(QStringLiteral("no-gui"));
+    LabTraffic::Settings trafficSettings;
+    trafficSettings.workload = parser.value(QStringLiteral("traffic"));
+    if (trafficSettings.workload.isEmpty() && (parser.isSet(QStringLiteral("traffic-rate")) || parser.isSet(QStringLiteral("tick"))))
+        return reportBadInput(command, QStringLiteral("--traffic-rate and --tick need --traffic"));
+    bool numberOk = true;
+    if (parser.isSet(QStringLiteral("traffic-rate"))) {
+        trafficSettings.flowRate = parser.value(QStringLiteral("traffic-rate")).toDouble(&numberOk);
+        if (!numberOk || !(trafficSettings.flowRate > 0) || !std::isfinite(trafficSettings.flowRate))
+            return reportBadInput(command, QStringLiteral("--traffic-rate: expected bytes per second above 0, not \"%1\"")
+                                               .arg(parser.value(QStringLiteral("traffic-rate"))));
+    }
+    trafficSettings.tickSeconds = parser.value(QStringLiteral("tick")).toDouble(&numberOk);
+    if (!numberOk || !(trafficSettings.tickSeconds >= 0.1 && trafficSettings.tickSeconds <= 3600))
+        return reportBadInput(command, QStringLiteral("--tick: expected seconds from 0.1 to 3600, not \"%1\"").arg(parser.value(QStringLiteral("tick"))));
 
     const QString missing = SimulatedFabric::missingTools();
     if (!missing.isEmpty()) {
@@ -234,6 +362,9 @@ int lab(const QStringList &args)
         return reportBadInput(command, generated.error());
     const Fabric &fabric = generated->fabric;
     out() << "fabric: " << generated->summary << Qt::endl;
+    if (!trafficSettings.workload.isEmpty())
+        if (Result<LabWorkload> workload = parseLabWorkload(trafficSettings.workload, fabric); !workload)
+            return reportBadInput(command, QStringLiteral("--traffic: ") + workload.error().message);
 
     std::unique_ptr<QTemporaryDir> tempDir;
     QString dir = parser.value(QStringLiteral("dir"));
@@ -290,25 +421,41 @@ int lab(const QStringList &args)
     }
     out() << "OpenSM pid " << sim.openSmPid() << ", ibsim pid " << sim.ibsimPid() << "; commit target: -U " << files.lfts()
           << " -P " << files.partitions() << " pid file " << files.pidFile() << Qt::endl;
+    LabTraffic traffic;
+    if (!trafficSettings.workload.isEmpty()) {
+        if (const Status started = traffic.start(sim, files, trafficSettings); !started) {
+            err() << "weft lab: " << started.error().toString() << Qt::endl;
+            sim.stop();
+            return kExitFailure;
+        }
+    }
 
     QProcessEnvironment env = sim.clientEnvironment();
     env.insert(QStringLiteral("WEFT_LAB_DIR"), files.dir);
+    traffic.describeTo(env);
     env.insert(QStringLiteral("WEFT_LAB_OPENSM_LOG"), sim.openSmLogPath());
     env.insert(QStringLiteral("WEFT_LAB_OPENSM_OPTIONS"), sim.workDir() + QStringLiteral("/opensm.conf"));
     QProcess client;
     client.setProcessEnvironment(env);
     client.setProcessChannelMode(QProcess::ForwardedChannels);
     client.setWorkingDirectory(files.dir);
-    const QStringList clientArgs = gui ? QStringList{} : QStringList{QStringLiteral("lab"), QStringLiteral("--run-loop"), files.dir};
+    // The GUI opens on the lab's fabric as Fabric > Discover reads it.
+    const QStringList clientArgs = gui ? QStringList{QStringLiteral("--discover")} : QStringList{QStringLiteral("lab"), QStringLiteral("--run-loop"), files.dir};
     client.start(QCoreApplication::applicationFilePath(), clientArgs);
     if (!client.waitForStarted(10000)) {
         err() << "weft lab: cannot start " << QCoreApplication::applicationFilePath() << ": " << client.errorString() << Qt::endl;
         sim.stop();
         return kExitFailure;
     }
-    while (!client.waitForFinished(100))
+    while (!client.waitForFinished(100)) {
         if (labSignal || client.state() == QProcess::NotRunning)
             break;
+        // A tick that fails (ibsim gone) is said once; the lab goes on without traffic.
+        if (const Status ticked = traffic.poll(); !ticked) {
+            err() << "weft lab: traffic stopped: " << ticked.error().toString() << Qt::endl;
+            traffic = LabTraffic();
+        }
+    }
     if (labSignal)
         return stopOnSignal(sim, &client);
     const int result = client.exitStatus() == QProcess::NormalExit ? client.exitCode() : kExitFailure;

@@ -78,12 +78,19 @@ int route(const QStringList &args)
         }
         return true;
     };
+    // An engine judges the fabric, not a file: its errors name nodes and LIDs, and the file
+    // they came from is the topology's.
+    const auto inTopology = [&](Error e) {
+        if (e.file.isEmpty())
+            e.file = parser.value(QStringLiteral("topology"));
+        return e.toString();
+    };
     const Status prepared = engine->prepare(fabric, inputs->tenancy, options);
     if (!prepared)
-        return reportBadInput(kCommand, QStringLiteral("%1 refuses this fabric: %2").arg(engineName, prepared.error().toString()));
+        return reportBadInput(kCommand, QStringLiteral("%1 refuses this fabric: %2").arg(engineName, inTopology(prepared.error())));
     const Result<Routing> routing = engine->route(options);
     if (!routing)
-        return reportBadInput(kCommand, QStringLiteral("%1 could not route: %2").arg(engineName, routing.error().toString()));
+        return reportBadInput(kCommand, QStringLiteral("%1 could not route: %2").arg(engineName, inTopology(routing.error())));
 
     const QString outPath = parser.value(QStringLiteral("out"));
     const bool toStdout = outPath == QLatin1String("-");

@@ -24,5 +24,6 @@ int diff(const QStringList &args);
 int discover(const QStringList &args);
 int commit(const QStringList &args);
 int lab(const QStringList &args);
+int monitor(const QStringList &args);
 
 }  // namespace weft::cli

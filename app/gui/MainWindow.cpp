@@ -4,8 +4,13 @@
 
 #include "DemoFabric.h"
 #include "DiffReview.h"
+#include "DiscoveryDialog.h"
+#include "FabricChangesPanel.h"
+#include "HeldState.h"
+#include "LiveDiscovery.h"
 #include "FabricDocument.h"
 #include "LftDump.h"
+#include "PartitionsConf.h"
 #include "PortsMime.h"
 #include "PartitionPanel.h"
 #include "PolicyEditor.h"
@@ -40,6 +45,7 @@
 #include <QMenuBar>
 #include <QDir>
 #include <QMessageBox>
+#include <QProgressDialog>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
@@ -244,6 +250,27 @@ void MainWindow::createDocks()
         statusBar()->showMessage(tr("Commit: %1").arg(commitOutcomeName(report.outcome)), 15000);
     });
 
+    m_changesPanel = new FabricChangesPanel(m_document, this);
+    m_changesDock = new QDockWidget(tr("Fabric Changes"), this);
+    m_changesDock->setObjectName(QStringLiteral("fabricChangesDock"));
+    m_changesDock->setWidget(m_changesPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_changesDock);
+    tabifyDockWidget(nodesDock, m_changesDock);
+    nodesDock->raise();
+    connect(m_changesPanel, &FabricChangesPanel::nodesChosen, this, [this](const std::vector<Guid> &guids) {
+        const Fabric *shown = fabric();
+        if (!shown)
+            return;
+        std::vector<NodeIndex> nodes;
+        for (Guid guid : guids)
+            if (const NodeIndex node = shown->nodeByGuid(guid); node != kNoIndex)
+                nodes.push_back(node);
+        if (nodes.empty())
+            return;
+        m_view->focusNode(nodes.front());  // zooms in on the first; the row's nodes are the selection
+        m_scene->selectNodes(nodes);
+    });
+
     resizeDocks({summaryDock}, {440}, Qt::Horizontal);
     resizeDocks({nodesDock}, {240}, Qt::Vertical);
 }
@@ -292,6 +319,11 @@ void MainWindow::createActions()
     zoomIn->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
     QAction *zoomOut = m_viewMenu->addAction(tr("Zoom &Out"), m_view, &FabricView::zoomOut);
     zoomOut->setShortcut(QKeySequence::ZoomOut);
+    QAction *hottest = m_viewMenu->addAction(tr("Go to &Hottest Bundle"), this, [this] {
+        if (!m_view->goToHottestBundle())
+            statusBar()->showMessage(tr("No bundle to go to: zoom a big fabric out, with cables coloured by load"), 5000);
+    });
+    hottest->setObjectName(QStringLiteral("hottestBundleAction"));
     m_viewMenu->addSeparator();
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         m_viewMenu->addAction(dock->toggleViewAction());
@@ -299,6 +331,14 @@ void MainWindow::createActions()
     createLanguageMenu(m_viewMenu->addMenu(tr("&Language")));
 
     QMenu *fabricMenu = menuBar()->addMenu(tr("F&abric"));
+    m_discoverAction = fabricMenu->addAction(tr("&Discover…"), this, &MainWindow::chooseAdapterAndDiscover);
+    m_discoverAction->setObjectName(QStringLiteral("discoverAction"));
+    m_discoverAction->setStatusTip(tr("Read the live fabric through a local adapter: topology, forwarding tables and P_Key tables"));
+    m_rediscoverAction = fabricMenu->addAction(tr("R&ediscover"), this, [this] { startDiscovery(m_liveCa, m_livePort, true); });
+    m_rediscoverAction->setObjectName(QStringLiteral("rediscoverAction"));
+    m_rediscoverAction->setStatusTip(tr("Discover again and show what changed since the fabric shown was discovered"));
+    m_rediscoverAction->setEnabled(false);
+    fabricMenu->addSeparator();
     QAction *preview = fabricMenu->addAction(tr("&Preview Routing"), this, [this] {
         m_previewDock->show();
         m_previewDock->raise();
@@ -448,6 +488,116 @@ void MainWindow::showFabric(Fabric fabric, Tenancy tenancy, const QString &title
         statusBar()->showMessage(tr("Laying out the fabric (%1 nodes)…").arg(QLocale().toString(qulonglong(shared->nodes().size()))));
 }
 
+void MainWindow::chooseAdapterAndDiscover()
+{
+    if (isDiscovering())
+        return;
+    auto *dialog = new DiscoveryDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const LiveOptions options = dialog->options();
+        startDiscovery(options.caName, options.caPort, false);
+    });
+    dialog->open();
+}
+
+bool MainWindow::isDiscovering() const
+{
+    return m_discovery && m_discovery->isRunning();
+}
+
+bool MainWindow::startDiscovery(const QString &caName, int caPort, bool rediscover)
+{
+    if (isDiscovering() || (rediscover && !m_document->fabric()))
+        return false;
+    if (!m_discovery) {
+        m_discovery = new LiveDiscovery(this);
+        connect(m_discovery, &LiveDiscovery::finished, this, &MainWindow::discoveryDone);
+        connect(m_discovery, &LiveDiscovery::progress, this, [this](const QString &step, int done, int total) {
+            if (!m_discoveryProgress)
+                return;
+            m_discoveryProgress->setLabelText(step + QStringLiteral("…"));
+            m_discoveryProgress->setRange(0, total);
+            m_discoveryProgress->setValue(total > 0 ? done : 0);
+        });
+    }
+    LiveOptions options;
+    options.caName = caName;
+    options.caPort = caPort;
+    m_rediscovering = rediscover;
+    m_liveCa = caName;
+    m_livePort = caPort;
+    m_discoverAction->setEnabled(false);
+    m_rediscoverAction->setEnabled(false);
+    m_discoveryProgress = new QProgressDialog(rediscover ? tr("Discovering the fabric again…") : tr("Discovering the fabric…"),
+                                              tr("Cancel"), 0, 0, this);
+    m_discoveryProgress->setObjectName(QStringLiteral("discoveryProgress"));
+    m_discoveryProgress->setWindowTitle(tr("Discover"));
+    m_discoveryProgress->setAttribute(Qt::WA_DeleteOnClose);
+    m_discoveryProgress->setAutoClose(false);
+    m_discoveryProgress->setAutoReset(false);
+    m_discoveryProgress->setMinimumDuration(0);
+    connect(m_discoveryProgress, &QProgressDialog::canceled, m_discovery, &LiveDiscovery::cancel);
+    m_discoveryProgress->open();
+    m_discovery->start(options);
+    return true;
+}
+
+void MainWindow::discoveryDone(std::shared_ptr<const HeldState> held, const QString &error, bool cancelled)
+{
+    if (m_discoveryProgress) {
+        m_discoveryProgress->disconnect(m_discovery);
+        m_discoveryProgress->close();
+        m_discoveryProgress = nullptr;
+    }
+    m_discoverAction->setEnabled(true);
+    m_rediscoverAction->setEnabled(m_document->fabric() != nullptr);
+    if (!held) {
+        // Nothing read is kept: the fabric shown stays as it was.
+        if (cancelled) {
+            statusBar()->showMessage(error, 8000);
+        } else {
+            auto *box = new QMessageBox(QMessageBox::Warning, tr("Cannot Discover the Fabric"),
+                                        tr("The fabric could not be read. What is shown is unchanged."), QMessageBox::Ok, this);
+            box->setObjectName(QStringLiteral("discoveryErrorBox"));
+            box->setInformativeText(error);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+        }
+        Q_EMIT discoveryFinished(false, error);
+        return;
+    }
+    const QString through = m_liveCa.isEmpty() ? tr("first adapter") : m_liveCa;
+    if (m_rediscovering) {
+        FabricChanges changes = compareFabrics(*m_document->fabric(), held->fabric);
+        const bool changed = !changes.empty();
+        m_document->setLiveChanges(std::move(changes));
+        if (changed) {
+            m_changesDock->show();
+            m_changesDock->raise();
+        }
+        statusBar()->showMessage(changed ? tr("Rediscovered: the fabric changed (%n change(s)); open proposals are stale", nullptr,
+                                              m_changesPanel->changeCount())
+                                         : tr("Rediscovered: no change since the fabric was discovered"),
+                                 15000);
+        Q_EMIT discoveryFinished(true, {});
+        return;
+    }
+    Tenancy tenancy;
+    tenancy.partitions = partitionsHeld(held->fabric, held->pkeys);
+    // The tables hold no names: those of the partitions.conf the commit target gives OpenSM.
+    if (const QString conf = configuredCommitTarget().partitionsPath; !conf.isEmpty())
+        if (Result<PartitionsConfResult> read = readPartitionsConfFile(conf))
+            nameAfter(tenancy.partitions, read->partitions);
+    showFabric(held->fabric, std::move(tenancy), tr("Live fabric (%1)").arg(through));
+    m_document->session()->setCurrentTables(std::make_shared<const ForwardingTables>(held->tables), tr("held by the switches"));
+    setShownRouting(ShownRouting::Current);
+    statusBar()->showMessage(tr("Discovered %n node(s); the tables and partitions are those the fabric holds", nullptr,
+                                int(held->fabric.nodes().size())),
+                             15000);
+    Q_EMIT discoveryFinished(true, {});
+}
+
 void MainWindow::sceneShown()
 {
     m_view->fitToWindow();
@@ -477,6 +627,8 @@ const ForwardingTables *MainWindow::currentTables() const
 
 void MainWindow::documentChanged(DocumentChanges what)
 {
+    if (what & DocumentChange::Fabric)
+        m_rediscoverAction->setEnabled(m_document->fabric() && !isDiscovering());
     if (!(what & DocumentChange::Proposal))
         return;
     const bool proposed = m_document->session()->proposal() != nullptr;

@@ -19,8 +19,10 @@
 
 #include <memory>
 
+class QAction;
 class QComboBox;
 class QDockWidget;
+class QProgressDialog;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -32,6 +34,9 @@ namespace weft {
 
 class CommitRecoveryDialog;
 class DiffReview;
+class FabricChangesPanel;
+class LiveDiscovery;
+struct HeldState;
 class FabricDocument;
 class PartitionPanel;
 class PolicyEditor;
@@ -59,6 +64,19 @@ public:
     void openDemoFabric();
     // The same without a dialog, for callers that report errors themselves.
     bool loadDemoFabric(QString *error);
+
+    // Fabric > Discover without its dialog: reads the live fabric through `caName` (empty: the
+    // first adapter) and `caPort` (0: the first active port) on a worker thread, with a progress
+    // dialog that can cancel, and shows it with the tables and partitions its switches and ports
+    // hold. With `rediscover`, compares instead with the fabric shown (FabricChanges): the map
+    // and the Fabric Changes dock show what changed and open proposals turn stale.
+    // discoveryFinished() follows; false if a discovery is already running.
+    bool startDiscovery(const QString &caName, int caPort, bool rediscover);
+    bool isDiscovering() const;
+    QAction *discoverAction() const { return m_discoverAction; }
+    QAction *rediscoverAction() const { return m_rediscoverAction; }
+    FabricChangesPanel *fabricChangesPanel() const { return m_changesPanel; }
+    QDockWidget *fabricChangesDock() const { return m_changesDock; }
 
     // False while a big fabric is being laid out; sceneReady() comes when it is drawn.
     bool isSceneReady() const;
@@ -99,6 +117,9 @@ public:
 
 Q_SIGNALS:
     void sceneReady();
+    // A discovery started by startDiscovery() or the menu ended: `error` is empty when its
+    // result is shown (or, for a cancel, says so).
+    void discoveryFinished(bool ok, const QString &error);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -128,6 +149,8 @@ private:
     void fillSummary();
     void updateStatus();
     void selectTableRow(NodeIndex node);
+    void chooseAdapterAndDiscover();
+    void discoveryDone(std::shared_ptr<const HeldState> held, const QString &error, bool cancelled);
 
     FabricDocument *m_document = nullptr;
     QString m_projectPath;
@@ -157,6 +180,16 @@ private:
     QComboBox *m_hostColouring = nullptr;
     QComboBox *m_shownRouting = nullptr;
     QLineEdit *m_findBox = nullptr;
+
+    LiveDiscovery *m_discovery = nullptr;
+    QProgressDialog *m_discoveryProgress = nullptr;
+    bool m_rediscovering = false;  // what the running discovery is for
+    QString m_liveCa;              // the adapter and port the fabric shown was discovered through
+    int m_livePort = 0;
+    QAction *m_discoverAction = nullptr;
+    QAction *m_rediscoverAction = nullptr;
+    FabricChangesPanel *m_changesPanel = nullptr;
+    QDockWidget *m_changesDock = nullptr;
 };
 
 }  // namespace weft

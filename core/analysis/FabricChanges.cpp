@@ -64,20 +64,31 @@ FabricChanges compareFabrics(const Fabric &before, const Fabric &after)
 {
     FabricChanges changes;
     for (const Node &n : before.nodes())
-        if (after.nodeByGuid(n.guid) == kNoIndex)
+        if (after.nodeByGuid(n.guid) == kNoIndex) {
             changes.nodesGone << nodeText(n);
+            changes.nodesGoneGuids.push_back(n.guid);
+        }
     for (const Node &n : after.nodes())
-        if (before.nodeByGuid(n.guid) == kNoIndex)
+        if (before.nodeByGuid(n.guid) == kNoIndex) {
             changes.nodesNew << nodeText(n);
+            changes.nodesNewGuids.push_back(n.guid);
+        }
 
     const std::map<LinkKey, QString> oldLinks = linksOf(before);
     const std::map<LinkKey, QString> newLinks = linksOf(after);
+    const auto ends = [](const LinkKey &key) {
+        return FabricChanges::LinkEnds{key.first.first, key.first.second, key.second.first, key.second.second};
+    };
     for (const auto &[key, text] : oldLinks)
-        if (!newLinks.count(key))
+        if (!newLinks.count(key)) {
             changes.linksGone << text;
+            changes.linksGoneEnds.push_back(ends(key));
+        }
     for (const auto &[key, text] : newLinks)
-        if (!oldLinks.count(key))
+        if (!oldLinks.count(key)) {
             changes.linksNew << text;
+            changes.linksNewEnds.push_back(ends(key));
+        }
 
     for (const Node &n : before.nodes()) {
         const NodeIndex other = after.nodeByGuid(n.guid);
@@ -93,6 +104,7 @@ FabricChanges compareFabrics(const Fabric &before, const Fabric &after)
                 continue;
             changes.lidsChanged << QStringLiteral("%1[%2] \"%3\" LID %4 -> %5")
                                        .arg(guidText(n.guid)).arg(p).arg(n.description).arg(a.lid).arg(b.lid);
+            changes.lidsChangedGuids.push_back(n.guid);
         }
     }
     return changes;

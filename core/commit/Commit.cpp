@@ -1128,7 +1128,9 @@ private:
         m_beforePKeys = std::move(before->pkeys);
         m_report.written = true;
 
-        if (unfinished->outcome != QLatin1String(kJournalWritten)) {
+        if (m_options.recoverByRollback) {
+            fail({QStringLiteral("rolling back to the backups, as asked, without trying the interrupted commit's files")});
+        } else if (unfinished->outcome != QLatin1String(kJournalWritten)) {
             fail({QStringLiteral("the interrupted commit had not finished writing its files")});
         } else {
             Result<FileSnapshot> lfts = snapshot(m_target.lftsPath);
@@ -1150,7 +1152,8 @@ private:
                 }
             }
         }
-        m_report.reasons.prepend(QStringLiteral("recovered by `weft commit --recover` (%1): %2").arg(CommitLock::holderText(), unfinishedText(*unfinished)));
+        const QString by = m_options.recoveredBy.isEmpty() ? QStringLiteral("`weft commit --recover`") : m_options.recoveredBy;
+        m_report.reasons.prepend(QStringLiteral("recovered by %1 (%2): %3").arg(by, CommitLock::holderText(), unfinishedText(*unfinished)));
         return true;
     }
 

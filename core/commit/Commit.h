@@ -86,6 +86,10 @@ struct CommitOptions
                                     // > 0 wait that long, < 0 wait as long as it takes
     bool acceptViolations = false;  // best-effort mode: commit although isolation policies are
                                     // violated (they are listed); strict mode refuses regardless
+    // recoverCommit only: put the backups back (and verify them) without first trying the
+    // interrupted commit's files (`weft commit --recover --rollback`, the desk's "Roll Back").
+    bool recoverByRollback = false;
+    QString recoveredBy;            // who recovers, for the report; empty: `weft commit --recover`
     std::function<void(const QString &)> progress;  // one line per step, for front ends
 };
 
@@ -234,7 +238,8 @@ CommitReport commitPlan(const CommitPlan &plan, const CommitTarget &target, cons
 // to a verified state: with its files all written, OpenSM reloads them and the fabric is read back
 // against them (committed); else, or if the fabric does not hold them, the backups the journal
 // names go back, OpenSM reloads and the fabric is read back against them (rolled-back, or
-// rollback-failed with what it holds). The outcome completes the commit's journal entry. With no
+// rollback-failed with what it holds); with CommitOptions::recoverByRollback the backups go back
+// at once. The outcome completes the commit's journal entry. With no
 // unfinished commit on the target: outcome committed, a step saying so, nothing journalled.
 // (Service levels: the options file is restored with the others, its SL2VL tables not read back.)
 CommitReport recoverCommit(const CommitTarget &target, const CommitBackend &backend, const CommitOptions &options = {});

@@ -2,6 +2,8 @@
 
 #include "TextReader.h"
 
+#include <QSet>
+
 #include <arpa/inet.h>
 
 #include <algorithm>
@@ -753,6 +755,24 @@ QString writableName(const QString &name, bool hasPKey)
     return out;
 }
 
+// A partition written without a P_Key is found again by its name: OpenSM (and Weft's reader)
+// merges it into an earlier partition of the same name, "Default" included. Names that only
+// differed in characters writableName() replaces would collide, so a suffix keeps them apart.
+QString distinctName(const QString &name, const QSet<QString> &taken)
+{
+    if (name.isEmpty() || !taken.contains(name))
+        return name;
+    for (int n = 2;; ++n) {
+        const QString suffix = QStringLiteral("_%1").arg(n);
+        QString base = name;
+        while (!base.isEmpty() && (base + suffix).toUtf8().size() > kWrittenNameMax)
+            base.chop(base.size() >= 2 && base.at(base.size() - 1).isLowSurrogate() ? 2 : 1);
+        const QString candidate = base + suffix;
+        if (!taken.contains(candidate))
+            return candidate;
+    }
+}
+
 void appendFlags(QStringList &parts, const MulticastFlags &f)
 {
     // rate, mtu and TClass are OpenSM's 32-bit unsigned fields: a value the reader kept past
@@ -826,12 +846,16 @@ QByteArray writePartitionsConf(const std::vector<Partition> &partitions)
     QString out = QStringLiteral("# partitions.conf written by Weft for OpenSM (see opensm(8)).\n"
                                  "# One member per line; a bare '#' ends each mgid line so that OpenSM\n"
                                  "# reads nothing after it as flags.\n");
+    QSet<QString> takenNames{QStringLiteral("Default")};
     for (const Partition &p : partitions) {
         out += QLatin1Char('\n');
         if (p.policy != IsolationPolicy::Default)
             out += QStringLiteral("# weft: policy=%1\n").arg(policyName(p.policy));
         QStringList header;
         QString title = writableName(p.name, p.pkey.has_value());
+        if (!p.pkey)
+            title = distinctName(title, takenNames);
+        takenNames.insert(title);
         if (p.pkey)
             title += QLatin1Char('=') + pkeyText(*p.pkey & kPKeyMask);
         header << title;

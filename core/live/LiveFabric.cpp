@@ -42,7 +42,7 @@ QString adapterText(const LiveOptions &options)
 
 // Says plainly why no MAD can be sent: no umad, no adapter, or not the adapter asked for.
 // (umad_get_cas_names is no use here: with no device it still names a default one.)
-Status checkAdapter(const LiveOptions &options)
+Result<QStringList> adapterNames()
 {
     if (umad_init() < 0)
         return liveError(QStringLiteral("cannot use umad (InfiniBand user MAD access): is the ib_umad module loaded?"));
@@ -54,6 +54,15 @@ Status checkAdapter(const LiveOptions &options)
     for (const umad_device_node *d = devices; d; d = d->next)
         found << QString::fromLocal8Bit(d->ca_name);
     umad_free_ca_device_list(devices);
+    return found;
+}
+
+Status checkAdapter(const LiveOptions &options)
+{
+    Result<QStringList> names = adapterNames();
+    if (!names)
+        return names.error();
+    const QStringList &found = *names;
     if (options.caName.isEmpty() || found.contains(options.caName))
         return Done{};
     return liveError(QStringLiteral("no InfiniBand adapter named \"%1\" (found: %2)").arg(options.caName, found.join(QStringLiteral(", "))));
@@ -407,6 +416,31 @@ QString describeNode(const Fabric &fabric, NodeIndex node)
 }
 
 }  // namespace
+
+Result<std::vector<LocalAdapter>> listLocalAdapters()
+{
+    std::lock_guard<std::mutex> lock(umadMutex());
+    Result<QStringList> names = adapterNames();
+    if (!names)
+        return names.error();
+    std::vector<LocalAdapter> adapters;
+    for (const QString &name : *names) {
+        LocalAdapter adapter;
+        adapter.name = name;
+        umad_ca_t ca{};
+        QByteArray caName = name.toLocal8Bit();
+        if (umad_get_ca(caName.data(), &ca) == 0) {
+            for (int p = 0; p < UMAD_CA_MAX_PORTS; ++p)
+                if (const umad_port_t *port = ca.ports[p])
+                    adapter.ports.push_back({port->portnum, port->state == 4, Lid(port->base_lid)});
+            umad_release_ca(&ca);
+        }
+        std::sort(adapter.ports.begin(), adapter.ports.end(),
+                  [](const LocalAdapterPort &a, const LocalAdapterPort &b) { return a.number < b.number; });
+        adapters.push_back(std::move(adapter));
+    }
+    return adapters;
+}
 
 Result<Fabric> discoverFabric(const LiveOptions &options)
 {

@@ -41,6 +41,22 @@ struct LiveOptions
     std::function<bool(int done, int total)> progress;
 };
 
+// The local adapters and their ports as libibumad lists them, for choosing what LiveOptions
+// names. Ports are in number order; `active` is PortInfo:PortState Active (4).
+struct LocalAdapterPort
+{
+    int number = 0;
+    bool active = false;
+    Lid lid = 0;
+};
+struct LocalAdapter
+{
+    QString name;
+    std::vector<LocalAdapterPort> ports;
+};
+// An Error (as discovery would give it) without umad access or without an adapter.
+Result<std::vector<LocalAdapter>> listLocalAdapters();
+
 // The subnet as libibnetdisc sees it from the local port: nodes with GUIDs and descriptions,
 // ports with GUIDs, LIDs, LMC, state, active width and speed, and every cable.
 Result<Fabric> discoverFabric(const LiveOptions &options);

@@ -157,7 +157,9 @@ Status SimulatedFabric::startIbsim()
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("IBSIM_SOCKNAME"), m_socketName);
     m_ibsim->setProcessEnvironment(env);
-    m_ibsim->setStandardOutputFile(m_workDir + QStringLiteral("/ibsim.out"));
+    // Appending (O_APPEND), so that the console log can be cut short while ibsim runs: a lab
+    // driving traffic sends thousands of console commands a minute, each echoed here.
+    m_ibsim->setStandardOutputFile(m_workDir + QStringLiteral("/ibsim.out"), QIODevice::Append);
     m_ibsim->setStandardErrorFile(m_workDir + QStringLiteral("/ibsim.out"), QIODevice::Append);
     const QStringList args = {
         QStringLiteral("-s"),
@@ -332,6 +334,44 @@ Status SimulatedFabric::simulatorCommand(const QString &command)
     if (!m_ibsim->waitForBytesWritten(5000))
         return Error{{}, 0, QStringLiteral("ibsim did not take the command \"%1\"").arg(command)};
     return Done{};
+}
+
+namespace {
+constexpr qint64 kConsoleLogLimit = 8 << 20;  // ibsim.out is cut back to empty past 8 MB
+}
+
+Status SimulatedFabric::simulatorCommands(const QStringList &commands, int timeoutMs)
+{
+    if (!isRunning())
+        return Error{{}, 0, QStringLiteral("the simulated fabric is not running")};
+    // ibsim echoes a console line that starts with '#', after running every line before it.
+    const QString out = m_workDir + QStringLiteral("/ibsim.out");
+    const qint64 from = QFileInfo(out).size();
+    const QByteArray marker = "# weft-batch-" + QByteArray::number(++m_consoleBatches) + "-end";
+    QByteArray batch;
+    for (const QString &c : commands)
+        batch += c.toUtf8() + '\n';
+    batch += marker + '\n';
+    m_ibsim->write(batch);
+    QDeadlineTimer deadline(timeoutMs);
+    while (m_ibsim->bytesToWrite() > 0 && !deadline.hasExpired())
+        m_ibsim->waitForBytesWritten(100);
+    do {
+        const QByteArray replies = readFrom(out, from);
+        if (replies.contains(marker)) {
+            // Refusals are the lines ibsim starts with "# " itself, after its prompt.
+            for (const QByteArray &line : replies.split('\n'))
+                if (const int at = line.indexOf("sim> # "); at >= 0 && !line.contains("# weft-batch-"))
+                    return Error{{}, 0, QStringLiteral("ibsim refused a command: %1").arg(QString::fromUtf8(line.mid(at + 7)))};
+            if (from + replies.size() > kConsoleLogLimit)  // read; nothing waits for these lines
+                QFile::resize(out, 0);
+            return Done{};
+        }
+        if (!isRunning())
+            return Error{{}, 0, QStringLiteral("ibsim exited while running console commands")};
+        QThread::msleep(5);
+    } while (!deadline.hasExpired());
+    return Error{{}, 0, QStringLiteral("ibsim did not run %1 console commands within %2 s").arg(commands.size()).arg(timeoutMs / 1000)};
 }
 
 }  // namespace weft

@@ -71,6 +71,9 @@ public:
 
     // Sends one console command to ibsim (e.g. `Unlink "S-..."[3]`).
     Status simulatorCommand(const QString &command);
+    // Sends a batch of console commands and waits until ibsim has run them all (a `#` line it
+    // echoes marks the end); the first command ibsim refused is the error.
+    Status simulatorCommands(const QStringList &commands, int timeoutMs = 30000);
 
 private:
     Status startIbsim();
@@ -82,6 +85,7 @@ private:
     QString m_socketName;
     std::unique_ptr<QProcess> m_ibsim;
     std::unique_ptr<QProcess> m_openSm;
+    quint64 m_consoleBatches = 0;
 };
 
 }  // namespace weft

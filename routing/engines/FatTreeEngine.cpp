@@ -251,7 +251,7 @@ Status FatTreeEngine::Model::build(const SwitchGraph &graph)
         cas[std::size_t(it->second)].endPorts.push_back(int(e));
     }
     if (cas.size() < 2)
-        return refuse(QStringLiteral("the fabric has %1 channel adapter(s); a fat-tree needs at least 2").arg(cas.size()));
+        return refuse(QStringLiteral("the fabric has %1 channel adapter(s); a fat-tree needs at least 2").arg(cas.size()) + graph.endPortsWithoutLidText());
     std::sort(cas.begin(), cas.end(), [](const Ca &a, const Ca &b) {
         return routing::openSmMapKey(a.guid) < routing::openSmMapKey(b.guid);
     });
@@ -270,7 +270,7 @@ Status FatTreeEngine::Model::build(const SwitchGraph &graph)
     }
     classifyDownSets();
     if (cnCount == 0)
-        return refuse(QStringLiteral("the fabric has no compute nodes (CA ports linked to switches)"));
+        return refuse(QStringLiteral("the fabric has no compute nodes (CA ports linked to switches)") + graph.endPortsWithoutLidText());
 
     leafRank = 0;
     for (const Switch &s : switches)
@@ -317,7 +317,7 @@ Status FatTreeEngine::Model::build(const SwitchGraph &graph)
         }
     }
     if (first >= last)
-        return refuse(QStringLiteral("not a fat-tree: fewer than two leaf switches hold compute nodes"));
+        return refuse(QStringLiteral("not a fat-tree: fewer than two leaf switches hold compute nodes") + graph.endPortsWithoutLidText());
     leaves.assign(atLeafRank.begin() + std::ptrdiff_t(first), atLeafRank.begin() + std::ptrdiff_t(last) + 1);
 
     for (int leaf : leaves) {

@@ -17,6 +17,15 @@ bool usableLink(const Fabric &fabric, const Port &port)
 
 }  // namespace
 
+QString SwitchGraph::endPortsWithoutLidText() const
+{
+    if (endPortsWithoutLid == 0)
+        return {};
+    return QStringLiteral("; %1 linked CA/router port(s) have no LID and are left out, the first %2: assign LIDs "
+                          "(or discover the running subnet, where the SM has)")
+        .arg(endPortsWithoutLid).arg(firstEndPortWithoutLid);
+}
+
 Result<SwitchGraph> SwitchGraph::build(const Fabric &fabric)
 {
     SwitchGraph g;
@@ -47,8 +56,14 @@ Result<SwitchGraph> SwitchGraph::build(const Fabric &fabric)
     for (PortIndex p = 0; p < PortIndex(fabric.ports().size()); ++p) {
         const Port &port = fabric.port(p);
         const Node &node = fabric.node(port.node);
-        if (!port.present || node.type == NodeType::Switch || port.lid == 0 || !usableLink(fabric, port))
+        if (!port.present || node.type == NodeType::Switch || !usableLink(fabric, port))
             continue;
+        if (port.lid == 0) {
+            if (g.endPortsWithoutLid++ == 0)
+                g.firstEndPortWithoutLid = QStringLiteral("%1 port %2 (%3)").arg(guidText(node.guid)).arg(port.number)
+                                               .arg(node.description.isEmpty() ? node.name : node.description);
+            continue;
+        }
         EndPort e;
         e.node = port.node;
         e.type = node.type;

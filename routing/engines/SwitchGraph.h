@@ -59,6 +59,12 @@ struct SwitchGraph
     std::vector<int> switchOfNode;  // NodeIndex -> switch index or -1
     Lid maxLid = 0;
     int maxLmc = 0;
+    // Linked CA and router ports left out for having no LID (a topology file written before the
+    // SM assigned LIDs): nothing can be routed to them. An engine that finds too few end ports
+    // says so, naming the first.
+    int endPortsWithoutLid = 0;
+    QString firstEndPortWithoutLid;
+    QString endPortsWithoutLidText() const;  // "" when there are none
 
     const Slot &slot(int sw, int port) const { return slots[std::size_t(switches[std::size_t(sw)].firstSlot + port)]; }
 

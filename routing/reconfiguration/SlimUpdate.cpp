@@ -129,7 +129,11 @@ ReconfigurationCost reconfigurationCost(const Fabric &installedFabric, const For
 
     enum : std::uint8_t { Unknown, Walking, Same, Differs };
     std::vector<std::uint8_t> state(fabric.nodes().size(), Unknown);
-    for (const auto &[oldDst, newDst] : common) {
+    for (const auto &ends : common) {
+        // Named references, not a structured binding: lambdas below use them (C++17 does not
+        // let a lambda capture a structured binding, and clang refuses it).
+        const auto &oldDst = ends.first;
+        const auto &newDst = ends.second;
         std::fill(state.begin(), state.end(), Unknown);
         const Guid dstGuid = fabric.node(newDst.node).guid;
         // Iterative, so a long or looping walk cannot overflow the stack.

@@ -15,6 +15,7 @@ enum class DocumentChange : unsigned {
     CurrentTables = 0x10,  // the tables the fabric holds now, or what core says about them
     Proposal = 0x20,       // the routing preview's result, or none
     Plan = 0x40,           // the reconfiguration from the current state to the proposal
+    LiveChanges = 0x80,    // a rediscovery found the live fabric changed since it was opened
 };
 Q_DECLARE_FLAGS(DocumentChanges, DocumentChange)
 

@@ -28,7 +28,14 @@ void FabricDocument::reset(std::shared_ptr<const Fabric> fabric, Tenancy tenancy
     m_tenancy = std::move(tenancy);
     m_title = title;
     m_projectExtras = {};
-    announce(DocumentChange::Fabric | kTenancyChanges);
+    m_liveChanges = {};
+    announce(DocumentChange::Fabric | kTenancyChanges | DocumentChange::LiveChanges);
+}
+
+void FabricDocument::setLiveChanges(FabricChanges changes)
+{
+    m_liveChanges = std::move(changes);
+    announce(DocumentChange::LiveChanges);
 }
 
 void FabricDocument::announce(DocumentChanges what)

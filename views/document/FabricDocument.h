@@ -7,6 +7,7 @@
 
 #include "DocumentChanges.h"
 #include "Fabric.h"
+#include "FabricChanges.h"
 #include "ProjectFile.h"
 #include "Result.h"
 #include "Tenancy.h"
@@ -43,6 +44,14 @@ public:
     QUndoStack *undoStack();
     // Current tables, their metrics, the proposal and the plan: see RoutingSession.h.
     RoutingSession *session() const { return m_session; }
+
+    // What a rediscovery found changed in the live fabric since this one was discovered (links
+    // gone or new, nodes, LIDs); empty until then, and again after a reset. The fabric shown
+    // stays the one every proposal was made for, so the picture can mark the changes; while
+    // they are not empty every proposal is stale (RoutingSession::commitRefusal). Announces
+    // LiveChanges.
+    void setLiveChanges(FabricChanges changes);
+    const FabricChanges &liveChanges() const { return m_liveChanges; }
 
     // Each edit below pushes one command, or nothing when it would change nothing (unknown
     // P_Key, no port that is not already as asked), so that the undo history holds no no-ops.
@@ -92,6 +101,7 @@ private:
     Tenancy m_tenancy;
     QString m_title;
     Project m_projectExtras;  // routing engine and options of the opened project, kept on save
+    FabricChanges m_liveChanges;
     QUndoStack *m_undoStack;
     RoutingSession *m_session;
 };

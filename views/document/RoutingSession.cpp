@@ -33,6 +33,31 @@ void RoutingSession::setCurrentTables(std::shared_ptr<const ForwardingTables> ta
     m_document->announce(what);
 }
 
+bool RoutingSession::isProposalStale() const
+{
+    return m_proposal && (m_proposalStale || !m_document->liveChanges().empty());
+}
+
+QString RoutingSession::commitRefusal() const
+{
+    const FabricChanges &changes = m_document->liveChanges();
+    if (changes.empty())
+        return {};
+    QStringList what;
+    const auto count = [&what](const QStringList &items, const QString &text) {
+        if (!items.isEmpty())
+            what << text.arg(items.size());
+    };
+    count(changes.linksGone, tr("links gone: %1"));
+    count(changes.linksNew, tr("new links: %1"));
+    count(changes.nodesGone, tr("nodes gone: %1"));
+    count(changes.nodesNew, tr("new nodes: %1"));
+    count(changes.lidsChanged, tr("LIDs moved: %1"));
+    return tr("The fabric changed since it was discovered (%1): this plan is stale. "
+              "Discover the fabric again (Fabric > Discover), then preview again.")
+        .arg(what.join(QStringLiteral(", ")));
+}
+
 void RoutingSession::setProposal(PreviewResult proposal)
 {
     m_proposal = std::make_shared<const PreviewResult>(std::move(proposal));

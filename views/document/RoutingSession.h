@@ -59,8 +59,12 @@ public:
     std::shared_ptr<const PreviewResult> proposal() const { return m_proposal; }
     void setProposal(PreviewResult proposal);
     void clearProposal();
-    // The tenancy changed since the proposal was routed: its figures are for other partitions.
-    bool isProposalStale() const { return m_proposalStale; }
+    // The tenancy changed since the proposal was routed (its figures are for other partitions),
+    // or a rediscovery found the live fabric changed (FabricDocument::liveChanges).
+    bool isProposalStale() const;
+    // Why the plan must not be committed (the live fabric is no longer the one it was made
+    // for: discover again, then preview again); empty when nothing stands against it.
+    QString commitRefusal() const;
 
     // From the current tables and the baseline partitions to the proposal's tables and the
     // partitions as they are now; null without a proposal. Follows every partition and policy

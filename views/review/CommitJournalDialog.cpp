@@ -111,7 +111,8 @@ CommitRecoveryDialog::CommitRecoveryDialog(const CommitTarget &target, const Com
     auto *message = new QLabel(unfinishedCommitText(entry) + QStringLiteral("\n\n")
                                    + tr("OpenSM's files: %1 and %2. Until it is recovered, Approve is refused.\n\n"
                                         "Verify: OpenSM reloads the files the commit wrote and Weft reads the fabric back; if it "
-                                        "holds that plan the commit is finished, else the backups go back and are verified.")
+                                        "holds that plan the commit is finished, else the backups go back and are verified.\n"
+                                        "Roll back: the backups go back at once and are verified.")
                                          .arg(target.lftsPath, target.partitionsPath),
                                this);
     message->setObjectName(QStringLiteral("unfinishedCommitMessage"));
@@ -122,9 +123,12 @@ CommitRecoveryDialog::CommitRecoveryDialog(const CommitTarget &target, const Com
     m_progress->setPlaceholderText(tr("The recovery's steps appear here."));
     m_recover = m_buttons->addButton(tr("&Verify the Fabric (Roll Back If It Does Not Hold)"), QDialogButtonBox::ActionRole);
     m_recover->setObjectName(QStringLiteral("recoverButton"));
+    m_rollback = m_buttons->addButton(tr("&Roll Back to the Backups"), QDialogButtonBox::ActionRole);
+    m_rollback->setObjectName(QStringLiteral("rollbackButton"));
     QPushButton *later = m_buttons->addButton(tr("&Leave It for Now"), QDialogButtonBox::RejectRole);
     later->setObjectName(QStringLiteral("laterButton"));
     connect(m_recover, &QPushButton::clicked, this, &CommitRecoveryDialog::recover);
+    connect(m_rollback, &QPushButton::clicked, this, &CommitRecoveryDialog::rollBack);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
     auto *layout = new QVBoxLayout(this);
@@ -140,15 +144,28 @@ QString CommitRecoveryDialog::progressText() const
 
 void CommitRecoveryDialog::recover()
 {
+    run(false);
+}
+
+void CommitRecoveryDialog::rollBack()
+{
+    run(true);
+}
+
+void CommitRecoveryDialog::run(bool byRollback)
+{
     if (m_running)
         return;
     m_running = true;
     m_recover->setEnabled(false);
-    m_progress->setPlainText(tr("Recovering…"));
+    m_rollback->setEnabled(false);
+    m_progress->setPlainText(byRollback ? tr("Rolling back…") : tr("Recovering…"));
     QPointer<CommitRecoveryDialog> self(this);
-    QtConcurrent::run([target = m_target, backend = m_backend, self] {
+    QtConcurrent::run([target = m_target, backend = m_backend, self, byRollback] {
         CommitOptions options;
         options.journalPath = defaultJournalPath(target.lftsPath);
+        options.recoverByRollback = byRollback;
+        options.recoveredBy = QStringLiteral("the desk");
         options.progress = [self](const QString &line) {
             QMetaObject::invokeMethod(
                 qApp, [self, line] {
@@ -163,6 +180,7 @@ void CommitRecoveryDialog::recover()
         m_progress->setPlainText(report.toText());
         // Refused: nothing was done, the commit is still unfinished and may be tried again.
         m_recover->setEnabled(report.outcome == CommitOutcome::Refused);
+        m_rollback->setEnabled(report.outcome == CommitOutcome::Refused);
         if (auto *later = findChild<QPushButton *>(QStringLiteral("laterButton")))
             later->setText(tr("&Close"));
         Q_EMIT recovered(report);

@@ -60,21 +60,27 @@ public:
                          QWidget *parent = nullptr);
 
     QPushButton *recoverButton() const { return m_recover; }
+    QPushButton *rollbackButton() const { return m_rollback; }
     QString progressText() const;
     bool running() const { return m_running; }
 
 public Q_SLOTS:
-    void recover();
+    void recover();   // verify the interrupted plan; roll back if the fabric does not hold it
+    void rollBack();  // restore the backups and verify them
+
 
 Q_SIGNALS:
     void recovered(const weft::CommitReport &report);
 
 private:
+    void run(bool byRollback);
+
     CommitTarget m_target;
     BackendFactory m_backend;
     bool m_running = false;
     QPlainTextEdit *m_progress;
     QPushButton *m_recover;
+    QPushButton *m_rollback;
     QDialogButtonBox *m_buttons;
 };
 

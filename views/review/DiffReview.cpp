@@ -162,6 +162,11 @@ void DiffReview::setDocument(FabricDocument *document)
     connect(m_document, &FabricDocument::changed, this, [this](DocumentChanges what) {
         if (what & (DocumentChange::Fabric | DocumentChange::Plan))
             showDocumentPlan();
+        if (what & DocumentChange::LiveChanges) {
+            updateApprove();
+            if (const QString refusal = m_document->session()->commitRefusal(); m_plan && !refusal.isEmpty())
+                showReport(refusal);
+        }
     });
     showDocumentPlan();
 }
@@ -293,7 +298,8 @@ void DiffReview::showPolicies()
 void DiffReview::updateApprove()
 {
     const bool allowed = m_violations.isEmpty() || (m_mode == PolicyMode::BestEffort && m_acceptViolations->isChecked());
-    m_approve->setEnabled(m_plan && !m_committing && allowed);
+    const bool stale = m_document && !m_document->session()->commitRefusal().isEmpty();
+    m_approve->setEnabled(m_plan && !m_committing && allowed && !stale);
 }
 
 void DiffReview::findSmPort()
@@ -374,6 +380,11 @@ void DiffReview::approve()
 {
     if (!m_plan || m_committing)
         return;
+    // A plan made for a fabric that has changed since (a rediscovery said so) is never installed.
+    if (const QString refusal = m_document ? m_document->session()->commitRefusal() : QString(); !refusal.isEmpty()) {
+        showReport(tr("Approve refused: %1").arg(refusal));
+        return;
+    }
     const CommitTarget target = configuredCommitTarget();
     if (target.lftsPath.isEmpty()) {
         QSettings settings;

@@ -205,6 +205,8 @@ void RoutingPreview::documentChanged(DocumentChanges what)
         showIdleStatus();
     if ((what & kTenancyChanges) && session->isProposalStale())
         m_status->setText(tr("The partitions changed since this preview: run it again to see their effect."));
+    if (const QString refusal = session->commitRefusal(); (what & DocumentChange::LiveChanges) && !refusal.isEmpty())
+        m_status->setText(refusal);
 }
 
 QString RoutingPreview::engine() const

@@ -164,6 +164,64 @@ void LinkLayerItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *opt
         painter->drawPath(m_curves);
 }
 
+GroupItem::GroupItem(int group, const QRectF &rect, const QColor &fill, const QString &label)
+    : m_group(group), m_rect(rect), m_fill(fill), m_label(label)
+{
+    setZValue(3.2);
+}
+
+void GroupItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
+{
+    const double lod = levelOfDetail(painter, option);
+    QPen pen(m_fill.darker(160), 1.2);
+    pen.setCosmetic(true);
+    painter->setPen(pen);
+    painter->setBrush(m_fill);
+    painter->drawRect(m_rect);
+    // The name at a steady size on screen, where it fits across the block.
+    if (lod <= 0 || m_label.isEmpty())
+        return;
+    QFont font = painter->font();
+    font.setPixelSize(std::max(1, int(10.0 / lod)));
+    const QFontMetricsF metrics(font);
+    if (metrics.horizontalAdvance(m_label) > m_rect.width() * 0.95)
+        return;
+    painter->setFont(font);
+    painter->setPen(m_fill.lightness() > 140 ? QColor(0x20, 0x24, 0x2a) : QColor(Qt::white));
+    const QRectF top(m_rect.left(), m_rect.top() + 4.0 / lod, m_rect.width(), metrics.height());
+    painter->drawText(top, Qt::AlignHCenter | Qt::AlignTop, m_label);
+}
+
+BundleItem::BundleItem(int bundle, const QLineF &line)
+    : m_bundle(bundle), m_line(line)
+{
+    // Wide enough for the thickest cosmetic pen at the farthest zoom out.
+    m_bounds = QRectF(line.p1(), line.p2()).normalized().adjusted(-400, -400, 400, 400);
+    setZValue(3.5);
+}
+
+void BundleItem::setLook(const QColor &colour, double width, bool outlined)
+{
+    m_colour = colour;
+    m_width = width;
+    m_outlined = outlined;
+    update();
+}
+
+void BundleItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *)
+{
+    if (m_outlined) {
+        QPen halo(QColor(0x10, 0x10, 0x10), m_width + 3, Qt::SolidLine, Qt::RoundCap);
+        halo.setCosmetic(true);
+        painter->setPen(halo);
+        painter->drawLine(m_line);
+    }
+    QPen pen(m_colour, m_width, Qt::SolidLine, Qt::RoundCap);
+    pen.setCosmetic(true);
+    painter->setPen(pen);
+    painter->drawLine(m_line);
+}
+
 HighlightItem::HighlightItem(const QColor &colour, Qt::PenStyle style) : m_colour(colour), m_style(style)
 {
     setZValue(4);

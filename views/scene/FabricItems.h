@@ -20,6 +20,7 @@ constexpr double kCollapseRacksBelow = 0.45;  // hosts of a leaf become one rack
 constexpr double kLabelsAbove = 0.9;          // switch descriptions are drawn in the boxes
 constexpr double kHostLabelsAbove = 2.0;      // and host descriptions
 constexpr double kPlainBoxesBelow = 0.2;      // no outlines, just filled boxes
+constexpr double kAggregateBelow = 0.1;       // a big fabric's switches become groups, cables bundles
 }  // namespace zoom
 
 enum FabricItemType {
@@ -28,6 +29,8 @@ enum FabricItemType {
     LinkLayerItemType,
     HighlightItemType,
     RowBandItemType,
+    GroupItemType,
+    BundleItemType,
 };
 
 /** One switch, host or router. */
@@ -121,6 +124,54 @@ private:
     QRectF m_row;
     QRectF m_bounds;
     QColor m_colour;
+};
+
+/** A group of switches (a pod, or a band of one tier) standing in for them when zoomed out. */
+class GroupItem : public QGraphicsItem
+{
+public:
+    enum { Type = GroupItemType };
+
+    GroupItem(int group, const QRectF &rect, const QColor &fill, const QString &label);
+
+    int group() const { return m_group; }
+
+    int type() const override { return Type; }
+    QRectF boundingRect() const override { return m_rect; }
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
+
+private:
+    int m_group;
+    QRectF m_rect;
+    QColor m_fill;
+    QString m_label;
+};
+
+/** The cables between two groups, drawn as one line whose colour and width say how busy. */
+class BundleItem : public QGraphicsItem
+{
+public:
+    enum { Type = BundleItemType };
+
+    BundleItem(int bundle, const QLineF &line);
+
+    int bundle() const { return m_bundle; }
+    QLineF line() const { return m_line; }
+    QColor colour() const { return m_colour; }
+    // `width` in pixels; `outlined` draws a dark halo under it (the hottest bundle).
+    void setLook(const QColor &colour, double width, bool outlined);
+
+    int type() const override { return Type; }
+    QRectF boundingRect() const override { return m_bounds; }
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
+
+private:
+    int m_bundle;
+    QLineF m_line;
+    QRectF m_bounds;
+    QColor m_colour;
+    double m_width = 1;
+    bool m_outlined = false;
 };
 
 /** The cables of the selected nodes, drawn over everything else. */

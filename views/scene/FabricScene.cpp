@@ -2,17 +2,21 @@
 
 #include "FabricDocument.h"
 #include "FabricItems.h"
+#include "FabricSummary.h"
 #include "NodeQuery.h"
 #include "RouteWalk.h"
 #include "RoutingSession.h"
 
+#include <QGraphicsPathItem>
 #include <QGraphicsSceneHelpEvent>
+#include <QPen>
 #include <QGraphicsView>
 #include <QLocale>
 #include <QToolTip>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace weft {
@@ -22,6 +26,8 @@ namespace {
 constexpr double kRackZCollapsed = 5;
 constexpr double kRackZExpanded = 1;
 constexpr double kHighlightZ = 6;
+constexpr double kHottestBundleZ = 3.6;  // over the other bundles and the blocks
+constexpr double kBundleZ = 3.5;
 // Below this many nodes the layout takes a few milliseconds: do it at once, no worker thread.
 constexpr std::size_t kAsyncLayoutNodes = 3000;
 
@@ -30,6 +36,15 @@ QPointF cableEnd(const FabricLayout &layout, const Fabric &fabric, NodeIndex nod
 {
     const QRectF r = layout.nodeRect(fabric, node);
     return QPointF(r.center().x(), towardsBelow ? r.bottom() : r.top());
+}
+
+// How far `pos` is from the segment `line`.
+double distanceToSegment(const QPointF &pos, const QLineF &line)
+{
+    const QPointF d = line.p2() - line.p1();
+    const double length2 = d.x() * d.x() + d.y() * d.y();
+    const double t = length2 > 0 ? std::clamp(QPointF::dotProduct(pos - line.p1(), d) / length2, 0.0, 1.0) : 0.0;
+    return QLineF(pos, line.p1() + t * d).length();
 }
 
 }  // namespace
@@ -79,6 +94,58 @@ void FabricScene::documentChanged(DocumentChanges what)
                                       : DocumentChanges(DocumentChange::CurrentTables);
     if (what & shown)
         showDocumentRouting();
+    if (what & DocumentChange::LiveChanges)
+        markLiveChanges();
+}
+
+void FabricScene::markLiveChanges()
+{
+    delete m_goneMarks;
+    delete m_newMarks;
+    m_goneMarks = m_newMarks = nullptr;
+    m_cablesMarkedGone = m_cablesMarkedNew = 0;
+    if (!m_fabric || !m_document)
+        return;
+    const Fabric &f = *m_fabric;
+    const FabricChanges &changes = m_document->liveChanges();
+    // Drawn between the two nodes as a cable between their tiers is; a cable to a node the
+    // picture does not have (a new node) is only listed.
+    const auto paths = [&](const std::vector<FabricChanges::LinkEnds> &links, std::size_t *drawn) {
+        QPainterPath path;
+        for (const FabricChanges::LinkEnds &link : links) {
+            NodeIndex a = f.nodeByGuid(link.nodeA);
+            NodeIndex b = f.nodeByGuid(link.nodeB);
+            if (a == kNoIndex || b == kNoIndex)
+                continue;
+            if (m_layout.tiers[std::size_t(a)] < m_layout.tiers[std::size_t(b)])
+                std::swap(a, b);
+            const bool adjacent = m_layout.tiers[std::size_t(a)] - m_layout.tiers[std::size_t(b)] == 1;
+            path.moveTo(cableEnd(m_layout, f, a, adjacent));
+            path.lineTo(cableEnd(m_layout, f, b, false));
+            ++*drawn;
+        }
+        return path;
+    };
+    const auto item = [this](const QPainterPath &path, const QColor &colour, Qt::PenStyle style) {
+        QPen pen(colour, 3.5, style, Qt::RoundCap);
+        pen.setCosmetic(true);
+        QGraphicsPathItem *marks = addPath(path, pen);
+        marks->setZValue(kHighlightZ + 0.5);  // above a route shown: what is gone must show
+        return marks;
+    };
+    m_goneMarks = item(paths(changes.linksGoneEnds, &m_cablesMarkedGone), goneCableColour(), Qt::DashLine);
+    m_newMarks = item(paths(changes.linksNewEnds, &m_cablesMarkedNew), newCableColour(), Qt::SolidLine);
+    Q_EMIT coloursChanged();
+}
+
+QColor FabricScene::goneCableColour()
+{
+    return QColor(0xd6, 0x27, 0x28);
+}
+
+QColor FabricScene::newCableColour()
+{
+    return QColor(0x1f, 0x9e, 0x4a);
 }
 
 void FabricScene::layOutDocumentFabric()
@@ -200,9 +267,23 @@ void FabricScene::clearFabric()
     m_nodeItems.clear();
     m_rackItems.clear();
     m_linkLayers.clear();
+    m_switchBands.clear();
+    m_groups = SwitchGroups();
+    m_groupItems.clear();
+    m_groupRects.clear();
+    m_groupExpanded.clear();
+    m_groupOpen.clear();
+    m_bundleExpanded.clear();
+    m_bundleOfLink.clear();
+    m_bundles.clear();
+    m_bundleItems.clear();
+    m_hottestBundle = -1;
+    m_canAggregate = false;
     m_cables.clear();
     m_highlight = nullptr;
     m_returnHighlight = nullptr;
+    m_goneMarks = m_newMarks = nullptr;
+    m_cablesMarkedGone = m_cablesMarkedNew = 0;
     m_fabric.reset();
     m_tables.reset();
     m_metrics.reset();
@@ -250,9 +331,11 @@ void FabricScene::setFabric(std::shared_ptr<const Fabric> fabric, FabricLayout l
         addItem(item);
         m_rackItems.push_back(item);
     }
+    buildGroups();
     buildCables();
     rebuildLinkLayers();
     buildRowBands();
+    showAggregation();
     updateNodeColours();
     m_highlight = new HighlightItem(selectionColour());
     m_highlight->setZValue(kHighlightZ);
@@ -355,7 +438,7 @@ std::vector<int> FabricScene::linkPartitions(LinkIndex link) const
     return hues;
 }
 
-int FabricScene::cableColourKey(const Cable &cable) const
+int FabricScene::colourKey(const std::vector<LinkIndex> &links) const
 {
     switch (m_linkColouring) {
     case LinkColouring::Plain:
@@ -364,7 +447,7 @@ int FabricScene::cableColourKey(const Cable &cable) const
         if (m_maxLoad <= 0)
             return 0;
         double load = 0;
-        for (LinkIndex l : cable.links)
+        for (LinkIndex l : links)
             load = std::max(load, linkLoad(l));
         if (load <= 0)
             return 0;
@@ -372,7 +455,7 @@ int FabricScene::cableColourKey(const Cable &cable) const
     }
     case LinkColouring::Partition: {
         std::vector<int> hues;
-        for (LinkIndex l : cable.links) {
+        for (LinkIndex l : links) {
             const std::vector<int> h = linkPartitions(l);
             hues.insert(hues.end(), h.begin(), h.end());
         }
@@ -384,6 +467,28 @@ int FabricScene::cableColourKey(const Cable &cable) const
     }
     }
     return 0;
+}
+
+QColor FabricScene::keyColour(int key) const
+{
+    if (m_linkColouring == LinkColouring::Load)
+        return key == 0 ? idleCableColour() : loadColour((key - 0.5) / kLoadBuckets);
+    if (m_linkColouring == LinkColouring::Partition)
+        return key == kSharedKey ? sharedCableColour() : key == 0 ? idleCableColour()
+                                                                  : partitionColour(key - 1);
+    return linkColour();
+}
+
+double FabricScene::keyWidth(int key) const
+{
+    if (key == 0 || m_linkColouring == LinkColouring::Plain)
+        return 0;
+    return m_linkColouring == LinkColouring::Partition && key == kSharedKey ? 2 : 1.5;
+}
+
+QColor FabricScene::hottestLoadColour()
+{
+    return loadColour((kLoadBuckets - 0.5) / kLoadBuckets);
 }
 
 void FabricScene::rebuildLinkLayers()
@@ -403,9 +508,9 @@ void FabricScene::rebuildLinkLayers()
     };
     std::map<int, Batch> batches;
     for (const Cable &cable : m_cables) {
-        if (cable.links.empty())
-            continue;
-        Batch &batch = batches[cableColourKey(cable)];
+        if (cable.links.empty() || !linkDrawnAlone(cable.links.front()))
+            continue;  // a trunk's host cables are all drawn alone, or none
+        Batch &batch = batches[colourKey(cable.links)];
         if (cable.curved) {
             batch.curves.moveTo(cable.line.p1());
             batch.curves.quadTo(cable.control, cable.line.p2());
@@ -414,28 +519,14 @@ void FabricScene::rebuildLinkLayers()
         }
     }
     for (auto &[key, batch] : batches) {
-        QColor colour = linkColour();
-        double width = 0;
-        if (m_linkColouring == LinkColouring::Load) {
-            colour = key == 0 ? idleCableColour() : loadColour((key - 0.5) / kLoadBuckets);
-            width = key == 0 ? 0 : 1.5;
-        } else if (m_linkColouring == LinkColouring::Partition) {
-            if (key == kSharedKey) {
-                colour = sharedCableColour();
-                width = 2;
-            } else if (key == 0) {
-                colour = idleCableColour();
-            } else {
-                colour = partitionColour(key - 1);
-                width = 1.5;
-            }
-        }
-        auto *item = new LinkLayerItem(std::move(batch.lines), std::move(batch.curves), colour, width);
-        // Busier and shared cables on top of idle ones.
-        item->setZValue(key == 0 ? 0 : 0.5);
+        auto *item = new LinkLayerItem(std::move(batch.lines), std::move(batch.curves), keyColour(key), keyWidth(key));
+        // Busier and shared cables on top of idle ones; zoomed out, the cables of what the
+        // operator opened over the bundles.
+        item->setZValue((key == 0 ? 0 : 0.5) + (isAggregated() ? kBundleZ + 0.2 : 0));
         addItem(item);
         m_linkLayers.push_back(item);
     }
+    recolourBundles();
 }
 
 QColor FabricScene::cableColour(LinkIndex link) const
@@ -443,12 +534,7 @@ QColor FabricScene::cableColour(LinkIndex link) const
     for (const Cable &cable : m_cables) {
         if (std::find(cable.links.begin(), cable.links.end(), link) == cable.links.end())
             continue;
-        const int key = cableColourKey(cable);
-        if (m_linkColouring == LinkColouring::Load)
-            return key == 0 ? idleCableColour() : loadColour((key - 0.5) / kLoadBuckets);
-        if (m_linkColouring == LinkColouring::Partition)
-            return key == kSharedKey ? sharedCableColour() : key == 0 ? idleCableColour() : partitionColour(key - 1);
-        return linkColour();
+        return keyColour(colourKey(cable.links));
     }
     return {};
 }
@@ -465,7 +551,9 @@ void FabricScene::buildRowBands()
             continue;
         const double reach = t < layout.topTier ? (layout.rowY[std::size_t(t)] - layout.rowY[std::size_t(t + 1)]) / 6
                                                 : (layout.rowY[1] - layout.rowY[std::size_t(t)]) / 12 + 20;
-        addItem(new RowBandItem(row, reach, switchColour(t, layout.topTier)));
+        auto *band = new RowBandItem(row, reach, switchColour(t, layout.topTier));
+        addItem(band);
+        m_switchBands.push_back(band);
     }
     QRectF racks;
     for (const FabricLayout::Rack &rack : layout.racks)
@@ -496,6 +584,7 @@ NodeItem *FabricScene::nodeItem(NodeIndex node) const
 
 void FabricScene::selectNode(NodeIndex node)
 {
+    revealSwitches({node});
     NodeItem *item = nodeItem(node);
     // One selectionChanged for the pair of changes, not two.
     QSignalBlocker blocker(this);
@@ -586,6 +675,7 @@ std::size_t FabricScene::routeHopsShown() const
 
 void FabricScene::selectNodes(const std::vector<NodeIndex> &nodes)
 {
+    revealSwitches(nodes);
     QSignalBlocker blocker(this);
     clearSelection();
     for (NodeIndex n : nodes)
@@ -738,20 +828,37 @@ void FabricScene::setRouting(std::shared_ptr<const ForwardingTables> tables, std
         return;  // already shown: nothing to recolour
     m_tables = std::move(tables);
     m_metrics = std::move(metrics);
-    m_loadByPort.clear();
-    m_maxLoad = 0;
+    std::vector<double> loads;
     if (m_fabric && m_metrics) {
-        m_loadByPort.assign(m_fabric->ports().size(), 0.0);
-        for (const LinkLoad &l : m_metrics->links) {
-            if (l.from < 0 || std::size_t(l.from) >= m_loadByPort.size())
-                continue;
-            m_loadByPort[std::size_t(l.from)] = l.load;
-            m_maxLoad = std::max(m_maxLoad, l.load);
-        }
+        loads.assign(m_fabric->ports().size(), 0.0);
+        for (const LinkLoad &l : m_metrics->links)
+            if (l.from >= 0 && std::size_t(l.from) < loads.size())
+                loads[std::size_t(l.from)] = l.load;
     }
+    takeCableLoads(std::move(loads));
     updateRoutedPartitions();
     rebuildLinkLayers();
     updateHighlight();
+    Q_EMIT coloursChanged();
+}
+
+void FabricScene::takeCableLoads(std::vector<double> loadByPort)
+{
+    m_loadByPort = std::move(loadByPort);
+    m_maxLoad = 0;
+    if (!m_fabric || m_loadByPort.empty()) {
+        m_loadByPort.clear();
+        return;
+    }
+    m_loadByPort.resize(m_fabric->ports().size(), 0.0);
+    for (double load : m_loadByPort)
+        m_maxLoad = std::max(m_maxLoad, load);
+}
+
+void FabricScene::setCableLoads(std::vector<double> loadByPort)
+{
+    takeCableLoads(std::move(loadByPort));
+    rebuildLinkLayers();
     Q_EMIT coloursChanged();
 }
 
@@ -818,6 +925,17 @@ std::vector<FabricScene::Swatch> FabricScene::colourSwatches() const
     }
     if (m_linkColouring == LinkColouring::Load)
         swatches.push_back({idleCableColour(), tr("Idle cable"), true});
+    if (isAggregated()) {
+        swatches.push_back({switchColour(1, m_layout.topTier).lighter(165), tr("Pod or group of switches (double-click to open)")});
+        if (m_hottestBundle >= 0) {
+            const Bundle &hot = m_bundles[std::size_t(m_hottestBundle)];
+            swatches.push_back({bundleColour(m_hottestBundle), tr("Hottest bundle: %1 ↔ %2").arg(groupName(hot.upper), groupName(hot.lower)), true, 4});
+        }
+    }
+    if (m_cablesMarkedGone > 0)
+        swatches.push_back({goneCableColour(), tr("Cable gone since discovery (dashed)"), true, 2.5});
+    if (m_cablesMarkedNew > 0)
+        swatches.push_back({newCableColour(), tr("Cable new since discovery"), true, 2.5});
     return swatches;
 }
 
@@ -901,13 +1019,9 @@ QString FabricScene::cableToolTipAt(const QPointF &pos, double reach) const
     for (const Cable &cable : m_cables) {
         if (cable.links.size() != 1 || cable.curved)
             continue;  // trunks and arcs: their hosts and nodes say more
-        const QLineF &l = cable.line;
-        const QPointF d = l.p2() - l.p1();
-        const double length2 = d.x() * d.x() + d.y() * d.y();
-        double t = length2 > 0 ? QPointF::dotProduct(pos - l.p1(), d) / length2 : 0;
-        t = std::clamp(t, 0.0, 1.0);
-        const QPointF nearest = l.p1() + t * d;
-        const double distance = QLineF(pos, nearest).length();
+        if (!linkDrawnAlone(cable.links.front()))
+            continue;  // its bundle answers
+        const double distance = distanceToSegment(pos, cable.line);
         if (distance < bestDistance) {
             bestDistance = distance;
             best = &cable;
@@ -954,11 +1068,18 @@ void FabricScene::helpEvent(QGraphicsSceneHelpEvent *event)
                        .arg(rack->hostCount());
             break;
         }
+        if (item->type() == GroupItem::Type) {
+            text = groupToolTip(static_cast<GroupItem *>(item)->group());
+            break;
+        }
     }
     if (text.isEmpty()) {
         const auto *view = event->widget() ? qobject_cast<const QGraphicsView *>(event->widget()->parentWidget()) : nullptr;
         const double scale = view ? view->transform().m11() : 1.0;
-        text = cableToolTipAt(event->scenePos(), 5.0 / std::max(scale, 1e-6));
+        const double reach = 5.0 / std::max(scale, 1e-6);
+        text = bundleToolTip(bundleAt(event->scenePos(), reach));
+        if (text.isEmpty())
+            text = cableToolTipAt(event->scenePos(), reach);
     }
     if (text.isEmpty()) {
         QToolTip::hideText();
@@ -967,6 +1088,356 @@ void FabricScene::helpEvent(QGraphicsSceneHelpEvent *event)
     }
     QToolTip::showText(event->screenPos(), text, event->widget());
     event->accept();
+}
+
+// The zoomed-out picture of a big fabric: groups and bundles (see FabricScene.h).
+
+void FabricScene::buildGroups()
+{
+    const Fabric &f = *m_fabric;
+    if (summarize(f).switchLinks < kAggregateMinCables)
+        return;
+    // Bands are cut along the picture's rows, so that each is one stretch of its row.
+    std::vector<NodeIndex> order;
+    for (int t = m_layout.topTier; t >= 1; --t)
+        order.insert(order.end(), m_layout.rows[std::size_t(t)].begin(), m_layout.rows[std::size_t(t)].end());
+    order.insert(order.end(), m_layout.isolatedSwitches.begin(), m_layout.isolatedSwitches.end());
+    m_groups = groupSwitches(f, order);
+    if (m_groups.groups.size() < 2) {
+        m_groups = SwitchGroups();
+        return;
+    }
+    m_canAggregate = true;
+    m_groupExpanded.assign(m_groups.groups.size(), 0);
+    m_groupOpen.assign(m_groups.groups.size(), 0);
+    m_bundleOfLink.assign(f.links().size(), -1);
+    std::vector<QRectF> rects;
+    for (std::size_t g = 0; g < m_groups.groups.size(); ++g) {
+        const SwitchGroups::Group &group = m_groups.groups[g];
+        QRectF rect;
+        for (NodeIndex n : group.switches)
+            rect |= m_layout.nodeRect(f, n);
+        rect.adjust(-6, -6, 6, 6);
+        // A band is one row of boxes, a hairline zoomed out: give it the height of a block,
+        // grown away from the racks (leaves) or from the rows above (the others).
+        const double blockHeight = m_layout.topTier >= 2 ? 0.15 * (m_layout.rowY[1] - m_layout.rowY[2]) : 0;
+        if (rect.height() < blockHeight) {
+            if (group.highestTier == 1)
+                rect.setTop(rect.bottom() - blockHeight);
+            else
+                rect.setBottom(rect.top() + blockHeight);
+        }
+        rects.push_back(rect);
+    }
+    std::map<std::pair<int, int>, std::size_t> bundleOf;
+    for (std::size_t i = 0; i < f.links().size(); ++i) {
+        const Link &link = f.links()[i];
+        const int ga = m_groups.groupOfNode[std::size_t(f.port(link.a).node)];
+        const int gb = m_groups.groupOfNode[std::size_t(f.port(link.b).node)];
+        if (ga < 0 || gb < 0 || ga == gb)
+            continue;
+        const auto key = std::minmax(ga, gb);
+        auto [it, added] = bundleOf.emplace(key, m_bundles.size());
+        if (added) {
+            Bundle bundle;
+            const SwitchGroups::Group &first = m_groups.groups[std::size_t(key.first)];
+            const SwitchGroups::Group &second = m_groups.groups[std::size_t(key.second)];
+            const bool firstAbove = first.highestTier >= second.highestTier;
+            bundle.upper = firstAbove ? key.first : key.second;
+            bundle.lower = firstAbove ? key.second : key.first;
+            const QRectF &up = rects[std::size_t(bundle.upper)];
+            const QRectF &low = rects[std::size_t(bundle.lower)];
+            bundle.line = up.bottom() <= low.top() ? QLineF(QPointF(up.center().x(), up.bottom()), QPointF(low.center().x(), low.top()))
+                                                   : QLineF(up.center(), low.center());
+            m_bundles.push_back(std::move(bundle));
+        }
+        m_bundles[it->second].links.push_back(LinkIndex(i));
+        m_bundleOfLink[i] = int(it->second);
+    }
+    m_bundleExpanded.assign(m_bundles.size(), 0);
+    m_groupRects = std::move(rects);
+}
+
+void FabricScene::buildAggregateItems()
+{
+    for (std::size_t g = 0; g < m_groups.groups.size(); ++g) {
+        const SwitchGroups::Group &group = m_groups.groups[g];
+        const int tier = std::max(1, group.highestTier);
+        const QColor fill = switchColour(tier, m_layout.topTier).lighter(group.kind == SwitchGroups::Group::Kind::Pod ? 165 : 130);
+        auto *item = new GroupItem(int(g), m_groupRects[g], fill, groupName(int(g)));
+        addItem(item);
+        m_groupItems.push_back(item);
+    }
+    for (std::size_t b = 0; b < m_bundles.size(); ++b) {
+        auto *item = new BundleItem(int(b), m_bundles[b].line);
+        item->setZValue(kBundleZ);
+        addItem(item);
+        m_bundleItems.push_back(item);
+    }
+    recolourBundles();
+}
+
+QString FabricScene::groupName(int group) const
+{
+    if (group < 0 || std::size_t(group) >= m_groups.groups.size())
+        return {};
+    const SwitchGroups::Group &g = m_groups.groups[std::size_t(group)];
+    if (g.kind == SwitchGroups::Group::Kind::Pod)
+        return tr("Pod %1").arg(g.ordinal + 1);
+    QString tier;
+    if (g.highestTier < 1)
+        tier = tr("Unreached switches");
+    else if (g.highestTier == 1)
+        tier = tr("Leaves");
+    else if (g.highestTier == m_layout.topTier)
+        tier = tr("Roots");
+    else
+        tier = tr("Tier %1").arg(g.highestTier);
+    return tr("%1, group %2").arg(tier).arg(g.ordinal + 1);
+}
+
+bool FabricScene::linkDrawnAlone(LinkIndex link) const
+{
+    if (!isAggregated())
+        return true;
+    const Link &l = m_fabric->links()[std::size_t(link)];
+    const int ga = m_groups.groupOfNode[std::size_t(m_fabric->port(l.a).node)];
+    const int gb = m_groups.groupOfNode[std::size_t(m_fabric->port(l.b).node)];
+    // Host cables stay (their racks are drawn anyway); switch cables show with an open group.
+    return ga < 0 || gb < 0 || m_groupExpanded[std::size_t(ga)] || m_groupExpanded[std::size_t(gb)]
+        || isBundleExpanded(m_bundleOfLink[std::size_t(link)]);
+}
+
+void FabricScene::revealSwitches(const std::vector<NodeIndex> &nodes)
+{
+    // A hidden item cannot be selected: a switch chosen elsewhere (the node table) comes out
+    // from behind its block.
+    bool changed = false;
+    for (NodeIndex n : nodes) {
+        const int g = m_canAggregate && n >= 0 && std::size_t(n) < m_groups.groupOfNode.size() ? m_groups.groupOfNode[std::size_t(n)] : -1;
+        if (g >= 0 && !areGroupSwitchesShown(g)) {
+            m_groupOpen[std::size_t(g)] = 1;
+            changed = true;
+        }
+    }
+    if (changed)
+        showAggregation();
+}
+
+bool FabricScene::isCableDrawn(LinkIndex link) const
+{
+    return m_fabric && link >= 0 && std::size_t(link) < m_fabric->links().size() && linkDrawnAlone(link);
+}
+
+bool FabricScene::isGroupExpanded(int group) const
+{
+    return group >= 0 && std::size_t(group) < m_groupExpanded.size() && m_groupExpanded[std::size_t(group)];
+}
+
+bool FabricScene::isBundleExpanded(int bundle) const
+{
+    return bundle >= 0 && std::size_t(bundle) < m_bundleExpanded.size() && m_bundleExpanded[std::size_t(bundle)];
+}
+
+bool FabricScene::areGroupSwitchesShown(int group) const
+{
+    return !isAggregated() || isGroupExpanded(group) || (group >= 0 && std::size_t(group) < m_groupOpen.size() && m_groupOpen[std::size_t(group)]);
+}
+
+bool FabricScene::isBundleShown(int bundle) const
+{
+    return bundle >= 0 && std::size_t(bundle) < m_bundles.size() && isAggregated() && !m_bundleExpanded[std::size_t(bundle)]
+        && !isGroupExpanded(m_bundles[std::size_t(bundle)].upper) && !isGroupExpanded(m_bundles[std::size_t(bundle)].lower);
+}
+
+QColor FabricScene::bundleColour(int bundle) const
+{
+    if (bundle < 0 || std::size_t(bundle) >= m_bundleItems.size())
+        return {};
+    return m_bundleItems[std::size_t(bundle)]->colour();
+}
+
+void FabricScene::showAggregation()
+{
+    if (!m_canAggregate)
+        return;
+    const bool aggregated = isAggregated();
+    // Made the first time they are needed: a fabric never zoomed out has none.
+    if (aggregated && m_groupItems.empty())
+        buildAggregateItems();
+    for (std::size_t g = 0; g < m_groupItems.size(); ++g)
+        m_groupItems[g]->setVisible(!areGroupSwitchesShown(int(g)));
+    for (std::size_t b = 0; b < m_bundleItems.size(); ++b)
+        m_bundleItems[b]->setVisible(isBundleShown(int(b)));
+    for (NodeIndex n : m_fabric->switches()) {
+        const int g = m_groups.groupOfNode[std::size_t(n)];
+        if (NodeItem *item = nodeItem(n))
+            item->setVisible(g < 0 || areGroupSwitchesShown(g));
+    }
+    for (RowBandItem *band : m_switchBands)
+        band->setVisible(!aggregated);
+}
+
+void FabricScene::recolourBundles()
+{
+    m_hottestBundle = -1;
+    if (!m_canAggregate)
+        return;
+    double hottest = 0;
+    for (std::size_t b = 0; b < m_bundles.size(); ++b) {
+        Bundle &bundle = m_bundles[b];
+        double worst = 0;
+        double sum = 0;
+        for (LinkIndex l : bundle.links) {
+            const double load = linkLoad(l);
+            worst = std::max(worst, load);
+            sum += load;
+        }
+        bundle.worstLoad = worst;
+        bundle.meanLoad = bundle.links.empty() ? 0 : sum / double(bundle.links.size());
+        if (worst > hottest) {
+            hottest = worst;
+            m_hottestBundle = int(b);
+        }
+    }
+    const bool load = m_linkColouring == LinkColouring::Load && m_maxLoad > 0;
+    // With something opened, the other bundles step back so that its cables stand out.
+    const bool opened = std::find(m_bundleExpanded.begin(), m_bundleExpanded.end(), 1) != m_bundleExpanded.end()
+        || std::find(m_groupExpanded.begin(), m_groupExpanded.end(), 1) != m_groupExpanded.end();
+    for (std::size_t b = 0; b < m_bundleItems.size(); ++b) {
+        const Bundle &bundle = m_bundles[b];
+        const int key = colourKey(bundle.links);
+        // Wider for busier bundles (load), or for more cables (otherwise): the eye goes there.
+        double width = 1.0 + 0.5 * std::log2(double(bundle.links.size()));
+        if (load)
+            width = key == 0 ? 1.0 : 1.5 + 4.5 * bundle.worstLoad / m_maxLoad;
+        else
+            width += keyWidth(key) / 2;
+        const bool hottestHere = load && int(b) == m_hottestBundle;
+        QColor colour = keyColour(key);
+        if (opened)
+            colour.setAlpha(std::min(colour.alpha(), 70));
+        m_bundleItems[b]->setLook(colour, hottestHere ? width + 2 : width, hottestHere);
+        m_bundleItems[b]->setZValue(hottestHere ? kHottestBundleZ : kBundleZ);
+    }
+    if (!load)
+        m_hottestBundle = -1;
+}
+
+void FabricScene::setAggregated(bool aggregated)
+{
+    if (aggregated == m_aggregated)
+        return;
+    m_aggregated = aggregated;
+    if (!m_canAggregate)
+        return;
+    if (aggregated) {
+        std::fill(m_groupExpanded.begin(), m_groupExpanded.end(), 0);
+        std::fill(m_groupOpen.begin(), m_groupOpen.end(), 0);
+        std::fill(m_bundleExpanded.begin(), m_bundleExpanded.end(), 0);
+    }
+    showAggregation();
+    rebuildLinkLayers();
+    Q_EMIT coloursChanged();
+}
+
+void FabricScene::expandGroup(int group)
+{
+    if (!isAggregated() || group < 0 || std::size_t(group) >= m_groupExpanded.size() || m_groupExpanded[std::size_t(group)])
+        return;
+    m_groupExpanded[std::size_t(group)] = 1;
+    showAggregation();
+    rebuildLinkLayers();
+    Q_EMIT coloursChanged();
+}
+
+void FabricScene::expandBundle(int bundle)
+{
+    if (!isAggregated() || bundle < 0 || std::size_t(bundle) >= m_bundles.size())
+        return;
+    m_bundleExpanded[std::size_t(bundle)] = 1;
+    m_groupOpen[std::size_t(m_bundles[std::size_t(bundle)].upper)] = 1;
+    m_groupOpen[std::size_t(m_bundles[std::size_t(bundle)].lower)] = 1;
+    showAggregation();
+    rebuildLinkLayers();
+    Q_EMIT coloursChanged();
+}
+
+int FabricScene::bundleAt(const QPointF &pos, double reach) const
+{
+    // The hottest bundle lies on top of the others: where it is drawn, it is what is pointed at.
+    if (isBundleShown(m_hottestBundle) && distanceToSegment(pos, m_bundles[std::size_t(m_hottestBundle)].line) <= reach)
+        return m_hottestBundle;
+    int best = -1;
+    double bestDistance = reach;
+    for (std::size_t b = 0; b < m_bundles.size(); ++b) {
+        if (!isBundleShown(int(b)))
+            continue;
+        const double distance = distanceToSegment(pos, m_bundles[b].line);
+        if (distance < bestDistance) {
+            bestDistance = distance;
+            best = int(b);
+        }
+    }
+    return best;
+}
+
+int FabricScene::groupAt(const QPointF &pos) const
+{
+    for (std::size_t g = 0; g < m_groupItems.size(); ++g)
+        if (m_groupItems[g]->isVisible() && m_groupItems[g]->boundingRect().contains(pos))
+            return int(g);
+    return -1;
+}
+
+QString FabricScene::bundleToolTip(int bundle) const
+{
+    if (bundle < 0 || std::size_t(bundle) >= m_bundles.size())
+        return {};
+    const Bundle &b = m_bundles[std::size_t(bundle)];
+    const QLocale locale;
+    QString text = tr("<b>Bundle</b> %1 ↔ %2").arg(groupName(b.upper).toHtmlEscaped(), groupName(b.lower).toHtmlEscaped());
+    text += QStringLiteral("<br>") + tr("%n cable(s)", nullptr, int(b.links.size()));
+    if (!m_loadByPort.empty())
+        text += QStringLiteral("<br>") + tr("Load: worst %1, mean %2 (busier direction of each cable)").arg(locale.toString(b.worstLoad, 'g', 4), locale.toString(b.meanLoad, 'g', 4));
+    if (int(bundle) == m_hottestBundle)
+        text += QStringLiteral("<br>") + tr("The hottest bundle");
+    std::vector<int> hues;
+    for (LinkIndex l : b.links) {
+        const std::vector<int> h = linkPartitions(l);
+        hues.insert(hues.end(), h.begin(), h.end());
+    }
+    std::sort(hues.begin(), hues.end());
+    hues.erase(std::unique(hues.begin(), hues.end()), hues.end());
+    QStringList names;
+    for (int hue : hues)
+        names << partitionLabel(hue).toHtmlEscaped();
+    text += QStringLiteral("<br>") + tr("Partitions: %1").arg(names.isEmpty() ? tr("none") : names.join(QStringLiteral(", ")));
+    text += QStringLiteral("<br>") + tr("Double-click to show its cables");
+    return text;
+}
+
+QString FabricScene::groupToolTip(int group) const
+{
+    if (group < 0 || std::size_t(group) >= m_groups.groups.size())
+        return {};
+    const SwitchGroups::Group &g = m_groups.groups[std::size_t(group)];
+    std::size_t bundles = 0;
+    std::size_t cables = 0;
+    for (const Bundle &b : m_bundles)
+        if (b.upper == group || b.lower == group) {
+            ++bundles;
+            cables += b.links.size();
+        }
+    QString text = QStringLiteral("<b>%1</b><br>").arg(groupName(group).toHtmlEscaped());
+    text += g.lowestTier == g.highestTier ? tr("%n switch(es), tier %1", nullptr, int(g.switches.size())).arg(g.highestTier)
+                                          : tr("%n switch(es), tiers %1 to %2", nullptr, int(g.switches.size()))
+                                                .arg(g.lowestTier)
+                                                .arg(g.highestTier);
+    text += QStringLiteral("<br>") + tr("%n cable(s) to other groups", nullptr, int(cables)) + QStringLiteral(", ")
+        + tr("%n bundle(s)", nullptr, int(bundles));
+    text += QStringLiteral("<br>") + tr("Double-click to show its switches");
+    return text;
 }
 
 }  // namespace weft

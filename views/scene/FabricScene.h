@@ -18,10 +18,13 @@
 #include "FabricLayout.h"
 #include "ForwardingTables.h"
 #include "Metrics.h"
+#include "SwitchGroups.h"
 #include "Tenancy.h"
 
 #include <QColor>
 #include <QGraphicsScene>
+
+class QGraphicsPathItem;
 
 #include <map>
 
@@ -30,11 +33,14 @@
 
 namespace weft {
 
+class BundleItem;
 class FabricDocument;
+class GroupItem;
 class HighlightItem;
 class LinkLayerItem;
 class NodeItem;
 class RackItem;
+class RowBandItem;
 
 enum class LinkColouring : std::uint8_t { Plain, Load, Partition };
 enum class HostColouring : std::uint8_t { Plain, Partition, Tenant };
@@ -85,6 +91,12 @@ public:
     std::size_t linkLayerCount() const { return m_linkLayers.size(); }
     std::size_t linkLinesDrawn() const;  // cables drawn as lines, over all layers
     std::size_t highlightedCableCount() const;
+    // The document's live changes as drawn (FabricDocument::liveChanges): cables a rediscovery
+    // found gone, dashed red where they were, and new cables between known nodes, highlighted.
+    std::size_t cablesMarkedGone() const { return m_cablesMarkedGone; }
+    std::size_t cablesMarkedNew() const { return m_cablesMarkedNew; }
+    static QColor goneCableColour();
+    static QColor newCableColour();
 
     // Selects exactly this node (kNoIndex clears the selection).
     void selectNode(NodeIndex node);
@@ -99,6 +111,10 @@ public:
     // The routing the picture shows: tables for route highlights, metrics for cable colours.
     // Either may be null (no routing known).
     void setRouting(std::shared_ptr<const ForwardingTables> tables, std::shared_ptr<const Metrics> metrics);
+    // The load the cables (and bundles) are coloured by, per directed port: index PortIndex, the
+    // load leaving by that port. setRouting sets the routing model's; a measured source sets
+    // its own here. Recolours, nothing else: the cost of one tick of samples.
+    void setCableLoads(std::vector<double> loadByPort);
     const ForwardingTables *tables() const { return m_tables.get(); }
     const Metrics *metrics() const { return m_metrics.get(); }
     void setLinkColouring(LinkColouring colouring);
@@ -133,10 +149,48 @@ public:
     static QColor selectionColour();
     static QColor returnRouteColour();
     static QColor loadColour(double fraction);  // 0..1 on the ramp
+    static QColor hottestLoadColour();          // what the busiest cables and bundles are drawn in
     static QColor idleCableColour();
     static QColor partitionColour(int index);   // distinct hues, cycling
     static QColor sharedCableColour();
     static QColor severalPartitionsColour();
+
+    // Zoomed out, a big fabric is drawn by groups of switches (pods, or bands of one tier; see
+    // SwitchGroups.h), each one block, and the cables between two groups as one bundle, coloured
+    // as one cable would be by the worst of its cables (load) or by the partitions they carry.
+    // FabricView aggregates below zoom::kAggregateBelow; fabrics with fewer than
+    // kAggregateMinCables switch cables are always drawn whole. Cables within a group are
+    // hidden until it is expanded; expanding a group shows its switches and all its cables,
+    // expanding a bundle its cables and the switches at both ends.
+    static constexpr std::size_t kAggregateMinCables = 1000;
+    struct Bundle
+    {
+        int upper = -1;  // group drawn above (or left of) the other
+        int lower = -1;
+        std::vector<LinkIndex> links;
+        QLineF line;
+        double worstLoad = 0;  // of the busier direction of each cable
+        double meanLoad = 0;
+    };
+    void setAggregated(bool aggregated);  // going back to aggregated folds every group again
+    bool canAggregate() const { return m_canAggregate; }
+    bool isAggregated() const { return m_aggregated && m_canAggregate; }
+    const SwitchGroups &switchGroups() const { return m_groups; }
+    QString groupName(int group) const;
+    const std::vector<Bundle> &bundles() const { return m_bundles; }
+    QColor bundleColour(int bundle) const;
+    bool isBundleShown(int bundle) const;                       // drawn as its one line now
+    int hottestBundle() const { return m_hottestBundle; }       // -1 without load
+    int bundleAt(const QPointF &scenePos, double reach) const;  // -1 if none shown there
+    int groupAt(const QPointF &scenePos) const;                 // -1 if no block shown there
+    void expandGroup(int group);
+    void expandBundle(int bundle);
+    bool isGroupExpanded(int group) const;
+    bool isBundleExpanded(int bundle) const;
+    bool areGroupSwitchesShown(int group) const;  // expanded, or at the end of an expanded bundle
+    bool isCableDrawn(LinkIndex link) const;      // as a line of its own (or in a rack's trunk)
+    QString bundleToolTip(int bundle) const;
+    QString groupToolTip(int group) const;
 
 Q_SIGNALS:
     void nodeSelectionChanged(const std::vector<weft::NodeIndex> &nodes);
@@ -167,7 +221,17 @@ private:
     void updateHighlight();
     void updateNodeColours();
     void updatePartitionIndex();
-    int cableColourKey(const Cable &cable) const;  // see rebuildLinkLayers
+    void markLiveChanges();
+    int colourKey(const std::vector<LinkIndex> &links) const;  // see rebuildLinkLayers
+    QColor keyColour(int key) const;
+    double keyWidth(int key) const;
+    void takeCableLoads(std::vector<double> loadByPort);
+    void buildGroups();
+    void showAggregation();  // which of blocks, bundles, switches and bands are visible
+    void buildAggregateItems();
+    void recolourBundles();
+    bool linkDrawnAlone(LinkIndex link) const;
+    void revealSwitches(const std::vector<NodeIndex> &nodes);
     double linkLoad(LinkIndex link) const;         // busier direction; 0 without metrics
     std::vector<int> linkPartitions(LinkIndex link) const;  // hue indices
     std::vector<int> hostPartitions(NodeIndex host) const;  // hue indices
@@ -179,8 +243,25 @@ private:
     std::vector<NodeItem *> m_nodeItems;  // indexed by NodeIndex
     std::vector<RackItem *> m_rackItems;
     std::vector<LinkLayerItem *> m_linkLayers;
+    std::vector<RowBandItem *> m_switchBands;  // the switch rows' bands (not the racks')
+    SwitchGroups m_groups;
+    std::vector<QRectF> m_groupRects;       // indexed by group
+    std::vector<GroupItem *> m_groupItems;  // indexed by group, once aggregated
+    std::vector<char> m_groupExpanded;
+    std::vector<char> m_groupOpen;  // its switches shown: the end of an expanded bundle
+    std::vector<Bundle> m_bundles;
+    std::vector<char> m_bundleExpanded;
+    std::vector<int> m_bundleOfLink;          // per LinkIndex; -1 within a group or to a host
+    std::vector<BundleItem *> m_bundleItems;  // indexed by bundle, once aggregated
+    int m_hottestBundle = -1;
+    bool m_canAggregate = false;
+    bool m_aggregated = false;
     HighlightItem *m_highlight = nullptr;
     HighlightItem *m_returnHighlight = nullptr;
+    QGraphicsPathItem *m_goneMarks = nullptr;
+    QGraphicsPathItem *m_newMarks = nullptr;
+    std::size_t m_cablesMarkedGone = 0;
+    std::size_t m_cablesMarkedNew = 0;
     bool m_hostsCollapsed = false;
 
     std::vector<Cable> m_cables;

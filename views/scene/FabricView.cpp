@@ -140,8 +140,10 @@ void FabricView::applyZoomDependentSettings()
     // Antialiasing costs a lot with thousands of cables on screen and shows only up close.
     setRenderHint(QPainter::Antialiasing, z >= kAntialiasAbove);
     setRenderHint(QPainter::TextAntialiasing, true);
-    if (m_scene)
+    if (m_scene) {
         m_scene->setHostsCollapsed(z < zoom::kCollapseRacksBelow);
+        m_scene->setAggregated(z < zoom::kAggregateBelow);
+    }
     viewport()->update();
     Q_EMIT zoomChanged(z);
 }
@@ -247,6 +249,35 @@ void FabricView::mouseReleaseEvent(QMouseEvent *event)
         return;
     }
     QGraphicsView::mouseReleaseEvent(event);
+}
+
+void FabricView::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    if (m_scene && m_scene->isAggregated() && event->button() == Qt::LeftButton) {
+        const QPointF pos = mapToScene(event->position().toPoint());
+        const int bundle = m_scene->bundleAt(pos, 6.0 / std::max(zoom(), 1e-6));
+        const int group = bundle < 0 ? m_scene->groupAt(pos) : -1;
+        if (bundle >= 0 || group >= 0) {
+            if (bundle >= 0)
+                m_scene->expandBundle(bundle);
+            else
+                m_scene->expandGroup(group);
+            event->accept();
+            return;
+        }
+    }
+    QGraphicsView::mouseDoubleClickEvent(event);
+}
+
+bool FabricView::goToHottestBundle()
+{
+    if (!m_scene || !m_scene->isAggregated() || m_scene->hottestBundle() < 0)
+        return false;
+    const int hottest = m_scene->hottestBundle();
+    m_followFit = false;
+    centerOn(m_scene->bundles()[std::size_t(hottest)].line.center());
+    m_scene->expandBundle(hottest);
+    return true;
 }
 
 void FabricView::startPortsDrag()
@@ -419,7 +450,8 @@ void FabricView::drawLegend(QPainter *painter)
 
 bool FabricView::showsLoadScale() const
 {
-    return m_scene && m_scene->linkColouring() == LinkColouring::Load && m_scene->metrics();
+    // Loads set without a routing (measured ones) have a scale too.
+    return m_scene && m_scene->linkColouring() == LinkColouring::Load && (m_scene->metrics() || m_scene->maxCableLoad() > 0);
 }
 
 void FabricView::drawLoadScale(QPainter *painter, const QRect &area)
@@ -431,7 +463,7 @@ void FabricView::drawLoadScale(QPainter *painter, const QRect &area)
     painter->setPen(QColor(0x2a, 0x30, 0x38));
     const QRect title(area.left() + 10, area.top(), area.width() - 20, metrics.height());
     painter->drawText(title, Qt::AlignLeft | Qt::AlignVCenter,
-                      tr("Cable load (%1)").arg(m ? m->model.toString() : QString()));
+                      m ? tr("Cable load (%1)").arg(m->model.toString()) : tr("Cable load"));
     const QRect bar(area.left() + 10, title.bottom() + 4, area.width() - 20, 12);
     QLinearGradient gradient(bar.topLeft(), bar.topRight());
     for (int i = 0; i <= 8; ++i)

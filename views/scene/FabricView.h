@@ -36,6 +36,9 @@ public Q_SLOTS:
     void focusNode(weft::NodeIndex node);
     // Finds a node by name, GUID or LID and focuses it; false if there is none.
     bool findAndFocus(const QString &text);
+    // Centres the hottest bundle of a zoomed-out big fabric and opens it into its cables;
+    // false if there is none (no load known, or the fabric is drawn whole).
+    bool goToHottestBundle();
 
 Q_SIGNALS:
     void zoomChanged(double zoom);
@@ -46,6 +49,8 @@ protected:
     void mousePressEvent(QMouseEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;
+    // On a bundle or a block of a zoomed-out big fabric: opens it.
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
     void drawForeground(QPainter *painter, const QRectF &rect) override;
 
 private:

@@ -1,0 +1,355 @@
+// weft monitor: discovers the fabric once through the local adapter, then reads every linked
+// port's counters each interval and prints the rates: one JSON object per port per tick, or
+// the busiest links; optionally as CSV, into the history database, and for Prometheus.
+
+#include "CliSupport.h"
+#include "Commands.h"
+
+#include "LiveFabric.h"
+#include "PortCounterReader.h"
+#include "PrometheusExposition.h"
+#include "SafeFile.h"
+#include "TelemetryHistory.h"
+#include "TelemetryRecord.h"
+
+#include <QFileInfo>
+#include <QHostAddress>
+#include <QHttpServer>
+#include <QHttpServerResponse>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QEventLoop>
+#include <QTimer>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+namespace weft::cli {
+
+namespace {
+
+constexpr int kBusiestShown = 10;
+
+// "ADDR:PORT", "[v6]:PORT", or a port alone (then on loopback). False when it is none of these.
+bool parseListenAddress(const QString &text, QHostAddress *address, quint16 *port)
+{
+    const qsizetype colon = text.lastIndexOf(QLatin1Char(':'));
+    QString host = colon < 0 ? QString() : text.left(colon);
+    bool ok = false;
+    const uint number = text.mid(colon + 1).toUInt(&ok);
+    if (!ok || number == 0 || number > 65535)
+        return false;
+    *port = quint16(number);
+    if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
+        host = host.mid(1, host.size() - 2);
+    if (host.isEmpty()) {
+        *address = QHostAddress(QHostAddress::LocalHost);
+        return true;
+    }
+    return address->setAddress(host);
+}
+
+// Between two passes at least this long goes to answering scrapes, even when a pass took longer
+// than the interval (an HTTP exchange takes a few turns of the event loop).
+constexpr int kMinimumServingMs = 50;
+
+// The Prometheus endpoint. It answers on the monitor's own thread, between passes (so the text
+// it serves is never half-replaced and nothing needs a lock); a scrape that arrives during a
+// pass waits for its end, as for any slow target.
+class MetricsServer
+{
+public:
+    bool listen(const QHostAddress &address, quint16 port)
+    {
+        m_server.route(QStringLiteral("/metrics"), [this] {
+            return QHttpServerResponse(QByteArrayLiteral("text/plain; version=0.0.4; charset=utf-8"), m_text);
+        });
+        return m_server.listen(address, port) != 0;
+    }
+
+    void setText(QByteArray text) { m_text = std::move(text); }
+
+private:
+    QHttpServer m_server;
+    QByteArray m_text;
+};
+
+// Waits until `until` (at least kMinimumServingMs), answering scrapes meanwhile.
+void waitServing(std::chrono::steady_clock::time_point until)
+{
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+    QEventLoop loop;
+    QTimer::singleShot(std::max<int>(kMinimumServingMs, int(left.count())), &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+QJsonValue jsonRate(const CounterRate &rate)
+{
+    return rate.ok() ? QJsonValue(rate.value) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonObject recordJson(const TelemetryRecord &r)
+{
+    QJsonObject o{{QStringLiteral("time"), r.time},
+                  {QStringLiteral("guid"), guidText(r.guid)},
+                  {QStringLiteral("port"), r.port},
+                  {QStringLiteral("lid"), r.lid},
+                  {QStringLiteral("xmit_bytes_per_s"), jsonRate(r.rates.xmitBytes)},
+                  {QStringLiteral("rcv_bytes_per_s"), jsonRate(r.rates.rcvBytes)},
+                  {QStringLiteral("xmit_packets_per_s"), jsonRate(r.rates.xmitPackets)},
+                  {QStringLiteral("rcv_packets_per_s"), jsonRate(r.rates.rcvPackets)},
+                  {QStringLiteral("xmit_wait_per_s"), jsonRate(r.rates.xmitWait)},
+                  {QStringLiteral("utilisation"), jsonRate(r.rates.utilisation)}};
+    QJsonObject errors;
+    QJsonObject gaps;
+    auto noteGap = [&](const char *field, CounterGap gap) {
+        if (gap != CounterGap::None)
+            gaps.insert(QLatin1String(field), counterGapName(gap));
+    };
+    noteGap("xmit_bytes_per_s", r.rates.xmitBytes.gap);
+    noteGap("rcv_bytes_per_s", r.rates.rcvBytes.gap);
+    noteGap("xmit_packets_per_s", r.rates.xmitPackets.gap);
+    noteGap("rcv_packets_per_s", r.rates.rcvPackets.gap);
+    noteGap("xmit_wait_per_s", r.rates.xmitWait.gap);
+    noteGap("utilisation", r.rates.utilisation.gap);
+    for (int e = 0; e < kPortErrorCounterCount; ++e) {
+        const CounterDelta &d = r.rates.errors[std::size_t(e)];
+        const QString name = portErrorCounterName(PortErrorCounter(e));
+        if (d.ok())
+            errors.insert(name, double(d.delta));
+        else
+            gaps.insert(name, counterGapName(d.gap));
+    }
+    o.insert(QStringLiteral("errors"), errors);
+    if (const CounterGap gap = r.rates.firstGap(); gap != CounterGap::None)
+        o.insert(QStringLiteral("gap"), counterGapName(gap));
+    if (!gaps.isEmpty())
+        o.insert(QStringLiteral("gaps"), gaps);
+    return o;
+}
+
+// The counters as read, named as perfquery names them.
+QJsonObject countersJson(const PortCounterSample &s)
+{
+    if (!s.answered)
+        return {};
+    QJsonObject o{{QStringLiteral("extended"), s.extended},
+                  {QStringLiteral("PortXmitData"), double(s.xmitData)},
+                  {QStringLiteral("PortRcvData"), double(s.rcvData)},
+                  {QStringLiteral("PortXmitPkts"), double(s.xmitPackets)},
+                  {QStringLiteral("PortRcvPkts"), double(s.rcvPackets)},
+                  {QStringLiteral("PortXmitWait"), double(s.xmitWait)}};
+    for (int e = 0; e < kPortErrorCounterCount; ++e)
+        o.insert(portErrorCounterName(PortErrorCounter(e)), double(s.errors[std::size_t(e)]));
+    return o;
+}
+
+QString bytesText(const CounterRate &rate)
+{
+    if (!rate.ok())
+        return QStringLiteral("(%1)").arg(counterGapName(rate.gap));
+    return QStringLiteral("%1 MB/s").arg(rate.value / 1e6, 0, 'f', 1);
+}
+
+void printBusiest(const Fabric &fabric, std::vector<TelemetryRecord> records, const PortCounterPass &pass)
+{
+    std::stable_sort(records.begin(), records.end(), [](const TelemetryRecord &a, const TelemetryRecord &b) {
+        const double ua = a.rates.xmitBytes.ok() ? a.rates.xmitBytes.value : -1;
+        const double ub = b.rates.xmitBytes.ok() ? b.rates.xmitBytes.value : -1;
+        return ua > ub;
+    });
+    int gapped = 0;
+    for (const TelemetryRecord &r : records)
+        gapped += r.rates.firstGap() != CounterGap::None;
+    out() << QDateTime::fromMSecsSinceEpoch(qint64(pass.wallTime * 1000)).toString(Qt::ISODate) << ": " << records.size()
+          << " ports";
+    if (gapped)
+        out() << ", " << gapped << " with gaps";
+    if (!pass.silentNodes.empty())
+        out() << ", " << pass.silentNodes.size() << " nodes not answering";
+    out() << "\n";
+    const int shown = std::min<int>(kBusiestShown, int(records.size()));
+    for (int i = 0; i < shown; ++i) {
+        const TelemetryRecord &r = records[std::size_t(i)];
+        if (!r.rates.xmitBytes.ok())
+            break;
+        const Port &port = fabric.port(r.portIndex);
+        QString peer;
+        if (port.remote != kNoIndex) {
+            const Port &remote = fabric.port(port.remote);
+            peer = QStringLiteral(" -> \"%1\"[%2]").arg(fabric.node(remote.node).description).arg(remote.number);
+        }
+        out() << "  \"" << fabric.node(port.node).description << "\"[" << r.port << "]" << peer << "  xmit "
+              << bytesText(r.rates.xmitBytes);
+        if (r.rates.utilisation.ok())
+            out() << " (" << QString::number(r.rates.utilisation.value * 100, 'f', 1) << " %)";
+        out() << ", rcv " << bytesText(r.rates.rcvBytes);
+        if (r.rates.xmitWait.ok() && r.rates.xmitWait.value > 0)
+            out() << ", xmit wait " << QString::number(r.rates.xmitWait.value, 'f', 0) << "/s";
+        out() << "\n";
+    }
+    out().flush();
+}
+
+// Prints "weft monitor: <error>" on stderr and returns kExitFailure.
+int reportFailure(const Error &error)
+{
+    err() << "weft monitor: " << error.toString() << Qt::endl;
+    return kExitFailure;
+}
+
+}  // namespace
+
+int monitor(const QStringList &args)
+{
+    const QString command = QStringLiteral("monitor");
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Discovers the fabric through the local InfiniBand adapter once, then reads the port counters\n"
+        "of every linked port each interval (PortCountersExtended where the node has them, PortCounters\n"
+        "otherwise, as perfquery) and prints the rates per port and direction.\n"
+        "The first reading only primes the counters: the first rates are printed one interval later.\n"
+        "A figure that cannot be trusted is left out and its reason given (\"gap\": \"cleared\",\n"
+        "\"saturated\", \"no-answer\", \"implausible\", ...), never shown as a negative or huge rate."));
+    addLiveOptions(parser, QStringLiteral("MAD"));
+    parser.addOption({QStringLiteral("outstanding-mads"), QStringLiteral("Port counter queries kept in flight (default 4)."), QStringLiteral("N"), QStringLiteral("4")});
+    parser.addOption({QStringLiteral("interval"), QStringLiteral("Seconds between readings (default 10)."), QStringLiteral("S"), QStringLiteral("10")});
+    parser.addOption({QStringLiteral("count"), QStringLiteral("Stop after N ticks of rates (default: run until interrupted)."), QStringLiteral("N"), QStringLiteral("0")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("Print one JSON object per port per tick.")});
+    parser.addOption({QStringLiteral("counters"), QStringLiteral("With --json: add the counters as read (\"counters\", perfquery's names).")});
+    parser.addOption({QStringLiteral("csv"), QStringLiteral("Also write the samples as CSV (time,guid,port,xmit_bytes_per_s,rcv_bytes_per_s,xmit_wait_per_s,utilisation)."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("prometheus"), QStringLiteral("Serve the latest tick at http://ADDR:PORT/metrics in Prometheus' text format (a port alone: loopback)."), QStringLiteral("ADDR:PORT")});
+    parser.addOption({QStringLiteral("db"), QStringLiteral("Record every tick into this history (SQLite, one file per fabric; continued when it exists)."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("raw-window"), QStringLiteral("With --db: seconds of raw ticks kept; older ones become per-minute means and maxima (default 86400)."), QStringLiteral("S"), QStringLiteral("86400")});
+    parser.addOption({QStringLiteral("export"), QStringLiteral("With --db: write the history as CSV (the --csv form) and exit, without a fabric."), QStringLiteral("CSV")});
+    int exitCode = kExitOk;
+    if (!parseArguments(parser, command, args, &exitCode))
+        return exitCode;
+    if (!requireOptionsOnly(parser, command, {}, &exitCode))
+        return exitCode;
+
+    LiveOptions options;
+    if (!readLiveOptions(parser, command, &options, &exitCode))
+        return exitCode;
+    bool ok = false;
+    const int inFlight = parser.value(QStringLiteral("outstanding-mads")).toInt(&ok);
+    if (!ok || inFlight < 1 || inFlight > 64)
+        return reportBadInput(command, QStringLiteral("--outstanding-mads: not a count from 1 to 64: \"%1\"").arg(parser.value(QStringLiteral("outstanding-mads"))));
+    const double interval = parser.value(QStringLiteral("interval")).toDouble(&ok);
+    if (!ok || !(interval > 0) || interval > 86400)
+        return reportBadInput(command, QStringLiteral("--interval: not a number of seconds from 0 to 86400: \"%1\"").arg(parser.value(QStringLiteral("interval"))));
+    const int count = parser.value(QStringLiteral("count")).toInt(&ok);
+    if (!ok || count < 0)
+        return reportBadInput(command, QStringLiteral("--count: not a count: \"%1\"").arg(parser.value(QStringLiteral("count"))));
+    const bool json = parser.isSet(QStringLiteral("json"));
+    const bool withCounters = parser.isSet(QStringLiteral("counters"));
+    const QString csvPath = parser.value(QStringLiteral("csv"));
+
+    const QString dbPath = parser.value(QStringLiteral("db"));
+    TelemetryHistoryOptions historyOptions;
+    historyOptions.rawWindowSeconds = parser.value(QStringLiteral("raw-window")).toDouble(&ok);
+    if (!ok || historyOptions.rawWindowSeconds < 0)
+        return reportBadInput(command, QStringLiteral("--raw-window: not a number of seconds: \"%1\"").arg(parser.value(QStringLiteral("raw-window"))));
+    if (parser.isSet(QStringLiteral("export"))) {
+        if (dbPath.isEmpty())
+            return reportBadInput(command, QStringLiteral("--export needs --db, the history to export"));
+        if (!QFileInfo::exists(dbPath))
+            return reportBadInput(command, Error{dbPath, 0, QStringLiteral("no such telemetry history")});
+        // The file says which fabric it belongs to; an export does not need to know.
+        Result<QString> id = telemetryHistoryFabric(dbPath);
+        if (!id)
+            return reportBadInput(command, id.error());
+        Result<std::unique_ptr<TelemetryHistory>> history = TelemetryHistory::open(dbPath, *id, historyOptions);
+        if (!history)
+            return reportBadInput(command, history.error());
+        if (Status s = (*history)->exportCsv(parser.value(QStringLiteral("export"))); !s)
+            return reportFailure(s.error());
+        return kExitOk;
+    }
+
+    Result<Fabric> fabric = discoverFabric(options);
+    if (!fabric)
+        return reportFailure(fabric.error());
+    QHostAddress listenAddress;
+    quint16 listenPort = 0;
+    if (parser.isSet(QStringLiteral("prometheus"))
+        && !parseListenAddress(parser.value(QStringLiteral("prometheus")), &listenAddress, &listenPort))
+        return reportBadInput(command, QStringLiteral("--prometheus: not ADDR:PORT or a port: \"%1\"").arg(parser.value(QStringLiteral("prometheus"))));
+
+    std::unique_ptr<TelemetryHistory> history;
+    if (!dbPath.isEmpty()) {
+        Result<std::unique_ptr<TelemetryHistory>> opened = TelemetryHistory::open(dbPath, fabricHistoryId(*fabric), historyOptions);
+        if (!opened)
+            return reportBadInput(command, opened.error());
+        history = std::move(*opened);
+    }
+    PortCounterReader reader(*fabric, options, inFlight);
+    Result<PortCounterPass> previous = reader.read();
+    if (!previous)
+        return reportFailure(previous.error());
+    if (!json)
+        out() << "monitoring " << reader.ports().size() << " ports every " << interval << " s" << Qt::endl;
+
+    // The latest tick, as a scrape answers it (before the first tick: the descriptions alone).
+    std::unique_ptr<MetricsServer> server;
+    if (listenPort != 0) {
+        server = std::make_unique<MetricsServer>();
+        server->setText(prometheusExposition(*fabric, {}));
+        if (!server->listen(listenAddress, listenPort)) {
+            err() << "weft " << command << ": cannot listen on " << listenAddress.toString() << " port " << listenPort << Qt::endl;
+            return kExitFailure;
+        }
+    }
+
+    QByteArray csv = telemetryCsvHeader();
+    auto nextAt = std::chrono::steady_clock::now();
+    const auto step = std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(interval));
+    for (int tick = 1; count == 0 || tick <= count; ++tick) {
+        // A pass longer than the interval delays the next one; it does not queue up a burst.
+        nextAt = std::max(nextAt + step, std::chrono::steady_clock::now());
+        if (server)
+            waitServing(nextAt);
+        else
+            std::this_thread::sleep_until(nextAt);
+        Result<PortCounterPass> pass = reader.read();
+        if (!pass)
+            return reportFailure(pass.error());
+        const std::vector<TelemetryRecord> records = telemetryRecords(
+            *fabric, reader.ports(), previous->samples, previous->readAt, pass->samples, pass->readAt, pass->wallTime);
+        if (json) {
+            for (std::size_t i = 0; i < records.size(); ++i) {
+                QJsonObject o = recordJson(records[i]);
+                if (withCounters)
+                    o.insert(QStringLiteral("counters"), countersJson(pass->samples[i]));
+                out() << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
+            }
+            out().flush();
+        } else {
+            printBusiest(*fabric, records, *pass);
+        }
+        if (!pass->silentNodes.empty()) {
+            QStringList names;
+            for (NodeIndex n : pass->silentNodes)
+                names << QStringLiteral("\"%1\" (%2)").arg(fabric->node(n).description, guidText(fabric->node(n).guid));
+            err() << "weft " << command << ": no answer from " << names.join(QStringLiteral(", ")) << Qt::endl;
+        }
+        if (!csvPath.isEmpty()) {
+            for (const TelemetryRecord &r : records)
+                csv += telemetryCsvRow(r);
+            // Rewritten whole each tick, atomically: a reader never sees half a row.
+            if (Status s = writeOutput(csvPath, csv); !s)
+                return reportFailure(s.error());
+        }
+        if (server)
+            server->setText(prometheusExposition(*fabric, records));
+        if (history) {
+            if (Status s = history->record(records); !s)
+                return reportFailure(s.error());
+        }
+        previous = std::move(pass);
+    }
+    return kExitOk;
+}
+
+}  // namespace weft::cli

@@ -1,0 +1,70 @@
+#pragma once
+// Port counters of a live fabric through the performance management class (GMPs to each
+// node's PMA on QP1, what perfquery sends), read with libibmad.
+//
+// Per node, ClassPortInfo decides once (the answer is kept for later passes): nodes whose
+// CapabilityMask has IsExtendedWidthSupported (or its NoIETF variant) are read with
+// PortCountersExtended for the 64-bit data and packet counters; others give them from
+// PortCounters (32 bits). PortXmitWait and the error counters always come from PortCounters.
+//
+// A pass reads every linked port of every node. libibmad's calls are synchronous, so a pass runs
+// `threads` workers, each with its own MAD port: at most that many GMPs are in flight. A node
+// that does not answer is marked silent for that pass (its samples have answered = false) and
+// the next pass asks it again.
+
+#include "Fabric.h"
+#include "LiveFabric.h"
+#include "PortTelemetry.h"
+#include "Result.h"
+
+#include <vector>
+
+namespace weft {
+
+struct PortCounterPass
+{
+    // Parallel to PortCounterReader::ports().
+    std::vector<PortCounterSample> samples;
+    // Per sample: when its counters were read, in seconds of a monotonic clock.
+    std::vector<double> readAt;
+    std::vector<NodeIndex> silentNodes;  // nodes whose PMA did not answer this pass
+    double wallTime = 0;                 // seconds since the epoch when the pass began
+};
+
+class PortCounterReader
+{
+public:
+    // `fabric` must outlive the reader. `threads` is the number of GMPs in flight (at least 1).
+    PortCounterReader(const Fabric &fabric, LiveOptions options, int threads = 4);
+    ~PortCounterReader();
+    PortCounterReader(const PortCounterReader &) = delete;
+    PortCounterReader &operator=(const PortCounterReader &) = delete;
+
+    // The ports read: every port with a cable, in fabric order.
+    const std::vector<PortIndex> &ports() const { return m_ports; }
+
+    // One pass over all ports. An Error only when no MAD can be sent at all (no adapter, no
+    // umad access) or when LiveOptions::progress cancelled it; silent nodes are not errors.
+    // progress(nodes done, nodes) is called from the worker threads, one call at a time.
+    Result<PortCounterPass> read();
+
+    // Whether ClassPortInfo said the node has PortCountersExtended (false until it answered).
+    bool hasExtendedCounters(NodeIndex node) const;
+
+private:
+    struct NodeCapabilities
+    {
+        bool known = false;  // ClassPortInfo answered
+        bool extended = false;
+        bool xmitWait = false;
+    };
+    const Fabric &m_fabric;
+    LiveOptions m_options;
+    int m_threads;
+    std::vector<PortIndex> m_ports;
+    std::vector<NodeIndex> m_nodes;                       // nodes with a port read, in order
+    std::vector<std::vector<std::size_t>> m_nodeSamples;  // per m_nodes entry: indices into m_ports
+    std::vector<NodeCapabilities> m_capabilities;         // per node of the fabric
+};
+
+}  // namespace weft

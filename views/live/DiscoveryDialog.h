@@ -1,0 +1,41 @@
+#pragma once
+// Fabric > Discover: which local adapter and port to discover through. The adapters are those
+// libibumad lists; the defaults are the diagnostic tools' (the first adapter, its first active
+// port), so accepting the dialog as it opens discovers what `ibnetdiscover` would.
+
+#include "LiveFabric.h"
+
+#include <QDialog>
+
+#include <vector>
+
+class QComboBox;
+class QDialogButtonBox;
+class QLabel;
+
+namespace weft {
+
+class DiscoveryDialog : public QDialog
+{
+    Q_OBJECT
+
+public:
+    explicit DiscoveryDialog(QWidget *parent = nullptr);
+
+    // The adapter and port chosen; empty name and port 0 for the defaults.
+    LiveOptions options() const;
+    // Lists the adapters again (done once on construction); the error, if any, is shown.
+    void refresh();
+    QString errorText() const;
+
+private:
+    void fillPorts();
+
+    std::vector<LocalAdapter> m_adapters;
+    QComboBox *m_adapter;
+    QComboBox *m_port;
+    QLabel *m_error;
+    QDialogButtonBox *m_buttons;
+};
+
+}  // namespace weft
