@@ -128,13 +128,7 @@ struct Lab
     }
 
     // What the switches hold, by dump_lfts.
-    Result<ForwardingTables> installedTables() const
-    {
-        const auto dump = sim->runClient(QStringLiteral("dump_lfts"), {});
-        if (!dump || dump->exitCode != 0)
-            return Error{{}, 0, QStringLiteral("dump_lfts: ") + describe(dump)};
-        return readLftDump(dump->out, QStringLiteral("dump_lfts"), &live);
-    }
+    Result<ForwardingTables> installedTables() const { return test::installedTables(*sim, live); }
 
     // Compares the installed tables with `expected` on every LID the fabric assigns.
     QString tablesDiffer(const ForwardingTables &expected) const

@@ -86,13 +86,10 @@ std::map<QString, quint64> counterFields(const QByteArray &output)
 
 // The simulated lab: a 4-ary 2-tree under ibsim, OpenSM with `-R file -U -P` on ftree tables and
 // sweeping off; the fabric as ibnetdiscover sees it; what the switches hold, by dump_lfts.
-struct Lab
+struct Lab : test::FileRoutedLab
 {
     QTemporaryDir dir;
-    std::unique_ptr<SimulatedFabric> sim;
-    Fabric live;
     PortIndex smPort = kNoIndex;  // OpenSM's and every client's port
-    QString lfts, partitions, pidFile, topology;
 
     QString path(const char *name) const { return dir.filePath(QLatin1String(name)); }
 
@@ -103,34 +100,18 @@ struct Lab
         Result<Routing> ftree = routeFabric(QStringLiteral("ftree"), fabric, Tenancy{});
         if (!ftree)
             return ftree.error().toString();
-        lfts = path("opensm.lfts");
-        partitions = path("partitions.conf");
-        pidFile = path("opensm.pid");
-        topology = path("lab.topo");
-        writeFileAtomically(lfts, writeLftDump(ftree->tables, &fabric), false);
-        writeFileAtomically(partitions, writePartitionsConf(withExplicitDefault({})), false);
-        auto started = test::startFileRoutedLab(fabric, smHost, path("fabric.net"), lfts, partitions, pidFile,
-                                                {QStringLiteral("-s"), QStringLiteral("0")});
+        Result<test::FileRoutedLab> started = test::startLabOnTables(dir.path(), fabric, ftree->tables, smHost,
+                                                                     {QStringLiteral("-s"), QStringLiteral("0")});
         if (!started)
             return started.error().toString();
-        sim = std::move(*started);
-        Result<Fabric> f = test::discoverWithIbnetdiscover(*sim, topology);
-        if (!f)
-            return f.error().toString();
-        live = std::move(*f);
+        static_cast<test::FileRoutedLab &>(*this) = std::move(*started);
         for (NodeIndex n = 0; n < NodeIndex(live.nodes().size()); ++n)
             if (live.node(n).name == fabric.node(smHost).name)
                 smPort = live.portOf(n, 1);
         return smPort == kNoIndex ? QStringLiteral("the SM host is not in the discovered fabric") : QString();
     }
 
-    Result<ForwardingTables> installedTables() const
-    {
-        const auto dump = sim->runClient(QStringLiteral("dump_lfts"), {});
-        if (!dump || dump->exitCode != 0)
-            return Error{{}, 0, QStringLiteral("dump_lfts: ") + describe(dump)};
-        return readLftDump(dump->out, QStringLiteral("dump_lfts"), &live);
-    }
+    Result<ForwardingTables> installedTables() const { return test::installedTables(*sim, live); }
 
     // What the switches hold now and the default hot spot (host 0015); why not otherwise.
     QString heldTablesAndHotSpot(ForwardingTables *held, LabWorkload *hot) const

@@ -629,8 +629,18 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 </context>
 <context>
     <name>weft::FabricScene</name>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="979"/>
+        <source>Measured %1 → %2: %3 MB/s, %4 % of the link, xmit wait %5/s</source>
+        <translation>Målt %1 → %2: %3 MB/s, %4 % av lenken, sendeventing %5/s</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="987"/>
+        <source>Errors at %1: %2</source>
+        <translation>Feil ved %1: %2</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="912"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1053"/>
         <source>… %n more partition(s), hues repeat</source>
         <translation>
             <numerusform>… %n partisjon til, fargene gjentas</numerusform>
@@ -638,111 +648,126 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="915"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1056"/>
         <source>Host in several partitions</source>
         <translation>Vert i flere partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="918"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1059"/>
         <source>Tenant %1</source>
         <translation>Leietaker %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="921"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1062"/>
         <source>Host in no partition</source>
         <translation>Vert uten partisjon</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="923"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1064"/>
         <source>Cable shared by partitions</source>
         <translation>Kabel delt av partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="924"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1065"/>
         <source>Cable without partition traffic</source>
         <translation>Kabel uten partisjonstrafikk</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="927"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1068"/>
         <source>Idle cable</source>
         <translation>Ubrukt kabel</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="929"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1071"/>
+        <source>Busiest: %1 % of the link</source>
+        <translation>Travlest: %1 % av lenken</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="1073"/>
+        <source>PortXmitWait rising (ring at the port)</source>
+        <translation>PortXmitWait stiger (ring ved porten)</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="1075"/>
+        <source>Port with new errors</source>
+        <translation>Port med nye feil</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="1078"/>
         <source>Pod or group of switches (double-click to open)</source>
         <translation>Pod eller gruppe av svitsjer (dobbeltklikk for å åpne)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="932"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1081"/>
         <source>Hottest bundle: %1 ↔ %2</source>
         <translation>Varmeste bunt: %1 ↔ %2</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="936"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1085"/>
         <source>Cable gone since discovery (dashed)</source>
         <translation>Kabel forsvunnet siden oppdagelsen (stiplet)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="938"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1087"/>
         <source>Cable new since discovery</source>
         <translation>Kabel ny siden oppdagelsen</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="960"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1109"/>
         <source>Switch</source>
         <translation>Svitsj</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="963"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1112"/>
         <source>Host</source>
         <translation>Vert</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="966"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1115"/>
         <source>Router</source>
         <translation>Ruter</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="975"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1124"/>
         <source>&lt;b&gt;%1&lt;/b&gt; (%2)&lt;br&gt;GUID %3&lt;br&gt;LID %4&lt;br&gt;%5 ports, %6 cabled&lt;br&gt;Tier %7</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; (%2)&lt;br&gt;GUID %3&lt;br&gt;LID %4&lt;br&gt;%5 porter, %6 kablet&lt;br&gt;Nivå %7</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="976"/>
-        <location filename="../views/scene/FabricScene.cpp" line="1048"/>
-        <location filename="../views/scene/FabricScene.cpp" line="1415"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1125"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1199"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1568"/>
         <source>none</source>
         <translation>ingen</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="979"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1128"/>
         <source>none (no path to a host)</source>
         <translation>ingen (ingen vei til en vert)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="984"/>
-        <location filename="../views/scene/FabricScene.cpp" line="1048"/>
-        <location filename="../views/scene/FabricScene.cpp" line="1415"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1133"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1199"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1568"/>
         <source>Partitions: %1</source>
         <translation>Partisjoner: %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="984"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1133"/>
         <source>none besides the default</source>
         <translation>ingen utenom standardpartisjonen</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="987"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1136"/>
         <source>Tenant: %1</source>
         <translation>Leietaker: %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="998"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1147"/>
         <source>Port %1 → %2: load out %3, in %4</source>
         <translation>Port %1 → %2: last ut %3, inn %4</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1004"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1153"/>
         <source>… and %n more port(s)</source>
         <translation>
             <numerusform>… og %n port til</numerusform>
@@ -750,63 +775,63 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1037"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1186"/>
         <source>&lt;b&gt;Cable&lt;/b&gt; %1 ↔ %2</source>
         <translation>&lt;b&gt;Kabel&lt;/b&gt; %1 ↔ %2</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1040"/>
-        <location filename="../views/scene/FabricScene.cpp" line="1041"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1189"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1190"/>
         <source>Load %1 → %2: %3</source>
         <translation>Last %1 → %2: %3</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1043"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1192"/>
         <source>No routing to measure load with</source>
         <translation>Ingen ruting å måle last med</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1066"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1217"/>
         <source>Hosts under %1: %2</source>
         <translation>Verter under %1: %2</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1186"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1337"/>
         <source>Pod %1</source>
         <translation>Pod %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1189"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1340"/>
         <source>Unreached switches</source>
         <translation>Svitsjer som ikke nås</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1191"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1342"/>
         <source>Leaves</source>
         <translation>Blader</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1193"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1344"/>
         <source>Roots</source>
         <translation>Røtter</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1195"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1346"/>
         <source>Tier %1</source>
         <translation>Nivå %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1196"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1347"/>
         <source>%1, group %2</source>
         <translation>%1, gruppe %2</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1399"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1552"/>
         <source>&lt;b&gt;Bundle&lt;/b&gt; %1 ↔ %2</source>
         <translation>&lt;b&gt;Bunt&lt;/b&gt; %1 ↔ %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1400"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1553"/>
         <source>%n cable(s)</source>
         <translation>
             <numerusform>%n kabel</numerusform>
@@ -814,22 +839,22 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1402"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1555"/>
         <source>Load: worst %1, mean %2 (busier direction of each cable)</source>
         <translation>Last: verst %1, snitt %2 (den travleste retningen for hver kabel)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1404"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1557"/>
         <source>The hottest bundle</source>
         <translation>Den varmeste bunten</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1416"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1569"/>
         <source>Double-click to show its cables</source>
         <translation>Dobbeltklikk for å vise kablene</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1433"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1586"/>
         <source>%n switch(es), tier %1</source>
         <translation>
             <numerusform>%n svitsj, nivå %1</numerusform>
@@ -837,7 +862,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1434"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1587"/>
         <source>%n switch(es), tiers %1 to %2</source>
         <translation>
             <numerusform>%n svitsj, nivå %1 til %2</numerusform>
@@ -845,7 +870,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1437"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1590"/>
         <source>%n cable(s) to other groups</source>
         <translation>
             <numerusform>%n kabel til andre grupper</numerusform>
@@ -853,7 +878,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1438"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1591"/>
         <source>%n bundle(s)</source>
         <translation>
             <numerusform>%n bunt</numerusform>
@@ -861,7 +886,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1439"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1592"/>
         <source>Double-click to show its switches</source>
         <translation>Dobbeltklikk for å vise svitsjene</translation>
     </message>
@@ -983,12 +1008,12 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="111"/>
+        <location filename="../app/gui/MainWindow.cpp" line="117"/>
         <source>Zoom %1 %</source>
         <translation>Zoom %1 %</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="117"/>
+        <location filename="../app/gui/MainWindow.cpp" line="123"/>
         <source>Route shown both ways: %n hop(s) in all</source>
         <translation>
             <numerusform>Ruten vises begge veier: %n hopp i alt</numerusform>
@@ -996,7 +1021,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="119"/>
+        <location filename="../app/gui/MainWindow.cpp" line="125"/>
         <source>%n nodes selected: drag the hosts onto a partition to add them</source>
         <translation>
             <numerusform>%n node valgt: dra vertene til en partisjon for å legge dem til</numerusform>
@@ -1004,354 +1029,384 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="122"/>
+        <location filename="../app/gui/MainWindow.cpp" line="128"/>
         <source>Weft</source>
         <translation>Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="142"/>
+        <location filename="../app/gui/MainWindow.cpp" line="148"/>
         <source>Find a node by name, GUID or LID (&quot;lid 17&quot;)</source>
         <translation>Finn en node etter navn, GUID eller LID («lid 17»)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="182"/>
+        <location filename="../app/gui/MainWindow.cpp" line="188"/>
         <source>Nodes</source>
         <translation>Noder</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="190"/>
+        <location filename="../app/gui/MainWindow.cpp" line="196"/>
         <source>Fabric</source>
         <translation>Fabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="190"/>
+        <location filename="../app/gui/MainWindow.cpp" line="196"/>
         <source>Count</source>
         <translation>Antall</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="196"/>
+        <location filename="../app/gui/MainWindow.cpp" line="202"/>
         <source>Summary</source>
         <translation>Oversikt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="203"/>
+        <location filename="../app/gui/MainWindow.cpp" line="209"/>
         <source>Partitions</source>
         <translation>Partisjoner</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="209"/>
+        <location filename="../app/gui/MainWindow.cpp" line="215"/>
         <source>Policies</source>
         <translation>Retningslinjer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="214"/>
+        <location filename="../app/gui/MainWindow.cpp" line="220"/>
         <source>Node Weights</source>
         <translation>Nodevekter</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="221"/>
+        <location filename="../app/gui/MainWindow.cpp" line="227"/>
         <source>Fabric as opened</source>
         <translation>Nettet slik det ble åpnet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="222"/>
+        <location filename="../app/gui/MainWindow.cpp" line="228"/>
         <source>History</source>
         <translation>Historikk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="230"/>
+        <location filename="../app/gui/MainWindow.cpp" line="236"/>
         <source>Routing Preview</source>
         <translation>Forhåndsvisning av ruting</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="242"/>
+        <location filename="../app/gui/MainWindow.cpp" line="248"/>
         <source>Diff Review</source>
         <translation>Gjennomgang av endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="250"/>
+        <location filename="../app/gui/MainWindow.cpp" line="256"/>
         <source>Commit: %1</source>
         <translation>Innføring: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="254"/>
+        <location filename="../app/gui/MainWindow.cpp" line="260"/>
         <source>Fabric Changes</source>
         <translation>Endringer i fabricen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="280"/>
+        <location filename="../app/gui/MainWindow.cpp" line="271"/>
+        <source>Telemetry</source>
+        <translation>Telemetri</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="282"/>
+        <source>Port counters: %1</source>
+        <translation>Porttellere: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="308"/>
         <source>&amp;File</source>
         <translation>&amp;Fil</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="281"/>
+        <location filename="../app/gui/MainWindow.cpp" line="309"/>
         <source>&amp;Open Topology…</source>
         <translation>&amp;Åpne topologi …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="283"/>
+        <location filename="../app/gui/MainWindow.cpp" line="311"/>
         <source>Open &amp;Demo Fabric</source>
         <translation>Åpne &amp;demofabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="284"/>
+        <location filename="../app/gui/MainWindow.cpp" line="312"/>
         <source>Open &amp;Project…</source>
         <translation>Åpne &amp;prosjekt …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="286"/>
+        <location filename="../app/gui/MainWindow.cpp" line="314"/>
         <source>Open &amp;LFT Dump…</source>
         <translation>Åpne &amp;LFT-dump …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="288"/>
+        <location filename="../app/gui/MainWindow.cpp" line="316"/>
         <source>Load the forwarding tables the fabric holds now (ibroute, dump_lfts or OpenSM&apos;s dump)</source>
         <translation>Last inn videresendingstabellene nettet har nå (ibroute, dump_lfts eller OpenSMs dump)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="289"/>
+        <location filename="../app/gui/MainWindow.cpp" line="317"/>
         <source>Open &amp;Recent</source>
         <translation>Åpne &amp;nylig brukt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="292"/>
+        <location filename="../app/gui/MainWindow.cpp" line="320"/>
         <source>&amp;Save Project</source>
         <translation>&amp;Lagre prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="294"/>
+        <location filename="../app/gui/MainWindow.cpp" line="322"/>
         <source>Save Project &amp;As…</source>
         <translation>Lagre prosjekt &amp;som …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="297"/>
+        <location filename="../app/gui/MainWindow.cpp" line="325"/>
         <source>&amp;Quit</source>
         <translation>&amp;Avslutt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="301"/>
+        <location filename="../app/gui/MainWindow.cpp" line="329"/>
         <source>&amp;Edit</source>
         <translation>R&amp;ediger</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="302"/>
+        <location filename="../app/gui/MainWindow.cpp" line="330"/>
         <source>&amp;Undo</source>
         <translation>&amp;Angre</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="304"/>
+        <location filename="../app/gui/MainWindow.cpp" line="332"/>
         <source>&amp;Redo</source>
         <translation>&amp;Gjør om</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="309"/>
+        <location filename="../app/gui/MainWindow.cpp" line="337"/>
         <source>&amp;Find Node…</source>
         <translation>&amp;Finn node …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="315"/>
+        <location filename="../app/gui/MainWindow.cpp" line="343"/>
         <source>&amp;View</source>
         <translation>&amp;Vis</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="316"/>
+        <location filename="../app/gui/MainWindow.cpp" line="344"/>
         <source>&amp;Fit to Window</source>
         <translation>&amp;Tilpass til vinduet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="318"/>
+        <location filename="../app/gui/MainWindow.cpp" line="346"/>
         <source>Zoom &amp;In</source>
         <translation>Zoom &amp;inn</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="320"/>
+        <location filename="../app/gui/MainWindow.cpp" line="348"/>
         <source>Zoom &amp;Out</source>
         <translation>Zoom &amp;ut</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="322"/>
+        <location filename="../app/gui/MainWindow.cpp" line="350"/>
         <source>Go to &amp;Hottest Bundle</source>
         <translation>Gå til &amp;varmeste bunt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="324"/>
+        <location filename="../app/gui/MainWindow.cpp" line="352"/>
         <source>No bundle to go to: zoom a big fabric out, with cables coloured by load</source>
         <translation>Ingen bunt å gå til: zoom ut en stor fabric, med kabler farget etter last</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="331"/>
+        <location filename="../app/gui/MainWindow.cpp" line="359"/>
         <source>&amp;Language</source>
         <translation>&amp;Språk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="333"/>
+        <location filename="../app/gui/MainWindow.cpp" line="361"/>
         <source>F&amp;abric</source>
         <translation>F&amp;abric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="334"/>
+        <location filename="../app/gui/MainWindow.cpp" line="362"/>
         <source>&amp;Discover…</source>
         <translation>&amp;Oppdag…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="336"/>
+        <location filename="../app/gui/MainWindow.cpp" line="364"/>
         <source>Read the live fabric through a local adapter: topology, forwarding tables and P_Key tables</source>
         <translation>Les den levende fabricen gjennom en lokal adapter: topologi, videresendingstabeller og P_Key-tabeller</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="337"/>
+        <location filename="../app/gui/MainWindow.cpp" line="365"/>
         <source>R&amp;ediscover</source>
         <translation>Oppdag på &amp;nytt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="339"/>
+        <location filename="../app/gui/MainWindow.cpp" line="367"/>
         <source>Discover again and show what changed since the fabric shown was discovered</source>
         <translation>Oppdag på nytt og vis hva som er endret siden den viste fabricen ble oppdaget</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="342"/>
+        <location filename="../app/gui/MainWindow.cpp" line="369"/>
+        <source>&amp;Sample Port Counters</source>
+        <translation>&amp;Les porttellere</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="373"/>
+        <source>Port Counter &amp;Interval…</source>
+        <translation>&amp;Intervall for porttellere…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="375"/>
+        <source>Port Counter Interval</source>
+        <translation>Intervall for porttellere</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="375"/>
+        <source>Seconds between readings:</source>
+        <translation>Sekunder mellom avlesninger:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="388"/>
         <source>&amp;Preview Routing</source>
         <translation>&amp;Forhåndsvis ruting</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="348"/>
+        <location filename="../app/gui/MainWindow.cpp" line="394"/>
         <source>&amp;Review Changes</source>
         <translation>&amp;Gå gjennom endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="353"/>
+        <location filename="../app/gui/MainWindow.cpp" line="399"/>
         <source>&amp;Approve…</source>
         <translation>&amp;Godkjenn …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="354"/>
+        <location filename="../app/gui/MainWindow.cpp" line="400"/>
         <source>Commit &amp;Target…</source>
         <translation>&amp;Mål for innføring …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="356"/>
+        <location filename="../app/gui/MainWindow.cpp" line="402"/>
         <source>Commit &amp;Journal…</source>
         <translation>Commit-&amp;logg…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="357"/>
+        <location filename="../app/gui/MainWindow.cpp" line="403"/>
         <source>&amp;Recover Unfinished Commit…</source>
         <translation>&amp;Gjenopprett ufullført innføring …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="359"/>
+        <location filename="../app/gui/MainWindow.cpp" line="405"/>
         <source>No unfinished commit on the commit target.</source>
         <translation>Ingen ufullført innføring på målet for innføring.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="362"/>
+        <location filename="../app/gui/MainWindow.cpp" line="408"/>
         <source>&amp;Help</source>
         <translation>&amp;Hjelp</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="363"/>
+        <location filename="../app/gui/MainWindow.cpp" line="409"/>
         <source>&amp;About Weft</source>
         <translation>&amp;Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="365"/>
+        <location filename="../app/gui/MainWindow.cpp" line="411"/>
         <source>About &amp;Qt</source>
         <translation>Om &amp;Qt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="379"/>
+        <location filename="../app/gui/MainWindow.cpp" line="425"/>
         <source>System Language</source>
         <translation>Systemets språk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="397"/>
+        <location filename="../app/gui/MainWindow.cpp" line="443"/>
         <source>The new language applies when Weft is started again.</source>
         <translation>Det nye språket gjelder fra neste gang Weft startes.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="415"/>
+        <location filename="../app/gui/MainWindow.cpp" line="461"/>
         <source>Recovery: %1</source>
         <translation>Gjenoppretting: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="428"/>
+        <location filename="../app/gui/MainWindow.cpp" line="474"/>
         <source>Open Commit Journal</source>
         <translation>Åpne commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="429"/>
+        <location filename="../app/gui/MainWindow.cpp" line="475"/>
         <source>Commit journals (*.jsonl);;All files (*)</source>
         <translation>Commit-logger (*.jsonl);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="438"/>
+        <location filename="../app/gui/MainWindow.cpp" line="484"/>
         <source>Commit Journal</source>
         <translation>Commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="438"/>
+        <location filename="../app/gui/MainWindow.cpp" line="484"/>
         <source>Cannot read the commit journal:
 %1</source>
         <translation>Kan ikke lese commit-loggen:
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="464"/>
+        <location filename="../app/gui/MainWindow.cpp" line="510"/>
         <source>Unsaved Changes</source>
         <translation>Ulagrede endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="464"/>
+        <location filename="../app/gui/MainWindow.cpp" line="510"/>
         <source>The partitions have unsaved changes. Save them as a project?</source>
         <translation>Partisjonene har ulagrede endringer. Vil du lagre dem som et prosjekt?</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="481"/>
+        <location filename="../app/gui/MainWindow.cpp" line="527"/>
         <source>%1[*] — Weft</source>
         <translation>%1[*] — Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="488"/>
+        <location filename="../app/gui/MainWindow.cpp" line="534"/>
         <source>Laying out the fabric (%1 nodes)…</source>
         <translation>Plasserer nodene i fabricen (%1 noder) …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="532"/>
+        <location filename="../app/gui/MainWindow.cpp" line="578"/>
         <source>Discovering the fabric again…</source>
         <translation>Oppdager fabricen på nytt…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="532"/>
+        <location filename="../app/gui/MainWindow.cpp" line="578"/>
         <source>Discovering the fabric…</source>
         <translation>Oppdager fabricen…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="533"/>
+        <location filename="../app/gui/MainWindow.cpp" line="579"/>
         <source>Cancel</source>
         <translation>Avbryt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="535"/>
+        <location filename="../app/gui/MainWindow.cpp" line="581"/>
         <source>Discover</source>
         <translation>Oppdag</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="560"/>
+        <location filename="../app/gui/MainWindow.cpp" line="606"/>
         <source>Cannot Discover the Fabric</source>
         <translation>Kan ikke oppdage fabricen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="561"/>
+        <location filename="../app/gui/MainWindow.cpp" line="607"/>
         <source>The fabric could not be read. What is shown is unchanged.</source>
         <translation>Fabricen kunne ikke leses. Det som vises, er uendret.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="570"/>
+        <location filename="../app/gui/MainWindow.cpp" line="616"/>
         <source>first adapter</source>
         <translation>første adapter</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="579"/>
+        <location filename="../app/gui/MainWindow.cpp" line="625"/>
         <source>Rediscovered: the fabric changed (%n change(s)); open proposals are stale</source>
         <translation>
             <numerusform>Oppdaget på nytt: fabricen er endret (%n endring); åpne forslag er utdaterte</numerusform>
@@ -1359,22 +1414,22 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="581"/>
+        <location filename="../app/gui/MainWindow.cpp" line="627"/>
         <source>Rediscovered: no change since the fabric was discovered</source>
         <translation>Oppdaget på nytt: ingen endring siden fabricen ble oppdaget</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="592"/>
+        <location filename="../app/gui/MainWindow.cpp" line="638"/>
         <source>Live fabric (%1)</source>
         <translation>Levende fabric (%1)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="593"/>
+        <location filename="../app/gui/MainWindow.cpp" line="641"/>
         <source>held by the switches</source>
         <translation>holdt av svitsjene</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="595"/>
+        <location filename="../app/gui/MainWindow.cpp" line="643"/>
         <source>Discovered %n node(s); the tables and partitions are those the fabric holds</source>
         <translation>
             <numerusform>Oppdaget %n node; tabellene og partisjonene er dem fabricen holder</numerusform>
@@ -1382,79 +1437,99 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="673"/>
+        <location filename="../app/gui/MainWindow.cpp" line="724"/>
+        <source>Read every linked port&apos;s counters each %1 s and show the rates on the map and in the Telemetry dock</source>
+        <translation>Les tellerne til hver tilkoblede port hvert %1. sekund og vis ratene på kartet og i telemetripanelet</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="726"/>
+        <source>Port counters can only be read from a live fabric: use Fabric ▸ Discover first</source>
+        <translation>Porttellere kan bare leses fra en levende fabric: bruk Fabric ▸ Oppdag først</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="759"/>
+        <source>Reading port counters every %1 s; the first rates follow one interval after the first reading</source>
+        <translation>Leser porttellere hvert %1. sekund; de første ratene kommer ett intervall etter første avlesning</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="776"/>
         <source>View</source>
         <translation>Visning</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="678"/>
-        <location filename="../app/gui/MainWindow.cpp" line="683"/>
+        <location filename="../app/gui/MainWindow.cpp" line="781"/>
+        <location filename="../app/gui/MainWindow.cpp" line="787"/>
         <source>Plain</source>
         <translation>Enkel</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="679"/>
+        <location filename="../app/gui/MainWindow.cpp" line="782"/>
         <source>By load</source>
         <translation>Etter last</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="680"/>
-        <location filename="../app/gui/MainWindow.cpp" line="684"/>
+        <location filename="../app/gui/MainWindow.cpp" line="783"/>
+        <source>By measured load</source>
+        <translation>Etter målt last</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="784"/>
+        <location filename="../app/gui/MainWindow.cpp" line="788"/>
         <source>By partition</source>
         <translation>Etter partisjon</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="685"/>
+        <location filename="../app/gui/MainWindow.cpp" line="789"/>
         <source>By tenant</source>
         <translation>Etter leietaker</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="688"/>
+        <location filename="../app/gui/MainWindow.cpp" line="792"/>
         <source>Current tables</source>
         <translation>Gjeldende tabeller</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="689"/>
+        <location filename="../app/gui/MainWindow.cpp" line="793"/>
         <source>Proposed (preview)</source>
         <translation>Foreslått (forhåndsvisning)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="694"/>
+        <location filename="../app/gui/MainWindow.cpp" line="798"/>
         <source>Find node: name, GUID or LID</source>
         <translation>Finn node: navn, GUID eller LID</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="698"/>
+        <location filename="../app/gui/MainWindow.cpp" line="802"/>
         <source> Cables: </source>
         <translation> Kabler: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="700"/>
+        <location filename="../app/gui/MainWindow.cpp" line="804"/>
         <source>  Hosts: </source>
         <translation>  Verter: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="702"/>
+        <location filename="../app/gui/MainWindow.cpp" line="806"/>
         <source>  Routing: </source>
         <translation>  Ruting: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="725"/>
+        <location filename="../app/gui/MainWindow.cpp" line="829"/>
         <source>No node matches &quot;%1&quot;</source>
         <translation>Ingen node passer med «%1»</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="734"/>
+        <location filename="../app/gui/MainWindow.cpp" line="838"/>
         <source>open a fabric first</source>
         <translation>åpne et nett først</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="748"/>
+        <location filename="../app/gui/MainWindow.cpp" line="852"/>
         <source>Current tables: %1</source>
         <translation>Gjeldende tabeller: %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="749"/>
+        <location filename="../app/gui/MainWindow.cpp" line="853"/>
         <source>Current tables: %1 (%n switch(es) not fully covered)</source>
         <translation>
             <numerusform>Gjeldende tabeller: %1 (%n svitsj ikke fullt dekket)</numerusform>
@@ -1462,27 +1537,27 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="757"/>
+        <location filename="../app/gui/MainWindow.cpp" line="861"/>
         <source>Open LFT Dump</source>
         <translation>Åpne LFT-dump</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="758"/>
+        <location filename="../app/gui/MainWindow.cpp" line="862"/>
         <source>LFT dumps (*.lfts *.dump *.txt);;All files (*)</source>
         <translation>LFT-dumper (*.lfts *.dump *.txt);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="764"/>
+        <location filename="../app/gui/MainWindow.cpp" line="868"/>
         <source>Cannot Open the LFT Dump</source>
         <translation>Kan ikke åpne LFT-dumpen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="771"/>
+        <location filename="../app/gui/MainWindow.cpp" line="875"/>
         <source>open the project&apos;s fabric first</source>
         <translation>åpne prosjektets nett først</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="784"/>
+        <location filename="../app/gui/MainWindow.cpp" line="888"/>
         <source>%n GUID(s) of the project are not in this fabric and were left out</source>
         <translation>
             <numerusform>%n GUID i prosjektet finnes ikke i dette nettet og ble utelatt</numerusform>
@@ -1490,174 +1565,174 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="798"/>
+        <location filename="../app/gui/MainWindow.cpp" line="902"/>
         <source>Saved %1</source>
         <translation>Lagret %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="805"/>
+        <location filename="../app/gui/MainWindow.cpp" line="909"/>
         <source>Open Project</source>
         <translation>Åpne prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="806"/>
+        <location filename="../app/gui/MainWindow.cpp" line="910"/>
         <source>Weft projects (*.weft);;All files (*)</source>
         <translation>Weft-prosjekter (*.weft);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="812"/>
-        <location filename="../app/gui/MainWindow.cpp" line="893"/>
+        <location filename="../app/gui/MainWindow.cpp" line="916"/>
+        <location filename="../app/gui/MainWindow.cpp" line="997"/>
         <source>Cannot Open the Project</source>
         <translation>Kan ikke åpne prosjektet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="818"/>
+        <location filename="../app/gui/MainWindow.cpp" line="922"/>
         <source>Save Project</source>
         <translation>Lagre prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="819"/>
+        <location filename="../app/gui/MainWindow.cpp" line="923"/>
         <source>Weft projects (*.weft)</source>
         <translation>Weft-prosjekter (*.weft)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="826"/>
-        <location filename="../app/gui/MainWindow.cpp" line="840"/>
+        <location filename="../app/gui/MainWindow.cpp" line="930"/>
+        <location filename="../app/gui/MainWindow.cpp" line="944"/>
         <source>Cannot Save the Project</source>
         <translation>Kan ikke lagre prosjektet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="873"/>
+        <location filename="../app/gui/MainWindow.cpp" line="977"/>
         <source>Cannot Open the Demo Fabric</source>
         <translation>Kan ikke åpne demofabricen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="880"/>
+        <location filename="../app/gui/MainWindow.cpp" line="984"/>
         <source>Open Topology</source>
         <translation>Åpne topologi</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="881"/>
+        <location filename="../app/gui/MainWindow.cpp" line="985"/>
         <source>Topology files (ibnetdiscover, ibsim) (*.txt *.net *.topo);;All files (*)</source>
         <translation>Topologifiler (ibnetdiscover, ibsim) (*.txt *.net *.topo);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="902"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1006"/>
         <source>Cannot Open Topology</source>
         <translation>Kan ikke åpne topologien</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="903"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1007"/>
         <source>%1 could not be read. The fabric shown before is unchanged.</source>
         <translation>Kunne ikke lese %1. Fabricen som ble vist fra før, er uendret.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="928"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1032"/>
         <source>&amp;%1 %2</source>
         <translation>&amp;%1 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="934"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1038"/>
         <source>No Recent Files</source>
         <translation>Ingen nylig brukte filer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="938"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1042"/>
         <source>&amp;Clear List</source>
         <translation>&amp;Tøm listen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="946"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1050"/>
         <source>About Weft</source>
         <translation>Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="947"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1051"/>
         <source>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;A fabric manager for InfiniBand: topology, partitions and routing, previewed before they reach the subnet manager.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;En fabric-forvalter for InfiniBand: topologi, partisjoner og ruting, forhåndsvist før de når subnet-manageren.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="959"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1063"/>
         <source>Switches</source>
         <translation>Svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="960"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1064"/>
         <source>Hosts (channel adapters)</source>
         <translation>Verter (kanaladaptere)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="962"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1066"/>
         <source>Routers</source>
         <translation>Rutere</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="963"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1067"/>
         <source>Cables</source>
         <translation>Kabler</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="964"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1068"/>
         <source>Between switches</source>
         <translation>Mellom svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="965"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1069"/>
         <source>To hosts and routers</source>
         <translation>Til verter og rutere</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="966"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1070"/>
         <source>Switch tiers</source>
         <translation>Svitsjnivåer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="970"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1074"/>
         <source>Tier 1 (leaves)</source>
         <translation>Nivå 1 (løvsvitsjer)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="972"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1076"/>
         <source>Tier %1 (roots)</source>
         <translation>Nivå %1 (rotsvitsjer)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="974"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1078"/>
         <source>Tier %1</source>
         <translation>Nivå %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="978"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1082"/>
         <source>Switches with no path to a host</source>
         <translation>Svitsjer uten vei til en vert</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="979"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1083"/>
         <source>none assigned</source>
         <translation>ingen tildelt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="980"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1084"/>
         <source>%1–%2</source>
         <translation>%1–%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="981"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1085"/>
         <source>LID range</source>
         <translation>LID-område</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="982"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1086"/>
         <source>LIDs assigned</source>
         <translation>Tildelte LID-er</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="989"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1093"/>
         <source>No fabric</source>
         <translation>Ingen fabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="993"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1097"/>
         <source>Switches: %1 · Hosts: %2 · Cables: %3</source>
         <translation>Svitsjer: %1 · Verter: %2 · Kabler: %3</translation>
     </message>
@@ -2007,300 +2082,300 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::RoutingPreview</name>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="48"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="39"/>
         <source>yes</source>
         <translation>ja</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="48"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="39"/>
         <source>no</source>
         <translation>nei</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="279"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="270"/>
         <source>Proposed: %1</source>
         <translation>Foreslått: %1</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="281"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="272"/>
         <source>Current: %1</source>
         <translation>Gjeldende: %1</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="66"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="57"/>
         <source>Within partitions, all to all</source>
         <translation>Innen partisjoner, alle til alle</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="67"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="58"/>
         <source>All to all</source>
         <translation>Alle til alle</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="68"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="59"/>
         <source>Uniform random</source>
         <translation>Jevnt tilfeldig</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="69"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="60"/>
         <source>Shift by one</source>
         <translation>Forskyvning med én</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="70"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="61"/>
         <source>Random bisection</source>
         <translation>Tilfeldig todeling</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="71"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="62"/>
         <source>Effective bisection, samples:</source>
         <translation>Effektiv todeling, utvalg:</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="77"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="68"/>
         <source>&amp;Preview</source>
         <translation>&amp;Forhåndsvis</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="79"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="70"/>
         <source>Route the fabric with this engine and compare with the current tables</source>
         <translation>Rut nettet med denne motoren og sammenlign med de gjeldende tabellene</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="80"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="71"/>
         <source>Cancel</source>
         <translation>Avbryt</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="90"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="81"/>
         <source>Engine:</source>
         <translation>Motor:</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="91"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="82"/>
         <source>Traffic:</source>
         <translation>Trafikk:</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="104"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="354"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="392"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="95"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="345"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="383"/>
         <source>Measure</source>
         <translation>Mål</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="104"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="354"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="481"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="514"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="95"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="345"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="472"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="505"/>
         <source>Current</source>
         <translation>Gjeldende</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="104"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="354"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="481"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="514"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="95"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="345"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="472"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="505"/>
         <source>Proposed</source>
         <translation>Foreslått</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="117"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="108"/>
         <source>Warnings and problems of both routings appear here.</source>
         <translation>Advarsler og problemer for begge rutingene vises her.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="130"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="121"/>
         <source>Load per switch-to-switch link</source>
         <translation>Last per lenke mellom svitsjer</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="130"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="121"/>
         <source>Links</source>
         <translation>Lenker</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="132"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="123"/>
         <source>Effective bisection bandwidth (fraction)</source>
         <translation>Effektiv todelingsbåndbredde (andel)</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="132"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="123"/>
         <source>Samples</source>
         <translation>Utvalg</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="207"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="198"/>
         <source>The partitions changed since this preview: run it again to see their effect.</source>
         <translation>Partisjonene er endret siden denne forhåndsvisningen: kjør den på nytt for å se virkningen.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="273"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="264"/>
         <source>Routing with %1…</source>
         <translation>Ruter med %1 …</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="299"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="290"/>
         <source>Preview cancelled.</source>
         <translation>Forhåndsvisningen er avbrutt.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="321"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="312"/>
         <source>Routing</source>
         <translation>Ruting</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="321"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="312"/>
         <source>Validating</source>
         <translation>Validerer</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="321"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="312"/>
         <source>Measuring load</source>
         <translation>Måler last</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="322"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="313"/>
         <source>Sampling bisections</source>
         <translation>Trekker todelinger</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="322"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="313"/>
         <source>Done</source>
         <translation>Ferdig</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="331"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="322"/>
         <source>%1…</source>
         <translation>%1 …</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="340"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="331"/>
         <source>The preview failed: %1</source>
         <translation>Forhåndsvisningen mislyktes: %1</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="367"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="358"/>
         <source>Open a fabric to preview its routing.</source>
         <translation>Åpne et nett for å forhåndsvise rutingen.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="369"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="360"/>
         <source>Current tables: %1. Pick an engine and press Preview.</source>
         <translation>Gjeldende tabeller: %1. Velg en motor og trykk Forhåndsvis.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="371"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="362"/>
         <source>No current tables are known (File ▸ Open LFT Dump… loads them). Pick an engine and press Preview.</source>
         <translation>Ingen gjeldende tabeller er kjent (Fil ▸ Åpne LFT-dump … laster dem inn). Velg en motor og trykk Forhåndsvis.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="392"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="383"/>
         <source>Current: none</source>
         <translation>Gjeldende: ingen</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="393"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="384"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="405"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="396"/>
         <source>passes</source>
         <translation>består</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="405"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="396"/>
         <source>fails</source>
         <translation>feiler</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="407"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="398"/>
         <source>Validation</source>
         <translation>Validering</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="410"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="401"/>
         <source>Partition pairs not delivered</source>
         <translation>Partisjonspar som ikke leveres</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="411"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="402"/>
         <source>Forwarding loops</source>
         <translation>Videresendingsløkker</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="412"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="403"/>
         <source>Free of credit loops</source>
         <translation>Fri for kredittløkker</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="415"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="406"/>
         <source>Isolation policy violations</source>
         <translation>Brudd på isolasjonsregler</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="416"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="407"/>
         <source>Highest link load</source>
         <translation>Høyeste lenkelast</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="417"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="408"/>
         <source>Mean link load</source>
         <translation>Gjennomsnittlig lenkelast</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="418"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="409"/>
         <source>Spread of link load (σ)</source>
         <translation>Spredning i lenkelast (σ)</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="419"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="410"/>
         <source>Most routes on one link</source>
         <translation>Flest ruter på én lenke</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="420"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="411"/>
         <source>Links shared by partitions</source>
         <translation>Lenker delt av partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="421"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="412"/>
         <source>Inter-partition interference</source>
         <translation>Interferens mellom partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="422"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="413"/>
         <source>Flows not delivered</source>
         <translation>Strømmer som ikke leveres</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="424"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="415"/>
         <source>not computed</source>
         <translation>ikke beregnet</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="427"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="418"/>
         <source>Effective bisection bandwidth (mean)</source>
         <translation>Effektiv todelingsbåndbredde (snitt)</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="437"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="428"/>
         <source>  no warnings</source>
         <translation>  ingen advarsler</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="442"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="433"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="450"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="441"/>
         <source>%1 routes the fabric and passes validation.</source>
         <translation>%1 ruter nettet og består valideringen.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="451"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="442"/>
         <source>%1 routes the fabric, but validation fails: see the problems below.</source>
         <translation>%1 ruter nettet, men valideringen feiler: se problemene nedenfor.</translation>
     </message>
@@ -2336,6 +2411,86 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         <location filename="../views/document/RoutingSession.cpp" line="56"/>
         <source>The fabric changed since it was discovered (%1): this plan is stale. Discover the fabric again (Fabric &gt; Discover), then preview again.</source>
         <translation>Fabricen er endret siden den ble oppdaget (%1): denne planen er utdatert. Oppdag fabricen på nytt (Fabric &gt; Oppdag), og forhåndsvis deretter igjen.</translation>
+    </message>
+</context>
+<context>
+    <name>weft::TelemetryDock</name>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="41"/>
+        <source>Busiest links</source>
+        <translation>Travleste lenker</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="42"/>
+        <source>Most congested links</source>
+        <translation>Mest overbelastede lenker</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="47"/>
+        <source>Link</source>
+        <translation>Lenke</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="47"/>
+        <source>Utilisation</source>
+        <translation>Utnyttelse</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="47"/>
+        <source>xmit_wait/s</source>
+        <translation>xmit_wait/s</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="47"/>
+        <source>Errors</source>
+        <translation>Feil</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="64"/>
+        <source>Measured utilisation (%)</source>
+        <translation>Målt utnyttelse (%)</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="65"/>
+        <source>Routing model&apos;s load</source>
+        <translation>Rutingmodellens last</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="72"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="233"/>
+        <source>Select a link to see its last hour.</source>
+        <translation>Velg en lenke for å se den siste timen.</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="80"/>
+        <source>Show:</source>
+        <translation>Vis:</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="191"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="192"/>
+        <source>n/a</source>
+        <translation>i.t.</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="239"/>
+        <source>No telemetry history is recorded for this fabric.</source>
+        <translation>Ingen telemetrihistorikk er lagret for denne fabricen.</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="274"/>
+        <source>Measured %1 → %2</source>
+        <translation>Målt %1 → %2</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="281"/>
+        <source>Model %1 → %2</source>
+        <translation>Modell %1 → %2</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="292"/>
+        <source>Last hour of %1 ↔ %2 (solid: measured; dashed: the routing model&apos;s load of the tables held now)</source>
+        <translation>Siste time for %1 ↔ %2 (heltrukket: målt; stiplet: rutingmodellens last for tabellene som holdes nå)</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 // a slow machine. BenchHarness holds what they share; each function here says what it times.
 
 #include "BenchHarness.h"
+#include "BenchMonitor.h"
 #include "BenchScale.h"
 #include "CliSupport.h"
 #include "Commands.h"
@@ -627,6 +628,7 @@ int bench(const QStringList &args)
     const std::pair<const char *, int (*)(const QStringList &)> benchmarks[] = {
         {"scene", benchScene}, {"parse", benchParse}, {"route", benchRoute},       {"ebb", benchEbb},
         {"migrate", benchMigrate}, {"diff", benchDiff}, {"discover", benchDiscover}, {"scale", benchScale},
+        {"monitor", benchMonitor},
     };
     for (const auto &[name, run] : benchmarks)
         if (which == QLatin1String(name))
@@ -638,6 +640,7 @@ int bench(const QStringList &args)
                  "  ebb      effective bisection bandwidth of a large fat-tree routed by ftree (samples/s)\n"
                  "  diff     reconfiguration diff of two full table sets on a large fat-tree (ms)\n"
                  "  discover Weft's live discovery beside ibnetdiscover on a fat-tree in ibsim + OpenSM\n"
+                 "  monitor  one full pass of Weft's port-counter reader beside perfquery -x per port, in ibsim + OpenSM\n"
                  "  scene    the fabric view: scene build and full repaint at full zoom-out (offscreen)\n"
                  "  scale    every stage (gen .. project save/load), each in its own process: time and peak memory\n";
         out().flush();

@@ -23,6 +23,10 @@
 #include "NodeFilterProxyModel.h"
 #include "NodeTableModel.h"
 #include "TopologyFile.h"
+#include "LiveFabric.h"
+#include "TelemetryDock.h"
+#include "TelemetryHistory.h"
+#include "TelemetrySampler.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -52,6 +56,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QStandardItemModel>
+#include <QInputDialog>
+#include <QStandardPaths>
 
 namespace weft {
 
@@ -257,6 +263,28 @@ void MainWindow::createDocks()
     addDockWidget(Qt::BottomDockWidgetArea, m_changesDock);
     tabifyDockWidget(nodesDock, m_changesDock);
     nodesDock->raise();
+
+    m_sampler = new TelemetrySampler(this);
+    m_telemetryDock = new TelemetryDock(this);
+    m_telemetryDock->setScene(m_scene);
+    m_telemetryDock->setDocument(m_document);
+    m_telemetryDockWidget = new QDockWidget(tr("Telemetry"), this);
+    m_telemetryDockWidget->setObjectName(QStringLiteral("telemetryDock"));
+    m_telemetryDockWidget->setWidget(m_telemetryDock);
+    addDockWidget(Qt::RightDockWidgetArea, m_telemetryDockWidget);
+    tabifyDockWidget(m_previewDock, m_telemetryDockWidget);
+    m_telemetryDockWidget->hide();
+    connect(m_sampler, &TelemetrySampler::sampled, this, [this] {
+        m_scene->setMeasuredTelemetry(m_sampler->latest());
+        m_telemetryDock->showRecords(m_sampler->latest());
+    });
+    connect(m_sampler, &TelemetrySampler::failed, this, [this](const QString &error) {
+        statusBar()->showMessage(tr("Port counters: %1").arg(error), 15000);
+    });
+    connect(m_sampler, &TelemetrySampler::runningChanged, this, [this](bool running) {
+        if (m_telemetryAction)
+            m_telemetryAction->setChecked(running);
+    });
     connect(m_changesPanel, &FabricChangesPanel::nodesChosen, this, [this](const std::vector<Guid> &guids) {
         const Fabric *shown = fabric();
         if (!shown)
@@ -338,6 +366,24 @@ void MainWindow::createActions()
     m_rediscoverAction->setObjectName(QStringLiteral("rediscoverAction"));
     m_rediscoverAction->setStatusTip(tr("Discover again and show what changed since the fabric shown was discovered"));
     m_rediscoverAction->setEnabled(false);
+    m_telemetryAction = fabricMenu->addAction(tr("&Sample Port Counters"));
+    m_telemetryAction->setObjectName(QStringLiteral("telemetryAction"));
+    m_telemetryAction->setCheckable(true);
+    connect(m_telemetryAction, &QAction::triggered, this, &MainWindow::setTelemetryRunning);
+    QAction *interval = fabricMenu->addAction(tr("Port Counter &Interval…"), this, [this] {
+        bool ok = false;
+        const double seconds = QInputDialog::getDouble(this, tr("Port Counter Interval"), tr("Seconds between readings:"),
+                                                       m_sampler->interval(), 0.5, 86400, 1, &ok);
+        if (!ok)
+            return;
+        const bool running = m_sampler->isRunning();
+        m_sampler->stop();
+        m_sampler->setInterval(seconds);
+        if (running)
+            m_sampler->start();
+    });
+    interval->setObjectName(QStringLiteral("telemetryIntervalAction"));
+    updateTelemetryAction();
     fabricMenu->addSeparator();
     QAction *preview = fabricMenu->addAction(tr("&Preview Routing"), this, [this] {
         m_previewDock->show();
@@ -590,6 +636,8 @@ void MainWindow::discoveryDone(std::shared_ptr<const HeldState> held, const QStr
         if (Result<PartitionsConfResult> read = readPartitionsConfFile(conf))
             nameAfter(tenancy.partitions, read->partitions);
     showFabric(held->fabric, std::move(tenancy), tr("Live fabric (%1)").arg(through));
+    m_liveFabric = m_document->fabric();
+    updateTelemetryAction();
     m_document->session()->setCurrentTables(std::make_shared<const ForwardingTables>(held->tables), tr("held by the switches"));
     setShownRouting(ShownRouting::Current);
     statusBar()->showMessage(tr("Discovered %n node(s); the tables and partitions are those the fabric holds", nullptr,
@@ -627,8 +675,10 @@ const ForwardingTables *MainWindow::currentTables() const
 
 void MainWindow::documentChanged(DocumentChanges what)
 {
-    if (what & DocumentChange::Fabric)
+    if (what & DocumentChange::Fabric) {
         m_rediscoverAction->setEnabled(m_document->fabric() && !isDiscovering());
+        updateTelemetryAction();
+    }
     if (!(what & DocumentChange::Proposal))
         return;
     const bool proposed = m_document->session()->proposal() != nullptr;
@@ -658,6 +708,59 @@ void MainWindow::setShownRouting(ShownRouting routing)
     m_scene->setShownRouting(routing);
 }
 
+void MainWindow::updateTelemetryAction()
+{
+    if (!m_telemetryAction)
+        return;
+    const bool live = m_liveFabric && m_document->fabric() == m_liveFabric;
+    if (!live && m_sampler->fabric()) {
+        // Another fabric is shown: its ports are not the ones read.
+        m_sampler->setFabric(nullptr, LiveOptions());
+        m_scene->setMeasuredTelemetry({});
+        m_telemetryDock->clear();
+        m_telemetryDock->setHistoryPath({});
+    }
+    m_telemetryAction->setEnabled(live);
+    m_telemetryAction->setToolTip(live ? tr("Read every linked port's counters each %1 s and show the rates on the map and in the Telemetry dock")
+                                             .arg(m_sampler->interval())
+                                       : tr("Port counters can only be read from a live fabric: use Fabric ▸ Discover first"));
+    m_telemetryAction->setStatusTip(m_telemetryAction->toolTip());
+}
+
+void MainWindow::setTelemetryRunning(bool run)
+{
+    if (!run) {
+        m_sampler->stop();
+        return;
+    }
+    const bool live = m_liveFabric && m_document->fabric() == m_liveFabric;
+    if (!live) {
+        m_telemetryAction->setChecked(false);
+        return;
+    }
+    if (m_sampler->fabric() != m_liveFabric) {
+        LiveOptions options;
+        options.caName = m_liveCa;
+        options.caPort = m_livePort;
+        m_sampler->setFabric(m_liveFabric, options);
+        // One history file per fabric, named after it, continued from one session to the next.
+        const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/telemetry");
+        QString path;
+        if (QDir().mkpath(dir))
+            path = dir + QStringLiteral("/%1.sqlite").arg(fabricHistoryId(*m_liveFabric));
+        m_sampler->setHistoryPath(path);
+        m_telemetryDock->setHistoryPath(path);
+    }
+    m_sampler->start();
+    m_telemetryDockWidget->show();
+    m_telemetryDockWidget->raise();
+    if (m_scene->linkColouring() != LinkColouring::Measured)
+        setLinkColouring(LinkColouring::Measured);
+    statusBar()->showMessage(tr("Reading port counters every %1 s; the first rates follow one interval after the first reading")
+                                 .arg(m_sampler->interval()),
+                             10000);
+}
+
 void MainWindow::setLinkColouring(LinkColouring colouring)
 {
     m_linkColouring->setCurrentIndex(m_linkColouring->findData(int(colouring)));
@@ -677,6 +780,7 @@ void MainWindow::createViewToolBar()
     m_linkColouring->setObjectName(QStringLiteral("linkColouringCombo"));
     m_linkColouring->addItem(tr("Plain"), int(LinkColouring::Plain));
     m_linkColouring->addItem(tr("By load"), int(LinkColouring::Load));
+    m_linkColouring->addItem(tr("By measured load"), int(LinkColouring::Measured));
     m_linkColouring->addItem(tr("By partition"), int(LinkColouring::Partition));
     m_hostColouring = new QComboBox(bar);
     m_hostColouring->setObjectName(QStringLiteral("hostColouringCombo"));

@@ -37,6 +37,8 @@ class DiffReview;
 class FabricChangesPanel;
 class LiveDiscovery;
 struct HeldState;
+class TelemetryDock;
+class TelemetrySampler;
 class FabricDocument;
 class PartitionPanel;
 class PolicyEditor;
@@ -76,6 +78,12 @@ public:
     QAction *discoverAction() const { return m_discoverAction; }
     QAction *rediscoverAction() const { return m_rediscoverAction; }
     FabricChangesPanel *fabricChangesPanel() const { return m_changesPanel; }
+    // Fabric > Sample Port Counters: the telemetry sampler of a discovered fabric (disabled, with
+    // a tooltip saying why, for any other), its dock, and its interval (default 10 s).
+    QAction *telemetryAction() const { return m_telemetryAction; }
+    TelemetrySampler *telemetrySampler() const { return m_sampler; }
+    TelemetryDock *telemetryDock() const { return m_telemetryDock; }
+    QDockWidget *telemetryDockWidget() const { return m_telemetryDockWidget; }
     QDockWidget *fabricChangesDock() const { return m_changesDock; }
 
     // False while a big fabric is being laid out; sceneReady() comes when it is drawn.
@@ -151,6 +159,8 @@ private:
     void selectTableRow(NodeIndex node);
     void chooseAdapterAndDiscover();
     void discoveryDone(std::shared_ptr<const HeldState> held, const QString &error, bool cancelled);
+    void updateTelemetryAction();
+    void setTelemetryRunning(bool run);
 
     FabricDocument *m_document = nullptr;
     QString m_projectPath;
@@ -190,6 +200,11 @@ private:
     QAction *m_rediscoverAction = nullptr;
     FabricChangesPanel *m_changesPanel = nullptr;
     QDockWidget *m_changesDock = nullptr;
+    std::shared_ptr<const Fabric> m_liveFabric;  // the fabric last discovered (telemetry reads only it)
+    TelemetrySampler *m_sampler = nullptr;
+    TelemetryDock *m_telemetryDock = nullptr;
+    QDockWidget *m_telemetryDockWidget = nullptr;
+    QAction *m_telemetryAction = nullptr;
 };
 
 }  // namespace weft

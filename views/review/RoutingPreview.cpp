@@ -21,16 +21,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-// qcustomplot.h uses Qt's keywords, which this project turns off (QT_NO_KEYWORDS, QT_NO_FOREACH).
-#define signals Q_SIGNALS
-#define slots Q_SLOTS
-#define emit Q_EMIT
-#define foreach(variable, container) for (variable : container)
-#include <qcustomplot.h>
-#undef foreach
-#undef emit
-#undef slots
-#undef signals
+#include "QCustomPlotInclude.h"
 
 #include <algorithm>
 #include <cmath>

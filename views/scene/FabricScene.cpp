@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 namespace weft {
 
@@ -284,6 +285,11 @@ void FabricScene::clearFabric()
     m_returnHighlight = nullptr;
     m_goneMarks = m_newMarks = nullptr;
     m_cablesMarkedGone = m_cablesMarkedNew = 0;
+    m_congestionMarks = m_errorBadges = nullptr;
+    m_congestionMarkCount = m_errorBadgeCount = 0;
+    m_modelLoadByPort.clear();
+    m_measuredLoadByPort.clear();
+    m_measuredByPort.clear();
     m_fabric.reset();
     m_tables.reset();
     m_metrics.reset();
@@ -443,7 +449,8 @@ int FabricScene::colourKey(const std::vector<LinkIndex> &links) const
     switch (m_linkColouring) {
     case LinkColouring::Plain:
         return 0;
-    case LinkColouring::Load: {
+    case LinkColouring::Load:
+    case LinkColouring::Measured: {
         if (m_maxLoad <= 0)
             return 0;
         double load = 0;
@@ -471,7 +478,7 @@ int FabricScene::colourKey(const std::vector<LinkIndex> &links) const
 
 QColor FabricScene::keyColour(int key) const
 {
-    if (m_linkColouring == LinkColouring::Load)
+    if (m_linkColouring == LinkColouring::Load || m_linkColouring == LinkColouring::Measured)
         return key == 0 ? idleCableColour() : loadColour((key - 0.5) / kLoadBuckets);
     if (m_linkColouring == LinkColouring::Partition)
         return key == kSharedKey ? sharedCableColour() : key == 0 ? idleCableColour()
@@ -835,7 +842,8 @@ void FabricScene::setRouting(std::shared_ptr<const ForwardingTables> tables, std
             if (l.from >= 0 && std::size_t(l.from) < loads.size())
                 loads[std::size_t(l.from)] = l.load;
     }
-    takeCableLoads(std::move(loads));
+    m_modelLoadByPort = std::move(loads);
+    takeShownLoads();
     updateRoutedPartitions();
     rebuildLinkLayers();
     updateHighlight();
@@ -853,6 +861,132 @@ void FabricScene::takeCableLoads(std::vector<double> loadByPort)
     m_loadByPort.resize(m_fabric->ports().size(), 0.0);
     for (double load : m_loadByPort)
         m_maxLoad = std::max(m_maxLoad, load);
+}
+
+void FabricScene::takeShownLoads()
+{
+    takeCableLoads(m_linkColouring == LinkColouring::Measured ? m_measuredLoadByPort : m_modelLoadByPort);
+}
+
+void FabricScene::setMeasuredTelemetry(const std::vector<TelemetryRecord> &records)
+{
+    if (!m_fabric)
+        return;
+    const std::size_t ports = m_fabric->ports().size();
+    m_measuredByPort.assign(ports, std::nullopt);
+    m_measuredLoadByPort.assign(ports, 0.0);
+    for (const TelemetryRecord &r : records) {
+        if (r.portIndex < 0 || std::size_t(r.portIndex) >= ports)
+            continue;
+        m_measuredByPort[std::size_t(r.portIndex)] = r.rates;
+        if (r.rates.utilisation.ok())
+            m_measuredLoadByPort[std::size_t(r.portIndex)] = r.rates.utilisation.value;
+    }
+    markMeasuredPorts();
+    if (m_linkColouring != LinkColouring::Measured)
+        return;
+    takeShownLoads();
+    rebuildLinkLayers();
+    Q_EMIT coloursChanged();
+}
+
+QColor FabricScene::congestionColour()
+{
+    return QColor(0xff, 0x7f, 0x0e);
+}
+
+QColor FabricScene::errorBadgeColour()
+{
+    return QColor(0xd6, 0x27, 0x28);
+}
+
+void FabricScene::markMeasuredPorts()
+{
+    delete m_congestionMarks;
+    delete m_errorBadges;
+    m_congestionMarks = m_errorBadges = nullptr;
+    m_congestionMarkCount = m_errorBadgeCount = 0;
+    if (!m_fabric || m_measuredByPort.empty())
+        return;
+    const Fabric &f = *m_fabric;
+    QPainterPath congestion;
+    QPainterPath errors;
+    for (std::size_t l = 0; l < f.links().size(); ++l) {
+        // A cable folded into a bundle has no end to mark: the bundle's colour speaks for it.
+        if (!linkDrawnAlone(LinkIndex(l)))
+            continue;
+        const Link &link = f.links()[l];
+        NodeIndex a = f.port(link.a).node;
+        NodeIndex b = f.port(link.b).node;
+        PortIndex pa = link.a;
+        PortIndex pb = link.b;
+        if (m_layout.tiers[std::size_t(a)] < m_layout.tiers[std::size_t(b)]) {
+            std::swap(a, b);
+            std::swap(pa, pb);
+        }
+        const bool adjacent = m_layout.tiers[std::size_t(a)] - m_layout.tiers[std::size_t(b)] == 1;
+        const QPointF endA = cableEnd(m_layout, f, a, adjacent);
+        const QPointF endB = cableEnd(m_layout, f, b, false);
+        const double radius = 0.3 * m_layout.nodeRect(f, a).height();
+        // The mark sits on the cable just off the end of the port it is about.
+        for (const auto &[port, from, to] : {std::tuple{pa, endA, endB}, std::tuple{pb, endB, endA}}) {
+            const std::optional<PortRates> &rates = m_measuredByPort[std::size_t(port)];
+            if (!rates)
+                continue;
+            const QPointF at = from + 0.15 * (to - from);
+            if (rates->xmitWait.ok() && rates->xmitWait.value > 0) {
+                congestion.addEllipse(at, radius, radius);
+                ++m_congestionMarkCount;
+            }
+            bool erred = false;
+            for (const CounterDelta &d : rates->errors)
+                erred = erred || (d.ok() && d.delta > 0);
+            if (erred) {
+                errors.addRect(QRectF(at - QPointF(radius, radius), QSizeF(2 * radius, 2 * radius)).translated(radius * 1.5, 0));
+                ++m_errorBadgeCount;
+            }
+        }
+    }
+    const bool shown = m_linkColouring == LinkColouring::Measured;
+    QPen pen(congestionColour(), 2.5);
+    pen.setCosmetic(true);
+    m_congestionMarks = addPath(congestion, pen);
+    m_congestionMarks->setZValue(kHighlightZ + 0.4);
+    m_congestionMarks->setVisible(shown);
+    QPen badgePen(errorBadgeColour().darker(130), 1);
+    badgePen.setCosmetic(true);
+    m_errorBadges = addPath(errors, badgePen, errorBadgeColour());
+    m_errorBadges->setZValue(kHighlightZ + 0.45);
+    m_errorBadges->setVisible(shown);
+}
+
+QString FabricScene::measuredCableText(const Link &link) const
+{
+    const Fabric &f = *m_fabric;
+    const QLocale locale;
+    const auto end = [&f](PortIndex p) {
+        const Node &node = f.node(f.port(p).node);
+        return QStringLiteral("%1 [%2]").arg((node.description.isEmpty() ? node.name : node.description).toHtmlEscaped()).arg(f.port(p).number);
+    };
+    const auto figure = [&locale](const CounterRate &rate, double scale, int decimals) {
+        return rate.ok() ? locale.toString(rate.value * scale, 'f', decimals) : QStringLiteral("(%1)").arg(counterGapName(rate.gap));
+    };
+    QString text;
+    for (const auto &[from, to] : {std::pair{link.a, link.b}, std::pair{link.b, link.a}}) {
+        const std::optional<PortRates> &rates = m_measuredByPort[std::size_t(from)];
+        if (!rates)
+            continue;
+        text += QStringLiteral("<br>") + tr("Measured %1 → %2: %3 MB/s, %4 % of the link, xmit wait %5/s").arg(end(from), end(to), figure(rates->xmitBytes, 1e-6, 1), figure(rates->utilisation, 100, 1), figure(rates->xmitWait, 1, 0));
+        QStringList errors;
+        for (int e = 0; e < kPortErrorCounterCount; ++e) {
+            const CounterDelta &d = rates->errors[std::size_t(e)];
+            if (d.ok() && d.delta > 0)
+                errors << QStringLiteral("%1 +%2").arg(portErrorCounterName(PortErrorCounter(e))).arg(d.delta);
+        }
+        if (!errors.isEmpty())
+            text += QStringLiteral("<br>") + tr("Errors at %1: %2").arg(end(from), errors.join(QStringLiteral(", ")));
+    }
+    return text;
 }
 
 void FabricScene::setCableLoads(std::vector<double> loadByPort)
@@ -887,7 +1021,14 @@ void FabricScene::setLinkColouring(LinkColouring colouring)
 {
     if (colouring == m_linkColouring)
         return;
+    const bool measuredBefore = m_linkColouring == LinkColouring::Measured;
     m_linkColouring = colouring;
+    if (measuredBefore != (colouring == LinkColouring::Measured)) {
+        takeShownLoads();
+        for (QGraphicsPathItem *marks : {m_congestionMarks, m_errorBadges})
+            if (marks)
+                marks->setVisible(colouring == LinkColouring::Measured);
+    }
     rebuildLinkLayers();
     Q_EMIT coloursChanged();
 }
@@ -923,8 +1064,16 @@ std::vector<FabricScene::Swatch> FabricScene::colourSwatches() const
         swatches.push_back({sharedCableColour(), tr("Cable shared by partitions"), true, 2});
         swatches.push_back({idleCableColour(), tr("Cable without partition traffic"), true});
     }
-    if (m_linkColouring == LinkColouring::Load)
+    if (m_linkColouring == LinkColouring::Load || m_linkColouring == LinkColouring::Measured)
         swatches.push_back({idleCableColour(), tr("Idle cable"), true});
+    if (m_linkColouring == LinkColouring::Measured) {
+        if (m_maxLoad > 0)
+            swatches.push_back({hottestLoadColour(), tr("Busiest: %1 % of the link").arg(QLocale().toString(m_maxLoad * 100, 'f', 1)), true, 2});
+        if (m_congestionMarkCount > 0)
+            swatches.push_back({congestionColour(), tr("PortXmitWait rising (ring at the port)"), true, 2.5});
+        if (m_errorBadgeCount > 0)
+            swatches.push_back({errorBadgeColour(), tr("Port with new errors")});
+    }
     if (isAggregated()) {
         swatches.push_back({switchColour(1, m_layout.topTier).lighter(165), tr("Pod or group of switches (double-click to open)")});
         if (m_hottestBundle >= 0) {
@@ -1042,6 +1191,8 @@ QString FabricScene::cableToolTipAt(const QPointF &pos, double reach) const
     } else {
         text += QStringLiteral("<br>") + tr("No routing to measure load with");
     }
+    if (!m_measuredByPort.empty())
+        text += measuredCableText(link);
     QStringList names;
     for (int hue : linkPartitions(best->links.front()))
         names << partitionLabel(hue).toHtmlEscaped();
@@ -1276,6 +1427,8 @@ void FabricScene::showAggregation()
     }
     for (RowBandItem *band : m_switchBands)
         band->setVisible(!aggregated);
+    if (!m_measuredByPort.empty())
+        markMeasuredPorts();  // on the cables drawn now
 }
 
 void FabricScene::recolourBundles()
@@ -1300,7 +1453,7 @@ void FabricScene::recolourBundles()
             m_hottestBundle = int(b);
         }
     }
-    const bool load = m_linkColouring == LinkColouring::Load && m_maxLoad > 0;
+    const bool load = (m_linkColouring == LinkColouring::Load || m_linkColouring == LinkColouring::Measured) && m_maxLoad > 0;
     // With something opened, the other bundles step back so that its cables stand out.
     const bool opened = std::find(m_bundleExpanded.begin(), m_bundleExpanded.end(), 1) != m_bundleExpanded.end()
         || std::find(m_groupExpanded.begin(), m_groupExpanded.end(), 1) != m_groupExpanded.end();

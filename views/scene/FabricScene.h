@@ -20,6 +20,7 @@
 #include "Metrics.h"
 #include "SwitchGroups.h"
 #include "Tenancy.h"
+#include "TelemetryRecord.h"
 
 #include <QColor>
 #include <QGraphicsScene>
@@ -29,6 +30,7 @@ class QGraphicsPathItem;
 #include <map>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace weft {
@@ -42,7 +44,11 @@ class NodeItem;
 class RackItem;
 class RowBandItem;
 
-enum class LinkColouring : std::uint8_t { Plain, Load, Partition };
+// Load: the routing model's; Measured: the port counters' utilisation (setMeasuredTelemetry).
+enum class LinkColouring : std::uint8_t { Plain,
+                                          Load,
+                                          Partition,
+                                          Measured };
 enum class HostColouring : std::uint8_t { Plain, Partition, Tenant };
 // Which routing colours the cables and answers route highlights: the tables the fabric holds
 // now, or the routing preview's proposal.
@@ -115,6 +121,16 @@ public:
     // load leaving by that port. setRouting sets the routing model's; a measured source sets
     // its own here. Recolours, nothing else: the cost of one tick of samples.
     void setCableLoads(std::vector<double> loadByPort);
+    // One tick of measured rates (a telemetry sampler's): under LinkColouring::Measured the
+    // cables take their transmit utilisation as load (through the same input as setCableLoads,
+    // so bundles follow), ports whose PortXmitWait rises get a congestion mark at their cable
+    // end, ports with error deltas an error badge; cable tooltips give rates and error deltas.
+    void setMeasuredTelemetry(const std::vector<TelemetryRecord> &records);
+    bool hasMeasuredTelemetry() const { return !m_measuredByPort.empty(); }
+    std::size_t congestionMarkCount() const { return m_congestionMarkCount; }
+    std::size_t errorBadgeCount() const { return m_errorBadgeCount; }
+    static QColor congestionColour();
+    static QColor errorBadgeColour();
     const ForwardingTables *tables() const { return m_tables.get(); }
     const Metrics *metrics() const { return m_metrics.get(); }
     void setLinkColouring(LinkColouring colouring);
@@ -226,6 +242,9 @@ private:
     QColor keyColour(int key) const;
     double keyWidth(int key) const;
     void takeCableLoads(std::vector<double> loadByPort);
+    void takeShownLoads();  // the model's or the measured loads, as the colouring asks
+    void markMeasuredPorts();
+    QString measuredCableText(const Link &link) const;
     void buildGroups();
     void showAggregation();  // which of blocks, bundles, switches and bands are visible
     void buildAggregateItems();
@@ -274,6 +293,13 @@ private:
     std::vector<double> m_loadByPort;                 // out port -> load, from m_metrics
     std::vector<std::vector<int>> m_partitionsByPort; // out port -> hue indices, from m_metrics
     double m_maxLoad = 0;
+    std::vector<double> m_modelLoadByPort;     // from m_metrics
+    std::vector<double> m_measuredLoadByPort;  // transmit utilisation, from setMeasuredTelemetry
+    std::vector<std::optional<PortRates>> m_measuredByPort;
+    QGraphicsPathItem *m_congestionMarks = nullptr;
+    QGraphicsPathItem *m_errorBadges = nullptr;
+    std::size_t m_congestionMarkCount = 0;
+    std::size_t m_errorBadgeCount = 0;
     LinkColouring m_linkColouring = LinkColouring::Plain;
     HostColouring m_hostColouring = HostColouring::Partition;
 

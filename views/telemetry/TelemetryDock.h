@@ -1,0 +1,89 @@
+#pragma once
+// The telemetry dock: the links of the latest tick of measured rates, busiest (or most congested)
+// first, with utilisation, PortXmitWait per second and new errors; a click selects the cable's
+// two ends on the map. Below, the last hour of the selected link from the fabric's history, both
+// directions' utilisation, beside the routing model's load of the tables held now when there is
+// a routing.
+
+#include "Fabric.h"
+#include "TelemetryRecord.h"
+
+#include <QPointF>
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+class QTableWidget;
+
+namespace weft {
+
+class FabricDocument;
+class FabricScene;
+class TelemetryHistory;
+
+class TelemetryDock : public QWidget
+{
+    Q_OBJECT
+
+public:
+    enum class Order : std::uint8_t { Busiest,
+                                      MostCongested };
+    struct LinkRow
+    {
+        LinkIndex link = kNoIndex;
+        double utilisation = -1;   // the busier direction, 0..1; -1 when neither was measured
+        double xmitWait = -1;      // PortXmitWait/s, the larger of the two ends; -1 unmeasured
+        std::uint64_t errors = 0;  // error deltas of both ends
+    };
+    static constexpr int kRowsShown = 50;
+
+    explicit TelemetryDock(QWidget *parent = nullptr);
+    ~TelemetryDock() override;
+
+    // The map whose cables a click selects, and the document whose routing gives model loads.
+    void setScene(FabricScene *scene) { m_scene = scene; }
+    void setDocument(FabricDocument *document) { m_document = document; }
+    // The history the time series reads (the sampler's file); empty: no series.
+    void setHistoryPath(const QString &path);
+
+    // One tick of rates for the scene's fabric.
+    void showRecords(const std::vector<TelemetryRecord> &records);
+    void clear();
+
+    void setOrder(Order order);
+    const std::vector<LinkRow> &rows() const { return m_rows; }  // in the table's order
+    QTableWidget *table() const { return m_table; }
+    QCustomPlot *plot() const { return m_plot; }
+    // The time series plotted: measured utilisation (%) and the model's load, by graph.
+    int seriesCount() const;
+    std::vector<QPointF> seriesPoints(int series) const;  // (seconds since the epoch, value)
+    LinkIndex selectedLink() const { return m_selected; }
+    // Selects the row's cable on the map and plots its history.
+    void selectLink(LinkIndex link);
+
+Q_SIGNALS:
+    void linkSelected(weft::LinkIndex link);
+
+private:
+    void sortAndFill();
+    void updatePlot();
+
+    FabricScene *m_scene = nullptr;
+    FabricDocument *m_document = nullptr;
+    QString m_historyPath;
+    std::unique_ptr<TelemetryHistory> m_history;
+    std::vector<LinkRow> m_allRows;
+    std::vector<LinkRow> m_rows;
+    Order m_order = Order::Busiest;
+    LinkIndex m_selected = kNoIndex;
+    QComboBox *m_orderBox = nullptr;
+    QTableWidget *m_table = nullptr;
+    QCustomPlot *m_plot = nullptr;
+    QLabel *m_plotNote = nullptr;
+};
+
+}  // namespace weft

@@ -1,0 +1,176 @@
+#include "TelemetrySampler.h"
+
+#include "LiveFabric.h"
+#include "PortCounterReader.h"
+#include "TelemetryHistory.h"
+
+#include <QThread>
+#include <QTimer>
+
+#include <algorithm>
+#include <optional>
+
+namespace weft {
+
+// Lives on the sampler's thread: the reader, the previous pass and the history (a Qt SQL
+// connection belongs to the thread that made it) never leave it.
+class TelemetrySamplerWorker : public QObject
+{
+public:
+    TelemetrySamplerWorker(TelemetrySampler *sampler, quint64 generation, std::shared_ptr<const Fabric> fabric,
+                           LiveOptions options, QString historyPath, double interval)
+        : m_sampler(sampler), m_generation(generation), m_fabric(std::move(fabric)), m_options(std::move(options)),
+          m_historyPath(std::move(historyPath)), m_interval(interval)
+    {
+    }
+
+    void begin()
+    {
+        if (!m_historyPath.isEmpty()) {
+            Result<std::unique_ptr<TelemetryHistory>> opened = TelemetryHistory::open(m_historyPath, fabricHistoryId(*m_fabric));
+            if (!opened)
+                return fail(opened.error().toString());
+            m_history = std::move(*opened);
+        }
+        m_reader = std::make_unique<PortCounterReader>(*m_fabric, m_options);
+        Result<PortCounterPass> first = m_reader->read();
+        if (!first)
+            return fail(first.error().toString());
+        m_previous = std::move(*first);
+        auto *timer = new QTimer(this);
+        connect(timer, &QTimer::timeout, this, [this] { tick(); });
+        timer->start(int(m_interval * 1000));
+    }
+
+private:
+    void tick()
+    {
+        if (m_failed)
+            return;
+        Result<PortCounterPass> pass = m_reader->read();
+        if (!pass)
+            return fail(pass.error().toString());
+        std::vector<TelemetryRecord> records = telemetryRecords(*m_fabric, m_reader->ports(), m_previous->samples,
+                                                                m_previous->readAt, pass->samples, pass->readAt,
+                                                                pass->wallTime);
+        m_previous = std::move(*pass);
+        if (m_history)
+            if (Status s = m_history->record(records); !s)
+                return fail(s.error().toString());
+        const quint64 generation = m_generation;
+        TelemetrySampler *sampler = m_sampler;
+        QMetaObject::invokeMethod(
+            m_sampler,
+            [sampler, generation, records = std::move(records)]() mutable {
+                sampler->takeRecordsOf(generation, std::move(records));
+            },
+            Qt::QueuedConnection);
+    }
+
+    void fail(const QString &error)
+    {
+        m_failed = true;
+        const quint64 generation = m_generation;
+        TelemetrySampler *sampler = m_sampler;
+        QMetaObject::invokeMethod(
+            m_sampler, [sampler, generation, error] { sampler->failOf(generation, error); }, Qt::QueuedConnection);
+    }
+
+    TelemetrySampler *m_sampler;
+    quint64 m_generation;
+    std::shared_ptr<const Fabric> m_fabric;
+    LiveOptions m_options;
+    QString m_historyPath;
+    double m_interval;
+    bool m_failed = false;
+    std::unique_ptr<TelemetryHistory> m_history;
+    std::unique_ptr<PortCounterReader> m_reader;
+    std::optional<PortCounterPass> m_previous;
+};
+
+TelemetrySampler::TelemetrySampler(QObject *parent)
+    : QObject(parent), m_options(std::make_unique<LiveOptions>()) {}
+
+TelemetrySampler::~TelemetrySampler()
+{
+    finishWorker();
+}
+
+void TelemetrySampler::setFabric(std::shared_ptr<const Fabric> fabric, const LiveOptions &options)
+{
+    stop();
+    m_fabric = std::move(fabric);
+    m_options = std::make_unique<LiveOptions>(options);
+    m_options->progress = {};
+    m_latest.clear();
+}
+
+void TelemetrySampler::setInterval(double seconds)
+{
+    m_interval = std::clamp(seconds, 0.1, 86400.0);
+}
+
+bool TelemetrySampler::start()
+{
+    if (!m_fabric)
+        return false;
+    if (m_running)
+        return true;
+    m_running = true;
+    ++m_generation;
+    m_thread = new QThread(this);
+    m_thread->setObjectName(QStringLiteral("weft-telemetry"));
+    m_worker = new TelemetrySamplerWorker(this, m_generation, m_fabric, *m_options, m_historyPath, m_interval);
+    m_worker->moveToThread(m_thread);
+    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread->start();
+    TelemetrySamplerWorker *worker = m_worker;
+    QMetaObject::invokeMethod(
+        m_worker, [worker] { worker->begin(); }, Qt::QueuedConnection);
+    Q_EMIT runningChanged(true);
+    return true;
+}
+
+void TelemetrySampler::stop()
+{
+    if (!m_running)
+        return;
+    m_running = false;
+    ++m_generation;
+    finishWorker();
+    Q_EMIT runningChanged(false);
+}
+
+void TelemetrySampler::finishWorker()
+{
+    if (!m_thread)
+        return;
+    // A pass under way finishes first; the worker is deleted on its own thread.
+    m_thread->quit();
+    m_thread->wait();
+    delete m_thread;
+    m_thread = nullptr;
+    m_worker = nullptr;
+}
+
+void TelemetrySampler::takeRecords(std::vector<TelemetryRecord> records)
+{
+    m_latest = std::move(records);
+    Q_EMIT sampled();
+}
+
+void TelemetrySampler::takeRecordsOf(quint64 generation, std::vector<TelemetryRecord> records)
+{
+    if (generation == m_generation && m_running)
+        takeRecords(std::move(records));
+}
+
+void TelemetrySampler::failOf(quint64 generation, const QString &error)
+{
+    if (generation != m_generation || !m_running)
+        return;
+    stop();
+    Q_EMIT failed(error);
+}
+
+}  // namespace weft

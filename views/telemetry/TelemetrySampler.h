@@ -1,0 +1,79 @@
+#pragma once
+// The desk's port-counter poller: every interval (10 s by default) it reads every linked port of
+// the live fabric with PortCounterReader on a thread of its own, turns two passes into rates
+// (telemetryRecords, as `weft monitor` does), records them into the fabric's history file when
+// one is set, and hands them to the GUI thread. The first pass only primes the counters.
+//
+// Only a discovered fabric can be read: the reader addresses its nodes by the LIDs discovery
+// found. takeRecords is the one way rates reach the desk, so a test (or another source) can
+// feed synthetic ticks through the same path.
+
+#include "Fabric.h"
+#include "TelemetryRecord.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+class QThread;
+
+namespace weft {
+
+struct LiveOptions;
+class TelemetrySamplerWorker;
+
+class TelemetrySampler : public QObject
+{
+    Q_OBJECT
+
+public:
+    static constexpr double kDefaultIntervalSeconds = 10;
+
+    explicit TelemetrySampler(QObject *parent = nullptr);
+    ~TelemetrySampler() override;
+
+    // The live fabric to read and the adapter it was discovered through. Stops a running sampler
+    // (its rates belong to the fabric before).
+    void setFabric(std::shared_ptr<const Fabric> fabric, const LiveOptions &options);
+    std::shared_ptr<const Fabric> fabric() const { return m_fabric; }
+    // The history file ticks are recorded into (one per fabric, see TelemetryHistory); empty:
+    // none. Takes effect at the next start.
+    void setHistoryPath(const QString &path) { m_historyPath = path; }
+    QString historyPath() const { return m_historyPath; }
+    void setInterval(double seconds);
+    double interval() const { return m_interval; }
+
+    // False (and nothing starts) without a fabric.
+    bool start();
+    void stop();
+    bool isRunning() const { return m_running; }
+
+    // One tick of rates for the fabric set: kept as the latest and announced by sampled().
+    void takeRecords(std::vector<TelemetryRecord> records);
+    const std::vector<TelemetryRecord> &latest() const { return m_latest; }
+
+Q_SIGNALS:
+    void sampled();  // latest() holds a new tick
+    void failed(const QString &error);
+    void runningChanged(bool running);
+
+private:
+    friend class TelemetrySamplerWorker;
+    void finishWorker();
+    void takeRecordsOf(quint64 generation, std::vector<TelemetryRecord> records);
+    void failOf(quint64 generation, const QString &error);
+
+    std::shared_ptr<const Fabric> m_fabric;
+    std::unique_ptr<LiveOptions> m_options;  // weft_live's, kept out of this header
+    QString m_historyPath;
+    double m_interval = kDefaultIntervalSeconds;
+    bool m_running = false;
+    quint64 m_generation = 0;  // ticks of a stopped run are dropped
+    QThread *m_thread = nullptr;
+    TelemetrySamplerWorker *m_worker = nullptr;
+    std::vector<TelemetryRecord> m_latest;
+};
+
+}  // namespace weft
