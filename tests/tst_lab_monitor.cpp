@@ -469,6 +469,54 @@ private Q_SLOTS:
         QCOMPARE(gapOf(tick3.at(saturatedPort), "xmit_wait_per_s"), QStringLiteral("saturated"));
         QVERIFY(!tick3.at(xmitPort).contains(QStringLiteral("gap")));
     }
+
+    // `--clear-counters`: a PortXmitWait past 75 % of its 32 bits is cleared by the monitor (as
+    // OpenSM's perfmgr does), the rates after it count from zero without a "cleared" gap;
+    // without the option nothing is cleared.
+    void clearCountersPastThreeQuarters()
+    {
+        const NodeIndex host = m_fabric.endNodes()[3];
+        const PortKey port{guidText(m_fabric.node(host).guid), 1};
+        const quint64 high = 0xD0000000u;
+        const Status set = m_sim->simulatorCommands(
+            {QStringLiteral("PerformanceSet \"%1\"[1] PortCounters.PortXmitWait=%2").arg(m_fabric.node(host).name).arg(high)});
+        QVERIFY2(set.ok(), set.ok() ? "" : qPrintable(set.error().toString()));
+
+        const auto plain = m_sim->runClient(weftBinary(), monitorArgs(0.2, 1));
+        QVERIFY2(plain && plain->exitCode == 0, qPrintable(test::describe(plain)));
+        const std::vector<Tick> plainTicks = readTicks(plain->out, m_linkedPorts);
+        QCOMPARE(plainTicks.size(), std::size_t(1));
+        const QString lid = QString::number(plainTicks.front().at(port).value(QStringLiteral("lid")).toInt());
+        const auto xmitWait = [&]() -> quint64 {
+            const auto query = m_sim->runClient(QStringLiteral("perfquery"), {lid, QStringLiteral("1")});
+            if (!query || query->exitCode != 0)
+                return ~quint64(0);
+            const auto fields = perfqueryFields(query->out);
+            return fields.count(QStringLiteral("PortXmitWait")) ? fields.at(QStringLiteral("PortXmitWait")) : ~quint64(0);
+        };
+        QCOMPARE(xmitWait(), high);  // not cleared without the option
+
+        QStringList args = monitorArgs(0.2, 2);
+        args << QStringLiteral("--clear-counters");
+        const auto run = m_sim->runClient(weftBinary(), args);
+        QVERIFY2(run && run->exitCode == 0, qPrintable(test::describe(run)));
+        const quint64 after = xmitWait();
+        QVERIFY2(after < 0x10000000u, qPrintable(QString::number(after)));
+        // The host unplugged by the test before is no longer discovered: fewer ports than linked.
+        const std::size_t lines = std::size_t(run->out.count('\n'));
+        QVERIFY2(lines > 0 && lines % 2 == 0, qPrintable(test::describe(run)));
+        const std::vector<Tick> ticks = readTicks(run->out, lines / 2);
+        QCOMPARE(ticks.size(), std::size_t(2));
+        for (const Tick &tick : ticks) {
+            const QJsonObject &o = tick.at(port);
+            const QByteArray text = QJsonDocument(o).toJson(QJsonDocument::Compact);
+            QVERIFY2(!text.contains("cleared") && !o.contains(QStringLiteral("gap")), text.constData());
+            for (const char *field : {"xmit_bytes_per_s", "rcv_bytes_per_s", "xmit_wait_per_s"}) {
+                const QJsonValue v = o.value(QLatin1String(field));
+                QVERIFY2(v.isDouble() && v.toDouble() >= 0 && v.toDouble() < kNoiseBytesPerSecond, text.constData());
+            }
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLabMonitor)

@@ -166,6 +166,68 @@ private Q_SLOTS:
         QCOMPARE(r.xmitBytes.value, 32.0 * 4);
     }
 
+    // The 75 % mark of OpenSM's perfmgr: 32-bit data counters only where not extended,
+    // PortXmitWait, the error counters at their own widths.
+    void clearThreshold()
+    {
+        QVERIFY(!portCountersNeedClearing(sample(0, 0)));
+        QVERIFY(!portCountersNeedClearing(sample(0xC0000000u, 0)));  // extended: 64 bits of room
+        QVERIFY(portCountersNeedClearing(sample(0xC0000000u, 0, false)));
+        QVERIFY(!portCountersNeedClearing(sample(0xBFFFFFF0u, 0, false)));
+        PortCounterSample wait = sample(0, 0);
+        wait.xmitWait = 0xD0000000u;
+        QVERIFY(portCountersNeedClearing(wait));
+        wait.hasXmitWait = false;
+        QVERIFY(!portCountersNeedClearing(wait));
+        PortCounterSample downed = sample(0, 0);
+        downed.errors[std::size_t(PortErrorCounter::LinkDowned)] = 190;  // 8 bits: 75 % is 189
+        QVERIFY(portCountersNeedClearing(downed));
+        downed.errors[std::size_t(PortErrorCounter::LinkDowned)] = 100;
+        QVERIFY(!portCountersNeedClearing(downed));
+        PortCounterSample silent = sample(0xFFFFFFFFu, 0, false);
+        silent.answered = false;
+        QVERIFY(!portCountersNeedClearing(silent));
+    }
+
+    // The reader's own clear: the tick in which a counter passed 75 % has its rate; the next
+    // counts from zero, without a "cleared" gap; a clear by someone else still is one.
+    void ownClearCountsFromZero()
+    {
+        PortCounterSample first = sample(1000, 2000, false);
+        first.xmitWait = 0x10000000u;
+        PortCounterSample passed = sample(1000 + 4000, 2000 + 400, false);
+        passed.xmitWait = 0xD0000000u;
+        PortCounterSample cleared = passed;
+        cleared.clearedAfter = true;
+        const PortRates before = portRates(first, cleared, 2.0, 1e9);
+        QVERIFY(before.xmitWait.ok());
+        QCOMPARE(before.xmitWait.value, double(0xD0000000u - 0x10000000u) / 2.0);
+        QCOMPARE(before.xmitBytes.value, 4000.0 * 4 / 2.0);
+
+        PortCounterSample after = sample(800, 100, false);
+        after.xmitWait = 500;
+        after.errors[std::size_t(PortErrorCounter::SymbolError)] = 3;
+        const PortRates r = portRates(cleared, after, 1.0, 1e9);
+        QCOMPARE(r.firstGap(), CounterGap::None);
+        QCOMPARE(r.xmitBytes.value, 800.0 * 4);
+        QCOMPARE(r.rcvBytes.value, 100.0 * 4);
+        QCOMPARE(r.xmitPackets.value, double(800 / 64));
+        QVERIFY(r.xmitWait.ok());
+        QCOMPARE(r.xmitWait.value, 500.0);
+        QVERIFY(r.errors[std::size_t(PortErrorCounter::SymbolError)].ok());
+        QCOMPARE(r.errors[std::size_t(PortErrorCounter::SymbolError)].delta, std::uint64_t(3));
+
+        // Without the reader's mark the same pair is someone else's clear.
+        QCOMPARE(portRates(passed, after, 1.0, 1e9).xmitWait.gap, CounterGap::Cleared);
+        QCOMPARE(portRates(passed, after, 1.0, 1e9).xmitBytes.gap, CounterGap::Cleared);
+
+        // Extended counters the clear did not touch keep their deltas; ones it did count from zero.
+        PortCounterSample ext = sample(5000, 5000);
+        ext.clearedAfter = true;
+        QCOMPARE(portRates(ext, sample(6000, 100), 1.0, 1e9).xmitBytes.value, 1000.0 * 4);
+        QCOMPARE(portRates(ext, sample(6000, 100), 1.0, 1e9).rcvBytes.value, 100.0 * 4);
+    }
+
     void unknownLinkRate()
     {
         const PortRates r = portRates(sample(0, 0), sample(100, 0), 1.0, 0.0);

@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <set>
 
 using namespace weft;
 
@@ -109,6 +110,7 @@ private Q_SLOTS:
     void samplerNeedsAFabric();
     void samplerSaysWhyItCannotRead();
     void historyFeedsTheTimeSeries();
+    void exportWritesTheMonitorsCsvForm();
     void deskOffersMeasuredLoadOnlyForALiveFabric();
 };
 
@@ -305,6 +307,45 @@ void TestTelemetryDesk::historyFeedsTheTimeSeries()
     QCOMPARE(dock.seriesCount(), 2);
     QCOMPARE(dock.seriesPoints(0).size(), std::size_t(5));
     QCOMPARE(dock.seriesPoints(0).back().y(), 40.0);
+}
+
+// The dock's Export… writes the history in `weft monitor --csv`'s form; without a history it
+// says why and writes nothing.
+void TestTelemetryDesk::exportWritesTheMonitorsCsvForm()
+{
+    MeasuredDesk desk(8, 2);
+    QTemporaryDir dir;
+    const QString csv = dir.filePath(QStringLiteral("export.csv"));
+    const Status none = desk.dock.exportCsv(csv);
+    QVERIFY(!none);
+    QVERIFY2(none.error().message.contains(QStringLiteral("history")), qPrintable(none.error().toString()));
+    QVERIFY(!QFileInfo::exists(csv));
+
+    const QString path = dir.filePath(QStringLiteral("history.sqlite"));
+    const double now = double(QDateTime::currentSecsSinceEpoch());
+    const std::vector<TelemetryRecord> records = tick(*desk.fabric, now - 60, 0.1);
+    const std::vector<TelemetryRecord> later = tick(*desk.fabric, now, 0.2);
+    std::set<QByteArray> expected;
+    for (const auto *t : {&records, &later})
+        for (const TelemetryRecord &r : *t)
+            expected.insert(telemetryCsvRow(r).trimmed());
+    {
+        Result<std::unique_ptr<TelemetryHistory>> history = TelemetryHistory::open(path, fabricHistoryId(*desk.fabric));
+        QVERIFY2(history, qPrintable(history ? QString() : history.error().toString()));
+        QVERIFY((*history)->record(records));
+        QVERIFY((*history)->record(later));
+    }
+    desk.dock.setHistoryPath(path);
+    const Status exported = desk.dock.exportCsv(csv);
+    QVERIFY2(exported, qPrintable(exported ? QString() : exported.error().toString()));
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = file.readAll().split('\n');
+    QCOMPARE(lines.front(), QByteArray("time,guid,port,xmit_bytes_per_s,rcv_bytes_per_s,xmit_wait_per_s,utilisation"));
+    QCOMPARE(std::size_t(lines.size()), 1 + 2 * records.size() + 1);  // header, two ticks, the final newline
+    QVERIFY(lines.back().isEmpty());
+    QCOMPARE(std::set<QByteArray>(lines.begin() + 1, lines.end() - 1), expected);
+    QCOMPARE(lines[1].split(',').size(), 7);
 }
 
 void TestTelemetryDesk::deskOffersMeasuredLoadOnlyForALiveFabric()

@@ -1264,149 +1264,159 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         <translation>Sekunder mellom avlesninger:</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="388"/>
+        <location filename="../app/gui/MainWindow.cpp" line="386"/>
+        <source>&amp;Clear Counters Past 75 %</source>
+        <translation>&amp;Nullstill tellere over 75 %</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="389"/>
+        <source>Clear a port&apos;s 32-bit port counters once one passes 75 % of its range, as OpenSM&apos;s perfmgr does</source>
+        <translation>Nullstill en ports 32-biters porttellere når én passerer 75 % av området sitt, slik OpenSMs perfmgr gjør</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="399"/>
         <source>&amp;Preview Routing</source>
         <translation>&amp;Forhåndsvis ruting</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="394"/>
+        <location filename="../app/gui/MainWindow.cpp" line="405"/>
         <source>&amp;Review Changes</source>
         <translation>&amp;Gå gjennom endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="399"/>
+        <location filename="../app/gui/MainWindow.cpp" line="410"/>
         <source>&amp;Approve…</source>
         <translation>&amp;Godkjenn …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="400"/>
+        <location filename="../app/gui/MainWindow.cpp" line="411"/>
         <source>Commit &amp;Target…</source>
         <translation>&amp;Mål for innføring …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="402"/>
+        <location filename="../app/gui/MainWindow.cpp" line="413"/>
         <source>Commit &amp;Journal…</source>
         <translation>Commit-&amp;logg…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="403"/>
+        <location filename="../app/gui/MainWindow.cpp" line="414"/>
         <source>&amp;Recover Unfinished Commit…</source>
         <translation>&amp;Gjenopprett ufullført innføring …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="405"/>
+        <location filename="../app/gui/MainWindow.cpp" line="416"/>
         <source>No unfinished commit on the commit target.</source>
         <translation>Ingen ufullført innføring på målet for innføring.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="408"/>
+        <location filename="../app/gui/MainWindow.cpp" line="419"/>
         <source>&amp;Help</source>
         <translation>&amp;Hjelp</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="409"/>
+        <location filename="../app/gui/MainWindow.cpp" line="420"/>
         <source>&amp;About Weft</source>
         <translation>&amp;Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="411"/>
+        <location filename="../app/gui/MainWindow.cpp" line="422"/>
         <source>About &amp;Qt</source>
         <translation>Om &amp;Qt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="425"/>
+        <location filename="../app/gui/MainWindow.cpp" line="436"/>
         <source>System Language</source>
         <translation>Systemets språk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="443"/>
+        <location filename="../app/gui/MainWindow.cpp" line="454"/>
         <source>The new language applies when Weft is started again.</source>
         <translation>Det nye språket gjelder fra neste gang Weft startes.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="461"/>
+        <location filename="../app/gui/MainWindow.cpp" line="472"/>
         <source>Recovery: %1</source>
         <translation>Gjenoppretting: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="474"/>
+        <location filename="../app/gui/MainWindow.cpp" line="485"/>
         <source>Open Commit Journal</source>
         <translation>Åpne commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="475"/>
+        <location filename="../app/gui/MainWindow.cpp" line="486"/>
         <source>Commit journals (*.jsonl);;All files (*)</source>
         <translation>Commit-logger (*.jsonl);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="484"/>
+        <location filename="../app/gui/MainWindow.cpp" line="495"/>
         <source>Commit Journal</source>
         <translation>Commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="484"/>
+        <location filename="../app/gui/MainWindow.cpp" line="495"/>
         <source>Cannot read the commit journal:
 %1</source>
         <translation>Kan ikke lese commit-loggen:
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="510"/>
+        <location filename="../app/gui/MainWindow.cpp" line="521"/>
         <source>Unsaved Changes</source>
         <translation>Ulagrede endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="510"/>
+        <location filename="../app/gui/MainWindow.cpp" line="521"/>
         <source>The partitions have unsaved changes. Save them as a project?</source>
         <translation>Partisjonene har ulagrede endringer. Vil du lagre dem som et prosjekt?</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="527"/>
+        <location filename="../app/gui/MainWindow.cpp" line="538"/>
         <source>%1[*] — Weft</source>
         <translation>%1[*] — Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="534"/>
+        <location filename="../app/gui/MainWindow.cpp" line="545"/>
         <source>Laying out the fabric (%1 nodes)…</source>
         <translation>Plasserer nodene i fabricen (%1 noder) …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="578"/>
+        <location filename="../app/gui/MainWindow.cpp" line="589"/>
         <source>Discovering the fabric again…</source>
         <translation>Oppdager fabricen på nytt…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="578"/>
+        <location filename="../app/gui/MainWindow.cpp" line="589"/>
         <source>Discovering the fabric…</source>
         <translation>Oppdager fabricen…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="579"/>
+        <location filename="../app/gui/MainWindow.cpp" line="590"/>
         <source>Cancel</source>
         <translation>Avbryt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="581"/>
+        <location filename="../app/gui/MainWindow.cpp" line="592"/>
         <source>Discover</source>
         <translation>Oppdag</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="606"/>
+        <location filename="../app/gui/MainWindow.cpp" line="617"/>
         <source>Cannot Discover the Fabric</source>
         <translation>Kan ikke oppdage fabricen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="607"/>
+        <location filename="../app/gui/MainWindow.cpp" line="618"/>
         <source>The fabric could not be read. What is shown is unchanged.</source>
         <translation>Fabricen kunne ikke leses. Det som vises, er uendret.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="616"/>
+        <location filename="../app/gui/MainWindow.cpp" line="627"/>
         <source>first adapter</source>
         <translation>første adapter</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="625"/>
+        <location filename="../app/gui/MainWindow.cpp" line="636"/>
         <source>Rediscovered: the fabric changed (%n change(s)); open proposals are stale</source>
         <translation>
             <numerusform>Oppdaget på nytt: fabricen er endret (%n endring); åpne forslag er utdaterte</numerusform>
@@ -1414,22 +1424,22 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="627"/>
+        <location filename="../app/gui/MainWindow.cpp" line="638"/>
         <source>Rediscovered: no change since the fabric was discovered</source>
         <translation>Oppdaget på nytt: ingen endring siden fabricen ble oppdaget</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="638"/>
+        <location filename="../app/gui/MainWindow.cpp" line="649"/>
         <source>Live fabric (%1)</source>
         <translation>Levende fabric (%1)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="641"/>
+        <location filename="../app/gui/MainWindow.cpp" line="652"/>
         <source>held by the switches</source>
         <translation>holdt av svitsjene</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="643"/>
+        <location filename="../app/gui/MainWindow.cpp" line="654"/>
         <source>Discovered %n node(s); the tables and partitions are those the fabric holds</source>
         <translation>
             <numerusform>Oppdaget %n node; tabellene og partisjonene er dem fabricen holder</numerusform>
@@ -1437,99 +1447,99 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="724"/>
+        <location filename="../app/gui/MainWindow.cpp" line="735"/>
         <source>Read every linked port&apos;s counters each %1 s and show the rates on the map and in the Telemetry dock</source>
         <translation>Les tellerne til hver tilkoblede port hvert %1. sekund og vis ratene på kartet og i telemetripanelet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="726"/>
+        <location filename="../app/gui/MainWindow.cpp" line="737"/>
         <source>Port counters can only be read from a live fabric: use Fabric ▸ Discover first</source>
         <translation>Porttellere kan bare leses fra en levende fabric: bruk Fabric ▸ Oppdag først</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="759"/>
+        <location filename="../app/gui/MainWindow.cpp" line="770"/>
         <source>Reading port counters every %1 s; the first rates follow one interval after the first reading</source>
         <translation>Leser porttellere hvert %1. sekund; de første ratene kommer ett intervall etter første avlesning</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="776"/>
+        <location filename="../app/gui/MainWindow.cpp" line="787"/>
         <source>View</source>
         <translation>Visning</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="781"/>
-        <location filename="../app/gui/MainWindow.cpp" line="787"/>
+        <location filename="../app/gui/MainWindow.cpp" line="792"/>
+        <location filename="../app/gui/MainWindow.cpp" line="798"/>
         <source>Plain</source>
         <translation>Enkel</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="782"/>
+        <location filename="../app/gui/MainWindow.cpp" line="793"/>
         <source>By load</source>
         <translation>Etter last</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="783"/>
+        <location filename="../app/gui/MainWindow.cpp" line="794"/>
         <source>By measured load</source>
         <translation>Etter målt last</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="784"/>
-        <location filename="../app/gui/MainWindow.cpp" line="788"/>
+        <location filename="../app/gui/MainWindow.cpp" line="795"/>
+        <location filename="../app/gui/MainWindow.cpp" line="799"/>
         <source>By partition</source>
         <translation>Etter partisjon</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="789"/>
+        <location filename="../app/gui/MainWindow.cpp" line="800"/>
         <source>By tenant</source>
         <translation>Etter leietaker</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="792"/>
+        <location filename="../app/gui/MainWindow.cpp" line="803"/>
         <source>Current tables</source>
         <translation>Gjeldende tabeller</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="793"/>
+        <location filename="../app/gui/MainWindow.cpp" line="804"/>
         <source>Proposed (preview)</source>
         <translation>Foreslått (forhåndsvisning)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="798"/>
+        <location filename="../app/gui/MainWindow.cpp" line="809"/>
         <source>Find node: name, GUID or LID</source>
         <translation>Finn node: navn, GUID eller LID</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="802"/>
+        <location filename="../app/gui/MainWindow.cpp" line="813"/>
         <source> Cables: </source>
         <translation> Kabler: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="804"/>
+        <location filename="../app/gui/MainWindow.cpp" line="815"/>
         <source>  Hosts: </source>
         <translation>  Verter: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="806"/>
+        <location filename="../app/gui/MainWindow.cpp" line="817"/>
         <source>  Routing: </source>
         <translation>  Ruting: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="829"/>
+        <location filename="../app/gui/MainWindow.cpp" line="840"/>
         <source>No node matches &quot;%1&quot;</source>
         <translation>Ingen node passer med «%1»</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="838"/>
+        <location filename="../app/gui/MainWindow.cpp" line="849"/>
         <source>open a fabric first</source>
         <translation>åpne et nett først</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="852"/>
+        <location filename="../app/gui/MainWindow.cpp" line="863"/>
         <source>Current tables: %1</source>
         <translation>Gjeldende tabeller: %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="853"/>
+        <location filename="../app/gui/MainWindow.cpp" line="864"/>
         <source>Current tables: %1 (%n switch(es) not fully covered)</source>
         <translation>
             <numerusform>Gjeldende tabeller: %1 (%n svitsj ikke fullt dekket)</numerusform>
@@ -1537,27 +1547,27 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="861"/>
+        <location filename="../app/gui/MainWindow.cpp" line="872"/>
         <source>Open LFT Dump</source>
         <translation>Åpne LFT-dump</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="862"/>
+        <location filename="../app/gui/MainWindow.cpp" line="873"/>
         <source>LFT dumps (*.lfts *.dump *.txt);;All files (*)</source>
         <translation>LFT-dumper (*.lfts *.dump *.txt);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="868"/>
+        <location filename="../app/gui/MainWindow.cpp" line="879"/>
         <source>Cannot Open the LFT Dump</source>
         <translation>Kan ikke åpne LFT-dumpen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="875"/>
+        <location filename="../app/gui/MainWindow.cpp" line="886"/>
         <source>open the project&apos;s fabric first</source>
         <translation>åpne prosjektets nett først</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="888"/>
+        <location filename="../app/gui/MainWindow.cpp" line="899"/>
         <source>%n GUID(s) of the project are not in this fabric and were left out</source>
         <translation>
             <numerusform>%n GUID i prosjektet finnes ikke i dette nettet og ble utelatt</numerusform>
@@ -1565,174 +1575,174 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="902"/>
+        <location filename="../app/gui/MainWindow.cpp" line="913"/>
         <source>Saved %1</source>
         <translation>Lagret %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="909"/>
+        <location filename="../app/gui/MainWindow.cpp" line="920"/>
         <source>Open Project</source>
         <translation>Åpne prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="910"/>
+        <location filename="../app/gui/MainWindow.cpp" line="921"/>
         <source>Weft projects (*.weft);;All files (*)</source>
         <translation>Weft-prosjekter (*.weft);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="916"/>
-        <location filename="../app/gui/MainWindow.cpp" line="997"/>
+        <location filename="../app/gui/MainWindow.cpp" line="927"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1008"/>
         <source>Cannot Open the Project</source>
         <translation>Kan ikke åpne prosjektet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="922"/>
+        <location filename="../app/gui/MainWindow.cpp" line="933"/>
         <source>Save Project</source>
         <translation>Lagre prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="923"/>
+        <location filename="../app/gui/MainWindow.cpp" line="934"/>
         <source>Weft projects (*.weft)</source>
         <translation>Weft-prosjekter (*.weft)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="930"/>
-        <location filename="../app/gui/MainWindow.cpp" line="944"/>
+        <location filename="../app/gui/MainWindow.cpp" line="941"/>
+        <location filename="../app/gui/MainWindow.cpp" line="955"/>
         <source>Cannot Save the Project</source>
         <translation>Kan ikke lagre prosjektet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="977"/>
+        <location filename="../app/gui/MainWindow.cpp" line="988"/>
         <source>Cannot Open the Demo Fabric</source>
         <translation>Kan ikke åpne demofabricen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="984"/>
+        <location filename="../app/gui/MainWindow.cpp" line="995"/>
         <source>Open Topology</source>
         <translation>Åpne topologi</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="985"/>
+        <location filename="../app/gui/MainWindow.cpp" line="996"/>
         <source>Topology files (ibnetdiscover, ibsim) (*.txt *.net *.topo);;All files (*)</source>
         <translation>Topologifiler (ibnetdiscover, ibsim) (*.txt *.net *.topo);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1006"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1017"/>
         <source>Cannot Open Topology</source>
         <translation>Kan ikke åpne topologien</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1007"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1018"/>
         <source>%1 could not be read. The fabric shown before is unchanged.</source>
         <translation>Kunne ikke lese %1. Fabricen som ble vist fra før, er uendret.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1032"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1043"/>
         <source>&amp;%1 %2</source>
         <translation>&amp;%1 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1038"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1049"/>
         <source>No Recent Files</source>
         <translation>Ingen nylig brukte filer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1042"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1053"/>
         <source>&amp;Clear List</source>
         <translation>&amp;Tøm listen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1050"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1061"/>
         <source>About Weft</source>
         <translation>Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1051"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1062"/>
         <source>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;A fabric manager for InfiniBand: topology, partitions and routing, previewed before they reach the subnet manager.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;En fabric-forvalter for InfiniBand: topologi, partisjoner og ruting, forhåndsvist før de når subnet-manageren.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1063"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1074"/>
         <source>Switches</source>
         <translation>Svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1064"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1075"/>
         <source>Hosts (channel adapters)</source>
         <translation>Verter (kanaladaptere)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1066"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1077"/>
         <source>Routers</source>
         <translation>Rutere</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1067"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1078"/>
         <source>Cables</source>
         <translation>Kabler</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1068"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1079"/>
         <source>Between switches</source>
         <translation>Mellom svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1069"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1080"/>
         <source>To hosts and routers</source>
         <translation>Til verter og rutere</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1070"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1081"/>
         <source>Switch tiers</source>
         <translation>Svitsjnivåer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1074"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1085"/>
         <source>Tier 1 (leaves)</source>
         <translation>Nivå 1 (løvsvitsjer)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1076"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1087"/>
         <source>Tier %1 (roots)</source>
         <translation>Nivå %1 (rotsvitsjer)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1078"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1089"/>
         <source>Tier %1</source>
         <translation>Nivå %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1082"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1093"/>
         <source>Switches with no path to a host</source>
         <translation>Svitsjer uten vei til en vert</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1083"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1094"/>
         <source>none assigned</source>
         <translation>ingen tildelt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1084"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1095"/>
         <source>%1–%2</source>
         <translation>%1–%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1085"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1096"/>
         <source>LID range</source>
         <translation>LID-område</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1086"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1097"/>
         <source>LIDs assigned</source>
         <translation>Tildelte LID-er</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1093"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1104"/>
         <source>No fabric</source>
         <translation>Ingen fabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1097"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1108"/>
         <source>Switches: %1 · Hosts: %2 · Cables: %3</source>
         <translation>Svitsjer: %1 · Verter: %2 · Kabler: %3</translation>
     </message>
@@ -2416,79 +2426,105 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::TelemetryDock</name>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="41"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="44"/>
         <source>Busiest links</source>
         <translation>Travleste lenker</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="42"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="45"/>
         <source>Most congested links</source>
         <translation>Mest overbelastede lenker</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="47"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="50"/>
         <source>Link</source>
         <translation>Lenke</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="47"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="50"/>
         <source>Utilisation</source>
         <translation>Utnyttelse</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="47"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="50"/>
         <source>xmit_wait/s</source>
         <translation>xmit_wait/s</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="47"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="50"/>
         <source>Errors</source>
         <translation>Feil</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="64"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="67"/>
         <source>Measured utilisation (%)</source>
         <translation>Målt utnyttelse (%)</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="65"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="68"/>
         <source>Routing model&apos;s load</source>
         <translation>Rutingmodellens last</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="72"/>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="233"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="75"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="275"/>
         <source>Select a link to see its last hour.</source>
         <translation>Velg en lenke for å se den siste timen.</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="80"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="83"/>
         <source>Show:</source>
         <translation>Vis:</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="191"/>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="192"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="85"/>
+        <source>Export…</source>
+        <translation>Eksporter…</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="87"/>
+        <source>Export the telemetry history to CSV</source>
+        <translation>Eksporter telemetrihistorikken til CSV</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="128"/>
+        <source>no fabric is shown</source>
+        <translation>ingen fabric vises</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="145"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="149"/>
+        <source>Export Telemetry History</source>
+        <translation>Eksporter telemetrihistorikk</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="145"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-filer (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="233"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="234"/>
         <source>n/a</source>
         <translation>i.t.</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="239"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="125"/>
         <source>No telemetry history is recorded for this fabric.</source>
         <translation>Ingen telemetrihistorikk er lagret for denne fabricen.</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="274"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="307"/>
         <source>Measured %1 → %2</source>
         <translation>Målt %1 → %2</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="281"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="314"/>
         <source>Model %1 → %2</source>
         <translation>Modell %1 → %2</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="292"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="325"/>
         <source>Last hour of %1 ↔ %2 (solid: measured; dashed: the routing model&apos;s load of the tables held now)</source>
         <translation>Siste time for %1 ↔ %2 (heltrukket: målt; stiplet: rutingmodellens last for tabellene som holdes nå)</translation>
     </message>

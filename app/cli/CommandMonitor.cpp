@@ -217,6 +217,7 @@ int monitor(const QStringList &args)
     parser.addOption({QStringLiteral("interval"), QStringLiteral("Seconds between readings (default 10)."), QStringLiteral("S"), QStringLiteral("10")});
     parser.addOption({QStringLiteral("count"), QStringLiteral("Stop after N ticks of rates (default: run until interrupted)."), QStringLiteral("N"), QStringLiteral("0")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print one JSON object per port per tick.")});
+    parser.addOption({QStringLiteral("clear-counters"), QStringLiteral("Clear a port's 32-bit PortCounters once one passes 75 % of its range (a PMA Set, as perfquery -R and OpenSM's perfmgr); off by default.")});
     parser.addOption({QStringLiteral("counters"), QStringLiteral("With --json: add the counters as read (\"counters\", perfquery's names).")});
     parser.addOption({QStringLiteral("csv"), QStringLiteral("Also write the samples as CSV (time,guid,port,xmit_bytes_per_s,rcv_bytes_per_s,xmit_wait_per_s,utilisation)."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("prometheus"), QStringLiteral("Serve the latest tick at http://ADDR:PORT/metrics in Prometheus' text format (a port alone: loopback)."), QStringLiteral("ADDR:PORT")});
@@ -285,6 +286,7 @@ int monitor(const QStringList &args)
         history = std::move(*opened);
     }
     PortCounterReader reader(*fabric, options, inFlight);
+    reader.setClearCounters(parser.isSet(QStringLiteral("clear-counters")));
     Result<PortCounterPass> previous = reader.read();
     if (!previous)
         return reportFailure(previous.error());

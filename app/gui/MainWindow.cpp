@@ -383,6 +383,17 @@ void MainWindow::createActions()
             m_sampler->start();
     });
     interval->setObjectName(QStringLiteral("telemetryIntervalAction"));
+    QAction *clearCounters = fabricMenu->addAction(tr("&Clear Counters Past 75 %"));
+    clearCounters->setObjectName(QStringLiteral("telemetryClearCountersAction"));
+    clearCounters->setCheckable(true);
+    clearCounters->setStatusTip(tr("Clear a port's 32-bit port counters once one passes 75 % of its range, as OpenSM's perfmgr does"));
+    connect(clearCounters, &QAction::toggled, this, [this](bool on) {
+        const bool running = m_sampler->isRunning();
+        m_sampler->stop();
+        m_sampler->setClearCounters(on);
+        if (running)
+            m_sampler->start();
+    });
     updateTelemetryAction();
     fabricMenu->addSeparator();
     QAction *preview = fabricMenu->addAction(tr("&Preview Routing"), this, [this] {

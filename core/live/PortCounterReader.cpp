@@ -19,6 +19,10 @@ namespace {
 constexpr std::uint32_t kPmExtendedWidth = 1u << 9;         // IB_PM_EXT_WIDTH_SUPPORTED
 constexpr std::uint32_t kPmExtendedWidthNoIetf = 1u << 10;  // IB_PM_EXT_WIDTH_NOIETF_SUP
 constexpr std::uint32_t kPmXmitWait = 1u << 12;             // IB_PM_PC_XMIT_WAIT_SUP
+// PortCounters:CounterSelect, every counter (what perfquery -R resets), and CounterSelect2's
+// PortXmitWait bit as performance_reset_via takes it (above the low 16 bits).
+constexpr unsigned kClearAllCounters = 0xffffu;
+constexpr unsigned kClearXmitWait = 1u << 16;
 
 // What PortCounters lays out for each PortErrorCounter, in that enum's order.
 constexpr MAD_FIELDS kErrorFields[kPortErrorCounterCount] = {
@@ -90,6 +94,16 @@ public:
         ib_portid_set(&id, lid, 1, IB_DEFAULT_QP1_QKEY);
         std::fill(buffer, buffer + kBufferSize, std::uint8_t(0));
         return pma_query_via(buffer, &id, portNumber, unsigned(std::max(1, m_timeoutMs)), attribute, m_port);
+    }
+
+    // PerfSet(PortCounters) clearing the counters in `mask`; false when the PMA does not answer.
+    bool clearPortCounters(Lid lid, int portNumber, unsigned mask, std::uint8_t *buffer) const
+    {
+        ib_portid_t id{};
+        ib_portid_set(&id, lid, 1, IB_DEFAULT_QP1_QKEY);
+        std::fill(buffer, buffer + kBufferSize, std::uint8_t(0));
+        return performance_reset_via(buffer, &id, portNumber, mask, unsigned(std::max(1, m_timeoutMs)),
+                                     IB_GSI_PORT_COUNTERS, m_port) != nullptr;
     }
 
 private:
@@ -201,6 +215,9 @@ Result<PortCounterPass> PortCounterReader::read()
             }
             sample.answered = true;
             anyAnswer = true;
+            if (m_clearCounters && portCountersNeedClearing(sample))
+                sample.clearedAfter =
+                    pma.clearPortCounters(lid, number, kClearAllCounters | (caps.xmitWait ? kClearXmitWait : 0u), buffer);
         }
         if (!anyAnswer)
             silent[k] = 1;

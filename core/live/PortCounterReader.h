@@ -48,6 +48,11 @@ public:
     // progress(nodes done, nodes) is called from the worker threads, one call at a time.
     Result<PortCounterPass> read();
 
+    // Off by default. On: a port whose PortCounters passed 75 % of a counter's range in a reading
+    // is cleared (a PMA Set, as perfquery -R) right after it, and its sample says so.
+    void setClearCounters(bool on) { m_clearCounters = on; }
+    bool clearCounters() const { return m_clearCounters; }
+
     // Whether ClassPortInfo said the node has PortCountersExtended (false until it answered).
     bool hasExtendedCounters(NodeIndex node) const;
 
@@ -61,6 +66,7 @@ private:
     const Fabric &m_fabric;
     LiveOptions m_options;
     int m_threads;
+    bool m_clearCounters = false;
     std::vector<PortIndex> m_ports;
     std::vector<NodeIndex> m_nodes;                       // nodes with a port read, in order
     std::vector<std::vector<std::size_t>> m_nodeSamples;  // per m_nodes entry: indices into m_ports

@@ -28,6 +28,13 @@ constexpr ErrorCounterInfo kErrorCounters[kPortErrorCounterCount] = {
 };
 constexpr int kXmitWaitBits = 32;
 
+// OpenSM's perfmgr clears a port's counters once one passes 75 % of its range; its 4-bit
+// counters at 10 of 15, as here.
+bool pastClearThreshold(std::uint64_t value, int bits)
+{
+    return value >= counterMaximum(bits) / 4 * 3;
+}
+
 // Timing jitter between two readings can push a busy link a little over its rate; this much
 // over is a counter set by hand or a wrong link rate, not traffic.
 constexpr double kImplausibleFactor = 1.5;
@@ -94,6 +101,22 @@ QString counterGapName(CounterGap gap)
     return {};
 }
 
+bool portCountersNeedClearing(const PortCounterSample &sample)
+{
+    if (!sample.answered)
+        return false;
+    if (!sample.extended)
+        for (std::uint64_t v : {sample.xmitData, sample.rcvData, sample.xmitPackets, sample.rcvPackets})
+            if (pastClearThreshold(v, 32))
+                return true;
+    if (sample.hasXmitWait && pastClearThreshold(sample.xmitWait, kXmitWaitBits))
+        return true;
+    for (int i = 0; i < kPortErrorCounterCount; ++i)
+        if (pastClearThreshold(sample.errors[std::size_t(i)], kErrorCounters[i].bits))
+            return true;
+    return false;
+}
+
 CounterGap PortRates::firstGap() const
 {
     for (const CounterRate *r : {&xmitBytes, &rcvBytes, &xmitPackets, &rcvPackets})
@@ -139,9 +162,15 @@ PortRates portRates(const PortCounterSample &previous, const PortCounterSample &
 
     // A switch from PortCounters to PortCountersExtended between readings (or back) compares
     // counters of different attributes: no rate from that pair.
+    // After the reader's own clear, PortCounters start again from zero; a PMA that keeps its
+    // 64-bit counters in the same registers may have cleared those too.
+    const bool ownClear = previous.clearedAfter;
+    auto since = [&](std::uint64_t before) { return ownClear ? 0 : before; };
     auto dataDelta = [&](std::uint64_t before, std::uint64_t now) {
         if (previous.extended != current.extended)
             return CounterDelta{0, CounterGap::NoInterval};
+        if (ownClear && (!current.extended || now < before))
+            before = 0;
         return counterDelta(before, now, current.dataBits());
     };
     rates.xmitBytes = rateOf(dataDelta(previous.xmitData, current.xmitData), seconds, 4.0);
@@ -155,7 +184,7 @@ PortRates portRates(const PortCounterSample &previous, const PortCounterSample &
     }
 
     if (current.hasXmitWait && previous.hasXmitWait)
-        rates.xmitWait = rateOf(counterDelta(previous.xmitWait, current.xmitWait, kXmitWaitBits), seconds, 1.0);
+        rates.xmitWait = rateOf(counterDelta(since(previous.xmitWait), current.xmitWait, kXmitWaitBits), seconds, 1.0);
     else
         rates.xmitWait.gap = CounterGap::Unsupported;
 
@@ -167,7 +196,7 @@ PortRates portRates(const PortCounterSample &previous, const PortCounterSample &
         rates.utilisation.value = std::clamp(rates.xmitBytes.value / linkBytesPerSecond, 0.0, 1.0);
 
     for (int i = 0; i < kPortErrorCounterCount; ++i)
-        rates.errors[std::size_t(i)] = counterDelta(previous.errors[std::size_t(i)], current.errors[std::size_t(i)],
+        rates.errors[std::size_t(i)] = counterDelta(since(previous.errors[std::size_t(i)]), current.errors[std::size_t(i)],
                                                     kErrorCounters[i].bits);
     return rates;
 }

@@ -59,9 +59,17 @@ struct PortCounterSample
     bool hasXmitWait = false;    // ClassPortInfo says PortXmitWait is supported
     std::uint64_t xmitWait = 0;  // PortXmitWait, 32 bits, in ticks the port had data but could not send
     std::array<std::uint64_t, kPortErrorCounterCount> errors{};
+    // The reader cleared this port's PortCounters (a PMA Set) right after this reading: the
+    // next reading counts those counters from zero, which is no one else's clear.
+    bool clearedAfter = false;
 
     int dataBits() const { return extended ? 64 : 32; }
 };
+
+// Whether a counter of the port's PortCounters (the 32-bit data and packet counters where the
+// reading is not extended, PortXmitWait, the error counters) has passed 75 % of its range, the
+// point where OpenSM's perfmgr clears a port's counters before they stick at their maximum.
+bool portCountersNeedClearing(const PortCounterSample &sample);
 
 // Why a figure is missing.
 enum class CounterGap : std::uint8_t {
@@ -112,7 +120,8 @@ double linkDataBytesPerSecond(int width, LinkSpeed speed);
 // The change of one counter of `bits` bits between two readings.
 CounterDelta counterDelta(std::uint64_t previous, std::uint64_t current, int bits);
 
-// The rates between two readings of one port `seconds` apart. `linkBytesPerSecond` is
+// The rates between two readings of one port `seconds` apart. Where `previous.clearedAfter`,
+// the PortCounters fields count from zero (and a 64-bit counter found lower than before too). `linkBytesPerSecond` is
 // linkDataBytesPerSecond of the port's active width and speed (0 if unknown).
 PortRates portRates(const PortCounterSample &previous, const PortCounterSample &current, double seconds,
                     double linkBytesPerSecond);

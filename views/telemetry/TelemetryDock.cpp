@@ -7,6 +7,9 @@
 
 #include <QComboBox>
 #include <QDateTime>
+#include <QFileDialog>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -79,6 +82,12 @@ TelemetryDock::TelemetryDock(QWidget *parent)
     auto *orderRow = new QHBoxLayout;
     orderRow->addWidget(new QLabel(tr("Show:"), top));
     orderRow->addWidget(m_orderBox, 1);
+    m_exportButton = new QPushButton(tr("Export…"), top);
+    m_exportButton->setObjectName(QStringLiteral("telemetryExport"));
+    m_exportButton->setToolTip(tr("Export the telemetry history to CSV"));
+    m_exportButton->setEnabled(false);
+    connect(m_exportButton, &QPushButton::clicked, this, &TelemetryDock::exportCsvWithDialog);
+    orderRow->addWidget(m_exportButton);
     topLayout->addLayout(orderRow);
     topLayout->addWidget(m_table);
     auto *bottom = new QWidget(this);
@@ -104,7 +113,40 @@ void TelemetryDock::setHistoryPath(const QString &path)
         return;
     m_historyPath = path;
     m_history.reset();
+    m_exportButton->setEnabled(!path.isEmpty());
     updatePlot();
+}
+
+Status TelemetryDock::openHistory()
+{
+    if (m_history)
+        return Done{};
+    if (m_historyPath.isEmpty())
+        return Error{{}, 0, tr("No telemetry history is recorded for this fabric.")};
+    const Fabric *f = m_scene ? m_scene->fabric() : nullptr;
+    if (!f)
+        return Error{m_historyPath, 0, tr("no fabric is shown")};
+    Result<std::unique_ptr<TelemetryHistory>> opened = TelemetryHistory::open(m_historyPath, fabricHistoryId(*f));
+    if (!opened)
+        return opened.error();
+    m_history = std::move(*opened);
+    return Done{};
+}
+
+Status TelemetryDock::exportCsv(const QString &path)
+{
+    if (Status s = openHistory(); !s)
+        return s;
+    return m_history->exportCsv(path);
+}
+
+void TelemetryDock::exportCsvWithDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Telemetry History"), {}, tr("CSV files (*.csv)"));
+    if (path.isEmpty())
+        return;
+    if (Status s = exportCsv(path); !s)
+        QMessageBox::warning(this, tr("Export Telemetry History"), s.error().toString());
 }
 
 void TelemetryDock::clear()
@@ -235,19 +277,10 @@ void TelemetryDock::updatePlot()
         return;
     }
     const Link &link = f->links()[std::size_t(m_selected)];
-    if (m_historyPath.isEmpty()) {
-        m_plotNote->setText(tr("No telemetry history is recorded for this fabric."));
+    if (Status opened = openHistory(); !opened) {
+        m_plotNote->setText(opened.error().toString());
         m_plot->replot();
         return;
-    }
-    if (!m_history) {
-        Result<std::unique_ptr<TelemetryHistory>> opened = TelemetryHistory::open(m_historyPath, fabricHistoryId(*f));
-        if (!opened) {
-            m_plotNote->setText(opened.error().toString());
-            m_plot->replot();
-            return;
-        }
-        m_history = std::move(*opened);
     }
     const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000;
     const std::shared_ptr<const Metrics> metrics = m_document ? m_document->session()->currentMetrics() : nullptr;

@@ -6,6 +6,7 @@
 // a routing.
 
 #include "Fabric.h"
+#include "Result.h"
 #include "TelemetryRecord.h"
 
 #include <QPointF>
@@ -17,6 +18,7 @@
 class QComboBox;
 class QCustomPlot;
 class QLabel;
+class QPushButton;
 class QTableWidget;
 
 namespace weft {
@@ -65,12 +67,21 @@ public:
     // Selects the row's cable on the map and plots its history.
     void selectLink(LinkIndex link);
 
+public Q_SLOTS:
+    // The whole history as CSV, the form of `weft monitor --csv` (TelemetryHistory::exportCsv,
+    // through SafeFile). An Error when there is no history or it cannot be written.
+    Status exportCsv(const QString &path);
+    // Asks where (a file dialog), exports, and says so if it fails.
+    void exportCsvWithDialog();
+
 Q_SIGNALS:
     void linkSelected(weft::LinkIndex link);
 
 private:
     void sortAndFill();
     void updatePlot();
+    // Opens m_history (the file of m_historyPath, for the scene's fabric) unless it is open.
+    Status openHistory();
 
     FabricScene *m_scene = nullptr;
     FabricDocument *m_document = nullptr;
@@ -84,6 +95,7 @@ private:
     QTableWidget *m_table = nullptr;
     QCustomPlot *m_plot = nullptr;
     QLabel *m_plotNote = nullptr;
+    QPushButton *m_exportButton = nullptr;
 };
 
 }  // namespace weft

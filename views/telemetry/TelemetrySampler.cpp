@@ -18,9 +18,9 @@ class TelemetrySamplerWorker : public QObject
 {
 public:
     TelemetrySamplerWorker(TelemetrySampler *sampler, quint64 generation, std::shared_ptr<const Fabric> fabric,
-                           LiveOptions options, QString historyPath, double interval)
+                           LiveOptions options, QString historyPath, double interval, bool clearCounters)
         : m_sampler(sampler), m_generation(generation), m_fabric(std::move(fabric)), m_options(std::move(options)),
-          m_historyPath(std::move(historyPath)), m_interval(interval)
+          m_historyPath(std::move(historyPath)), m_interval(interval), m_clearCounters(clearCounters)
     {
     }
 
@@ -33,6 +33,7 @@ public:
             m_history = std::move(*opened);
         }
         m_reader = std::make_unique<PortCounterReader>(*m_fabric, m_options);
+        m_reader->setClearCounters(m_clearCounters);
         Result<PortCounterPass> first = m_reader->read();
         if (!first)
             return fail(first.error().toString());
@@ -82,6 +83,7 @@ private:
     LiveOptions m_options;
     QString m_historyPath;
     double m_interval;
+    bool m_clearCounters;
     bool m_failed = false;
     std::unique_ptr<TelemetryHistory> m_history;
     std::unique_ptr<PortCounterReader> m_reader;
@@ -120,7 +122,8 @@ bool TelemetrySampler::start()
     ++m_generation;
     m_thread = new QThread(this);
     m_thread->setObjectName(QStringLiteral("weft-telemetry"));
-    m_worker = new TelemetrySamplerWorker(this, m_generation, m_fabric, *m_options, m_historyPath, m_interval);
+    m_worker = new TelemetrySamplerWorker(this, m_generation, m_fabric, *m_options, m_historyPath, m_interval,
+                                          m_clearCounters);
     m_worker->moveToThread(m_thread);
     connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     m_thread->start();

@@ -44,6 +44,10 @@ public:
     QString historyPath() const { return m_historyPath; }
     void setInterval(double seconds);
     double interval() const { return m_interval; }
+    // Clear a port's 32-bit PortCounters once one passes 75 % of its range (PortCounterReader::
+    // setClearCounters); off by default. Takes effect at the next start.
+    void setClearCounters(bool on) { m_clearCounters = on; }
+    bool clearCounters() const { return m_clearCounters; }
 
     // False (and nothing starts) without a fabric.
     bool start();
@@ -69,6 +73,7 @@ private:
     std::unique_ptr<LiveOptions> m_options;  // weft_live's, kept out of this header
     QString m_historyPath;
     double m_interval = kDefaultIntervalSeconds;
+    bool m_clearCounters = false;
     bool m_running = false;
     quint64 m_generation = 0;  // ticks of a stopped run are dropped
     QThread *m_thread = nullptr;
