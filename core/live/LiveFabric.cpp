@@ -1,5 +1,6 @@
 #include "LiveFabric.h"
 
+#include "MadPort.h"
 #include "TextReader.h"
 
 #include <infiniband/ibnetdisc.h>
@@ -21,51 +22,9 @@ namespace {
 constexpr std::uint32_t kCapExtendedSpeeds = 0x4000;
 constexpr int kMaxDirectedHops = 63;  // IB_SUBNET_PATH_HOPS_MAX
 
-// libumad keeps process-wide state (its device list, the registered agents); opening and
-// closing ports from several worker threads at once is serialised here.
-std::mutex &umadMutex()
-{
-    static std::mutex mutex;
-    return mutex;
-}
-
 Error liveError(const QString &message)
 {
     return Error{{}, 0, message};
-}
-
-QString adapterText(const LiveOptions &options)
-{
-    const QString name = options.caName.isEmpty() ? QStringLiteral("the first adapter") : options.caName;
-    return options.caPort > 0 ? QStringLiteral("%1 port %2").arg(name).arg(options.caPort) : name;
-}
-
-// Says plainly why no MAD can be sent: no umad, no adapter, or not the adapter asked for.
-// (umad_get_cas_names is no use here: with no device it still names a default one.)
-Result<QStringList> adapterNames()
-{
-    if (umad_init() < 0)
-        return liveError(QStringLiteral("cannot use umad (InfiniBand user MAD access): is the ib_umad module loaded?"));
-    umad_device_node *devices = umad_get_ca_device_list();
-    if (!devices)
-        return liveError(QStringLiteral("no InfiniBand adapter found on this host (none under /sys/class/infiniband, "
-                                        "or the ib_umad module is not loaded)"));
-    QStringList found;
-    for (const umad_device_node *d = devices; d; d = d->next)
-        found << QString::fromLocal8Bit(d->ca_name);
-    umad_free_ca_device_list(devices);
-    return found;
-}
-
-Status checkAdapter(const LiveOptions &options)
-{
-    Result<QStringList> names = adapterNames();
-    if (!names)
-        return names.error();
-    const QStringList &found = *names;
-    if (options.caName.isEmpty() || found.contains(options.caName))
-        return Done{};
-    return liveError(QStringLiteral("no InfiniBand adapter named \"%1\" (found: %2)").arg(options.caName, found.join(QStringLiteral(", "))));
 }
 
 // One libibmad port for SMPs, closed when it goes out of scope.
@@ -74,46 +33,30 @@ class MadPort
 public:
     static Result<std::unique_ptr<MadPort>> open(const LiveOptions &options)
     {
-        std::lock_guard<std::mutex> lock(umadMutex());
-        if (Status s = checkAdapter(options); !s)
-            return s.error();
-        int classes[] = {IB_SMI_CLASS, IB_SMI_DIRECT_CLASS};
-        QByteArray ca = options.caName.toLocal8Bit();
-        madrpc_show_errors(0);  // failures become Error values, not lines on stderr
-        ibmad_port *port = mad_rpc_open_port(ca.isEmpty() ? nullptr : ca.data(), options.caPort, classes, 2);
+        Result<MadPortHandle> port = openMadPort(options, {IB_SMI_CLASS, IB_SMI_DIRECT_CLASS});
         if (!port)
-            return liveError(QStringLiteral("cannot open a MAD port on %1 (no permission on /dev/infiniband/umad*?)").arg(adapterText(options)));
-        mad_rpc_set_timeout(port, std::max(1, options.timeoutMs));
-        mad_rpc_set_retries(port, std::max(0, options.retries));
-        return std::unique_ptr<MadPort>(new MadPort(port));
+            return port.error();
+        return std::unique_ptr<MadPort>(new MadPort(std::move(*port)));
     }
-
-    ~MadPort()
-    {
-        std::lock_guard<std::mutex> lock(umadMutex());
-        mad_rpc_close_port(m_port);
-    }
-    MadPort(const MadPort &) = delete;
-    MadPort &operator=(const MadPort &) = delete;
 
     // SubnGet(attribute, modifier); false when the node does not answer or answers with an error.
     bool get(ib_portid_t *destination, unsigned attribute, unsigned modifier, std::uint8_t *data) const
     {
         int status = 0;
         std::fill(data, data + IB_SMP_DATA_SIZE, std::uint8_t(0));
-        return smp_query_status_via(data, destination, attribute, modifier, 0, &status, m_port) && status == 0;
+        return smp_query_status_via(data, destination, attribute, modifier, 0, &status, m_port.get()) && status == 0;
     }
 
     // SubnSet(attribute, modifier) with `data`; the answer (what the node now holds) replaces it.
     bool set(ib_portid_t *destination, unsigned attribute, unsigned modifier, std::uint8_t *data) const
     {
         int status = 0;
-        return smp_set_status_via(data, destination, attribute, modifier, 0, &status, m_port) && status == 0;
+        return smp_set_status_via(data, destination, attribute, modifier, 0, &status, m_port.get()) && status == 0;
     }
 
 private:
-    explicit MadPort(ibmad_port *port) : m_port(port) {}
-    ibmad_port *m_port;
+    explicit MadPort(MadPortHandle port) : m_port(std::move(port)) {}
+    MadPortHandle m_port;
 };
 
 LinkSpeed speedFrom(std::uint32_t active, std::uint32_t extended, std::uint32_t fdr10)
@@ -771,23 +714,11 @@ Result<std::vector<PortSlToVl>> readSlToVlTables(const Fabric &fabric, const Liv
 
 Result<int> queryPathServiceLevel(Lid source, Lid destination, std::uint16_t pkey, const LiveOptions &options)
 {
-    ibmad_port *port = nullptr;
-    {
-        std::lock_guard<std::mutex> lock(umadMutex());
-        if (Status s = checkAdapter(options); !s)
-            return s.error();
-        // ib_resolve_smlid_via asks the local PortInfo by directed route: both SMP classes.
-        int classes[] = {IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_SA_CLASS};
-        QByteArray ca = options.caName.toLocal8Bit();
-        madrpc_show_errors(0);
-        port = mad_rpc_open_port(ca.isEmpty() ? nullptr : ca.data(), options.caPort, classes, 3);
-    }
-    if (!port)
-        return liveError(QStringLiteral("cannot open a MAD port on %1").arg(adapterText(options)));
-    std::unique_ptr<ibmad_port, void (*)(ibmad_port *)> owned(port, [](ibmad_port *p) {
-        std::lock_guard<std::mutex> lock(umadMutex());
-        mad_rpc_close_port(p);
-    });
+    // ib_resolve_smlid_via asks the local PortInfo by directed route: both SMP classes.
+    Result<MadPortHandle> owned = openMadPort(options, {IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_SA_CLASS});
+    if (!owned)
+        return owned.error();
+    ibmad_port *port = owned->get();
     ib_portid_t sm{};
     if (ib_resolve_smlid_via(&sm, std::max(1, options.timeoutMs), port) < 0)
         return liveError(QStringLiteral("the local port knows no subnet manager (MasterSMLID)"));

@@ -1,5 +1,7 @@
 #include "PortCounterReader.h"
 
+#include "MadPort.h"
+
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
 
@@ -42,13 +44,6 @@ constexpr MAD_FIELDS kErrorFields[kPortErrorCounterCount] = {
 
 constexpr std::size_t kBufferSize = 1024;  // a whole MAD and then some, as perfquery allocates
 
-// libumad's process-wide state is not safe to change from several threads at once.
-std::mutex &openCloseMutex()
-{
-    static std::mutex mutex;
-    return mutex;
-}
-
 double monotonicSeconds()
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -60,32 +55,11 @@ class PmaPort
 public:
     static Result<std::unique_ptr<PmaPort>> open(const LiveOptions &options)
     {
-        std::lock_guard<std::mutex> lock(openCloseMutex());
-        if (umad_init() < 0)
-            return Error{{}, 0, QStringLiteral("cannot use umad (InfiniBand user MAD access): is the ib_umad module loaded?")};
-        int classes[] = {IB_PERFORMANCE_CLASS};
-        QByteArray ca = options.caName.toLocal8Bit();
-        madrpc_show_errors(0);
-        ibmad_port *port = mad_rpc_open_port(ca.isEmpty() ? nullptr : ca.data(), options.caPort, classes, 1);
-        if (!port) {
-            const QString name = options.caName.isEmpty() ? QStringLiteral("the first adapter") : options.caName;
-            return Error{{}, 0, QStringLiteral("cannot open a MAD port for port counters on %1 port %2 (no adapter, or no "
-                                               "permission on /dev/infiniband/umad*?)")
-                                    .arg(name)
-                                    .arg(options.caPort)};
-        }
-        mad_rpc_set_timeout(port, std::max(1, options.timeoutMs));
-        mad_rpc_set_retries(port, std::max(0, options.retries));
-        return std::unique_ptr<PmaPort>(new PmaPort(port, options.timeoutMs));
+        Result<MadPortHandle> port = openMadPort(options, {IB_PERFORMANCE_CLASS});
+        if (!port)
+            return port.error();
+        return std::unique_ptr<PmaPort>(new PmaPort(std::move(*port), options.timeoutMs));
     }
-
-    ~PmaPort()
-    {
-        std::lock_guard<std::mutex> lock(openCloseMutex());
-        mad_rpc_close_port(m_port);
-    }
-    PmaPort(const PmaPort &) = delete;
-    PmaPort &operator=(const PmaPort &) = delete;
 
     // PerfGet(attribute) with PortSelect `portNumber`; null when the PMA does not answer.
     std::uint8_t *get(Lid lid, int portNumber, unsigned attribute, std::uint8_t *buffer) const
@@ -93,7 +67,7 @@ public:
         ib_portid_t id{};
         ib_portid_set(&id, lid, 1, IB_DEFAULT_QP1_QKEY);
         std::fill(buffer, buffer + kBufferSize, std::uint8_t(0));
-        return pma_query_via(buffer, &id, portNumber, unsigned(std::max(1, m_timeoutMs)), attribute, m_port);
+        return pma_query_via(buffer, &id, portNumber, unsigned(std::max(1, m_timeoutMs)), attribute, m_port.get());
     }
 
     // PerfSet(PortCounters) clearing the counters in `mask`; false when the PMA does not answer.
@@ -103,13 +77,13 @@ public:
         ib_portid_set(&id, lid, 1, IB_DEFAULT_QP1_QKEY);
         std::fill(buffer, buffer + kBufferSize, std::uint8_t(0));
         return performance_reset_via(buffer, &id, portNumber, mask, unsigned(std::max(1, m_timeoutMs)),
-                                     IB_GSI_PORT_COUNTERS, m_port) != nullptr;
+                                     IB_GSI_PORT_COUNTERS, m_port.get()) != nullptr;
     }
 
 private:
-    PmaPort(ibmad_port *port, int timeoutMs)
-        : m_port(port), m_timeoutMs(timeoutMs) {}
-    ibmad_port *m_port;
+    PmaPort(MadPortHandle port, int timeoutMs)
+        : m_port(std::move(port)), m_timeoutMs(timeoutMs) {}
+    MadPortHandle m_port;
     int m_timeoutMs;
 };
 
