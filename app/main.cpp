@@ -17,6 +17,7 @@
 #include <QTimer>
 #include <QTranslator>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -43,6 +44,7 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("keys"), {weft::cli::keys, "plan routing keys (ARK/NRK) for BSP applications on a fat tree"}},
         {QStringLiteral("ebb"), {weft::cli::ebb, "effective bisection bandwidth of forwarding tables (random bisections)"}},
         {QStringLiteral("migrate"), {weft::cli::migrate, "plan a VM live migration on a vSwitch fabric (ItRC, FTreeMinRC, full)"}},
+        {QStringLiteral("reconfigure"), {weft::cli::reconfigure, "plan every reconfiguration candidate (full re-route, SlimUpdate, metabase) for a change, side by side"}},
     };
     return table;
 }
@@ -54,7 +56,7 @@ QList<QCommandLineOption> guiOptions()
         {QStringLiteral("lang"), QStringLiteral("User interface language (en, nb)."), QStringLiteral("LANG")},
         {QStringLiteral("discover"), QStringLiteral("Start on the live fabric, as Fabric > Discover reads it (first adapter).")},
         {QStringLiteral("screenshot"), QStringLiteral("Save a screenshot of the main window to PNG and exit."), QStringLiteral("PNG")},
-        {QStringLiteral("screenshot-view"), QStringLiteral("What the screenshot shows: partitions, load, preview (ftree) or preview-pftree."),
+        {QStringLiteral("screenshot-view"), QStringLiteral("What the screenshot shows: partitions, load, preview (ftree), preview-pftree, vms (a VM migration), lft (the LFT inspector), studio or whatif (a link failure planned in the Reconfiguration Studio)."),
          QStringLiteral("VIEW")},
     };
 }
@@ -75,8 +77,11 @@ void printUsage(FILE *stream)
          "       weft COMMAND [options]                         run headless, no display needed\n"
          "       weft help COMMAND                              a command's options\n"
          "       weft --version\n\nCommands:\n";
+    qsizetype width = 0;  // the longest command name and a space
+    for (const auto &command : commands())
+        width = std::max(width, command.first.size() + 1);
     for (const auto &[name, entry] : commands())
-        s << "  " << name.leftJustified(9) << entry.second << '\n';
+        s << "  " << name.leftJustified(width) << entry.second << '\n';
     s << "\nOptions:\n";
     for (const QCommandLineOption &option : guiOptions()) {
         QString name = QStringLiteral("--") + option.names().constFirst();

@@ -55,6 +55,7 @@ Result<PreviewResult> computePreview(const PreviewRequest &request, PreviewProgr
     EvaluationOptions evaluation;
     evaluation.model = request.model;
     evaluation.ebbSamples = request.ebbSamples;
+    evaluation.throughput = request.throughput;
     evaluation.progress = [progress](EvaluationStage stage, int done, int total) {
         return keepGoing(progress, phaseOf(stage), done, total);
     };

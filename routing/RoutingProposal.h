@@ -41,6 +41,7 @@ struct PreviewRequest
     QString engine = QStringLiteral("ftree");
     TrafficModel model;
     int ebbSamples = 0;  // 0: no eBB
+    bool throughput = true;  // the fluid max-min throughput, where the model's flows are few enough
 };
 
 struct PreviewResult

@@ -6,7 +6,9 @@
 #   Always shoots the demo fabric (demo.png, and demo-nb.png in Norwegian Bokmål), the README's
 #   three pictures (demo-partitions.png: coloured by partition; demo-load.png: by load under a
 #   previewed ftree routing; demo-preview.png: the routing preview and diff review;
-#   demo-preview-pftree.png: the same for pftree), then one
+#   demo-preview-pftree.png: the same for pftree; vm-migration.png: a generated hypervisor
+#   fabric with a VM migration planned; studio.png and whatif.png: a link failure planned in the
+#   Reconfiguration Studio, the dock and the map), then one
 #   picture per topology file given (named after the file). Needs xvfb-run.
 set -eu
 
@@ -47,6 +49,10 @@ shoot "$out/demo-partitions.png" --lang en --screenshot-view partitions
 shoot "$out/demo-load.png" --lang en --screenshot-view load
 shoot "$out/demo-preview.png" --lang en --screenshot-view preview
 shoot "$out/demo-preview-pftree.png" --lang en --screenshot-view preview-pftree
+shoot "$out/vm-migration.png" --lang en --screenshot-view vms
+shoot "$out/studio.png" --lang en --screenshot-view studio
+shoot "$out/whatif.png" --lang en --screenshot-view whatif
+shoot "$out/lft-inspector.png" --lang en --screenshot-view lft
 for topology in "$@"; do
     name=$(basename "$topology")
     shoot "$out/${name%.*}.png" --lang en "$topology"

@@ -192,6 +192,27 @@ private Q_SLOTS:
         QCOMPARE(backup.readAll(), QByteArray("first\n"));
     }
 
+    // The undo of a write: the backup goes back in place and stays a backup.
+    void backupIsRestored()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("lfts.dump"));
+        QVERIFY(!restoreBackup(path).ok());  // none yet
+        QVERIFY(writeFileAtomically(path, "first\n").ok());
+        QVERIFY(writeFileAtomically(path, "second\n").ok());
+        QVERIFY(restoreBackup(path).ok());
+        QFile now(path), backup(backupPath(path));
+        QVERIFY(now.open(QIODevice::ReadOnly) && backup.open(QIODevice::ReadOnly));
+        QCOMPARE(now.readAll(), QByteArray("first\n"));
+        QCOMPARE(backup.readAll(), QByteArray("first\n"));
+        QVERIFY(!QFile::exists(path + QStringLiteral(".restoring")));
+        // A later write still keeps what it replaces.
+        QVERIFY(writeFileAtomically(path, "third\n").ok());
+        QFile again(backupPath(path));
+        QVERIFY(again.open(QIODevice::ReadOnly));
+        QCOMPARE(again.readAll(), QByteArray("first\n"));
+    }
+
     void failedWriteChangesNothing()
     {
         QTemporaryDir dir;

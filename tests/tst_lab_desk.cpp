@@ -28,7 +28,9 @@
 #include "RoutingEngine.h"
 #include "RoutingPreview.h"
 #include "SafeFile.h"
+#include "LabChild.h"
 #include "LabTools.h"
+#include "YesAnswerer.h"
 #include "SimulatedFabric.h"
 #include "TopologyFile.h"
 
@@ -262,18 +264,7 @@ private Q_SLOTS:
         qInfo("diff review: %s", qPrintable(review->summaryText()));
 
         // Approve asks for confirmation in a message box: answer Yes when it appears.
-        bool confirmed = false;
-        QTimer answerer;
-        answerer.setInterval(50);
-        connect(&answerer, &QTimer::timeout, this, [&] {
-            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
-            if (!box || !box->button(QMessageBox::Yes))
-                return;
-            confirmed = true;
-            answerer.stop();
-            box->button(QMessageBox::Yes)->click();
-        });
-        answerer.start();
+        test::YesAnswerer answerer;  // the confirmation Approve asks for
         auto *approve = review->findChild<QPushButton *>(QStringLiteral("approveButton"));
         QVERIFY(approve);
         QVERIFY(approve->isEnabled());
@@ -281,7 +272,7 @@ private Q_SLOTS:
         connect(review, &DiffReview::commitFinished, this, [&outcome](const CommitReport &r) { outcome = r.outcome; });
         QTRY_VERIFY(approve->isVisible());
         QTest::mouseClick(approve, Qt::LeftButton);
-        QVERIFY2(confirmed, "Approve asked for no confirmation");
+        QVERIFY2(answerer.confirmed(), "Approve asked for no confirmation");
 
         // The report the operator reads, until the commit is done.
         auto *report = review->findChild<QPlainTextEdit *>(QStringLiteral("commitReport"));
@@ -363,29 +354,11 @@ private Q_SLOTS:
 
 int runChild(int argc, char **argv)
 {
-    // argv: program --desk-child|--rediscover-child LAB_DIR OPENSM_LOG [QTest options]
-    if (argc < 4) {
-        fprintf(stderr, "usage: %s %s|%s LAB_DIR OPENSM_LOG\n", argv[0], kChildFlag.data(), kRediscoverChildFlag.data());
-        return 2;
-    }
-    childSetup().labDir = QString::fromLocal8Bit(argv[2]);
-    childSetup().openSmLog = QString::fromLocal8Bit(argv[3]);
-    // Offscreen unless a platform is asked for (a screenshot under xvfb: QT_QPA_PLATFORM=xcb).
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    // Below the parent's wait for this process, so that a step that hangs is reported by name
-    // (or with the watchdog's stack trace) rather than the child being killed without a word.
-    qputenv("QTEST_FUNCTION_TIMEOUT", "480000");
-    QApplication app(argc, argv);
-    std::vector<char *> testArgs{argv[0]};
-    for (int i = 4; i < argc; ++i)
-        testArgs.push_back(argv[i]);
-    // Each parent test runs its own half.
-    char operatorLoop[] = "operatorLoop";
-    char unlinkedCable[] = "unlinkedCableIsMarkedGone";
-    testArgs.push_back(kRediscoverChildFlag == QLatin1String(argv[1]) ? unlinkedCable : operatorLoop);
-    DeskChild child;
-    return QTest::qExec(&child, int(testArgs.size()), testArgs.data());
+    // argv: program --desk-child|--rediscover-child LAB_DIR OPENSM_LOG [QTest options]; each
+    // parent test runs its own half.
+    const bool rediscover = kRediscoverChildFlag == QLatin1String(argv[1]);
+    return test::runLabChild<DeskChild>(argc, argv, &childSetup().labDir, &childSetup().openSmLog,
+                                        rediscover ? "unlinkedCableIsMarkedGone" : "operatorLoop");
 }
 
 // ---------------------------------------------------------------------------------------------

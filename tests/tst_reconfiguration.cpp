@@ -3,17 +3,23 @@
 // generated fat-trees (valid tables, SlimUpdate never dearer than a full re-route, determinism).
 
 #include "FabricGenerator.h"
+#include "FatTreeLayout.h"
 #include "GeneratedFabrics.h"
 #include "MetabaseRouting.h"
+#include "RouteWalk.h"
 #include "SlimUpdate.h"
+#include "TrafficModel.h"
 #include "Validation.h"
 
 #include <QtTest>
 
 #include <map>
+#include <numeric>
 #include <random>
 
 using namespace weft;
+
+Q_DECLARE_METATYPE(weft::test::Shape)
 
 namespace {
 
@@ -165,6 +171,90 @@ Tenancy heavyReceivers(const Fabric &fabric, std::uint64_t seed)
         ports.erase(ports.begin() + std::ptrdiff_t(pick));
     }
     return tenancy;
+}
+
+// ftree's CA order (leaves in ftree index order, ports in order) as port GUIDs, leaf by leaf.
+std::vector<std::vector<Guid>> caOrderByLeaf(const Fabric &fabric)
+{
+    Result<routing::FatTreeLayout> layout = routing::analyseFatTree(fabric, false, QStringLiteral("test"));
+    if (!layout)
+        qFatal("layout: %s", qPrintable(layout.error().toString()));
+    std::vector<std::vector<Guid>> byLeaf;
+    for (int leaf : layout->leaves) {
+        byLeaf.emplace_back();
+        for (int cn : layout->computeNodesOfSwitch[std::size_t(leaf)])
+            byLeaf.back().push_back(layout->computeNodes[std::size_t(cn)].portGuid);
+    }
+    return byLeaf;
+}
+
+// A seeded shuffle that draws the same on every standard library.
+template <typename T>
+void shuffled(std::vector<T> &items, std::mt19937_64 &random)
+{
+    for (std::size_t i = items.size(); i > 1; --i)
+        std::swap(items[i - 1], items[std::size_t(uniformBelow(random, i))]);
+}
+
+// Per shift distance d = 1..N-1 of the permutation rank i -> rank (i + d) mod N over `ranks`
+// (port GUIDs in rank order): the most of its flows any directed switch-to-switch link carries
+// (ORCS's max congestion of that level). Empty if some flow is not delivered.
+std::vector<int> shiftCongestion(const Fabric &fabric, const ForwardingTables &tables, const std::vector<Guid> &ranks)
+{
+    const TablesByNode tableOf(fabric, tables);
+    const std::size_t n = ranks.size();
+    std::vector<PortIndex> port(n);
+    for (std::size_t i = 0; i < n; ++i)
+        port[i] = fabric.portByGuid(ranks[i]);
+    std::vector<int> worst;
+    std::vector<int> flows(fabric.ports().size());
+    for (std::size_t d = 1; d < n; ++d) {
+        std::fill(flows.begin(), flows.end(), 0);
+        for (std::size_t i = 0; i < n; ++i) {
+            const PortIndex to = port[(i + d) % n];
+            PortIndex arrived = kNoIndex;
+            const RouteEnd end = walkRouteFromPort(fabric, tableOf, port[i], fabric.port(to).lid, [&](const RouteHop &hop) {
+                if (fabric.node(hop.from).type == NodeType::Switch && hop.intoSwitch)
+                    ++flows[std::size_t(hop.out)];
+                arrived = hop.remote;
+                return true;
+            });
+            if (end != RouteEnd::AtEndNode || arrived != to)
+                return {};
+        }
+        worst.push_back(*std::max_element(flows.begin(), flows.end()));
+    }
+    return worst;
+}
+
+int sum(const std::vector<int> &values)
+{
+    return std::accumulate(values.begin(), values.end(), 0);
+}
+
+// How many of the destinations `shared` the busiest directed switch-to-switch link carries
+// traffic to, from every end port: 1 when their paths share no link.
+int mostSharedLink(const Fabric &fabric, const ForwardingTables &tables, const std::vector<Guid> &shared)
+{
+    const TablesByNode tableOf(fabric, tables);
+    std::vector<int> destinations(fabric.ports().size(), 0);
+    for (Guid g : shared) {
+        const PortIndex to = fabric.portByGuid(g);
+        std::vector<char> crossed(fabric.ports().size(), 0);
+        for (NodeIndex n : fabric.endNodes()) {
+            const PortIndex from = fabric.portOf(n, 1);
+            if (from == to)
+                continue;
+            walkRouteFromPort(fabric, tableOf, from, fabric.port(to).lid, [&](const RouteHop &hop) {
+                if (fabric.node(hop.from).type == NodeType::Switch && hop.intoSwitch)
+                    crossed[std::size_t(hop.out)] = 1;
+                return true;
+            });
+        }
+        for (std::size_t p = 0; p < crossed.size(); ++p)
+            destinations[p] += crossed[p];
+    }
+    return *std::max_element(destinations.begin(), destinations.end());
 }
 
 }  // namespace
@@ -449,6 +539,217 @@ private Q_SLOTS:
             QVERIFY(again);
             QCOMPARE(int(again->reconfiguration.cost.entryChanges), 0);
         }
+    }
+
+    // T-MB-5 (§4.6): MPI_ORDER on full-bisection trees. The ranks are ftree's CA order with the
+    // ports of each leaf shuffled (and, on two-level trees, the leaves too): PORT_ORDER ignores
+    // the rank order and blocks some shift, MPI_ORDER routes as if the ranks were the CA order
+    // and every shift distance has max congestion 1, so ORCS's sum_max_cong = N - 1. A job on
+    // part of the fabric is reassigned alone; the other ports keep their installed slots.
+    void metabaseMpiOrderShiftIsNonBlocking_data()
+    {
+        QTest::addColumn<test::Shape>("shape");
+        QTest::addColumn<bool>("shuffleLeaves");
+        QTest::addColumn<int>("jobLeaves");  // 0: every leaf
+        QTest::addColumn<std::uint64_t>("seed");
+        const test::Shape kary42{FabricShapeKind::KaryNTree, 4, 2}, kary43{FabricShapeKind::KaryNTree, 4, 3};
+        const test::Shape radix82{FabricShapeKind::SwitchRadix, 8, 2}, radix83{FabricShapeKind::SwitchRadix, 8, 3};
+        QTest::addRow("4-ary 2-tree") << kary42 << false << 0 << std::uint64_t(1);
+        QTest::addRow("4-ary 2-tree, leaves shuffled") << kary42 << true << 0 << std::uint64_t(2);
+        QTest::addRow("4-ary 3-tree") << kary43 << false << 0 << std::uint64_t(3);
+        QTest::addRow("radix 8, 2 levels, leaves shuffled") << radix82 << true << 0 << std::uint64_t(4);
+        QTest::addRow("radix 8, 3 levels") << radix83 << false << 0 << std::uint64_t(5);
+        QTest::addRow("radix 8, 2 levels, job on 4 of 8 leaves") << radix82 << true << 4 << std::uint64_t(6);
+    }
+    void metabaseMpiOrderShiftIsNonBlocking()
+    {
+        QFETCH(test::Shape, shape);
+        QFETCH(bool, shuffleLeaves);
+        QFETCH(int, jobLeaves);
+        QFETCH(std::uint64_t, seed);
+        const GeneratedFabric g = test::generate(shape);
+        const ForwardingTables installed = routed(QStringLiteral("ftree"), g.fabric);
+        std::vector<std::vector<Guid>> byLeaf = caOrderByLeaf(g.fabric);
+        std::mt19937_64 random(seed);
+        for (std::vector<Guid> &leaf : byLeaf)
+            shuffled(leaf, random);
+        if (shuffleLeaves)
+            shuffled(byLeaf, random);
+        if (jobLeaves > 0)
+            byLeaf.resize(std::size_t(jobLeaves));
+        std::vector<Guid> ranks;
+        for (const std::vector<Guid> &leaf : byLeaf)
+            ranks.insert(ranks.end(), leaf.begin(), leaf.end());
+        const int levelsOfShift = int(ranks.size()) - 1;
+
+        Metabase metabase;
+        MetabaseOptions options;
+        options.baselineEngine.clear();
+        options.policy = SlotPolicy::PortOrder;
+        Result<MetabaseRun> portOrder = metabase.reroute(g.fabric, installed, Tenancy{}, options);
+        QVERIFY(portOrder);
+        const std::vector<int> oblivious = shiftCongestion(g.fabric, portOrder->reconfiguration.proposal.tables, ranks);
+        QCOMPARE(int(oblivious.size()), levelsOfShift);
+        QVERIFY2(sum(oblivious) > levelsOfShift, "the shuffled rank order should block under PORT_ORDER");
+
+        options.policy = SlotPolicy::MpiOrder;
+        options.nodeOrder = ranks;
+        Result<MetabaseRun> mpi = metabase.reroute(g.fabric, installed, Tenancy{}, options);
+        QVERIFY2(mpi, qPrintable(mpi ? QString() : mpi.error().toString()));
+        QVERIFY(mpi->hit);
+        const ForwardingTables &tables = mpi->reconfiguration.proposal.tables;
+        QVERIFY(mpi->reconfiguration.proposal.warnings.isEmpty());
+        const ValidationResult valid = validateRouting(g.fabric, Tenancy{}, tables);
+        QVERIFY2(valid.ok, qPrintable(valid.problems.join(QStringLiteral("; "))));
+        const std::vector<int> congestion = shiftCongestion(g.fabric, tables, ranks);
+        QCOMPARE(int(congestion.size()), levelsOfShift);
+        QCOMPARE(*std::max_element(congestion.begin(), congestion.end()), 1);
+        QCOMPARE(sum(congestion), levelsOfShift);
+        qInfo("%s, %d ranks: sum_max_cong port-order %d, mpi-order %d", qPrintable(g.summary), int(ranks.size()),
+              sum(oblivious), sum(congestion));
+
+        // The ports outside the job keep their installed columns (STICKY from ftree's tables).
+        std::vector<Guid> job = ranks;
+        std::sort(job.begin(), job.end());
+        for (NodeIndex n : g.fabric.endNodes()) {
+            const Port &port = g.fabric.port(g.fabric.portOf(n, 1));
+            if (std::binary_search(job.begin(), job.end(), port.guid))
+                continue;
+            for (const SwitchForwardingTable &sw : tables.switches())
+                QCOMPARE(sw.lft.port(port.lid), installed.find(sw.guid)->lft.port(port.lid));
+        }
+    }
+
+    // MPI_ORDER needs a rank order of end ports, each once; what is wrong is named.
+    void metabaseMpiOrderRejectsBadOrders()
+    {
+        const Tree t = twoLeafTree();
+        const Guid n1 = t.portGuid.at(QStringLiteral("n1"));
+        const Guid n2 = t.portGuid.at(QStringLiteral("n2"));
+        const Guid l1 = t.switchGuid.at(QStringLiteral("L1"));
+        const struct
+        {
+            std::vector<Guid> order;
+            QString expected;
+        } cases[] = {
+            {{}, QStringLiteral("empty")},
+            {{n1, 0x1234ULL}, guidText(0x1234ULL)},
+            {{n1, l1}, guidText(l1) + QStringLiteral(" in the node order is a switch")},
+            {{n1, n2, n1}, QStringLiteral("port %1 is in the node order twice").arg(guidText(n1))},
+            {{n1, n2 - 1 /* n2's node GUID: its port */, n2}, QStringLiteral("port %1 is in the node order twice").arg(guidText(n2))},
+        };
+        for (const auto &c : cases) {
+            MetabaseOptions options;
+            options.policy = SlotPolicy::MpiOrder;
+            options.nodeOrder = c.order;
+            Result<MetabaseRun> run = Metabase().reroute(t.fabric, ForwardingTables{}, Tenancy{}, options);
+            QVERIFY(!run);
+            QVERIFY2(run.error().message.contains(c.expected), qPrintable(run.error().message));
+        }
+        MetabaseOptions options;
+        options.policy = SlotPolicy::Priority;
+        options.priorityNodes = {n1, l1};
+        Result<MetabaseRun> run = Metabase().reroute(t.fabric, ForwardingTables{}, Tenancy{}, options);
+        QVERIFY(!run);
+        QVERIFY2(run.error().message.contains(guidText(l1)), qPrintable(run.error().message));
+
+        // Two ranks of L1 whose CA-order positions both hold slot index 0: one is displaced and
+        // the proposal says so.
+        options = {};
+        options.policy = SlotPolicy::MpiOrder;
+        options.nodeOrder = {n1, t.portGuid.at(QStringLiteral("n5")), n2};
+        Result<MetabaseRun> displaced = Metabase().reroute(t.fabric, ForwardingTables{}, Tenancy{}, options);
+        QVERIFY(displaced);
+        QVERIFY2(displaced->reconfiguration.proposal.warnings.join(QLatin1Char('\n')).contains(QStringLiteral("1 of 3 ranks")),
+                 qPrintable(displaced->reconfiguration.proposal.warnings.join(QLatin1Char('\n'))));
+        QVERIFY(validateRouting(t.fabric, Tenancy{}, displaced->reconfiguration.proposal.tables).ok);
+    }
+
+    // PRIORITY: the high-priority ports choose first, each the slot whose links the fewest
+    // other priority ports cross; the rest are WEIGHTED.
+    void metabasePriority()
+    {
+        const Tree t = twoLeafTree();
+        auto run = [&](SlotPolicy policy, const QStringList &priority, const std::map<QString, double> &weights) {
+            MetabaseOptions options;
+            options.policy = policy;
+            for (const QString &h : priority)
+                options.priorityNodes.push_back(t.portGuid.at(h));
+            Result<MetabaseRun> r = Metabase().reroute(t.fabric, ForwardingTables{}, weighted(t, weights), options);
+            if (!r)
+                qFatal("metabase: %s", qPrintable(r.error().toString()));
+            return r->reconfiguration.proposal.tables;
+        };
+        auto guids = [&](const QStringList &hosts) {
+            std::vector<Guid> result;
+            for (const QString &h : hosts)
+                result.push_back(t.portGuid.at(h));
+            return result;
+        };
+
+        // WEIGHTED puts n2 (6) and n3 (5) behind one spine, as the two lighter of n1's (10)
+        // companions; with both high-priority they split, and n1, the heaviest of the rest,
+        // joins the lighter priority port, as WEIGHTED places the rest.
+        const std::map<QString, double> w{{QStringLiteral("n1"), 10.0}, {QStringLiteral("n2"), 6.0}, {QStringLiteral("n3"), 5.0}, {QStringLiteral("n4"), 1.0}};
+        const QStringList pair{QStringLiteral("n2"), QStringLiteral("n3")};
+        const ForwardingTables weightedTables = run(SlotPolicy::Weighted, {}, w);
+        QCOMPARE(via(t, weightedTables, QStringLiteral("n2")), via(t, weightedTables, QStringLiteral("n3")));
+        QCOMPARE(mostSharedLink(t.fabric, weightedTables, guids(pair)), 2);
+        const ForwardingTables priorityTables = run(SlotPolicy::Priority, pair, w);
+        QVERIFY(via(t, priorityTables, QStringLiteral("n2")) != via(t, priorityTables, QStringLiteral("n3")));
+        QCOMPARE(mostSharedLink(t.fabric, priorityTables, guids(pair)), 1);
+        QCOMPARE(via(t, priorityTables, QStringLiteral("n1")), via(t, priorityTables, QStringLiteral("n3")));
+        QCOMPARE(via(t, priorityTables, QStringLiteral("n4")), via(t, priorityTables, QStringLiteral("n2")));
+        QVERIFY(validateRouting(t.fabric, Tenancy{}, priorityTables).ok);
+
+        // Unit weights: PORT_ORDER sends n1 and n3 (and n5 and n7) down one spine; PRIORITY
+        // gives each of the four a spine link of its own.
+        const QStringList four{QStringLiteral("n1"), QStringLiteral("n3"), QStringLiteral("n5"), QStringLiteral("n7")};
+        QCOMPARE(mostSharedLink(t.fabric, run(SlotPolicy::PortOrder, {}, {}), guids(four)), 2);
+        const ForwardingTables spread = run(SlotPolicy::Priority, four, {});
+        QCOMPARE(mostSharedLink(t.fabric, spread, guids(four)), 1);
+        QVERIFY(validateRouting(t.fabric, Tenancy{}, spread).ok);
+        // The order the ports are listed in does not matter.
+        QVERIFY(run(SlotPolicy::Priority, {four[3], four[1], four[2], four[0]}, {}) == spread);
+    }
+
+    // PRIORITY on generated and degraded trees: valid, deterministic, and the priority ports
+    // share no more than under PORT_ORDER where PORT_ORDER makes them share.
+    void metabasePriorityGenerated_data()
+    {
+        QTest::addColumn<test::Shape>("shape");
+        QTest::addRow("radix 12, 2 levels, 3 links down") << test::Shape{FabricShapeKind::SwitchRadix, 12, 2, 3};
+        QTest::addRow("radix 8, 3 levels, 3 links down") << test::Shape{FabricShapeKind::SwitchRadix, 8, 3, 3};
+        QTest::addRow("4-ary 3-tree") << test::Shape{FabricShapeKind::KaryNTree, 4, 3, 0};
+    }
+    void metabasePriorityGenerated()
+    {
+        QFETCH(test::Shape, shape);
+        const GeneratedFabric g = test::generate(shape, 7);
+        // The first two ports of every leaf in CA order: PORT_ORDER gives them slots 0 and 1.
+        std::vector<Guid> priority;
+        for (const std::vector<Guid> &leaf : caOrderByLeaf(g.fabric))
+            for (std::size_t i = 0; i < std::min<std::size_t>(2, leaf.size()); ++i)
+                priority.push_back(leaf[i]);
+        MetabaseOptions options;
+        options.baselineEngine.clear();
+        options.policy = SlotPolicy::PortOrder;
+        Metabase metabase;
+        Result<MetabaseRun> portOrder = metabase.reroute(g.fabric, ForwardingTables{}, Tenancy{}, options);
+        QVERIFY(portOrder);
+        options.policy = SlotPolicy::Priority;
+        options.priorityNodes = priority;
+        Result<MetabaseRun> first = metabase.reroute(g.fabric, ForwardingTables{}, Tenancy{}, options);
+        QVERIFY2(first, qPrintable(first ? QString() : first.error().toString()));
+        const ForwardingTables &tables = first->reconfiguration.proposal.tables;
+        const ValidationResult valid = validateRouting(g.fabric, Tenancy{}, tables);
+        QVERIFY2(valid.ok, qPrintable(valid.problems.join(QStringLiteral("; "))));
+        Result<MetabaseRun> again = Metabase().reroute(g.fabric, ForwardingTables{}, Tenancy{}, options);
+        QVERIFY(again && again->reconfiguration.proposal.tables == tables);
+        const int before = mostSharedLink(g.fabric, portOrder->reconfiguration.proposal.tables, priority);
+        const int after = mostSharedLink(g.fabric, tables, priority);
+        qInfo("%s: most priority destinations on one link: port-order %d, priority %d", qPrintable(g.summary), before, after);
+        QVERIFY(after <= before);
     }
 
     // Invariants on generated fat-trees, for the thesis's performance-driven and failure

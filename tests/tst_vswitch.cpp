@@ -40,6 +40,42 @@ GeneratedFabric generateXgft(const QString &shape, int vfs)
     return test::generateOrFail(o);
 }
 
+// Fig. 2's shape: roots R1, R2 over leaves L1, L2; each leaf has `perLeaf` vSwitch ports
+// (1..perLeaf, vSwitches in the order given) and then its up-links to R1 and R2. A vSwitch "X"
+// is "X vSwitch" with "X PF" on its port 2 and "X VF1".. on ports 3.., its port 1 to its leaf.
+struct VSwitchSpec
+{
+    QString name;
+    int leaf = 1;
+    int vms = 0;
+};
+test::TinyFabric twoLeafHypervisors(int perLeaf, const std::vector<VSwitchSpec> &vSwitches)
+{
+    test::TinyFabric t;
+    t.addSwitch(QStringLiteral("R1"), 2);
+    t.addSwitch(QStringLiteral("R2"), 2);
+    t.addSwitch(QStringLiteral("L1"), perLeaf + 2);
+    t.addSwitch(QStringLiteral("L2"), perLeaf + 2);
+    int used[3] = {0, 0, 0};
+    for (const VSwitchSpec &v : vSwitches) {
+        const QString vs = v.name + QStringLiteral(" vSwitch");
+        t.addSwitch(vs, 1 + 1 + v.vms);
+        t.cable(vs, 1, QStringLiteral("L%1").arg(v.leaf), ++used[v.leaf]);
+        t.addHost(v.name + QStringLiteral(" PF"));
+        t.cable(vs, 2, v.name + QStringLiteral(" PF"), 1);
+        for (int f = 0; f < v.vms; ++f) {
+            const QString host = v.name + QStringLiteral(" VF%1").arg(f + 1);
+            t.addHost(host);
+            t.cable(vs, 3 + f, host, 1);
+        }
+    }
+    for (int leaf : {1, 2}) {
+        t.cable(QStringLiteral("L%1").arg(leaf), perLeaf + 1, QStringLiteral("R1"), leaf);
+        t.cable(QStringLiteral("L%1").arg(leaf), perLeaf + 2, QStringLiteral("R2"), leaf);
+    }
+    return t;
+}
+
 // Everything a migration test needs about one state of the fabric.
 struct State
 {
@@ -415,28 +451,8 @@ private Q_SLOTS:
     // T15 and T17: Fig. 2.
     void fig2()
     {
-        test::TinyFabric t;
-        t.addSwitch(QStringLiteral("R1"), 2);
-        t.addSwitch(QStringLiteral("R2"), 2);
-        t.addSwitch(QStringLiteral("L1"), 4);
-        t.addSwitch(QStringLiteral("L2"), 4);
-        const int vms[] = {2, 2, 3, 1};
-        for (int v = 0; v < 4; ++v) {
-            const QString vs = QStringLiteral("vSw%1").arg(v + 1);
-            t.addSwitch(vs + QStringLiteral(" vSwitch"), 1 + 1 + vms[v]);
-            t.cable(vs + QStringLiteral(" vSwitch"), 1, v < 2 ? QStringLiteral("L1") : QStringLiteral("L2"), 1 + v % 2);
-            t.addHost(vs + QStringLiteral(" PF"));
-            t.cable(vs + QStringLiteral(" vSwitch"), 2, vs + QStringLiteral(" PF"), 1);
-            for (int f = 0; f < vms[v]; ++f) {
-                const QString host = vs + QStringLiteral(" VF%1").arg(f + 1);
-                t.addHost(host);
-                t.cable(vs + QStringLiteral(" vSwitch"), 3 + f, host, 1);
-            }
-        }
-        for (const char *leaf : {"L1", "L2"}) {
-            t.cable(QLatin1String(leaf), 3, QStringLiteral("R1"), leaf[1] == '1' ? 1 : 2);
-            t.cable(QLatin1String(leaf), 4, QStringLiteral("R2"), leaf[1] == '1' ? 1 : 2);
-        }
+        test::TinyFabric t = twoLeafHypervisors(2, {{QStringLiteral("vSw1"), 1, 2}, {QStringLiteral("vSw2"), 1, 2},
+                                                    {QStringLiteral("vSw3"), 2, 3}, {QStringLiteral("vSw4"), 2, 1}});
         const Fabric fabric = t.build();
         const VirtualisedFabric virt = *findHypervisors(fabric);
         const PhysicalTree tree = *buildPhysicalTree(fabric, virt);
@@ -470,6 +486,65 @@ private Q_SLOTS:
                 QCOMPARE(down, 2.0);
         }
         QVERIFY(validateRouting(fabric, {}, tables).ok);
+    }
+
+    // T-WFT-4 (spec 003 §3.2.6): vSwitch A with 4 VMs and B with 1, both weight 1: A's VMs
+    // weigh 0.25, B's 1.0, and each vSwitch 1 in total, in vmWeights and in what
+    // vswitch-ftree routes (the down weight into each leaf before the PF pass). A given vSwitch
+    // weight is divided the same way.
+    void vmWeightsT_WFT_4()
+    {
+        test::TinyFabric t = twoLeafHypervisors(1, {{QStringLiteral("vSwA"), 1, 4}, {QStringLiteral("vSwB"), 2, 1}});
+        const Fabric fabric = t.build();
+        const VirtualisedFabric virt = *findHypervisors(fabric);
+        const PhysicalTree tree = *buildPhysicalTree(fabric, virt);
+        const Guid a = t.guid(QStringLiteral("vSwA vSwitch"));
+
+        auto check = [&](const std::map<Guid, double> &hypervisorWeights, double weightA) {
+            const std::map<Guid, double> w = vmWeights(fabric, virt, hypervisorWeights);
+            QCOMPARE(int(w.size()), 5);  // VMs only: no PF, no vSwitch
+            double sumA = 0;
+            for (int f = 1; f <= 4; ++f) {
+                const double vm = w.at(t.portGuid(QStringLiteral("vSwA VF%1").arg(f)));
+                QCOMPARE(vm, weightA / 4);
+                sumA += vm;
+            }
+            QCOMPARE(sumA, weightA);
+            QCOMPARE(w.at(t.portGuid(QStringLiteral("vSwB VF1"))), 1.0);
+
+            VSwitchRoutingOptions options;
+            options.hypervisorWeights = hypervisorWeights;
+            const Result<VSwitchRouting> r = routeVSwitchFatTree(fabric, virt, tree, options);
+            QVERIFY2(r, qPrintable(r ? QString() : r.error().toString()));
+            // The VMs of a leaf's vSwitch come down the cables into that leaf.
+            for (const PhysicalTree::Switch &sw : tree.switches) {
+                if (sw.hypervisors.empty())
+                    continue;
+                double down = 0;
+                for (const PhysicalTree::Cable &c : sw.up)
+                    down += r->loadDownBeforePfPass[std::size_t(c.id)];
+                const bool isA = virt.hypervisors[std::size_t(sw.hypervisors.front())].vSwitchGuid == a;
+                QCOMPARE(down, isA ? weightA : 1.0);
+            }
+            QVERIFY(validateRouting(fabric, {}, r->routing.tables).ok);
+        };
+        check({}, 1.0);
+        check({{a, 2.0}}, 2.0);
+        // Without weights, the default: the engine's tables are unchanged by an explicit 1.
+        VSwitchRoutingOptions unit;
+        unit.hypervisorWeights = {{a, 1.0}};
+        QVERIFY(routeVSwitchFatTree(fabric, virt, tree, unit)->routing.tables == routeVSwitchFatTree(fabric, virt, tree)->routing.tables);
+
+        // Bad weights are refused, naming the vSwitch.
+        VSwitchRoutingOptions bad;
+        bad.hypervisorWeights = {{a, -1.0}};
+        Result<VSwitchRouting> refused = routeVSwitchFatTree(fabric, virt, tree, bad);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message.contains(guidText(a)), qPrintable(refused.error().message));
+        bad.hypervisorWeights = {{t.guid(QStringLiteral("L1")), 1.0}};
+        refused = routeVSwitchFatTree(fabric, virt, tree, bad);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message.contains(QStringLiteral("not the GUID of a vSwitch")), qPrintable(refused.error().message));
     }
 
     // The engine through the registry: valid and byte-identical on a second run.

@@ -95,6 +95,34 @@
     </message>
 </context>
 <context>
+    <name>weft::CandidateReview</name>
+    <message>
+        <location filename="../views/studio/CandidateReview.cpp" line="14"/>
+        <source>%1 has no tables to review: %2</source>
+        <translation>%1 har ingen tabeller å gå gjennom: %2</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/CandidateReview.cpp" line="20"/>
+        <source>Current: %1</source>
+        <translation>Gjeldende: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/CandidateReview.cpp" line="27"/>
+        <source>Candidate: %1</source>
+        <translation>Kandidat: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/CandidateReview.cpp" line="35"/>
+        <source>No fabric is open.</source>
+        <translation>Ingen fabric er åpen.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/CandidateReview.cpp" line="37"/>
+        <source>The installed tables are not known: a candidate has nothing to be compared with.</source>
+        <translation>De installerte tabellene er ikke kjent: en kandidat har ingenting å sammenlignes med.</translation>
+    </message>
+</context>
+<context>
     <name>weft::CommitJournalDialog</name>
     <message>
         <location filename="../views/review/CommitJournalDialog.cpp" line="27"/>
@@ -307,12 +335,12 @@ Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</tran
         <translation>GUID 0x%1; blokker %2</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="278"/>
+        <location filename="../views/review/DiffReview.cpp" line="279"/>
         <source>yes</source>
         <translation>ja</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="278"/>
+        <location filename="../views/review/DiffReview.cpp" line="279"/>
         <source>no: %n violation(s)</source>
         <translation>
             <numerusform>nei: %n brudd</numerusform>
@@ -320,7 +348,7 @@ Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</tran
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="292"/>
+        <location filename="../views/review/DiffReview.cpp" line="293"/>
         <source>Strict mode: %n isolation violation(s) block the commit</source>
         <translation>
             <numerusform>Streng modus: %n isolasjonsbrudd stopper innføringen</numerusform>
@@ -328,7 +356,7 @@ Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</tran
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="293"/>
+        <location filename="../views/review/DiffReview.cpp" line="294"/>
         <source>Accept %n isolation violation(s)</source>
         <translation>
             <numerusform>Godta %n isolasjonsbrudd</numerusform>
@@ -336,17 +364,17 @@ Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</tran
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="317"/>
+        <location filename="../views/review/DiffReview.cpp" line="318"/>
         <source>OpenSM runs on %1.</source>
         <translation>OpenSM kjører på %1.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="318"/>
+        <location filename="../views/review/DiffReview.cpp" line="319"/>
         <source>OpenSM&apos;s port not found on the fabric (%1); the commit infers it from the P_Key tables.</source>
         <translation>Fant ikke porten til OpenSM i nettet (%1); innføringen utleder den fra P_Key-tabellene.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="329"/>
+        <location filename="../views/review/DiffReview.cpp" line="330"/>
         <source>%n switch(es) change</source>
         <translation>
             <numerusform>%n svitsj endres</numerusform>
@@ -354,59 +382,59 @@ Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</tran
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="330"/>
+        <location filename="../views/review/DiffReview.cpp" line="331"/>
         <source>%1 LFT entries in %2 blocks, %3 P_Key blocks; OpenSM sends %4 SMPs.</source>
         <translation>%1 LFT-oppføringer i %2 blokker, %3 P_Key-blokker; OpenSM sender %4 SMP-er.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="334"/>
+        <location filename="../views/review/DiffReview.cpp" line="335"/>
         <source>No current tables are known: every switch is counted as starting empty.</source>
         <translation>Ingen gjeldende tabeller er kjent: hver svitsj regnes som tom fra start.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="349"/>
+        <location filename="../views/review/DiffReview.cpp" line="350"/>
         <source>No commit target: Approve writes the plan files.</source>
         <translation>Ikke noe mål for innføring: Godkjenn skriver planfilene.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="350"/>
+        <location filename="../views/review/DiffReview.cpp" line="351"/>
         <source>Commit target: %1 and %2</source>
         <translation>Mål for innføring: %1 og %2</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="358"/>
+        <location filename="../views/review/DiffReview.cpp" line="359"/>
         <source>there is no plan to write</source>
         <translation>det finnes ingen plan å skrive</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="369"/>
+        <location filename="../views/review/DiffReview.cpp" line="370"/>
         <source>Plan written to %1: plan.lfts (load with opensm -R file -U) and partitions.conf.</source>
         <translation>Planen er skrevet til %1: plan.lfts (lastes med opensm -R file -U) og partitions.conf.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="385"/>
+        <location filename="../views/review/DiffReview.cpp" line="386"/>
         <source>Approve refused: %1</source>
         <translation>Godkjenning avvist: %1</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="391"/>
+        <location filename="../views/review/DiffReview.cpp" line="392"/>
         <source>Write the Plan Files To</source>
         <translation>Skriv planfilene til</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="397"/>
+        <location filename="../views/review/DiffReview.cpp" line="398"/>
         <source>Cannot Write the Plan</source>
         <translation>Kan ikke skrive planen</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="402"/>
+        <location filename="../views/review/DiffReview.cpp" line="403"/>
         <source>Approve refused: %1
 Recover it first (Fabric &gt; Recover Unfinished Commit…).</source>
         <translation>Godkjenn avvist: %1
 Gjenopprett den først (Fabric &gt; Gjenopprett ufullført innføring …).</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="406"/>
+        <location filename="../views/review/DiffReview.cpp" line="407"/>
         <source>Install this plan on the fabric now?
 
 %1
@@ -419,7 +447,7 @@ OpenSM reloads %2 and %3; Weft reads the tables back and rolls back on a mismatc
 OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake ved avvik.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="409"/>
+        <location filename="../views/review/DiffReview.cpp" line="410"/>
         <source>You accept %n isolation violation(s):</source>
         <translation>
             <numerusform>Du godtar %n isolasjonsbrudd:</numerusform>
@@ -427,47 +455,47 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="412"/>
+        <location filename="../views/review/DiffReview.cpp" line="413"/>
         <source>Approve the Plan</source>
         <translation>Godkjenn planen</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="425"/>
+        <location filename="../views/review/DiffReview.cpp" line="426"/>
         <source>Committing…</source>
         <translation>Innfører …</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="450"/>
+        <location filename="../views/review/DiffReview.cpp" line="451"/>
         <source>Commit Target</source>
         <translation>Mål for innføring</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="457"/>
+        <location filename="../views/review/DiffReview.cpp" line="458"/>
         <source>The files of an OpenSM started with -R file -U LFTS -P PARTITIONS. Leave the first empty to write plan files instead.</source>
         <translation>Filene til en OpenSM startet med -R file -U LFTS -P PARTITIONS. La den første stå tom for å skrive planfiler i stedet.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="458"/>
+        <location filename="../views/review/DiffReview.cpp" line="459"/>
         <source>LFT dump (-U):</source>
         <translation>LFT-dump (-U):</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="459"/>
+        <location filename="../views/review/DiffReview.cpp" line="460"/>
         <source>partitions.conf (-P):</source>
         <translation>partitions.conf (-P):</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="460"/>
+        <location filename="../views/review/DiffReview.cpp" line="461"/>
         <source>OpenSM pid file:</source>
         <translation>OpenSMs pid-fil:</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="461"/>
+        <location filename="../views/review/DiffReview.cpp" line="462"/>
         <source>OpenSM log (optional):</source>
         <translation>OpenSMs logg (valgfri):</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="462"/>
+        <location filename="../views/review/DiffReview.cpp" line="463"/>
         <source>OpenSM options file (-F; needed for service levels):</source>
         <translation>OpenSM-innstillingsfil (-F; trengs for tjenestenivåer):</translation>
     </message>
@@ -629,18 +657,26 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 </context>
 <context>
     <name>weft::FabricScene</name>
+    <message numerus="yes">
+        <location filename="../views/scene/FabricScene.cpp" line="245"/>
+        <source>eBB bottleneck %1: limits %2 of the sampled streams (%n stream(s)), mean congestion %3</source>
+        <translation>
+            <numerusform>eBB-flaskehals %1: begrenser %2 av strømmene i utvalget (%n strøm), gjennomsnittlig overbelastning %3</numerusform>
+            <numerusform>eBB-flaskehals %1: begrenser %2 av strømmene i utvalget (%n strømmer), gjennomsnittlig overbelastning %3</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="979"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1124"/>
         <source>Measured %1 → %2: %3 MB/s, %4 % of the link, xmit wait %5/s</source>
         <translation>Målt %1 → %2: %3 MB/s, %4 % av lenken, sendeventing %5/s</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="987"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1132"/>
         <source>Errors at %1: %2</source>
         <translation>Feil ved %1: %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1053"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1198"/>
         <source>… %n more partition(s), hues repeat</source>
         <translation>
             <numerusform>… %n partisjon til, fargene gjentas</numerusform>
@@ -648,126 +684,131 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1056"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1201"/>
         <source>Host in several partitions</source>
         <translation>Vert i flere partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1059"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1204"/>
         <source>Tenant %1</source>
         <translation>Leietaker %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1062"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1207"/>
         <source>Host in no partition</source>
         <translation>Vert uten partisjon</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1064"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1209"/>
         <source>Cable shared by partitions</source>
         <translation>Kabel delt av partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1065"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1210"/>
         <source>Cable without partition traffic</source>
         <translation>Kabel uten partisjonstrafikk</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1068"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1213"/>
         <source>Idle cable</source>
         <translation>Ubrukt kabel</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1071"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1216"/>
         <source>Busiest: %1 % of the link</source>
         <translation>Travlest: %1 % av lenken</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1073"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1218"/>
         <source>PortXmitWait rising (ring at the port)</source>
         <translation>PortXmitWait stiger (ring ved porten)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1075"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1220"/>
         <source>Port with new errors</source>
         <translation>Port med nye feil</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1078"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1223"/>
         <source>Pod or group of switches (double-click to open)</source>
         <translation>Pod eller gruppe av svitsjer (dobbeltklikk for å åpne)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1081"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1226"/>
         <source>Hottest bundle: %1 ↔ %2</source>
         <translation>Varmeste bunt: %1 ↔ %2</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1085"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1230"/>
         <source>Cable gone since discovery (dashed)</source>
         <translation>Kabel forsvunnet siden oppdagelsen (stiplet)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1087"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1232"/>
         <source>Cable new since discovery</source>
         <translation>Kabel ny siden oppdagelsen</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1109"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1234"/>
+        <source>What if: failed or removed (crossed)</source>
+        <translation>Hva om: feilet eller fjernet (krysset ut)</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="1256"/>
         <source>Switch</source>
         <translation>Svitsj</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1112"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1259"/>
         <source>Host</source>
         <translation>Vert</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1115"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1262"/>
         <source>Router</source>
         <translation>Ruter</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1124"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1271"/>
         <source>&lt;b&gt;%1&lt;/b&gt; (%2)&lt;br&gt;GUID %3&lt;br&gt;LID %4&lt;br&gt;%5 ports, %6 cabled&lt;br&gt;Tier %7</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; (%2)&lt;br&gt;GUID %3&lt;br&gt;LID %4&lt;br&gt;%5 porter, %6 kablet&lt;br&gt;Nivå %7</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1125"/>
-        <location filename="../views/scene/FabricScene.cpp" line="1199"/>
-        <location filename="../views/scene/FabricScene.cpp" line="1568"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1272"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1352"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1725"/>
         <source>none</source>
         <translation>ingen</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1128"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1275"/>
         <source>none (no path to a host)</source>
         <translation>ingen (ingen vei til en vert)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1133"/>
-        <location filename="../views/scene/FabricScene.cpp" line="1199"/>
-        <location filename="../views/scene/FabricScene.cpp" line="1568"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1280"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1352"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1725"/>
         <source>Partitions: %1</source>
         <translation>Partisjoner: %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1133"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1280"/>
         <source>none besides the default</source>
         <translation>ingen utenom standardpartisjonen</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1136"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1283"/>
         <source>Tenant: %1</source>
         <translation>Leietaker: %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1147"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1294"/>
         <source>Port %1 → %2: load out %3, in %4</source>
         <translation>Port %1 → %2: last ut %3, inn %4</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1153"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1300"/>
         <source>… and %n more port(s)</source>
         <translation>
             <numerusform>… og %n port til</numerusform>
@@ -775,63 +816,63 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1186"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1339"/>
         <source>&lt;b&gt;Cable&lt;/b&gt; %1 ↔ %2</source>
         <translation>&lt;b&gt;Kabel&lt;/b&gt; %1 ↔ %2</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1189"/>
-        <location filename="../views/scene/FabricScene.cpp" line="1190"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1342"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1343"/>
         <source>Load %1 → %2: %3</source>
         <translation>Last %1 → %2: %3</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1192"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1345"/>
         <source>No routing to measure load with</source>
         <translation>Ingen ruting å måle last med</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1217"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1374"/>
         <source>Hosts under %1: %2</source>
         <translation>Verter under %1: %2</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1337"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1494"/>
         <source>Pod %1</source>
         <translation>Pod %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1340"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1497"/>
         <source>Unreached switches</source>
         <translation>Svitsjer som ikke nås</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1342"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1499"/>
         <source>Leaves</source>
         <translation>Blader</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1344"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1501"/>
         <source>Roots</source>
         <translation>Røtter</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1346"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1503"/>
         <source>Tier %1</source>
         <translation>Nivå %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1347"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1504"/>
         <source>%1, group %2</source>
         <translation>%1, gruppe %2</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1552"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1709"/>
         <source>&lt;b&gt;Bundle&lt;/b&gt; %1 ↔ %2</source>
         <translation>&lt;b&gt;Bunt&lt;/b&gt; %1 ↔ %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1553"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1710"/>
         <source>%n cable(s)</source>
         <translation>
             <numerusform>%n kabel</numerusform>
@@ -839,22 +880,22 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1555"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1712"/>
         <source>Load: worst %1, mean %2 (busier direction of each cable)</source>
         <translation>Last: verst %1, snitt %2 (den travleste retningen for hver kabel)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1557"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1714"/>
         <source>The hottest bundle</source>
         <translation>Den varmeste bunten</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1569"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1726"/>
         <source>Double-click to show its cables</source>
         <translation>Dobbeltklikk for å vise kablene</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1586"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1743"/>
         <source>%n switch(es), tier %1</source>
         <translation>
             <numerusform>%n svitsj, nivå %1</numerusform>
@@ -862,7 +903,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1587"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1744"/>
         <source>%n switch(es), tiers %1 to %2</source>
         <translation>
             <numerusform>%n svitsj, nivå %1 til %2</numerusform>
@@ -870,7 +911,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1590"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1747"/>
         <source>%n cable(s) to other groups</source>
         <translation>
             <numerusform>%n kabel til andre grupper</numerusform>
@@ -878,7 +919,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1591"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1748"/>
         <source>%n bundle(s)</source>
         <translation>
             <numerusform>%n bunt</numerusform>
@@ -886,15 +927,45 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1592"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1749"/>
         <source>Double-click to show its switches</source>
         <translation>Dobbeltklikk for å vise svitsjene</translation>
     </message>
 </context>
 <context>
     <name>weft::FabricView</name>
+    <message>
+        <location filename="../views/scene/FabricView.cpp" line="298"/>
+        <source>Fail this switch</source>
+        <translation>La denne svitsjen feile</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricView.cpp" line="300"/>
+        <source>Inspect LFT</source>
+        <translation>Inspiser LFT</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricView.cpp" line="303"/>
+        <source>Remove</source>
+        <translation>Fjern</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricView.cpp" line="305"/>
+        <source>Plan the reconfiguration as if this host were removed</source>
+        <translation>Planlegg rekonfigureringen som om denne verten var fjernet</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricView.cpp" line="317"/>
+        <source>%1 [%2] – %3 [%4]</source>
+        <translation>%1 [%2] – %3 [%4]</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricView.cpp" line="320"/>
+        <source>Fail this link</source>
+        <translation>La denne lenken feile</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricView.cpp" line="291"/>
+        <location filename="../views/scene/FabricView.cpp" line="362"/>
         <source>%n host port(s)</source>
         <translation>
             <numerusform>%n vertsport</numerusform>
@@ -902,84 +973,234 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="342"/>
+        <location filename="../views/scene/FabricView.cpp" line="413"/>
         <source>Hosts</source>
         <translation>Verter</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="344"/>
+        <location filename="../views/scene/FabricView.cpp" line="415"/>
         <source>Leaves</source>
         <translation>Løvsvitsjer</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="346"/>
+        <location filename="../views/scene/FabricView.cpp" line="417"/>
         <source>Roots</source>
         <translation>Rotsvitsjer</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="348"/>
+        <location filename="../views/scene/FabricView.cpp" line="419"/>
         <source>Tier %1</source>
         <translation>Nivå %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="349"/>
+        <location filename="../views/scene/FabricView.cpp" line="420"/>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="368"/>
+        <location filename="../views/scene/FabricView.cpp" line="439"/>
         <source>Root switch</source>
         <translation>Rotsvitsj</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="370"/>
+        <location filename="../views/scene/FabricView.cpp" line="441"/>
         <source>Middle switch</source>
         <translation>Mellomsvitsj</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="372"/>
+        <location filename="../views/scene/FabricView.cpp" line="443"/>
         <source>Leaf switch</source>
         <translation>Løvsvitsj</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="381"/>
+        <location filename="../views/scene/FabricView.cpp" line="452"/>
         <source>Host</source>
         <translation>Vert</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="383"/>
+        <location filename="../views/scene/FabricView.cpp" line="454"/>
         <source>Router</source>
         <translation>Ruter</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="385"/>
+        <location filename="../views/scene/FabricView.cpp" line="456"/>
         <source>Cable</source>
         <translation>Kabel</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="389"/>
+        <location filename="../views/scene/FabricView.cpp" line="460"/>
         <source>Route between two selected hosts, there</source>
         <translation>Rute mellom to valgte verter, dit</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="390"/>
+        <location filename="../views/scene/FabricView.cpp" line="461"/>
         <source>… and back</source>
         <translation>… og tilbake</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="392"/>
+        <location filename="../views/scene/FabricView.cpp" line="463"/>
         <source>Cable of selection</source>
         <translation>Kabel til det valgte</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="466"/>
+        <location filename="../views/scene/FabricView.cpp" line="537"/>
         <source>Cable load (%1)</source>
         <translation>Kabellast (%1)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="466"/>
+        <location filename="../views/scene/FabricView.cpp" line="537"/>
         <source>Cable load</source>
         <translation>Kabellast</translation>
+    </message>
+</context>
+<context>
+    <name>weft::LftInspector</name>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="288"/>
+        <source>Switch:</source>
+        <translation>Svitsj:</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="297"/>
+        <source>Switch name, GUID or LID</source>
+        <translation>Svitsjnavn, GUID eller LID</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="298"/>
+        <source>Switches whose tables change are listed first, in bold</source>
+        <translation>Svitsjer med tabeller som endres, vises først, i fet skrift</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="300"/>
+        <source>Only changed blocks</source>
+        <translation>Bare endrede blokker</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="303"/>
+        <source>Go to LID:</source>
+        <translation>Gå til LID:</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="306"/>
+        <source>LID</source>
+        <translation>LID</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="450"/>
+        <source>No switch matches &quot;%1&quot;.</source>
+        <translation>Ingen svitsj passer med «%1».</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="474"/>
+        <source>LID %1 is not in this table.</source>
+        <translation>LID %1 finnes ikke i denne tabellen.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="507"/>
+        <source>Open a fabric to inspect its switches&apos; forwarding tables.</source>
+        <translation>Åpne en fabric for å inspisere videresendingstabellene til svitsjene.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="510"/>
+        <source>%1 (GUID %2, LID %3)</source>
+        <translation>%1 (GUID %2, LID %3)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="512"/>
+        <source>%1: the proposed table is the same as the current one.</source>
+        <translation>%1: den foreslåtte tabellen er lik den gjeldende.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/studio/LftInspector.cpp" line="517"/>
+        <source>%1: %n entries change, in %2 block(s) sent: %3.</source>
+        <translation>
+            <numerusform>%1: %n oppføring endres, i sendte blokker (%2): %3.</numerusform>
+            <numerusform>%1: %n oppføringer endres, i sendte blokker (%2): %3.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>weft::LftTableModel</name>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="88"/>
+        <source>(this switch)</source>
+        <translation>(denne svitsjen)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="92"/>
+        <source>(no cable)</source>
+        <translation>(ingen kabel)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="96"/>
+        <location filename="../views/studio/LftInspector.cpp" line="182"/>
+        <source>%1 [%2]</source>
+        <translation>%1 [%2]</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="165"/>
+        <source>none</source>
+        <translation>ingen</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="177"/>
+        <source>(no port has this LID)</source>
+        <translation>(ingen port har denne LID-en)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="203"/>
+        <source>%1 (sent)</source>
+        <translation>%1 (sendt)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="240"/>
+        <source>Block %1 (LIDs %2-%3) differs: the subnet manager sends it</source>
+        <translation>Blokk %1 (LID-er %2-%3) er ulik: subnet-manageren sender den</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="244"/>
+        <source>Block %1 (LIDs %2-%3) is the same on both sides</source>
+        <translation>Blokk %1 (LID-er %2-%3) er lik på begge sider</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="249"/>
+        <source>LID %1: port %2 now, port %3 proposed</source>
+        <translation>LID %1: port %2 nå, port %3 foreslått</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="262"/>
+        <source>Block</source>
+        <translation>Blokk</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="264"/>
+        <source>LID</source>
+        <translation>LID</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="266"/>
+        <source>Destination</source>
+        <translation>Mål</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="268"/>
+        <source>Current port</source>
+        <translation>Gjeldende port</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="270"/>
+        <source>Current neighbour</source>
+        <translation>Gjeldende nabo</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="272"/>
+        <source>Proposed port</source>
+        <translation>Foreslått port</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/LftInspector.cpp" line="274"/>
+        <source>Proposed neighbour</source>
+        <translation>Foreslått nabo</translation>
     </message>
 </context>
 <context>
@@ -1008,12 +1229,12 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="117"/>
+        <location filename="../app/gui/MainWindow.cpp" line="124"/>
         <source>Zoom %1 %</source>
         <translation>Zoom %1 %</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="123"/>
+        <location filename="../app/gui/MainWindow.cpp" line="130"/>
         <source>Route shown both ways: %n hop(s) in all</source>
         <translation>
             <numerusform>Ruten vises begge veier: %n hopp i alt</numerusform>
@@ -1021,7 +1242,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="125"/>
+        <location filename="../app/gui/MainWindow.cpp" line="132"/>
         <source>%n nodes selected: drag the hosts onto a partition to add them</source>
         <translation>
             <numerusform>%n node valgt: dra vertene til en partisjon for å legge dem til</numerusform>
@@ -1029,394 +1250,444 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="128"/>
+        <location filename="../app/gui/MainWindow.cpp" line="135"/>
         <source>Weft</source>
         <translation>Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="148"/>
+        <location filename="../app/gui/MainWindow.cpp" line="155"/>
         <source>Find a node by name, GUID or LID (&quot;lid 17&quot;)</source>
         <translation>Finn en node etter navn, GUID eller LID («lid 17»)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="188"/>
+        <location filename="../app/gui/MainWindow.cpp" line="195"/>
         <source>Nodes</source>
         <translation>Noder</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="196"/>
+        <location filename="../app/gui/MainWindow.cpp" line="203"/>
         <source>Fabric</source>
         <translation>Fabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="196"/>
+        <location filename="../app/gui/MainWindow.cpp" line="203"/>
         <source>Count</source>
         <translation>Antall</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="202"/>
+        <location filename="../app/gui/MainWindow.cpp" line="209"/>
         <source>Summary</source>
         <translation>Oversikt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="209"/>
+        <location filename="../app/gui/MainWindow.cpp" line="216"/>
         <source>Partitions</source>
         <translation>Partisjoner</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="215"/>
+        <location filename="../app/gui/MainWindow.cpp" line="222"/>
         <source>Policies</source>
         <translation>Retningslinjer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="220"/>
+        <location filename="../app/gui/MainWindow.cpp" line="227"/>
         <source>Node Weights</source>
         <translation>Nodevekter</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="227"/>
+        <location filename="../app/gui/MainWindow.cpp" line="234"/>
         <source>Fabric as opened</source>
         <translation>Nettet slik det ble åpnet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="228"/>
+        <location filename="../app/gui/MainWindow.cpp" line="235"/>
         <source>History</source>
         <translation>Historikk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="236"/>
+        <location filename="../app/gui/MainWindow.cpp" line="243"/>
         <source>Routing Preview</source>
         <translation>Forhåndsvisning av ruting</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="248"/>
+        <location filename="../app/gui/MainWindow.cpp" line="255"/>
         <source>Diff Review</source>
         <translation>Gjennomgang av endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="256"/>
+        <location filename="../app/gui/MainWindow.cpp" line="263"/>
         <source>Commit: %1</source>
         <translation>Innføring: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="260"/>
+        <location filename="../app/gui/MainWindow.cpp" line="267"/>
         <source>Fabric Changes</source>
         <translation>Endringer i fabricen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="271"/>
+        <location filename="../app/gui/MainWindow.cpp" line="280"/>
+        <source>LFT Inspector</source>
+        <translation>LFT-inspektør</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="288"/>
+        <source>Trace Path</source>
+        <translation>Spor vei</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="316"/>
         <source>Telemetry</source>
         <translation>Telemetri</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="282"/>
+        <location filename="../app/gui/MainWindow.cpp" line="327"/>
+        <source>Virtual Machines</source>
+        <translation>Virtuelle maskiner</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="347"/>
         <source>Port counters: %1</source>
         <translation>Porttellere: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="308"/>
+        <location filename="../app/gui/MainWindow.cpp" line="371"/>
+        <source>Reconfiguration Studio</source>
+        <translation>Rekonfigureringsstudio</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="405"/>
+        <source>OpenSM</source>
+        <translation>OpenSM</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="415"/>
+        <source>Routing Keys</source>
+        <translation>Rutingnøkler</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="446"/>
+        <source>No eBB results to show: run the Routing Preview with eBB on</source>
+        <translation>Ingen eBB-resultater å vise: kjør forhåndsvisningen av ruting med eBB slått på</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="448"/>
+        <source>No link limits any stream in the eBB samples</source>
+        <translation>Ingen lenke begrenser noen strøm i eBB-utvalgene</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="453"/>
         <source>&amp;File</source>
         <translation>&amp;Fil</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="309"/>
+        <location filename="../app/gui/MainWindow.cpp" line="454"/>
         <source>&amp;Open Topology…</source>
         <translation>&amp;Åpne topologi …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="311"/>
+        <location filename="../app/gui/MainWindow.cpp" line="456"/>
         <source>Open &amp;Demo Fabric</source>
         <translation>Åpne &amp;demofabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="312"/>
+        <location filename="../app/gui/MainWindow.cpp" line="457"/>
         <source>Open &amp;Project…</source>
         <translation>Åpne &amp;prosjekt …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="314"/>
+        <location filename="../app/gui/MainWindow.cpp" line="459"/>
         <source>Open &amp;LFT Dump…</source>
         <translation>Åpne &amp;LFT-dump …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="316"/>
+        <location filename="../app/gui/MainWindow.cpp" line="461"/>
         <source>Load the forwarding tables the fabric holds now (ibroute, dump_lfts or OpenSM&apos;s dump)</source>
         <translation>Last inn videresendingstabellene nettet har nå (ibroute, dump_lfts eller OpenSMs dump)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="317"/>
+        <location filename="../app/gui/MainWindow.cpp" line="462"/>
         <source>Open &amp;Recent</source>
         <translation>Åpne &amp;nylig brukt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="320"/>
+        <location filename="../app/gui/MainWindow.cpp" line="465"/>
         <source>&amp;Save Project</source>
         <translation>&amp;Lagre prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="322"/>
+        <location filename="../app/gui/MainWindow.cpp" line="467"/>
         <source>Save Project &amp;As…</source>
         <translation>Lagre prosjekt &amp;som …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="325"/>
+        <location filename="../app/gui/MainWindow.cpp" line="470"/>
         <source>&amp;Quit</source>
         <translation>&amp;Avslutt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="329"/>
+        <location filename="../app/gui/MainWindow.cpp" line="474"/>
         <source>&amp;Edit</source>
         <translation>R&amp;ediger</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="330"/>
+        <location filename="../app/gui/MainWindow.cpp" line="475"/>
         <source>&amp;Undo</source>
         <translation>&amp;Angre</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="332"/>
+        <location filename="../app/gui/MainWindow.cpp" line="477"/>
         <source>&amp;Redo</source>
         <translation>&amp;Gjør om</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="337"/>
+        <location filename="../app/gui/MainWindow.cpp" line="482"/>
         <source>&amp;Find Node…</source>
         <translation>&amp;Finn node …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="343"/>
+        <location filename="../app/gui/MainWindow.cpp" line="488"/>
         <source>&amp;View</source>
         <translation>&amp;Vis</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="344"/>
+        <location filename="../app/gui/MainWindow.cpp" line="489"/>
         <source>&amp;Fit to Window</source>
         <translation>&amp;Tilpass til vinduet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="346"/>
+        <location filename="../app/gui/MainWindow.cpp" line="491"/>
         <source>Zoom &amp;In</source>
         <translation>Zoom &amp;inn</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="348"/>
+        <location filename="../app/gui/MainWindow.cpp" line="493"/>
         <source>Zoom &amp;Out</source>
         <translation>Zoom &amp;ut</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="350"/>
+        <location filename="../app/gui/MainWindow.cpp" line="495"/>
         <source>Go to &amp;Hottest Bundle</source>
         <translation>Gå til &amp;varmeste bunt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="352"/>
+        <location filename="../app/gui/MainWindow.cpp" line="497"/>
         <source>No bundle to go to: zoom a big fabric out, with cables coloured by load</source>
         <translation>Ingen bunt å gå til: zoom ut en stor fabric, med kabler farget etter last</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="359"/>
+        <location filename="../app/gui/MainWindow.cpp" line="501"/>
+        <source>Show &amp;eBB Bottlenecks</source>
+        <translation>Vis &amp;eBB-flaskehalser</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="504"/>
+        <source>Highlight the links that limit the most streams in the eBB samples, with the share they limit</source>
+        <translation>Fremhev lenkene som begrenser flest strømmer i eBB-utvalgene, med andelen de begrenser</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="514"/>
         <source>&amp;Language</source>
         <translation>&amp;Språk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="361"/>
+        <location filename="../app/gui/MainWindow.cpp" line="516"/>
         <source>F&amp;abric</source>
         <translation>F&amp;abric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="362"/>
+        <location filename="../app/gui/MainWindow.cpp" line="517"/>
         <source>&amp;Discover…</source>
         <translation>&amp;Oppdag…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="364"/>
+        <location filename="../app/gui/MainWindow.cpp" line="519"/>
         <source>Read the live fabric through a local adapter: topology, forwarding tables and P_Key tables</source>
         <translation>Les den levende fabricen gjennom en lokal adapter: topologi, videresendingstabeller og P_Key-tabeller</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="365"/>
+        <location filename="../app/gui/MainWindow.cpp" line="520"/>
         <source>R&amp;ediscover</source>
         <translation>Oppdag på &amp;nytt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="367"/>
+        <location filename="../app/gui/MainWindow.cpp" line="522"/>
         <source>Discover again and show what changed since the fabric shown was discovered</source>
         <translation>Oppdag på nytt og vis hva som er endret siden den viste fabricen ble oppdaget</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="369"/>
+        <location filename="../app/gui/MainWindow.cpp" line="524"/>
         <source>&amp;Sample Port Counters</source>
         <translation>&amp;Les porttellere</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="373"/>
+        <location filename="../app/gui/MainWindow.cpp" line="528"/>
         <source>Port Counter &amp;Interval…</source>
         <translation>&amp;Intervall for porttellere…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="375"/>
+        <location filename="../app/gui/MainWindow.cpp" line="530"/>
         <source>Port Counter Interval</source>
         <translation>Intervall for porttellere</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="375"/>
+        <location filename="../app/gui/MainWindow.cpp" line="530"/>
         <source>Seconds between readings:</source>
         <translation>Sekunder mellom avlesninger:</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="386"/>
+        <location filename="../app/gui/MainWindow.cpp" line="541"/>
         <source>&amp;Clear Counters Past 75 %</source>
         <translation>&amp;Nullstill tellere over 75 %</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="389"/>
+        <location filename="../app/gui/MainWindow.cpp" line="544"/>
         <source>Clear a port&apos;s 32-bit port counters once one passes 75 % of its range, as OpenSM&apos;s perfmgr does</source>
         <translation>Nullstill en ports 32-biters porttellere når én passerer 75 % av området sitt, slik OpenSMs perfmgr gjør</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="399"/>
+        <location filename="../app/gui/MainWindow.cpp" line="554"/>
         <source>&amp;Preview Routing</source>
         <translation>&amp;Forhåndsvis ruting</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="405"/>
+        <location filename="../app/gui/MainWindow.cpp" line="560"/>
         <source>&amp;Review Changes</source>
         <translation>&amp;Gå gjennom endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="410"/>
+        <location filename="../app/gui/MainWindow.cpp" line="565"/>
         <source>&amp;Approve…</source>
         <translation>&amp;Godkjenn …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="411"/>
+        <location filename="../app/gui/MainWindow.cpp" line="566"/>
         <source>Commit &amp;Target…</source>
         <translation>&amp;Mål for innføring …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="413"/>
+        <location filename="../app/gui/MainWindow.cpp" line="568"/>
         <source>Commit &amp;Journal…</source>
         <translation>Commit-&amp;logg…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="414"/>
+        <location filename="../app/gui/MainWindow.cpp" line="569"/>
         <source>&amp;Recover Unfinished Commit…</source>
         <translation>&amp;Gjenopprett ufullført innføring …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="416"/>
+        <location filename="../app/gui/MainWindow.cpp" line="571"/>
         <source>No unfinished commit on the commit target.</source>
         <translation>Ingen ufullført innføring på målet for innføring.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="419"/>
+        <location filename="../app/gui/MainWindow.cpp" line="574"/>
         <source>&amp;Help</source>
         <translation>&amp;Hjelp</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="420"/>
+        <location filename="../app/gui/MainWindow.cpp" line="575"/>
         <source>&amp;About Weft</source>
         <translation>&amp;Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="422"/>
+        <location filename="../app/gui/MainWindow.cpp" line="577"/>
         <source>About &amp;Qt</source>
         <translation>Om &amp;Qt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="436"/>
+        <location filename="../app/gui/MainWindow.cpp" line="591"/>
         <source>System Language</source>
         <translation>Systemets språk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="454"/>
+        <location filename="../app/gui/MainWindow.cpp" line="609"/>
         <source>The new language applies when Weft is started again.</source>
         <translation>Det nye språket gjelder fra neste gang Weft startes.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="472"/>
+        <location filename="../app/gui/MainWindow.cpp" line="627"/>
         <source>Recovery: %1</source>
         <translation>Gjenoppretting: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="485"/>
+        <location filename="../app/gui/MainWindow.cpp" line="640"/>
         <source>Open Commit Journal</source>
         <translation>Åpne commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="486"/>
+        <location filename="../app/gui/MainWindow.cpp" line="641"/>
         <source>Commit journals (*.jsonl);;All files (*)</source>
         <translation>Commit-logger (*.jsonl);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="495"/>
+        <location filename="../app/gui/MainWindow.cpp" line="650"/>
         <source>Commit Journal</source>
         <translation>Commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="495"/>
+        <location filename="../app/gui/MainWindow.cpp" line="650"/>
         <source>Cannot read the commit journal:
 %1</source>
         <translation>Kan ikke lese commit-loggen:
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="521"/>
+        <location filename="../app/gui/MainWindow.cpp" line="676"/>
         <source>Unsaved Changes</source>
         <translation>Ulagrede endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="521"/>
+        <location filename="../app/gui/MainWindow.cpp" line="676"/>
         <source>The partitions have unsaved changes. Save them as a project?</source>
         <translation>Partisjonene har ulagrede endringer. Vil du lagre dem som et prosjekt?</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="538"/>
+        <location filename="../app/gui/MainWindow.cpp" line="693"/>
         <source>%1[*] — Weft</source>
         <translation>%1[*] — Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="545"/>
+        <location filename="../app/gui/MainWindow.cpp" line="700"/>
         <source>Laying out the fabric (%1 nodes)…</source>
         <translation>Plasserer nodene i fabricen (%1 noder) …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="589"/>
+        <location filename="../app/gui/MainWindow.cpp" line="744"/>
         <source>Discovering the fabric again…</source>
         <translation>Oppdager fabricen på nytt…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="589"/>
+        <location filename="../app/gui/MainWindow.cpp" line="744"/>
         <source>Discovering the fabric…</source>
         <translation>Oppdager fabricen…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="590"/>
+        <location filename="../app/gui/MainWindow.cpp" line="745"/>
         <source>Cancel</source>
         <translation>Avbryt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="592"/>
+        <location filename="../app/gui/MainWindow.cpp" line="747"/>
         <source>Discover</source>
         <translation>Oppdag</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="617"/>
+        <location filename="../app/gui/MainWindow.cpp" line="772"/>
         <source>Cannot Discover the Fabric</source>
         <translation>Kan ikke oppdage fabricen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="618"/>
+        <location filename="../app/gui/MainWindow.cpp" line="773"/>
         <source>The fabric could not be read. What is shown is unchanged.</source>
         <translation>Fabricen kunne ikke leses. Det som vises, er uendret.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="627"/>
+        <location filename="../app/gui/MainWindow.cpp" line="782"/>
         <source>first adapter</source>
         <translation>første adapter</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="636"/>
+        <location filename="../app/gui/MainWindow.cpp" line="791"/>
         <source>Rediscovered: the fabric changed (%n change(s)); open proposals are stale</source>
         <translation>
             <numerusform>Oppdaget på nytt: fabricen er endret (%n endring); åpne forslag er utdaterte</numerusform>
@@ -1424,22 +1695,22 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="638"/>
+        <location filename="../app/gui/MainWindow.cpp" line="793"/>
         <source>Rediscovered: no change since the fabric was discovered</source>
         <translation>Oppdaget på nytt: ingen endring siden fabricen ble oppdaget</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="649"/>
+        <location filename="../app/gui/MainWindow.cpp" line="804"/>
         <source>Live fabric (%1)</source>
         <translation>Levende fabric (%1)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="652"/>
+        <location filename="../app/gui/MainWindow.cpp" line="807"/>
         <source>held by the switches</source>
         <translation>holdt av svitsjene</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="654"/>
+        <location filename="../app/gui/MainWindow.cpp" line="809"/>
         <source>Discovered %n node(s); the tables and partitions are those the fabric holds</source>
         <translation>
             <numerusform>Oppdaget %n node; tabellene og partisjonene er dem fabricen holder</numerusform>
@@ -1447,99 +1718,99 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="735"/>
+        <location filename="../app/gui/MainWindow.cpp" line="890"/>
         <source>Read every linked port&apos;s counters each %1 s and show the rates on the map and in the Telemetry dock</source>
         <translation>Les tellerne til hver tilkoblede port hvert %1. sekund og vis ratene på kartet og i telemetripanelet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="737"/>
+        <location filename="../app/gui/MainWindow.cpp" line="892"/>
         <source>Port counters can only be read from a live fabric: use Fabric ▸ Discover first</source>
         <translation>Porttellere kan bare leses fra en levende fabric: bruk Fabric ▸ Oppdag først</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="770"/>
+        <location filename="../app/gui/MainWindow.cpp" line="925"/>
         <source>Reading port counters every %1 s; the first rates follow one interval after the first reading</source>
         <translation>Leser porttellere hvert %1. sekund; de første ratene kommer ett intervall etter første avlesning</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="787"/>
+        <location filename="../app/gui/MainWindow.cpp" line="942"/>
         <source>View</source>
         <translation>Visning</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="792"/>
-        <location filename="../app/gui/MainWindow.cpp" line="798"/>
+        <location filename="../app/gui/MainWindow.cpp" line="947"/>
+        <location filename="../app/gui/MainWindow.cpp" line="953"/>
         <source>Plain</source>
         <translation>Enkel</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="793"/>
+        <location filename="../app/gui/MainWindow.cpp" line="948"/>
         <source>By load</source>
         <translation>Etter last</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="794"/>
+        <location filename="../app/gui/MainWindow.cpp" line="949"/>
         <source>By measured load</source>
         <translation>Etter målt last</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="795"/>
-        <location filename="../app/gui/MainWindow.cpp" line="799"/>
+        <location filename="../app/gui/MainWindow.cpp" line="950"/>
+        <location filename="../app/gui/MainWindow.cpp" line="954"/>
         <source>By partition</source>
         <translation>Etter partisjon</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="800"/>
+        <location filename="../app/gui/MainWindow.cpp" line="955"/>
         <source>By tenant</source>
         <translation>Etter leietaker</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="803"/>
+        <location filename="../app/gui/MainWindow.cpp" line="958"/>
         <source>Current tables</source>
         <translation>Gjeldende tabeller</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="804"/>
+        <location filename="../app/gui/MainWindow.cpp" line="959"/>
         <source>Proposed (preview)</source>
         <translation>Foreslått (forhåndsvisning)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="809"/>
+        <location filename="../app/gui/MainWindow.cpp" line="964"/>
         <source>Find node: name, GUID or LID</source>
         <translation>Finn node: navn, GUID eller LID</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="813"/>
+        <location filename="../app/gui/MainWindow.cpp" line="968"/>
         <source> Cables: </source>
         <translation> Kabler: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="815"/>
+        <location filename="../app/gui/MainWindow.cpp" line="970"/>
         <source>  Hosts: </source>
         <translation>  Verter: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="817"/>
+        <location filename="../app/gui/MainWindow.cpp" line="972"/>
         <source>  Routing: </source>
         <translation>  Ruting: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="840"/>
+        <location filename="../app/gui/MainWindow.cpp" line="995"/>
         <source>No node matches &quot;%1&quot;</source>
         <translation>Ingen node passer med «%1»</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="849"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1004"/>
         <source>open a fabric first</source>
         <translation>åpne et nett først</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="863"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1018"/>
         <source>Current tables: %1</source>
         <translation>Gjeldende tabeller: %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="864"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1019"/>
         <source>Current tables: %1 (%n switch(es) not fully covered)</source>
         <translation>
             <numerusform>Gjeldende tabeller: %1 (%n svitsj ikke fullt dekket)</numerusform>
@@ -1547,27 +1818,27 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="872"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1027"/>
         <source>Open LFT Dump</source>
         <translation>Åpne LFT-dump</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="873"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1028"/>
         <source>LFT dumps (*.lfts *.dump *.txt);;All files (*)</source>
         <translation>LFT-dumper (*.lfts *.dump *.txt);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="879"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1034"/>
         <source>Cannot Open the LFT Dump</source>
         <translation>Kan ikke åpne LFT-dumpen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="886"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1041"/>
         <source>open the project&apos;s fabric first</source>
         <translation>åpne prosjektets nett først</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="899"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1054"/>
         <source>%n GUID(s) of the project are not in this fabric and were left out</source>
         <translation>
             <numerusform>%n GUID i prosjektet finnes ikke i dette nettet og ble utelatt</numerusform>
@@ -1575,174 +1846,174 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="913"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1068"/>
         <source>Saved %1</source>
         <translation>Lagret %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="920"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1075"/>
         <source>Open Project</source>
         <translation>Åpne prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="921"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1076"/>
         <source>Weft projects (*.weft);;All files (*)</source>
         <translation>Weft-prosjekter (*.weft);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="927"/>
-        <location filename="../app/gui/MainWindow.cpp" line="1008"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1082"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1163"/>
         <source>Cannot Open the Project</source>
         <translation>Kan ikke åpne prosjektet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="933"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1088"/>
         <source>Save Project</source>
         <translation>Lagre prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="934"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1089"/>
         <source>Weft projects (*.weft)</source>
         <translation>Weft-prosjekter (*.weft)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="941"/>
-        <location filename="../app/gui/MainWindow.cpp" line="955"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1096"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1110"/>
         <source>Cannot Save the Project</source>
         <translation>Kan ikke lagre prosjektet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="988"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1143"/>
         <source>Cannot Open the Demo Fabric</source>
         <translation>Kan ikke åpne demofabricen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="995"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1150"/>
         <source>Open Topology</source>
         <translation>Åpne topologi</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="996"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1151"/>
         <source>Topology files (ibnetdiscover, ibsim) (*.txt *.net *.topo);;All files (*)</source>
         <translation>Topologifiler (ibnetdiscover, ibsim) (*.txt *.net *.topo);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1017"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1172"/>
         <source>Cannot Open Topology</source>
         <translation>Kan ikke åpne topologien</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1018"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1173"/>
         <source>%1 could not be read. The fabric shown before is unchanged.</source>
         <translation>Kunne ikke lese %1. Fabricen som ble vist fra før, er uendret.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1043"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1198"/>
         <source>&amp;%1 %2</source>
         <translation>&amp;%1 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1049"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1204"/>
         <source>No Recent Files</source>
         <translation>Ingen nylig brukte filer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1053"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1208"/>
         <source>&amp;Clear List</source>
         <translation>&amp;Tøm listen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1061"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1216"/>
         <source>About Weft</source>
         <translation>Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1062"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1217"/>
         <source>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;A fabric manager for InfiniBand: topology, partitions and routing, previewed before they reach the subnet manager.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;En fabric-forvalter for InfiniBand: topologi, partisjoner og ruting, forhåndsvist før de når subnet-manageren.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1074"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1229"/>
         <source>Switches</source>
         <translation>Svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1075"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1230"/>
         <source>Hosts (channel adapters)</source>
         <translation>Verter (kanaladaptere)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1077"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1232"/>
         <source>Routers</source>
         <translation>Rutere</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1078"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1233"/>
         <source>Cables</source>
         <translation>Kabler</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1079"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1234"/>
         <source>Between switches</source>
         <translation>Mellom svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1080"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1235"/>
         <source>To hosts and routers</source>
         <translation>Til verter og rutere</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1081"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1236"/>
         <source>Switch tiers</source>
         <translation>Svitsjnivåer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1085"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1240"/>
         <source>Tier 1 (leaves)</source>
         <translation>Nivå 1 (løvsvitsjer)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1087"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1242"/>
         <source>Tier %1 (roots)</source>
         <translation>Nivå %1 (rotsvitsjer)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1089"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1244"/>
         <source>Tier %1</source>
         <translation>Nivå %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1093"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1248"/>
         <source>Switches with no path to a host</source>
         <translation>Svitsjer uten vei til en vert</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1094"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1249"/>
         <source>none assigned</source>
         <translation>ingen tildelt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1095"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1250"/>
         <source>%1–%2</source>
         <translation>%1–%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1096"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1251"/>
         <source>LID range</source>
         <translation>LID-område</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1097"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1252"/>
         <source>LIDs assigned</source>
         <translation>Tildelte LID-er</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1104"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1259"/>
         <source>No fabric</source>
         <translation>Ingen fabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1108"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1263"/>
         <source>Switches: %1 · Hosts: %2 · Cables: %3</source>
         <translation>Svitsjer: %1 · Verter: %2 · Kabler: %3</translation>
     </message>
@@ -1798,6 +2069,275 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         <location filename="../views/nodes/NodeTableModel.cpp" line="137"/>
         <source>Tier</source>
         <translation>Nivå</translation>
+    </message>
+</context>
+<context>
+    <name>weft::OpenSmPanel</name>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="25"/>
+        <source>TRUE</source>
+        <translation>TRUE</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="25"/>
+        <source>FALSE</source>
+        <translation>FALSE</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="46"/>
+        <source>Option</source>
+        <translation>Innstilling</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="46"/>
+        <source>Value</source>
+        <translation>Verdi</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="46"/>
+        <source>Set by</source>
+        <translation>Satt av</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="61"/>
+        <source>&amp;Refresh</source>
+        <translation>&amp;Oppdater</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="64"/>
+        <source>Choose Options &amp;File…</source>
+        <translation>Velg &amp;innstillingsfil…</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="66"/>
+        <source>OpenSM&apos;s options file (its -F, by default /etc/opensm/opensm.conf), when Weft cannot find it</source>
+        <translation>OpenSMs innstillingsfil (dens -F, som standard /etc/opensm/opensm.conf), når Weft ikke finner den</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="77"/>
+        <source>What would defeat or distort a commit:</source>
+        <translation>Hva som ville hindre eller forvrenge en innføring:</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="100"/>
+        <source>OpenSM&apos;s Options File</source>
+        <translation>OpenSMs innstillingsfil</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="100"/>
+        <source>OpenSM options (*.conf);;All files (*)</source>
+        <translation>OpenSM-innstillinger (*.conf);;Alle filer (*)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="151"/>
+        <source>No commit target is configured: choose one in the Diff Review (Commit Target…), or run the desk under `weft lab --gui`.</source>
+        <translation>Ikke noe mål for innføring er satt opp: velg et i Gjennomgang av endringer (Mål for innføring …), eller kjør skrivebordet under `weft lab --gui`.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="161"/>
+        <source>OpenSM&apos;s options cannot be read.</source>
+        <translation>OpenSMs innstillinger kan ikke leses.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="173"/>
+        <source>OpenSM of the commit target (pid file %1): unknown</source>
+        <translation>OpenSM for målet for innføring (pid-fil %1): ukjent</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="175"/>
+        <source>OpenSM runs as pid %1.</source>
+        <translation>OpenSM kjører som pid %1.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/studio/OpenSmPanel.cpp" line="176"/>
+        <source>OpenSM runs as pid %1, in %2 state; %n sweep(s) finished in its log.</source>
+        <translation>
+            <numerusform>OpenSM kjører som pid %1, i tilstanden %2; %n sveip fullført i loggen.</numerusform>
+            <numerusform>OpenSM kjører som pid %1, i tilstanden %2; %n sveip fullført i loggen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="181"/>
+        <source>OpenSM (pid %1) is not running.</source>
+        <translation>OpenSM (pid %1) kjører ikke.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="183"/>
+        <source>command line</source>
+        <translation>kommandolinje</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="187"/>
+        <source>OpenSM&apos;s default</source>
+        <translation>OpenSMs standard</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="192"/>
+        <source>Process</source>
+        <translation>Prosess</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="192"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="199"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="200"/>
+        <source>unknown</source>
+        <translation>ukjent</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="193"/>
+        <source>Command line</source>
+        <translation>Kommandolinje</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="194"/>
+        <source>not readable</source>
+        <translation>ikke lesbar</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="196"/>
+        <source>Options file</source>
+        <translation>Innstillingsfil</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="197"/>
+        <source>none found</source>
+        <translation>ingen funnet</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="197"/>
+        <source>%1 (not found)</source>
+        <translation>%1 (ikke funnet)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="198"/>
+        <source>chosen here</source>
+        <translation>valgt her</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="199"/>
+        <source>Log</source>
+        <translation>Logg</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="200"/>
+        <source>SM state</source>
+        <translation>SM-tilstand</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="200"/>
+        <source>log</source>
+        <translation>logg</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="201"/>
+        <source>Routing engine</source>
+        <translation>Rutingmotor</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="202"/>
+        <source>minhop (default)</source>
+        <translation>minhop (standard)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="205"/>
+        <source>LFT file</source>
+        <translation>LFT-fil</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="205"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="221"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="222"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="224"/>
+        <source>none</source>
+        <translation>ingen</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="206"/>
+        <source>Partitions file</source>
+        <translation>Partisjonsfil</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="208"/>
+        <source>LMC</source>
+        <translation>LMC</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="209"/>
+        <source>SM priority</source>
+        <translation>SM-prioritet</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="210"/>
+        <source>Sweep interval</source>
+        <translation>Sveipintervall</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/studio/OpenSmPanel.cpp" line="211"/>
+        <source>%n s</source>
+        <translation>
+            <numerusform>%n s</numerusform>
+            <numerusform>%n s</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="211"/>
+        <source>0 (no periodic sweeps; SIGHUP still sweeps)</source>
+        <translation>0 (ingen periodiske sveip; SIGHUP sveiper fortsatt)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="213"/>
+        <source>Unicast cache</source>
+        <translation>Unicast-hurtigbuffer</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="214"/>
+        <source>Reassign LIDs</source>
+        <translation>Tildel LID-er på nytt</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="215"/>
+        <source>Force heavy sweep</source>
+        <translation>Tving tungt sveip</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="216"/>
+        <source>Honor guid2lid</source>
+        <translation>Følg guid2lid</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="217"/>
+        <source>QoS</source>
+        <translation>QoS</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="218"/>
+        <source>Partition enforcement</source>
+        <translation>Håndheving av partisjoner</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="218"/>
+        <source>off (no_partition_enforcement)</source>
+        <translation>av (no_partition_enforcement)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="220"/>
+        <source>GUID routing order file</source>
+        <translation>Fil med GUID-rutingrekkefølge</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="222"/>
+        <source>Root GUID file</source>
+        <translation>Fil med rot-GUID-er</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="224"/>
+        <source>Compute node GUID file</source>
+        <translation>Fil med GUID-er for beregningsnoder</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="238"/>
+        <source>Nothing: OpenSM loads what a commit writes.</source>
+        <translation>Ingenting: OpenSM laster inn det en innføring skriver.</translation>
     </message>
 </context>
 <context>
@@ -2039,6 +2579,142 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
     </message>
 </context>
 <context>
+    <name>weft::PathTrace</name>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="44"/>
+        <source>Host name, GUID or LID</source>
+        <translation>Vertsnavn, GUID eller LID</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="50"/>
+        <source>From:</source>
+        <translation>Fra:</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="53"/>
+        <source>To:</source>
+        <translation>Til:</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="56"/>
+        <source>Show on map</source>
+        <translation>Vis på kartet</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="58"/>
+        <source>Highlight both routes on the map: current solid, proposed dashed</source>
+        <translation>Fremhev begge rutene på kartet: gjeldende heltrukket, foreslått stiplet</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="62"/>
+        <source>Or select two hosts on the map.</source>
+        <translation>Eller velg to verter på kartet.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="70"/>
+        <source>Hop</source>
+        <translation>Hopp</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="70"/>
+        <source>Node</source>
+        <translation>Node</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="70"/>
+        <source>In port</source>
+        <translation>Inngangsport</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="70"/>
+        <source>Out port</source>
+        <translation>Utgangsport</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="70"/>
+        <source>Leads to</source>
+        <translation>Fører til</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="70"/>
+        <source>LID&apos;s block</source>
+        <translation>LID-ens blokk</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="193"/>
+        <source>Current: %1</source>
+        <translation>Gjeldende: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="193"/>
+        <source>Current</source>
+        <translation>Gjeldende</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="194"/>
+        <source>Proposed: %1</source>
+        <translation>Foreslått: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="194"/>
+        <source>Proposed</source>
+        <translation>Foreslått</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="234"/>
+        <source>%1 [%2]</source>
+        <translation>%1 [%2]</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/studio/PathTrace.cpp" line="243"/>
+        <source>arrives in %n hop(s)</source>
+        <translation>
+            <numerusform>kommer frem etter %n hopp</numerusform>
+            <numerusform>kommer frem etter %n hopp</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="247"/>
+        <source>reaches the wrong node, %1</source>
+        <translation>når feil node, %1</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="249"/>
+        <source>ends at switch %1 (its entry is port 0)</source>
+        <translation>ender ved svitsj %1 (oppføringen er port 0)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="251"/>
+        <source>switch %1 has no table</source>
+        <translation>svitsj %1 har ingen tabell</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="253"/>
+        <source>no route</source>
+        <translation>ingen rute</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="253"/>
+        <source>switch %1 has no route to LID %2</source>
+        <translation>svitsj %1 har ingen rute til LID %2</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="255"/>
+        <source>the host has no cabled port or no LID</source>
+        <translation>verten har ingen kablet port eller ingen LID</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="255"/>
+        <source>switch %1 forwards to a port without a cable</source>
+        <translation>svitsj %1 videresender til en port uten kabel</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/PathTrace.cpp" line="257"/>
+        <source>loops</source>
+        <translation>går i løkke</translation>
+    </message>
+</context>
+<context>
     <name>weft::PolicyEditor</name>
     <message>
         <location filename="../views/tenancy/PolicyEditor.cpp" line="53"/>
@@ -2087,6 +2763,521 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         <location filename="../views/tenancy/PolicyTableModel.cpp" line="104"/>
         <source>Isolation</source>
         <translation>Isolasjon</translation>
+    </message>
+</context>
+<context>
+    <name>weft::ReconfigurationStudio</name>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="81"/>
+        <source>C&amp;lear</source>
+        <translation>&amp;Tøm</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="83"/>
+        <source>Forget the what-if events and their marks on the map</source>
+        <translation>Glem hva-om-hendelsene og merkene deres på kartet</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="84"/>
+        <source>What if</source>
+        <translation>Hva om</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="100"/>
+        <source>SlimUpdate, τ:</source>
+        <translation>SlimUpdate, τ:</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="107"/>
+        <source>How far (in weight units) an installed choice may be worse than the best before it moves</source>
+        <translation>Hvor mye (i vektenheter) et installert valg kan være dårligere enn det beste før det flyttes</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="110"/>
+        <source>Metabase, policy:</source>
+        <translation>Metabase, regel:</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="118"/>
+        <source>mpi-order takes the hosts selected on the map as the ranks, in order; priority takes them as the high-priority nodes</source>
+        <translation>mpi-order bruker vertene som er valgt på kartet, som rangene, i rekkefølge; priority bruker dem som nodene med høy prioritet</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="120"/>
+        <source>Effective bisection (%1 samples)</source>
+        <translation>Effektiv todeling (%1 utvalg)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="124"/>
+        <source>Full re-route:</source>
+        <translation>Full omruting:</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="136"/>
+        <source>&amp;Plan</source>
+        <translation>&amp;Planlegg</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="138"/>
+        <source>Plan every candidate picked for the events and the partitions, policies and weights as edited</source>
+        <translation>Planlegg hver kandidat som er valgt, for hendelsene og partisjonene, reglene og vektene slik de er redigert</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="139"/>
+        <source>Plan the Current &amp;Edits</source>
+        <translation>Planlegg de gjeldende &amp;endringene</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="141"/>
+        <source>Forget the what-if events and plan the partition, policy and weight edits alone</source>
+        <translation>Glem hva-om-hendelsene og planlegg bare endringene i partisjoner, regler og vekter</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="142"/>
+        <source>Cancel</source>
+        <translation>Avbryt</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="157"/>
+        <source>Candidate</source>
+        <translation>Kandidat</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="157"/>
+        <source>Entries</source>
+        <translation>Oppføringer</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="157"/>
+        <source>Blocks</source>
+        <translation>Blokker</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="157"/>
+        <source>SMPs</source>
+        <translation>SMP-er</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="157"/>
+        <source>Changed paths</source>
+        <translation>Endrede veier</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="158"/>
+        <source>Max load</source>
+        <translation>Maks. last</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="158"/>
+        <source>Mean load</source>
+        <translation>Snittlast</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="158"/>
+        <source>Isolation violations</source>
+        <translation>Isolasjonsbrudd</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="158"/>
+        <source>Valid</source>
+        <translation>Gyldig</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="158"/>
+        <source>eBB</source>
+        <translation>eBB</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="159"/>
+        <source>Time</source>
+        <translation>Tid</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="160"/>
+        <source>Changed LFT entries</source>
+        <translation>Endrede LFT-oppføringer</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="161"/>
+        <source>Changed 64-entry LFT blocks</source>
+        <translation>Endrede LFT-blokker med 64 oppføringer</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="162"/>
+        <source>Source→destination paths that change (double-click for the pairs)</source>
+        <translation>Kilde→mål-veier som endres (dobbeltklikk for parene)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="163"/>
+        <source>Highest link load, installed tables after the event → candidate</source>
+        <translation>Høyeste lenkelast, installerte tabeller etter hendelsen → kandidat</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="164"/>
+        <source>Mean link load, installed tables after the event → candidate</source>
+        <translation>Gjennomsnittlig lenkelast, installerte tabeller etter hendelsen → kandidat</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="165"/>
+        <source>Reachable, loop-free, deadlock-free</source>
+        <translation>Nåbar, løkkefri, vranglåsfri</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="166"/>
+        <source>Time to compute the candidate&apos;s routing</source>
+        <translation>Tid for å beregne kandidatens ruting</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="174"/>
+        <source>&amp;Review</source>
+        <translation>&amp;Gå gjennom</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="176"/>
+        <source>Make the chosen candidate the proposal and open the Diff Review</source>
+        <translation>Gjør den valgte kandidaten til forslaget og åpne Gjennomgang av endringer</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="177"/>
+        <source>Changed &amp;Paths…</source>
+        <translation>Endrede &amp;veier…</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="398"/>
+        <source>Open a fabric to plan its reconfiguration.</source>
+        <translation>Åpne en fabric for å planlegge rekonfigureringen av den.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="400"/>
+        <source>The installed tables are not known (File ▸ Open LFT Dump… loads them): there is nothing to plan a reconfiguration from.</source>
+        <translation>De installerte tabellene er ikke kjent (Fil ▸ Åpne LFT-dump … laster dem inn): det finnes ingenting å planlegge en rekonfigurering ut fra.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="405"/>
+        <source>Right-click a cable, a switch or a host on the map for a what-if event, or plan the current partition, policy and weight edits.</source>
+        <translation>Høyreklikk en kabel, en svitsj eller en vert på kartet for en hva-om-hendelse, eller planlegg de gjeldende endringene i partisjoner, regler og vekter.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="408"/>
+        <source>Press Plan to plan the candidates for: %1</source>
+        <translation>Trykk Planlegg for å planlegge kandidatene for: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="429"/>
+        <source>The partitions, policies or weights changed since this plan: plan again to see their effect.</source>
+        <translation>Partisjonene, reglene eller vektene er endret siden denne planen: planlegg på nytt for å se virkningen.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="464"/>
+        <source>Pick at least one candidate: an engine, SlimUpdate or metabase.</source>
+        <translation>Velg minst én kandidat: en motor, SlimUpdate eller metabase.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="472"/>
+        <source>the current edits</source>
+        <translation>de gjeldende endringene</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="476"/>
+        <source>Cannot apply the events: %1</source>
+        <translation>Kan ikke bruke hendelsene: %1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="501"/>
+        <source>Planning %n candidate(s) for %1…</source>
+        <translation>
+            <numerusform>Planlegger %n kandidat for %1…</numerusform>
+            <numerusform>Planlegger %n kandidater for %1…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="520"/>
+        <source>Planning cancelled.</source>
+        <translation>Planleggingen ble avbrutt.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="547"/>
+        <source>Planning failed: %1</source>
+        <translation>Planleggingen mislyktes: %1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="557"/>
+        <source>%1: %2 of %n candidate(s) valid. Choose one to see its load on the map, then Review.</source>
+        <translation>
+            <numerusform>%1: %2 av %n kandidat er gyldig. Velg en for å se lasten på kartet, og gå deretter gjennom.</numerusform>
+            <numerusform>%1: %2 av %n kandidater er gyldige. Velg én for å se lasten på kartet, og gå deretter gjennom.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="593"/>
+        <source>%1 of %2 pairs compared</source>
+        <translation>%1 av %2 par sammenlignet</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="602"/>
+        <source>Reachable: %1
+Loop-free: %2
+Deadlock-free: %3</source>
+        <translation>Nåbar: %1
+Løkkefri: %2
+Vranglåsfri: %3</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="604"/>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="605"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="605"/>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="633"/>
+        <source>Choose a candidate to review.</source>
+        <translation>Velg en kandidat å gå gjennom.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="641"/>
+        <source>%1 is the proposal now: review it in the Diff Review, then Approve.</source>
+        <translation>%1 er forslaget nå: gå gjennom det i Gjennomgang av endringer, og godkjenn deretter.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="668"/>
+        <source>Changed Paths: %1</source>
+        <translation>Endrede veier: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="670"/>
+        <source>First %1 of %2 changed source → destination paths</source>
+        <translation>De første %1 av %2 endrede veier fra kilde → mål</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="672"/>
+        <source>%1 changed source → destination paths</source>
+        <translation>%1 endrede veier fra kilde → mål</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="676"/>
+        <source>Source</source>
+        <translation>Kilde</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="676"/>
+        <source>Destination</source>
+        <translation>Mål</translation>
+    </message>
+</context>
+<context>
+    <name>weft::RoutingKeysPanel</name>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="39"/>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="106"/>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="153"/>
+        <source>No hosts chosen: select the job&apos;s hosts on the map.</source>
+        <translation>Ingen verter er valgt: velg jobbens verter på kartet.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="42"/>
+        <source>Use Map &amp;Selection</source>
+        <translation>Bruk &amp;utvalget på kartet</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="48"/>
+        <source>ARK (fixed per application)</source>
+        <translation>ARK (fast per applikasjon)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="49"/>
+        <source>NRK (shifted against the others)</source>
+        <translation>NRK (forskjøvet mot de andre)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="52"/>
+        <source>Nearest neighbour (±x, ±y, ±z)</source>
+        <translation>Nærmeste nabo (±x, ±y, ±z)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="53"/>
+        <source>Shifts (every r → r + c)</source>
+        <translation>Forskyvninger (hver r → r + c)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="54"/>
+        <source>Ring (+1)</source>
+        <translation>Ring (+1)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="55"/>
+        <source>Recursive doubling</source>
+        <translation>Rekursiv dobling</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="68"/>
+        <source>Phase</source>
+        <translation>Fase</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="68"/>
+        <source>Offset</source>
+        <translation>Forskyvning</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="68"/>
+        <source>Flows</source>
+        <translation>Strømmer</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="68"/>
+        <source>Δ</source>
+        <translation>Δ</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="68"/>
+        <source>Slots</source>
+        <translation>Plasser</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="68"/>
+        <source>DmodK max</source>
+        <translation>DmodK maks.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="69"/>
+        <source>DmodK mean</source>
+        <translation>DmodK snitt</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="69"/>
+        <source>Keyed max</source>
+        <translation>Med nøkler maks.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="69"/>
+        <source>Keyed mean</source>
+        <translation>Med nøkler snitt</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="69"/>
+        <source>Intra max</source>
+        <translation>Intern maks.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="69"/>
+        <source>Contention-free</source>
+        <translation>Konfliktfri</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="75"/>
+        <source>&amp;Plan Keys</source>
+        <translation>&amp;Planlegg nøkler</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="78"/>
+        <source>&amp;Review</source>
+        <translation>&amp;Gå gjennom</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="80"/>
+        <source>Make the tables that realise the keys the proposal, in the Diff Review</source>
+        <translation>Gjør tabellene som realiserer nøklene, til forslaget i Gjennomgang av endringer</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="88"/>
+        <source>Scheme:</source>
+        <translation>Skjema:</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="89"/>
+        <source>Pattern:</source>
+        <translation>Mønster:</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="138"/>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="249"/>
+        <source>No fabric is open.</source>
+        <translation>Ingen fabric er åpen.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="144"/>
+        <source>Routing keys need a full 2- or 3-level fat tree: %1</source>
+        <translation>Rutingnøkler krever et fullt fat-tree med 2 eller 3 nivåer: %1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="159"/>
+        <source>%n host(s), one rank each: %1</source>
+        <translation>
+            <numerusform>%n vert, én rang hver: %1</numerusform>
+            <numerusform>%n verter, én rang hver: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="191"/>
+        <source>Choose the job&apos;s hosts on the map first (Use Map Selection).</source>
+        <translation>Velg jobbens verter på kartet først (Bruk utvalget på kartet).</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="207"/>
+        <source>%1, %2 on %3: LMC %4 gives %5 key offsets for %6 phases%7; %8 of %9 LIDs, %10. Largest LMC that fits: %11.</source>
+        <translation>%1, %2 på %3: LMC %4 gir %5 nøkkelforskyvninger for %6 faser%7; %8 av %9 LID-er, %10. Største LMC som får plass: %11.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="212"/>
+        <source> (too few: offsets must be reprogrammed between phases)</source>
+        <translation> (for få: forskyvningene må programmeres på nytt mellom fasene)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="214"/>
+        <source>fits</source>
+        <translation>får plass</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="214"/>
+        <source>does not fit</source>
+        <translation>får ikke plass</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="229"/>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="229"/>
+        <source>no</source>
+        <translation>nei</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="233"/>
+        <source>Planned. Review makes the keyed tables the proposal.</source>
+        <translation>Planlagt. Gå gjennom gjør tabellene med nøkler til forslaget.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="245"/>
+        <source>Plan the keys first.</source>
+        <translation>Planlegg nøklene først.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="251"/>
+        <source>The installed tables are not known: a candidate has nothing to be compared with.</source>
+        <translation>De installerte tabellene er ikke kjent: en kandidat har ingenting å sammenlignes med.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="265"/>
+        <source>routing keys for %n host(s)</source>
+        <translation>
+            <numerusform>rutingnøkler for %n vert</numerusform>
+            <numerusform>rutingnøkler for %n verter</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="279"/>
+        <source>The keyed tables are the proposal: see the Diff Review.</source>
+        <translation>Tabellene med nøkler er forslaget: se Gjennomgang av endringer.</translation>
     </message>
 </context>
 <context>
@@ -2176,16 +3367,16 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
     <message>
         <location filename="../views/review/RoutingPreview.cpp" line="95"/>
         <location filename="../views/review/RoutingPreview.cpp" line="345"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="472"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="505"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="485"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="518"/>
         <source>Current</source>
         <translation>Gjeldende</translation>
     </message>
     <message>
         <location filename="../views/review/RoutingPreview.cpp" line="95"/>
         <location filename="../views/review/RoutingPreview.cpp" line="345"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="472"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="505"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="485"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="518"/>
         <source>Proposed</source>
         <translation>Foreslått</translation>
     </message>
@@ -2361,31 +3552,51 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
     </message>
     <message>
         <location filename="../views/review/RoutingPreview.cpp" line="415"/>
+        <source>%1 % (slowest flow %2 GB/s)</source>
+        <translation>%1 % (tregeste flyt %2 GB/s)</translation>
+    </message>
+    <message>
+        <location filename="../views/review/RoutingPreview.cpp" line="420"/>
+        <source>Throughput (fluid max-min)</source>
+        <translation>Gjennomstrømning (flytmodell, maks-min)</translation>
+    </message>
+    <message>
+        <location filename="../views/review/RoutingPreview.cpp" line="425"/>
+        <source>Every flow of the traffic model as a steady stream along its route, all sharing each cable max-min fairly: their total as a share of what the senders&apos; own links carry, and the slowest flow</source>
+        <translation>Hver flyt i trafikkmodellen som en jevn strøm langs ruten sin, der alle deler hver kabel maks-min-rettferdig: summen deres som andel av det sendernes egne lenker bærer, og den tregeste flyten</translation>
+    </message>
+    <message>
+        <location filename="../views/review/RoutingPreview.cpp" line="417"/>
+        <source>not rated</source>
+        <translation>ikke vurdert</translation>
+    </message>
+    <message>
+        <location filename="../views/review/RoutingPreview.cpp" line="428"/>
         <source>not computed</source>
         <translation>ikke beregnet</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="418"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="431"/>
         <source>Effective bisection bandwidth (mean)</source>
         <translation>Effektiv todelingsbåndbredde (snitt)</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="428"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="441"/>
         <source>  no warnings</source>
         <translation>  ingen advarsler</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="433"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="446"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="441"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="454"/>
         <source>%1 routes the fabric and passes validation.</source>
         <translation>%1 ruter nettet og består valideringen.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="442"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="455"/>
         <source>%1 routes the fabric, but validation fails: see the problems below.</source>
         <translation>%1 ruter nettet, men valideringen feiler: se problemene nedenfor.</translation>
     </message>
@@ -2553,6 +3764,411 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         <location filename="../views/tenancy/TenantListModel.cpp" line="147"/>
         <source>Hosts / GUID</source>
         <translation>Verter / GUID</translation>
+    </message>
+</context>
+<context>
+    <name>weft::VmBadgeLayer</name>
+    <message>
+        <location filename="../views/vswitch/VmBadges.cpp" line="258"/>
+        <source>VF%1: VM, LID %2</source>
+        <translation>VF%1: VM, LID %2</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmBadges.cpp" line="258"/>
+        <source>VF%1: free</source>
+        <translation>VF%1: ledig</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/vswitch/VmBadges.cpp" line="260"/>
+        <source>&lt;b&gt;%1&lt;/b&gt;: %n VM(s) on %2 VF(s)</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;: %n VM på %2 VF-er</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;: %n VM-er på %2 VF-er</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmBadges.cpp" line="261"/>
+        <source>PF LID %1, vSwitch LID %2</source>
+        <translation>PF-LID %1, vSwitch-LID %2</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmBadges.cpp" line="263"/>
+        <source>Drag a VM onto another hypervisor to plan its migration.</source>
+        <translation>Dra en VM til en annen hypervisor for å planlegge migreringen av den.</translation>
+    </message>
+</context>
+<context>
+    <name>weft::VmPanel</name>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="82"/>
+        <source>Hypervisor / VF</source>
+        <translation>Hypervisor / VF</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="82"/>
+        <source>LID</source>
+        <translation>LID</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="82"/>
+        <source>State</source>
+        <translation>Tilstand</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="82"/>
+        <source>Weight</source>
+        <translation>Vekt</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="91"/>
+        <source>Prepopulated LIDs</source>
+        <translation>Forhåndsutfylte LID-er</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="92"/>
+        <source>Dynamic LIDs</source>
+        <translation>Dynamiske LID-er</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="93"/>
+        <source>The LID scheme migrations are planned under: prepopulated swaps the VM&apos;s LID with the destination VF&apos;s, dynamic moves it to a free VF.</source>
+        <translation>LID-skjemaet migreringer planlegges etter: forhåndsutfylt bytter VM-ens LID med mål-VF-ens, dynamisk flytter den til en ledig VF.</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="101"/>
+        <source>LID space</source>
+        <translation>LID-rom</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="101"/>
+        <source>Value</source>
+        <translation>Verdi</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="106"/>
+        <source>Boot</source>
+        <translation>Start</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="108"/>
+        <source>Shut Down</source>
+        <translation>Slå av</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="118"/>
+        <source>Plan Migration</source>
+        <translation>Planlegg migrering</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="120"/>
+        <source>Plans the selected VM&apos;s migration to the destination with ItRC, FTreeMinRC and a full re-route. Dragging a VM&apos;s dot onto another hypervisor on the map does the same.</source>
+        <translation>Planlegger migreringen av den valgte VM-en til målet med ItRC, FTreeMinRC og en full omruting. Å dra prikken til en VM til en annen hypervisor på kartet gjør det samme.</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="126"/>
+        <location filename="../views/vswitch/VmPanel.cpp" line="139"/>
+        <source>ItRC</source>
+        <translation>ItRC</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="126"/>
+        <location filename="../views/vswitch/VmPanel.cpp" line="140"/>
+        <source>FTreeMinRC</source>
+        <translation>FTreeMinRC</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="126"/>
+        <location filename="../views/vswitch/VmPanel.cpp" line="141"/>
+        <source>Full re-route</source>
+        <translation>Full omruting</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="127"/>
+        <source>Switches touched</source>
+        <translation>Berørte svitsjer</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="127"/>
+        <source>Switches examined</source>
+        <translation>Undersøkte svitsjer</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="127"/>
+        <source>Entries changed</source>
+        <translation>Endrede oppføringer</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="127"/>
+        <source>SMPs</source>
+        <translation>SMP-er</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="128"/>
+        <source>vSwitch SMPs</source>
+        <translation>vSwitch-SMP-er</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="128"/>
+        <source>Estimated time</source>
+        <translation>Beregnet tid</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="128"/>
+        <source>Update order</source>
+        <translation>Oppdateringsrekkefølge</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="129"/>
+        <source>Drift: entries</source>
+        <translation>Avvik: oppføringer</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="129"/>
+        <source>Drift: blocks</source>
+        <translation>Avvik: blokker</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="129"/>
+        <source>Heaviest cable (fresh)</source>
+        <translation>Tyngste kabel (fersk)</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="129"/>
+        <source>Warnings</source>
+        <translation>Advarsler</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="147"/>
+        <source>Apply</source>
+        <translation>Bruk</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="149"/>
+        <source>Moves the what-if state on to this plan&apos;s result; the next migration starts from it. The document&apos;s fabric and tables stay as they are.</source>
+        <translation>Flytter hva-om-tilstanden videre til resultatet av denne planen; neste migrering starter derfra. Dokumentets fabric og tabeller forblir som de er.</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="152"/>
+        <source>Reset</source>
+        <translation>Tilbakestill</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="154"/>
+        <source>Drops the what-if state and starts again from the document&apos;s fabric and tables.</source>
+        <translation>Forkaster hva-om-tilstanden og starter på nytt fra dokumentets fabric og tabeller.</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="174"/>
+        <source>LID scheme:</source>
+        <translation>LID-skjema:</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="183"/>
+        <source>Migrate to:</source>
+        <translation>Migrer til:</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="281"/>
+        <source>No fabric.</source>
+        <translation>Ingen fabric.</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="283"/>
+        <source>This fabric has no hypervisors (vSwitches with VFs behind them).</source>
+        <translation>Denne fabricen har ingen hypervisorer (vSwitcher med VF-er bak seg).</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/vswitch/VmPanel.cpp" line="285"/>
+        <source>%n hypervisor(s), %1 VMs running. Open the current tables (File ▸ Open LFT Dump) to plan migrations, boots and shutdowns.</source>
+        <translation>
+            <numerusform>%n hypervisor, %1 VM-er kjører. Åpne de gjeldende tabellene (Fil ▸ Åpne LFT-dump) for å planlegge migreringer, oppstarter og avslutninger.</numerusform>
+            <numerusform>%n hypervisorer, %1 VM-er kjører. Åpne de gjeldende tabellene (Fil ▸ Åpne LFT-dump) for å planlegge migreringer, oppstarter og avslutninger.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/vswitch/VmPanel.cpp" line="290"/>
+        <source>%n hypervisor(s), %1 VMs running%2.</source>
+        <translation>
+            <numerusform>%n hypervisor, %1 VM-er kjører%2.</numerusform>
+            <numerusform>%n hypervisorer, %1 VM-er kjører%2.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="292"/>
+        <source> (what-if: migrations, boots or shutdowns applied here only)</source>
+        <translation> (hva om: migreringer, oppstarter eller avslutninger brukt bare her)</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="304"/>
+        <source>%1 of %2 VFs in use</source>
+        <translation>%1 av %2 VF-er i bruk</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="305"/>
+        <source>vSwitch weight, shared equally by its running VMs</source>
+        <translation>vSwitch-vekt, delt likt mellom VM-ene som kjører på den</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="308"/>
+        <source>PF LID (vSwitch LID %1)</source>
+        <translation>PF-LID (vSwitch-LID %1)</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="313"/>
+        <location filename="../views/vswitch/VmPanel.cpp" line="478"/>
+        <source>none</source>
+        <translation>ingen</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="313"/>
+        <source>running</source>
+        <translation>kjører</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="313"/>
+        <source>free</source>
+        <translation>ledig</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="345"/>
+        <source>Scheme of the fabric</source>
+        <translation>Fabricens skjema</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="346"/>
+        <source>Physical switches / hypervisors / VFs each</source>
+        <translation>Fysiske svitsjer / hypervisorer / VF-er hver</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="347"/>
+        <source>VMs running</source>
+        <translation>VM-er som kjører</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="348"/>
+        <source>Highest LID (blocks per switch)</source>
+        <translation>Høyeste LID (blokker per svitsj)</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="349"/>
+        <source>B = floor(maxLID / 64) + 1: the LFT blocks a full push sends to every switch.</source>
+        <translation>B = floor(maxLID / 64) + 1: LFT-blokkene en full utsending sender til hver svitsj.</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="350"/>
+        <source>LIDs needed, prepopulated</source>
+        <translation>LID-er som trengs, forhåndsutfylt</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="350"/>
+        <source>S + H(2 + V): every VF has a LID, running or not.</source>
+        <translation>S + H(2 + V): hver VF har en LID, enten den kjører eller ikke.</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="351"/>
+        <source>LIDs needed, dynamic</source>
+        <translation>LID-er som trengs, dynamisk</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="351"/>
+        <source>S + 2H + running VMs: only running VMs have LIDs.</source>
+        <translation>S + 2H + VM-er som kjører: bare VM-er som kjører, har LID-er.</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="352"/>
+        <source>Headroom (%1)</source>
+        <translation>Margin (%1)</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="353"/>
+        <source>Unicast LIDs (49,151) left under the chosen scheme.</source>
+        <translation>Unicast-LID-er (49 151) som er igjen med det valgte skjemaet.</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="355"/>
+        <source>Most hypervisors at %1 VFs</source>
+        <translation>Flest hypervisorer med %1 VF-er</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="356"/>
+        <source>Most VFs per hypervisor</source>
+        <translation>Flest VF-er per hypervisor</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="358"/>
+        <source>Most VMs running at once</source>
+        <translation>Flest VM-er som kjører samtidig</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="369"/>
+        <source>%1 (%2 free VFs)</source>
+        <translation>%1 (%2 ledige VF-er)</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="411"/>
+        <source>Open the current tables to plan a migration.</source>
+        <translation>Åpne de gjeldende tabellene for å planlegge en migrering.</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="450"/>
+        <source>cannot plan</source>
+        <translation>kan ikke planlegge</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="455"/>
+        <source>%1 from %2 to %3</source>
+        <translation>%1 fra %2 til %3</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="461"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="466"/>
+        <source>%1%2: x %3 → %4</source>
+        <translation>%1%2: x %3 → %4</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="466"/>
+        <source> [vSwitch]</source>
+        <translation> [vSwitch]</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="472"/>
+        <source>%1 of %2 entries on %3 switches differ from a fresh vswitch-ftree routing</source>
+        <translation>%1 av %2 oppføringer på %3 svitsjer avviker fra en fersk vswitch-ftree-ruting</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="484"/>
+        <source>Planned: %1.</source>
+        <translation>Planlagt: %1.</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="498"/>
+        <source>Applied %1: %2 moved to %3.</source>
+        <translation>Brukte %1: %2 flyttet til %3.</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="528"/>
+        <location filename="../views/vswitch/VmPanel.cpp" line="535"/>
+        <source>no vSwitch fabric</source>
+        <translation>ingen vSwitch-fabric</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="551"/>
+        <source>Booted with LID %1 (block %2): %3 switches touched, %4 SMPs, %5 vSwitch SMPs.</source>
+        <translation>Startet med LID %1 (blokk %2): %3 svitsjer berørt, %4 SMP-er, %5 vSwitch-SMP-er.</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="552"/>
+        <source>Shut down, LID %1 (block %2) released: %3 switches touched, %4 SMPs, %5 vSwitch SMPs.</source>
+        <translation>Slått av, LID %1 (blokk %2) frigitt: %3 svitsjer berørt, %4 SMP-er, %5 vSwitch-SMP-er.</translation>
+    </message>
+    <message>
+        <location filename="../views/vswitch/VmPanel.cpp" line="559"/>
+        <source>The LID is above some switch&apos;s LinearFDBTop: one more SMP there.</source>
+        <translation>LID-en ligger over LinearFDBTop for en svitsj: én SMP til der.</translation>
     </message>
 </context>
 <context>

@@ -4,21 +4,14 @@
 #include "CliSupport.h"
 #include "Commands.h"
 #include "FabricGenerator.h"
-#include "KeySchedule.h"
+#include "KeyPlan.h"
 #include "LftDump.h"
-
-#include <QJsonArray>
 
 namespace weft::cli {
 
 namespace {
 
 const QString kCommand = QStringLiteral("keys");
-
-QJsonObject figuresJson(const LoadFigures &f)
-{
-    return {{QStringLiteral("max"), f.max}, {QStringLiteral("mean"), f.mean}, {QStringLiteral("max_intra"), f.maxIntra}};
-}
 
 Result<int> positive(const QCommandLineParser &parser, const QString &name, int fallback)
 {
@@ -87,9 +80,8 @@ int keys(const QStringList &args)
         return bad(QStringLiteral("unknown scheme \"%1\" (known: ark, nrk)").arg(scheme));
     const bool nrk = scheme == QLatin1String("nrk");
     const QString pattern = parser.value(QStringLiteral("pattern"));
-    const QStringList patterns{QStringLiteral("neighbour"), QStringLiteral("shift"), QStringLiteral("ring"), QStringLiteral("recursive-doubling")};
-    if (!patterns.contains(pattern))
-        return bad(QStringLiteral("unknown pattern \"%1\" (known: %2)").arg(pattern, patterns.join(QStringLiteral(", "))));
+    if (!keyPatternFromName(pattern))
+        return bad(QStringLiteral("unknown pattern \"%1\" (known: %2)").arg(pattern, keyPatternNames().join(QStringLiteral(", "))));
     const QString mapping = parser.value(QStringLiteral("ark-mapping"));
     if (!mapping.isEmpty() && mapping != QLatin1String("rotation") && mapping != QLatin1String("identity"))
         return bad(QStringLiteral("unknown ARK mapping \"%1\" (known: rotation, identity)").arg(mapping));
@@ -161,79 +153,53 @@ int keys(const QStringList &args)
     }
     const int ranks = int(placement.front().size());
 
-    // Phases.
-    std::vector<Phase> phases;
-    QString patternText = pattern;
-    if (pattern == QLatin1String("neighbour")) {
-        std::array<int, 3> dims = balancedDims(ranks);
-        if (parser.isSet(QStringLiteral("dims"))) {
-            const QStringList parts = parser.value(QStringLiteral("dims")).split(QLatin1Char('x'));
-            bool ok = parts.size() == 3;
-            for (int i = 0; ok && i < 3; ++i) {
-                dims[std::size_t(i)] = parts[i].toInt(&ok);
-                ok = ok && dims[std::size_t(i)] > 0;
-            }
-            if (!ok)
-                return bad(QStringLiteral("--dims \"%1\" is not XxYxZ with positive sizes").arg(parser.value(QStringLiteral("dims"))));
-            if (dims[0] * dims[1] * dims[2] != ranks)
-                return bad(QStringLiteral("--dims %1x%2x%3 has %4 ranks, the applications have %5")
-                               .arg(dims[0]).arg(dims[1]).arg(dims[2]).arg(dims[0] * dims[1] * dims[2]).arg(ranks));
+    KeyPlanRequest request;
+    request.placement = placement;
+    request.pattern = *keyPatternFromName(pattern);
+    if (pattern == QLatin1String("neighbour") && parser.isSet(QStringLiteral("dims"))) {
+        const QStringList parts = parser.value(QStringLiteral("dims")).split(QLatin1Char('x'));
+        std::array<int, 3> dims{};
+        bool ok = parts.size() == 3;
+        for (int i = 0; ok && i < 3; ++i) {
+            dims[std::size_t(i)] = parts[i].toInt(&ok);
+            ok = ok && dims[std::size_t(i)] > 0;
         }
-        phases = cartesianPhases(dims);
-        patternText += QStringLiteral(" %1x%2x%3").arg(dims[0]).arg(dims[1]).arg(dims[2]);
-    } else if (pattern == QLatin1String("shift")) {
-        if (parser.isSet(QStringLiteral("shift"))) {
-            bool ok = false;
-            const int c = parser.value(QStringLiteral("shift")).toInt(&ok);
-            if (!ok || c % ranks == 0)
-                return bad(QStringLiteral("--shift \"%1\" is not a shift between 1 and %2").arg(parser.value(QStringLiteral("shift"))).arg(ranks - 1));
-            phases.push_back(shiftPhase(ranks, c));
-        } else {
-            for (int c = 1; c < ranks; ++c)
-                phases.push_back(shiftPhase(ranks, c));
-        }
-    } else if (pattern == QLatin1String("ring")) {
-        phases = ringPhases(ranks, parser.isSet(QStringLiteral("bidirectional")));
-    } else {
-        Result<std::vector<Phase>> rd = recursiveDoublingPhases(ranks);
-        if (!rd)
-            return reportBadInput(kCommand, rd.error());
-        phases = std::move(rd).value();
+        if (!ok)
+            return bad(QStringLiteral("--dims \"%1\" is not XxYxZ with positive sizes").arg(parser.value(QStringLiteral("dims"))));
+        request.dims = dims;
     }
-
-    // LID budget.
-    const int switches = int(fabric.switches().size());
-    const int phaseOffsets = int(phases.size());
-    int lmc = std::min(lmcForOffsets(phaseOffsets), 7);
+    if (pattern == QLatin1String("shift") && parser.isSet(QStringLiteral("shift"))) {
+        bool ok = false;
+        const int c = parser.value(QStringLiteral("shift")).toInt(&ok);
+        if (!ok)
+            return bad(QStringLiteral("--shift \"%1\" is not a shift between 1 and %2").arg(parser.value(QStringLiteral("shift"))).arg(ranks - 1));
+        request.shift = c;
+    }
+    request.bidirectional = parser.isSet(QStringLiteral("bidirectional"));
     if (parser.isSet(QStringLiteral("lmc"))) {
         bool ok = false;
-        lmc = parser.value(QStringLiteral("lmc")).toInt(&ok);
+        const int lmc = parser.value(QStringLiteral("lmc")).toInt(&ok);
         if (!ok || lmc < 0 || lmc > 7)
             return bad(QStringLiteral("--lmc \"%1\" is not an LMC 0..7").arg(parser.value(QStringLiteral("lmc"))));
+        request.lmc = lmc;
     }
-    const LidBudget budget = lidBudget(shape.hosts(), switches, lmc);
-    const int staticPaths = shape.levels == 2 ? shape.aggsPerPod : shape.aggsPerPod * shape.spinesPerSubtree;
-    const int staticLmc = lmcForOffsets(staticPaths);
-    const bool staticFits = staticLmc <= 7 && lidBudget(shape.hosts(), switches, staticLmc).fits;
-
-    KeyScheduleRequest request;
-    request.placement = placement;
-    request.phases = phases;
     request.scheme = nrk ? KeyScheme::Nrk : KeyScheme::Ark;
     request.arkIdentityMapping = mapping == QLatin1String("identity");
     request.cost = cost;
     request.decomposition = mode;
-    Result<KeySchedule> schedule = scheduleKeys(shape, request);
-    if (!schedule)
-        return bad(schedule.error().message);
-    const std::vector<int> &rotations = schedule->rotations;
-    const std::vector<PhaseKeys> &reports = schedule->phases;
+    const int switches = int(fabric.switches().size());
+    Result<KeyPlan> plan = planKeys(shape, switches, request);
+    if (!plan)
+        return bad(plan.error().message);
+    const std::vector<Phase> &phases = plan->phases;
+    const int phaseOffsets = int(phases.size());
+    const int lmc = plan->lmc;
+    const LidBudget &budget = plan->budget;
+    const std::vector<int> &rotations = plan->schedule.rotations;
+    const std::vector<PhaseKeys> &reports = plan->schedule.phases;
 
     if (parser.isSet(QStringLiteral("out"))) {
-        if (phaseOffsets > (1 << tree->hostLmc) - 1)
-            return bad(QStringLiteral("%1 phases need LID offsets 1..%1, but the topology gives hosts LMC %2 (%3 offsets); regenerate it with LMC %4")
-                           .arg(phaseOffsets).arg(tree->hostLmc).arg((1 << tree->hostLmc) - 1).arg(lmcForOffsets(phaseOffsets)));
-        Result<ForwardingTables> tables = keyForwardingTables(fabric, *tree, schedule->realised);
+        Result<ForwardingTables> tables = keyPlanTables(fabric, *tree, *plan);
         if (!tables)
             return bad(tables.error().message);
         const Status written = writeLftDumpOutput(parser.value(QStringLiteral("out")), *tables, &fabric, LftDumpForm::Annotated);
@@ -243,47 +209,11 @@ int keys(const QStringList &args)
         }
     }
 
-    const QString schemeText = nrk ? QStringLiteral("NRK (%1)").arg(cost == ShiftCost::Link ? QStringLiteral("C_link") : QStringLiteral("C_paper"))
-                                   : QStringLiteral("ARK (%1 mapping)").arg(mapping == QLatin1String("identity") ? QStringLiteral("identity") : QStringLiteral("rotation"));
+    const QString &schemeText = plan->schemeText;
+    const QString &patternText = plan->patternText;
     const QString appLabel = QStringLiteral("A");
     if (parser.isSet(QStringLiteral("json"))) {
-        QJsonArray appsJson;
-        for (std::size_t a = 0; a < placement.size(); ++a) {
-            QJsonArray hosts;
-            for (int h : placement[a])
-                hosts.append(h);
-            appsJson.append(QJsonObject{{QStringLiteral("hosts"), hosts}, {QStringLiteral("rotation"), rotations[a]}});
-        }
-        QJsonArray phasesJson;
-        for (const PhaseKeys &r : reports) {
-            QJsonObject o{{QStringLiteral("name"), r.phase.name}, {QStringLiteral("offset"), r.offset},
-                          {QStringLiteral("flows"), r.flows}, {QStringLiteral("delta"), r.delta},
-                          {QStringLiteral("slots"), r.slots}, {QStringLiteral("contention_free"), r.contentionFree},
-                          {QStringLiteral("dmodk"), figuresJson(r.dmodk)}, {QStringLiteral("keyed"), figuresJson(r.keyed)},
-                          {QStringLiteral("warnings"), QJsonArray::fromStringList(r.warnings)}};
-            if (parser.isSet(QStringLiteral("paths"))) {
-                QJsonArray paths;
-                for (std::size_t a = 0; a < r.keys.size(); ++a)
-                    paths.append(QJsonArray::fromStringList(keyPaths(shape, r.keys[a], appLabel)));
-                o.insert(QStringLiteral("paths"), paths);
-            }
-            phasesJson.append(o);
-        }
-        printJson(QJsonObject{
-            {QStringLiteral("tree"), shape.toString()},
-            {QStringLiteral("hosts"), shape.hosts()},
-            {QStringLiteral("switches"), switches},
-            {QStringLiteral("scheme"), schemeText},
-            {QStringLiteral("pattern"), patternText},
-            {QStringLiteral("apps"), appsJson},
-            {QStringLiteral("lid_budget"), QJsonObject{{QStringLiteral("lmc"), lmc}, {QStringLiteral("lids"), double(budget.lids)},
-                                                        {QStringLiteral("fits"), budget.fits}, {QStringLiteral("offsets"), budget.offsets},
-                                                        {QStringLiteral("phases_fit"), budget.offsets >= phaseOffsets},
-                                                        {QStringLiteral("max_lmc"), maxLmc(shape.hosts(), switches)},
-                                                        {QStringLiteral("static_paths"), staticPaths},
-                                                        {QStringLiteral("static_lmc"), staticLmc},
-                                                        {QStringLiteral("static_fits"), staticFits}}},
-            {QStringLiteral("phases"), phasesJson}});
+        printJson(keyPlanToJson(*plan, parser.isSet(QStringLiteral("paths"))));
         return kExitOk;
     }
 
@@ -296,9 +226,9 @@ int keys(const QStringList &args)
     s << "LID budget: LMC " << lmc << " gives " << budget.offsets << " key offsets for " << phaseOffsets << " phases"
       << (budget.offsets >= phaseOffsets ? QString() : QStringLiteral(" (too few: offsets must be reprogrammed between phases)"))
       << "; " << budget.lids << " of 49151 LIDs, " << (budget.fits ? "fits" : "DOES NOT FIT") << "; largest LMC that fits: "
-      << maxLmc(shape.hosts(), switches) << "\n";
-    s << "Static path-indexed offsets: " << staticPaths << " paths need LMC " << staticLmc << ", "
-      << (staticFits ? "fits" : "does not fit") << "\n\n";
+      << plan->maxLmc << "\n";
+    s << "Static path-indexed offsets: " << plan->staticPaths << " paths need LMC " << plan->staticLmc << ", "
+      << (plan->staticFits ? "fits" : "does not fit") << "\n\n";
     s << QStringLiteral("%1 %2 %3 %4 %5  %6  %7  %8\n")
              .arg(QStringLiteral("phase"), -10).arg(QStringLiteral("offset"), 6).arg(QStringLiteral("flows"), 6)
              .arg(QStringLiteral("Δ"), 4).arg(QStringLiteral("slots"), 5).arg(QStringLiteral("DmodK max/mean"), 15)

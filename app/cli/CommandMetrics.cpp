@@ -2,6 +2,7 @@
 
 #include "CliSupport.h"
 #include "Commands.h"
+#include "FluidThroughput.h"
 #include "RoutingEvaluation.h"
 #include "TextReader.h"
 
@@ -46,6 +47,12 @@ int metrics(const QStringList &args)
         "[{name, pkey, policy, vl, members, links_used, shared_links, flows, satisfied, violations}],\n"
         "shared_links {total, up, down}, interference, interference_pairwise, contention {receivers,\n"
         "total_down, total_up, contended_down, contended_up}, seconds {validation, metrics}.\n"
+        "With --throughput: the flows of the traffic model as steady streams along their routes, rates\n"
+        "max-min fair (progressive filling), every directed cable at its active data rate; JSON key\n"
+        "throughput {flows, undelivered_flows, total_bytes_per_s, senders_bytes_per_s, normalized (total\n"
+        "over the senders' link rates, 0..1), min_flow_bytes_per_s, mean_flow_bytes_per_s,\n"
+        "bottleneck_links [{from, to, capacity_bytes_per_s, flows, share, rate_bytes_per_s}], tenants\n"
+        "[{name, flows, bytes_per_s}], warnings, seconds}.\n"
         "Exit codes: 0 done (with --check: and valid), 1 with --check: the routing is not valid,\n"
         "2 bad input.").arg(trafficModelNames()));
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
@@ -58,6 +65,7 @@ int metrics(const QStringList &args)
     parser.addOption({QStringLiteral("traffic"), QStringLiteral("Traffic model (default partition-all-to-all): %1.").arg(trafficModelNames()), QStringLiteral("MODEL")});
     parser.addOption({QStringLiteral("seed"), QStringLiteral("Seed of the random models (default 1)."), QStringLiteral("S"), QStringLiteral("1")});
     parser.addOption({QStringLiteral("check"), QStringLiteral("Exit with 1 when the routing is not valid.")});
+    parser.addOption({QStringLiteral("throughput"), QStringLiteral("Also rate the traffic model's flows with the fluid max-min fair model.")});
     int exitCode = kExitOk;
     if (!parseArguments(parser, kCommand, args, &exitCode))
         return exitCode;
@@ -103,6 +111,13 @@ int metrics(const QStringList &args)
     const double validationSeconds = evaluated->validationSeconds;
     const double metricsSeconds = evaluated->metricsSeconds;
     const int result = parser.isSet(QStringLiteral("check")) && !v.ok ? kExitFailure : kExitOk;
+    std::optional<FluidThroughput> throughput;
+    if (parser.isSet(QStringLiteral("throughput"))) {
+        Result<FluidThroughput> rated = fluidThroughput(inputs->fabric, inputs->tables.front(), modelFlows(inputs->fabric, inputs->tenancy, model), inputs->tenancy);
+        if (!rated)
+            return reportBadInput(kCommand, rated.error());
+        throughput = std::move(*rated);
+    }
 
     if (parser.isSet(QStringLiteral("json"))) {
         QJsonArray tiers;
@@ -123,7 +138,7 @@ int metrics(const QStringList &args)
                 {QStringLiteral("satisfied"), p.satisfied()}, {QStringLiteral("violation_count"), double(p.violationCount)},
                 {QStringLiteral("violations"), QJsonArray::fromStringList(p.violations)}});
         }
-        printJson(QJsonObject{
+        QJsonObject json{
             {QStringLiteral("valid"), v.ok},
             {QStringLiteral("end_ports"), double(v.endPorts)},
             {QStringLiteral("switches"), double(v.switches)},
@@ -161,7 +176,10 @@ int metrics(const QStringList &args)
                 {QStringLiteral("contended_down"), double(m.contention.contendedDown)},
                 {QStringLiteral("contended_up"), double(m.contention.contendedUp)}}},
             {QStringLiteral("seconds"), QJsonObject{{QStringLiteral("validation"), validationSeconds}, {QStringLiteral("metrics"), metricsSeconds}}},
-        });
+        };
+        if (throughput)
+            json.insert(QStringLiteral("throughput"), fluidThroughputToJson(inputs->fabric, *throughput));
+        printJson(json);
         return result;
     }
 
@@ -199,6 +217,8 @@ int metrics(const QStringList &args)
         if (p.violationCount > std::size_t(p.violations.size()))
             o << "  ... " << p.violationCount << " violations in all\n";
     }
+    if (throughput)
+        o << fluidThroughputToText(inputs->fabric, *throughput) << '\n';
     o << "time: validation " << QString::number(validationSeconds, 'f', 2) << " s, metrics " << QString::number(metricsSeconds, 'f', 2) << " s\n";
     o.flush();
     return result;

@@ -20,6 +20,7 @@ int metrics(const QStringList &args);
 int keys(const QStringList &args);
 int ebb(const QStringList &args);
 int migrate(const QStringList &args);
+int reconfigure(const QStringList &args);
 int diff(const QStringList &args);
 int discover(const QStringList &args);
 int commit(const QStringList &args);

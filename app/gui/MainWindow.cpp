@@ -13,8 +13,13 @@
 #include "PartitionsConf.h"
 #include "PortsMime.h"
 #include "PartitionPanel.h"
+#include "OpenSmPanel.h"
+#include "RoutingKeysPanel.h"
 #include "PolicyEditor.h"
+#include "ReconfigurationStudio.h"
 #include "RoutingPreview.h"
+#include "LftInspector.h"
+#include "PathTrace.h"
 #include "RoutingSession.h"
 #include "WeightTable.h"
 #include "FabricLayout.h"
@@ -27,6 +32,7 @@
 #include "TelemetryDock.h"
 #include "TelemetryHistory.h"
 #include "TelemetrySampler.h"
+#include "VmPanel.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -53,6 +59,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QStandardItemModel>
@@ -264,6 +271,44 @@ void MainWindow::createDocks()
     tabifyDockWidget(nodesDock, m_changesDock);
     nodesDock->raise();
 
+    // The LFT inspector and Trace path: one switch's table and one route, current beside
+    // proposed. A switch comes from the Diff Review (double-click) or the map (Inspect LFT); a
+    // route from the map's two selected hosts or the panel's boxes.
+    m_lftInspector = new LftInspector(this);
+    m_lftInspector->setObjectName(QStringLiteral("lftInspectorPanel"));
+    m_lftInspector->setDocument(m_document);
+    m_lftInspectorDock = new QDockWidget(tr("LFT Inspector"), this);
+    m_lftInspectorDock->setObjectName(QStringLiteral("lftInspector"));
+    m_lftInspectorDock->setWidget(m_lftInspector);
+    addDockWidget(Qt::BottomDockWidgetArea, m_lftInspectorDock);
+    tabifyDockWidget(nodesDock, m_lftInspectorDock);
+    m_pathTrace = new PathTrace(this);
+    m_pathTrace->setObjectName(QStringLiteral("pathTrace"));
+    m_pathTrace->setDocument(m_document);
+    m_pathTraceDock = new QDockWidget(tr("Trace Path"), this);
+    m_pathTraceDock->setObjectName(QStringLiteral("pathTraceDock"));
+    m_pathTraceDock->setWidget(m_pathTrace);
+    addDockWidget(Qt::BottomDockWidgetArea, m_pathTraceDock);
+    tabifyDockWidget(nodesDock, m_pathTraceDock);
+    nodesDock->raise();
+    const auto inspectSwitch = [this](Guid guid) {
+        if (m_lftInspector->showSwitch(guid)) {
+            m_lftInspectorDock->show();
+            m_lftInspectorDock->raise();
+        }
+    };
+    connect(m_diffReview->switchTable(), &QTableWidget::cellDoubleClicked, this, [this, inspectSwitch](int row) {
+        if (const QTableWidgetItem *item = m_diffReview->switchTable()->item(row, DiffReview::SwitchColumn))
+            inspectSwitch(Guid(item->data(Qt::UserRole).toULongLong()));
+    });
+    connect(m_view, &FabricView::inspectLftRequested, this, inspectSwitch);
+    connect(m_scene, &FabricScene::nodeSelectionChanged, m_pathTrace, &PathTrace::setSelectedNodes);
+    connect(m_pathTrace, &PathTrace::traced, this,
+            [this](NodeIndex from, NodeIndex to, const std::vector<PortIndex> &current, const std::vector<PortIndex> &proposed) {
+                m_scene->selectNodes({from, to});
+                m_scene->showTracedRoutes(current, proposed);
+            });
+
     m_sampler = new TelemetrySampler(this);
     m_telemetryDock = new TelemetryDock(this);
     m_telemetryDock->setScene(m_scene);
@@ -274,6 +319,26 @@ void MainWindow::createDocks()
     addDockWidget(Qt::RightDockWidgetArea, m_telemetryDockWidget);
     tabifyDockWidget(m_previewDock, m_telemetryDockWidget);
     m_telemetryDockWidget->hide();
+
+    // vSwitch fabrics: hypervisors, VMs, the LID space and VM migration on a what-if copy.
+    m_vmPanel = new VmPanel(m_document, this);
+    m_vmPanel->setObjectName(QStringLiteral("vmPanel"));
+    m_vmPanel->setScene(m_scene);
+    m_vmDock = new QDockWidget(tr("Virtual Machines"), this);
+    m_vmDock->setObjectName(QStringLiteral("vmDock"));
+    m_vmDock->setWidget(m_vmPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_vmDock);
+    tabifyDockWidget(m_previewDock, m_vmDock);
+    m_vmDock->setVisible(m_vmPanel->state() != nullptr);
+    connect(m_vmPanel, &VmPanel::stateChanged, this, [this] {
+        const bool virtualised = m_vmPanel->state() != nullptr;
+        if (virtualised && !m_vmDock->isVisible()) {
+            m_vmDock->show();
+            m_vmDock->raise();
+        } else if (!virtualised) {
+            m_vmDock->hide();
+        }
+    });
     connect(m_sampler, &TelemetrySampler::sampled, this, [this] {
         m_scene->setMeasuredTelemetry(m_sampler->latest());
         m_telemetryDock->showRecords(m_sampler->latest());
@@ -299,8 +364,89 @@ void MainWindow::createDocks()
         m_scene->selectNodes(nodes);
     });
 
+    // The reconfiguration studio: what-if events from the map's context menu, candidates side
+    // by side, the one chosen reviewed in the Diff Review.
+    m_studio = new ReconfigurationStudio(m_document, this);
+    m_studio->setScene(m_scene);
+    m_studioDock = new QDockWidget(tr("Reconfiguration Studio"), this);
+    m_studioDock->setObjectName(QStringLiteral("reconfigurationStudio"));
+    m_studioDock->setWidget(m_studio);
+    addDockWidget(Qt::RightDockWidgetArea, m_studioDock);
+    tabifyDockWidget(m_previewDock, m_studioDock);
+    partitionsDock->raise();
+    const auto planWhatIf = [this] {
+        m_studioDock->show();
+        m_studioDock->raise();
+        m_studio->plan();
+    };
+    connect(m_view, &FabricView::failLinkRequested, this, [this, planWhatIf](Guid node, int port) {
+        m_studio->addFailedLink(node, port);
+        planWhatIf();
+    });
+    connect(m_view, &FabricView::failSwitchRequested, this, [this, planWhatIf](Guid node) {
+        m_studio->addFailedSwitch(node);
+        planWhatIf();
+    });
+    connect(m_view, &FabricView::removeHostRequested, this, [this, planWhatIf](Guid node) {
+        m_studio->addRemovedHost(node);
+        planWhatIf();
+    });
+    connect(m_studio, &ReconfigurationStudio::finished, this, [this](bool ok) {
+        if (ok)  // the candidates' load is what the map shows next
+            setLinkColouring(LinkColouring::Load);
+    });
+    connect(m_studio, &ReconfigurationStudio::reviewed, this, [this] {
+        m_diffDock->show();
+        m_diffDock->raise();
+    });
+
+    // The commit target's OpenSM: its options and what would defeat a file-based commit.
+    m_openSmPanel = new OpenSmPanel(this);
+    m_openSmDock = new QDockWidget(tr("OpenSM"), this);
+    m_openSmDock->setObjectName(QStringLiteral("openSmPanel"));
+    m_openSmDock->setWidget(m_openSmPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_openSmDock);
+    tabifyDockWidget(nodesDock, m_openSmDock);
+    nodesDock->raise();
+
+    // Routing keys for a job on the hosts selected on the map; Review feeds the Diff Review.
+    m_routingKeysPanel = new RoutingKeysPanel(m_document, this);
+    m_routingKeysPanel->setScene(m_scene);
+    m_routingKeysDock = new QDockWidget(tr("Routing Keys"), this);
+    m_routingKeysDock->setObjectName(QStringLiteral("routingKeysDock"));
+    m_routingKeysDock->setWidget(m_routingKeysPanel);
+    addDockWidget(Qt::RightDockWidgetArea, m_routingKeysDock);
+    tabifyDockWidget(m_previewDock, m_routingKeysDock);
+    m_routingKeysDock->hide();
+    partitionsDock->raise();  // the first thing to do on a fabric: decide its partitions
+    connect(m_routingKeysPanel, &RoutingKeysPanel::reviewed, this, [this] {
+        m_diffDock->show();
+        m_diffDock->raise();
+    });
+
     resizeDocks({summaryDock}, {440}, Qt::Horizontal);
     resizeDocks({nodesDock}, {240}, Qt::Vertical);
+}
+
+void MainWindow::showEbbBottlenecks()
+{
+    if (!m_ebbBottlenecksAction->isChecked()) {
+        m_scene->setEbbBottlenecks({});
+        return;
+    }
+    const RoutingSession *session = m_document->session();
+    const std::shared_ptr<const PreviewResult> proposal = session->proposal();
+    const EbbResult *ebb = nullptr;
+    if (proposal && proposal->proposed.ebb)
+        ebb = &*proposal->proposed.ebb;
+    else if (proposal && proposal->current && proposal->current->ebb)
+        ebb = &*proposal->current->ebb;
+    const std::vector<EbbBottleneck> top = ebb ? topEbbBottlenecks(*ebb) : std::vector<EbbBottleneck>{};
+    m_scene->setEbbBottlenecks(top);
+    if (!ebb)
+        statusBar()->showMessage(tr("No eBB results to show: run the Routing Preview with eBB on"), 8000);
+    else if (top.empty())
+        statusBar()->showMessage(tr("No link limits any stream in the eBB samples"), 8000);
 }
 
 void MainWindow::createActions()
@@ -352,6 +498,16 @@ void MainWindow::createActions()
             statusBar()->showMessage(tr("No bundle to go to: zoom a big fabric out, with cables coloured by load"), 5000);
     });
     hottest->setObjectName(QStringLiteral("hottestBundleAction"));
+    // eBB bottlenecks of the proposal (or of the current tables), kept up as the proposal changes.
+    m_ebbBottlenecksAction = m_viewMenu->addAction(tr("Show &eBB Bottlenecks"));
+    m_ebbBottlenecksAction->setObjectName(QStringLiteral("ebbBottlenecksAction"));
+    m_ebbBottlenecksAction->setCheckable(true);
+    m_ebbBottlenecksAction->setStatusTip(tr("Highlight the links that limit the most streams in the eBB samples, with the share they limit"));
+    connect(m_ebbBottlenecksAction, &QAction::toggled, this, &MainWindow::showEbbBottlenecks);
+    connect(m_document, &FabricDocument::changed, this, [this](DocumentChanges what) {
+        if (m_ebbBottlenecksAction->isChecked() && (what & (DocumentChanges(DocumentChange::Proposal) | DocumentChange::CurrentTables)))
+            showEbbBottlenecks();
+    });
     m_viewMenu->addSeparator();
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         m_viewMenu->addAction(dock->toggleViewAction());

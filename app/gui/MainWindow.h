@@ -38,12 +38,18 @@ class FabricChangesPanel;
 class LiveDiscovery;
 struct HeldState;
 class TelemetryDock;
+class VmPanel;
 class TelemetrySampler;
 class FabricDocument;
 class PartitionPanel;
 class PolicyEditor;
+class OpenSmPanel;
+class RoutingKeysPanel;
 class RoutingPreview;
+class ReconfigurationStudio;
 class WeightTable;
+class LftInspector;
+class PathTrace;
 class FabricView;
 class NodeFilterProxyModel;
 class NodeTableModel;
@@ -85,6 +91,9 @@ public:
     TelemetryDock *telemetryDock() const { return m_telemetryDock; }
     QDockWidget *telemetryDockWidget() const { return m_telemetryDockWidget; }
     QDockWidget *fabricChangesDock() const { return m_changesDock; }
+    // The Virtual Machines dock (views/vswitch): shown for vSwitch fabrics.
+    VmPanel *vmPanel() const { return m_vmPanel; }
+    QDockWidget *vmDock() const { return m_vmDock; }
 
     // False while a big fabric is being laid out; sceneReady() comes when it is drawn.
     bool isSceneReady() const;
@@ -116,6 +125,20 @@ public:
     WeightTable *weightTable() const { return m_weightTable; }
     QDockWidget *previewDock() const { return m_previewDock; }
     QDockWidget *diffDock() const { return m_diffDock; }
+    // The LFT Inspector and Trace Path docks (views/studio): one switch's table, current beside
+    // proposed; a host-to-host route hop by hop on both.
+    LftInspector *lftInspector() const { return m_lftInspector; }
+    QDockWidget *lftInspectorDock() const { return m_lftInspectorDock; }
+    PathTrace *pathTrace() const { return m_pathTrace; }
+    QDockWidget *pathTraceDock() const { return m_pathTraceDock; }
+    // The OpenSM dock (views/studio): the commit target's OpenSM and its warnings.
+    OpenSmPanel *openSmPanel() const { return m_openSmPanel; }
+    QDockWidget *openSmDock() const { return m_openSmDock; }
+    QAction *ebbBottlenecksAction() const { return m_ebbBottlenecksAction; }
+    RoutingKeysPanel *routingKeysPanel() const { return m_routingKeysPanel; }
+    QDockWidget *routingKeysDock() const { return m_routingKeysDock; }
+    ReconfigurationStudio *reconfigurationStudio() const { return m_studio; }
+    QDockWidget *studioDock() const { return m_studioDock; }
     const ForwardingTables *currentTables() const;
     const FabricSummary &summary() const { return m_summary; }
     FabricScene *fabricScene() const { return m_scene; }
@@ -134,6 +157,8 @@ protected:
 
 private:
     void createActions();
+    // View ▸ Show eBB Bottlenecks: the proposal's eBB bottlenecks on the map (EbbBottlenecks.h).
+    void showEbbBottlenecks();
     void createDocks();
     void readSettings();
     void writeSettings() const;
@@ -186,6 +211,10 @@ private:
     QUndoView *m_undoView = nullptr;
     QDockWidget *m_previewDock = nullptr;
     QDockWidget *m_diffDock = nullptr;
+    LftInspector *m_lftInspector = nullptr;
+    QDockWidget *m_lftInspectorDock = nullptr;
+    PathTrace *m_pathTrace = nullptr;
+    QDockWidget *m_pathTraceDock = nullptr;
     QComboBox *m_linkColouring = nullptr;
     QComboBox *m_hostColouring = nullptr;
     QComboBox *m_shownRouting = nullptr;
@@ -198,6 +227,8 @@ private:
     int m_livePort = 0;
     QAction *m_discoverAction = nullptr;
     QAction *m_rediscoverAction = nullptr;
+    VmPanel *m_vmPanel = nullptr;
+    QDockWidget *m_vmDock = nullptr;
     FabricChangesPanel *m_changesPanel = nullptr;
     QDockWidget *m_changesDock = nullptr;
     std::shared_ptr<const Fabric> m_liveFabric;  // the fabric last discovered (telemetry reads only it)
@@ -205,6 +236,13 @@ private:
     TelemetryDock *m_telemetryDock = nullptr;
     QDockWidget *m_telemetryDockWidget = nullptr;
     QAction *m_telemetryAction = nullptr;
+    OpenSmPanel *m_openSmPanel = nullptr;
+    QAction *m_ebbBottlenecksAction = nullptr;
+    RoutingKeysPanel *m_routingKeysPanel = nullptr;
+    QDockWidget *m_routingKeysDock = nullptr;
+    QDockWidget *m_openSmDock = nullptr;
+    ReconfigurationStudio *m_studio = nullptr;
+    QDockWidget *m_studioDock = nullptr;
 };
 
 }  // namespace weft

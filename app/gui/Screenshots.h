@@ -19,8 +19,11 @@ bool runPreviewAndWait(MainWindow &window, const QString &engine, int timeoutMs)
 
 // Sets the window up for one of the README's pictures: "partitions" (hosts and cables by
 // partition), "load" (cables by load under a preview) or "preview" (the same with the preview's
-// and the diff's docks in front). An empty view leaves the window as it is; an unknown one is
-// false.
+// and the diff's docks in front), "vms" (a generated hypervisor fabric with a VM migration
+// planned in the Virtual Machines dock), "lft" (the LFT inspector on a switch whose table a
+// preview changes, the demo's switches holding ftree tables), "studio" and "whatif" (a link
+// failure on the demo planned in the Reconfiguration Studio: the dock wide, or the map). An empty view leaves the window as it is; an unknown
+// one is false.
 bool prepareScreenshot(MainWindow &window, const QString &view);
 
 // Waits for a pending layout, then saves a picture of the window (format by the file's suffix).

@@ -73,6 +73,11 @@ std::vector<std::vector<int>> explicitFlows(const TrafficModel &model, std::size
 
 }  // namespace
 
+std::vector<std::vector<int>> modelSourcesOf(const TrafficModel &model, std::size_t endPorts)
+{
+    return explicitFlows(model, endPorts);
+}
+
 Metrics computeMetrics(const Fabric &fabric, const Tenancy &tenancy, const ForwardingTables &tables, const TrafficModel &model)
 {
     Metrics metrics;

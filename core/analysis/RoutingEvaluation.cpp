@@ -34,6 +34,19 @@ Result<RoutingEvaluation> evaluateRouting(const Fabric &fabric, const Tenancy &t
     evaluation.metrics = std::make_shared<const Metrics>(computeMetrics(fabric, tenancy, tables, options.model));
     evaluation.metricsSeconds = double(clock.nsecsElapsed()) / 1e9;
 
+    if (options.throughput) {
+        if (evaluation.metrics->modelFlows > options.throughputMaxFlows) {
+            evaluation.warnings << QStringLiteral("No fluid throughput: %1 has %2 flows here (at most %3 are rated); choose a sampled traffic model (uniform-random, shift, bisection)")
+                                       .arg(options.model.toString()).arg(evaluation.metrics->modelFlows).arg(options.throughputMaxFlows);
+        } else if (Result<FluidThroughput> rated = fluidThroughput(fabric, tables, modelFlows(fabric, tenancy, options.model), tenancy)) {
+            evaluation.throughput = std::move(rated).value();
+        } else {
+            evaluation.warnings << QStringLiteral("No fluid throughput: %1").arg(rated.error().message);
+        }
+        if (!keepGoing(EvaluationStage::Measuring, 1, 1))
+            return cancelledError;
+    }
+
     if (options.ebbSamples <= 0)
         return evaluation;
     Result<EffectiveBisection> ebb = EffectiveBisection::prepare(fabric, tables, tenancy);

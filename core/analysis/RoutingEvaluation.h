@@ -6,6 +6,7 @@
 // judged alike.
 
 #include "EffectiveBisection.h"
+#include "FluidThroughput.h"
 #include "Fabric.h"
 #include "ForwardingTables.h"
 #include "Metrics.h"
@@ -31,6 +32,10 @@ struct EvaluationOptions
     TrafficModel model;
     int ebbSamples = 0;    // random bisections; 0: no eBB
     int ebbThreads = 0;    // 0: one per hardware thread
+    // Rate the traffic model's flows with the fluid max-min model (FluidThroughput.h), when the
+    // model has no more than `throughputMaxFlows` flows (else a warning says why not).
+    bool throughput = false;
+    std::uint64_t throughputMaxFlows = 2'000'000;
     // Called on the calling thread as each stage starts and now and then during eBB; false
     // cancels the evaluation.
     std::function<bool(EvaluationStage stage, int done, int total)> progress;
@@ -42,6 +47,7 @@ struct RoutingEvaluation
     // Shared so that a view can keep the per-link figures without copying them.
     std::shared_ptr<const Metrics> metrics;
     std::optional<EbbResult> ebb;  // when asked for and the tables allow it
+    std::optional<FluidThroughput> throughput;  // when asked for and affordable
     QStringList warnings;          // why eBB was asked for and not computed
     double validationSeconds = 0;
     double metricsSeconds = 0;

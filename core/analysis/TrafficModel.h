@@ -90,6 +90,12 @@ Status setPartitionPolicy(Tenancy &tenancy, const QString &assignment);
 // mapping differs between standard libraries: the same seed gives the same pattern everywhere.
 std::uint64_t uniformBelow(std::mt19937_64 &rng, std::uint64_t n);
 
+// The source end ports of each destination end port (indices into PartitionMembership::
+// endPorts(), grouped by destination) under a model with explicit pairs: uniform-random, shift
+// and bisection, drawn from model.seed as the metrics draw them. Empty lists for the all-pairs
+// models, whose pairs follow from the partitions.
+std::vector<std::vector<int>> modelSourcesOf(const TrafficModel &model, std::size_t endPorts);
+
 struct EndPort
 {
     PortIndex port = kNoIndex;

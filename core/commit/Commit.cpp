@@ -186,15 +186,20 @@ struct FileSnapshot
 {
     QString path;
     bool existed = false;
+    // The previous content; not read for the LFT dump, whose backup (SafeFile's second name for
+    // the replaced file) is put back instead: a 6 GB dump is never held in memory.
     QByteArray content;
+    bool fromBackup = false;
+    bool written = false;  // replaced by this commit: only such a file is restored
 };
 
-Result<FileSnapshot> snapshot(const QString &path)
+Result<FileSnapshot> snapshot(const QString &path, bool keepContent = true)
 {
     FileSnapshot s;
     s.path = path;
     s.existed = QFileInfo::exists(path);
-    if (s.existed) {
+    s.fromBackup = !keepContent;
+    if (s.existed && keepContent) {
         QFile f(path);
         if (!f.open(QIODevice::ReadOnly))
             return Error{path, 0, QStringLiteral("cannot read: %1").arg(f.errorString())};
@@ -205,13 +210,15 @@ Result<FileSnapshot> snapshot(const QString &path)
 
 Status restore(const FileSnapshot &s)
 {
+    if (!s.written)
+        return Done{};
     if (!s.existed) {
         if (QFileInfo::exists(s.path) && !QFile::remove(s.path))
             return Error{s.path, 0, QStringLiteral("cannot remove the file written by the failed commit")};
         return Done{};
     }
     // The backup beside it already holds this content; keep it.
-    return writeFileAtomically(s.path, s.content, false);
+    return s.fromBackup ? restoreBackup(s.path) : writeFileAtomically(s.path, s.content, false);
 }
 
 }  // namespace
@@ -638,7 +645,7 @@ private:
         lap(QStringLiteral("diff"), CommitStageTime::Kind::Weft);
 
         // 2. Write.
-        Result<FileSnapshot> lfts = snapshot(m_target.lftsPath);
+        Result<FileSnapshot> lfts = snapshot(m_target.lftsPath, false);
         Result<FileSnapshot> partitions = snapshot(m_target.partitionsPath);
         if (!lfts || !partitions) {
             refuse(CommitOutcome::Refused, {(lfts ? partitions.error() : lfts.error()).toString()});
@@ -661,6 +668,7 @@ private:
                 fail({QStringLiteral("writing failed: %1").arg(written.error().toString())});
                 return;
             }
+            m_previous[std::size_t(file)].written = true;
             m_report.written = true;
         }
         step(QStringLiteral("wrote %1 and %2 (previous versions kept as .bak)").arg(m_target.lftsPath, m_target.partitionsPath));
@@ -931,6 +939,7 @@ private:
             fail({QStringLiteral("writing failed: %1").arg(written.error().toString())});
             return false;
         }
+        m_previous.back().written = true;
         step(QStringLiteral("wrote %1: qos TRUE, qos_sl2vl %2 (previous version kept as .bak)").arg(m_target.optionsPath, slToVlText(m_slToVl)));
         return true;
     }
@@ -1107,7 +1116,7 @@ private:
             return false;
         // What the backups hold: the state to roll back to.
         for (qsizetype i = 0; i < unfinished->files.size(); ++i) {
-            FileSnapshot previous{unfinished->files[i], !unfinished->backups[i].isEmpty(), {}};
+            FileSnapshot previous{unfinished->files[i], !unfinished->backups[i].isEmpty(), {}, false, true};
             if (previous.existed) {
                 Result<FileSnapshot> backup = snapshot(unfinished->backups[i]);
                 if (!backup || !backup->existed) {

@@ -127,4 +127,38 @@ Status writeFileAtomically(const QString &path, const std::function<bool(QIODevi
     return Done{};
 }
 
+Status restoreBackup(const QString &path)
+{
+    const QString backup = backupPath(path);
+    const QFileInfo info(backup);
+    if (!info.isFile() || info.isSymLink())
+        return Error{backup, 0, QStringLiteral("no backup to restore %1 from").arg(path)};
+#if defined(Q_OS_UNIX)
+    const QByteArray temporary = QFile::encodeName(path + QStringLiteral(".restoring"));
+    (void)::unlink(temporary.constData());
+    if (::link(QFile::encodeName(backup).constData(), temporary.constData()) == 0) {
+        if (::rename(temporary.constData(), QFile::encodeName(path).constData()) == 0)
+            return Done{};
+        (void)::unlink(temporary.constData());
+    }
+#endif
+    QFile source(backup);
+    if (!source.open(QIODevice::ReadOnly))
+        return Error{backup, 0, QStringLiteral("cannot read the backup: %1").arg(source.errorString())};
+    return writeFileAtomically(
+        path,
+        [&source](QIODevice &file) {
+            for (;;) {
+                const QByteArray piece = source.read(qint64(4) << 20);
+                if (source.error() != QFileDevice::NoError)
+                    return false;
+                if (piece.isEmpty())
+                    return true;
+                if (file.write(piece) != piece.size())
+                    return false;
+            }
+        },
+        false);
+}
+
 }  // namespace weft

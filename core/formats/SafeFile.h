@@ -27,4 +27,10 @@ Status writeFileAtomically(const QString &path, const QByteArray &data, bool kee
 // file and returns false on failure, leaving `path` unchanged.
 Status writeFileAtomically(const QString &path, const std::function<bool(QIODevice &)> &write, bool keepBackup = true);
 
+// Puts the backup of `path` (backupPath) back in its place, atomically, and keeps the backup:
+// the undo of a writeFileAtomically that kept one. A second name for the backup is renamed over
+// `path`, so nothing is read or copied whatever the size; where that cannot be done the backup is
+// copied a piece at a time. Fails when there is no backup.
+Status restoreBackup(const QString &path);
+
 }  // namespace weft

@@ -1,5 +1,7 @@
 #include "Virtualisation.h"
 
+#include "FabricEdit.h"
+
 #include <algorithm>
 
 namespace weft {
@@ -102,6 +104,25 @@ bool VirtualisedFabric::findVf(const Fabric &fabric, const QString &text, int *h
     return false;
 }
 
+std::map<Guid, double> vmWeights(const Fabric &fabric, const VirtualisedFabric &virt,
+                                 const std::map<Guid, double> &hypervisorWeights)
+{
+    std::map<Guid, double> result;
+    for (const Hypervisor &h : virt.hypervisors) {
+        const int vms = h.runningVms();
+        if (vms == 0)
+            continue;
+        const auto given = hypervisorWeights.find(h.vSwitchGuid);
+        const double weight = given == hypervisorWeights.end() ? 1.0 : given->second;
+        for (const VirtualFunction &vf : h.vfs) {
+            const PortIndex port = fabric.portOf(vf.node, 1);
+            if (vf.lid != 0 && port != kNoIndex)
+                result[fabric.port(port).guid] = weight / vms;
+        }
+    }
+    return result;
+}
+
 std::int64_t VirtualisedFabric::runningVms() const
 {
     std::int64_t n = 0;
@@ -198,49 +219,7 @@ Result<Fabric> fabricWithLids(const Fabric &fabric, const std::vector<LidChange>
             return Error{{}, 0, QStringLiteral("LID change for a port the fabric does not have")};
         lids[std::size_t(c.port)] = c.lid;
     }
-    FabricBuilder builder;
-    builder.reserve(fabric.nodes().size(), fabric.ports().size());
-    auto fail = [](const QString &e) { return Error{{}, 0, e}; };
-    for (const Node &n : fabric.nodes()) {
-        FabricBuilder::NodeSpec spec;
-        spec.type = n.type;
-        spec.guid = n.guid;
-        spec.portCount = n.portCount;
-        spec.name = n.name;
-        spec.description = n.description;
-        spec.systemImageGuid = n.systemImageGuid;
-        spec.vendorId = n.vendorId;
-        spec.deviceId = n.deviceId;
-        spec.enhancedPort0 = n.enhancedPort0;
-        NodeIndex created = kNoIndex;
-        if (QString e = builder.addNode(spec, &created); !e.isEmpty())
-            return fail(e);
-        for (int number = 0; number <= n.portCount; ++number) {
-            const PortIndex pi = n.firstPort + number;
-            const Port &port = fabric.port(pi);
-            if (!port.present)
-                continue;
-            if (QString e = builder.setPortGuid(created, number, port.guid); !e.isEmpty())
-                return fail(e);
-            if (lids[std::size_t(pi)] != 0) {
-                if (QString e = builder.setPortLid(created, number, lids[std::size_t(pi)], port.lmc); !e.isEmpty())
-                    return fail(e);
-            }
-            if (number > 0 && port.width != 0) {
-                if (QString e = builder.setPortLink(created, number, port.width, port.speed); !e.isEmpty())
-                    return fail(e);
-            }
-            if (QString e = builder.setPortState(created, number, port.state); !e.isEmpty())
-                return fail(e);
-        }
-    }
-    for (const Link &l : fabric.links()) {
-        const Port &a = fabric.port(l.a);
-        const Port &b = fabric.port(l.b);
-        if (QString e = builder.connect(a.node, a.number, b.node, b.number); !e.isEmpty())
-            return fail(e);
-    }
-    return std::move(builder).build();
+    return editedFabric(fabric, FabricEdit{{}, {}, std::move(lids)});
 }
 
 }  // namespace weft

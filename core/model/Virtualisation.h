@@ -20,6 +20,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace weft {
@@ -112,6 +113,16 @@ struct VirtualisedFabric
 
 // Finds the hypervisors. Fails if the fabric has none, or a vSwitch has no CA behind it.
 Result<VirtualisedFabric> findHypervisors(const Fabric &fabric);
+
+// Per-VM weights (spec 003 §3.2.6, T-WFT-4; the weights vswitch-ftree routes VM LIDs with): a
+// vSwitch's weight is divided equally among its running VMs, so every vSwitch with VMs weighs
+// its own weight in total, whether it runs one VM or many (vSwitch A with 4 VMs and B with 1,
+// both weight 1: A's VMs 0.25 each, B's 1.0). `hypervisorWeights` is keyed by vSwitch GUID
+// (Hypervisor::vSwitchGuid); an absent hypervisor weighs 1. The result is keyed by the port
+// GUID of each running VM (a VF with a LID); free VFs and PFs have none. Weights must be finite
+// and 0 or more (routeVSwitchFatTree checks them; any other caller checks its own).
+std::map<Guid, double> vmWeights(const Fabric &fabric, const VirtualisedFabric &virt,
+                                 const std::map<Guid, double> &hypervisorWeights = {});
 
 // The same fabric with some CA port LIDs changed (0 removes a LID): VMs moving, booting and
 // shutting down change who owns a LID, and Fabric is immutable.

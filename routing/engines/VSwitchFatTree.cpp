@@ -1,6 +1,7 @@
 #include "VSwitchFatTree.h"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <numeric>
 
@@ -393,12 +394,22 @@ Result<VSwitchRouting> routeVSwitchFatTree(const Fabric &fabric, const Virtualis
                                            const VSwitchRoutingOptions &options)
 {
     const Lid maxLid = fabric.maxLid();
-    std::int64_t scale = 1;
+    for (const auto &[guid, w] : options.hypervisorWeights) {
+        if (!std::isfinite(w) || w < 0 || w > 1e6)
+            return refuse(QStringLiteral("the weight of vSwitch %1 is %2; weights must be finite, 0 to 1e6").arg(guidText(guid)).arg(w));
+        if (virt.findHypervisor(guidText(guid)) < 0)
+            return refuse(QStringLiteral("%1 is not the GUID of a vSwitch of this fabric").arg(guidText(guid)));
+    }
+    // Exact weights: in units of 1/scale of a vSwitch, the scale a multiple of every VM count,
+    // so that the default 1/num_vms is an integer (E7); given vSwitch weights are quantised to
+    // 1/1024 of that.
+    std::int64_t scale = options.hypervisorWeights.empty() ? 1 : 1024;
     for (const Hypervisor &h : virt.hypervisors) {
         const int vms = h.runningVms();
         if (vms > 0)
             scale = std::lcm(scale, std::int64_t(vms));
     }
+    const std::map<Guid, double> vmWeight = vmWeights(fabric, virt, options.hypervisorWeights);
     const FtreeOrder ftree = ftreeOrder(fabric, virt, tree);
     Router router(tree, maxLid, ftree.neighbours);
     VSwitchRouting out;
@@ -420,7 +431,8 @@ Result<VSwitchRouting> routeVSwitchFatTree(const Fabric &fabric, const Virtualis
             out.vSwitchOrder.push_back(hi);
             for (const VirtualFunction &vf : h.vfs) {
                 if (vf.lid != 0)
-                    router.routeEndLid(ftree.leaves[i], h.leafPort, vf.lid, scale / vms);
+                    router.routeEndLid(ftree.leaves[i], h.leafPort, vf.lid,
+                                       std::llround(vmWeight.at(fabric.port(fabric.portOf(vf.node, 1)).guid) * double(scale)));
             }
         }
     }

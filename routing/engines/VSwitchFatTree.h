@@ -24,6 +24,7 @@
 #include "Virtualisation.h"
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace weft {
@@ -68,13 +69,16 @@ struct VSwitchRoutingOptions
 {
     bool vSwitchTables = true;  // tables for the vSwitches too (off: physical switches only, to save memory)
     std::int64_t pfWeight = 1;  // w_PF relative to one vSwitch's VM total (E4)
+    // vSwitch weights by vSwitch GUID (absent: 1), divided among each vSwitch's VMs by
+    // vmWeights (Virtualisation.h). The engine of the registry weighs every vSwitch 1.
+    std::map<Guid, double> hypervisorWeights;
 };
 
 struct VSwitchRouting
 {
     Routing routing;
     // Per cable (PhysicalTree cable id): accumulated weight going down it and going up it, in
-    // vSwitch units (a vSwitch's VMs sum to 1, a PF weighs pfWeight).
+    // vSwitch units (a vSwitch's VMs sum to its weight, 1 by default; a PF weighs pfWeight).
     std::vector<double> loadDown;
     std::vector<double> loadUp;
     std::vector<double> loadDownBeforePfPass;

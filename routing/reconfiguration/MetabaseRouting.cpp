@@ -14,6 +14,40 @@
 namespace weft {
 
 namespace {
+constexpr SlotPolicy kSlotPolicies[] = {SlotPolicy::PortOrder, SlotPolicy::Weighted, SlotPolicy::Sticky,
+                                        SlotPolicy::MpiOrder, SlotPolicy::Priority};
+}
+
+QString slotPolicyName(SlotPolicy policy)
+{
+    switch (policy) {
+    case SlotPolicy::PortOrder: return QStringLiteral("port-order");
+    case SlotPolicy::Weighted: return QStringLiteral("weighted");
+    case SlotPolicy::Sticky: return QStringLiteral("sticky");
+    case SlotPolicy::MpiOrder: return QStringLiteral("mpi-order");
+    case SlotPolicy::Priority: return QStringLiteral("priority");
+    }
+    return {};
+}
+
+std::optional<SlotPolicy> slotPolicyFromName(const QString &name)
+{
+    const QString wanted = name.trimmed().toLower().replace(QLatin1Char('_'), QLatin1Char('-'));
+    for (SlotPolicy policy : kSlotPolicies)
+        if (slotPolicyName(policy) == wanted)
+            return policy;
+    return std::nullopt;
+}
+
+QString slotPolicyNames()
+{
+    QStringList names;
+    for (SlotPolicy policy : kSlotPolicies)
+        names << slotPolicyName(policy);
+    return names.join(QStringLiteral(", "));
+}
+
+namespace {
 
 using routing::FatTreeColumnRouter;
 using routing::FatTreeLayout;
@@ -246,17 +280,66 @@ Result<MetabaseRun> Metabase::reroute(const Fabric &installedFabric, const Forwa
             targets[t->second].weight = Load(std::llround(w * FatTreeColumnRouter::kWeightScale));
     }
 
+    // The ports MpiOrder and Priority list, as targets: each an end port on a leaf, once.
+    auto listedTargets = [&](const std::vector<Guid> &guids, const QString &list) -> Result<std::vector<std::size_t>> {
+        const QString policy = slotPolicyName(options.policy);
+        if (guids.empty())
+            return fail(QStringLiteral("%1: %2 is empty").arg(policy, list));
+        std::vector<std::size_t> result;
+        std::vector<char> seen(targets.size(), 0);
+        for (Guid guid : guids) {
+            auto t = targetByGuid.find(guid);
+            if (t == targetByGuid.end()) {
+                // An end node's GUID names its one cabled port.
+                const NodeIndex node = fabric.nodeByGuid(guid);
+                if (node != kNoIndex && fabric.node(node).type == NodeType::Switch)
+                    return fail(QStringLiteral("%1: %2 in %3 is a switch, not an end port").arg(policy, guidText(guid), list));
+                int cabled = 0;
+                if (node != kNoIndex) {
+                    for (int number = 1; number <= fabric.node(node).portCount; ++number) {
+                        const PortIndex p = fabric.portOf(node, number);
+                        auto found = p == kNoIndex ? targetByGuid.end() : targetByGuid.find(fabric.port(p).guid);
+                        if (found != targetByGuid.end()) {
+                            t = found;
+                            ++cabled;
+                        }
+                    }
+                }
+                if (cabled > 1)
+                    return fail(QStringLiteral("%1: node %2 in %3 has %4 cabled ports; give the port GUID")
+                                    .arg(policy, guidText(guid), list)
+                                    .arg(cabled));
+                if (cabled == 0)
+                    return fail(QStringLiteral("%1: %2 in %3 is not an end port cabled to a leaf of this fabric")
+                                    .arg(policy, guidText(guid), list));
+            }
+            if (seen[t->second])
+                return fail(QStringLiteral("%1: port %2 is in %3 twice").arg(policy, guidText(targets[t->second].at.portGuid), list));
+            seen[t->second] = 1;
+            result.push_back(t->second);
+        }
+        return result;
+    };
+
     const std::size_t slots = std::size_t(bp.leaves) * std::size_t(bp.slotsPerLeaf);
     std::vector<char> taken(slots, 0);
-    if (options.policy == SlotPolicy::PortOrder) {
-        std::vector<std::size_t> order(targets.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            return std::tie(targets[a].leaf, targets[a].at.leafPort) < std::tie(targets[b].leaf, targets[b].at.leafPort);
+    // PORT_ORDER's slots: a port takes the index of its rank among its leaf's end ports. Over
+    // leaves in ftree index order this is ftree's CA order, the positions MpiOrder hands out.
+    std::vector<std::size_t> caOrder(targets.size());
+    std::vector<int> portOrderIndex(targets.size(), 0);
+    {
+        std::iota(caOrder.begin(), caOrder.end(), 0);
+        auto ordinal = [&](std::size_t i) { return bp.leafOrdinal[std::size_t(targets[i].leaf)]; };
+        std::stable_sort(caOrder.begin(), caOrder.end(), [&](std::size_t a, std::size_t b) {
+            return std::make_tuple(ordinal(a), targets[a].at.leafPort) < std::make_tuple(ordinal(b), targets[b].at.leafPort);
         });
         std::vector<int> next(bp.switchGuids.size(), 0);
-        for (std::size_t i : order)
-            targets[i].slot = bp.slot(targets[i].leaf, next[std::size_t(targets[i].leaf)]++);
+        for (std::size_t i : caOrder)
+            portOrderIndex[i] = next[std::size_t(targets[i].leaf)]++;
+    }
+    if (options.policy == SlotPolicy::PortOrder) {
+        for (std::size_t i = 0; i < targets.size(); ++i)
+            targets[i].slot = bp.slot(targets[i].leaf, portOrderIndex[i]);
     } else {
         std::vector<const LinearForwardingTable *> installedLft(bp.switchGuids.size(), nullptr);
         for (std::size_t s = 0; s < bp.switchGuids.size(); ++s)
@@ -278,17 +361,15 @@ Result<MetabaseRun> Metabase::reroute(const Fabric &installedFabric, const Forwa
                 most = std::max(most, linkLoad[std::size_t(l)]);
             return most;
         };
+        auto place = [&](Target &t, int slot) {
+            t.slot = slot;
+            taken[std::size_t(slot)] = 1;
+            for (int l : bp.slotLinks[std::size_t(slot)])
+                linkLoad[std::size_t(l)] += t.weight;
+        };
         const Load slack = Load(std::llround(options.slack * FatTreeColumnRouter::kWeightScale));
-        std::vector<std::size_t> order(targets.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            if (targets[a].weight != targets[b].weight)
-                return targets[a].weight > targets[b].weight;
-            return targets[a].at.portGuid < targets[b].at.portGuid;
-        });
-        const bool sticky = options.policy == SlotPolicy::Sticky;
-        for (std::size_t i : order) {
-            Target &t = targets[i];
+        // WEIGHTED's choice, or STICKY's when `sticky`.
+        auto placeWeighted = [&](Target &t, bool sticky) {
             int best = -1, bestAgree = -1, previous = -1, previousAgree = 0;
             Load bestLoad = 0;
             for (int j = 0; j < bp.slotsPerLeaf; ++j) {
@@ -310,11 +391,96 @@ Result<MetabaseRun> Metabase::reroute(const Fabric &installedFabric, const Forwa
             int chosen = best;
             if (previous >= 0 && !taken[std::size_t(previous)] && slotLoad(previous) <= bestLoad + slack)
                 chosen = previous;
-            t.slot = chosen;
-            taken[std::size_t(chosen)] = 1;
-            for (int l : bp.slotLinks[std::size_t(chosen)])
-                linkLoad[std::size_t(l)] += t.weight;
+            place(t, chosen);
+        };
+        auto heaviestFirst = [&](std::vector<std::size_t> &order) {
+            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+                if (targets[a].weight != targets[b].weight)
+                    return targets[a].weight > targets[b].weight;
+                return targets[a].at.portGuid < targets[b].at.portGuid;
+            });
+        };
+
+        if (options.policy == SlotPolicy::MpiOrder) {
+            Result<std::vector<std::size_t>> job = listedTargets(options.nodeOrder, QStringLiteral("the node order"));
+            if (!job)
+                return job.error();
+            // Position r of the job in ftree's CA order, and the slot index PORT_ORDER gives it.
+            std::vector<char> inJob(targets.size(), 0);
+            for (std::size_t i : *job)
+                inJob[i] = 1;
+            std::vector<int> positionIndex;
+            for (std::size_t i : caOrder)
+                if (inJob[i])
+                    positionIndex.push_back(portOrderIndex[i]);
+            int displaced = 0;
+            for (std::size_t rank = 0; rank < job->size(); ++rank) {
+                Target &t = targets[(*job)[rank]];
+                const int wanted = bp.slot(t.leaf, positionIndex[rank]);
+                if (!taken[std::size_t(wanted)]) {
+                    place(t, wanted);
+                } else {
+                    placeWeighted(t, false);
+                    ++displaced;
+                }
+            }
+            if (displaced > 0)
+                run.reconfiguration.proposal.warnings
+                    << QStringLiteral("%1: mpi-order: %2 of %3 ranks could not take the slot of their position in ftree's CA "
+                                      "order (another rank on their leaf took it): the rank order does not group ports by "
+                                      "leaf as the CA order does, so the shift pattern may block")
+                           .arg(engine)
+                           .arg(displaced)
+                           .arg(job->size());
+        } else if (options.policy == SlotPolicy::Priority) {
+            Result<std::vector<std::size_t>> high = listedTargets(options.priorityNodes, QStringLiteral("the priority ports"));
+            if (!high)
+                return high.error();
+            heaviestFirst(*high);
+            // Per directed link, the priority targets whose slot crosses it.
+            std::vector<std::vector<std::size_t>> priorityOn(bp.directedLinks);
+            std::vector<std::size_t> stamp(targets.size(), 0);
+            std::size_t round = 0;
+            auto sharing = [&](int slot) {
+                ++round;
+                int others = 0;
+                for (int l : bp.slotLinks[std::size_t(slot)])
+                    for (std::size_t other : priorityOn[std::size_t(l)])
+                        if (stamp[other] != round) {
+                            stamp[other] = round;
+                            ++others;
+                        }
+                return others;
+            };
+            for (std::size_t i : *high) {
+                Target &t = targets[i];
+                int best = -1, bestShared = 0;
+                Load bestLoad = 0;
+                for (int j = 0; j < bp.slotsPerLeaf; ++j) {
+                    const int slot = bp.slot(t.leaf, j);
+                    if (taken[std::size_t(slot)])
+                        continue;
+                    const int shared = sharing(slot);
+                    const Load load = slotLoad(slot);
+                    if (best < 0 || std::tie(shared, load) < std::tie(bestShared, bestLoad)) {
+                        best = slot;
+                        bestShared = shared;
+                        bestLoad = load;
+                    }
+                }
+                place(t, best);
+                for (int l : bp.slotLinks[std::size_t(best)])
+                    priorityOn[std::size_t(l)].push_back(i);
+            }
         }
+        std::vector<std::size_t> order;
+        for (std::size_t i = 0; i < targets.size(); ++i)
+            if (targets[i].slot < 0)
+                order.push_back(i);
+        heaviestFirst(order);
+        const bool sticky = options.policy == SlotPolicy::Sticky || options.policy == SlotPolicy::MpiOrder;
+        for (std::size_t i : order)
+            placeWeighted(targets[i], sticky);
     }
 
     ForwardingTables tables;

@@ -16,8 +16,21 @@
 //   Weighted   nodes heaviest first (ties by port GUID) take the free slot of their leaf whose
 //              flows cross the least loaded links (max weighted load over the slot's links);
 //   Sticky     as Weighted, but a node keeps the slot its installed column matches when that
-//              slot is free and its load is within `slack` of the best (SlimUpdate on slots).
-// Not done here: MPI_ORDER and PRIORITY.
+//              slot is free and its load is within `slack` of the best (SlimUpdate on slots);
+//   MpiOrder   (§4.6) the job's ports, given in MPI rank order, take slots first: the port of
+//              rank r takes, on its own leaf, the slot index that ftree's CA order (leaves in
+//              ftree index order, ports in order: PortOrder's slots) gives the job's r-th port.
+//              A rank order that groups ports by leaf as the CA order does thus gets ftree's
+//              routing as if the ranks were the CA order, where the shift permutation is
+//              non-blocking on a full fat-tree. A rank whose slot is already taken (two ranks
+//              of one leaf want the same index) takes the least loaded free one, and the
+//              proposal warns. Every other port is Sticky;
+//   Priority   the high-priority ports (heaviest first, ties by port GUID) take slots first,
+//              each the free slot of its leaf whose links the fewest priority ports already
+//              placed cross (ties: least loaded, then lower slot); every other port Weighted.
+// MpiOrder and Priority take port GUIDs (an end node's GUID stands for its one cabled port);
+// an unknown GUID, a switch, a port that is not cabled to a leaf, an empty list or a port
+// listed twice is an error naming it.
 //
 // The fingerprint covers switch GUIDs, switch-to-switch cables (GUIDs and ports), which
 // switches have end ports, and K. Any cable or switch change is a miss; a change of weights,
@@ -29,15 +42,28 @@
 
 #include <map>
 #include <memory>
+#include <optional>
+#include <vector>
 
 namespace weft {
 
-enum class SlotPolicy : std::uint8_t { PortOrder, Weighted, Sticky };
+enum class SlotPolicy : std::uint8_t { PortOrder, Weighted, Sticky, MpiOrder, Priority };
+
+// "port-order", "weighted", "sticky", "mpi-order", "priority".
+QString slotPolicyName(SlotPolicy policy);
+// The names above, case-insensitive, '_' accepted for '-'; nullopt for anything else.
+std::optional<SlotPolicy> slotPolicyFromName(const QString &name);
+QString slotPolicyNames();  // "port-order, weighted, sticky, mpi-order, priority", for help texts
 
 struct MetabaseOptions
 {
     SlotPolicy policy = SlotPolicy::Sticky;
     double slack = 0;  // Sticky: weight units, as SlimUpdateOptions::slack
+    // MpiOrder: the job's communicator, port GUIDs in rank order (§4.6); its nodes are
+    // reassigned, every other node stays Sticky.
+    std::vector<Guid> nodeOrder;
+    // Priority: the high-priority ports; they choose their slots first.
+    std::vector<Guid> priorityNodes;
     QString baselineEngine = QStringLiteral("wftree");
 };
 

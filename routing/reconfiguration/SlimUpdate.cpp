@@ -77,39 +77,15 @@ std::unordered_map<Guid, EndPortRef> endPortsByGuid(const Fabric &fabric)
     return result;
 }
 
-}  // namespace
-
-ReconfigurationCost reconfigurationCost(const Fabric &installedFabric, const ForwardingTables &installed,
-                                        const Fabric &fabric, const ForwardingTables &proposed)
+// ΔP: per destination, memoised per switch of the new fabric: is the rest of the path from
+// here the same in both? Same out port, then the same next node (by GUID), recursively.
+// Calls changed(source, destination), end ports of `fabric`, for each pair whose path differs;
+// returns the pairs compared.
+template <typename Changed>
+std::uint64_t walkPathChanges(const Fabric &installedFabric, const ForwardingTables &installed, const Fabric &fabric,
+                              const ForwardingTables &proposed, Changed &&changed)
 {
-    ReconfigurationCost cost;
-
-    // ΔE and ΔB: what a subnet manager would write, switch by switch.
-    for (const SwitchForwardingTable &next : proposed.switches()) {
-        const SwitchForwardingTable *before = installed.find(next.guid);
-        if (!before) {
-            cost.entryChanges += next.lft.routeCount();
-            cost.blockChanges += std::uint64_t(next.lft.blockCount());
-            cost.switchesChanged += next.lft.blockCount() > 0;
-            continue;
-        }
-        const int blocks = std::max(next.lft.blockCount(), before->lft.blockCount());
-        std::uint64_t changedBlocks = 0;
-        for (int b = 0; b < blocks; ++b) {
-            if (blockEquals(before->lft, next.lft, b))
-                continue;
-            ++changedBlocks;
-            for (int i = 0; i < kLftBlockSize; ++i) {
-                const Lid lid = Lid(b * kLftBlockSize + i);
-                cost.entryChanges += before->lft.port(lid) != next.lft.port(lid);
-            }
-        }
-        cost.blockChanges += changedBlocks;
-        cost.switchesChanged += changedBlocks > 0;
-    }
-
-    // ΔP: per destination, memoised per switch of the new fabric: is the rest of the path from
-    // here the same in both? Same out port, then the same next node (by GUID), recursively.
+    std::uint64_t pairs = 0;
     const PathWalker was(installedFabric, installed);
     const PathWalker now(fabric, proposed);
     const std::unordered_map<Guid, EndPortRef> oldEnds = endPortsByGuid(installedFabric);
@@ -186,18 +162,60 @@ ReconfigurationCost reconfigurationCost(const Fabric &installedFabric, const For
         for (const auto &[oldSrc, newSrc] : common) {
             if (newSrc.node == newDst.node && newSrc.port == newDst.port)
                 continue;
-            ++cost.pairs;
+            ++pairs;
             const bool sameStart = newSrc.attached != kNoIndex && oldSrc.attached != kNoIndex
                                    && installedFabric.node(oldSrc.attached).guid == fabric.node(newSrc.attached).guid;
-            if (!sameStart) {
-                // Neither attached: no path either way; otherwise the path moved.
-                cost.pathModifications += !(newSrc.attached == kNoIndex && oldSrc.attached == kNoIndex);
-                continue;
-            }
-            cost.pathModifications += !sameFrom(newSrc.attached);
+            // Neither attached: no path either way; one attached or another switch: the path moved.
+            const bool moved = sameStart ? !sameFrom(newSrc.attached)
+                                         : !(newSrc.attached == kNoIndex && oldSrc.attached == kNoIndex);
+            if (moved)
+                changed(fabric.portOf(newSrc.node, newSrc.port), fabric.portOf(newDst.node, newDst.port));
         }
     }
+    return pairs;
+}
+
+}  // namespace
+
+ReconfigurationCost reconfigurationCost(const Fabric &installedFabric, const ForwardingTables &installed,
+                                        const Fabric &fabric, const ForwardingTables &proposed)
+{
+    ReconfigurationCost cost;
+
+    // ΔE and ΔB: what a subnet manager would write, switch by switch.
+    for (const SwitchForwardingTable &next : proposed.switches()) {
+        const SwitchForwardingTable *before = installed.find(next.guid);
+        if (!before) {
+            cost.entryChanges += next.lft.routeCount();
+            cost.blockChanges += std::uint64_t(next.lft.blockCount());
+            cost.switchesChanged += next.lft.blockCount() > 0;
+            continue;
+        }
+        const int blocks = std::max(next.lft.blockCount(), before->lft.blockCount());
+        std::uint64_t changedBlocks = 0;
+        for (int b = 0; b < blocks; ++b) {
+            if (blockEquals(before->lft, next.lft, b))
+                continue;
+            ++changedBlocks;
+            for (int i = 0; i < kLftBlockSize; ++i) {
+                const Lid lid = Lid(b * kLftBlockSize + i);
+                cost.entryChanges += before->lft.port(lid) != next.lft.port(lid);
+            }
+        }
+        cost.blockChanges += changedBlocks;
+        cost.switchesChanged += changedBlocks > 0;
+    }
+
+    cost.pairs = walkPathChanges(installedFabric, installed, fabric, proposed,
+                                 [&cost](PortIndex, PortIndex) { ++cost.pathModifications; });
     return cost;
+}
+
+std::uint64_t forEachChangedPath(const Fabric &installedFabric, const ForwardingTables &installed, const Fabric &fabric,
+                                 const ForwardingTables &proposed,
+                                 const std::function<void(PortIndex source, PortIndex destination)> &changed)
+{
+    return walkPathChanges(installedFabric, installed, fabric, proposed, changed);
 }
 
 namespace routing {
@@ -392,7 +410,31 @@ void FatTreeColumnRouter::descend(int sw, std::size_t column, Load weight, int e
     }
 }
 
-std::vector<int> installedChain(const FatTreeLayout &layout, const FatTreeColumnRouter &router, int leaf,
+std::vector<std::vector<int>> installedCabling(const FatTreeLayout &layout, const Fabric &installedFabric)
+{
+    std::unordered_map<Guid, int> layoutIndex;
+    for (std::size_t s = 0; s < layout.switches.size(); ++s)
+        layoutIndex.emplace(layout.switches[s].guid, int(s));
+    std::vector<std::vector<int>> next(layout.switches.size());
+    for (std::size_t s = 0; s < layout.switches.size(); ++s) {
+        const NodeIndex n = installedFabric.nodeByGuid(layout.switches[s].guid);
+        if (n == kNoIndex)
+            continue;
+        const Node &node = installedFabric.node(n);
+        next[s].assign(std::size_t(node.portCount) + 1, -1);
+        for (int number = 1; number <= node.portCount; ++number) {
+            const PortIndex p = installedFabric.portOf(n, number);
+            if (p == kNoIndex || installedFabric.port(p).remote == kNoIndex)
+                continue;
+            const auto found = layoutIndex.find(installedFabric.node(installedFabric.port(installedFabric.port(p).remote).node).guid);
+            if (found != layoutIndex.end())
+                next[s][std::size_t(number)] = found->second;
+        }
+    }
+    return next;
+}
+
+std::vector<int> installedChain(const FatTreeLayout &layout, const std::vector<std::vector<int>> &cabling, int leaf,
                                 const std::vector<std::uint8_t> &installed)
 {
     std::vector<int> best(std::size_t(layout.leafRank) + 1, -1);
@@ -418,7 +460,8 @@ std::vector<int> installedChain(const FatTreeLayout &layout, const FatTreeColumn
             const std::uint8_t out = installed[std::size_t(at)];
             if (out == kNoPath)
                 break;
-            at = router.neighbour(at, out);
+            const std::vector<int> &next = cabling[std::size_t(at)];
+            at = out < next.size() ? next[out] : -1;
             if (at < 0)
                 break;
         }
@@ -501,13 +544,14 @@ Result<Reconfiguration> slimUpdate(const Fabric &installedFabric, const Forwardi
         if (const SwitchForwardingTable *t = installed.find(layout.switches[s].guid))
             installedLft[s] = &t->lft;
     FatTreeColumnRouter router(layout, std::size_t(layout.maxLid) + 1);
+    const std::vector<std::vector<int>> cabling = routing::installedCabling(layout, installedFabric);
     FatTreeColumnRouter::Preference preference;
     preference.slack = Load(std::llround(options.slack * FatTreeColumnRouter::kWeightScale));
     preference.installed.resize(layout.switches.size());
     auto prefer = [&](Lid lid, int leaf) {
         for (std::size_t s = 0; s < layout.switches.size(); ++s)
             preference.installed[s] = installedLft[s] ? installedLft[s]->port(lid) : kNoPath;
-        preference.chain = routing::installedChain(layout, router, leaf, preference.installed);
+        preference.chain = routing::installedChain(layout, cabling, leaf, preference.installed);
         return &preference;
     };
 

@@ -25,6 +25,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace weft {
@@ -43,6 +44,13 @@ struct ReconfigurationCost
 // matched by GUID, destinations by each fabric's own LIDs.
 ReconfigurationCost reconfigurationCost(const Fabric &installedFabric, const ForwardingTables &installed,
                                         const Fabric &fabric, const ForwardingTables &proposed);
+
+// ΔP pair by pair, for a drill-down: calls `changed` with the (source, destination) end ports of
+// `fabric` of every compared pair whose path differs, destination by destination in port GUID
+// order. Returns the pairs compared (ReconfigurationCost::pairs).
+std::uint64_t forEachChangedPath(const Fabric &installedFabric, const ForwardingTables &installed, const Fabric &fabric,
+                                 const ForwardingTables &proposed,
+                                 const std::function<void(PortIndex source, PortIndex destination)> &changed);
 
 // A proposal and, beside it, what a configuration-oblivious re-route would have cost.
 struct Reconfiguration
@@ -136,9 +144,17 @@ private:
     std::vector<Load> m_loadDown, m_loadUp;       // per cable
 };
 
+// The cabling the installed tables were computed for, in `layout`'s terms: per layout switch and
+// port number, the layout switch `installedFabric` cabled there; -1 for none, or for a switch the
+// fabric no longer has.
+std::vector<std::vector<int>> installedCabling(const FatTreeLayout &layout, const Fabric &installedFabric);
+
 // The installed main path's ancestors of `leaf` towards a target, per rank (§4.4 OLD_CHAIN):
 // walked from the leaf whose installed route turns highest; -1 where unknown (broken walk).
-std::vector<int> installedChain(const FatTreeLayout &layout, const FatTreeColumnRouter &router, int leaf,
+// The walk follows the installed tables over the installed cabling (installedCabling), so that a
+// failed link does not hide the main path it carried: a detour that only a few switches' own
+// secondary entries take would otherwise pass for the main path.
+std::vector<int> installedChain(const FatTreeLayout &layout, const std::vector<std::vector<int>> &cabling, int leaf,
                                 const std::vector<std::uint8_t> &installed);
 
 // The last step of every partial reconfiguration: the cost of `result.proposal` against what is

@@ -239,6 +239,7 @@ void DiffReview::showPlan(std::shared_ptr<const Fabric> fabric, std::shared_ptr<
                 blocks << QString::number(b);
             return blocks.join(QStringLiteral(", "));
         }()));
+        name->setData(Qt::UserRole, QVariant::fromValue<qulonglong>(c.guid));  // for the LFT inspector
         m_switches->setItem(row, SwitchColumn, name);
         m_switches->setItem(row, LidColumn, numberItem(c.lid));
         m_switches->setItem(row, EntriesColumn, numberItem(c.changedEntries));

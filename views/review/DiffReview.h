@@ -62,6 +62,7 @@ public:
 
     bool hasPlan() const { return m_plan != nullptr; }
     const ReconfigurationDiff &diff() const;
+    // One row per touched switch; the switch column's Qt::UserRole holds the switch GUID.
     QTableWidget *switchTable() const { return m_switches; }
     QTableWidget *policyTable() const { return m_policies; }
     // Isolation violations of the proposal; in best-effort mode Approve needs them accepted.

@@ -411,6 +411,19 @@ void RoutingPreview::showResult()
     row(SharedLinksRow, tr("Links shared by partitions"), [](const RoutingSnapshot &s) { return double(s.metrics->sharedLinks); });
     row(InterferenceRow, tr("Inter-partition interference"), [](const RoutingSnapshot &s) { return double(s.metrics->interference); });
     row(UndeliveredRow, tr("Flows not delivered"), [](const RoutingSnapshot &s) { return double(s.metrics->undeliveredFlows); });
+    const auto throughputText = [](const RoutingSnapshot &s) {
+        return s.throughput ? tr("%1 % (slowest flow %2 GB/s)").arg(QLocale().toString(100.0 * s.throughput->normalized, 'f', 1),
+                                                                QLocale().toString(s.throughput->minFlowBytesPerSecond / 1e9, 'f', 3))
+                            : tr("not rated");
+    };
+    const bool throughputBoth = after.throughput && before && before->throughput;
+    setRow(ThroughputRow, tr("Throughput (fluid max-min)"), before ? throughputText(*before) : none, throughputText(after),
+           throughputBoth && std::abs(after.throughput->normalized - before->throughput->normalized) > 1e-9
+               ? (after.throughput->normalized > before->throughput->normalized ? 1 : -1)
+               : 0);
+    m_table->item(ThroughputRow, MeasureColumn)
+        ->setToolTip(tr("Every flow of the traffic model as a steady stream along its route, all sharing each cable max-min fairly: "
+                        "their total as a share of what the senders' own links carry, and the slowest flow"));
     const auto ebbText = [](const RoutingSnapshot &s) {
         return s.ebb ? QLocale().toString(s.ebb->mean, 'f', 3) : tr("not computed");
     };

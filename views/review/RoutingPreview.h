@@ -56,6 +56,7 @@ public:
         SharedLinksRow,
         InterferenceRow,
         UndeliveredRow,
+        ThroughputRow,
         EbbRow,
         RowCount
     };

@@ -4,10 +4,13 @@
 #include "FabricItems.h"
 #include "FabricSummary.h"
 #include "NodeQuery.h"
-#include "RouteWalk.h"
+#include "HostRoute.h"
 #include "RoutingSession.h"
+#include "TrafficModel.h"
 
+#include <QGraphicsLineItem>
 #include <QGraphicsPathItem>
+#include <QGraphicsSimpleTextItem>
 #include <QGraphicsSceneHelpEvent>
 #include <QPen>
 #include <QGraphicsView>
@@ -17,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -114,15 +118,13 @@ void FabricScene::markLiveChanges()
     const auto paths = [&](const std::vector<FabricChanges::LinkEnds> &links, std::size_t *drawn) {
         QPainterPath path;
         for (const FabricChanges::LinkEnds &link : links) {
-            NodeIndex a = f.nodeByGuid(link.nodeA);
-            NodeIndex b = f.nodeByGuid(link.nodeB);
+            const NodeIndex a = f.nodeByGuid(link.nodeA);
+            const NodeIndex b = f.nodeByGuid(link.nodeB);
             if (a == kNoIndex || b == kNoIndex)
                 continue;
-            if (m_layout.tiers[std::size_t(a)] < m_layout.tiers[std::size_t(b)])
-                std::swap(a, b);
-            const bool adjacent = m_layout.tiers[std::size_t(a)] - m_layout.tiers[std::size_t(b)] == 1;
-            path.moveTo(cableEnd(m_layout, f, a, adjacent));
-            path.lineTo(cableEnd(m_layout, f, b, false));
+            const QLineF line = cableLineBetween(a, b);
+            path.moveTo(line.p1());
+            path.lineTo(line.p2());
             ++*drawn;
         }
         return path;
@@ -136,6 +138,144 @@ void FabricScene::markLiveChanges()
     };
     m_goneMarks = item(paths(changes.linksGoneEnds, &m_cablesMarkedGone), goneCableColour(), Qt::DashLine);
     m_newMarks = item(paths(changes.linksNewEnds, &m_cablesMarkedNew), newCableColour(), Qt::SolidLine);
+    Q_EMIT coloursChanged();
+}
+
+QLineF FabricScene::cableLineBetween(NodeIndex a, NodeIndex b) const
+{
+    if (m_layout.tiers[std::size_t(a)] < m_layout.tiers[std::size_t(b)])
+        std::swap(a, b);
+    const bool adjacent = m_layout.tiers[std::size_t(a)] - m_layout.tiers[std::size_t(b)] == 1;
+    return QLineF(cableEnd(m_layout, *m_fabric, a, adjacent), cableEnd(m_layout, *m_fabric, b, false));
+}
+
+void FabricScene::setWhatIfMarks(const std::vector<LinkIndex> &links, const std::vector<NodeIndex> &nodes)
+{
+    delete m_whatIfMarks;
+    delete m_whatIfShades;
+    m_whatIfMarks = m_whatIfShades = nullptr;
+    m_whatIfMarkCount = 0;
+    if (!m_fabric || (links.empty() && nodes.empty())) {
+        Q_EMIT coloursChanged();
+        return;
+    }
+    const Fabric &f = *m_fabric;
+    // A failed cable: dashed red where it runs, crossed at its middle; a failed switch or a
+    // removed host: greyed over and crossed. Drawn over everything, the fabric stays as it is.
+    QPainterPath crosses;
+    QPainterPath dashes;
+    QPainterPath shades;
+    const auto cross = [&crosses](const QPointF &centre, double half) {
+        crosses.moveTo(centre + QPointF(-half, -half));
+        crosses.lineTo(centre + QPointF(half, half));
+        crosses.moveTo(centre + QPointF(-half, half));
+        crosses.lineTo(centre + QPointF(half, -half));
+    };
+    for (LinkIndex index : links) {
+        if (index < 0 || std::size_t(index) >= f.links().size())
+            continue;
+        const Link &link = f.links()[std::size_t(index)];
+        const QLineF line = cableLineBetween(f.port(link.a).node, f.port(link.b).node);
+        dashes.moveTo(line.p1());
+        dashes.lineTo(line.p2());
+        cross(cableCentre(index), 6);
+        ++m_whatIfMarkCount;
+    }
+    for (NodeIndex node : nodes) {
+        if (node < 0 || std::size_t(node) >= f.nodes().size())
+            continue;
+        const QRectF r = m_layout.nodeRect(f, node);
+        shades.addRect(r);
+        cross(r.center(), std::min(r.width(), r.height()) * 0.45);
+        ++m_whatIfMarkCount;
+    }
+    m_whatIfShades = addPath(shades, Qt::NoPen, QColor(0x80, 0x80, 0x80, 0xb0));
+    m_whatIfShades->setZValue(kHighlightZ + 0.6);
+    QPen dashPen(whatIfColour(), 2.5, Qt::DashLine, Qt::FlatCap);
+    dashPen.setCosmetic(true);
+    QPen crossPen(whatIfColour(), 3, Qt::SolidLine, Qt::RoundCap);
+    crossPen.setCosmetic(true);
+    m_whatIfMarks = addPath(dashes, dashPen);
+    m_whatIfMarks->setZValue(kHighlightZ + 0.7);
+    auto *crossItem = new QGraphicsPathItem(crosses, m_whatIfMarks);
+    crossItem->setPen(crossPen);
+    Q_EMIT coloursChanged();
+}
+
+QPointF FabricScene::cableCentre(LinkIndex link) const
+{
+    if (!m_fabric || link < 0 || std::size_t(link) >= m_fabric->links().size())
+        return {};
+    const Link &l = m_fabric->links()[std::size_t(link)];
+    return cableLineBetween(m_fabric->port(l.a).node, m_fabric->port(l.b).node).center();
+}
+
+QColor FabricScene::whatIfColour()
+{
+    return QColor(0xc0, 0x10, 0x10);
+}
+
+void FabricScene::setEbbBottlenecks(const std::vector<EbbBottleneck> &bottlenecks)
+{
+    delete m_ebbMarks;
+    m_ebbMarks = nullptr;
+    m_ebbBottlenecks.clear();
+    if (!m_fabric || bottlenecks.empty()) {
+        Q_EMIT coloursChanged();
+        return;
+    }
+    const Fabric &f = *m_fabric;
+    m_ebbMarks = addPath(QPainterPath(), Qt::NoPen);
+    m_ebbMarks->setZValue(kHighlightZ + 0.4);  // below what-if and live marks: those are events
+    QPen pen(ebbBottleneckColour(), 5, Qt::SolidLine, Qt::RoundCap);
+    pen.setCosmetic(true);
+    for (const EbbBottleneck &b : bottlenecks) {
+        if (b.from < 0 || std::size_t(b.from) >= f.ports().size() || f.port(b.from).remote == kNoIndex)
+            continue;
+        const NodeIndex from = f.port(b.from).node;
+        const NodeIndex to = f.port(f.port(b.from).remote).node;
+        // cableLineBetween puts the higher tier first; the label sits near the sending end, so
+        // that the two directions of one cable are told apart.
+        QLineF line = cableLineBetween(from, to);
+        if (m_layout.tiers[std::size_t(from)] < m_layout.tiers[std::size_t(to)])
+            line = QLineF(line.p2(), line.p1());
+        const QString share = QLocale().toString(100 * b.share, 'f', 1) + QStringLiteral(" %");
+        auto *item = new QGraphicsLineItem(line, m_ebbMarks);
+        item->setPen(pen);
+        item->setToolTip(tr("eBB bottleneck %1: limits %2 of the sampled streams (%n stream(s)), mean congestion %3", "",
+                            int(std::min<std::uint64_t>(b.streams, std::uint64_t(std::numeric_limits<int>::max()))))
+                             .arg(directedLinkText(f, b.from).toHtmlEscaped(), share, QLocale().toString(b.meanCongestion, 'f', 2)));
+        auto *label = new QGraphicsSimpleTextItem(share, item);
+        label->setBrush(ebbBottleneckColour().darker(160));
+        label->setFlag(QGraphicsItem::ItemIgnoresTransformations);
+        label->setPos(line.pointAt(0.3));
+        label->setToolTip(item->toolTip());
+        m_ebbBottlenecks.push_back(b);
+    }
+    Q_EMIT coloursChanged();
+}
+
+QStringList FabricScene::ebbBottleneckLabels() const
+{
+    QStringList labels;
+    if (!m_ebbMarks)
+        return labels;
+    for (QGraphicsItem *line : m_ebbMarks->childItems())
+        for (QGraphicsItem *child : line->childItems())
+            if (auto *label = dynamic_cast<QGraphicsSimpleTextItem *>(child))
+                labels << label->text();
+    return labels;
+}
+
+QColor FabricScene::ebbBottleneckColour()
+{
+    return QColor(0xe0, 0x8a, 0x00);  // amber: not the load ramp's, not the what-if red
+}
+
+void FabricScene::showRoutingLoads()
+{
+    takeShownLoads();
+    rebuildLinkLayers();
     Q_EMIT coloursChanged();
 }
 
@@ -285,6 +425,10 @@ void FabricScene::clearFabric()
     m_returnHighlight = nullptr;
     m_goneMarks = m_newMarks = nullptr;
     m_cablesMarkedGone = m_cablesMarkedNew = 0;
+    m_whatIfMarks = m_whatIfShades = nullptr;
+    m_whatIfMarkCount = 0;
+    m_ebbMarks = nullptr;
+    m_ebbBottlenecks.clear();
     m_congestionMarks = m_errorBadges = nullptr;
     m_congestionMarkCount = m_errorBadgeCount = 0;
     m_modelLoadByPort.clear();
@@ -650,27 +794,12 @@ std::vector<PortIndex> FabricScene::routePorts(NodeIndex from, NodeIndex to, boo
 {
     if (complete)
         *complete = false;
-    std::vector<PortIndex> hops;
-    if (!m_fabric || !m_tables || from == to)
-        return hops;
-    const Fabric &f = *m_fabric;
-    const Lid lid = f.nodeLid(to);
-    const Node &source = f.node(from);
-    PortIndex out = kNoIndex;
-    for (int p = 0; p <= source.portCount && out == kNoIndex; ++p) {
-        const PortIndex port = source.firstPort + p;
-        if (f.port(port).present && f.port(port).remote != kNoIndex)
-            out = port;
-    }
-    if (lid == 0 || out == kNoIndex)
-        return hops;
-    walkRouteFromPort(f, TablesByGuid(f, *m_tables), out, lid, [&](const RouteHop &hop) {
-        hops.push_back(hop.out);
-        if (hop.next == to && complete)
-            *complete = true;
-        return hop.next != to;
-    });
-    return hops;
+    if (!m_fabric || !m_tables)
+        return {};
+    const HostRoute route = traceHostRoute(*m_fabric, *m_tables, from, to);
+    if (complete)
+        *complete = route.arrived;
+    return route.outPorts();
 }
 
 std::size_t FabricScene::routeHopsShown() const
@@ -678,6 +807,22 @@ std::size_t FabricScene::routeHopsShown() const
     if (!m_returnHighlight || m_returnHighlight->lineCount() == 0)
         return 0;
     return m_highlight->lineCount() + m_returnHighlight->lineCount();
+}
+
+void FabricScene::showTracedRoutes(const std::vector<PortIndex> &current, const std::vector<PortIndex> &proposed)
+{
+    if (!m_highlight || !m_fabric)
+        return;
+    const Fabric &f = *m_fabric;
+    const auto lines = [&](const std::vector<PortIndex> &ports) {
+        std::vector<QLineF> drawn;
+        for (PortIndex p : ports)
+            drawn.emplace_back(m_layout.positions[std::size_t(f.port(p).node)],
+                               m_layout.positions[std::size_t(f.port(f.port(p).remote).node)]);
+        return drawn;
+    };
+    m_highlight->setLines(lines(current));
+    m_returnHighlight->setLines(lines(proposed));
 }
 
 void FabricScene::selectNodes(const std::vector<NodeIndex> &nodes)
@@ -1085,6 +1230,8 @@ std::vector<FabricScene::Swatch> FabricScene::colourSwatches() const
         swatches.push_back({goneCableColour(), tr("Cable gone since discovery (dashed)"), true, 2.5});
     if (m_cablesMarkedNew > 0)
         swatches.push_back({newCableColour(), tr("Cable new since discovery"), true, 2.5});
+    if (m_whatIfMarkCount > 0)
+        swatches.push_back({whatIfColour(), tr("What if: failed or removed (crossed)"), true, 2.5});
     return swatches;
 }
 
@@ -1158,11 +1305,10 @@ QString FabricScene::toolTipFor(NodeIndex n) const
     return text;
 }
 
-QString FabricScene::cableToolTipAt(const QPointF &pos, double reach) const
+LinkIndex FabricScene::cableAt(const QPointF &pos, double reach) const
 {
     if (!m_fabric)
-        return {};
-    const Fabric &f = *m_fabric;
+        return kNoIndex;
     const Cable *best = nullptr;
     double bestDistance = reach;
     for (const Cable &cable : m_cables) {
@@ -1176,9 +1322,16 @@ QString FabricScene::cableToolTipAt(const QPointF &pos, double reach) const
             best = &cable;
         }
     }
-    if (!best)
+    return best ? best->links.front() : kNoIndex;
+}
+
+QString FabricScene::cableToolTipAt(const QPointF &pos, double reach) const
+{
+    const LinkIndex found = cableAt(pos, reach);
+    if (found == kNoIndex)
         return {};
-    const Link &link = f.links()[std::size_t(best->links.front())];
+    const Fabric &f = *m_fabric;
+    const Link &link = f.links()[std::size_t(found)];
     const auto end = [&f](PortIndex p) {
         const Node &node = f.node(f.port(p).node);
         return QStringLiteral("%1 [%2]").arg((node.description.isEmpty() ? node.name : node.description).toHtmlEscaped()).arg(f.port(p).number);
@@ -1194,7 +1347,7 @@ QString FabricScene::cableToolTipAt(const QPointF &pos, double reach) const
     if (!m_measuredByPort.empty())
         text += measuredCableText(link);
     QStringList names;
-    for (int hue : linkPartitions(best->links.front()))
+    for (int hue : linkPartitions(found))
         names << partitionLabel(hue).toHtmlEscaped();
     text += QStringLiteral("<br>") + tr("Partitions: %1").arg(names.isEmpty() ? tr("none") : names.join(QStringLiteral(", ")));
     return text;
@@ -1207,6 +1360,10 @@ void FabricScene::helpEvent(QGraphicsSceneHelpEvent *event)
     QString text;
     const QList<QGraphicsItem *> found = items(event->scenePos(), Qt::IntersectsItemShape, Qt::DescendingOrder);
     for (QGraphicsItem *item : found) {
+        if (!item->toolTip().isEmpty()) {  // items of other views that carry their own (VM badges)
+            text = item->toolTip();
+            break;
+        }
         if (item->type() == NodeItem::Type) {
             text = toolTipFor(static_cast<NodeItem *>(item)->node());
             break;

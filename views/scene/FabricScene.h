@@ -14,6 +14,7 @@
 // drawn until the metrics computed under them come in, so an edit never rebuilds the picture.
 
 #include "DocumentChanges.h"
+#include "EbbBottlenecks.h"
 #include "Fabric.h"
 #include "FabricLayout.h"
 #include "ForwardingTables.h"
@@ -104,6 +105,27 @@ public:
     static QColor goneCableColour();
     static QColor newCableColour();
 
+    // What-if events (the reconfiguration studio's), drawn without touching the document's
+    // fabric: failed cables dashed and crossed, failed switches and removed hosts greyed and
+    // crossed. Empty lists clear them.
+    void setWhatIfMarks(const std::vector<LinkIndex> &links, const std::vector<NodeIndex> &nodes);
+    std::size_t whatIfMarkCount() const { return m_whatIfMarkCount; }
+    static QColor whatIfColour();
+    // eBB bottlenecks (EbbBottlenecks.h): each channel's cable drawn thick in the bottleneck
+    // colour, labelled near its sending end with the share of the sampled streams it limits (and
+    // a tooltip saying so), over everything else. Empty clears them.
+    void setEbbBottlenecks(const std::vector<EbbBottleneck> &bottlenecks);
+    const std::vector<EbbBottleneck> &ebbBottlenecks() const { return m_ebbBottlenecks; }
+    QStringList ebbBottleneckLabels() const;  // the labels drawn, in the order given
+    static QColor ebbBottleneckColour();
+    // Back to the loads of the routing shown (or measured) after setCableLoads showed others.
+    void showRoutingLoads();
+    // The cable nearest `scenePos` within `reach` scene units, drawn as a line of its own;
+    // kNoIndex if none.
+    LinkIndex cableAt(const QPointF &scenePos, double reach) const;
+    // The middle of a cable as it runs between its ends' rows (where its what-if cross goes).
+    QPointF cableCentre(LinkIndex link) const;
+
     // Selects exactly this node (kNoIndex clears the selection).
     void selectNode(NodeIndex node);
     std::vector<NodeIndex> selectedNodes() const;
@@ -145,6 +167,10 @@ public:
     // tables; empty without tables. *complete says whether it arrived.
     std::vector<PortIndex> routePorts(NodeIndex from, NodeIndex to, bool *complete = nullptr) const;
     std::size_t routeHopsShown() const;  // hops highlighted there and back; 0 if no route shown
+    // Trace path's two routes, one way, in the route highlight: through the current tables
+    // (solid) and through the proposed ones (dashed), each as out ports from the source host's
+    // on. The next selection change puts the usual highlight back.
+    void showTracedRoutes(const std::vector<PortIndex> &current, const std::vector<PortIndex> &proposed);
 
     // A node by name, description, GUID (with or without 0x) or LID ("lid 17" or a number that
     // is no GUID); kNoIndex if none. Exact matches first, then the first description containing it.
@@ -238,6 +264,7 @@ private:
     void updateNodeColours();
     void updatePartitionIndex();
     void markLiveChanges();
+    QLineF cableLineBetween(NodeIndex a, NodeIndex b) const;  // as a cable between their rows runs
     int colourKey(const std::vector<LinkIndex> &links) const;  // see rebuildLinkLayers
     QColor keyColour(int key) const;
     double keyWidth(int key) const;
@@ -281,6 +308,11 @@ private:
     QGraphicsPathItem *m_newMarks = nullptr;
     std::size_t m_cablesMarkedGone = 0;
     std::size_t m_cablesMarkedNew = 0;
+    QGraphicsPathItem *m_whatIfMarks = nullptr;
+    QGraphicsPathItem *m_whatIfShades = nullptr;
+    std::size_t m_whatIfMarkCount = 0;
+    QGraphicsPathItem *m_ebbMarks = nullptr;  // parent of one line and one label per bottleneck
+    std::vector<EbbBottleneck> m_ebbBottlenecks;
     bool m_hostsCollapsed = false;
 
     std::vector<Cable> m_cables;

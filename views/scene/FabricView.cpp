@@ -9,6 +9,8 @@
 #include <QDrag>
 #include <QLinearGradient>
 #include <QLocale>
+#include <QMenu>
+#include <QContextMenuEvent>
 #include <QPainter>
 #include <QMimeData>
 #include <QScrollBar>
@@ -182,6 +184,8 @@ void FabricView::mousePressEvent(QMouseEvent *event)
     // Dragging means the operator is exploring: stop re-fitting on resize.
     m_followFit = false;
     if (event->button() == Qt::MiddleButton || event->button() == Qt::RightButton) {
+        if (event->button() == Qt::RightButton)
+            m_rightPressPos = event->position().toPoint();
         m_panning = true;
         m_lastPanPos = event->position().toPoint();
         viewport()->setCursor(Qt::ClosedHandCursor);
@@ -238,6 +242,12 @@ void FabricView::mouseReleaseEvent(QMouseEvent *event)
         m_panning = false;
         viewport()->unsetCursor();
         event->accept();
+        const QPoint pos = event->position().toPoint();
+        if (event->button() == Qt::RightButton && (pos - m_rightPressPos).manhattanLength() < QApplication::startDragDistance())
+            if (QMenu *menu = whatIfMenuAt(pos, this)) {
+                menu->setAttribute(Qt::WA_DeleteOnClose);
+                menu->popup(viewport()->mapToGlobal(pos));
+            }
         return;
     }
     if (m_dragCandidate) {
@@ -249,6 +259,67 @@ void FabricView::mouseReleaseEvent(QMouseEvent *event)
         return;
     }
     QGraphicsView::mouseReleaseEvent(event);
+}
+
+void FabricView::contextMenuEvent(QContextMenuEvent *event)
+{
+    event->accept();
+    if (event->reason() != QContextMenuEvent::Keyboard)
+        return;
+    const QPoint pos = viewport()->mapFromGlobal(QCursor::pos());
+    if (QMenu *menu = whatIfMenuAt(viewport()->rect().contains(pos) ? pos : viewport()->rect().center(), this)) {
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(event->globalPos());
+    }
+}
+
+QMenu *FabricView::whatIfMenuAt(const QPoint &viewPos, QWidget *parent)
+{
+    const Fabric *fabric = m_scene ? m_scene->fabric() : nullptr;
+    if (!fabric)
+        return nullptr;
+    const auto name = [fabric](NodeIndex node) {
+        const Node &n = fabric->node(node);
+        return n.description.isEmpty() ? n.name : n.description;
+    };
+    NodeIndex hitNode = kNoIndex;
+    for (QGraphicsItem *item : items(viewPos))
+        if (item->type() == NodeItem::Type && item->isVisible()) {
+            hitNode = static_cast<NodeItem *>(item)->node();
+            break;
+        }
+    auto *menu = new QMenu(parent);
+    menu->setObjectName(QStringLiteral("whatIfMenu"));
+    if (hitNode != kNoIndex) {
+        const Node &node = fabric->node(hitNode);
+        const Guid guid = node.guid;
+        menu->addSection(name(hitNode));
+        if (node.type == NodeType::Switch) {
+            QAction *fail = menu->addAction(tr("Fail this switch"), this, [this, guid] { Q_EMIT failSwitchRequested(guid); });
+            fail->setObjectName(QStringLiteral("failSwitchAction"));
+            QAction *inspect = menu->addAction(tr("Inspect LFT"), this, [this, guid] { Q_EMIT inspectLftRequested(guid); });
+            inspect->setObjectName(QStringLiteral("inspectLftAction"));
+        } else {
+            QAction *remove = menu->addAction(tr("Remove"), this, [this, guid] { Q_EMIT removeHostRequested(guid); });
+            remove->setObjectName(QStringLiteral("removeHostAction"));
+            remove->setToolTip(tr("Plan the reconfiguration as if this host were removed"));
+        }
+        return menu;
+    }
+    const LinkIndex link = m_scene->cableAt(mapToScene(viewPos), 6.0 / std::max(zoom(), 1e-6));
+    if (link == kNoIndex) {
+        delete menu;
+        return nullptr;
+    }
+    const Link &l = fabric->links()[std::size_t(link)];
+    const Port &a = fabric->port(l.a);
+    const Port &b = fabric->port(l.b);
+    menu->addSection(tr("%1 [%2] – %3 [%4]").arg(name(a.node)).arg(int(a.number)).arg(name(b.node)).arg(int(b.number)));
+    const Guid guid = fabric->node(a.node).guid;
+    const int port = a.number;
+    QAction *fail = menu->addAction(tr("Fail this link"), this, [this, guid, port] { Q_EMIT failLinkRequested(guid, port); });
+    fail->setObjectName(QStringLiteral("failLinkAction"));
+    return menu;
 }
 
 void FabricView::mouseDoubleClickEvent(QMouseEvent *event)

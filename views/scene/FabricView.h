@@ -11,6 +11,8 @@
 
 #include <vector>
 
+class QMenu;
+
 namespace weft {
 
 class FabricScene;
@@ -40,8 +42,20 @@ public Q_SLOTS:
     // false if there is none (no load known, or the fabric is drawn whole).
     bool goToHottestBundle();
 
+    // The what-if menu of the element at `viewPos`, as a right-click (without a drag) shows it:
+    // a cable "Fail this link", a switch "Fail this switch", a host "Remove"; null over nothing.
+    // Its actions emit the signals below; nothing here changes the fabric.
+    QMenu *whatIfMenuAt(const QPoint &viewPos, QWidget *parent);
+
 Q_SIGNALS:
     void zoomChanged(double zoom);
+    // What-if events asked for on the map: the link on (node, port) fails, a switch fails, a
+    // host is removed.
+    void failLinkRequested(weft::Guid node, int port);
+    void failSwitchRequested(weft::Guid node);
+    void removeHostRequested(weft::Guid node);
+    // A switch's forwarding table asked for in the LFT inspector.
+    void inspectLftRequested(weft::Guid node);
 
 protected:
     void wheelEvent(QWheelEvent *event) override;
@@ -52,6 +66,9 @@ protected:
     // On a bundle or a block of a zoomed-out big fabric: opens it.
     void mouseDoubleClickEvent(QMouseEvent *event) override;
     void drawForeground(QPainter *painter, const QRectF &rect) override;
+    // From the keyboard only: a right-click shows the what-if menu on release, once it is
+    // clear the button did not pan.
+    void contextMenuEvent(QContextMenuEvent *event) override;
 
 private:
     void zoomBy(double factor);
@@ -79,6 +96,7 @@ private:
     bool m_dragCandidate = false;  // pressed on a selected host: moving drags the selection
     QPoint m_pressPos;
     NodeIndex m_pressedNode = kNoIndex;
+    QPoint m_rightPressPos;  // where a right-button press began: no drag since, a what-if menu
 };
 
 }  // namespace weft
