@@ -361,6 +361,10 @@ private Q_SLOTS:
         trace->showOnMap();
         QCOMPARE(window.fabricScene()->highlightedCableCount(), trace->currentPath().hops.size());
         QCOMPARE(window.fabricScene()->routeHopsShown(), trace->currentPath().hops.size() + trace->proposedPath().hops.size());
+        // The legend names the trace's two lines until the selection changes.
+        QVERIFY(window.fabricScene()->tracedRoutesShown());
+        window.fabricScene()->selectNodes({a});
+        QVERIFY(!window.fabricScene()->tracedRoutesShown());
     }
 };
 

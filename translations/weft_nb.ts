@@ -666,17 +666,17 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1124"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1127"/>
         <source>Measured %1 → %2: %3 MB/s, %4 % of the link, xmit wait %5/s</source>
         <translation>Målt %1 → %2: %3 MB/s, %4 % av lenken, sendeventing %5/s</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1132"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1135"/>
         <source>Errors at %1: %2</source>
         <translation>Feil ved %1: %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1198"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1201"/>
         <source>… %n more partition(s), hues repeat</source>
         <translation>
             <numerusform>… %n partisjon til, fargene gjentas</numerusform>
@@ -684,131 +684,131 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1201"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1204"/>
         <source>Host in several partitions</source>
         <translation>Vert i flere partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1204"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1207"/>
         <source>Tenant %1</source>
         <translation>Leietaker %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1207"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1210"/>
         <source>Host in no partition</source>
         <translation>Vert uten partisjon</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1209"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1212"/>
         <source>Cable shared by partitions</source>
         <translation>Kabel delt av partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1210"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1213"/>
         <source>Cable without partition traffic</source>
         <translation>Kabel uten partisjonstrafikk</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1213"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1216"/>
         <source>Idle cable</source>
         <translation>Ubrukt kabel</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1216"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1219"/>
         <source>Busiest: %1 % of the link</source>
         <translation>Travlest: %1 % av lenken</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1218"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1221"/>
         <source>PortXmitWait rising (ring at the port)</source>
         <translation>PortXmitWait stiger (ring ved porten)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1220"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1223"/>
         <source>Port with new errors</source>
         <translation>Port med nye feil</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1223"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1226"/>
         <source>Pod or group of switches (double-click to open)</source>
         <translation>Pod eller gruppe av svitsjer (dobbeltklikk for å åpne)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1226"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1229"/>
         <source>Hottest bundle: %1 ↔ %2</source>
         <translation>Varmeste bunt: %1 ↔ %2</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1230"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1233"/>
         <source>Cable gone since discovery (dashed)</source>
         <translation>Kabel forsvunnet siden oppdagelsen (stiplet)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1232"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1235"/>
         <source>Cable new since discovery</source>
         <translation>Kabel ny siden oppdagelsen</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1234"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1237"/>
         <source>What if: failed or removed (crossed)</source>
         <translation>Hva om: feilet eller fjernet (krysset ut)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1256"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1259"/>
         <source>Switch</source>
         <translation>Svitsj</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1259"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1262"/>
         <source>Host</source>
         <translation>Vert</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1262"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1265"/>
         <source>Router</source>
         <translation>Ruter</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1271"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1274"/>
         <source>&lt;b&gt;%1&lt;/b&gt; (%2)&lt;br&gt;GUID %3&lt;br&gt;LID %4&lt;br&gt;%5 ports, %6 cabled&lt;br&gt;Tier %7</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; (%2)&lt;br&gt;GUID %3&lt;br&gt;LID %4&lt;br&gt;%5 porter, %6 kablet&lt;br&gt;Nivå %7</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1272"/>
-        <location filename="../views/scene/FabricScene.cpp" line="1352"/>
-        <location filename="../views/scene/FabricScene.cpp" line="1725"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1275"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1355"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1728"/>
         <source>none</source>
         <translation>ingen</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1275"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1278"/>
         <source>none (no path to a host)</source>
         <translation>ingen (ingen vei til en vert)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1280"/>
-        <location filename="../views/scene/FabricScene.cpp" line="1352"/>
-        <location filename="../views/scene/FabricScene.cpp" line="1725"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1283"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1355"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1728"/>
         <source>Partitions: %1</source>
         <translation>Partisjoner: %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1280"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1283"/>
         <source>none besides the default</source>
         <translation>ingen utenom standardpartisjonen</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1283"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1286"/>
         <source>Tenant: %1</source>
         <translation>Leietaker: %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1294"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1297"/>
         <source>Port %1 → %2: load out %3, in %4</source>
         <translation>Port %1 → %2: last ut %3, inn %4</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1300"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1303"/>
         <source>… and %n more port(s)</source>
         <translation>
             <numerusform>… og %n port til</numerusform>
@@ -816,63 +816,63 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1339"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1342"/>
         <source>&lt;b&gt;Cable&lt;/b&gt; %1 ↔ %2</source>
         <translation>&lt;b&gt;Kabel&lt;/b&gt; %1 ↔ %2</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1342"/>
-        <location filename="../views/scene/FabricScene.cpp" line="1343"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1345"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1346"/>
         <source>Load %1 → %2: %3</source>
         <translation>Last %1 → %2: %3</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1345"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1348"/>
         <source>No routing to measure load with</source>
         <translation>Ingen ruting å måle last med</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1374"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1377"/>
         <source>Hosts under %1: %2</source>
         <translation>Verter under %1: %2</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1494"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1497"/>
         <source>Pod %1</source>
         <translation>Pod %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1497"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1500"/>
         <source>Unreached switches</source>
         <translation>Svitsjer som ikke nås</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1499"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1502"/>
         <source>Leaves</source>
         <translation>Blader</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1501"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1504"/>
         <source>Roots</source>
         <translation>Røtter</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1503"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1506"/>
         <source>Tier %1</source>
         <translation>Nivå %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1504"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1507"/>
         <source>%1, group %2</source>
         <translation>%1, gruppe %2</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1709"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1712"/>
         <source>&lt;b&gt;Bundle&lt;/b&gt; %1 ↔ %2</source>
         <translation>&lt;b&gt;Bunt&lt;/b&gt; %1 ↔ %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1710"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1713"/>
         <source>%n cable(s)</source>
         <translation>
             <numerusform>%n kabel</numerusform>
@@ -880,22 +880,22 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1712"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1715"/>
         <source>Load: worst %1, mean %2 (busier direction of each cable)</source>
         <translation>Last: verst %1, snitt %2 (den travleste retningen for hver kabel)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1714"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1717"/>
         <source>The hottest bundle</source>
         <translation>Den varmeste bunten</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1726"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1729"/>
         <source>Double-click to show its cables</source>
         <translation>Dobbeltklikk for å vise kablene</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1743"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1746"/>
         <source>%n switch(es), tier %1</source>
         <translation>
             <numerusform>%n svitsj, nivå %1</numerusform>
@@ -903,7 +903,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1744"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1747"/>
         <source>%n switch(es), tiers %1 to %2</source>
         <translation>
             <numerusform>%n svitsj, nivå %1 til %2</numerusform>
@@ -911,7 +911,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1747"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1750"/>
         <source>%n cable(s) to other groups</source>
         <translation>
             <numerusform>%n kabel til andre grupper</numerusform>
@@ -919,7 +919,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1748"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1751"/>
         <source>%n bundle(s)</source>
         <translation>
             <numerusform>%n bunt</numerusform>
@@ -927,7 +927,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1749"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1752"/>
         <source>Double-click to show its switches</source>
         <translation>Dobbeltklikk for å vise svitsjene</translation>
     </message>
@@ -1029,26 +1029,36 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
     </message>
     <message>
         <location filename="../views/scene/FabricView.cpp" line="460"/>
+        <source>Traced route, current tables</source>
+        <translation>Sporet rute, gjeldende tabeller</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricView.cpp" line="461"/>
+        <source>… proposed tables</source>
+        <translation>… foreslåtte tabeller</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricView.cpp" line="463"/>
         <source>Route between two selected hosts, there</source>
         <translation>Rute mellom to valgte verter, dit</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="461"/>
+        <location filename="../views/scene/FabricView.cpp" line="464"/>
         <source>… and back</source>
         <translation>… og tilbake</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="463"/>
+        <location filename="../views/scene/FabricView.cpp" line="466"/>
         <source>Cable of selection</source>
         <translation>Kabel til det valgte</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="537"/>
+        <location filename="../views/scene/FabricView.cpp" line="540"/>
         <source>Cable load (%1)</source>
         <translation>Kabellast (%1)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricView.cpp" line="537"/>
+        <location filename="../views/scene/FabricView.cpp" line="540"/>
         <source>Cable load</source>
         <translation>Kabellast</translation>
     </message>
@@ -1365,329 +1375,329 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         <translation>Rutingnøkler</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="446"/>
+        <location filename="../app/gui/MainWindow.cpp" line="447"/>
         <source>No eBB results to show: run the Routing Preview with eBB on</source>
         <translation>Ingen eBB-resultater å vise: kjør forhåndsvisningen av ruting med eBB slått på</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="448"/>
+        <location filename="../app/gui/MainWindow.cpp" line="449"/>
         <source>No link limits any stream in the eBB samples</source>
         <translation>Ingen lenke begrenser noen strøm i eBB-utvalgene</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="453"/>
+        <location filename="../app/gui/MainWindow.cpp" line="454"/>
         <source>&amp;File</source>
         <translation>&amp;Fil</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="454"/>
+        <location filename="../app/gui/MainWindow.cpp" line="455"/>
         <source>&amp;Open Topology…</source>
         <translation>&amp;Åpne topologi …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="456"/>
+        <location filename="../app/gui/MainWindow.cpp" line="457"/>
         <source>Open &amp;Demo Fabric</source>
         <translation>Åpne &amp;demofabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="457"/>
+        <location filename="../app/gui/MainWindow.cpp" line="458"/>
         <source>Open &amp;Project…</source>
         <translation>Åpne &amp;prosjekt …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="459"/>
+        <location filename="../app/gui/MainWindow.cpp" line="460"/>
         <source>Open &amp;LFT Dump…</source>
         <translation>Åpne &amp;LFT-dump …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="461"/>
+        <location filename="../app/gui/MainWindow.cpp" line="462"/>
         <source>Load the forwarding tables the fabric holds now (ibroute, dump_lfts or OpenSM&apos;s dump)</source>
         <translation>Last inn videresendingstabellene nettet har nå (ibroute, dump_lfts eller OpenSMs dump)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="462"/>
+        <location filename="../app/gui/MainWindow.cpp" line="463"/>
         <source>Open &amp;Recent</source>
         <translation>Åpne &amp;nylig brukt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="465"/>
+        <location filename="../app/gui/MainWindow.cpp" line="466"/>
         <source>&amp;Save Project</source>
         <translation>&amp;Lagre prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="467"/>
+        <location filename="../app/gui/MainWindow.cpp" line="468"/>
         <source>Save Project &amp;As…</source>
         <translation>Lagre prosjekt &amp;som …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="470"/>
+        <location filename="../app/gui/MainWindow.cpp" line="471"/>
         <source>&amp;Quit</source>
         <translation>&amp;Avslutt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="474"/>
+        <location filename="../app/gui/MainWindow.cpp" line="475"/>
         <source>&amp;Edit</source>
         <translation>R&amp;ediger</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="475"/>
+        <location filename="../app/gui/MainWindow.cpp" line="476"/>
         <source>&amp;Undo</source>
         <translation>&amp;Angre</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="477"/>
+        <location filename="../app/gui/MainWindow.cpp" line="478"/>
         <source>&amp;Redo</source>
         <translation>&amp;Gjør om</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="482"/>
+        <location filename="../app/gui/MainWindow.cpp" line="483"/>
         <source>&amp;Find Node…</source>
         <translation>&amp;Finn node …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="488"/>
+        <location filename="../app/gui/MainWindow.cpp" line="489"/>
         <source>&amp;View</source>
         <translation>&amp;Vis</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="489"/>
+        <location filename="../app/gui/MainWindow.cpp" line="490"/>
         <source>&amp;Fit to Window</source>
         <translation>&amp;Tilpass til vinduet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="491"/>
+        <location filename="../app/gui/MainWindow.cpp" line="492"/>
         <source>Zoom &amp;In</source>
         <translation>Zoom &amp;inn</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="493"/>
+        <location filename="../app/gui/MainWindow.cpp" line="494"/>
         <source>Zoom &amp;Out</source>
         <translation>Zoom &amp;ut</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="495"/>
+        <location filename="../app/gui/MainWindow.cpp" line="496"/>
         <source>Go to &amp;Hottest Bundle</source>
         <translation>Gå til &amp;varmeste bunt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="497"/>
+        <location filename="../app/gui/MainWindow.cpp" line="498"/>
         <source>No bundle to go to: zoom a big fabric out, with cables coloured by load</source>
         <translation>Ingen bunt å gå til: zoom ut en stor fabric, med kabler farget etter last</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="501"/>
+        <location filename="../app/gui/MainWindow.cpp" line="502"/>
         <source>Show &amp;eBB Bottlenecks</source>
         <translation>Vis &amp;eBB-flaskehalser</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="504"/>
+        <location filename="../app/gui/MainWindow.cpp" line="505"/>
         <source>Highlight the links that limit the most streams in the eBB samples, with the share they limit</source>
         <translation>Fremhev lenkene som begrenser flest strømmer i eBB-utvalgene, med andelen de begrenser</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="514"/>
+        <location filename="../app/gui/MainWindow.cpp" line="515"/>
         <source>&amp;Language</source>
         <translation>&amp;Språk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="516"/>
+        <location filename="../app/gui/MainWindow.cpp" line="517"/>
         <source>F&amp;abric</source>
         <translation>F&amp;abric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="517"/>
+        <location filename="../app/gui/MainWindow.cpp" line="518"/>
         <source>&amp;Discover…</source>
         <translation>&amp;Oppdag…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="519"/>
+        <location filename="../app/gui/MainWindow.cpp" line="520"/>
         <source>Read the live fabric through a local adapter: topology, forwarding tables and P_Key tables</source>
         <translation>Les den levende fabricen gjennom en lokal adapter: topologi, videresendingstabeller og P_Key-tabeller</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="520"/>
+        <location filename="../app/gui/MainWindow.cpp" line="521"/>
         <source>R&amp;ediscover</source>
         <translation>Oppdag på &amp;nytt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="522"/>
+        <location filename="../app/gui/MainWindow.cpp" line="523"/>
         <source>Discover again and show what changed since the fabric shown was discovered</source>
         <translation>Oppdag på nytt og vis hva som er endret siden den viste fabricen ble oppdaget</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="524"/>
+        <location filename="../app/gui/MainWindow.cpp" line="525"/>
         <source>&amp;Sample Port Counters</source>
         <translation>&amp;Les porttellere</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="528"/>
+        <location filename="../app/gui/MainWindow.cpp" line="529"/>
         <source>Port Counter &amp;Interval…</source>
         <translation>&amp;Intervall for porttellere…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="530"/>
+        <location filename="../app/gui/MainWindow.cpp" line="531"/>
         <source>Port Counter Interval</source>
         <translation>Intervall for porttellere</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="530"/>
+        <location filename="../app/gui/MainWindow.cpp" line="531"/>
         <source>Seconds between readings:</source>
         <translation>Sekunder mellom avlesninger:</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="541"/>
+        <location filename="../app/gui/MainWindow.cpp" line="542"/>
         <source>&amp;Clear Counters Past 75 %</source>
         <translation>&amp;Nullstill tellere over 75 %</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="544"/>
+        <location filename="../app/gui/MainWindow.cpp" line="545"/>
         <source>Clear a port&apos;s 32-bit port counters once one passes 75 % of its range, as OpenSM&apos;s perfmgr does</source>
         <translation>Nullstill en ports 32-biters porttellere når én passerer 75 % av området sitt, slik OpenSMs perfmgr gjør</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="554"/>
+        <location filename="../app/gui/MainWindow.cpp" line="555"/>
         <source>&amp;Preview Routing</source>
         <translation>&amp;Forhåndsvis ruting</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="560"/>
+        <location filename="../app/gui/MainWindow.cpp" line="561"/>
         <source>&amp;Review Changes</source>
         <translation>&amp;Gå gjennom endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="565"/>
+        <location filename="../app/gui/MainWindow.cpp" line="566"/>
         <source>&amp;Approve…</source>
         <translation>&amp;Godkjenn …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="566"/>
+        <location filename="../app/gui/MainWindow.cpp" line="567"/>
         <source>Commit &amp;Target…</source>
         <translation>&amp;Mål for innføring …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="568"/>
+        <location filename="../app/gui/MainWindow.cpp" line="569"/>
         <source>Commit &amp;Journal…</source>
         <translation>Commit-&amp;logg…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="569"/>
+        <location filename="../app/gui/MainWindow.cpp" line="570"/>
         <source>&amp;Recover Unfinished Commit…</source>
         <translation>&amp;Gjenopprett ufullført innføring …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="571"/>
+        <location filename="../app/gui/MainWindow.cpp" line="572"/>
         <source>No unfinished commit on the commit target.</source>
         <translation>Ingen ufullført innføring på målet for innføring.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="574"/>
+        <location filename="../app/gui/MainWindow.cpp" line="575"/>
         <source>&amp;Help</source>
         <translation>&amp;Hjelp</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="575"/>
+        <location filename="../app/gui/MainWindow.cpp" line="576"/>
         <source>&amp;About Weft</source>
         <translation>&amp;Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="577"/>
+        <location filename="../app/gui/MainWindow.cpp" line="578"/>
         <source>About &amp;Qt</source>
         <translation>Om &amp;Qt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="591"/>
+        <location filename="../app/gui/MainWindow.cpp" line="592"/>
         <source>System Language</source>
         <translation>Systemets språk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="609"/>
+        <location filename="../app/gui/MainWindow.cpp" line="610"/>
         <source>The new language applies when Weft is started again.</source>
         <translation>Det nye språket gjelder fra neste gang Weft startes.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="627"/>
+        <location filename="../app/gui/MainWindow.cpp" line="628"/>
         <source>Recovery: %1</source>
         <translation>Gjenoppretting: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="640"/>
+        <location filename="../app/gui/MainWindow.cpp" line="641"/>
         <source>Open Commit Journal</source>
         <translation>Åpne commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="641"/>
+        <location filename="../app/gui/MainWindow.cpp" line="642"/>
         <source>Commit journals (*.jsonl);;All files (*)</source>
         <translation>Commit-logger (*.jsonl);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="650"/>
+        <location filename="../app/gui/MainWindow.cpp" line="651"/>
         <source>Commit Journal</source>
         <translation>Commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="650"/>
+        <location filename="../app/gui/MainWindow.cpp" line="651"/>
         <source>Cannot read the commit journal:
 %1</source>
         <translation>Kan ikke lese commit-loggen:
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="676"/>
+        <location filename="../app/gui/MainWindow.cpp" line="677"/>
         <source>Unsaved Changes</source>
         <translation>Ulagrede endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="676"/>
+        <location filename="../app/gui/MainWindow.cpp" line="677"/>
         <source>The partitions have unsaved changes. Save them as a project?</source>
         <translation>Partisjonene har ulagrede endringer. Vil du lagre dem som et prosjekt?</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="693"/>
+        <location filename="../app/gui/MainWindow.cpp" line="694"/>
         <source>%1[*] — Weft</source>
         <translation>%1[*] — Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="700"/>
+        <location filename="../app/gui/MainWindow.cpp" line="701"/>
         <source>Laying out the fabric (%1 nodes)…</source>
         <translation>Plasserer nodene i fabricen (%1 noder) …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="744"/>
+        <location filename="../app/gui/MainWindow.cpp" line="745"/>
         <source>Discovering the fabric again…</source>
         <translation>Oppdager fabricen på nytt…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="744"/>
+        <location filename="../app/gui/MainWindow.cpp" line="745"/>
         <source>Discovering the fabric…</source>
         <translation>Oppdager fabricen…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="745"/>
+        <location filename="../app/gui/MainWindow.cpp" line="746"/>
         <source>Cancel</source>
         <translation>Avbryt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="747"/>
+        <location filename="../app/gui/MainWindow.cpp" line="748"/>
         <source>Discover</source>
         <translation>Oppdag</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="772"/>
+        <location filename="../app/gui/MainWindow.cpp" line="773"/>
         <source>Cannot Discover the Fabric</source>
         <translation>Kan ikke oppdage fabricen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="773"/>
+        <location filename="../app/gui/MainWindow.cpp" line="774"/>
         <source>The fabric could not be read. What is shown is unchanged.</source>
         <translation>Fabricen kunne ikke leses. Det som vises, er uendret.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="782"/>
+        <location filename="../app/gui/MainWindow.cpp" line="783"/>
         <source>first adapter</source>
         <translation>første adapter</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="791"/>
+        <location filename="../app/gui/MainWindow.cpp" line="792"/>
         <source>Rediscovered: the fabric changed (%n change(s)); open proposals are stale</source>
         <translation>
             <numerusform>Oppdaget på nytt: fabricen er endret (%n endring); åpne forslag er utdaterte</numerusform>
@@ -1695,22 +1705,22 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="793"/>
+        <location filename="../app/gui/MainWindow.cpp" line="794"/>
         <source>Rediscovered: no change since the fabric was discovered</source>
         <translation>Oppdaget på nytt: ingen endring siden fabricen ble oppdaget</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="804"/>
+        <location filename="../app/gui/MainWindow.cpp" line="805"/>
         <source>Live fabric (%1)</source>
         <translation>Levende fabric (%1)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="807"/>
+        <location filename="../app/gui/MainWindow.cpp" line="808"/>
         <source>held by the switches</source>
         <translation>holdt av svitsjene</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="809"/>
+        <location filename="../app/gui/MainWindow.cpp" line="810"/>
         <source>Discovered %n node(s); the tables and partitions are those the fabric holds</source>
         <translation>
             <numerusform>Oppdaget %n node; tabellene og partisjonene er dem fabricen holder</numerusform>
@@ -1718,99 +1728,99 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="890"/>
+        <location filename="../app/gui/MainWindow.cpp" line="891"/>
         <source>Read every linked port&apos;s counters each %1 s and show the rates on the map and in the Telemetry dock</source>
         <translation>Les tellerne til hver tilkoblede port hvert %1. sekund og vis ratene på kartet og i telemetripanelet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="892"/>
+        <location filename="../app/gui/MainWindow.cpp" line="893"/>
         <source>Port counters can only be read from a live fabric: use Fabric ▸ Discover first</source>
         <translation>Porttellere kan bare leses fra en levende fabric: bruk Fabric ▸ Oppdag først</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="925"/>
+        <location filename="../app/gui/MainWindow.cpp" line="926"/>
         <source>Reading port counters every %1 s; the first rates follow one interval after the first reading</source>
         <translation>Leser porttellere hvert %1. sekund; de første ratene kommer ett intervall etter første avlesning</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="942"/>
+        <location filename="../app/gui/MainWindow.cpp" line="943"/>
         <source>View</source>
         <translation>Visning</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="947"/>
-        <location filename="../app/gui/MainWindow.cpp" line="953"/>
+        <location filename="../app/gui/MainWindow.cpp" line="948"/>
+        <location filename="../app/gui/MainWindow.cpp" line="954"/>
         <source>Plain</source>
         <translation>Enkel</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="948"/>
+        <location filename="../app/gui/MainWindow.cpp" line="949"/>
         <source>By load</source>
         <translation>Etter last</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="949"/>
+        <location filename="../app/gui/MainWindow.cpp" line="950"/>
         <source>By measured load</source>
         <translation>Etter målt last</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="950"/>
-        <location filename="../app/gui/MainWindow.cpp" line="954"/>
+        <location filename="../app/gui/MainWindow.cpp" line="951"/>
+        <location filename="../app/gui/MainWindow.cpp" line="955"/>
         <source>By partition</source>
         <translation>Etter partisjon</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="955"/>
+        <location filename="../app/gui/MainWindow.cpp" line="956"/>
         <source>By tenant</source>
         <translation>Etter leietaker</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="958"/>
+        <location filename="../app/gui/MainWindow.cpp" line="959"/>
         <source>Current tables</source>
         <translation>Gjeldende tabeller</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="959"/>
+        <location filename="../app/gui/MainWindow.cpp" line="960"/>
         <source>Proposed (preview)</source>
         <translation>Foreslått (forhåndsvisning)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="964"/>
+        <location filename="../app/gui/MainWindow.cpp" line="965"/>
         <source>Find node: name, GUID or LID</source>
         <translation>Finn node: navn, GUID eller LID</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="968"/>
+        <location filename="../app/gui/MainWindow.cpp" line="969"/>
         <source> Cables: </source>
         <translation> Kabler: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="970"/>
+        <location filename="../app/gui/MainWindow.cpp" line="971"/>
         <source>  Hosts: </source>
         <translation>  Verter: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="972"/>
+        <location filename="../app/gui/MainWindow.cpp" line="973"/>
         <source>  Routing: </source>
         <translation>  Ruting: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="995"/>
+        <location filename="../app/gui/MainWindow.cpp" line="996"/>
         <source>No node matches &quot;%1&quot;</source>
         <translation>Ingen node passer med «%1»</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1004"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1005"/>
         <source>open a fabric first</source>
         <translation>åpne et nett først</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1018"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1019"/>
         <source>Current tables: %1</source>
         <translation>Gjeldende tabeller: %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="1019"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1020"/>
         <source>Current tables: %1 (%n switch(es) not fully covered)</source>
         <translation>
             <numerusform>Gjeldende tabeller: %1 (%n svitsj ikke fullt dekket)</numerusform>
@@ -1818,27 +1828,27 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1027"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1028"/>
         <source>Open LFT Dump</source>
         <translation>Åpne LFT-dump</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1028"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1029"/>
         <source>LFT dumps (*.lfts *.dump *.txt);;All files (*)</source>
         <translation>LFT-dumper (*.lfts *.dump *.txt);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1034"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1035"/>
         <source>Cannot Open the LFT Dump</source>
         <translation>Kan ikke åpne LFT-dumpen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1041"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1042"/>
         <source>open the project&apos;s fabric first</source>
         <translation>åpne prosjektets nett først</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="1054"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1055"/>
         <source>%n GUID(s) of the project are not in this fabric and were left out</source>
         <translation>
             <numerusform>%n GUID i prosjektet finnes ikke i dette nettet og ble utelatt</numerusform>
@@ -1846,174 +1856,174 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1068"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1069"/>
         <source>Saved %1</source>
         <translation>Lagret %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1075"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1076"/>
         <source>Open Project</source>
         <translation>Åpne prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1076"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1077"/>
         <source>Weft projects (*.weft);;All files (*)</source>
         <translation>Weft-prosjekter (*.weft);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1082"/>
-        <location filename="../app/gui/MainWindow.cpp" line="1163"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1083"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1164"/>
         <source>Cannot Open the Project</source>
         <translation>Kan ikke åpne prosjektet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1088"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1089"/>
         <source>Save Project</source>
         <translation>Lagre prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1089"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1090"/>
         <source>Weft projects (*.weft)</source>
         <translation>Weft-prosjekter (*.weft)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1096"/>
-        <location filename="../app/gui/MainWindow.cpp" line="1110"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1097"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1111"/>
         <source>Cannot Save the Project</source>
         <translation>Kan ikke lagre prosjektet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1143"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1144"/>
         <source>Cannot Open the Demo Fabric</source>
         <translation>Kan ikke åpne demofabricen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1150"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1151"/>
         <source>Open Topology</source>
         <translation>Åpne topologi</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1151"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1152"/>
         <source>Topology files (ibnetdiscover, ibsim) (*.txt *.net *.topo);;All files (*)</source>
         <translation>Topologifiler (ibnetdiscover, ibsim) (*.txt *.net *.topo);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1172"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1173"/>
         <source>Cannot Open Topology</source>
         <translation>Kan ikke åpne topologien</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1173"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1174"/>
         <source>%1 could not be read. The fabric shown before is unchanged.</source>
         <translation>Kunne ikke lese %1. Fabricen som ble vist fra før, er uendret.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1198"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1199"/>
         <source>&amp;%1 %2</source>
         <translation>&amp;%1 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1204"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1205"/>
         <source>No Recent Files</source>
         <translation>Ingen nylig brukte filer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1208"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1209"/>
         <source>&amp;Clear List</source>
         <translation>&amp;Tøm listen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1216"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1217"/>
         <source>About Weft</source>
         <translation>Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1217"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1218"/>
         <source>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;A fabric manager for InfiniBand: topology, partitions and routing, previewed before they reach the subnet manager.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;En fabric-forvalter for InfiniBand: topologi, partisjoner og ruting, forhåndsvist før de når subnet-manageren.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1229"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1230"/>
         <source>Switches</source>
         <translation>Svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1230"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1231"/>
         <source>Hosts (channel adapters)</source>
         <translation>Verter (kanaladaptere)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1232"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1233"/>
         <source>Routers</source>
         <translation>Rutere</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1233"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1234"/>
         <source>Cables</source>
         <translation>Kabler</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1234"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1235"/>
         <source>Between switches</source>
         <translation>Mellom svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1235"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1236"/>
         <source>To hosts and routers</source>
         <translation>Til verter og rutere</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1236"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1237"/>
         <source>Switch tiers</source>
         <translation>Svitsjnivåer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1240"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1241"/>
         <source>Tier 1 (leaves)</source>
         <translation>Nivå 1 (løvsvitsjer)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1242"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1243"/>
         <source>Tier %1 (roots)</source>
         <translation>Nivå %1 (rotsvitsjer)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1244"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1245"/>
         <source>Tier %1</source>
         <translation>Nivå %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1248"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1249"/>
         <source>Switches with no path to a host</source>
         <translation>Svitsjer uten vei til en vert</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1249"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1250"/>
         <source>none assigned</source>
         <translation>ingen tildelt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1250"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1251"/>
         <source>%1–%2</source>
         <translation>%1–%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1251"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1252"/>
         <source>LID range</source>
         <translation>LID-område</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1252"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1253"/>
         <source>LIDs assigned</source>
         <translation>Tildelte LID-er</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1259"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1260"/>
         <source>No fabric</source>
         <translation>Ingen fabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1263"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1264"/>
         <source>Switches: %1 · Hosts: %2 · Cables: %3</source>
         <translation>Svitsjer: %1 · Verter: %2 · Kabler: %3</translation>
     </message>

@@ -761,6 +761,7 @@ void FabricScene::updateHighlight()
 {
     if (!m_highlight || !m_fabric)
         return;
+    m_tracedRoutesShown = false;
     const Fabric &f = *m_fabric;
     const std::vector<NodeIndex> selected = selectedNodes();
     const auto centre = [this](NodeIndex n) { return m_layout.positions[std::size_t(n)]; };
@@ -823,6 +824,8 @@ void FabricScene::showTracedRoutes(const std::vector<PortIndex> &current, const 
     };
     m_highlight->setLines(lines(current));
     m_returnHighlight->setLines(lines(proposed));
+    m_tracedRoutesShown = true;
+    update();  // the legend names the two lines
 }
 
 void FabricScene::selectNodes(const std::vector<NodeIndex> &nodes)

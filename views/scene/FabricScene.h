@@ -171,6 +171,8 @@ public:
     // (solid) and through the proposed ones (dashed), each as out ports from the source host's
     // on. The next selection change puts the usual highlight back.
     void showTracedRoutes(const std::vector<PortIndex> &current, const std::vector<PortIndex> &proposed);
+    // Whether the route highlight shows a trace (current and proposed) rather than there and back.
+    bool tracedRoutesShown() const { return m_tracedRoutesShown; }
 
     // A node by name, description, GUID (with or without 0x) or LID ("lid 17" or a number that
     // is no GUID); kNoIndex if none. Exact matches first, then the first description containing it.
@@ -304,6 +306,7 @@ private:
     bool m_aggregated = false;
     HighlightItem *m_highlight = nullptr;
     HighlightItem *m_returnHighlight = nullptr;
+    bool m_tracedRoutesShown = false;
     QGraphicsPathItem *m_goneMarks = nullptr;
     QGraphicsPathItem *m_newMarks = nullptr;
     std::size_t m_cablesMarkedGone = 0;

@@ -456,7 +456,10 @@ std::vector<FabricView::LegendEntry> FabricView::legendEntries() const
         entries.push_back({FabricScene::linkColour(), tr("Cable"), true});
     for (const FabricScene::Swatch &swatch : m_scene->colourSwatches())
         entries.push_back({swatch.colour, swatch.text, swatch.line, swatch.width});
-    if (m_scene->tables()) {
+    if (m_scene->tracedRoutesShown()) {
+        entries.push_back({FabricScene::selectionColour(), tr("Traced route, current tables"), true, 2.5});
+        entries.push_back({FabricScene::returnRouteColour(), tr("… proposed tables"), true, 2.5});
+    } else if (m_scene->tables()) {
         entries.push_back({FabricScene::selectionColour(), tr("Route between two selected hosts, there"), true, 2.5});
         entries.push_back({FabricScene::returnRouteColour(), tr("… and back"), true, 2.5});
     } else {
