@@ -40,6 +40,7 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("diff"), {weft::cli::diff, "SMPs, LFT blocks and P_Key blocks a routing change costs"}},
         {QStringLiteral("commit"), {weft::cli::commit, "install a plan through OpenSM, verify it by reading back, roll back if it does not hold"}},
         {QStringLiteral("monitor"), {weft::cli::monitor, "read the live fabric's port counters each interval: rates, congestion, errors"}},
+        {QStringLiteral("rules"), {weft::cli::rules, "check a file of Weft's rule language (condition -> action rules over measured load)"}},
         {QStringLiteral("lab"), {weft::cli::lab, "a private ibsim + OpenSM fabric to try discovery and commits on"}},
         {QStringLiteral("keys"), {weft::cli::keys, "plan routing keys (ARK/NRK) for BSP applications on a fat tree"}},
         {QStringLiteral("ebb"), {weft::cli::ebb, "effective bisection bandwidth of forwarding tables (random bisections)"}},

@@ -26,5 +26,6 @@ int discover(const QStringList &args);
 int commit(const QStringList &args);
 int lab(const QStringList &args);
 int monitor(const QStringList &args);
+int rules(const QStringList &args);
 
 }  // namespace weft::cli
