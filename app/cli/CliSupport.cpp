@@ -99,6 +99,17 @@ Status writeLftDumpOutput(const QString &path, const ForwardingTables &tables, c
     return Done{};
 }
 
+Result<TrafficModel> trafficOption(const QCommandLineParser &parser)
+{
+    if (!parser.isSet(QStringLiteral("traffic")))
+        return TrafficModel{};
+    const QString text = parser.value(QStringLiteral("traffic"));
+    const std::optional<TrafficModel> parsed = parseTrafficModel(text);
+    if (!parsed)
+        return Error{{}, 0, QStringLiteral("unknown traffic model \"%1\" (known: %2)").arg(text, trafficModelNames())};
+    return *parsed;
+}
+
 Result<CommandInputs> loadInputs(const QCommandLineParser &parser, const InputOptions &options)
 {
     Result<Fabric> fabric = readTopologyFile(parser.value(QStringLiteral("topology")));

@@ -8,6 +8,7 @@
 #include "LiveFabric.h"
 #include "Result.h"
 #include "Tenancy.h"
+#include "TrafficModel.h"
 
 #include <QCommandLineParser>
 #include <QJsonObject>
@@ -74,5 +75,9 @@ struct CommandInputs
 // Reads in the order topology, tables, partitions, policies, weights; fails with the first
 // error, for reportBadInput.
 Result<CommandInputs> loadInputs(const QCommandLineParser &parser, const InputOptions &options);
+
+// The `--traffic MODEL` option: the default model when it is not given, an error naming the
+// text and the known models when it names none. The seed is left as it is.
+Result<TrafficModel> trafficOption(const QCommandLineParser &parser);
 
 }  // namespace weft::cli

@@ -72,13 +72,10 @@ int metrics(const QStringList &args)
     if (!requireOptionsOnly(parser, kCommand, {"topology", "lfts"}, &exitCode))
         return exitCode;
 
-    TrafficModel model;
-    if (parser.isSet(QStringLiteral("traffic"))) {
-        const std::optional<TrafficModel> parsed = parseTrafficModel(parser.value(QStringLiteral("traffic")));
-        if (!parsed)
-            return reportBadInput(kCommand, QStringLiteral("unknown traffic model \"%1\" (known: %2)").arg(parser.value(QStringLiteral("traffic")), trafficModelNames()));
-        model = *parsed;
-    }
+    Result<TrafficModel> traffic = trafficOption(parser);
+    if (!traffic)
+        return reportBadInput(kCommand, traffic.error());
+    TrafficModel model = *traffic;
     bool seedOk = false;
     model.seed = parser.value(QStringLiteral("seed")).toULongLong(&seedOk, 0);
     if (!seedOk)

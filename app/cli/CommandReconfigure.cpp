@@ -65,12 +65,10 @@ int reconfigure(const QStringList &args)
     if (!specs)
         return reportBadInput(kCommand, QStringLiteral("--candidates: %1").arg(specs.error().message));
     CandidateInput input;
-    if (parser.isSet(QStringLiteral("traffic"))) {
-        const std::optional<TrafficModel> parsed = parseTrafficModel(parser.value(QStringLiteral("traffic")));
-        if (!parsed)
-            return reportBadInput(kCommand, QStringLiteral("unknown traffic model \"%1\" (known: %2)").arg(parser.value(QStringLiteral("traffic")), trafficModelNames()));
-        input.model = *parsed;
-    }
+    Result<TrafficModel> traffic = trafficOption(parser);
+    if (!traffic)
+        return reportBadInput(kCommand, traffic.error());
+    input.model = *traffic;
     bool ok = false;
     input.ebbSamples = parser.value(QStringLiteral("ebb-samples")).toInt(&ok);
     if (!ok || input.ebbSamples < 0)
