@@ -40,6 +40,7 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("diff"), {weft::cli::diff, "SMPs, LFT blocks and P_Key blocks a routing change costs"}},
         {QStringLiteral("commit"), {weft::cli::commit, "install a plan through OpenSM, verify it by reading back, roll back if it does not hold"}},
         {QStringLiteral("monitor"), {weft::cli::monitor, "read the live fabric's port counters each interval: rates, congestion, errors"}},
+        {QStringLiteral("adapt"), {weft::cli::adapt, "the self-adaptive loop: rules over measured load that plan, preview and commit reconfigurations (live, or --replay of a trace)"}},
         {QStringLiteral("rules"), {weft::cli::rules, "check a file of Weft's rule language (condition -> action rules over measured load)"}},
         {QStringLiteral("lab"), {weft::cli::lab, "a private ibsim + OpenSM fabric to try discovery and commits on"}},
         {QStringLiteral("keys"), {weft::cli::keys, "plan routing keys (ARK/NRK) for BSP applications on a fat tree"}},
@@ -57,7 +58,7 @@ QList<QCommandLineOption> guiOptions()
         {QStringLiteral("lang"), QStringLiteral("User interface language (en, nb)."), QStringLiteral("LANG")},
         {QStringLiteral("discover"), QStringLiteral("Start on the live fabric, as Fabric > Discover reads it (first adapter).")},
         {QStringLiteral("screenshot"), QStringLiteral("Save a screenshot of the main window to PNG and exit."), QStringLiteral("PNG")},
-        {QStringLiteral("screenshot-view"), QStringLiteral("What the screenshot shows: partitions, load, preview (ftree), preview-pftree, vms (a VM migration), lft (the LFT inspector), studio or whatif (a link failure planned in the Reconfiguration Studio)."),
+        {QStringLiteral("screenshot-view"), QStringLiteral("What the screenshot shows: partitions, load, preview (ftree), preview-pftree, vms (a VM migration), lft (the LFT inspector), studio or whatif (a link failure planned in the Reconfiguration Studio), autopilot (the Autopilot dock after a hot-spot rule fired in approve mode), tutorial-discovered, -tenants, -preview-ftree, -preview-pftree, -diff, -approve, -journal (docs/tutorial.md's steps, on `weft lab --gui -- ...`)."),
          QStringLiteral("VIEW")},
     };
 }

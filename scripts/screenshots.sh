@@ -8,8 +8,10 @@
 #   previewed ftree routing; demo-preview.png: the routing preview and diff review;
 #   demo-preview-pftree.png: the same for pftree; vm-migration.png: a generated hypervisor
 #   fabric with a VM migration planned; studio.png and whatif.png: a link failure planned in the
-#   Reconfiguration Studio, the dock and the map), then one
-#   picture per topology file given (named after the file). Needs xvfb-run.
+#   Reconfiguration Studio, the dock and the map), docs/tutorial.md's pictures (tutorial-*.png:
+#   each a fresh `weft lab --gui`, so ibsim and OpenSM must be installed, with the tutorial's
+#   steps done up to one), then one picture per topology file given (named after the file).
+#   Needs xvfb-run.
 set -eu
 
 if [ $# -lt 1 ]; then
@@ -53,6 +55,19 @@ shoot "$out/vm-migration.png" --lang en --screenshot-view vms
 shoot "$out/studio.png" --lang en --screenshot-view studio
 shoot "$out/whatif.png" --lang en --screenshot-view whatif
 shoot "$out/lft-inspector.png" --lang en --screenshot-view lft
+# The Autopilot dock after a hot-spot rule fired in approve mode on synthetic ticks.
+shoot "$out/autopilot.png" --lang en --screenshot-view autopilot
+# The tutorial's steps, each in a lab of its own (its GUI takes the arguments after --).
+shoot_lab() {
+    target=$1
+    view=$2
+    XDG_CONFIG_HOME=$config xvfb-run -a -s "-screen 0 1600x1000x24" \
+        "$weft" lab --gui -- --lang en --screenshot "$target" --screenshot-view "$view" >/dev/null
+    echo "$target"
+}
+for step in discovered tenants preview-ftree preview-pftree diff approve journal; do
+    shoot_lab "$out/tutorial-$step.png" "tutorial-$step"
+done
 for topology in "$@"; do
     name=$(basename "$topology")
     shoot "$out/${name%.*}.png" --lang en "$topology"

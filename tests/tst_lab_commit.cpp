@@ -630,12 +630,7 @@ private Q_SLOTS:
         QVERIFY(lab.waitForStarted());
         static const QRegularExpression pids(QStringLiteral("OpenSM pid (\\d+), ibsim pid (\\d+)"));
         QByteArray out;
-        QRegularExpressionMatch match;
-        QDeadlineTimer deadline(300000);
-        while (!(match = pids.match(QString::fromUtf8(out))).hasMatch() && lab.state() != QProcess::NotRunning && !deadline.hasExpired()) {
-            lab.waitForReadyRead(200);
-            out += lab.readAllStandardOutput();
-        }
+        const QRegularExpressionMatch match = test::waitForOutput(lab, pids, &out);
         QVERIFY2(match.hasMatch(), out.constData());
         const qint64 openSm = match.captured(1).toLongLong(), ibsim = match.captured(2).toLongLong();
         QVERIFY(processRunning(openSm) && processRunning(ibsim));

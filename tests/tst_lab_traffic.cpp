@@ -227,6 +227,40 @@ private Q_SLOTS:
         QVERIFY(aSwitch.error().message.contains(QLatin1String("not an end node")));
     }
 
+    // Several hot spots: every other host sends one flow to each; the default rate still fills
+    // the busiest host cable (each destination's own, 15 flows) and no more.
+    void severalHotSpots()
+    {
+        const HotSpotOnFtree lab = hotSpotOnFtree();
+        const Fabric &fabric = lab.fabric;
+        Result<LabWorkload> two = parseLabWorkload(QStringLiteral("hotspot:host 0003, host 0015"), fabric);
+        QVERIFY2(two, qPrintable(two ? QString() : two.error().message));
+        QCOMPARE(two->hotSpots.size(), std::size_t(2));
+        QCOMPARE(two->hotSpot, two->hotSpots.front());
+        QCOMPARE(fabric.node(fabric.port(two->hotSpots[1]).node).description, QStringLiteral("host 0015"));
+        Result<LabWorkload> again = parseLabWorkload(two->toString(fabric), fabric);
+        QVERIFY2(again, qPrintable(two->toString(fabric)));
+        QVERIFY(again->hotSpots == two->hotSpots);
+
+        const LabTrafficLoad load = computeLabTraffic(fabric, lab.tables, *two);
+        QCOMPARE(load.flows, std::uint64_t(30));
+        QCOMPARE(load.undeliveredFlows, std::uint64_t(0));
+        QCOMPARE(load.flowRate, 1e9 / 15);
+        for (PortIndex spot : two->hotSpots) {
+            QCOMPARE(load.link(fabric.port(spot).remote)->flows, std::uint64_t(15));
+            QCOMPARE(load.link(spot)->flows, std::uint64_t(1));  // the other hot spot
+        }
+        const PortIndex sender = fabric.portOf(fabric.endNodes().front(), 1);
+        QCOMPARE(load.link(sender)->flows, std::uint64_t(2));
+
+        Result<LabWorkload> twice = parseLabWorkload(QStringLiteral("hotspot:host 0003,host 0003"), fabric);
+        QVERIFY(!twice);
+        QCOMPARE(twice.error().message, QStringLiteral("hotspot: \"host 0003\" is named twice"));
+        Result<LabWorkload> missing = parseLabWorkload(QStringLiteral("hotspot:host 0003,nowhere"), fabric);
+        QVERIFY(!missing);
+        QCOMPARE(missing.error().message, QStringLiteral("hotspot: no node \"nowhere\" in the fabric"));
+    }
+
     // Under ftree every leaf sends the hot spot's traffic up to the same spine: the 12 remote
     // flows share one spine-to-leaf link. At the default rate the hot spot's own cable is full.
     void hotSpotModelUnderFtree()

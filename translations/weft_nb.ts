@@ -95,6 +95,393 @@
     </message>
 </context>
 <context>
+    <name>weft::AutopilotDock</name>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="77"/>
+        <source>no value</source>
+        <translation>ingen verdi</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="78"/>
+        <source>%1 (now %2)</source>
+        <translation>%1 (nå %2)</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="91"/>
+        <source>Dry run: log only</source>
+        <translation>Tørrkjøring: bare logg</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="92"/>
+        <source>Approve: changes wait in the Diff Review</source>
+        <translation>Godkjenn: endringer venter i Gjennomgang av endringer</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="93"/>
+        <source>Auto: commit, verify, roll back</source>
+        <translation>Automatisk: innfør, verifiser, rull tilbake</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="95"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="473"/>
+        <source>Pause autonomy</source>
+        <translation>Sett autonomi på pause</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="98"/>
+        <source>Rules are still evaluated and logged; nothing is planned, shown or committed.</source>
+        <translation>Reglene evalueres og logges fortsatt; ingenting planlegges, vises eller innføres.</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="102"/>
+        <source>Mode:</source>
+        <translation>Modus:</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="111"/>
+        <source># One rule per paragraph, for example:
+rule hot_spot priority 5 cooldown 10m
+  when max(node[all].rx_gbps) &gt; 20 for 30s
+  then reroute(engine=wftree, weights=learned(5m))</source>
+        <translation># Én regel per avsnitt, for eksempel:
+rule hot_spot priority 5 cooldown 10m
+  when max(node[all].rx_gbps) &gt; 20 for 30s
+  then reroute(engine=wftree, weights=learned(5m))</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="117"/>
+        <source>&amp;Open…</source>
+        <translation>&amp;Åpne …</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="118"/>
+        <source>&amp;Save…</source>
+        <translation>&amp;Lagre …</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="119"/>
+        <source>&amp;Check</source>
+        <translation>&amp;Kontroller</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="121"/>
+        <source>A&amp;pply</source>
+        <translation>&amp;Bruk</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="123"/>
+        <source>Give the rules to the loop; on an error the rules in force stay.</source>
+        <translation>Gi reglene til sløyfen; ved en feil blir reglene som gjelder, stående.</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="138"/>
+        <source>Rules</source>
+        <translation>Regler</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="146"/>
+        <source>Stage</source>
+        <translation>Trinn</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="146"/>
+        <source>Last</source>
+        <translation>Sist</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="146"/>
+        <source>What it did</source>
+        <translation>Hva det gjorde</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="148"/>
+        <source>Monitor</source>
+        <translation>Overvåk</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="148"/>
+        <source>Analyze</source>
+        <translation>Analyser</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="148"/>
+        <source>Plan</source>
+        <translation>Planlegg</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="148"/>
+        <source>Execute</source>
+        <translation>Utfør</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="148"/>
+        <source>Knowledge</source>
+        <translation>Kunnskap</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="161"/>
+        <source>Active symptom</source>
+        <translation>Aktivt symptom</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="161"/>
+        <source>Held / for</source>
+        <translation>Holdt / for</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="161"/>
+        <source>Terms</source>
+        <translation>Ledd</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="162"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="164"/>
+        <source>Cooling down</source>
+        <translation>Avkjøles</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="162"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="164"/>
+        <source>Time left</source>
+        <translation>Tid igjen</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="170"/>
+        <source>Loop</source>
+        <translation>Sløyfe</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="178"/>
+        <source>Time</source>
+        <translation>Tid</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="178"/>
+        <source>Event</source>
+        <translation>Hendelse</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="178"/>
+        <source>Rule</source>
+        <translation>Regel</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="178"/>
+        <source>Summary</source>
+        <translation>Sammendrag</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="184"/>
+        <source>The selected record&apos;s details: inputs, candidates, decision, outcome.</source>
+        <translation>Detaljene for den valgte posten: inndata, kandidater, beslutning, utfall.</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="189"/>
+        <source>Firing log</source>
+        <translation>Utløsningslogg</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="254"/>
+        <source>the operator replaced or dropped the proposal</source>
+        <translation>operatøren erstattet eller forkastet forslaget</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/adapt/AutopilotDock.cpp" line="362"/>
+        <source>%n rule(s), no error.</source>
+        <translation>
+            <numerusform>%n regel, ingen feil.</numerusform>
+            <numerusform>%n regler, ingen feil.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="372"/>
+        <source>%1
+Refused: the rules in force stay.</source>
+        <translation>%1
+Avvist: reglene som gjelder, blir stående.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/adapt/AutopilotDock.cpp" line="380"/>
+        <source>%n rule(s) in force.</source>
+        <translation>
+            <numerusform>%n regel gjelder.</numerusform>
+            <numerusform>%n regler gjelder.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/adapt/AutopilotDock.cpp" line="381"/>
+        <source>%n rule(s) in force once the fabric has installed tables.</source>
+        <translation>
+            <numerusform>%n regel gjelder når fabricen har installerte tabeller.</numerusform>
+            <numerusform>%n regler gjelder når fabricen har installerte tabeller.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="392"/>
+        <source>Cannot read %1: %2</source>
+        <translation>Kan ikke lese %1: %2</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="416"/>
+        <source>Rules (*.rules);;All files (*)</source>
+        <translation>Regler (*.rules);;Alle filer (*)</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="417"/>
+        <source>Save the Rules</source>
+        <translation>Lagre reglene</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="418"/>
+        <source>Open a Rules File</source>
+        <translation>Åpne en regelfil</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="424"/>
+        <source>Cannot Save the Rules</source>
+        <translation>Kan ikke lagre reglene</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="424"/>
+        <source>Cannot Open the Rules</source>
+        <translation>Kan ikke åpne reglene</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="439"/>
+        <source>Auto mode needs a commit target (Fabric ▸ Commit Target…).</source>
+        <translation>Automatisk modus trenger et innføringsmål (Fabric ▸ Mål for innføring …).</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="446"/>
+        <source>The autopilot stays in dry run: %1</source>
+        <translation>Autopiloten blir i tørrkjøring: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="459"/>
+        <source>the autopilot was set to dry run</source>
+        <translation>autopiloten ble satt til tørrkjøring</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="473"/>
+        <source>Autonomy paused: resume</source>
+        <translation>Autonomi på pause: fortsett</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="543"/>
+        <source>autonomy was paused or set to dry run while the change was planned</source>
+        <translation>autonomien ble satt på pause eller til tørrkjøring mens endringen ble planlagt</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="546"/>
+        <source>the plan chose no candidate</source>
+        <translation>planen valgte ingen kandidat</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="546"/>
+        <source>no Diff Review to show the change in</source>
+        <translation>ingen Gjennomgang av endringer å vise endringen i</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="549"/>
+        <source>the change before it is being committed</source>
+        <translation>endringen før den blir innført</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="550"/>
+        <source>a newer plan replaced it</source>
+        <translation>en nyere plan erstattet den</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="562"/>
+        <source>the unattended commit was refused: %1</source>
+        <translation>den uovervåkede innføringen ble avvist: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="563"/>
+        <source>Unattended commit refused: %1</source>
+        <translation>Uovervåket innføring avvist: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="593"/>
+        <source>committed by the autopilot</source>
+        <translation>innført av autopiloten</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="623"/>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="624"/>
+        <source>does not hold</source>
+        <translation>holder ikke</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="692"/>
+        <source>Waiting for a fabric with installed tables (open an LFT dump, or discover a live fabric).</source>
+        <translation>Venter på en fabric med installerte tabeller (åpne en LFT-dump, eller oppdag en levende fabric).</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="696"/>
+        <source>AUTONOMY PAUSED</source>
+        <translation>AUTONOMI PÅ PAUSE</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/adapt/AutopilotDock.cpp" line="697"/>
+        <source>%n rule(s)</source>
+        <translation>
+            <numerusform>%n regel</numerusform>
+            <numerusform>%n regler</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="698"/>
+        <source>no tick yet: start Fabric ▸ Sample Port Counters</source>
+        <translation>ingen måling ennå: start Fabric ▸ Les porttellere</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/adapt/AutopilotDock.cpp" line="699"/>
+        <source>%n tick(s), the last at %1 (%2 s)</source>
+        <translation>
+            <numerusform>%n måling, den siste kl. %1 (%2 s)</numerusform>
+            <numerusform>%n målinger, den siste kl. %1 (%2 s)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="702"/>
+        <source>evaluating…</source>
+        <translation>evaluerer …</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/adapt/AutopilotDock.cpp" line="704"/>
+        <source>%n tick(s) skipped while one ran</source>
+        <translation>
+            <numerusform>%n måling hoppet over mens en annen pågikk</numerusform>
+            <numerusform>%n målinger hoppet over mens en annen pågikk</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="706"/>
+        <source>committing the change of %1</source>
+        <translation>innfører endringen fra %1</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="707"/>
+        <source>the change of %1 waits for approval in the Diff Review</source>
+        <translation>endringen fra %1 venter på godkjenning i Gjennomgang av endringer</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="720"/>
+        <source>Last tick: none yet</source>
+        <translation>Siste måling: ingen ennå</translation>
+    </message>
+    <message>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="720"/>
+        <source>Last tick: %1, took %2 s</source>
+        <translation>Siste måling: %1, tok %2 s</translation>
+    </message>
+</context>
+<context>
     <name>weft::CandidateReview</name>
     <message>
         <location filename="../views/studio/CandidateReview.cpp" line="14"/>
@@ -141,11 +528,22 @@
     </message>
     <message>
         <location filename="../views/review/CommitJournalDialog.cpp" line="78"/>
+        <source>%1
+Event: %2
+
+%3</source>
+        <translation>%1
+Hendelse: %2
+
+%3</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="82"/>
         <source>Plan: %1</source>
         <translation>Plan: %1</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="78"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="82"/>
         <source>OpenSM files: %1, %2</source>
         <translation>OpenSM-filer: %1, %2</translation>
     </message>
@@ -153,27 +551,37 @@
 <context>
     <name>weft::CommitJournalModel</name>
     <message>
-        <location filename="../views/review/CommitJournalModel.cpp" line="70"/>
+        <location filename="../views/review/CommitJournalModel.cpp" line="14"/>
+        <source>Autopilot: %1</source>
+        <translation>Autopilot: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitJournalModel.cpp" line="15"/>
+        <source>Autopilot, rule %1: %2</source>
+        <translation>Autopilot, regel %1: %2</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitJournalModel.cpp" line="83"/>
         <source>Time</source>
         <translation>Tid</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalModel.cpp" line="71"/>
+        <location filename="../views/review/CommitJournalModel.cpp" line="84"/>
         <source>User</source>
         <translation>Bruker</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalModel.cpp" line="72"/>
+        <location filename="../views/review/CommitJournalModel.cpp" line="85"/>
         <source>Outcome</source>
         <translation>Utfall</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalModel.cpp" line="73"/>
+        <location filename="../views/review/CommitJournalModel.cpp" line="86"/>
         <source>SMPs</source>
         <translation>SMP-er</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalModel.cpp" line="74"/>
+        <location filename="../views/review/CommitJournalModel.cpp" line="87"/>
         <source>Plan</source>
         <translation>Plan</translation>
     </message>
@@ -181,27 +589,27 @@
 <context>
     <name>weft::CommitRecoveryDialog</name>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="96"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="100"/>
         <source>its files were written and never verified</source>
         <translation>filene ble skrevet, men aldri verifisert</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="97"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="101"/>
         <source>it stopped while writing its files</source>
         <translation>den stoppet mens filene ble skrevet</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="98"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="102"/>
         <source>A commit of %1 was started %2 by %3 and never finished: %4.</source>
         <translation>En innføring av %1 ble startet %2 av %3 og aldri fullført: %4.</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="107"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="111"/>
         <source>Unfinished Commit</source>
         <translation>Ufullført innføring</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="112"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="116"/>
         <source>OpenSM&apos;s files: %1 and %2. Until it is recovered, Approve is refused.
 
 Verify: OpenSM reloads the files the commit wrote and Weft reads the fabric back; if it holds that plan the commit is finished, else the backups go back and are verified.
@@ -212,37 +620,37 @@ Verifiser: OpenSM leser inn filene innsendingen skrev, og Weft leser fabricen ti
 Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="123"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="127"/>
         <source>The recovery&apos;s steps appear here.</source>
         <translation>Stegene i gjenopprettingen vises her.</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="124"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="128"/>
         <source>&amp;Verify the Fabric (Roll Back If It Does Not Hold)</source>
         <translation>&amp;Verifiser fabricen (rull tilbake om den ikke holder)</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="126"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="130"/>
         <source>&amp;Roll Back to the Backups</source>
         <translation>&amp;Rull tilbake til sikkerhetskopiene</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="128"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="132"/>
         <source>&amp;Leave It for Now</source>
         <translation>&amp;La den ligge inntil videre</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="162"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="166"/>
         <source>Recovering…</source>
         <translation>Gjenoppretter …</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="162"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="166"/>
         <source>Rolling back…</source>
         <translation>Ruller tilbake…</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="185"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="189"/>
         <source>&amp;Close</source>
         <translation>&amp;Lukk</translation>
     </message>
@@ -460,42 +868,70 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         <translation>Godkjenn planen</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="426"/>
+        <location filename="../views/review/DiffReview.cpp" line="421"/>
+        <source>Unattended commit refused: %1</source>
+        <translation>Uovervåket innføring avvist: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="427"/>
+        <source>there is no plan to commit</source>
+        <translation>det finnes ingen plan å innføre</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="429"/>
+        <source>a commit is running</source>
+        <translation>en innføring pågår</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="434"/>
+        <source>no commit target is configured (Fabric ▸ Commit Target…)</source>
+        <translation>ingen innføringsmål er satt opp (Fabric ▸ Mål for innføring …)</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/review/DiffReview.cpp" line="440"/>
+        <source>%n isolation violation(s) need an operator&apos;s approval</source>
+        <translation>
+            <numerusform>%n isolasjonsbrudd trenger en operatørs godkjenning</numerusform>
+            <numerusform>%n isolasjonsbrudd trenger en operatørs godkjenning</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="458"/>
         <source>Committing…</source>
         <translation>Innfører …</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="451"/>
+        <location filename="../views/review/DiffReview.cpp" line="483"/>
         <source>Commit Target</source>
         <translation>Mål for innføring</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="458"/>
+        <location filename="../views/review/DiffReview.cpp" line="490"/>
         <source>The files of an OpenSM started with -R file -U LFTS -P PARTITIONS. Leave the first empty to write plan files instead.</source>
         <translation>Filene til en OpenSM startet med -R file -U LFTS -P PARTITIONS. La den første stå tom for å skrive planfiler i stedet.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="459"/>
+        <location filename="../views/review/DiffReview.cpp" line="491"/>
         <source>LFT dump (-U):</source>
         <translation>LFT-dump (-U):</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="460"/>
+        <location filename="../views/review/DiffReview.cpp" line="492"/>
         <source>partitions.conf (-P):</source>
         <translation>partitions.conf (-P):</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="461"/>
+        <location filename="../views/review/DiffReview.cpp" line="493"/>
         <source>OpenSM pid file:</source>
         <translation>OpenSMs pid-fil:</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="462"/>
+        <location filename="../views/review/DiffReview.cpp" line="494"/>
         <source>OpenSM log (optional):</source>
         <translation>OpenSMs logg (valgfri):</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="463"/>
+        <location filename="../views/review/DiffReview.cpp" line="495"/>
         <source>OpenSM options file (-F; needed for service levels):</source>
         <translation>OpenSM-innstillingsfil (-F; trengs for tjenestenivåer):</translation>
     </message>
@@ -1239,12 +1675,12 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="124"/>
+        <location filename="../app/gui/MainWindow.cpp" line="126"/>
         <source>Zoom %1 %</source>
         <translation>Zoom %1 %</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="130"/>
+        <location filename="../app/gui/MainWindow.cpp" line="132"/>
         <source>Route shown both ways: %n hop(s) in all</source>
         <translation>
             <numerusform>Ruten vises begge veier: %n hopp i alt</numerusform>
@@ -1252,7 +1688,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="132"/>
+        <location filename="../app/gui/MainWindow.cpp" line="134"/>
         <source>%n nodes selected: drag the hosts onto a partition to add them</source>
         <translation>
             <numerusform>%n node valgt: dra vertene til en partisjon for å legge dem til</numerusform>
@@ -1260,444 +1696,450 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="135"/>
+        <location filename="../app/gui/MainWindow.cpp" line="137"/>
         <source>Weft</source>
         <translation>Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="155"/>
+        <location filename="../app/gui/MainWindow.cpp" line="157"/>
         <source>Find a node by name, GUID or LID (&quot;lid 17&quot;)</source>
         <translation>Finn en node etter navn, GUID eller LID («lid 17»)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="195"/>
+        <location filename="../app/gui/MainWindow.cpp" line="197"/>
         <source>Nodes</source>
         <translation>Noder</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="203"/>
+        <location filename="../app/gui/MainWindow.cpp" line="205"/>
         <source>Fabric</source>
         <translation>Fabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="203"/>
+        <location filename="../app/gui/MainWindow.cpp" line="205"/>
         <source>Count</source>
         <translation>Antall</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="209"/>
+        <location filename="../app/gui/MainWindow.cpp" line="211"/>
         <source>Summary</source>
         <translation>Oversikt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="216"/>
+        <location filename="../app/gui/MainWindow.cpp" line="218"/>
         <source>Partitions</source>
         <translation>Partisjoner</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="222"/>
+        <location filename="../app/gui/MainWindow.cpp" line="224"/>
         <source>Policies</source>
         <translation>Retningslinjer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="227"/>
+        <location filename="../app/gui/MainWindow.cpp" line="229"/>
         <source>Node Weights</source>
         <translation>Nodevekter</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="234"/>
+        <location filename="../app/gui/MainWindow.cpp" line="236"/>
         <source>Fabric as opened</source>
         <translation>Nettet slik det ble åpnet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="235"/>
+        <location filename="../app/gui/MainWindow.cpp" line="237"/>
         <source>History</source>
         <translation>Historikk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="243"/>
+        <location filename="../app/gui/MainWindow.cpp" line="245"/>
         <source>Routing Preview</source>
         <translation>Forhåndsvisning av ruting</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="255"/>
+        <location filename="../app/gui/MainWindow.cpp" line="257"/>
         <source>Diff Review</source>
         <translation>Gjennomgang av endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="263"/>
+        <location filename="../app/gui/MainWindow.cpp" line="265"/>
         <source>Commit: %1</source>
         <translation>Innføring: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="267"/>
+        <location filename="../app/gui/MainWindow.cpp" line="269"/>
         <source>Fabric Changes</source>
         <translation>Endringer i fabricen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="280"/>
+        <location filename="../app/gui/MainWindow.cpp" line="282"/>
         <source>LFT Inspector</source>
         <translation>LFT-inspektør</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="288"/>
+        <location filename="../app/gui/MainWindow.cpp" line="290"/>
         <source>Trace Path</source>
         <translation>Spor vei</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="316"/>
+        <location filename="../app/gui/MainWindow.cpp" line="318"/>
         <source>Telemetry</source>
         <translation>Telemetri</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="327"/>
+        <location filename="../app/gui/MainWindow.cpp" line="329"/>
         <source>Virtual Machines</source>
         <translation>Virtuelle maskiner</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="347"/>
+        <location filename="../app/gui/MainWindow.cpp" line="349"/>
         <source>Port counters: %1</source>
         <translation>Porttellere: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="371"/>
+        <location filename="../app/gui/MainWindow.cpp" line="373"/>
         <source>Reconfiguration Studio</source>
         <translation>Rekonfigureringsstudio</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="405"/>
+        <location filename="../app/gui/MainWindow.cpp" line="407"/>
         <source>OpenSM</source>
         <translation>OpenSM</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="415"/>
+        <location filename="../app/gui/MainWindow.cpp" line="417"/>
         <source>Routing Keys</source>
         <translation>Rutingnøkler</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="447"/>
+        <location filename="../app/gui/MainWindow.cpp" line="433"/>
+        <source>Autopilot</source>
+        <translation>Autopilot</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="473"/>
         <source>No eBB results to show: run the Routing Preview with eBB on</source>
         <translation>Ingen eBB-resultater å vise: kjør forhåndsvisningen av ruting med eBB slått på</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="449"/>
+        <location filename="../app/gui/MainWindow.cpp" line="475"/>
         <source>No link limits any stream in the eBB samples</source>
         <translation>Ingen lenke begrenser noen strøm i eBB-utvalgene</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="454"/>
+        <location filename="../app/gui/MainWindow.cpp" line="480"/>
         <source>&amp;File</source>
         <translation>&amp;Fil</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="455"/>
+        <location filename="../app/gui/MainWindow.cpp" line="481"/>
         <source>&amp;Open Topology…</source>
         <translation>&amp;Åpne topologi …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="457"/>
+        <location filename="../app/gui/MainWindow.cpp" line="483"/>
         <source>Open &amp;Demo Fabric</source>
         <translation>Åpne &amp;demofabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="458"/>
+        <location filename="../app/gui/MainWindow.cpp" line="484"/>
         <source>Open &amp;Project…</source>
         <translation>Åpne &amp;prosjekt …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="460"/>
+        <location filename="../app/gui/MainWindow.cpp" line="486"/>
         <source>Open &amp;LFT Dump…</source>
         <translation>Åpne &amp;LFT-dump …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="462"/>
+        <location filename="../app/gui/MainWindow.cpp" line="488"/>
         <source>Load the forwarding tables the fabric holds now (ibroute, dump_lfts or OpenSM&apos;s dump)</source>
         <translation>Last inn videresendingstabellene nettet har nå (ibroute, dump_lfts eller OpenSMs dump)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="463"/>
+        <location filename="../app/gui/MainWindow.cpp" line="489"/>
         <source>Open &amp;Recent</source>
         <translation>Åpne &amp;nylig brukt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="466"/>
+        <location filename="../app/gui/MainWindow.cpp" line="492"/>
         <source>&amp;Save Project</source>
         <translation>&amp;Lagre prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="468"/>
+        <location filename="../app/gui/MainWindow.cpp" line="494"/>
         <source>Save Project &amp;As…</source>
         <translation>Lagre prosjekt &amp;som …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="471"/>
+        <location filename="../app/gui/MainWindow.cpp" line="497"/>
         <source>&amp;Quit</source>
         <translation>&amp;Avslutt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="475"/>
+        <location filename="../app/gui/MainWindow.cpp" line="501"/>
         <source>&amp;Edit</source>
         <translation>R&amp;ediger</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="476"/>
+        <location filename="../app/gui/MainWindow.cpp" line="502"/>
         <source>&amp;Undo</source>
         <translation>&amp;Angre</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="478"/>
+        <location filename="../app/gui/MainWindow.cpp" line="504"/>
         <source>&amp;Redo</source>
         <translation>&amp;Gjør om</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="483"/>
+        <location filename="../app/gui/MainWindow.cpp" line="509"/>
         <source>&amp;Find Node…</source>
         <translation>&amp;Finn node …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="489"/>
+        <location filename="../app/gui/MainWindow.cpp" line="515"/>
         <source>&amp;View</source>
         <translation>&amp;Vis</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="490"/>
+        <location filename="../app/gui/MainWindow.cpp" line="516"/>
         <source>&amp;Fit to Window</source>
         <translation>&amp;Tilpass til vinduet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="492"/>
+        <location filename="../app/gui/MainWindow.cpp" line="518"/>
         <source>Zoom &amp;In</source>
         <translation>Zoom &amp;inn</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="494"/>
+        <location filename="../app/gui/MainWindow.cpp" line="520"/>
         <source>Zoom &amp;Out</source>
         <translation>Zoom &amp;ut</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="496"/>
+        <location filename="../app/gui/MainWindow.cpp" line="522"/>
         <source>Go to &amp;Hottest Bundle</source>
         <translation>Gå til &amp;varmeste bunt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="498"/>
+        <location filename="../app/gui/MainWindow.cpp" line="524"/>
         <source>No bundle to go to: zoom a big fabric out, with cables coloured by load</source>
         <translation>Ingen bunt å gå til: zoom ut en stor fabric, med kabler farget etter last</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="502"/>
+        <location filename="../app/gui/MainWindow.cpp" line="528"/>
         <source>Show &amp;eBB Bottlenecks</source>
         <translation>Vis &amp;eBB-flaskehalser</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="505"/>
+        <location filename="../app/gui/MainWindow.cpp" line="531"/>
         <source>Highlight the links that limit the most streams in the eBB samples, with the share they limit</source>
         <translation>Fremhev lenkene som begrenser flest strømmer i eBB-utvalgene, med andelen de begrenser</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="515"/>
+        <location filename="../app/gui/MainWindow.cpp" line="541"/>
         <source>&amp;Language</source>
         <translation>&amp;Språk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="517"/>
+        <location filename="../app/gui/MainWindow.cpp" line="543"/>
         <source>F&amp;abric</source>
         <translation>F&amp;abric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="518"/>
+        <location filename="../app/gui/MainWindow.cpp" line="544"/>
         <source>&amp;Discover…</source>
         <translation>&amp;Oppdag…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="520"/>
+        <location filename="../app/gui/MainWindow.cpp" line="546"/>
         <source>Read the live fabric through a local adapter: topology, forwarding tables and P_Key tables</source>
         <translation>Les den levende fabricen gjennom en lokal adapter: topologi, videresendingstabeller og P_Key-tabeller</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="521"/>
+        <location filename="../app/gui/MainWindow.cpp" line="547"/>
         <source>R&amp;ediscover</source>
         <translation>Oppdag på &amp;nytt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="523"/>
+        <location filename="../app/gui/MainWindow.cpp" line="549"/>
         <source>Discover again and show what changed since the fabric shown was discovered</source>
         <translation>Oppdag på nytt og vis hva som er endret siden den viste fabricen ble oppdaget</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="525"/>
+        <location filename="../app/gui/MainWindow.cpp" line="551"/>
         <source>&amp;Sample Port Counters</source>
         <translation>&amp;Les porttellere</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="529"/>
+        <location filename="../app/gui/MainWindow.cpp" line="555"/>
         <source>Port Counter &amp;Interval…</source>
         <translation>&amp;Intervall for porttellere…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="531"/>
+        <location filename="../app/gui/MainWindow.cpp" line="557"/>
         <source>Port Counter Interval</source>
         <translation>Intervall for porttellere</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="531"/>
+        <location filename="../app/gui/MainWindow.cpp" line="557"/>
         <source>Seconds between readings:</source>
         <translation>Sekunder mellom avlesninger:</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="542"/>
+        <location filename="../app/gui/MainWindow.cpp" line="568"/>
         <source>&amp;Clear Counters Past 75 %</source>
         <translation>&amp;Nullstill tellere over 75 %</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="545"/>
+        <location filename="../app/gui/MainWindow.cpp" line="571"/>
         <source>Clear a port&apos;s 32-bit port counters once one passes 75 % of its range, as OpenSM&apos;s perfmgr does</source>
         <translation>Nullstill en ports 32-biters porttellere når én passerer 75 % av området sitt, slik OpenSMs perfmgr gjør</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="555"/>
+        <location filename="../app/gui/MainWindow.cpp" line="581"/>
         <source>&amp;Preview Routing</source>
         <translation>&amp;Forhåndsvis ruting</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="561"/>
+        <location filename="../app/gui/MainWindow.cpp" line="587"/>
         <source>&amp;Review Changes</source>
         <translation>&amp;Gå gjennom endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="566"/>
+        <location filename="../app/gui/MainWindow.cpp" line="592"/>
         <source>&amp;Approve…</source>
         <translation>&amp;Godkjenn …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="567"/>
+        <location filename="../app/gui/MainWindow.cpp" line="593"/>
         <source>Commit &amp;Target…</source>
         <translation>&amp;Mål for innføring …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="569"/>
+        <location filename="../app/gui/MainWindow.cpp" line="595"/>
+        <location filename="../app/gui/Screenshots.cpp" line="295"/>
         <source>Commit &amp;Journal…</source>
         <translation>Commit-&amp;logg…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="570"/>
+        <location filename="../app/gui/MainWindow.cpp" line="596"/>
         <source>&amp;Recover Unfinished Commit…</source>
         <translation>&amp;Gjenopprett ufullført innføring …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="572"/>
+        <location filename="../app/gui/MainWindow.cpp" line="598"/>
         <source>No unfinished commit on the commit target.</source>
         <translation>Ingen ufullført innføring på målet for innføring.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="575"/>
+        <location filename="../app/gui/MainWindow.cpp" line="601"/>
         <source>&amp;Help</source>
         <translation>&amp;Hjelp</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="576"/>
+        <location filename="../app/gui/MainWindow.cpp" line="602"/>
         <source>&amp;About Weft</source>
         <translation>&amp;Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="578"/>
+        <location filename="../app/gui/MainWindow.cpp" line="604"/>
         <source>About &amp;Qt</source>
         <translation>Om &amp;Qt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="592"/>
+        <location filename="../app/gui/MainWindow.cpp" line="618"/>
         <source>System Language</source>
         <translation>Systemets språk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="610"/>
+        <location filename="../app/gui/MainWindow.cpp" line="636"/>
         <source>The new language applies when Weft is started again.</source>
         <translation>Det nye språket gjelder fra neste gang Weft startes.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="628"/>
+        <location filename="../app/gui/MainWindow.cpp" line="654"/>
         <source>Recovery: %1</source>
         <translation>Gjenoppretting: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="641"/>
+        <location filename="../app/gui/MainWindow.cpp" line="670"/>
         <source>Open Commit Journal</source>
         <translation>Åpne commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="642"/>
+        <location filename="../app/gui/MainWindow.cpp" line="671"/>
         <source>Commit journals (*.jsonl);;All files (*)</source>
         <translation>Commit-logger (*.jsonl);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="651"/>
+        <location filename="../app/gui/MainWindow.cpp" line="680"/>
         <source>Commit Journal</source>
         <translation>Commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="651"/>
+        <location filename="../app/gui/MainWindow.cpp" line="680"/>
         <source>Cannot read the commit journal:
 %1</source>
         <translation>Kan ikke lese commit-loggen:
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="677"/>
+        <location filename="../app/gui/MainWindow.cpp" line="706"/>
         <source>Unsaved Changes</source>
         <translation>Ulagrede endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="677"/>
+        <location filename="../app/gui/MainWindow.cpp" line="706"/>
         <source>The partitions have unsaved changes. Save them as a project?</source>
         <translation>Partisjonene har ulagrede endringer. Vil du lagre dem som et prosjekt?</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="694"/>
+        <location filename="../app/gui/MainWindow.cpp" line="723"/>
         <source>%1[*] — Weft</source>
         <translation>%1[*] — Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="701"/>
+        <location filename="../app/gui/MainWindow.cpp" line="730"/>
         <source>Laying out the fabric (%1 nodes)…</source>
         <translation>Plasserer nodene i fabricen (%1 noder) …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="745"/>
+        <location filename="../app/gui/MainWindow.cpp" line="774"/>
         <source>Discovering the fabric again…</source>
         <translation>Oppdager fabricen på nytt…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="745"/>
+        <location filename="../app/gui/MainWindow.cpp" line="774"/>
         <source>Discovering the fabric…</source>
         <translation>Oppdager fabricen…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="746"/>
+        <location filename="../app/gui/MainWindow.cpp" line="775"/>
         <source>Cancel</source>
         <translation>Avbryt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="748"/>
+        <location filename="../app/gui/MainWindow.cpp" line="777"/>
         <source>Discover</source>
         <translation>Oppdag</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="773"/>
+        <location filename="../app/gui/MainWindow.cpp" line="802"/>
         <source>Cannot Discover the Fabric</source>
         <translation>Kan ikke oppdage fabricen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="774"/>
+        <location filename="../app/gui/MainWindow.cpp" line="803"/>
         <source>The fabric could not be read. What is shown is unchanged.</source>
         <translation>Fabricen kunne ikke leses. Det som vises, er uendret.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="783"/>
+        <location filename="../app/gui/MainWindow.cpp" line="812"/>
         <source>first adapter</source>
         <translation>første adapter</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="792"/>
+        <location filename="../app/gui/MainWindow.cpp" line="821"/>
         <source>Rediscovered: the fabric changed (%n change(s)); open proposals are stale</source>
         <translation>
             <numerusform>Oppdaget på nytt: fabricen er endret (%n endring); åpne forslag er utdaterte</numerusform>
@@ -1705,22 +2147,22 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="794"/>
+        <location filename="../app/gui/MainWindow.cpp" line="823"/>
         <source>Rediscovered: no change since the fabric was discovered</source>
         <translation>Oppdaget på nytt: ingen endring siden fabricen ble oppdaget</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="805"/>
+        <location filename="../app/gui/MainWindow.cpp" line="834"/>
         <source>Live fabric (%1)</source>
         <translation>Levende fabric (%1)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="808"/>
+        <location filename="../app/gui/MainWindow.cpp" line="837"/>
         <source>held by the switches</source>
         <translation>holdt av svitsjene</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="810"/>
+        <location filename="../app/gui/MainWindow.cpp" line="839"/>
         <source>Discovered %n node(s); the tables and partitions are those the fabric holds</source>
         <translation>
             <numerusform>Oppdaget %n node; tabellene og partisjonene er dem fabricen holder</numerusform>
@@ -1728,99 +2170,99 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="891"/>
+        <location filename="../app/gui/MainWindow.cpp" line="920"/>
         <source>Read every linked port&apos;s counters each %1 s and show the rates on the map and in the Telemetry dock</source>
         <translation>Les tellerne til hver tilkoblede port hvert %1. sekund og vis ratene på kartet og i telemetripanelet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="893"/>
+        <location filename="../app/gui/MainWindow.cpp" line="922"/>
         <source>Port counters can only be read from a live fabric: use Fabric ▸ Discover first</source>
         <translation>Porttellere kan bare leses fra en levende fabric: bruk Fabric ▸ Oppdag først</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="926"/>
+        <location filename="../app/gui/MainWindow.cpp" line="955"/>
         <source>Reading port counters every %1 s; the first rates follow one interval after the first reading</source>
         <translation>Leser porttellere hvert %1. sekund; de første ratene kommer ett intervall etter første avlesning</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="943"/>
+        <location filename="../app/gui/MainWindow.cpp" line="972"/>
         <source>View</source>
         <translation>Visning</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="948"/>
-        <location filename="../app/gui/MainWindow.cpp" line="954"/>
+        <location filename="../app/gui/MainWindow.cpp" line="977"/>
+        <location filename="../app/gui/MainWindow.cpp" line="983"/>
         <source>Plain</source>
         <translation>Enkel</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="949"/>
+        <location filename="../app/gui/MainWindow.cpp" line="978"/>
         <source>By load</source>
         <translation>Etter last</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="950"/>
+        <location filename="../app/gui/MainWindow.cpp" line="979"/>
         <source>By measured load</source>
         <translation>Etter målt last</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="951"/>
-        <location filename="../app/gui/MainWindow.cpp" line="955"/>
+        <location filename="../app/gui/MainWindow.cpp" line="980"/>
+        <location filename="../app/gui/MainWindow.cpp" line="984"/>
         <source>By partition</source>
         <translation>Etter partisjon</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="956"/>
+        <location filename="../app/gui/MainWindow.cpp" line="985"/>
         <source>By tenant</source>
         <translation>Etter leietaker</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="959"/>
+        <location filename="../app/gui/MainWindow.cpp" line="988"/>
         <source>Current tables</source>
         <translation>Gjeldende tabeller</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="960"/>
+        <location filename="../app/gui/MainWindow.cpp" line="989"/>
         <source>Proposed (preview)</source>
         <translation>Foreslått (forhåndsvisning)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="965"/>
+        <location filename="../app/gui/MainWindow.cpp" line="994"/>
         <source>Find node: name, GUID or LID</source>
         <translation>Finn node: navn, GUID eller LID</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="969"/>
+        <location filename="../app/gui/MainWindow.cpp" line="998"/>
         <source> Cables: </source>
         <translation> Kabler: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="971"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1000"/>
         <source>  Hosts: </source>
         <translation>  Verter: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="973"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1002"/>
         <source>  Routing: </source>
         <translation>  Ruting: </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="996"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1025"/>
         <source>No node matches &quot;%1&quot;</source>
         <translation>Ingen node passer med «%1»</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1005"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1034"/>
         <source>open a fabric first</source>
         <translation>åpne et nett først</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1019"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1048"/>
         <source>Current tables: %1</source>
         <translation>Gjeldende tabeller: %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="1020"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1049"/>
         <source>Current tables: %1 (%n switch(es) not fully covered)</source>
         <translation>
             <numerusform>Gjeldende tabeller: %1 (%n svitsj ikke fullt dekket)</numerusform>
@@ -1828,27 +2270,27 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1028"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1057"/>
         <source>Open LFT Dump</source>
         <translation>Åpne LFT-dump</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1029"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1058"/>
         <source>LFT dumps (*.lfts *.dump *.txt);;All files (*)</source>
         <translation>LFT-dumper (*.lfts *.dump *.txt);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1035"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1064"/>
         <source>Cannot Open the LFT Dump</source>
         <translation>Kan ikke åpne LFT-dumpen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1042"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1071"/>
         <source>open the project&apos;s fabric first</source>
         <translation>åpne prosjektets nett først</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="1055"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1084"/>
         <source>%n GUID(s) of the project are not in this fabric and were left out</source>
         <translation>
             <numerusform>%n GUID i prosjektet finnes ikke i dette nettet og ble utelatt</numerusform>
@@ -1856,174 +2298,174 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1069"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1098"/>
         <source>Saved %1</source>
         <translation>Lagret %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1076"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1105"/>
         <source>Open Project</source>
         <translation>Åpne prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1077"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1106"/>
         <source>Weft projects (*.weft);;All files (*)</source>
         <translation>Weft-prosjekter (*.weft);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1083"/>
-        <location filename="../app/gui/MainWindow.cpp" line="1164"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1112"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1193"/>
         <source>Cannot Open the Project</source>
         <translation>Kan ikke åpne prosjektet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1089"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1118"/>
         <source>Save Project</source>
         <translation>Lagre prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1090"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1119"/>
         <source>Weft projects (*.weft)</source>
         <translation>Weft-prosjekter (*.weft)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1097"/>
-        <location filename="../app/gui/MainWindow.cpp" line="1111"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1126"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1140"/>
         <source>Cannot Save the Project</source>
         <translation>Kan ikke lagre prosjektet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1144"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1173"/>
         <source>Cannot Open the Demo Fabric</source>
         <translation>Kan ikke åpne demofabricen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1151"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1180"/>
         <source>Open Topology</source>
         <translation>Åpne topologi</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1152"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1181"/>
         <source>Topology files (ibnetdiscover, ibsim) (*.txt *.net *.topo);;All files (*)</source>
         <translation>Topologifiler (ibnetdiscover, ibsim) (*.txt *.net *.topo);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1173"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1202"/>
         <source>Cannot Open Topology</source>
         <translation>Kan ikke åpne topologien</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1174"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1203"/>
         <source>%1 could not be read. The fabric shown before is unchanged.</source>
         <translation>Kunne ikke lese %1. Fabricen som ble vist fra før, er uendret.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1199"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1228"/>
         <source>&amp;%1 %2</source>
         <translation>&amp;%1 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1205"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1234"/>
         <source>No Recent Files</source>
         <translation>Ingen nylig brukte filer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1209"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1238"/>
         <source>&amp;Clear List</source>
         <translation>&amp;Tøm listen</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1217"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1246"/>
         <source>About Weft</source>
         <translation>Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1218"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1247"/>
         <source>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;A fabric manager for InfiniBand: topology, partitions and routing, previewed before they reach the subnet manager.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;En fabric-forvalter for InfiniBand: topologi, partisjoner og ruting, forhåndsvist før de når subnet-manageren.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1230"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1259"/>
         <source>Switches</source>
         <translation>Svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1231"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1260"/>
         <source>Hosts (channel adapters)</source>
         <translation>Verter (kanaladaptere)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1233"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1262"/>
         <source>Routers</source>
         <translation>Rutere</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1234"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1263"/>
         <source>Cables</source>
         <translation>Kabler</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1235"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1264"/>
         <source>Between switches</source>
         <translation>Mellom svitsjer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1236"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1265"/>
         <source>To hosts and routers</source>
         <translation>Til verter og rutere</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1237"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1266"/>
         <source>Switch tiers</source>
         <translation>Svitsjnivåer</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1241"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1270"/>
         <source>Tier 1 (leaves)</source>
         <translation>Nivå 1 (løvsvitsjer)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1243"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1272"/>
         <source>Tier %1 (roots)</source>
         <translation>Nivå %1 (rotsvitsjer)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1245"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1274"/>
         <source>Tier %1</source>
         <translation>Nivå %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1249"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1278"/>
         <source>Switches with no path to a host</source>
         <translation>Svitsjer uten vei til en vert</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1250"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1279"/>
         <source>none assigned</source>
         <translation>ingen tildelt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1251"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1280"/>
         <source>%1–%2</source>
         <translation>%1–%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1252"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1281"/>
         <source>LID range</source>
         <translation>LID-område</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1253"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1282"/>
         <source>LIDs assigned</source>
         <translation>Tildelte LID-er</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1260"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1289"/>
         <source>No fabric</source>
         <translation>Ingen fabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1264"/>
+        <location filename="../app/gui/MainWindow.cpp" line="1293"/>
         <source>Switches: %1 · Hosts: %2 · Cables: %3</source>
         <translation>Svitsjer: %1 · Verter: %2 · Kabler: %3</translation>
     </message>

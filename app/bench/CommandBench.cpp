@@ -4,6 +4,7 @@
 
 #include "BenchHarness.h"
 #include "BenchMonitor.h"
+#include "BenchResults.h"
 #include "BenchScale.h"
 #include "CliSupport.h"
 #include "Commands.h"
@@ -628,7 +629,7 @@ int bench(const QStringList &args)
     const std::pair<const char *, int (*)(const QStringList &)> benchmarks[] = {
         {"scene", benchScene}, {"parse", benchParse}, {"route", benchRoute},       {"ebb", benchEbb},
         {"migrate", benchMigrate}, {"diff", benchDiff}, {"discover", benchDiscover}, {"scale", benchScale},
-        {"monitor", benchMonitor},
+        {"monitor", benchMonitor}, {"results", benchResults},
     };
     for (const auto &[name, run] : benchmarks)
         if (which == QLatin1String(name))
@@ -642,7 +643,8 @@ int bench(const QStringList &args)
                  "  discover Weft's live discovery beside ibnetdiscover on a fat-tree in ibsim + OpenSM\n"
                  "  monitor  one full pass of Weft's port-counter reader beside perfquery -x per port, in ibsim + OpenSM\n"
                  "  scene    the fabric view: scene build and full repaint at full zoom-out (offscreen)\n"
-                 "  scale    every stage (gen .. project save/load), each in its own process: time and peak memory\n";
+                 "  scale    every stage (gen .. project save/load), each in its own process: time and peak memory\n"
+                 "  results  the seeds' headline results recomputed (RESULTS.md's tables; --quick for CI)\n";
         out().flush();
         return which.isEmpty() ? kExitBadInput : kExitOk;
     }

@@ -1,5 +1,6 @@
 #include "CliSupport.h"
 
+#include "CommitJournal.h"
 #include "Commands.h"
 #include "LftDump.h"
 #include "PartitionsConf.h"
@@ -9,7 +10,9 @@
 #include "TrafficModel.h"
 
 #include <QJsonDocument>
+#include <QRegularExpression>
 
+#include <csignal>
 #include <cstdio>
 
 namespace weft::cli {
@@ -99,6 +102,16 @@ Status writeLftDumpOutput(const QString &path, const ForwardingTables &tables, c
     return Done{};
 }
 
+QString shellQuoted(const QString &text)
+{
+    static const QRegularExpression safe(QStringLiteral("^[A-Za-z0-9_./:=+,@%-]+$"));
+    if (safe.match(text).hasMatch())
+        return text;
+    QString quoted = text;
+    quoted.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
+    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
+}
+
 Result<TrafficModel> trafficOption(const QCommandLineParser &parser)
 {
     if (!parser.isSet(QStringLiteral("traffic")))
@@ -186,6 +199,96 @@ bool readLiveOptions(const QCommandLineParser &parser, const QString &command, L
     if (!ok || options->retries < 0)
         return bad(QStringLiteral("--retries: not a count: \"%1\"").arg(parser.value(QStringLiteral("retries"))));
     return true;
+}
+
+void addCommitTargetOptions(QCommandLineParser &parser)
+{
+    parser.addOption({QStringLiteral("opensm-lfts"), QStringLiteral("OpenSM's -U file."), QStringLiteral("PATH")});
+    parser.addOption({QStringLiteral("opensm-partitions"), QStringLiteral("OpenSM's -P file."), QStringLiteral("PATH")});
+    parser.addOption({QStringLiteral("opensm-pidfile"), QStringLiteral("File holding OpenSM's process id."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("opensm-log"), QStringLiteral("OpenSM's log file: the end of its sweep is read there "
+                                                                  "(without it, the tables are polled)."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("opensm-options"), QStringLiteral("OpenSM's options file (-F): when the plan gives partitions their own SL "
+                                                                      "(sl= in partitions.conf), Weft turns QoS on there and maps each SL to its own VL."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("sm-port"), QStringLiteral("Port GUID OpenSM runs on (default: the master SM's port, from the local port's MasterSMLID and SMInfo; else inferred from the P_Key tables)."), QStringLiteral("GUID")});
+    parser.addOption({QStringLiteral("journal"), QStringLiteral("Commit journal (JSON lines; default: weft-commits.jsonl beside --opensm-lfts)."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("timeout"), QStringLiteral("Seconds to wait for each OpenSM sweep (default 60)."), QStringLiteral("S"), QStringLiteral("60")});
+    parser.addOption({QStringLiteral("ca"), QStringLiteral("Adapter to use (default: the first)."), QStringLiteral("NAME")});
+    parser.addOption({QStringLiteral("ca-port"), QStringLiteral("Adapter port (default: the first active one)."), QStringLiteral("N")});
+    parser.addOption({QStringLiteral("wait"), QStringLiteral("When another commit runs on the same OpenSM files, wait for it to finish "
+                                                            "(default: refuse, naming who holds the commit lock).")});
+    parser.addOption({QStringLiteral("accept-violations"), QStringLiteral("Best-effort policy mode: commit although the plan violates "
+                                                                         "isolation policies (they are listed). Strict mode refuses them regardless.")});
+}
+
+Result<CommitTargetOptions> readCommitTargetOptions(const QCommandLineParser &parser)
+{
+    CommitTargetOptions o;
+    const auto bad = [&parser](const char *option, const QString &what) {
+        return Error{{}, 0, QStringLiteral("--%1: %2: \"%3\"").arg(QLatin1String(option), what, parser.value(QLatin1String(option)))};
+    };
+    bool ok = false;
+    o.timeoutText = parser.value(QStringLiteral("timeout"));
+    const double timeout = o.timeoutText.toDouble(&ok);
+    if (!ok || !(timeout > 0) || timeout > 86400)
+        return bad("timeout", QStringLiteral("not a number of seconds"));
+    o.options.timeoutMs = int(timeout * 1000);
+    if (parser.isSet(QStringLiteral("sm-port"))) {
+        o.options.smPortGuid = parser.value(QStringLiteral("sm-port")).toULongLong(&ok, 0);
+        if (!ok || !o.options.smPortGuid)
+            return bad("sm-port", QStringLiteral("not a GUID"));
+    }
+    o.live.caName = parser.value(QStringLiteral("ca"));
+    if (parser.isSet(QStringLiteral("ca-port"))) {
+        o.live.caPort = parser.value(QStringLiteral("ca-port")).toInt(&ok);
+        if (!ok || o.live.caPort < 1 || o.live.caPort > 254)
+            return bad("ca-port", QStringLiteral("not a port number"));
+    }
+    o.target.lftsPath = parser.value(QStringLiteral("opensm-lfts"));
+    o.target.partitionsPath = parser.value(QStringLiteral("opensm-partitions"));
+    o.target.pidFile = parser.value(QStringLiteral("opensm-pidfile"));
+    o.target.logPath = parser.value(QStringLiteral("opensm-log"));
+    o.target.optionsPath = parser.value(QStringLiteral("opensm-options"));
+    o.options.journalPath = parser.isSet(QStringLiteral("journal")) ? parser.value(QStringLiteral("journal")) : defaultJournalPath(o.target.lftsPath);
+    o.options.lockWaitMs = parser.isSet(QStringLiteral("wait")) ? -1 : 0;
+    o.options.acceptViolations = parser.isSet(QStringLiteral("accept-violations"));
+    return o;
+}
+
+int commitExitCode(CommitOutcome outcome)
+{
+    switch (outcome) {
+    case CommitOutcome::Committed: return kExitOk;
+    case CommitOutcome::Refused:
+    case CommitOutcome::Stale: return kExitBadInput;
+    case CommitOutcome::RolledBack:
+    case CommitOutcome::RollbackFailed: return kExitFailure;
+    }
+    return kExitFailure;
+}
+
+namespace {
+volatile std::sig_atomic_t receivedStopSignal = 0;
+
+extern "C" void onStopSignal(int signal)
+{
+    receivedStopSignal = signal;
+}
+}  // namespace
+
+void catchStopSignals()
+{
+    struct sigaction action = {};
+    action.sa_handler = onStopSignal;
+    action.sa_flags = SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGPIPE})
+        sigaction(signal, &action, nullptr);
+}
+
+int stopSignal()
+{
+    return receivedStopSignal;
 }
 
 }  // namespace weft::cli

@@ -2,6 +2,7 @@
 // Shared plumbing of the headless subcommands: where text goes, how errors are reported, how
 // results are written.
 
+#include "Commit.h"
 #include "Fabric.h"
 #include "ForwardingTables.h"
 #include "LftDump.h"
@@ -76,8 +77,36 @@ struct CommandInputs
 // error, for reportBadInput.
 Result<CommandInputs> loadInputs(const QCommandLineParser &parser, const InputOptions &options);
 
+// `text` as one word of a POSIX shell command line: as it is when it holds only safe characters,
+// otherwise in single quotes (for the commands a command prints for its user to run).
+QString shellQuoted(const QString &text);
+
 // The `--traffic MODEL` option: the default model when it is not given, an error naming the
 // text and the known models when it names none. The seed is left as it is.
 Result<TrafficModel> trafficOption(const QCommandLineParser &parser);
+
+// How a command reaches an OpenSM commit target, the options of `weft commit` that `weft adapt`
+// shares: --opensm-lfts, --opensm-partitions, --opensm-pidfile, --opensm-log, --opensm-options,
+// --sm-port, --journal, --timeout, --ca, --ca-port, --wait, --accept-violations.
+void addCommitTargetOptions(QCommandLineParser &parser);
+struct CommitTargetOptions
+{
+    CommitTarget target;
+    CommitOptions options;  // timeout, SM port, journal, lock wait, accept violations
+    LiveOptions live;       // adapter and port
+    QString timeoutText;    // --timeout as given, for commands printed for the user
+};
+// Those options; an error naming the option and the text when one is not valid. Required ones
+// are the command's to check (requireOptionsOnly).
+Result<CommitTargetOptions> readCommitTargetOptions(const QCommandLineParser &parser);
+// The exit status of a commit's outcome: 0 committed, 2 refused or stale (nothing written),
+// 1 rolled back or rollback failed.
+int commitExitCode(CommitOutcome outcome);
+
+// For commands that must clean up before they exit (a lab's simulator, a loop's commit): SIGINT,
+// SIGTERM, SIGHUP and SIGPIPE (the terminal, or the reader of the output, gone) only record the
+// signal, and the command's loop reads stopSignal() and stops. Interrupted system calls resume.
+void catchStopSignals();
+int stopSignal();  // the signal received, 0 while none came
 
 }  // namespace weft::cli

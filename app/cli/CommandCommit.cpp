@@ -38,14 +38,7 @@ int reportCommit(const CommitReport &report, bool json)
             for (const QString &violation : report.violations)
                 out() << "  accepted: " << violation << Qt::endl;
     }
-    switch (report.outcome) {
-    case CommitOutcome::Committed: return kExitOk;
-    case CommitOutcome::Refused:
-    case CommitOutcome::Stale: return kExitBadInput;
-    case CommitOutcome::RolledBack:
-    case CommitOutcome::RollbackFailed: return kExitFailure;
-    }
-    return kExitFailure;
+    return commitExitCode(report.outcome);
 }
 
 }  // namespace
@@ -76,29 +69,14 @@ int commit(const QStringList &args)
     parser.addOption({QStringLiteral("project"), QStringLiteral("The Weft project the plan was made for: each partition's isolation "
                                                                "policy and the policy mode are checked (without it every partition "
                                                                "counts as def-isolation)."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("accept-violations"), QStringLiteral("Best-effort policy mode: commit although the plan violates "
-                                                                         "isolation policies (they are listed). Strict mode refuses them regardless.")});
     parser.addOption({QStringLiteral("plan-topology"), QStringLiteral("The topology the plan was made for (ibnetdiscover output); "
                                                                      "the commit is refused as stale if the fabric differs."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("opensm-lfts"), QStringLiteral("OpenSM's -U file."), QStringLiteral("PATH")});
-    parser.addOption({QStringLiteral("opensm-partitions"), QStringLiteral("OpenSM's -P file."), QStringLiteral("PATH")});
-    parser.addOption({QStringLiteral("opensm-pidfile"), QStringLiteral("File holding OpenSM's process id."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("opensm-log"), QStringLiteral("OpenSM's log file: the end of its sweep is read there "
-                                                                  "(without it, the tables are polled)."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("opensm-options"), QStringLiteral("OpenSM's options file (-F): when the plan gives partitions their own SL "
-                                                                      "(sl= in partitions.conf), Weft turns QoS on there and maps each SL to its own VL."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("sm-port"), QStringLiteral("Port GUID OpenSM runs on (default: the master SM's port, from the local port's MasterSMLID and SMInfo; else inferred from the P_Key tables)."), QStringLiteral("GUID")});
-    parser.addOption({QStringLiteral("journal"), QStringLiteral("Commit journal (JSON lines; default: weft-commits.jsonl beside --opensm-lfts)."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("timeout"), QStringLiteral("Seconds to wait for each OpenSM sweep (default 60)."), QStringLiteral("S"), QStringLiteral("60")});
-    parser.addOption({QStringLiteral("ca"), QStringLiteral("Adapter to use (default: the first)."), QStringLiteral("NAME")});
-    parser.addOption({QStringLiteral("ca-port"), QStringLiteral("Adapter port (default: the first active one)."), QStringLiteral("N")});
+    addCommitTargetOptions(parser);
     parser.addOption({QStringLiteral("recover"), QStringLiteral("Bring an interrupted commit on the target (journalled, without an outcome) "
                                                                "to a verified state: its plan verified on the fabric, else the backups restored "
                                                                "and verified. No plan options.")});
     parser.addOption({QStringLiteral("rollback"), QStringLiteral("With --recover: restore the backups the journal names and verify them, "
                                                                 "without trying the interrupted commit's files.")});
-    parser.addOption({QStringLiteral("wait"), QStringLiteral("When another commit runs on the same OpenSM files, wait for it to finish "
-                                                            "(default: refuse, naming who holds the commit lock).")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print the report as JSON.")});
     int exitCode = kExitOk;
     if (!parseArguments(parser, command, args, &exitCode))
@@ -117,33 +95,12 @@ int commit(const QStringList &args)
         if (!parser.isSet(QLatin1String(required)) && !(recover && QLatin1String(required) == QLatin1String("plan-lfts")))
             return reportBadInput(command, QStringLiteral("--%1 is required").arg(QLatin1String(required)));
 
-    CommitOptions options;
-    bool ok = false;
-    const double timeout = parser.value(QStringLiteral("timeout")).toDouble(&ok);
-    if (!ok || timeout <= 0 || timeout > 86400)
-        return reportBadInput(command, QStringLiteral("--timeout: not a number of seconds: \"%1\"").arg(parser.value(QStringLiteral("timeout"))));
-    options.timeoutMs = int(timeout * 1000);
-    if (parser.isSet(QStringLiteral("sm-port"))) {
-        options.smPortGuid = parser.value(QStringLiteral("sm-port")).toULongLong(&ok, 0);
-        if (!ok || !options.smPortGuid)
-            return reportBadInput(command, QStringLiteral("--sm-port: not a GUID: \"%1\"").arg(parser.value(QStringLiteral("sm-port"))));
-    }
-    LiveOptions live;
-    live.caName = parser.value(QStringLiteral("ca"));
-    if (parser.isSet(QStringLiteral("ca-port"))) {
-        live.caPort = parser.value(QStringLiteral("ca-port")).toInt(&ok);
-        if (!ok || live.caPort < 1 || live.caPort > 254)
-            return reportBadInput(command, QStringLiteral("--ca-port: not a port number: \"%1\"").arg(parser.value(QStringLiteral("ca-port"))));
-    }
-
-    CommitTarget target;
-    target.lftsPath = parser.value(QStringLiteral("opensm-lfts"));
-    target.partitionsPath = parser.value(QStringLiteral("opensm-partitions"));
-    target.pidFile = parser.value(QStringLiteral("opensm-pidfile"));
-    target.logPath = parser.value(QStringLiteral("opensm-log"));
-    target.optionsPath = parser.value(QStringLiteral("opensm-options"));
-    options.journalPath = parser.isSet(QStringLiteral("journal")) ? parser.value(QStringLiteral("journal")) : defaultJournalPath(target.lftsPath);
-    options.lockWaitMs = parser.isSet(QStringLiteral("wait")) ? -1 : 0;
+    Result<CommitTargetOptions> targetOptions = readCommitTargetOptions(parser);
+    if (!targetOptions)
+        return reportBadInput(command, targetOptions.error());
+    const CommitTarget target = targetOptions->target;
+    CommitOptions options = targetOptions->options;
+    const LiveOptions live = targetOptions->live;
     const bool json = parser.isSet(QStringLiteral("json"));
     if (!json)
         options.progress = [](const QString &line) { out() << line << Qt::endl; };
@@ -185,7 +142,6 @@ int commit(const QStringList &args)
         plan.partitionsFileName = parser.value(QStringLiteral("project"));
         plan.partitionsConf = writePartitionsConf(plannedPartitions(plan.intent->partitions));
     }
-    options.acceptViolations = parser.isSet(QStringLiteral("accept-violations"));
     if (parser.isSet(QStringLiteral("plan-topology"))) {
         Result<Fabric> madeFor = readTopologyFile(parser.value(QStringLiteral("plan-topology")));
         if (!madeFor)

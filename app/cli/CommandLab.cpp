@@ -35,29 +35,10 @@ namespace weft::cli {
 
 namespace {
 
-// SIGINT or SIGTERM received while the lab runs. A signal handler can only set a flag of this
-// type; the lab's wait loop reads it and stops the client, OpenSM and ibsim, so that Ctrl-C or a
-// service manager's stop leaves no simulator running.
-volatile std::sig_atomic_t labSignal = 0;
-
-extern "C" void onLabSignal(int signal)
-{
-    labSignal = signal;
-}
-
-void catchStopSignals()
-{
-    struct sigaction action = {};
-    action.sa_handler = onLabSignal;
-    sigemptyset(&action.sa_mask);
-    for (const int signal : {SIGINT, SIGTERM})
-        sigaction(signal, &action, nullptr);
-}
-
 // Exit status after a signal, as a shell reports it (130 for SIGINT).
 int stopOnSignal(SimulatedFabric &sim, QProcess *client)
 {
-    err() << "weft lab: " << (labSignal == SIGINT ? "interrupted" : "terminated") << "; stopping OpenSM and ibsim" << Qt::endl;
+    err() << "weft lab: " << (stopSignal() == SIGINT ? "interrupted" : "terminated") << "; stopping OpenSM and ibsim" << Qt::endl;
     if (client && client->state() != QProcess::NotRunning) {
         client->terminate();
         if (!client->waitForFinished(5000)) {
@@ -66,7 +47,7 @@ int stopOnSignal(SimulatedFabric &sim, QProcess *client)
         }
     }
     sim.stop();
-    return 128 + labSignal;
+    return 128 + stopSignal();
 }
 
 // The files of a lab, all in its private directory.
@@ -84,11 +65,22 @@ struct LabFiles
     QString journal() const { return path("weft-commits.jsonl"); }
 };
 
-// "kary:K:N" (k-ary n-tree) or "radix:R:L" (switches of R ports, L levels).
+// "kary:K:N" (k-ary n-tree), "radix:R:L" (switches of R ports, L levels) or "xgft:H;M..;W.."
+// (parseXgft's form).
 Result<GeneratorOptions> parseFabricSpec(const QString &spec)
 {
     const QStringList parts = spec.split(QLatin1Char(':'));
-    const Error bad{{}, 0, QStringLiteral("--fabric: expected kary:K:N or radix:R:L, not \"%1\"").arg(spec)};
+    const Error bad{{}, 0, QStringLiteral("--fabric: expected kary:K:N, radix:R:L or xgft:H;M1,..;W1,.., not \"%1\"").arg(spec)};
+    if (parts.size() == 2 && parts[0] == QLatin1String("xgft")) {
+        Result<XgftShape> shape = parseXgft(parts[1]);
+        if (!shape)
+            return Error{{}, 0, QStringLiteral("--fabric: ") + shape.error().message};
+        GeneratorOptions options;
+        options.shape = FabricShapeKind::Xgft;
+        options.xgft = *shape;
+        options.linkSpeed = LinkSpeed::SDR;  // what ibsim reports whatever the file says
+        return options;
+    }
     if (parts.size() != 3)
         return bad;
     bool okA = false, okB = false;
@@ -305,6 +297,7 @@ int lab(const QStringList &args)
         "two demo tenants), in a private directory, and stops both on exit.\n"
         "  --fabric kary:K:N   a K-ary N-tree (switches of 2K ports), e.g. kary:4:2 (the default)\n"
         "  --fabric radix:R:L  L levels of switches with R ports, e.g. radix:8:2\n"
+        "  --fabric xgft:H;M1,..;W1,..  an XGFT, e.g. \"xgft:2;4,8;2,1\"\n"
         "With --gui (the default) Weft's GUI is started as a client of the fabric. With --no-gui\n"
         "one loop runs headless: discover, route (pftree for the two tenants), diff, commit,\n"
         "verify; the exit status is 0 when the fabric holds the plan.\n"
@@ -312,10 +305,13 @@ int lab(const QStringList &args)
         "port's counters (PortCountersExtended data and packets, PortXmitWait where a link is\n"
         "offered more than its active rate) by the bytes the workload sends across it, routed\n"
         "through the tables the switches hold, and follows them after each commit. Workloads:\n"
-        "  hotspot, hotspot:NODE  every other host sends to one (default: the last by LID)\n"
+        "  hotspot, hotspot:NODE[,NODE...]  every other host sends to each (default: the last\n"
+        "                         by LID)\n"
         "  a traffic model        %1\n"
         "--traffic-rate is per flow; by default the fastest rate at which no host's own link is\n"
-        "offered more than it carries.").arg(trafficModelNames()));
+        "offered more than it carries.\n"
+        "The lab prints the environment under which the standard tools (ibnetdiscover, dump_lfts,\n"
+        "smpquery, saquery, ...) reach it. Arguments after -- go to the GUI, e.g. -- --lang nb.").arg(trafficModelNames()));
     parser.addOption({QStringLiteral("fabric"), QStringLiteral("Fabric to simulate (see above)."), QStringLiteral("SPEC"), QStringLiteral("kary:4:2")});
     parser.addOption({QStringLiteral("gui"), QStringLiteral("Start the GUI on the lab fabric (default).")});
     parser.addOption({QStringLiteral("no-gui"), QStringLiteral("Run one commit loop headless and exit.")});
@@ -334,6 +330,8 @@ int lab(const QStringList &args)
     if (parser.isSet(QStringLiteral("gui")) && parser.isSet(QStringLiteral("no-gui")))
         return reportBadInput(command, QStringLiteral("--gui and --no-gui exclude each other"));
     const bool gui = !parser.isSet(QStringLiteral("no-gui"));
+    if (!gui && !parser.positionalArguments().isEmpty())
+        return reportBadInput(command, QStringLiteral("unexpected argument \"%1\": arguments after -- go to the GUI, and --no-gui has none").arg(parser.positionalArguments().constFirst()));
     LabTraffic::Settings trafficSettings;
     trafficSettings.workload = parser.value(QStringLiteral("traffic"));
     if (trafficSettings.workload.isEmpty() && (parser.isSet(QStringLiteral("traffic-rate")) || parser.isSet(QStringLiteral("tick"))))
@@ -407,7 +405,7 @@ int lab(const QStringList &args)
     out() << "starting ibsim and OpenSM in " << files.dir << Qt::endl;
     catchStopSignals();
     const Status started = sim.start();
-    if (labSignal)
+    if (stopSignal())
         return stopOnSignal(sim, nullptr);
     if (!started) {
         err() << "weft lab: " << started.error().toString() << Qt::endl;
@@ -421,6 +419,13 @@ int lab(const QStringList &args)
     }
     out() << "OpenSM pid " << sim.openSmPid() << ", ibsim pid " << sim.ibsimPid() << "; commit target: -U " << files.lfts()
           << " -P " << files.partitions() << " pid file " << files.pidFile() << Qt::endl;
+    // The standard tools reach the lab as Weft does, with this environment in front of them.
+    const QProcessEnvironment toolEnv = sim.clientEnvironment();
+    out() << "standard tools as clients of the lab (while it runs): env";
+    for (const char *name : {"LD_PRELOAD", "IBSIM_SOCKNAME", "SIM_HOST"})
+        if (toolEnv.contains(QLatin1String(name)))
+            out() << ' ' << name << '=' << shellQuoted(toolEnv.value(QLatin1String(name)));
+    out() << " TOOL [ARGS]" << Qt::endl;
     LabTraffic traffic;
     if (!trafficSettings.workload.isEmpty()) {
         if (const Status started = traffic.start(sim, files, trafficSettings); !started) {
@@ -440,7 +445,7 @@ int lab(const QStringList &args)
     client.setProcessChannelMode(QProcess::ForwardedChannels);
     client.setWorkingDirectory(files.dir);
     // The GUI opens on the lab's fabric as Fabric > Discover reads it.
-    const QStringList clientArgs = gui ? QStringList{QStringLiteral("--discover")} : QStringList{QStringLiteral("lab"), QStringLiteral("--run-loop"), files.dir};
+    const QStringList clientArgs = gui ? QStringList{QStringLiteral("--discover")} + parser.positionalArguments() : QStringList{QStringLiteral("lab"), QStringLiteral("--run-loop"), files.dir};
     client.start(QCoreApplication::applicationFilePath(), clientArgs);
     if (!client.waitForStarted(10000)) {
         err() << "weft lab: cannot start " << QCoreApplication::applicationFilePath() << ": " << client.errorString() << Qt::endl;
@@ -448,7 +453,7 @@ int lab(const QStringList &args)
         return kExitFailure;
     }
     while (!client.waitForFinished(100)) {
-        if (labSignal || client.state() == QProcess::NotRunning)
+        if (stopSignal() || client.state() == QProcess::NotRunning)
             break;
         // A tick that fails (ibsim gone) is said once; the lab goes on without traffic.
         if (const Status ticked = traffic.poll(); !ticked) {
@@ -456,7 +461,7 @@ int lab(const QStringList &args)
             traffic = LabTraffic();
         }
     }
-    if (labSignal)
+    if (stopSignal())
         return stopOnSignal(sim, &client);
     const int result = client.exitStatus() == QProcess::NormalExit ? client.exitCode() : kExitFailure;
     out() << "stopping OpenSM and ibsim" << Qt::endl;

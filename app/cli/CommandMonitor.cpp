@@ -218,6 +218,7 @@ int monitor(const QStringList &args)
     parser.addOption({QStringLiteral("count"), QStringLiteral("Stop after N ticks of rates (default: run until interrupted)."), QStringLiteral("N"), QStringLiteral("0")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print one JSON object per port per tick.")});
     parser.addOption({QStringLiteral("clear-counters"), QStringLiteral("Clear a port's 32-bit PortCounters once one passes 75 % of its range (a PMA Set, as perfquery -R and OpenSM's perfmgr); off by default.")});
+    parser.addOption({QStringLiteral("basic-counters"), QStringLiteral("Read data and packet counters from PortCounters (32 bits) even where PortCountersExtended (64 bits, the default) is there, as on old hardware.")});
     parser.addOption({QStringLiteral("counters"), QStringLiteral("With --json: add the counters as read (\"counters\", perfquery's names).")});
     parser.addOption({QStringLiteral("csv"), QStringLiteral("Also write the samples as CSV (time,guid,port,xmit_bytes_per_s,rcv_bytes_per_s,xmit_wait_per_s,utilisation)."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("prometheus"), QStringLiteral("Serve the latest tick at http://ADDR:PORT/metrics in Prometheus' text format (a port alone: loopback)."), QStringLiteral("ADDR:PORT")});
@@ -287,6 +288,7 @@ int monitor(const QStringList &args)
     }
     PortCounterReader reader(*fabric, options, inFlight);
     reader.setClearCounters(parser.isSet(QStringLiteral("clear-counters")));
+    reader.setBasicCounters(parser.isSet(QStringLiteral("basic-counters")));
     Result<PortCounterPass> previous = reader.read();
     if (!previous)
         return reportFailure(previous.error());

@@ -3,6 +3,7 @@
 #include "CommitJournalDialog.h"
 
 #include "DemoFabric.h"
+#include "AutopilotDock.h"
 #include "DiffReview.h"
 #include "DiscoveryDialog.h"
 #include "FabricChangesPanel.h"
@@ -39,6 +40,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDragEnterEvent>
 #include <QMimeData>
 #include <QTimer>
@@ -424,6 +426,30 @@ void MainWindow::createDocks()
         m_diffDock->raise();
     });
 
+    // The autopilot: rules over the sampler's ticks; its changes are shown (approve) or committed
+    // (auto) through the Diff Review, and its records go into the commit target's journal.
+    m_autopilot = new AutopilotDock(m_document, this);
+    m_autopilot->setDiffReview(m_diffReview);
+    m_autopilotDock = new QDockWidget(tr("Autopilot"), this);
+    m_autopilotDock->setObjectName(QStringLiteral("autopilotDock"));
+    m_autopilotDock->setWidget(m_autopilot);
+    addDockWidget(Qt::RightDockWidgetArea, m_autopilotDock);
+    tabifyDockWidget(m_previewDock, m_autopilotDock);
+    m_autopilotDock->hide();
+    partitionsDock->raise();
+    connect(m_autopilot, &AutopilotDock::changeProposed, this, [this] {
+        m_diffDock->show();
+        m_diffDock->raise();
+    });
+    connect(m_sampler, &TelemetrySampler::sampled, this, [this] {
+        // Rates of another fabric than the one shown name other ports: the loop never sees them.
+        if (m_sampler->fabric() && m_sampler->fabric() != m_document->fabric())
+            return;
+        const std::vector<TelemetryRecord> &records = m_sampler->latest();
+        const double time = records.empty() ? double(QDateTime::currentMSecsSinceEpoch()) / 1000 : records.front().time;
+        m_autopilot->takeTick(time, records);
+    });
+
     resizeDocks({summaryDock}, {440}, Qt::Horizontal);
     resizeDocks({nodesDock}, {240}, Qt::Vertical);
 }
@@ -635,8 +661,11 @@ void MainWindow::showCommitJournal()
 {
     QSettings settings;
     const QString lab = qEnvironmentVariable("WEFT_LAB_DIR");
-    QString path = lab.isEmpty() ? settings.value(QStringLiteral("journal/path")).toString()
-                                 : QDir(lab).filePath(QStringLiteral("weft-commits.jsonl"));
+    // The commit target's journal holds its commits and the autopilot's records.
+    const CommitTarget target = configuredCommitTarget();
+    QString path = !target.lftsPath.isEmpty() ? defaultJournalPath(target.lftsPath)
+        : lab.isEmpty()                       ? settings.value(QStringLiteral("journal/path")).toString()
+                                              : QDir(lab).filePath(QStringLiteral("weft-commits.jsonl"));
     if (path.isEmpty() || !QFileInfo::exists(path)) {
         path = QFileDialog::getOpenFileName(this, tr("Open Commit Journal"), path,
                                             tr("Commit journals (*.jsonl);;All files (*)"));

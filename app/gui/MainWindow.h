@@ -32,6 +32,7 @@ class QUndoView;
 
 namespace weft {
 
+class AutopilotDock;
 class CommitRecoveryDialog;
 class DiffReview;
 class FabricChangesPanel;
@@ -137,6 +138,9 @@ public:
     QAction *ebbBottlenecksAction() const { return m_ebbBottlenecksAction; }
     RoutingKeysPanel *routingKeysPanel() const { return m_routingKeysPanel; }
     QDockWidget *routingKeysDock() const { return m_routingKeysDock; }
+    // The Autopilot dock (views/adapt): the self-adaptive loop's rules, state and firing log.
+    AutopilotDock *autopilot() const { return m_autopilot; }
+    QDockWidget *autopilotDock() const { return m_autopilotDock; }
     ReconfigurationStudio *reconfigurationStudio() const { return m_studio; }
     QDockWidget *studioDock() const { return m_studioDock; }
     const ForwardingTables *currentTables() const;
@@ -243,6 +247,8 @@ private:
     QDockWidget *m_openSmDock = nullptr;
     ReconfigurationStudio *m_studio = nullptr;
     QDockWidget *m_studioDock = nullptr;
+    AutopilotDock *m_autopilot = nullptr;
+    QDockWidget *m_autopilotDock = nullptr;
 };
 
 }  // namespace weft

@@ -12,14 +12,26 @@
 #include "ReconfigurationStudio.h"
 #include "VmPanel.h"
 #include "LftInspector.h"
+#include "AutopilotDock.h"
+#include "TelemetrySampler.h"
+#include "DiffReview.h"
+#include "CommitJournalDialog.h"
 
 #include <algorithm>
 
+#include <QAbstractButton>
+#include <QApplication>
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDeadlineTimer>
+#include <QDialog>
 #include <QDockWidget>
 #include <QEventLoop>
+#include <QMessageBox>
+#include <QPainter>
+#include <QPlainTextEdit>
 #include <QPixmap>
+#include <QTableWidget>
 #include <QTimer>
 
 namespace weft {
@@ -30,20 +42,27 @@ constexpr int kPreviewTimeoutMs = 60000;
 constexpr int kSceneTimeoutMs = 120000;
 constexpr int kPreviewDockWidth = 560;  // wide enough for the comparison table's three columns
 
+// An XGFT written "h;m1,..;w1,.." generated with `options` (hypervisors and the like); an Error
+// for a shape the generator refuses.
+Result<GeneratedFabric> generateXgft(const QString &text, GeneratorOptions options = {})
+{
+    Result<XgftShape> shape = parseXgft(text);
+    if (!shape)
+        return shape.error();
+    options.shape = FabricShapeKind::Xgft;
+    options.xgft = *shape;
+    return generateFabric(options);
+}
+
 // "vms": a small hypervisor fabric (the demo is not virtualised), routed by vswitch-ftree, with
 // every other hypervisor's last VF shut down so that both kinds of badge show, and one VM's
 // migration planned in the Virtual Machines dock.
 bool prepareVmScreenshot(MainWindow &window)
 {
     GeneratorOptions options;
-    options.shape = FabricShapeKind::Xgft;
-    Result<XgftShape> shape = parseXgft(QStringLiteral("2;4,4;4,1"));
-    if (!shape)
-        return false;
-    options.xgft = *shape;
     options.hypervisors = true;
     options.vfsPerHypervisor = 3;
-    Result<GeneratedFabric> generated = generateFabric(options);
+    Result<GeneratedFabric> generated = generateXgft(QStringLiteral("2;4,4;4,1"), options);
     if (!generated)
         return false;
     Fabric fabric = std::move(generated->fabric);
@@ -160,7 +179,249 @@ bool prepareStudioScreenshot(MainWindow &window, bool wideDock)
     return true;
 }
 
+// docs/tutorial.md's pictures, of the GUI that `weft lab --gui -- --screenshot PNG
+// --screenshot-view tutorial-...` starts on the lab's fabric as discovered: the tutorial's steps
+// done, as the operator does them, up to the one named. Each step is what the window's own
+// actions do (a drop on a partition is assignPorts; Approve is clicked and its question answered),
+// so the pictures show what the tutorial's reader sees.
+const QStringList &tutorialSteps()
+{
+    static const QStringList steps = {
+        QStringLiteral("tutorial-discovered"),      // as the lab opens
+        QStringLiteral("tutorial-tenants"),         // chem and astro, sharing a leaf, phy-isolated
+        QStringLiteral("tutorial-preview-ftree"),   // the routing preview with ftree
+        QStringLiteral("tutorial-preview-pftree"),  // ... and with pftree
+        QStringLiteral("tutorial-diff"),            // pftree's Diff Review, given the room
+        QStringLiteral("tutorial-approve"),         // pftree committed to the lab's OpenSM
+        QStringLiteral("tutorial-journal"),         // Fabric > Commit Journal after it
+    };
+    return steps;
+}
+
+QDockWidget *dockNamed(MainWindow &window, const char *name)
+{
+    return window.findChild<QDockWidget *>(QLatin1String(name));
+}
+
+bool prepareTutorialScreenshot(MainWindow &window, const QString &view)
+{
+    const int step = int(tutorialSteps().indexOf(view));
+    if (step < 0 || !waitForScene(window, kSceneTimeoutMs) || !window.fabric())
+        return false;
+    window.setLinkColouring(LinkColouring::Partition);
+    window.setHostColouring(HostColouring::Partition);
+    if (step == 0)
+        return true;
+
+    // The tenants: the lab's two partitions deleted; chem gets "host 0000" to "host 0009" (the
+    // first two leaves and half of the third), astro the rest; both phy-isolated.
+    FabricDocument *document = window.document();
+    const Fabric &fabric = *window.fabric();
+    std::vector<NodeIndex> hosts = fabric.endNodes();
+    std::sort(hosts.begin(), hosts.end(), [&](NodeIndex a, NodeIndex b) { return fabric.node(a).name < fabric.node(b).name; });
+    std::vector<Guid> chem, astro;
+    for (std::size_t i = 0; i < hosts.size(); ++i)
+        (i < 10 ? chem : astro).push_back(fabric.port(fabric.portOf(hosts[i], 1)).guid);
+    for (const std::uint16_t pkey : {std::uint16_t(0x0001), std::uint16_t(0x0002)})
+        document->deletePartition(pkey);
+    if (!document->createPartition(QStringLiteral("chem"), 0x0010) || !document->createPartition(QStringLiteral("astro"), 0x0020))
+        return false;
+    document->assignPorts(chem, 0x0010, Membership::Full);
+    document->assignPorts(astro, 0x0020, Membership::Full);
+    document->setPolicy(0x0010, IsolationPolicy::Physical);
+    document->setPolicy(0x0020, IsolationPolicy::Physical);
+    if (step == 1) {
+        for (const char *name : {"partitionsDock", "policyDock"})
+            if (QDockWidget *dock = dockNamed(window, name)) {
+                dock->show();
+                dock->raise();
+            }
+        return true;
+    }
+
+    RoutingPreview *preview = window.routingPreview();
+    preview->setTrafficPattern(TrafficPattern::UniformRandom);
+    preview->setEbbSamples(0);
+    if (!runPreviewAndWait(window, step == 2 ? QStringLiteral("ftree") : QStringLiteral("pftree"), kPreviewTimeoutMs))
+        return false;
+    window.setLinkColouring(LinkColouring::Load);
+    for (QDockWidget *dock : {window.previewDock(), window.diffDock()}) {
+        dock->show();
+        dock->raise();
+    }
+    // Room for the measures' names beside both columns.
+    window.resizeDocks({window.previewDock()}, {700}, Qt::Horizontal);
+    if (step <= 3)
+        return true;
+    // The Diff Review given the height it needs to be read: the window grows by it.
+    window.resize(window.width(), window.height() + 360);
+    QCoreApplication::processEvents();
+    window.resizeDocks({window.diffDock()}, {720}, Qt::Vertical);
+    if (step == 4)
+        return true;
+
+    DiffReview *review = window.diffReview();
+    QEventLoop loop;
+    bool committed = false;
+    QTimer::singleShot(kPreviewTimeoutMs, &loop, &QEventLoop::quit);
+    const auto connection = QObject::connect(review, &DiffReview::commitFinished, &loop, [&](const CommitReport &report) {
+        committed = report.ok();
+        loop.quit();
+    });
+    // Approve… as the operator clicks it, answering Yes to its question.
+    QTimer answer;
+    QObject::connect(&answer, &QTimer::timeout, &loop, [&answer] {
+        auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+        if (box && box->button(QMessageBox::Yes)) {
+            answer.stop();
+            box->button(QMessageBox::Yes)->click();
+        }
+    });
+    answer.start(100);
+    review->approve();
+    if (review->isCommitting())
+        loop.exec();
+    QObject::disconnect(connection);
+    if (!committed)
+        return false;
+    // The report's end: the read-back's verdict.
+    for (QPlainTextEdit *text : review->findChildren<QPlainTextEdit *>())
+        if (text->toPlainText().contains(QLatin1String("verified")))
+            text->moveCursor(QTextCursor::End);
+    if (step == 5)
+        return true;
+    // Fabric > Commit Journal…, which opens the lab's journal by itself.
+    for (QAction *action : window.findChildren<QAction *>())
+        if (action->text() == MainWindow::tr("Commit &Journal…")) {
+            action->trigger();
+            break;
+        }
+    QCoreApplication::processEvents();
+    return window.findChild<CommitJournalDialog *>() != nullptr;
+}
+
+// "autopilot": an oversubscribed fat-tree (4 leaves of 8 hosts under 4 spines) on ftree tables,
+// a hot-spot rule applied in approve mode, and three synthetic ticks of two hot hosts on one
+// spine: the rule fires, the wftree candidate with learned weights waits in the Diff Review.
+bool prepareAutopilotScreenshot(MainWindow &window)
+{
+    Result<GeneratedFabric> generated = generateXgft(QStringLiteral("2;4,8;4,1"));
+    if (!generated)
+        return false;
+    Result<Routing> routing = routeFabric(QStringLiteral("ftree"), generated->fabric, {});
+    if (!routing)
+        return false;
+    window.showFabric(std::move(generated->fabric), Tenancy(), QStringLiteral("Oversubscribed fat-tree"));
+    window.document()->session()->setCurrentTables(std::make_shared<const ForwardingTables>(std::move(routing->tables)),
+                                                   QStringLiteral("ftree"));
+    if (!waitForScene(window, kSceneTimeoutMs))
+        return false;
+    AutopilotDock *autopilot = window.autopilot();
+    autopilot->setRulesText(QStringLiteral("# A host receiving over 20 Gb/s for 20 s: re-route with weights learned\n"
+                                           "# from the measured receive rates (wFTree's dynamic weights).\n"
+                                           "rule hot_spot priority 5 cooldown 30m\n"
+                                           "  when max(node[all].rx_gbps) > 20 for 20s\n"
+                                           "  then reroute(engine=wftree, weights=learned(5m)),\n"
+                                           "       notify(\"hot spot: re-routing with learned weights\")\n\n"
+                                           "# Errors on any port: tell the operator.\n"
+                                           "rule errors when max(fabric.errors) > 0 then notify(\"port errors\")\n"),
+                            QStringLiteral("hot-spot.rules"));
+    if (!autopilot->applyRules() || !autopilot->setMode(adapt::RuleMode::Approve))
+        return false;
+    const std::set<NodeIndex> hot = hotSpotHosts(*window.fabric());
+    const double start = double(QDateTime::currentSecsSinceEpoch());
+    for (int t = 0; t <= 20; t += 10) {
+        QEventLoop loop;
+        QTimer::singleShot(kPreviewTimeoutMs, &loop, &QEventLoop::quit);
+        const auto connection = QObject::connect(autopilot, &AutopilotDock::tickFinished, &loop, &QEventLoop::quit);
+        window.telemetrySampler()->takeRecords(syntheticTick(*window.fabric(), start + t, hot, 8e9, 5e8));
+        if (autopilot->isTicking())
+            loop.exec();
+        QObject::disconnect(connection);
+    }
+    if (!autopilot->pendingChange())
+        return false;
+    // The firing's record selected, its details below; the dock wide beside the map.
+    for (int row = 0; row < autopilot->logTable()->rowCount(); ++row)
+        if (autopilot->logTable()->item(row, AutopilotDock::LogEventColumn)->text() == QLatin1String("fired"))
+            autopilot->logTable()->selectRow(row);
+    window.setLinkColouring(LinkColouring::Measured);
+    window.autopilotDock()->show();
+    window.autopilotDock()->raise();
+    window.diffDock()->show();
+    window.diffDock()->raise();
+    // The dock takes the right-hand column's height, the Diff Review below the map stays short.
+    for (QDockWidget *dock : window.findChildren<QDockWidget *>())
+        if (window.dockWidgetArea(dock) == Qt::RightDockWidgetArea && !window.tabifiedDockWidgets(window.autopilotDock()).contains(dock)
+            && dock != window.autopilotDock())
+            dock->hide();
+    window.resizeDocks({window.autopilotDock()}, {780}, Qt::Horizontal);
+    window.resizeDocks({window.diffDock()}, {260}, Qt::Vertical);
+    return true;
+}
+
 }  // namespace
+
+std::set<NodeIndex> hotSpotHosts(const Fabric &fabric)
+{
+    // The first leaf: the switch the first end node is cabled to; its hosts in port order, and
+    // how many up-links it has (ftree gives its i-th host the spine i mod that).
+    NodeIndex leaf = kNoIndex;
+    std::vector<std::pair<int, NodeIndex>> hosts;
+    int upLinks = 0;
+    for (NodeIndex host : fabric.endNodes()) {
+        const Node &node = fabric.node(host);
+        for (int p = 0; p <= node.portCount; ++p) {
+            const Port &port = fabric.port(node.firstPort + p);
+            if (!port.present || port.remote == kNoIndex)
+                continue;
+            const Port &facing = fabric.port(port.remote);
+            if (leaf == kNoIndex)
+                leaf = facing.node;
+            if (facing.node == leaf)
+                hosts.emplace_back(facing.number, host);
+        }
+    }
+    if (leaf == kNoIndex)
+        return {};
+    const Node &leafNode = fabric.node(leaf);
+    for (int p = 0; p <= leafNode.portCount; ++p) {
+        const Port &port = fabric.port(leafNode.firstPort + p);
+        if (port.present && port.remote != kNoIndex && fabric.node(fabric.port(port.remote).node).type == NodeType::Switch)
+            ++upLinks;
+    }
+    std::sort(hosts.begin(), hosts.end());
+    std::set<NodeIndex> hot;
+    if (!hosts.empty())
+        hot.insert(hosts.front().second);
+    if (upLinks > 0 && std::size_t(upLinks) < hosts.size())
+        hot.insert(hosts[std::size_t(upLinks)].second);
+    return hot;
+}
+
+std::vector<TelemetryRecord> syntheticTick(const Fabric &fabric, double time, const std::set<NodeIndex> &hotHosts,
+                                           double hotBytes, double idleBytes)
+{
+    std::vector<TelemetryRecord> records;
+    for (std::size_t p = 0; p < fabric.ports().size(); ++p) {
+        const Port &port = fabric.ports()[p];
+        if (!port.present || port.remote == kNoIndex)
+            continue;
+        TelemetryRecord record;
+        record.time = time;
+        record.portIndex = PortIndex(p);
+        record.guid = fabric.node(port.node).guid;
+        record.port = port.number;
+        const double bytes = hotHosts.count(fabric.port(port.remote).node) > 0 ? hotBytes : idleBytes;
+        const double capacity = linkDataBytesPerSecond(port.width, port.speed);
+        record.rates.xmitBytes = CounterRate{bytes, CounterGap::None};
+        record.rates.rcvBytes = CounterRate{idleBytes, CounterGap::None};
+        record.rates.utilisation = CounterRate{capacity > 0 ? std::min(1.0, bytes / capacity) : 0.0, CounterGap::None};
+        record.rates.xmitWait = CounterRate{0, CounterGap::None};
+        records.push_back(record);
+    }
+    return records;
+}
 
 bool waitForScene(MainWindow &window, int timeoutMs)
 {
@@ -231,6 +492,10 @@ bool prepareScreenshot(MainWindow &window, const QString &view)
         return prepareStudioScreenshot(window, view == QLatin1String("studio"));
     if (view == QLatin1String("lft"))
         return prepareLftScreenshot(window);
+    if (view == QLatin1String("autopilot"))
+        return prepareAutopilotScreenshot(window);
+    if (view.startsWith(QLatin1String("tutorial-")))
+        return prepareTutorialScreenshot(window, view);
     return view.isEmpty();
 }
 
@@ -239,7 +504,16 @@ bool saveScreenshot(MainWindow &window, const QString &path)
     if (!waitForScene(window, kSceneTimeoutMs))
         return false;
     QCoreApplication::processEvents();
-    const QPixmap picture = window.grab();
+    QPixmap picture = window.grab();
+    // A dialog the view opened (the commit journal) drawn over the window where it stands.
+    QPainter painter(&picture);
+    for (QDialog *dialog : window.findChildren<QDialog *>()) {
+        if (!dialog->isVisible())
+            continue;
+        const QPoint at = dialog->geometry().topLeft() - window.geometry().topLeft();
+        painter.drawPixmap(at, dialog->grab());
+    }
+    painter.end();
     return !picture.isNull() && picture.save(path);
 }
 

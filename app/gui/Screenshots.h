@@ -4,7 +4,13 @@
 // wait runs the event loop until its event came, so this is for `weft --screenshot` and tests,
 // never for code that reacts to the operator.
 
+#include "Fabric.h"
+#include "TelemetryRecord.h"
+
 #include <QString>
+
+#include <set>
+#include <vector>
 
 namespace weft {
 
@@ -22,9 +28,21 @@ bool runPreviewAndWait(MainWindow &window, const QString &engine, int timeoutMs)
 // and the diff's docks in front), "vms" (a generated hypervisor fabric with a VM migration
 // planned in the Virtual Machines dock), "lft" (the LFT inspector on a switch whose table a
 // preview changes, the demo's switches holding ftree tables), "studio" and "whatif" (a link
-// failure on the demo planned in the Reconfiguration Studio: the dock wide, or the map). An empty view leaves the window as it is; an unknown
+// failure on the demo planned in the Reconfiguration Studio: the dock wide, or the map),
+// "autopilot" (the Autopilot dock after a hot-spot rule fired in approve mode on synthetic ticks,
+// its change waiting in the Diff Review), "tutorial-..." (docs/tutorial.md's steps on the fabric
+// of `weft lab --gui`, up to the one named: discovered, tenants, preview-ftree, preview-pftree,
+// diff, approve, journal). An empty view leaves the window as it is; an unknown
 // one is false.
 bool prepareScreenshot(MainWindow &window, const QString &view);
+
+// A hot spot as the "autopilot" picture (and tst_autopilot) feeds it: the first leaf's hosts at
+// its ports 1 and 3, which ftree sends down from the same spine (spec 003 T-WFT-1).
+std::set<NodeIndex> hotSpotHosts(const Fabric &fabric);
+// A synthetic tick of measured rates at `time`: every cabled port sends `idleBytes` a second,
+// the switch ports facing `hotHosts` send `hotBytes` (what those hosts receive).
+std::vector<TelemetryRecord> syntheticTick(const Fabric &fabric, double time, const std::set<NodeIndex> &hotHosts,
+                                           double hotBytes, double idleBytes);
 
 // Waits for a pending layout, then saves a picture of the window (format by the file's suffix).
 bool saveScreenshot(MainWindow &window, const QString &path);

@@ -20,7 +20,7 @@ namespace weft {
 
 bool CommitJournalEntry::unfinished() const
 {
-    return outcome == QLatin1String(kJournalInProgress) || outcome == QLatin1String(kJournalWritten);
+    return !isAdapt() && (outcome == QLatin1String(kJournalInProgress) || outcome == QLatin1String(kJournalWritten));
 }
 
 QJsonObject CommitJournalEntry::toJson() const
@@ -40,6 +40,10 @@ QJsonObject CommitJournalEntry::toJson() const
     o.insert(QStringLiteral("details"), QJsonArray::fromStringList(details));
     o.insert(QStringLiteral("lfts"), lftsPath);
     o.insert(QStringLiteral("partitions"), partitionsPath);
+    if (isAdapt()) {
+        o.insert(QStringLiteral("kind"), kind);
+        o.insert(QStringLiteral("adapt"), adapt);
+    }
     return o;
 }
 
@@ -60,6 +64,9 @@ CommitJournalEntry CommitJournalEntry::fromJson(const QJsonObject &o)
         e.files << f.toString();
     for (const QJsonValue &b : o.value(QStringLiteral("backups")).toArray())
         e.backups << b.toString();
+    if (o.contains(QStringLiteral("kind")))
+        e.kind = o.value(QStringLiteral("kind")).toString();
+    e.adapt = o.value(QStringLiteral("adapt")).toObject();
     return e;
 }
 

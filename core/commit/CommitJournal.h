@@ -38,6 +38,13 @@ struct CommitJournalEntry
     // the backup holding what it replaced ("" where there was no file: rollback removes it).
     QStringList files;
     QStringList backups;
+    // "commit" (the default, written without the field) or "adapt": a record of the
+    // self-adaptive loop (core/adapt/AdaptLoop.h), its details in `adapt`; outcome holds its event
+    // ("fired", "suppressed", "committed", ...). Adapt entries never count as unfinished commits.
+    QString kind = QStringLiteral("commit");
+    QJsonObject adapt;
+
+    bool isAdapt() const { return kind == QLatin1String("adapt"); }
 
     bool unfinished() const;  // intent (or files written) without an outcome
     QJsonObject toJson() const;

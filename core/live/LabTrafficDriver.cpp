@@ -23,7 +23,7 @@ bool isEndPort(const Fabric &fabric, PortIndex p)
     return port.present && port.lid != 0 && port.remote != kNoIndex && fabric.node(port.node).type != NodeType::Switch;
 }
 
-// The hot spot: every other end port sends one flow to it, along its route.
+// A hot spot: every other end port sends one flow to it, along its route.
 void addHotSpotFlows(const Fabric &fabric, const ForwardingTables &tables, PortIndex destination, LabTrafficLoad &load,
                      std::vector<std::uint64_t> &flowsOf)
 {
@@ -62,18 +62,29 @@ QString counterCommand(const Fabric &fabric, PortIndex port, const char *field, 
 
 }  // namespace
 
+std::vector<PortIndex> LabWorkload::destinations() const
+{
+    if (!hotSpots.empty())
+        return hotSpots;
+    return hotSpot == kNoIndex ? std::vector<PortIndex>{} : std::vector<PortIndex>{hotSpot};
+}
+
 QString LabWorkload::toString(const Fabric &fabric) const
 {
     if (model)
         return model->toString();
-    if (hotSpot == kNoIndex)
+    const std::vector<PortIndex> spots = destinations();
+    if (spots.empty())
         return QStringLiteral("hotspot");
-    return QStringLiteral("hotspot:%1").arg(fabric.node(fabric.port(hotSpot).node).name);
+    QStringList names;
+    for (PortIndex p : spots)
+        names << fabric.node(fabric.port(p).node).name;
+    return QStringLiteral("hotspot:") + names.join(QLatin1Char(','));
 }
 
 QString labWorkloadNames()
 {
-    return QStringLiteral("hotspot, hotspot:NODE, ") + trafficModelNames();
+    return QStringLiteral("hotspot, hotspot:NODE[,NODE...], ") + trafficModelNames();
 }
 
 Result<LabWorkload> parseLabWorkload(const QString &text, const Fabric &fabric)
@@ -88,16 +99,25 @@ Result<LabWorkload> parseLabWorkload(const QString &text, const Fabric &fabric)
                     workload.hotSpot = p;
             if (workload.hotSpot == kNoIndex)
                 return Error{{}, 0, QStringLiteral("hotspot: the fabric has no end port with a LID")};
+            workload.hotSpots = {workload.hotSpot};
             return workload;
         }
-        const NodeIndex node = NodeQuery(name).find(fabric);
-        if (node == kNoIndex)
-            return Error{{}, 0, QStringLiteral("hotspot: no node \"%1\" in the fabric").arg(name)};
-        for (int number = 1; number <= fabric.node(node).portCount && workload.hotSpot == kNoIndex; ++number)
-            if (const PortIndex p = fabric.portOf(node, number); p != kNoIndex && isEndPort(fabric, p))
-                workload.hotSpot = p;
-        if (workload.hotSpot == kNoIndex)
-            return Error{{}, 0, QStringLiteral("hotspot: \"%1\" is not an end node with a LID and a cable").arg(name)};
+        for (const QString &part : name.split(QLatin1Char(','))) {
+            const QString one = part.trimmed();
+            const NodeIndex node = NodeQuery(one).find(fabric);
+            if (node == kNoIndex)
+                return Error{{}, 0, QStringLiteral("hotspot: no node \"%1\" in the fabric").arg(one)};
+            PortIndex spot = kNoIndex;
+            for (int number = 1; number <= fabric.node(node).portCount && spot == kNoIndex; ++number)
+                if (const PortIndex p = fabric.portOf(node, number); p != kNoIndex && isEndPort(fabric, p))
+                    spot = p;
+            if (spot == kNoIndex)
+                return Error{{}, 0, QStringLiteral("hotspot: \"%1\" is not an end node with a LID and a cable").arg(one)};
+            if (std::find(workload.hotSpots.begin(), workload.hotSpots.end(), spot) != workload.hotSpots.end())
+                return Error{{}, 0, QStringLiteral("hotspot: \"%1\" is named twice").arg(one)};
+            workload.hotSpots.push_back(spot);
+        }
+        workload.hotSpot = workload.hotSpots.front();
         return workload;
     }
     workload.model = parseTrafficModel(trimmed);
@@ -140,8 +160,9 @@ LabTrafficLoad computeLabTraffic(const Fabric &fabric, const ForwardingTables &t
         load.undeliveredFlows = metrics.undeliveredFlows;
         for (const LinkLoad &l : metrics.links)
             flowsOf[std::size_t(l.from)] = l.flows;
-    } else if (workload.hotSpot != kNoIndex) {
-        addHotSpotFlows(fabric, tables, workload.hotSpot, load, flowsOf);
+    } else {
+        for (PortIndex destination : workload.destinations())
+            addHotSpotFlows(fabric, tables, destination, load, flowsOf);
     }
 
     if (flowRate <= 0) {

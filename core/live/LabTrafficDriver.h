@@ -36,19 +36,24 @@ class SimulatedFabric;
 inline constexpr std::uint64_t kLabPacketBytes = 2048;
 inline constexpr double kXmitWaitTicksPerSecond = 1e6;
 
-// What the lab sends: a traffic model (every flow at the same rate), or one hot spot (every
-// other end port sends to one destination).
+// What the lab sends: a traffic model (every flow at the same rate), or hot spots (every other
+// end port sends one flow to each destination).
 struct LabWorkload
 {
-    std::optional<TrafficModel> model;  // empty: the hot spot
-    PortIndex hotSpot = kNoIndex;       // the destination end port of the hot spot
+    std::optional<TrafficModel> model;  // empty: the hot spots
+    PortIndex hotSpot = kNoIndex;       // the (first) destination end port of the hot spots
+    // Every destination, in the order named; empty: hotSpot alone. parseLabWorkload fills both.
+    std::vector<PortIndex> hotSpots;
+
+    // hotSpots, or {hotSpot} when it is empty (and nothing without a hot spot).
+    std::vector<PortIndex> destinations() const;
 
     QString toString(const Fabric &fabric) const;
 };
 
-// "hotspot" (the last end port in LID order), "hotspot:NODE" (NODE as NodeQuery reads it: node
-// id, description, GUID or LID), or a traffic model's name (parseTrafficModel). The error says
-// which names are accepted.
+// "hotspot" (the last end port in LID order), "hotspot:NODE,NODE,..." (each NODE as NodeQuery
+// reads it: node id, description, GUID or LID; every other end port sends to each), or a traffic
+// model's name (parseTrafficModel). The error says which names are accepted.
 Result<LabWorkload> parseLabWorkload(const QString &text, const Fabric &fabric);
 QString labWorkloadNames();  // for help texts
 

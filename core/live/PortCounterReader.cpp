@@ -173,7 +173,7 @@ Result<PortCounterPass> PortCounterReader::read()
             sample.xmitWait = mad_get_field(buffer, 0, IB_PC_XMT_WAIT_F);
             for (int e = 0; e < kPortErrorCounterCount; ++e)
                 sample.errors[std::size_t(e)] = mad_get_field(buffer, 0, kErrorFields[e]);
-            if (caps.extended) {
+            if (caps.extended && !m_basicCounters) {
                 if (!pma.get(lid, number, IB_GSI_PORT_COUNTERS_EXT, buffer))
                     continue;
                 sample.extended = true;

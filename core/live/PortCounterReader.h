@@ -4,8 +4,8 @@
 //
 // Per node, ClassPortInfo decides once (the answer is kept for later passes): nodes whose
 // CapabilityMask has IsExtendedWidthSupported (or its NoIETF variant) are read with
-// PortCountersExtended for the 64-bit data and packet counters; others give them from
-// PortCounters (32 bits). PortXmitWait and the error counters always come from PortCounters.
+// PortCountersExtended for the 64-bit data and packet counters (unless setBasicCounters); others
+// give them from PortCounters (32 bits). PortXmitWait and the error counters always come from PortCounters.
 //
 // A pass reads every linked port of every node. libibmad's calls are synchronous, so a pass runs
 // `threads` workers, each with its own MAD port: at most that many GMPs are in flight. A node
@@ -53,6 +53,12 @@ public:
     void setClearCounters(bool on) { m_clearCounters = on; }
     bool clearCounters() const { return m_clearCounters; }
 
+    // Off by default. On: data and packet counters from PortCounters alone (32 bits), as hardware
+    // without PortCountersExtended gives them (`weft monitor --basic-counters`): their wrap or
+    // saturation shows as a gap, never as a rate.
+    void setBasicCounters(bool on) { m_basicCounters = on; }
+    bool basicCounters() const { return m_basicCounters; }
+
     // Whether ClassPortInfo said the node has PortCountersExtended (false until it answered).
     bool hasExtendedCounters(NodeIndex node) const;
 
@@ -67,6 +73,7 @@ private:
     LiveOptions m_options;
     int m_threads;
     bool m_clearCounters = false;
+    bool m_basicCounters = false;
     std::vector<PortIndex> m_ports;
     std::vector<NodeIndex> m_nodes;                       // nodes with a port read, in order
     std::vector<std::vector<std::size_t>> m_nodeSamples;  // per m_nodes entry: indices into m_ports

@@ -36,6 +36,8 @@ struct Routed
     Routing routing;
     std::optional<ReconfigurationCost> cost;  // when the planner measured it already
     double seconds = 0;
+    bool metabaseHit = false;
+    double metabaseCalculationSeconds = 0;
 };
 
 Result<Routed> routeCandidate(const CandidateInput &input, const CandidateSpec &spec, Metabase &metabase,
@@ -78,6 +80,8 @@ Result<Routed> routeCandidate(const CandidateInput &input, const CandidateSpec &
         if (!run)
             return run.error();
         routed.seconds = double(run->calculationNanoseconds + run->assignmentNanoseconds) / 1e9;
+        routed.metabaseHit = run->hit;
+        routed.metabaseCalculationSeconds = double(run->calculationNanoseconds) / 1e9;
         routed.cost = run->reconfiguration.cost;
         routed.routing = std::move(run->reconfiguration.proposal);
         return routed;
@@ -178,7 +182,7 @@ Result<CandidateStudy> planCandidates(const CandidateInput &input, const std::ve
     study.installedEvaluation = std::move(before).value();
     study.installedEvaluation.warnings += lftCoverageWarnings(*input.installed, *input.fabric);
 
-    Metabase metabase;
+    const std::shared_ptr<Metabase> metabase = input.metabase ? input.metabase : std::make_shared<Metabase>();
     for (const CandidateSpec &spec : specs) {
         if (cancelled(progress))
             return cancelError;
@@ -187,7 +191,7 @@ Result<CandidateStudy> planCandidates(const CandidateInput &input, const std::ve
         result.name = spec.name();
         result.maxLinkLoadBefore = study.installedEvaluation.metrics->allLoad.max;
         result.meanLinkLoadBefore = study.installedEvaluation.metrics->allLoad.mean;
-        Result<Routed> routed = routeCandidate(input, spec, metabase, progress);
+        Result<Routed> routed = routeCandidate(input, spec, *metabase, progress);
         if (cancelled(progress))
             return cancelError;
         if (!routed) {
@@ -198,6 +202,8 @@ Result<CandidateStudy> planCandidates(const CandidateInput &input, const std::ve
             continue;
         }
         result.computeSeconds = routed->seconds;
+        result.metabaseHit = routed->metabaseHit;
+        result.metabaseCalculationSeconds = routed->metabaseCalculationSeconds;
         result.serviceLevels = routed->routing.serviceLevels;
         result.warnings = routed->routing.warnings;
         auto tables = std::make_shared<const ForwardingTables>(std::move(routed->routing.tables));

@@ -71,6 +71,9 @@ struct CandidateInput
     // Metabase inputs for mpi-order (rank order, port GUIDs) and priority (high-priority ports).
     std::vector<Guid> nodeOrder;
     std::vector<Guid> priorityNodes;
+    // The metabase the metabase candidates use; shared so that its blueprints survive between
+    // studies (the self-adaptive loop's knowledge). Null: a fresh one for this study.
+    std::shared_ptr<Metabase> metabase;
 };
 
 struct CandidateResult
@@ -94,6 +97,9 @@ struct CandidateResult
     double computeSeconds = 0;       // the candidate's routing alone
     QStringList warnings;
     std::map<std::uint16_t, int> serviceLevels;  // the engine's, P_Key -> SL
+    // Metabase candidates: phase 1 came from the metabase (a hit) or was computed (T_calc).
+    bool metabaseHit = false;
+    double metabaseCalculationSeconds = 0;
 };
 
 struct CandidateStudy

@@ -74,6 +74,10 @@ void CommitJournalDialog::showDetails()
         return;
     }
     const CommitJournalEntry &e = m_model->entry(current.row());
+    if (e.isAdapt()) {
+        m_details->setPlainText(tr("%1\nEvent: %2\n\n%3").arg(adaptPlanText(e), e.outcome, adaptDetailsText(e)));
+        return;
+    }
     QStringList lines;
     lines << tr("Plan: %1").arg(e.planSummary) << tr("OpenSM files: %1, %2").arg(e.lftsPath, e.partitionsPath);
     lines << QString() << e.details;

@@ -2,10 +2,23 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QJsonDocument>
 
 #include <algorithm>
 
 namespace weft {
+
+QString adaptPlanText(const CommitJournalEntry &entry)
+{
+    const QString rule = entry.adapt.value(QStringLiteral("rule")).toString();
+    return rule.isEmpty() ? CommitJournalModel::tr("Autopilot: %1").arg(entry.planSummary)
+                          : CommitJournalModel::tr("Autopilot, rule %1: %2").arg(rule, entry.planSummary);
+}
+
+QString adaptDetailsText(const CommitJournalEntry &entry)
+{
+    return QString::fromUtf8(QJsonDocument(entry.adapt).toJson(QJsonDocument::Indented));
+}
 
 CommitJournalModel::CommitJournalModel(QObject *parent) : QAbstractTableModel(parent) {}
 
@@ -43,12 +56,12 @@ QVariant CommitJournalModel::data(const QModelIndex &index, int role) const
         case UserColumn: return e.user;
         case OutcomeColumn: return e.outcome;
         case SmpsColumn: return e.smps;
-        case PlanColumn: return e.planSummary;
+        case PlanColumn: return e.isAdapt() ? adaptPlanText(e) : e.planSummary;
         default: return {};
         }
     }
     if (role == Qt::ToolTipRole)
-        return e.details.join(QLatin1Char('\n'));
+        return e.isAdapt() ? adaptPlanText(e) : e.details.join(QLatin1Char('\n'));
     if (role == Qt::TextAlignmentRole && index.column() == SmpsColumn)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ForegroundRole && index.column() == OutcomeColumn) {

@@ -1,5 +1,7 @@
 #pragma once
-// The commit journal (core/CommitJournal) as a table: one row per attempt, newest first.
+// The commit journal (core/CommitJournal) as a table: one row per attempt, newest first. The
+// autopilot's records (kind "adapt") are rows too: their event in the outcome column, their
+// rule and summary in the plan column.
 
 #include "CommitJournal.h"
 
@@ -8,6 +10,11 @@
 #include <vector>
 
 namespace weft {
+
+// An autopilot record's plan column ("Autopilot, rule R: summary") and its details (the
+// record's `adapt` object as indented JSON: inputs, candidate figures, decision, outcome).
+QString adaptPlanText(const CommitJournalEntry &entry);
+QString adaptDetailsText(const CommitJournalEntry &entry);
 
 class CommitJournalModel : public QAbstractTableModel
 {

@@ -412,6 +412,38 @@ void DiffReview::approve()
                                           : QString();
     if (QMessageBox::question(this, tr("Approve the Plan"), question + acceptedText) != QMessageBox::Yes)
         return;
+    startCommit(target, accepted);
+}
+
+bool DiffReview::commitUnattended(QString *refusal)
+{
+    const auto refuse = [this, refusal](const QString &why) {
+        showReport(tr("Unattended commit refused: %1").arg(why));
+        if (refusal)
+            *refusal = why;
+        return false;
+    };
+    if (!m_plan)
+        return refuse(tr("there is no plan to commit"));
+    if (m_committing)
+        return refuse(tr("a commit is running"));
+    if (const QString stale = m_document ? m_document->session()->commitRefusal() : QString(); !stale.isEmpty())
+        return refuse(stale);
+    const CommitTarget target = configuredCommitTarget();
+    if (target.lftsPath.isEmpty())
+        return refuse(tr("no commit target is configured (Fabric ▸ Commit Target…)"));
+    if (const std::optional<CommitJournalEntry> unfinished = unfinishedCommitOn(target)) {
+        Q_EMIT unfinishedCommitFound(target, *unfinished);
+        return refuse(unfinishedCommitText(*unfinished));
+    }
+    if (!m_violations.isEmpty())
+        return refuse(tr("%n isolation violation(s) need an operator's approval", nullptr, int(m_violations.size())));
+    startCommit(target, false);
+    return true;
+}
+
+void DiffReview::startCommit(const CommitTarget &target, bool accepted)
+{
     CommitPlan plan;
     plan.tables = *m_proposed;
     plan.partitionsConf = m_plan->plannedPartitionsConf;

@@ -73,10 +73,16 @@ public:
 
     // Writes the LFT dump and partitions.conf into `directory` atomically (keeping backups).
     bool writePlanFiles(const QString &directory, QString *error);
+    bool isCommitting() const { return m_committing; }
 
 public Q_SLOTS:
     // Commits to the configured target, or asks where to write the plan files.
     void approve();
+    // The autopilot's commit (auto mode): the plan committed to the configured target by the
+    // same path as Approve, without a question. Refuses, saying why in the report and *refusal,
+    // without a plan, while a commit runs, for a stale plan, without a configured target, with an
+    // unfinished commit on it, or with isolation violations (only an operator accepts those).
+    bool commitUnattended(QString *refusal = nullptr);
     void editCommitTarget();
 
 Q_SIGNALS:
@@ -90,6 +96,7 @@ private:
     void showPlan(std::shared_ptr<const Fabric> fabric, std::shared_ptr<const ForwardingTables> current,
                   std::shared_ptr<const ForwardingTables> proposed, std::shared_ptr<const ReconfigurationPlan> plan);
     void showReport(const QString &text);
+    void startCommit(const CommitTarget &target, bool acceptViolations);
     void updateTargetLabel();
     void showPolicies();
     void findSmPort();

@@ -1,0 +1,531 @@
+// weft adapt --rules FILE --mode dry-run|approve|auto: the self-adaptive loop
+// (routing/adapt/AdaptLoop.h) on a live fabric run by OpenSM with the file routing engine. It
+// discovers the fabric, reads the tables the switches hold and OpenSM's partitions.conf (the
+// loop's knowledge), then each interval reads every linked port's counters and hands the rates
+// to the loop; what the loop wants done is committed through `weft commit`'s path (auto) or
+// written out as a plan with the `weft commit` command that installs it (approve). The replay
+// form (--replay) is CommandAdapt.cpp's.
+
+#include "CliSupport.h"
+#include "Commands.h"
+
+#include "AdaptLoop.h"
+#include "Commit.h"
+#include "CommitJournal.h"
+#include "FabricChanges.h"
+#include "Identifiers.h"
+#include "LftDump.h"
+#include "LiveCommitBackend.h"
+#include "LiveFabric.h"
+#include "PartitionsConf.h"
+#include "PortCounterReader.h"
+#include "ProjectFile.h"
+#include "RuleLanguage.h"
+#include "SafeFile.h"
+#include "TelemetryRecord.h"
+#include "TextReader.h"
+#include "TopologyFile.h"
+#include "TrafficModel.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <memory>
+#include <optional>
+#include <thread>
+
+namespace weft::cli {
+
+namespace {
+
+using namespace adapt;
+
+// A stop signal (catchStopSignals): the loop finishes the tick (and a commit) it is in, then stops.
+
+// Sleeps until `until`, waking for a stop signal.
+void sleepUntil(std::chrono::steady_clock::time_point until)
+{
+    while (!stopSignal() && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(std::chrono::milliseconds(100),
+                                                                                  until - std::chrono::steady_clock::now()));
+}
+
+// The worse of two exit codes (a failure over bad input over success).
+int worseExit(int a, int b)
+{
+    const auto rank = [](int code) {
+        if (code == kExitFailure)
+            return 2;
+        return code == kExitBadInput ? 1 : 0;
+    };
+    return rank(b) > rank(a) ? b : a;
+}
+
+struct Settings
+{
+    RuleMode mode = RuleMode::DryRun;
+    QString rulesPath;
+    double interval = 10;
+    int ticks = 0;  // 0: until a stop signal
+    bool json = false;
+    QString planDir;
+    QString projectPath;
+    std::optional<Tenancy> projectTenancy;
+    TrafficModel model;
+    std::map<QString, double> parameters;
+    LiveOptions live;
+    CommitTarget target;
+    CommitOptions commit;
+    QString timeoutText;
+};
+
+// The tenancy the loop plans for: the project's, else OpenSM's partitions with default policies.
+struct InstalledTenancy
+{
+    Tenancy tenancy;
+    std::vector<Partition> currentPartitions;
+};
+
+Result<InstalledTenancy> readInstalledTenancy(const Settings &settings)
+{
+    Result<PartitionsConfResult> conf = readPartitionsConfFile(settings.target.partitionsPath);
+    if (!conf)
+        return conf.error();
+    InstalledTenancy installed;
+    installed.currentPartitions = conf->partitions;
+    if (settings.projectTenancy) {
+        installed.tenancy = *settings.projectTenancy;
+    } else {
+        installed.tenancy.partitions = conf->partitions;
+    }
+    return installed;
+}
+
+QJsonObject recordJson(const AdaptRecord &record)
+{
+    return {{QStringLiteral("time"), record.time}, {QStringLiteral("event"), record.event}, {QStringLiteral("rule"), record.rule}, {QStringLiteral("summary"), record.summary}, {QStringLiteral("details"), record.details}};
+}
+
+void printLine(const QJsonObject &object)
+{
+    out() << QJsonDocument(object).toJson(QJsonDocument::Compact) << Qt::endl;
+}
+
+QString timeText(double seconds)
+{
+    return QDateTime::fromMSecsSinceEpoch(qint64(seconds * 1000), Qt::UTC).toString(Qt::ISODate);
+}
+
+// The loop on a live fabric: one pass of the port counters per tick.
+class LiveAdapt
+{
+public:
+    explicit LiveAdapt(Settings settings)
+        : m_settings(std::move(settings)) {}
+
+    // Discovery, the installed tables and tenancy, the rules, the first (priming) pass.
+    Status start(const QByteArray &rulesText)
+    {
+        Result<Fabric> discovered = discoverFabric(m_settings.live);
+        if (!discovered)
+            return discovered.error();
+        auto fabric = std::make_shared<const Fabric>(std::move(*discovered));
+        Result<ForwardingTables> held = readForwardingTables(*fabric, m_settings.live);
+        if (!held)
+            return held.error();
+        Result<InstalledTenancy> tenancy = readInstalledTenancy(m_settings);
+        if (!tenancy)
+            return tenancy.error();
+        AdaptKnowledge knowledge;
+        knowledge.fabric = fabric;
+        knowledge.installed = std::make_shared<const ForwardingTables>(std::move(*held));
+        knowledge.tenancy = std::move(tenancy->tenancy);
+        knowledge.currentPartitions = std::move(tenancy->currentPartitions);
+        knowledge.model = m_settings.model;
+        AdaptLoopOptions options;
+        options.mode = m_settings.mode;
+        options.journalPath = m_settings.commit.journalPath;
+        m_loop = std::make_unique<AdaptLoop>(std::move(knowledge), options);
+        m_loop->setRecordSink([this](const AdaptRecord &record) { printRecord(record); });
+        for (const auto &[name, value] : m_settings.parameters)
+            m_loop->engine().setParameter(name, value);
+        if (const Status loaded = m_loop->loadRules(rulesText, m_settings.rulesPath); !loaded)
+            return loaded.error();
+        m_rulesStamp = QFileInfo(m_settings.rulesPath).lastModified();
+        if (!m_settings.json)
+            out() << "adapting " << fabric->switches().size() << " switches, " << fabric->endNodes().size() << " end nodes in "
+                  << modeName(m_settings.mode) << " mode, " << m_loop->rules().size() << " rules, every " << m_settings.interval
+                  << " s" << Qt::endl;
+        return startReading(fabric);
+    }
+
+    // Ticks until --ticks or a stop signal; the exit status.
+    int run()
+    {
+        auto nextAt = std::chrono::steady_clock::now();
+        const auto step = std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(m_settings.interval));
+        for (int tick = 1; !stopSignal() && (m_settings.ticks == 0 || tick <= m_settings.ticks); ++tick) {
+            nextAt = std::max(nextAt + step, std::chrono::steady_clock::now());
+            sleepUntil(nextAt);
+            if (stopSignal())
+                break;
+            reloadRulesIfChanged();
+            Result<PortCounterPass> pass = m_reader->read();
+            if (!pass) {
+                err() << "weft adapt: " << pass.error().toString() << Qt::endl;
+                return worseExit(m_exit, kExitFailure);
+            }
+            const double time = pass->wallTime;
+            std::vector<TelemetryRecord> records = telemetryRecords(*m_fabric, m_reader->ports(), m_previous->samples,
+                                                                    m_previous->readAt, pass->samples, pass->readAt, time);
+            printTick(time, records);
+            const bool silent = !pass->silentNodes.empty();
+            m_previous = std::move(*pass);
+            if (silent) {
+                Result<bool> changed = followTopology();
+                if (!changed) {
+                    err() << "weft adapt: " << changed.error().toString() << Qt::endl;
+                    return worseExit(m_exit, kExitFailure);
+                }
+                if (*changed)
+                    records.clear();  // of the fabric before; the events still reach the rules
+            }
+            const std::vector<PendingChange> changes = m_loop->tick(time, std::move(records));
+            for (const PendingChange &change : changes) {
+                if (change.mode == RuleMode::Auto)
+                    execute(change);
+                else
+                    writeForApproval(change);
+                if (m_stopAfterCommit)
+                    return m_exit;
+            }
+        }
+        return m_exit;
+    }
+
+private:
+    Status startReading(std::shared_ptr<const Fabric> fabric)
+    {
+        m_reader.reset();  // it refers to the fabric it was made for
+        m_fabric = std::move(fabric);
+        m_reader = std::make_unique<PortCounterReader>(*m_fabric, m_settings.live);
+        Result<PortCounterPass> first = m_reader->read();
+        if (!first)
+            return first.error();
+        m_previous = std::move(*first);
+        return Done{};
+    }
+
+    void printRecord(const AdaptRecord &record)
+    {
+        if (m_settings.json) {
+            printLine(recordJson(record));
+            return;
+        }
+        out() << timeText(record.time) << "  " << record.event;
+        if (!record.rule.isEmpty())
+            out() << " " << record.rule;
+        out() << ": " << record.summary << Qt::endl;
+    }
+
+    // {"tick": time, "max_util": the highest measured link utilisation, "ports": n}
+    void printTick(double time, const std::vector<TelemetryRecord> &records) const
+    {
+        const TelemetryRecord *busiest = nullptr;
+        for (const TelemetryRecord &r : records)
+            if (r.rates.utilisation.ok() && (!busiest || r.rates.utilisation.value > busiest->rates.utilisation.value))
+                busiest = &r;
+        if (m_settings.json) {
+            printLine({{QStringLiteral("tick"), time},
+                       {QStringLiteral("max_util"), busiest ? QJsonValue(busiest->rates.utilisation.value) : QJsonValue(QJsonValue::Null)},
+                       {QStringLiteral("ports"), qint64(records.size())}});
+            return;
+        }
+        out() << timeText(time) << "  tick: " << records.size() << " ports";
+        if (busiest)
+            out() << ", highest utilisation " << QString::number(busiest->rates.utilisation.value * 100, 'f', 1) << " % ("
+                  << directedLinkText(*m_fabric, busiest->portIndex) << ")";
+        out() << Qt::endl;
+    }
+
+    // The rules file again when it changed; an error keeps the rules in force.
+    void reloadRulesIfChanged()
+    {
+        const QDateTime stamp = QFileInfo(m_settings.rulesPath).lastModified();
+        if (stamp == m_rulesStamp)
+            return;
+        m_rulesStamp = stamp;
+        Result<QByteArray> text = TextReader::readFile(m_settings.rulesPath);
+        if (!text) {
+            err() << "weft adapt: " << text.error().toString() << " (the previous rules stay in force)" << Qt::endl;
+            return;
+        }
+        // The loop refuses it (file:line:column) and logs it.
+        if (const Status loaded = m_loop->loadRules(*text, m_settings.rulesPath); !loaded)
+            err() << "weft adapt: " << loaded.error().toString() << " (the previous rules stay in force)" << Qt::endl;
+    }
+
+    // A pass with silent nodes: the fabric again; what changed becomes the loop's events and its
+    // knowledge (fabric and the tables the switches hold). Whether it changed.
+    Result<bool> followTopology()
+    {
+        Result<Fabric> discovered = discoverFabric(m_settings.live);
+        if (!discovered)
+            return discovered.error();
+        const FabricChanges changes = compareFabrics(*m_fabric, *discovered);
+        if (changes.empty())
+            return false;
+        if (!changes.linksGone.isEmpty())
+            m_loop->noteEvent(RuleEvent::LinkDown);
+        if (!changes.nodesGone.isEmpty())
+            m_loop->noteEvent(RuleEvent::NodeRemoved);
+        if (!changes.nodesNew.isEmpty())
+            m_loop->noteEvent(RuleEvent::NodeAdded);
+        m_loop->noteEvent(RuleEvent::TopologyChange);
+        if (!m_settings.json)
+            out() << "the fabric changed:\n"
+                  << changes.toText() << Qt::endl;
+        auto fabric = std::make_shared<const Fabric>(std::move(*discovered));
+        Result<ForwardingTables> held = readForwardingTables(*fabric, m_settings.live);
+        if (!held)
+            return held.error();
+        m_loop->setInstalled(fabric, std::make_shared<const ForwardingTables>(std::move(*held)));
+        if (const Status reading = startReading(fabric); !reading)
+            return reading.error();
+        return true;
+    }
+
+    // Auto: the switches must still hold what the loop planned from (else an operator committed:
+    // the knowledge follows and the change is stale), then the verified commit.
+    void execute(const PendingChange &change)
+    {
+        const AdaptKnowledge &knowledge = m_loop->knowledge();
+        Result<ForwardingTables> held = readForwardingTables(*knowledge.fabric, m_settings.live);
+        if (!held) {
+            CommitReport failed;
+            failed.outcome = CommitOutcome::Refused;
+            failed.reasons << QStringLiteral("cannot read the switches' tables: %1").arg(held.error().toString());
+            m_loop->executed(change, failed);
+            return;
+        }
+        const QStringList differences = compareReadBack(*knowledge.fabric, *knowledge.installed, *held, {}, {});
+        if (!differences.isEmpty()) {
+            CommitReport stale;
+            stale.outcome = CommitOutcome::Stale;
+            stale.reasons << QStringLiteral("the switches' tables changed since the loop read them (another commit): the "
+                                            "knowledge follows them and the change is dropped");
+            stale.reasons += differences;
+            m_loop->executed(change, stale);
+            m_loop->setInstalled(knowledge.fabric, std::make_shared<const ForwardingTables>(std::move(*held)));
+            return;
+        }
+        CommitOptions options = m_settings.commit;
+        if (!m_settings.json)
+            options.progress = [](const QString &line) { out() << "      " << line << Qt::endl; };
+        const CommitReport report = commitPlan(change.commitPlan, m_settings.target, liveCommitBackend(m_settings.live), options);
+        m_loop->executed(change, report);
+        m_exit = worseExit(m_exit, commitExitCode(report.outcome));
+        // The fabric's state is not known: no further change on top of it.
+        if (report.outcome == CommitOutcome::RollbackFailed) {
+            err() << "weft adapt: the rollback could not be verified; stopping (see the journal, then `weft commit --recover`)"
+                  << Qt::endl;
+            m_stopAfterCommit = true;
+        }
+    }
+
+    // Approve: the chosen candidate as plan files in --plan-dir and the command that installs it.
+    void writeForApproval(const PendingChange &change)
+    {
+        const CommitPlan &plan = change.commitPlan;
+        const QDir dir(m_settings.planDir);
+        if (!QDir().mkpath(dir.absolutePath())) {
+            err() << "weft adapt: --plan-dir: cannot create \"" << dir.absolutePath() << "\"" << Qt::endl;
+            m_exit = worseExit(m_exit, kExitFailure);
+            return;
+        }
+        const QString stem = QStringLiteral("adapt-%1-%2")
+                                 .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")))
+                                 .arg(change.id);
+        const QString lfts = dir.absoluteFilePath(stem + QStringLiteral(".lfts"));
+        const QString partitions = dir.absoluteFilePath(stem + QStringLiteral("-partitions.conf"));
+        const QString topology = dir.absoluteFilePath(stem + QStringLiteral(".topo"));
+        const Fabric &fabric = *m_loop->knowledge().fabric;
+        Status written = writeLftDumpFile(lfts, plan.tables, &fabric, LftDumpForm::Compact);
+        if (written && !plan.serviceLevels.empty())
+            written = writeFileAtomically(lfts + QStringLiteral(".sl"), writeServiceLevels(plan.serviceLevels));
+        if (written)
+            written = writeFileAtomically(partitions, plan.partitionsConf);
+        if (written)
+            written = writeFileAtomically(topology, writeIbnetdiscover(plan.madeFor ? *plan.madeFor : fabric));
+        if (!written) {
+            err() << "weft adapt: " << written.error().toString() << Qt::endl;
+            m_exit = worseExit(m_exit, kExitFailure);
+            return;
+        }
+        QStringList words{QStringLiteral("weft"), QStringLiteral("commit"), QStringLiteral("--plan-lfts"), lfts,
+                          QStringLiteral("--plan-partitions"), partitions, QStringLiteral("--plan-topology"), topology};
+        if (!m_settings.projectPath.isEmpty())
+            words << QStringLiteral("--project") << m_settings.projectPath;
+        const CommitTarget &target = m_settings.target;
+        words << QStringLiteral("--opensm-lfts") << target.lftsPath << QStringLiteral("--opensm-partitions") << target.partitionsPath
+              << QStringLiteral("--opensm-pidfile") << target.pidFile;
+        if (!target.logPath.isEmpty())
+            words << QStringLiteral("--opensm-log") << target.logPath;
+        if (!target.optionsPath.isEmpty())
+            words << QStringLiteral("--opensm-options") << target.optionsPath;
+        words << QStringLiteral("--journal") << m_settings.commit.journalPath << QStringLiteral("--timeout") << m_settings.timeoutText;
+        if (m_settings.commit.smPortGuid)
+            words << QStringLiteral("--sm-port") << guidText(m_settings.commit.smPortGuid);
+        if (!m_settings.live.caName.isEmpty())
+            words << QStringLiteral("--ca") << m_settings.live.caName;
+        if (m_settings.live.caPort)
+            words << QStringLiteral("--ca-port") << QString::number(m_settings.live.caPort);
+        if (m_settings.commit.acceptViolations)
+            words << QStringLiteral("--accept-violations");
+        QStringList quoted;
+        for (const QString &w : words)
+            quoted << shellQuoted(w);
+        const QString command = quoted.join(QLatin1Char(' '));
+        if (m_settings.json) {
+            printLine({{QStringLiteral("approval"), qint64(change.id)},
+                       {QStringLiteral("rule"), change.plan.firing.rule},
+                       {QStringLiteral("plan_lfts"), lfts},
+                       {QStringLiteral("plan_partitions"), partitions},
+                       {QStringLiteral("plan_topology"), topology},
+                       {QStringLiteral("command"), command}});
+        } else {
+            out() << "awaiting approval: " << change.plan.decision << "; plan in " << lfts << " and " << partitions
+                  << "; install it with:\n  " << command << Qt::endl;
+        }
+    }
+
+    Settings m_settings;
+    std::unique_ptr<AdaptLoop> m_loop;
+    std::shared_ptr<const Fabric> m_fabric;  // what m_reader reads
+    std::unique_ptr<PortCounterReader> m_reader;
+    std::optional<PortCounterPass> m_previous;
+    QDateTime m_rulesStamp;
+    int m_exit = kExitOk;
+    bool m_stopAfterCommit = false;
+};
+
+}  // namespace
+
+int adaptLive(const QStringList &args)
+{
+    const QString command = QStringLiteral("adapt");
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "The self-adaptive loop: Weft's rules (see `weft rules check`) over the measured load of a fabric.\n"
+        "  weft adapt --rules FILE --mode dry-run|approve|auto --opensm-lfts PATH --opensm-partitions PATH\n"
+        "             --opensm-pidfile FILE [commit options] [--interval S] [--ticks N] [--json]\n"
+        "      on a live fabric run by OpenSM with `-R file -U LFTS -P PARTITIONS`: discovers it, reads the\n"
+        "      tables the switches hold and the partitions, then every interval reads every linked port's\n"
+        "      counters and evaluates the rules. A rule that fires is planned (its candidates scored); in\n"
+        "      dry-run mode the decision is only logged; in approve mode the chosen plan is written to\n"
+        "      --plan-dir with the `weft commit` command that installs it; in auto mode it is committed as\n"
+        "      `weft commit` does (checked, written, read back, rolled back on failure). Every firing,\n"
+        "      suppression, plan and commit result goes to the commit journal. One approve or auto loop\n"
+        "      runs per OpenSM (a lock beside --opensm-lfts). The rules file is read again when it\n"
+        "      changes; one with an error is refused (file:line:column) and the loop keeps its rules.\n"
+        "      Stops after --ticks, or on SIGINT/SIGTERM. Exit status as `weft commit`'s for the worst\n"
+        "      commit (0 when none failed); 2 for bad input or a loop already running.\n"
+        "  weft adapt --rules FILE --replay TRACE --topology T [--json]\n"
+        "      evaluates the rules against a recorded metric trace (the CSV of `weft monitor --csv`, or\n"
+        "      its history database) without a fabric: one line per firing or suppression."));
+    parser.addOption({QStringLiteral("rules"), QStringLiteral("The rules file."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("mode"), QStringLiteral("dry-run (log only), approve (write the plan for an operator) or auto (commit)."), QStringLiteral("MODE")});
+    parser.addOption({QStringLiteral("interval"), QStringLiteral("Seconds between two readings of the counters (default 10)."), QStringLiteral("S"), QStringLiteral("10")});
+    parser.addOption({QStringLiteral("ticks"), QStringLiteral("Stop after N ticks of rates (default: run until SIGINT or SIGTERM)."), QStringLiteral("N"), QStringLiteral("0")});
+    parser.addOption({QStringLiteral("project"), QStringLiteral("The Weft project: the tenancy planned for and each partition's isolation policy (default: the partitions of OpenSM's -P file, default policies)."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("traffic"), QStringLiteral("Traffic model of the candidates' modelled load, weighted by the nodes' weights (%1; default partition-all-to-all: where the only partition is OpenSM's default with hosts as limited members, use all-to-all).").arg(trafficModelNames()), QStringLiteral("MODEL")});
+    parser.addOption({QStringLiteral("param"), QStringLiteral("A parameter the rules compare (repeatable)."), QStringLiteral("NAME=VALUE")});
+    parser.addOption({QStringLiteral("plan-dir"), QStringLiteral("Approve mode: where plans are written (default: weft-adapt-plans beside the journal)."), QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("One JSON object per record and one per tick ({\"tick\", \"max_util\", \"ports\"}).")});
+    addCommitTargetOptions(parser);
+    int exitCode = kExitOk;
+    if (!parseArguments(parser, command, args, &exitCode))
+        return exitCode;
+    if (!requireOptionsOnly(parser, command, {"rules", "mode", "opensm-lfts", "opensm-partitions", "opensm-pidfile"}, &exitCode))
+        return exitCode;
+
+    Settings settings;
+    // The rule language's own names of the modes.
+    const QString mode = parser.value(QStringLiteral("mode"));
+    std::optional<RuleMode> named;
+    for (const RuleMode m : {RuleMode::DryRun, RuleMode::Approve, RuleMode::Auto})
+        if (modeName(m) == mode)
+            named = m;
+    if (!named)
+        return reportBadInput(command, QStringLiteral("--mode: expected dry-run, approve or auto, not \"%1\"").arg(mode));
+    settings.mode = *named;
+    bool ok = false;
+    settings.interval = parser.value(QStringLiteral("interval")).toDouble(&ok);
+    if (!ok || !(settings.interval >= 0.1) || settings.interval > 86400)
+        return reportBadInput(command, QStringLiteral("--interval: not a number of seconds from 0.1 to 86400: \"%1\"").arg(parser.value(QStringLiteral("interval"))));
+    settings.ticks = parser.value(QStringLiteral("ticks")).toInt(&ok);
+    if (!ok || settings.ticks < 0)
+        return reportBadInput(command, QStringLiteral("--ticks: not a count: \"%1\"").arg(parser.value(QStringLiteral("ticks"))));
+    settings.json = parser.isSet(QStringLiteral("json"));
+    for (const QString &param : parser.values(QStringLiteral("param"))) {
+        const qsizetype equals = param.indexOf(QLatin1Char('='));
+        const double value = equals > 0 ? param.mid(equals + 1).toDouble(&ok) : 0;
+        if (equals <= 0 || !ok || !std::isfinite(value))
+            return reportBadInput(command, QStringLiteral("--param: expected NAME=NUMBER, not \"%1\"").arg(param));
+        settings.parameters[param.left(equals).trimmed()] = value;
+    }
+    Result<TrafficModel> model = trafficOption(parser);
+    if (!model)
+        return reportBadInput(command, model.error());
+    settings.model = *model;
+
+    Result<CommitTargetOptions> targetOptions = readCommitTargetOptions(parser);
+    if (!targetOptions)
+        return reportBadInput(command, targetOptions.error());
+    settings.target = targetOptions->target;
+    settings.commit = targetOptions->options;
+    settings.live = targetOptions->live;
+    settings.timeoutText = targetOptions->timeoutText;
+    settings.planDir = parser.isSet(QStringLiteral("plan-dir"))
+        ? parser.value(QStringLiteral("plan-dir"))
+        : QFileInfo(settings.commit.journalPath).absoluteDir().filePath(QStringLiteral("weft-adapt-plans"));
+    if (parser.isSet(QStringLiteral("project"))) {
+        settings.projectPath = parser.value(QStringLiteral("project"));
+        Result<Project> project = readProjectFile(settings.projectPath);
+        if (!project)
+            return reportBadInput(command, project.error());
+        settings.projectTenancy = std::move(project->tenancy);
+    }
+    settings.rulesPath = parser.value(QStringLiteral("rules"));
+    Result<QByteArray> rulesText = TextReader::readFile(settings.rulesPath);
+    if (!rulesText)
+        return reportBadInput(command, rulesText.error());
+    if (const RuleFile parsed = parseRules(*rulesText, settings.rulesPath); parsed.error)
+        return reportBadInput(command, parsed.error->toString());
+    if (Result<InstalledTenancy> installed = readInstalledTenancy(settings); !installed)
+        return reportBadInput(command, installed.error());
+
+    // Approve and auto act on the fabric: one such loop per OpenSM.
+    std::unique_ptr<AdaptLock> lock;
+    if (settings.mode != RuleMode::DryRun) {
+        Result<std::unique_ptr<AdaptLock>> acquired = AdaptLock::acquire(settings.target);
+        if (!acquired)
+            return reportBadInput(command, acquired.error());
+        lock = std::move(*acquired);
+    }
+
+    catchStopSignals();
+    LiveAdapt loop(std::move(settings));
+    if (const Status started = loop.start(*rulesText); !started) {
+        err() << "weft adapt: " << started.error().toString() << Qt::endl;
+        return kExitFailure;
+    }
+    return loop.run();
+}
+
+}  // namespace weft::cli

@@ -1,0 +1,385 @@
+#include "AdaptLoop.h"
+
+#include "CommitJournal.h"
+#include "PartitionsConf.h"
+#include "ReconfigurationPlan.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QJsonArray>
+#include <QtGlobal>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace weft::adapt {
+
+namespace {
+
+double now()
+{
+    return double(QDateTime::currentMSecsSinceEpoch()) / 1000;
+}
+
+bool changesRouting(const Action &action)
+{
+    return action.kind == Action::Kind::Reroute || action.kind == Action::Kind::SetWeight || action.kind == Action::Kind::SetIsolation;
+}
+
+bool isTopologyEvent(RuleEvent event)
+{
+    return event == RuleEvent::TopologyChange || event == RuleEvent::LinkDown || event == RuleEvent::NodeAdded
+        || event == RuleEvent::NodeRemoved;
+}
+
+QString eventText(RuleEvent event)
+{
+    Condition c;
+    c.kind = Condition::Kind::Event;
+    c.event = event;
+    return conditionToText(c);  // "event(link_down)"
+}
+
+QString loadText(double load)
+{
+    return QString::number(load, 'g', 4);
+}
+
+}  // namespace
+
+QString mapeStageName(MapeStage stage)
+{
+    switch (stage) {
+    case MapeStage::Monitor: return QStringLiteral("monitor");
+    case MapeStage::Analyze: return QStringLiteral("analyze");
+    case MapeStage::Plan: return QStringLiteral("plan");
+    case MapeStage::Execute: return QStringLiteral("execute");
+    case MapeStage::Knowledge: return QStringLiteral("knowledge");
+    }
+    return {};
+}
+
+RuleMode carefulMode(RuleMode a, RuleMode b)
+{
+    auto rank = [](RuleMode m) { return m == RuleMode::DryRun ? 2 : m == RuleMode::Approve ? 1
+                                                                                           : 0; };
+    return rank(a) >= rank(b) ? a : b;
+}
+
+AdaptLoop::AdaptLoop(AdaptKnowledge knowledge, AdaptLoopOptions options)
+    : m_knowledge(std::move(knowledge)),
+      m_options(std::move(options)),
+      m_store(m_knowledge.fabric, m_knowledge.tenancy),
+      m_engine(m_options.engine)
+{
+    if (!m_knowledge.metabase)
+        m_knowledge.metabase = std::make_shared<Metabase>();
+    if (m_knowledge.fabric && m_knowledge.installed)
+        setStage(MapeStage::Knowledge, now(),
+                 QStringLiteral("%1 switches, %2 end nodes, tables of %3 switches installed")
+                     .arg(m_knowledge.fabric->switches().size())
+                     .arg(m_knowledge.fabric->endNodes().size())
+                     .arg(m_knowledge.installed->size()));
+}
+
+Status AdaptLoop::loadRules(const QByteArray &text, const QString &fileName)
+{
+    RuleFile file = parseRules(text, fileName);
+    if (!file.ok()) {
+        const RuleSyntaxError &e = *file.error;
+        record({now(), QStringLiteral("rules-refused"), {}, QStringLiteral("rules refused, the previous %1 stay in force: %2").arg(m_engine.rules().size()).arg(e.toString()), QJsonObject{{QStringLiteral("file"), e.file}, {QStringLiteral("line"), e.line}, {QStringLiteral("column"), e.column}, {QStringLiteral("error"), e.toString()}}});
+        return Error{{}, 0, e.toString()};  // "file:line:column: message" as it stands
+    }
+    QJsonArray rules;
+    for (const Rule &rule : file.rules)
+        rules.append(ruleToText(rule));
+    const std::size_t count = file.rules.size();
+    m_engine.setRules(std::move(file.rules));
+    record({now(), QStringLiteral("rules-loaded"), {}, QStringLiteral("%1 rules from %2").arg(count).arg(fileName), QJsonObject{{QStringLiteral("file"), fileName}, {QStringLiteral("rules"), rules}}});
+    return Done{};
+}
+
+void AdaptLoop::setMode(RuleMode mode)
+{
+    m_options.mode = mode;
+}
+
+void AdaptLoop::setPaused(bool paused)
+{
+    m_paused = paused;
+}
+
+void AdaptLoop::noteEvent(RuleEvent event)
+{
+    m_engine.noteEvent(event);
+    const bool topology = isTopologyEvent(event);
+    if (topology)
+        m_knowledge.topologyChanged = true;
+    record({now(), QStringLiteral("event"), {}, topology ? QStringLiteral("%1: the metabase is rebuilt at the next plan").arg(eventText(event)) : eventText(event), QJsonObject{{QStringLiteral("event"), eventText(event)}, {QStringLiteral("topology"), topology}}});
+}
+
+std::vector<PendingChange> AdaptLoop::tick(double time, std::vector<TelemetryRecord> records, CandidateProgress *progress)
+{
+    // Keep what the rules and the learned weights look back over: an EWMA of window D has
+    // forgotten all but 5 % of what is older than 3 D.
+    double retention = m_engine.longestWindowSeconds();
+    for (const Rule &rule : m_engine.rules())
+        for (const Action &action : rule.actions)
+            if (action.kind == Action::Kind::Reroute) {
+                const double window = action.learnedWeightsWindow ? double(*action.learnedWeightsWindow)
+                                                                  : m_options.planner.learned.defaultWindowSeconds;
+                retention = std::max(retention, 3 * window);
+            }
+    m_store.setRetentionSeconds(std::max(retention, 60.0));
+
+    const std::size_t ports = records.size();
+    m_store.addTick(time, std::move(records));
+    setStage(MapeStage::Monitor, time, QStringLiteral("%1 ports, %2 ticks held").arg(ports).arg(m_store.tickCount()));
+
+    const std::vector<RuleFiring> firings = m_engine.evaluate(m_store);
+    int holding = 0;
+    for (const RuleStatus &status : m_engine.status())
+        holding += status.holds ? 1 : 0;
+    setStage(MapeStage::Analyze, time,
+             QStringLiteral("%1 of %2 rules hold, %3 firings").arg(holding).arg(m_engine.rules().size()).arg(firings.size()));
+
+    std::vector<PendingChange> changes;
+    for (const RuleFiring &firing : firings) {
+        const QString kind = firingKindName(firing.kind);
+        QStringList actions;
+        for (const Action &action : firing.actions)
+            actions << actionToText(action);
+        QString summary = QStringLiteral("%1 %2: %3").arg(firing.rule, kind, actions.join(QStringLiteral(", ")));
+        if (!firing.reason.isEmpty())
+            summary += QStringLiteral(" (%1)").arg(firing.reason);
+        record({firing.time, kind, firing.rule, summary, firing.toJson()});
+        if (firing.kind != FiringKind::Fired)
+            continue;
+        if (m_paused) {
+            record({firing.time, QStringLiteral("paused"), firing.rule, QStringLiteral("%1: autonomy paused, nothing planned").arg(firing.rule), {}});
+            continue;
+        }
+        for (const Action &action : firing.actions)
+            if (action.kind == Action::Kind::Notify)
+                record({firing.time, QStringLiteral("notify"), firing.rule, QStringLiteral("%1: %2").arg(firing.rule, action.text),
+                        QJsonObject{{QStringLiteral("text"), action.text}}});
+        if (std::any_of(firing.actions.begin(), firing.actions.end(), changesRouting))
+            planAndDecide(firing, changes, progress);
+    }
+    return changes;
+}
+
+void AdaptLoop::planAndDecide(const RuleFiring &firing, std::vector<PendingChange> &changes, CandidateProgress *progress)
+{
+    Result<PlannedChange> planned = planFiring(firing, m_knowledge, m_store, m_options.planner, progress);
+    const double time = firing.time;
+    if (!planned) {
+        setStage(MapeStage::Plan, time, QStringLiteral("%1: failed").arg(firing.rule));
+        record({time, QStringLiteral("plan-failed"), firing.rule,
+                QStringLiteral("%1: planning failed: %2").arg(firing.rule, planned.error().toString()),
+                QJsonObject{{QStringLiteral("error"), planned.error().toString()}}});
+        return;
+    }
+    PlannedChange &plan = *planned;
+    setStage(MapeStage::Plan, time, QStringLiteral("%1: %2").arg(firing.rule, plan.decision));
+    if (plan.metabaseInvalidated)
+        setStage(MapeStage::Knowledge, time, QStringLiteral("metabase rebuilt: the topology changed"));
+    record({time, QStringLiteral("planned"), firing.rule, QStringLiteral("%1: %2").arg(firing.rule, plan.decision), plan.toJson()});
+    const CandidateResult *chosen = plan.chosenCandidate();
+    if (!chosen) {
+        record({time, QStringLiteral("no-improvement"), firing.rule, QStringLiteral("%1: %2, nothing to do").arg(firing.rule, plan.decision),
+                QJsonObject{{QStringLiteral("decision"), plan.decision}}});
+        return;
+    }
+
+    RuleMode mode = carefulMode(m_options.mode, firing.mode);
+    if (std::any_of(firing.actions.begin(), firing.actions.end(), [](const Action &a) { return a.kind == Action::Kind::RequireApproval; }))
+        mode = carefulMode(mode, RuleMode::Approve);
+    const QJsonObject figures{{QStringLiteral("candidate"), chosen->name},
+                              {QStringLiteral("mode"), modeName(mode)},
+                              {QStringLiteral("max_link_load_before"), chosen->maxLinkLoadBefore},
+                              {QStringLiteral("max_link_load_after"), chosen->maxLinkLoadAfter},
+                              {QStringLiteral("smps"), double(chosen->smps)},
+                              {QStringLiteral("changed_paths"), double(chosen->changedPaths)}};
+    const QString what = QStringLiteral("%1 (max link load %2 -> %3, %4 SMPs)")
+                             .arg(chosen->name, loadText(chosen->maxLinkLoadBefore), loadText(chosen->maxLinkLoadAfter))
+                             .arg(chosen->smps);
+    if (mode == RuleMode::DryRun) {
+        setStage(MapeStage::Execute, time, QStringLiteral("dry-run: %1 not committed").arg(chosen->name));
+        record({time, QStringLiteral("dry-run"), firing.rule, QStringLiteral("%1: dry-run, would commit %2").arg(firing.rule, what), figures});
+        return;
+    }
+    PendingChange change;
+    change.id = m_nextId++;
+    change.mode = mode;
+    change.commitPlan = commitPlanFor(plan);
+    change.plan = std::move(plan);
+    if (mode == RuleMode::Approve) {
+        setStage(MapeStage::Execute, time, QStringLiteral("awaiting approval: %1").arg(chosen->name));
+        record({time, QStringLiteral("awaiting-approval"), firing.rule, QStringLiteral("%1: %2 awaits approval").arg(firing.rule, what), figures});
+    } else {
+        setStage(MapeStage::Execute, time, QStringLiteral("committing %1").arg(chosen->name));
+    }
+    changes.push_back(std::move(change));
+}
+
+CommitPlan AdaptLoop::commitPlanFor(const PlannedChange &plan) const
+{
+    CommitPlan commit;
+    const CandidateResult *chosen = plan.chosenCandidate();
+    if (!chosen || !chosen->tables)
+        return commit;
+    commit.tables = *chosen->tables;
+    commit.partitionsConf = writePartitionsConf(plannedPartitions(plan.tenancy.partitions));
+    commit.partitionsFileName = QStringLiteral("partitions.conf (autopilot plan)");
+    const double score = std::size_t(plan.chosen) < plan.scores.size() ? plan.scores[std::size_t(plan.chosen)] : 0.0;
+    commit.summary = QStringLiteral("autopilot: rule %1, %2 (score %3)").arg(plan.firing.rule, chosen->name, QString::number(score, 'f', 3));
+    if (m_knowledge.fabric)
+        commit.madeFor = *m_knowledge.fabric;
+    commit.serviceLevels = chosen->serviceLevels;
+    commit.intent = plan.tenancy;
+    return commit;
+}
+
+void AdaptLoop::executed(const PendingChange &change, const CommitReport &report)
+{
+    const double time = now();
+    const QString &rule = change.plan.firing.rule;
+    const CandidateResult *chosen = change.plan.chosenCandidate();
+    const QString name = chosen ? chosen->name : QStringLiteral("(none)");
+    if (change.mode == RuleMode::Approve)
+        record({time, QStringLiteral("approved"), rule, QStringLiteral("%1: %2 approved").arg(rule, name),
+                QJsonObject{{QStringLiteral("change"), double(change.id)}}});
+    QJsonObject details{{QStringLiteral("candidate"), name},
+                        {QStringLiteral("change"), double(change.id)},
+                        {QStringLiteral("commit"), report.toJson()}};
+    if (report.ok()) {
+        if (chosen && chosen->tables)
+            m_knowledge.installed = chosen->tables;
+        else
+            m_knowledge.installed = std::make_shared<const ForwardingTables>(change.commitPlan.tables);
+        m_knowledge.tenancy = change.plan.tenancy;
+        m_knowledge.currentPartitions = plannedPartitions(change.plan.tenancy.partitions);
+        m_store.setTenancy(m_knowledge.tenancy);
+        if (chosen) {
+            details.insert(QStringLiteral("max_link_load_before"), chosen->maxLinkLoadBefore);
+            details.insert(QStringLiteral("max_link_load_after"), chosen->maxLinkLoadAfter);
+            details.insert(QStringLiteral("mean_link_load_before"), chosen->meanLinkLoadBefore);
+            details.insert(QStringLiteral("mean_link_load_after"), chosen->meanLinkLoadAfter);
+            details.insert(QStringLiteral("smps"), double(chosen->smps));
+        }
+        setStage(MapeStage::Execute, time, QStringLiteral("committed %1").arg(name));
+        setStage(MapeStage::Knowledge, time, QStringLiteral("installed %1 (rule %2)").arg(name, rule));
+        record({time, QStringLiteral("committed"), rule,
+                chosen ? QStringLiteral("%1: committed %2, modelled max link load %3 -> %4, %5 SMPs")
+                             .arg(rule, name, loadText(chosen->maxLinkLoadBefore), loadText(chosen->maxLinkLoadAfter))
+                             .arg(chosen->smps)
+                       : QStringLiteral("%1: committed").arg(rule),
+                details});
+        return;
+    }
+    const QString event = report.outcome == CommitOutcome::Stale ? QStringLiteral("stale") : QStringLiteral("commit-failed");
+    setStage(MapeStage::Execute, time, QStringLiteral("%1: %2").arg(name, commitOutcomeName(report.outcome)));
+    record({time, event, rule,
+            QStringLiteral("%1: %2 %3: %4").arg(rule, name, commitOutcomeName(report.outcome), report.reasons.join(QStringLiteral("; "))),
+            details});
+}
+
+void AdaptLoop::dismissed(const PendingChange &change, const QString &why)
+{
+    const double time = now();
+    const CandidateResult *chosen = change.plan.chosenCandidate();
+    const QString name = chosen ? chosen->name : QStringLiteral("(none)");
+    setStage(MapeStage::Execute, time, QStringLiteral("dismissed %1").arg(name));
+    record({time, QStringLiteral("dismissed"), change.plan.firing.rule,
+            QStringLiteral("%1: %2 dismissed%3").arg(change.plan.firing.rule, name, why.isEmpty() ? QString() : QStringLiteral(": ") + why),
+            QJsonObject{{QStringLiteral("candidate"), name}, {QStringLiteral("change"), double(change.id)}, {QStringLiteral("why"), why}}});
+}
+
+void AdaptLoop::setInstalled(std::shared_ptr<const Fabric> fabric, std::shared_ptr<const ForwardingTables> installed)
+{
+    if (fabric && fabric != m_knowledge.fabric) {
+        // Another snapshot: the ticks held name ports of the old one, so the store starts afresh;
+        // a different topology makes the metabase's blueprints stale.
+        if (!m_knowledge.fabric || topologyFingerprint(*fabric) != topologyFingerprint(*m_knowledge.fabric))
+            m_knowledge.topologyChanged = true;
+        m_knowledge.fabric = fabric;
+        const double retention = m_store.retentionSeconds();
+        m_store = MetricStore(fabric, m_knowledge.tenancy);
+        m_store.setRetentionSeconds(retention);
+    }
+    m_knowledge.installed = std::move(installed);
+    setStage(MapeStage::Knowledge, now(), QStringLiteral("installed tables replaced"));
+}
+
+void AdaptLoop::setStage(MapeStage stage, double time, QString text)
+{
+    StageState &state = m_stages[std::size_t(stage)];
+    state.time = time;
+    state.text = std::move(text);
+}
+
+void AdaptLoop::record(AdaptRecord entry)
+{
+    std::optional<AdaptRecord> failure;
+    if (!m_options.journalPath.isEmpty()) {
+        CommitJournalEntry journal;
+        const qint64 ms = qint64(std::llround(entry.time * 1000));
+        journal.id = QStringLiteral("adapt-%1-%2").arg(++m_recordCount).arg(ms);
+        journal.time = QDateTime::fromMSecsSinceEpoch(ms).toUTC();
+        journal.user = m_options.user.isEmpty() ? currentUserName() : m_options.user;
+        journal.planSummary = entry.summary;
+        journal.outcome = entry.event;
+        journal.kind = QStringLiteral("adapt");
+        journal.adapt = entry.details;
+        journal.adapt.insert(QStringLiteral("rule"), entry.rule);
+        if (entry.details.contains(QStringLiteral("smps")))
+            journal.smps = qint64(entry.details.value(QStringLiteral("smps")).toDouble());
+        if (const Status written = appendJournalEntry(m_options.journalPath, journal); !written) {
+            // The loop goes on: the audit's loss is said in the log (and on stderr), not fatal.
+            const QString why = written.error().toString();
+            qWarning("autopilot: the journal was not written: %s", qPrintable(why));
+            failure = AdaptRecord{entry.time, QStringLiteral("journal-failed"), entry.rule,
+                                  QStringLiteral("the journal was not written: %1").arg(why), QJsonObject{{QStringLiteral("error"), why}}};
+        }
+    }
+    for (AdaptRecord *kept : {&entry, failure ? &*failure : nullptr}) {
+        if (!kept)
+            continue;
+        m_log.push_back(std::move(*kept));
+        while (m_log.size() > std::max<std::size_t>(m_options.logLimit, 1))
+            m_log.pop_front();
+        if (m_sink)
+            m_sink(m_log.back());
+    }
+}
+
+// ---- AdaptLock ----
+
+QString adaptLockPath(const CommitTarget &target)
+{
+    return target.lftsPath + QStringLiteral(".weft-adapt-lock");
+}
+
+AdaptLock::AdaptLock(std::unique_ptr<CommitLock> lock)
+    : m_lock(std::move(lock)), m_path(m_lock->path()) {}
+
+AdaptLock::~AdaptLock() = default;
+
+Result<std::unique_ptr<AdaptLock>> AdaptLock::acquire(const CommitTarget &target)
+{
+    const QString path = adaptLockPath(target);
+    Result<std::unique_ptr<CommitLock>> lock = CommitLock::acquire(path, 0);
+    if (!lock) {
+        // CommitLock names the holder in its file; say it as the loop's refusal.
+        QFile file(path);
+        const QString holder = file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.read(4096)).trimmed() : QString();
+        if (holder.isEmpty())
+            return lock.error();
+        return Error{path, 0, QStringLiteral("another self-adaptive loop acts on this fabric, held by %1; stop it first").arg(holder)};
+    }
+    return std::unique_ptr<AdaptLock>(new AdaptLock(std::move(*lock)));
+}
+
+}  // namespace weft::adapt
