@@ -22,8 +22,7 @@
 // cable cut runs last.
 
 #include "CommitJournal.h"
-#include "GeneratedFabrics.h"
-#include "LabTools.h"
+#include "HotSpotLab.h"
 #include "LabTrafficDriver.h"
 #include "LftDump.h"
 #include "PortTelemetry.h"
@@ -43,22 +42,12 @@ using namespace weft;
 namespace {
 
 constexpr double kIntervalSeconds = 2.0;
-constexpr double kFlowRate = 2.5e7;          // bytes/s per flow: 48 flows offer a 4x SDR link (1e9) 120 %
-constexpr std::uint64_t kHotLinkFlows = 48;  // 24 remote hosts to each of two receivers
-
 const char *const kRule = "rule hot priority 10 cooldown 10m mode auto when max(link[all].util) > 0.9 for 4s "
                           "then reroute(engine=wftree, weights=learned(20s), method=full)\n";
 
 QString weftBinary()
 {
     return qEnvironmentVariable("WEFT_BINARY");
-}
-
-bool switchToSwitch(const Fabric &fabric, PortIndex from)
-{
-    const Port &p = fabric.port(from);
-    return p.remote != kNoIndex && fabric.node(p.node).type == NodeType::Switch
-        && fabric.node(fabric.port(p.remote).node).type == NodeType::Switch;
 }
 
 // One run of `weft adapt`: its JSON lines in order, stderr and exit code.
@@ -93,62 +82,19 @@ struct AdaptRun
     }
 };
 
-struct Lab : test::FileRoutedLab
+struct Lab : test::HotSpotLab
 {
     QTemporaryDir dir;
-    LabWorkload hot;
-    PortIndex hotLink = kNoIndex;
-    QString smHost;  // the description of the host OpenSM and the clients run on
 
     QString path(const QString &name) const { return dir.filePath(name); }
 
     QString start()
     {
-        Result<XgftShape> shape = parseXgft(QStringLiteral("2;4,8;2,1"));
-        if (!shape)
-            return shape.error().toString();
-        GeneratorOptions options;
-        options.shape = FabricShapeKind::Xgft;
-        options.xgft = *shape;
-        options.linkSpeed = LinkSpeed::SDR;  // what ibsim reports
-        const Fabric fabric = test::generateOrFail(options).fabric;
-        Result<Routing> ftree = routeFabric(QStringLiteral("ftree"), fabric, Tenancy{});
-        if (!ftree)
-            return ftree.error().toString();
-        Result<test::FileRoutedLab> started = test::startLabOnTables(dir.path(), fabric, ftree->tables, fabric.endNodes().front(),
-                                                                     {QStringLiteral("-s"), QStringLiteral("0")});
+        Result<test::HotSpotLab> started = test::startHotSpotLab(dir.path());
         if (!started)
             return started.error().toString();
-        static_cast<test::FileRoutedLab &>(*this) = std::move(*started);
-        smHost = fabric.node(fabric.endNodes().front()).description;
-        return chooseHotReceivers();
-    }
-
-    // Two hosts of one leaf whose traffic the installed tables send down the same spine link.
-    QString chooseHotReceivers()
-    {
-        Result<ForwardingTables> held = test::installedTables(*sim, live);
-        if (!held)
-            return held.error().toString();
-        std::vector<PortIndex> hosts;
-        for (NodeIndex n : live.endNodes())
-            hosts.push_back(live.portOf(n, 1));
-        for (std::size_t a = 0; a < hosts.size(); ++a)
-            for (std::size_t b = a + 1; b < hosts.size(); ++b) {
-                if (live.port(live.port(hosts[a]).remote).node != live.port(live.port(hosts[b]).remote).node)
-                    continue;
-                LabWorkload pair;
-                pair.hotSpots = {hosts[a], hosts[b]};
-                pair.hotSpot = hosts[a];
-                const LabTrafficLoad load = computeLabTraffic(live, *held, pair, kFlowRate);
-                for (const LabLinkTraffic &l : load.links)
-                    if (switchToSwitch(live, l.from) && l.flows == kHotLinkFlows) {
-                        hot = pair;
-                        hotLink = l.from;
-                        return {};
-                    }
-            }
-        return QStringLiteral("no two hosts of one leaf share a spine link under ftree");
+        static_cast<test::HotSpotLab &>(*this) = std::move(*started);
+        return {};
     }
 
     QStringList commitOptions() const
@@ -171,7 +117,7 @@ struct Lab : test::FileRoutedLab
             return run;
         }
         QByteArray tablesText = test::readAll(lfts);
-        LabTrafficDriver driver(live, *tables, hot, kFlowRate);
+        LabTrafficDriver driver(live, *tables, hot, test::kHotSpotFlowRate);
         if (const Status s = driver.tick(*sim, 0); !s) {  // every counter set before adapt reads them
             run.stderrText = s.error().toString();
             return run;
@@ -266,10 +212,8 @@ class TestLabAdapt : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        const QString openSm = test::openSmVersionProblem();
-        QVERIFY2(openSm.isEmpty(), qPrintable(openSm));
-        const QString missing = SimulatedFabric::missingTools();
-        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("the lab tests need: ") + missing));
+        const QString tools = test::labToolsProblem();
+        QVERIFY2(tools.isEmpty(), qPrintable(tools));
         QVERIFY2(QFileInfo(weftBinary()).isExecutable(), "WEFT_BINARY must name the weft executable");
         const QString started = m_lab.start();
         QVERIFY2(started.isEmpty(), qPrintable(started));
@@ -286,12 +230,12 @@ private Q_SLOTS:
     {
         Result<ForwardingTables> held = test::installedTables(*m_lab.sim, m_lab.live);
         QVERIFY2(held, qPrintable(held ? QString() : held.error().toString()));
-        const LabTrafficLoad load = computeLabTraffic(m_lab.live, *held, m_lab.hot, kFlowRate);
+        const LabTrafficLoad load = computeLabTraffic(m_lab.live, *held, m_lab.hot, test::kHotSpotFlowRate);
         const LabLinkTraffic *hotLink = load.link(m_lab.hotLink);
         QVERIFY(hotLink);
         QCOMPARE(hotLink->offered / hotLink->capacity, 1.2);
         for (const LabLinkTraffic &l : load.links)
-            if (!switchToSwitch(m_lab.live, l.from))
+            if (!test::switchToSwitch(m_lab.live, l.from))
                 QVERIFY2(l.offered <= 0.9 * l.capacity, qPrintable(directedLinkText(m_lab.live, l.from)));
     }
 

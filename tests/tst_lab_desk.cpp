@@ -114,30 +114,8 @@ QString firstDifference(const Fabric &fabric, const ForwardingTables &expected, 
 // The child: the GUI half, run inside the simulation. Its own QTest run, so that a failure
 // names the step; the parent checks its exit code and shows its output.
 
-struct ChildSetup
-{
-    QString labDir;
-    QString openSmLog;
-};
-
-ChildSetup &childSetup()
-{
-    static ChildSetup setup;
-    return setup;
-}
-
 // Settings of the child's own, so that neither the operator's nor another test's commit target
 // leaks in; and no `weft lab` environment to fall back on.
-void useOwnSettings(const QString &application)
-{
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("WeftTests"));
-    QCoreApplication::setApplicationName(application);
-    QSettings().clear();
-    qunsetenv("WEFT_LAB_DIR");
-    qunsetenv("WEFT_LAB_OPENSM_LOG");
-}
-
 // Fabric > Discover as the operator does it in the window shown: the menu's action, the dialog's Discover button
 // (adapter and port as the dialog proposes them), then the wait for the worker and the picture.
 bool discoverThroughTheMenu(MainWindow &window, int timeoutMs = 120000)
@@ -195,14 +173,14 @@ private Q_SLOTS:
     {
         const QString openSm = weft::test::openSmVersionProblem();  // once, before any lab starts
         QVERIFY2(openSm.isEmpty(), qPrintable(openSm));
-        useOwnSettings(QStringLiteral("tst_lab_desk"));
+        test::useOwnLabSettings(QStringLiteral("tst_lab_desk"));
     }
 
     void cleanupTestCase() { QSettings().clear(); }
 
     void operatorLoop()
     {
-        const QDir lab(childSetup().labDir);
+        const QDir lab(test::labChildSetup().labDir);
 
         // Fabric > Discover: the dialog with the tools' defaults, Discover, the progress, the
         // fabric with the tables its switches hold and the partitions its ports hold.
@@ -241,7 +219,7 @@ private Q_SLOTS:
             settings.setValue(QStringLiteral("commit/lftsPath"), lab.filePath(QStringLiteral("opensm.lfts")));
             settings.setValue(QStringLiteral("commit/partitionsPath"), lab.filePath(QStringLiteral("partitions.conf")));
             settings.setValue(QStringLiteral("commit/pidFile"), lab.filePath(QStringLiteral("opensm.pid")));
-            settings.setValue(QStringLiteral("commit/logPath"), childSetup().openSmLog);
+            settings.setValue(QStringLiteral("commit/logPath"), test::labChildSetup().openSmLog);
         }
         QCOMPARE(configuredCommitTarget().lftsPath, lab.filePath(QStringLiteral("opensm.lfts")));
 
@@ -289,7 +267,7 @@ private Q_SLOTS:
     // which), Rediscover, and look at the map, the list and the proposal.
     void unlinkedCableIsMarkedGone()
     {
-        const QDir lab(childSetup().labDir);
+        const QDir lab(test::labChildSetup().labDir);
         MainWindow window;
         QVERIFY(discoverThroughTheMenu(window));
         QVERIFY(window.rediscoverAction()->isEnabled());
@@ -357,7 +335,7 @@ int runChild(int argc, char **argv)
     // argv: program --desk-child|--rediscover-child LAB_DIR OPENSM_LOG [QTest options]; each
     // parent test runs its own half.
     const bool rediscover = kRediscoverChildFlag == QLatin1String(argv[1]);
-    return test::runLabChild<DeskChild>(argc, argv, &childSetup().labDir, &childSetup().openSmLog,
+    return test::runLabChild<DeskChild>(argc, argv, &test::labChildSetup().labDir, &test::labChildSetup().openSmLog,
                                         rediscover ? "unlinkedCableIsMarkedGone" : "operatorLoop");
 }
 

@@ -233,10 +233,8 @@ class TestLabMonitorTraffic : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        const QString openSm = test::openSmVersionProblem();
-        QVERIFY2(openSm.isEmpty(), qPrintable(openSm));
-        const QString missing = SimulatedFabric::missingTools();
-        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("the lab tests need: ") + missing));
+        const QString tools = test::labToolsProblem();
+        QVERIFY2(tools.isEmpty(), qPrintable(tools));
         QVERIFY2(QFileInfo(weftBinary()).isExecutable(), "WEFT_BINARY must name the weft executable");
         const QString started = m_lab.start();
         QVERIFY2(started.isEmpty(), qPrintable(started));

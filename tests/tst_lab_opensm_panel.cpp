@@ -7,6 +7,7 @@
 #include "FabricGenerator.h"
 #include "GeneratedFabrics.h"
 #include "LabTools.h"
+#include "LabChild.h"
 #include "MainWindow.h"
 #include "OpenSmPanel.h"
 #include "RoutingEngine.h"
@@ -34,12 +35,7 @@ private Q_SLOTS:
         QVERIFY2(openSm.isEmpty(), qPrintable(openSm));
         const QString missing = SimulatedFabric::missingTools();
         QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("the lab tests need: ") + missing));
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("WeftTests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_lab_opensm_panel"));
-        QSettings().clear();
-        qunsetenv("WEFT_LAB_DIR");
-        qunsetenv("WEFT_LAB_OPENSM_LOG");
+        test::useOwnLabSettings(QStringLiteral("tst_lab_opensm_panel"));
         qunsetenv("WEFT_LAB_OPENSM_OPTIONS");
     }
 

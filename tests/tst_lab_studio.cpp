@@ -47,18 +47,6 @@ QString candidateLftsPath(const QString &labDir)
     return QDir(labDir).filePath(QStringLiteral("studio-candidate.lfts"));
 }
 
-struct ChildSetup
-{
-    QString labDir;
-    QString openSmLog;
-};
-
-ChildSetup &childSetup()
-{
-    static ChildSetup setup;
-    return setup;
-}
-
 class StudioChild : public QObject
 {
     Q_OBJECT
@@ -66,19 +54,14 @@ class StudioChild : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("WeftTests"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_lab_studio"));
-        QSettings().clear();
-        qunsetenv("WEFT_LAB_DIR");
-        qunsetenv("WEFT_LAB_OPENSM_LOG");
+        test::useOwnLabSettings(QStringLiteral("tst_lab_studio"));
     }
 
     void cleanupTestCase() { QSettings().clear(); }
 
     void failLinkReviewApprove()
     {
-        const QDir lab(childSetup().labDir);
+        const QDir lab(test::labChildSetup().labDir);
         MainWindow window;
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -97,7 +80,7 @@ private Q_SLOTS:
         settings.setValue(QStringLiteral("commit/lftsPath"), lab.filePath(QStringLiteral("opensm.lfts")));
         settings.setValue(QStringLiteral("commit/partitionsPath"), lab.filePath(QStringLiteral("partitions.conf")));
         settings.setValue(QStringLiteral("commit/pidFile"), lab.filePath(QStringLiteral("opensm.pid")));
-        settings.setValue(QStringLiteral("commit/logPath"), childSetup().openSmLog);
+        settings.setValue(QStringLiteral("commit/logPath"), test::labChildSetup().openSmLog);
 
         // A switch-to-switch cable, failed from the map's context menu at the cable's middle.
         ReconfigurationStudio *studio = window.reconfigurationStudio();
@@ -157,7 +140,7 @@ private Q_SLOTS:
 
 int runChild(int argc, char **argv)
 {
-    return test::runLabChild<StudioChild>(argc, argv, &childSetup().labDir, &childSetup().openSmLog);
+    return test::runLabChild<StudioChild>(argc, argv, &test::labChildSetup().labDir, &test::labChildSetup().openSmLog);
 }
 
 }  // namespace
@@ -169,10 +152,8 @@ class TestLabStudio : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        const QString openSm = test::openSmVersionProblem();
-        QVERIFY2(openSm.isEmpty(), qPrintable(openSm));
-        const QString missing = SimulatedFabric::missingTools();
-        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("the lab tests need: ") + missing));
+        const QString tools = test::labToolsProblem();
+        QVERIFY2(tools.isEmpty(), qPrintable(tools));
     }
 
     void slimUpdateApprovedInTheStudioIsWhatTheSwitchesHold()

@@ -32,6 +32,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -72,6 +73,7 @@ struct Settings
     QString rulesPath;
     double interval = 10;
     int ticks = 0;  // 0: until a stop signal
+    int rediscoverEvery = 0;  // ticks; 0: only when a node goes silent or a link reports going down
     bool json = false;
     QString planDir;
     QString projectPath;
@@ -184,9 +186,16 @@ public:
             std::vector<TelemetryRecord> records = telemetryRecords(*m_fabric, m_reader->ports(), m_previous->samples,
                                                                     m_previous->readAt, pass->samples, pass->readAt, time);
             printTick(time, records);
+            // The fabric again when a node went silent, a port counted its link going down (a
+            // cable between two switches that both still answer), or every --rediscover ticks.
             const bool silent = !pass->silentNodes.empty();
+            const bool linkDowned = std::any_of(records.begin(), records.end(), [](const TelemetryRecord &r) {
+                const CounterDelta &downed = r.rates.errors[std::size_t(PortErrorCounter::LinkDowned)];
+                return downed.ok() && downed.delta > 0;
+            });
+            const bool due = m_settings.rediscoverEvery > 0 && tick % m_settings.rediscoverEvery == 0;
             m_previous = std::move(*pass);
-            if (silent) {
+            if (silent || linkDowned || due) {
                 Result<bool> changed = followTopology();
                 if (!changed) {
                     err() << "weft adapt: " << changed.error().toString() << Qt::endl;
@@ -270,7 +279,7 @@ private:
             err() << "weft adapt: " << loaded.error().toString() << " (the previous rules stay in force)" << Qt::endl;
     }
 
-    // A pass with silent nodes: the fabric again; what changed becomes the loop's events and its
+    // The fabric again (see run()); what changed becomes the loop's events and its
     // knowledge (fabric and the tables the switches hold). Whether it changed.
     Result<bool> followTopology()
     {
@@ -433,7 +442,7 @@ int adaptLive(const QStringList &args)
         "      suppression, plan and commit result goes to the commit journal. One approve or auto loop\n"
         "      runs per OpenSM (a lock beside --opensm-lfts). The rules file is read again when it\n"
         "      changes; one with an error is refused (file:line:column) and the loop keeps its rules.\n"
-        "      Stops after --ticks, or on SIGINT/SIGTERM. Exit status as `weft commit`'s for the worst\n"
+        "      Stops after --ticks, or on SIGINT, SIGTERM or SIGHUP. Exit status as `weft commit`'s for the worst\n"
         "      commit (0 when none failed); 2 for bad input or a loop already running.\n"
         "  weft adapt --rules FILE --replay TRACE --topology T [--json]\n"
         "      evaluates the rules against a recorded metric trace (the CSV of `weft monitor --csv`, or\n"
@@ -441,7 +450,8 @@ int adaptLive(const QStringList &args)
     parser.addOption({QStringLiteral("rules"), QStringLiteral("The rules file."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("mode"), QStringLiteral("dry-run (log only), approve (write the plan for an operator) or auto (commit)."), QStringLiteral("MODE")});
     parser.addOption({QStringLiteral("interval"), QStringLiteral("Seconds between two readings of the counters (default 10)."), QStringLiteral("S"), QStringLiteral("10")});
-    parser.addOption({QStringLiteral("ticks"), QStringLiteral("Stop after N ticks of rates (default: run until SIGINT or SIGTERM)."), QStringLiteral("N"), QStringLiteral("0")});
+    parser.addOption({QStringLiteral("ticks"), QStringLiteral("Stop after N ticks of rates (default: run until SIGINT, SIGTERM or SIGHUP)."), QStringLiteral("N"), QStringLiteral("0")});
+    parser.addOption({QStringLiteral("rediscover"), QStringLiteral("Discover the fabric again every N ticks, so that changes no port reports reach the rules as events (default 0: only when a node stops answering or a port counts its link going down)."), QStringLiteral("N"), QStringLiteral("0")});
     parser.addOption({QStringLiteral("project"), QStringLiteral("The Weft project: the tenancy planned for and each partition's isolation policy (default: the partitions of OpenSM's -P file, default policies)."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("traffic"), QStringLiteral("Traffic model of the candidates' modelled load, weighted by the nodes' weights (%1; default partition-all-to-all: where the only partition is OpenSM's default with hosts as limited members, use all-to-all).").arg(trafficModelNames()), QStringLiteral("MODEL")});
     parser.addOption({QStringLiteral("param"), QStringLiteral("A parameter the rules compare (repeatable)."), QStringLiteral("NAME=VALUE")});
@@ -471,6 +481,9 @@ int adaptLive(const QStringList &args)
     settings.ticks = parser.value(QStringLiteral("ticks")).toInt(&ok);
     if (!ok || settings.ticks < 0)
         return reportBadInput(command, QStringLiteral("--ticks: not a count: \"%1\"").arg(parser.value(QStringLiteral("ticks"))));
+    settings.rediscoverEvery = parser.value(QStringLiteral("rediscover")).toInt(&ok);
+    if (!ok || settings.rediscoverEvery < 0)
+        return reportBadInput(command, QStringLiteral("--rediscover: not a count of ticks: \"%1\"").arg(parser.value(QStringLiteral("rediscover"))));
     settings.json = parser.isSet(QStringLiteral("json"));
     for (const QString &param : parser.values(QStringLiteral("param"))) {
         const qsizetype equals = param.indexOf(QLatin1Char('='));

@@ -313,6 +313,19 @@ void AdaptLoop::setInstalled(std::shared_ptr<const Fabric> fabric, std::shared_p
     setStage(MapeStage::Knowledge, now(), QStringLiteral("installed tables replaced"));
 }
 
+void AdaptLoop::setTenancy(Tenancy tenancy, std::vector<Partition> currentPartitions)
+{
+    m_knowledge.tenancy = std::move(tenancy);
+    m_knowledge.currentPartitions = std::move(currentPartitions);
+    m_store.setTenancy(m_knowledge.tenancy);
+    setStage(MapeStage::Knowledge, now(), QStringLiteral("tenancy replaced"));
+}
+
+void AdaptLoop::setTrafficModel(TrafficModel model)
+{
+    m_knowledge.model = std::move(model);
+}
+
 void AdaptLoop::setStage(MapeStage stage, double time, QString text)
 {
     StageState &state = m_stages[std::size_t(stage)];

@@ -121,6 +121,13 @@ public:
     // A new fabric snapshot starts the metric store afresh (its ticks name the old one's ports),
     // and one of another topology (topologyFingerprint) invalidates the metabase.
     void setInstalled(std::shared_ptr<const Fabric> fabric, std::shared_ptr<const ForwardingTables> installed);
+    // The tenancy the switches hold now (partitions, policies, weights) and the partitions of
+    // OpenSM's file, after an operator committed them; the loop plans from these from then on.
+    // (Edits an operator has not committed are not the loop's business: it plans from what is
+    // installed.)
+    void setTenancy(Tenancy tenancy, std::vector<Partition> currentPartitions);
+    // The traffic model the candidates' link load is modelled with.
+    void setTrafficModel(TrafficModel model);
 
     const AdaptKnowledge &knowledge() const { return m_knowledge; }
     const MetricStore &store() const { return m_store; }

@@ -244,9 +244,18 @@ void AutopilotDock::documentChanged(DocumentChanges what)
             if (tables != m_loopTables)
                 rebuildLoop();
         } else if (tables != m_loopTables) {
-            // An operator's commit, or tables read back: the loop plans from these from now on.
+            // An operator's commit, or tables read back: the loop plans from these, and the
+            // tenancy they were committed with, from now on.
             m_loopTables = tables;
-            withLoop([fabric = m_loopFabric, tables](AdaptLoop &loop) { loop.setInstalled(fabric, tables); });
+            withLoop([fabric = m_loopFabric, tables, tenancy = m_document->tenancy(),
+                      partitions = session->baselinePartitions(), model = session->trafficModel()](AdaptLoop &loop) {
+                loop.setInstalled(fabric, tables);
+                loop.setTenancy(tenancy, partitions);
+                loop.setTrafficModel(model);
+            });
+        } else {
+            // The same tables measured again: the preview's traffic model may have changed.
+            withLoop([model = session->trafficModel()](AdaptLoop &loop) { loop.setTrafficModel(model); });
         }
     }
     if ((what & DocumentChange::Proposal) && m_pending && session->proposal() != m_pendingProposal
