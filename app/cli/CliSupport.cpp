@@ -12,6 +12,7 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 
@@ -275,6 +276,20 @@ extern "C" void onStopSignal(int signal)
     receivedStopSignal = signal;
 }
 }  // namespace
+
+Result<std::map<QString, double>> ruleParameters(const QCommandLineParser &parser)
+{
+    std::map<QString, double> parameters;
+    for (const QString &assignment : parser.values(QStringLiteral("param"))) {
+        const qsizetype equals = assignment.indexOf(QLatin1Char('='));
+        bool ok = false;
+        const double value = equals > 0 ? assignment.mid(equals + 1).trimmed().toDouble(&ok) : 0;
+        if (equals <= 0 || !ok || !std::isfinite(value))
+            return Error{{}, 0, QStringLiteral("--param: expected NAME=NUMBER, not \"%1\"").arg(assignment)};
+        parameters[assignment.left(equals).trimmed()] = value;
+    }
+    return parameters;
+}
 
 void catchStopSignals()
 {

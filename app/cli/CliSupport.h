@@ -17,6 +17,7 @@
 #include <QTextStream>
 
 #include <initializer_list>
+#include <map>
 #include <vector>
 
 namespace weft::cli {
@@ -102,6 +103,11 @@ Result<CommitTargetOptions> readCommitTargetOptions(const QCommandLineParser &pa
 // The exit status of a commit's outcome: 0 committed, 2 refused or stale (nothing written),
 // 1 rolled back or rollback failed.
 int commitExitCode(CommitOutcome outcome);
+
+// The repeatable `--param NAME=VALUE` option of `weft adapt` (live and replay): the values the
+// rules' parameter terms compare, or an error naming the first that is not NAME=NUMBER (a finite
+// number).
+Result<std::map<QString, double>> ruleParameters(const QCommandLineParser &parser);
 
 // For commands that must clean up before they exit (a lab's simulator, a loop's commit): SIGINT,
 // SIGTERM, SIGHUP and SIGPIPE (the terminal, or the reader of the output, gone) only record the

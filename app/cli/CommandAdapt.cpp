@@ -94,14 +94,11 @@ int replay(const QStringList &args)
     if (parser.isSet(QStringLiteral("utc")))
         options.timeZone = QTimeZone::utc();
     adapt::RuleEngine engine(options);
-    for (const QString &assignment : parser.values(QStringLiteral("param"))) {
-        const qsizetype eq = assignment.indexOf(QLatin1Char('='));
-        bool ok = false;
-        const double value = eq > 0 ? assignment.mid(eq + 1).trimmed().toDouble(&ok) : 0;
-        if (!ok)
-            return reportBadInput(kCommand, QStringLiteral("--param \"%1\" is not NAME=NUMBER").arg(assignment));
-        engine.setParameter(assignment.left(eq).trimmed(), value);
-    }
+    Result<std::map<QString, double>> parameters = ruleParameters(parser);
+    if (!parameters)
+        return reportBadInput(kCommand, parameters.error());
+    for (const auto &[name, value] : *parameters)
+        engine.setParameter(name, value);
 
     Result<Fabric> fabric = readTopologyFile(parser.value(QStringLiteral("topology")));
     if (!fabric)

@@ -467,10 +467,7 @@ int adaptLive(const QStringList &args)
     Settings settings;
     // The rule language's own names of the modes.
     const QString mode = parser.value(QStringLiteral("mode"));
-    std::optional<RuleMode> named;
-    for (const RuleMode m : {RuleMode::DryRun, RuleMode::Approve, RuleMode::Auto})
-        if (modeName(m) == mode)
-            named = m;
+    const std::optional<RuleMode> named = modeFromName(mode);
     if (!named)
         return reportBadInput(command, QStringLiteral("--mode: expected dry-run, approve or auto, not \"%1\"").arg(mode));
     settings.mode = *named;
@@ -485,13 +482,10 @@ int adaptLive(const QStringList &args)
     if (!ok || settings.rediscoverEvery < 0)
         return reportBadInput(command, QStringLiteral("--rediscover: not a count of ticks: \"%1\"").arg(parser.value(QStringLiteral("rediscover"))));
     settings.json = parser.isSet(QStringLiteral("json"));
-    for (const QString &param : parser.values(QStringLiteral("param"))) {
-        const qsizetype equals = param.indexOf(QLatin1Char('='));
-        const double value = equals > 0 ? param.mid(equals + 1).toDouble(&ok) : 0;
-        if (equals <= 0 || !ok || !std::isfinite(value))
-            return reportBadInput(command, QStringLiteral("--param: expected NAME=NUMBER, not \"%1\"").arg(param));
-        settings.parameters[param.left(equals).trimmed()] = value;
-    }
+    Result<std::map<QString, double>> parameters = ruleParameters(parser);
+    if (!parameters)
+        return reportBadInput(command, parameters.error());
+    settings.parameters = std::move(*parameters);
     Result<TrafficModel> model = trafficOption(parser);
     if (!model)
         return reportBadInput(command, model.error());

@@ -708,6 +708,11 @@ QString modeName(RuleMode mode)
     return nameOf(kModes, mode);
 }
 
+std::optional<RuleMode> modeFromName(const QString &name)
+{
+    return lookup(kModes, name);
+}
+
 QString conditionToText(const Condition &c)
 {
     switch (c.kind) {

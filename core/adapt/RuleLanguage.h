@@ -124,5 +124,7 @@ QString conditionToText(const Condition &condition);
 // 9000 -> "2h30m"; 0 -> "0s".
 QString durationToText(std::int64_t seconds);
 QString modeName(RuleMode mode);
+// "auto", "approve", "dry-run" (the spellings of `mode` in a rule); nullopt for any other text.
+std::optional<RuleMode> modeFromName(const QString &name);
 
 }  // namespace weft::adapt
