@@ -362,7 +362,7 @@ QString describeNode(const Fabric &fabric, NodeIndex node)
 
 Result<std::vector<LocalAdapter>> listLocalAdapters()
 {
-    std::lock_guard<std::mutex> lock(umadMutex());
+    std::lock_guard<std::recursive_mutex> lock(umadMutex());
     Result<QStringList> names = adapterNames();
     if (!names)
         return names.error();
@@ -391,8 +391,9 @@ Result<Fabric> discoverFabric(const LiveOptions &options)
         return liveError(QStringLiteral("discovery cancelled"));
     ibnd_fabric_t *scanned = nullptr;
     {
-        // The check gives a plain reason; the scan itself opens and closes its own ports.
-        std::lock_guard<std::mutex> lock(umadMutex());
+        // The check gives a plain reason; the scan opens and closes its own ports (under the
+        // same lock, taken by MadPort.cpp's stand-ins for libibumad).
+        std::lock_guard<std::recursive_mutex> lock(umadMutex());
         if (Status s = checkAdapter(options); !s)
             return s.error();
     }
@@ -402,10 +403,15 @@ Result<Fabric> discoverFabric(const LiveOptions &options)
     config.max_smps = unsigned(std::max(1, options.maxSmpsInFlight));
     QByteArray ca = options.caName.toLocal8Bit();
     madrpc_show_errors(0);
+    const UmadRefusalWatch refusals;
     scanned = ibnd_discover_fabric(ca.isEmpty() ? nullptr : ca.data(), options.caPort, nullptr, &config);
-    if (!scanned)
+    if (!scanned) {
+        // libibnetdisc gives no reason; a port it was refused is one that Weft can name.
+        if (const QString cause = refusals.cause(options); !cause.isEmpty())
+            return liveError(QStringLiteral("discovery through %1 failed: cannot open a MAD port: %2").arg(adapterText(options), cause));
         return liveError(QStringLiteral("discovery through %1 failed: the local port did not answer or the fabric timed out "
                                         "(is the port active and the subnet manager running?)").arg(adapterText(options)));
+    }
     std::unique_ptr<ibnd_fabric_t, void (*)(ibnd_fabric_t *)> owned(scanned, ibnd_destroy_fabric);
     return buildFabric(scanned, options);
 }

@@ -3,7 +3,12 @@
 // GMPs). libumad keeps process-wide state (its device list, the registered agents), and the
 // desk reads port counters on one thread while it discovers on another: every port is opened
 // and closed under the one lock here, after a check that says plainly why none can be opened.
-// Internal to weft_live.
+//
+// A port leaves no MAD agent behind when it closes, so that a desk can discover and commit for
+// as long as it runs. That holds for the ports libibnetdisc opens inside a discovery too, and
+// they are opened and closed under the same lock: MadPort.cpp stands in for libibumad's calls
+// that open, register, unregister and close, and for libibmad's transaction counter, which two
+// threads could not share (see there why). Internal to weft_live.
 #include "LiveFabric.h"
 #include "Result.h"
 
@@ -18,8 +23,11 @@
 
 namespace weft {
 
-// Held while opening or closing a MAD port or reading libumad's device list.
-std::mutex &umadMutex();
+// Held while opening, registering, unregistering or closing anything of libibumad's (the
+// stand-ins in MadPort.cpp take it, so libibnetdisc's ports are opened under it too) or reading
+// its device list. Recursive: Weft's own ports hold it around libibmad's calls, which reach the
+// stand-ins.
+std::recursive_mutex &umadMutex();
 
 // The local adapters' names; an Error saying why there are none. The caller holds umadMutex().
 Result<QStringList> adapterNames();
@@ -30,12 +38,26 @@ QString adapterText(const LiveOptions &options);
 
 struct MadPortCloser
 {
-    void operator()(ibmad_port *port) const;  // closes under umadMutex()
+    // Unregisters the port's agents, then closes it, under umadMutex().
+    void operator()(ibmad_port *port) const;
 };
 using MadPortHandle = std::unique_ptr<ibmad_port, MadPortCloser>;
 
-// A port for the management classes given, with options' timeout and retries; libibmad's own
-// error lines are silenced (failures become Error values naming the adapter).
+// A port for the management classes given, with options' timeout and retries. When it cannot be
+// opened the Error says why, naming the adapter: its umad device could not be opened (no
+// permission, no such port, ib_umad not loaded) or an agent for a management class could not be
+// registered (the adapter's agents used up, the class refused). libibmad still prints its own
+// line about the failure on stderr; the Error does not depend on it.
 Result<MadPortHandle> openMadPort(const LiveOptions &options, std::initializer_list<int> classes);
+
+// Why libibumad refused this thread's last attempt to open a umad port or register an agent, in
+// the words openMadPort uses; empty when nothing was refused since the watch began. For calls
+// made inside libibmad and libibnetdisc (a discovery), which report no cause of their own.
+class UmadRefusalWatch
+{
+public:
+    UmadRefusalWatch();  // forgets what this thread was refused before
+    QString cause(const LiveOptions &options) const;
+};
 
 }  // namespace weft
