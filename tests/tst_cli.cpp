@@ -46,6 +46,38 @@ private Q_SLOTS:
         }
     }
 
+    // Every command's usage names it as it is typed (`weft discover`), never the path the
+    // program was started by, whether asked as `weft help X` or `weft X --help`.
+    void helpNamesTheCommand_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("usage");
+        const Run help = runWeft({QStringLiteral("--help")});
+        const QString text = QString::fromUtf8(help.out);
+        const QString commands = text.mid(text.indexOf(QStringLiteral("Commands:\n")));
+        const QStringList lines = commands.left(commands.indexOf(QStringLiteral("\n\n"))).split(QLatin1Char('\n')).mid(1);
+        QVERIFY(lines.size() >= 17);
+        for (const QString &line : lines) {
+            const QString command = line.trimmed().section(QLatin1Char(' '), 0, 0);
+            const QString usage = QStringLiteral("Usage: weft %1 ").arg(command);
+            QTest::addRow("weft help %s", qPrintable(command)) << QStringList{QStringLiteral("help"), command} << usage;
+            QTest::addRow("weft %s --help", qPrintable(command)) << QStringList{command, QStringLiteral("--help")} << usage;
+        }
+        // A benchmark's own options.
+        QTest::addRow("weft bench scale --help") << QStringList{QStringLiteral("bench"), QStringLiteral("scale"), QStringLiteral("--help")}
+                                                 << QStringLiteral("Usage: weft bench scale ");
+    }
+
+    void helpNamesTheCommand()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, usage);
+        const Run r = runWeft(args);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(QString::fromUtf8(r.out).startsWith(usage), r.out.left(200).constData());
+        QVERIFY2(!r.out.contains(qgetenv("WEFT_BINARY")), r.out.left(200).constData());
+    }
+
     void genThenInfo_data()
     {
         QTest::addColumn<QStringList>("genArgs");

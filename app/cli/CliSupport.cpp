@@ -9,6 +9,7 @@
 #include "TopologyFile.h"
 #include "TrafficModel.h"
 
+#include <QCoreApplication>
 #include <QJsonDocument>
 #include <QRegularExpression>
 
@@ -42,6 +43,22 @@ int reportBadInput(const QString &command, const QString &message)
     return kExitBadInput;
 }
 
+namespace {
+
+// Qt's help text names the program by QCoreApplication::arguments()'s first (the path it was
+// started by), whatever list was parsed; a command's usage names it as it is typed.
+QString commandHelpText(const QCommandLineParser &parser, const QString &command)
+{
+    QString help = parser.helpText();
+    const QString program = QCoreApplication::instance() ? QCoreApplication::arguments().value(0) : QStringLiteral("<executable_name>");
+    const QString usage = QStringLiteral("Usage: ");
+    if (help.startsWith(usage + program))
+        help.replace(usage.size(), program.size(), QStringLiteral("weft ") + command);
+    return help;
+}
+
+}  // namespace
+
 bool parseArguments(QCommandLineParser &parser, const QString &command, const QStringList &args, int *exitCode)
 {
     parser.addHelpOption();
@@ -52,7 +69,7 @@ bool parseArguments(QCommandLineParser &parser, const QString &command, const QS
         return false;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        out() << parser.helpText();
+        out() << commandHelpText(parser, command);
         out().flush();
         *exitCode = kExitOk;
         return false;
