@@ -247,6 +247,38 @@ private Q_SLOTS:
         QVERIFY(run->out.isEmpty());
     }
 
+    // The first reading only primes the counters, so nothing follows for a whole interval; the
+    // monitor says so at once: in the text form on standard output, with --json on standard
+    // error, standard output holding nothing but the records.
+    void primingIsAnnounced_data()
+    {
+        QTest::addColumn<bool>("json");
+        QTest::addRow("text") << false;
+        QTest::addRow("json") << true;
+    }
+    void primingIsAnnounced()
+    {
+        QFETCH(bool, json);
+        QStringList args{QStringLiteral("monitor"), QStringLiteral("--interval"), QStringLiteral("1"), QStringLiteral("--count"), QStringLiteral("1"),
+                         QStringLiteral("--timeout"), QStringLiteral("100"), QStringLiteral("--retries"), QStringLiteral("1")};
+        if (json)
+            args << QStringLiteral("--json");
+        const auto run = m_sim->runClient(weftBinary(), args);
+        QVERIFY(run);
+        QVERIFY2(run->exitCode == 0, run->err.constData());
+        const QByteArray note = "monitoring " + QByteArray::number(qulonglong(m_linkedPorts))
+            + " ports every 1 s; priming the counters: the first rates follow in 1 s\n";
+        if (!json) {
+            QVERIFY2(run->out.startsWith(note), run->out.constData());
+            return;
+        }
+        QVERIFY2(run->err.startsWith("weft monitor: " + note), run->err.constData());
+        const QList<QByteArray> lines = run->out.trimmed().split('\n');
+        QCOMPARE(std::size_t(lines.size()), m_linkedPorts);
+        for (const QByteArray &line : lines)
+            QVERIFY2(QJsonDocument::fromJson(line).isObject(), line.constData());
+    }
+
     // The history survives a restart of the monitor: two runs record into one file, and its
     // export holds both runs' ticks in the --csv form.
     void historySurvivesRestart()

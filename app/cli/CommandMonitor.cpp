@@ -209,7 +209,8 @@ int monitor(const QStringList &args)
         "Discovers the fabric through the local InfiniBand adapter once, then reads the port counters\n"
         "of every linked port each interval (PortCountersExtended where the node has them, PortCounters\n"
         "otherwise, as perfquery) and prints the rates per port and direction.\n"
-        "The first reading only primes the counters: the first rates are printed one interval later.\n"
+        "The first reading only primes the counters: the first rates are printed one interval later, and\n"
+        "a note says so at the start (on standard error with --json, whose standard output is JSON lines only).\n"
         "A figure that cannot be trusted is left out and its reason given (\"gap\": \"cleared\",\n"
         "\"saturated\", \"no-answer\", \"implausible\", ...), never shown as a negative or huge rate."));
     addLiveOptions(parser, QStringLiteral("MAD"));
@@ -292,8 +293,13 @@ int monitor(const QStringList &args)
     Result<PortCounterPass> previous = reader.read();
     if (!previous)
         return reportFailure(previous.error());
-    if (!json)
-        out() << "monitoring " << reader.ports().size() << " ports every " << interval << " s" << Qt::endl;
+    // Rates need two readings, so nothing follows for a whole interval: say why. With --json,
+    // standard output holds only the records, so the note goes to standard error.
+    const QString priming = QStringLiteral("priming the counters: the first rates follow in %1 s").arg(interval);
+    if (json)
+        err() << "weft " << command << ": monitoring " << reader.ports().size() << " ports every " << interval << " s; " << priming << Qt::endl;
+    else
+        out() << "monitoring " << reader.ports().size() << " ports every " << interval << " s; " << priming << Qt::endl;
 
     // The latest tick, as a scrape answers it (before the first tick: the descriptions alone).
     std::unique_ptr<MetricsServer> server;
