@@ -30,7 +30,7 @@ using Command = std::function<int(const QStringList &)>;
 const std::map<QString, std::pair<Command, const char *>> &commands()
 {
     static const std::map<QString, std::pair<Command, const char *>> table = {
-        {QStringLiteral("info"), {weft::cli::info, "summarise a topology, LFT dump, partitions.conf or project"}},
+        {QStringLiteral("info"), {weft::cli::info, "summarise a topology, LFT dump, partitions.conf, P_Key tables or project"}},
         {QStringLiteral("gen"), {weft::cli::gen, "generate fat-tree fabrics (ibnetdiscover or ibsim net files)"}},
         {QStringLiteral("convert"), {weft::cli::convert, "convert between the formats Weft reads"}},
         {QStringLiteral("bench"), {weft::cli::bench, "measure Weft's speed and memory on large fabrics"}},

@@ -173,6 +173,105 @@ private Q_SLOTS:
         QCOMPARE(json(r.out).value(QStringLiteral("missing_guids")).toArray().size(), 0);
     }
 
+    // The P_Key tables `weft discover --pkeys` writes: summarised alone (switch ports told apart
+    // by their port 0 line) and against the topology, with the same figures.
+    void infoOnPKeyTables_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::addRow("alone") << QStringList{};
+        QTest::addRow("against the topology") << QStringList{QStringLiteral("--topology"), QFINDTESTDATA("data/topology/ibnetdiscover-2sw4hca.txt")};
+    }
+
+    void infoOnPKeyTables()
+    {
+        QFETCH(QStringList, options);
+        const QString pkeys = QFINDTESTDATA("data/pkeys/2sw4hca.pkeys");
+        const Run r = runWeft(QStringList{QStringLiteral("info"), QStringLiteral("--json")} + options + QStringList{pkeys});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = json(r.out);
+        QCOMPARE(o.value(QStringLiteral("format")).toString(), QStringLiteral("pkeys"));
+        QCOMPARE(o.value(QStringLiteral("topology")).isNull(), options.isEmpty());
+        QCOMPARE(o.value(QStringLiteral("ports")).toInt(), 10);
+        QCOMPARE(o.value(QStringLiteral("end_ports")).toInt(), 4);
+        QCOMPARE(o.value(QStringLiteral("switch_ports_0")).toInt(), 2);
+        QCOMPARE(o.value(QStringLiteral("switch_ports_facing_cas")).toInt(), 4);
+        // Default: OpenSM's port full, every other CA port and switch port 0 limited.
+        const QJsonArray keys = o.value(QStringLiteral("pkeys")).toArray();
+        QCOMPARE(keys.size(), 3);
+        QCOMPARE(keys.at(2).toObject(), (QJsonObject{{QStringLiteral("pkey"), QStringLiteral("0x7fff")}, {QStringLiteral("full"), 1}, {QStringLiteral("limited"), 5}}));
+        // The two tenants of 2sw4hca-tenants.conf; Default, with OpenSM's port its only full
+        // member, is OpenSM's own and no partition of the file.
+        const QJsonArray partitions = o.value(QStringLiteral("partitions")).toArray();
+        QCOMPARE(partitions.size(), 2);
+        QCOMPARE(partitions.at(1).toObject(), (QJsonObject{{QStringLiteral("name"), QStringLiteral("pkey-0x0002")}, {QStringLiteral("pkey"), QStringLiteral("0x0002")}, {QStringLiteral("full"), 2}, {QStringLiteral("limited"), 1}}));
+
+        const Run text = runWeft(QStringList{QStringLiteral("info")} + options + QStringList{pkeys});
+        QVERIFY2(text.exitCode == 0, text.err.constData());
+        QVERIFY2(text.out.contains("format: P_Key tables\n"), text.out.constData());
+        QVERIFY2(text.out.contains("\n  0x0002  full 2  limited 1\n"), text.out.constData());
+        QVERIFY2(text.out.contains("\npartitions: 2 (OpenSM's own Default left out: no port but the SM's is its full member)\n"), text.out.constData());
+    }
+
+    // The partitions.conf P_Key tables amount to, Default explicit, names the same members.
+    void convertPKeyTablesToPartitions()
+    {
+        const QString conf = m_dir.filePath(QStringLiteral("held.conf"));
+        const Run r = runWeft({QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("partitions"), QStringLiteral("-o"), conf,
+                               QFINDTESTDATA("data/pkeys/2sw4hca-moved.pkeys")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const Run i = runWeft({QStringLiteral("info"), QStringLiteral("--json"), conf});
+        QVERIFY2(i.exitCode == 0, i.err.constData());
+        const QJsonArray partitions = json(i.out).value(QStringLiteral("partitions")).toArray();
+        QCOMPARE(partitions.size(), 3);
+        QCOMPARE(partitions.at(0).toObject().value(QStringLiteral("name")).toString(), QStringLiteral("Default"));
+        QCOMPARE(partitions.at(0).toObject().value(QStringLiteral("keywords")).toInt(), 2);  // ALL=limited, SELF=full
+        QCOMPARE(partitions.at(1).toObject().value(QStringLiteral("full")).toInt(), 1);
+        QCOMPARE(partitions.at(2).toObject().value(QStringLiteral("full")).toInt(), 3);
+        QCOMPARE(partitions.at(2).toObject().value(QStringLiteral("limited")).toInt(), 0);
+
+        const Run lfts = runWeft({QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("lfts"), QFINDTESTDATA("data/pkeys/2sw4hca.pkeys")});
+        QCOMPARE(lfts.exitCode, 2);
+        QVERIFY2(lfts.err.contains("cannot convert a pkeys file to lfts"), lfts.err.constData());
+    }
+
+    // A malformed line, and a port the topology lacks, name the file and the line.
+    void badPKeyTablesNameFileAndLine_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<bool>("withTopology");
+        QTest::addColumn<QString>("error");
+        const QByteArray header = "# P_Key tables: port GUID, port number, node description, index:P_Key (0x8000 = full member)\n"
+                                  "0x0000000000100004 1 \"Hca2\" 0:0x7fff 1:0x8002\n";
+        QTest::addRow("empty slot listed") << header + "0x0000000000100007 1 \"Hca3\" 0:0x7fff 1:0x8000\n"
+                                           << false
+                                           << QStringLiteral(":3: P_Key 0x8000 at index 1 names no partition");
+        QTest::addRow("port twice") << header + "0x0000000000100004 1 \"Hca2\" 0:0x7fff\n"
+                                    << false
+                                    << QStringLiteral(":3: port 0x0000000000100004 1 is listed already (line 2)");
+        QTest::addRow("GUID the fabric lacks") << header + "0x00000000000000ee 1 \"gone\" 0:0x7fff\n"
+                                               << true
+                                               << QStringLiteral(":3: no port or node with GUID 0x00000000000000ee in the fabric");
+    }
+
+    void badPKeyTablesNameFileAndLine()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(bool, withTopology);
+        QFETCH(QString, error);
+        const QString file = m_dir.filePath(QStringLiteral("bad.pkeys"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(text);
+        f.close();
+        QStringList args{QStringLiteral("info"), file};
+        if (withTopology)
+            args = QStringList{QStringLiteral("info"), QStringLiteral("--topology"), QFINDTESTDATA("data/topology/ibnetdiscover-2sw4hca.txt"), file};
+        const Run r = runWeft(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(QString::fromUtf8(r.err).startsWith(QStringLiteral("weft info: ") + file + error), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+
     void convertRoundTrips()
     {
         const QString topo = QFINDTESTDATA("data/topology/ibnetdiscover-2sw4hca.txt");

@@ -8,6 +8,7 @@
 #include "PKeyTables.h"
 #include "PartitionsConf.h"
 #include "ReconfigurationDiff.h"
+#include "ReconfigurationPlan.h"
 #include "SafeFile.h"
 #include "TopologyFile.h"
 #include "WeftRunner.h"
@@ -150,6 +151,50 @@ private Q_SLOTS:
         QCOMPARE(int(held.find(fabric.portOf(g.hosts[0], 1))->entries[0]), 0xffff);
     }
 
+    // P_Key tables given for the proposal are compared as they are, not recomputed; a port the
+    // current tables have and the proposed lack is emptied, block by block.
+    void proposedPKeyTablesAreComparedAsGiven()
+    {
+        const GeneratedFabric g = smallTree();
+        const Fabric &fabric = g.fabric;
+        auto host = [&](std::size_t h) { return fabric.port(fabric.portOf(g.hosts[h], 1)).guid; };
+        PKeyTableOptions options;
+        options.smPortGuid = host(0);
+        ReconfigurationRequest request;
+        request.pkeys = options;
+        request.currentPartitions.partitions = {fullPartition(1, {host(0), host(1)})};
+        const PKeyTables held = computePKeyTables(fabric, withExplicitDefault(request.currentPartitions.partitions), options);
+        request.currentPKeys = held;
+        request.proposedPartitions = request.currentPartitions;
+        const ForwardingTables lfts = uniformTables(fabric);
+
+        request.proposedPKeys = held;
+        ReconfigurationPlan plan = planReconfiguration(fabric, lfts, lfts, request);
+        QCOMPARE(plan.diff.pkeyBlocks.size(), std::size_t(0));
+
+        // Host 1's table emptied by hand (what a partitions.conf could never ask: Default gone
+        // too), and host 2's left out: both are sent an empty block 0, nothing else changes.
+        std::vector<PortPKeyTable> ports;
+        const PortIndex host1 = fabric.portOf(g.hosts[1], 1);
+        const PortIndex host2 = fabric.portOf(g.hosts[2], 1);
+        for (PortPKeyTable t : held.ports()) {
+            if (t.port == host2)
+                continue;
+            if (t.port == host1)
+                std::fill(t.entries.begin(), t.entries.end(), 0);
+            ports.push_back(std::move(t));
+        }
+        request.proposedPKeys = PKeyTables::fromPorts(ports);
+        plan = planReconfiguration(fabric, lfts, lfts, request);
+        QCOMPARE(plan.diff.pkeyBlocks.size(), std::size_t(2));
+        for (const PKeyBlockChange &change : plan.diff.pkeyBlocks) {
+            QCOMPARE(change.block, 0);
+            QVERIFY(std::all_of(change.to.begin(), change.to.end(), [](std::uint16_t k) { return k == 0; }));
+        }
+        QVERIFY(plan.plannedPKeys.find(host2));
+        QCOMPARE(plan.plannedPKeys.find(host2)->entries, std::vector<std::uint16_t>(kPKeyBlockSize, 0));
+    }
+
     void unifiedDiffOfTexts()
     {
         QCOMPARE(unifiedDiff("a\nb\n", "a\nb\n", QStringLiteral("x"), QStringLiteral("y")), QString());
@@ -195,6 +240,75 @@ private Q_SLOTS:
         const test::Run bad = test::runWeft({QStringLiteral("diff"), QStringLiteral("--topology"), topo, QStringLiteral("--from"), a});
         QCOMPARE(bad.exitCode, 2);
         QVERIFY(bad.err.contains("--to is required"));
+    }
+
+    // `weft diff` with P_Key tables (weft discover --pkeys) on either side, or on both: the
+    // fixtures are the tables OpenSM programs for 2sw4hca-tenants.conf and, moving on, for
+    // 2sw4hca-moved.conf (Hca3 leaves TenantA and becomes a full member of TenantB), with OpenSM
+    // on Hca1's port.
+    void commandLineWithPKeyTables_data()
+    {
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<int>("pkeyBlocks");
+        QTest::addColumn<QString>("partitionsDiff");  // a line the partitions.conf diff holds
+        // Hca3 and the leaf port facing it: one block each.
+        const QString tables = QStringLiteral("2sw4hca.pkeys");
+        const QString moved = QStringLiteral("2sw4hca-moved.pkeys");
+        const QString conf = QStringLiteral("2sw4hca-tenants.conf");
+        QTest::addRow("tables to tables") << tables << moved << 2 << QStringLiteral("+    0x0000000000100007=full,");
+        QTest::addRow("the same tables") << tables << tables << 0 << QString();
+        // OpenSM moving on from the tables to a partitions.conf: what it programs is the other fixture.
+        QTest::addRow("tables to partitions.conf") << tables << QStringLiteral("2sw4hca-moved.conf") << 2
+                                                   << QStringLiteral("+# 2sw4hca-tenants.conf with Hca3 moved into TenantB as a full member.");
+        // The tables are what OpenSM programs for that file: nothing to send. The tables' side,
+        // written by Weft, shows the Default OpenSM adds.
+        QTest::addRow("partitions.conf to its tables") << conf << tables << 0 << QStringLiteral("+Default=0x7fff :");
+        QTest::addRow("partitions.conf to other tables") << conf << moved << 2
+                                                         << QStringLiteral("+++ %1 (the partitions its P_Key tables hold)").arg(QFINDTESTDATA("data/pkeys/2sw4hca-moved.pkeys"));
+    }
+
+    void commandLineWithPKeyTables()
+    {
+        QFETCH(QString, from);
+        QFETCH(QString, to);
+        QFETCH(int, pkeyBlocks);
+        QFETCH(QString, partitionsDiff);
+        const QString topo = QFINDTESTDATA("data/topology/ibnetdiscover-2sw4hca.txt");
+        const QString lfts = QFINDTESTDATA("data/lfts/dump_lfts.txt");
+        const test::Run run = test::runWeft({QStringLiteral("diff"), QStringLiteral("--json"), QStringLiteral("--topology"), topo,
+                                             QStringLiteral("--from"), lfts, QStringLiteral("--to"), lfts,
+                                             QStringLiteral("--partitions-from"), QFINDTESTDATA(QStringLiteral("data/pkeys/") + from),
+                                             QStringLiteral("--partitions-to"), QFINDTESTDATA(QStringLiteral("data/pkeys/") + to),
+                                             QStringLiteral("--sm-port"), QStringLiteral("0x0000000000100001")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(o.value(QStringLiteral("changed_entries")).toInt(), 0);
+        QCOMPARE(o.value(QStringLiteral("pkey_block_sets")).toInt(), pkeyBlocks);
+        QCOMPARE(o.value(QStringLiteral("smps")).toInt(), pkeyBlocks);
+        const QString text = o.value(QStringLiteral("partitions_diff")).toString();
+        if (partitionsDiff.isEmpty())
+            QVERIFY2(text.isEmpty(), qPrintable(text));
+        else
+            QVERIFY2(text.contains(partitionsDiff), qPrintable(text));
+        // Against a partitions.conf the tables' partitions take its names for their P_Keys.
+        if (from.endsWith(QLatin1String(".conf")) || to.endsWith(QLatin1String(".conf")))
+            QVERIFY2(!text.contains(QStringLiteral("pkey-0x")), qPrintable(text));
+    }
+
+    void commandLineRefusesPortsTheTopologyLacks()
+    {
+        QTemporaryDir dir;
+        const QString pkeys = dir.filePath(QStringLiteral("other.pkeys"));
+        QVERIFY(writeFileAtomically(pkeys, "0x0000000000100004 1 \"Hca2\" 0:0x7fff\n0x00000000000000ee 2 \"gone\" 0:0x7fff\n").ok());
+        const QString lfts = QFINDTESTDATA("data/lfts/dump_lfts.txt");
+        const test::Run run = test::runWeft({QStringLiteral("diff"), QStringLiteral("--topology"), QFINDTESTDATA("data/topology/ibnetdiscover-2sw4hca.txt"),
+                                             QStringLiteral("--from"), lfts, QStringLiteral("--to"), lfts,
+                                             QStringLiteral("--partitions-from"), QFINDTESTDATA("data/pkeys/2sw4hca.pkeys"),
+                                             QStringLiteral("--partitions-to"), pkeys});
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(QString::fromUtf8(run.err).trimmed(), QStringLiteral("weft diff: %1:2: no port or node with GUID 0x00000000000000ee in the fabric").arg(pkeys));
+        QVERIFY(run.out.isEmpty());
     }
 };
 

@@ -7,6 +7,7 @@
 #include "FabricCompare.h"
 #include "FileFormat.h"
 #include "LftDump.h"
+#include "PKeyTableFile.h"
 #include "PartitionsConf.h"
 #include "ProjectFile.h"
 #include "TextReader.h"
@@ -128,6 +129,37 @@ private Q_SLOTS:
             const NodeIndex read = again->nodeByGuid(n.guid);
             QVERIFY(read != kNoIndex);
             QCOMPARE(again->node(read).description, text::withoutControlCharacters(n.description));
+        }
+    }
+
+    // Descriptions in a P_Key table file (`weft discover --pkeys`) end at the line's last quote:
+    // quotes, newlines and NULs in them change no port, entry or line count.
+    void pkeyTablesReadBackEqual()
+    {
+        const Fabric fabric = hostileFabric();
+        Partition everyone;
+        everyone.name = QStringLiteral("everyone");
+        everyone.pkey = 0x0042;
+        for (NodeIndex n : fabric.endNodes())
+            everyone.members.push_back(guidMember(fabric.port(fabric.portOf(n, 1)).guid, Membership::Full));
+        const PKeyTables tables = computePKeyTables(fabric, {everyone}, PKeyTableOptions{});
+        const QByteArray text = "\xEF\xBB\xBF" + writePKeyTables(tables, fabric);
+        QCOMPARE(detectFileFormat(text), FileFormat::PKeyTables);
+        const Result<PKeyTableListing> listing = readPKeyTableListing(text, QStringLiteral("hostile.pkeys"));
+        QVERIFY2(listing.ok(), listing.ok() ? "" : qPrintable(listing.error().toString()));
+        QCOMPARE(listing->ports.size(), tables.ports().size());
+        for (const ListedPKeyTable &port : listing->ports) {
+            const PortIndex p = fabric.portByGuid(port.guid);
+            QVERIFY(p != kNoIndex);
+            QCOMPARE(port.description, text::withoutControlCharacters(fabric.node(fabric.port(p).node).description));
+        }
+        const Result<PKeyTables> read = bindPKeyTables(*listing, fabric);
+        QVERIFY2(read.ok(), read.ok() ? "" : qPrintable(read.error().toString()));
+        QCOMPARE(read->ports().size(), tables.ports().size());
+        for (std::size_t i = 0; i < tables.ports().size(); ++i) {
+            QCOMPARE(read->ports()[i].port, tables.ports()[i].port);
+            QCOMPARE(read->ports()[i].packed, tables.ports()[i].packed);
+            QCOMPARE(read->ports()[i].entries, tables.ports()[i].entries);
         }
     }
 

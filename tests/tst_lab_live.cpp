@@ -334,7 +334,9 @@ private Q_SLOTS:
         QVERIFY(sim->waitForOpenSmLog(QStringLiteral("SUBNET UP"), 60000).ok());
 
         const QString pkeys = dir.filePath(QStringLiteral("weft.pkeys"));
-        const auto run = sim->runClient(weftBinary(), {QStringLiteral("discover"), QStringLiteral("--pkeys"), pkeys});
+        const QString topology = dir.filePath(QStringLiteral("weft.topo"));
+        const QString lfts = dir.filePath(QStringLiteral("weft.lfts"));
+        const auto run = sim->runClient(weftBinary(), {QStringLiteral("discover"), QStringLiteral("--pkeys"), pkeys, QStringLiteral("-o"), topology, QStringLiteral("--lfts"), lfts});
         QVERIFY2(run && run->exitCode == 0, qPrintable(clientFailure(run)));
         const PKeyListing ours = readWeftPKeys(pkeys);
         QVERIFY(!ours.empty());
@@ -376,6 +378,23 @@ private Q_SLOTS:
                 QVERIFY2(!holds(mine->second, probe.tenantPKey == 0x8001 ? 0x8002 : 0x8001), qPrintable(probe.what + QStringLiteral(": holds the other tenant's key")));
             }
         }
+
+        // The file is one of Weft's: `weft info` finds every port in the discovered topology and
+        // sees the two tenants, and `weft diff` finds nothing to send between the tables and the
+        // partitions.conf OpenSM was given (what OpenSM would program moving on from them).
+        const auto info = sim->runClient(weftBinary(), {QStringLiteral("info"), QStringLiteral("--json"), QStringLiteral("--topology"), topology, pkeys});
+        QVERIFY2(info && info->exitCode == 0, qPrintable(clientFailure(info)));
+        const QJsonObject summary = QJsonDocument::fromJson(info->out).object();
+        QCOMPARE(summary.value(QStringLiteral("format")).toString(), QStringLiteral("pkeys"));
+        QCOMPARE(summary.value(QStringLiteral("ports")).toInt(), int(ours.size()));
+        const QJsonArray held = summary.value(QStringLiteral("partitions")).toArray();
+        QCOMPARE(held.size(), 2);
+        QCOMPARE(held.at(0).toObject().value(QStringLiteral("full")).toInt(), int(half));
+        QCOMPARE(held.at(1).toObject().value(QStringLiteral("full")).toInt(), int(hostPorts.size() - half));
+        const Guid smPort = fabric.port(fabric.portOf(fabric.endNodes().front(), 1)).guid;
+        const auto diff = sim->runClient(weftBinary(), {QStringLiteral("diff"), QStringLiteral("--json"), QStringLiteral("--topology"), topology, QStringLiteral("--from"), lfts, QStringLiteral("--to"), lfts, QStringLiteral("--partitions-from"), pkeys, QStringLiteral("--partitions-to"), partitions, QStringLiteral("--sm-port"), test::hexGuid(smPort)});
+        QVERIFY2(diff && diff->exitCode == 0, qPrintable(clientFailure(diff)));
+        QCOMPARE(QJsonDocument::fromJson(diff->out).object().value(QStringLiteral("pkey_block_sets")).toInt(), 0);
     }
 
     void rediscoveryReportsUnlinkedCable()

@@ -4,6 +4,7 @@
 #include "Commands.h"
 #include "FileFormat.h"
 #include "LftDump.h"
+#include "PKeyTableFile.h"
 #include "PartitionsConf.h"
 #include "ProjectFile.h"
 #include "TextReader.h"
@@ -27,10 +28,14 @@ int convert(const QStringList &args)
         "  LFT dump (ibroute, dump_lfts, opensm-lfts.dump) -> lfts (the form OpenSM's file engine loads)\n"
         "  partitions.conf -> partitions | project\n"
         "  Weft project -> partitions | project\n"
+        "  P_Key tables (weft discover --pkeys) -> partitions | project: the partitions the tables amount to,\n"
+        "    one per P_Key, each port a member as its table says, Default explicit (as a commit writes it)\n"
         "The input's format is detected from its content."));
     parser.addOption({{QStringLiteral("t"), QStringLiteral("to")}, QStringLiteral("Output format: %1.").arg(kTargets.join(QStringLiteral(", "))), QStringLiteral("FORMAT")});
     parser.addOption({{QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("Output file (written atomically, previous kept as FILE.bak); default stdout."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("topology"), QStringLiteral("For LFT dumps: check the dump against this topology and name destinations in the output."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("topology"), QStringLiteral("For LFT dumps: check the dump against this topology and name destinations in the output.\n"
+                                                                 "For P_Key tables: find every port in it (without it, a GUID listed with port 0 is taken as a switch's)."),
+                      QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("annotate"), QStringLiteral(
         "For --to lfts: write ibroute's commented form for people (destination type, port GUID, description per\n"
         "entry) instead of the compact form OpenSM's file engine reads (`0xLID PORT portguid 0x...`).")});
@@ -85,11 +90,31 @@ int convert(const QStringList &args)
         return kExitOk;
     }
     case FileFormat::PartitionsConf:
-    case FileFormat::Project: {
+    case FileFormat::Project:
+    case FileFormat::PKeyTables: {
         if (target != QLatin1String("partitions") && target != QLatin1String("project"))
             return impossible();
         Project project;
-        if (format == FileFormat::Project) {
+        if (format == FileFormat::PKeyTables) {
+            Result<PKeyTableListing> listing = readPKeyTableListing(*data, path);
+            if (!listing)
+                return reportBadInput(command, listing.error());
+            PKeyMemberships memberships;
+            if (parser.isSet(QStringLiteral("topology"))) {
+                Result<Fabric> fabric = readTopologyFile(parser.value(QStringLiteral("topology")));
+                if (!fabric)
+                    return reportBadInput(command, fabric.error());
+                Result<PKeyTables> tables = bindPKeyTables(*listing, *fabric);
+                if (!tables)
+                    return reportBadInput(command, tables.error());
+                memberships = heldPKeyMemberships(*fabric, *tables);
+            } else {
+                memberships = listedPKeyMemberships(*listing);
+            }
+            // Default explicit: a partitions.conf without any definition is one OpenSM finds in error.
+            project.tenancy.partitions = withExplicitDefault(partitionsOf(memberships));
+            project.fabricSource = parser.value(QStringLiteral("topology"));
+        } else if (format == FileFormat::Project) {
             Result<Project> p = readProject(*data, path);
             if (!p)
                 return reportBadInput(command, p.error());

@@ -8,6 +8,7 @@
 #include "FabricSummary.h"
 #include "LftDump.h"
 #include "LiveFabric.h"
+#include "PKeyTableFile.h"
 #include "TopologyFile.h"
 
 #include <QDateTime>
@@ -43,7 +44,8 @@ int discover(const QStringList &args)
     parser.setApplicationDescription(QStringLiteral(
         "Discovers the fabric through the local InfiniBand adapter, as ibnetdiscover does, and\n"
         "optionally reads every switch's forwarding table and the ports' P_Key tables.\n"
-        "P_Key file format: one line per port, \"<port GUID> <port> \\\"<description>\\\" <index>:0x<pkey> ...\"."));
+        "P_Key file format: one line per port, \"<port GUID> <port> \\\"<description>\\\" <index>:0x<pkey> ...\"\n"
+        "(weft info, weft diff --partitions-from/--partitions-to and weft convert --to partitions read it)."));
     addLiveOptions(parser, QStringLiteral("SMP"));
     parser.addOption({QStringLiteral("outstanding-smps"), QStringLiteral("SMPs the scan keeps in flight (default 4, as OpenSM; ibnetdiscover uses 2)."), QStringLiteral("N"), QStringLiteral("4")});
     parser.addOption({{QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("Write the topology (ibnetdiscover format)."), QStringLiteral("TOPOLOGY")});

@@ -5,6 +5,7 @@
 #include "FabricSummary.h"
 #include "FileFormat.h"
 #include "LftDump.h"
+#include "PKeyTableFile.h"
 #include "PartitionsConf.h"
 #include "ProjectFile.h"
 #include "TextReader.h"
@@ -208,17 +209,111 @@ int infoProject(const QString &path, const QByteArray &data, bool json, const Fa
     return kExitOk;
 }
 
+// Without a fabric the file is summarised from its GUIDs alone, switch ports told apart by their
+// port 0 line (listedSwitchPortsFacingCas); with one, every port is found in it first.
+int infoPKeys(const QString &path, const QByteArray &data, bool json, const Fabric *fabric, const QString &topologyPath)
+{
+    Result<PKeyTableListing> listing = readPKeyTableListing(data, path);
+    if (!listing)
+        return reportBadInput(QStringLiteral("info"), listing.error());
+    PKeyMemberships memberships;
+    int endPorts = 0;
+    int switchPorts0 = 0;
+    int switchPortsFacingCas = 0;
+    if (fabric) {
+        Result<PKeyTables> tables = bindPKeyTables(*listing, *fabric);
+        if (!tables)
+            return reportBadInput(QStringLiteral("info"), tables.error());
+        memberships = heldPKeyMemberships(*fabric, *tables);
+        for (const PortPKeyTable &t : tables->ports()) {
+            const Port &port = fabric->port(t.port);
+            if (fabric->node(port.node).type != NodeType::Switch)
+                ++endPorts;
+            else if (port.number == 0)
+                ++switchPorts0;
+            else
+                ++switchPortsFacingCas;
+        }
+    } else {
+        memberships = listedPKeyMemberships(*listing);
+        const std::vector<bool> facingCas = listedSwitchPortsFacingCas(*listing);
+        for (std::size_t i = 0; i < listing->ports.size(); ++i) {
+            if (facingCas[i])
+                ++switchPortsFacingCas;
+            else if (listing->ports[i].portNumber == 0)
+                ++switchPorts0;
+            else
+                ++endPorts;
+        }
+    }
+    const std::vector<Partition> partitions = partitionsOf(memberships);
+    auto fullMembers = [](const std::map<Guid, bool> &ports) {
+        return int(std::count_if(ports.begin(), ports.end(), [](const auto &port) { return port.second; }));
+    };
+
+    if (json) {
+        QJsonArray pkeys;
+        for (const auto &[pkey, ports] : memberships)
+            pkeys.append(QJsonObject{{QStringLiteral("pkey"), pkeyText(pkey)},
+                                     {QStringLiteral("full"), fullMembers(ports)},
+                                     {QStringLiteral("limited"), int(ports.size()) - fullMembers(ports)}});
+        QJsonArray held;
+        for (const Partition &p : partitions) {
+            const PartitionMemberCounts c = countMembers(p);
+            held.append(QJsonObject{{QStringLiteral("name"), p.name}, {QStringLiteral("pkey"), pkeyOrAuto(p.pkey)}, {QStringLiteral("full"), c.full}, {QStringLiteral("limited"), c.limited}});
+        }
+        printJson(QJsonObject{
+            {QStringLiteral("file"), path},
+            {QStringLiteral("format"), QStringLiteral("pkeys")},
+            {QStringLiteral("topology"), fabric ? QJsonValue(topologyPath) : QJsonValue(QJsonValue::Null)},
+            {QStringLiteral("ports"), double(listing->ports.size())},
+            {QStringLiteral("end_ports"), endPorts},
+            {QStringLiteral("switch_ports_0"), switchPorts0},
+            {QStringLiteral("switch_ports_facing_cas"), switchPortsFacingCas},
+            {QStringLiteral("pkeys"), pkeys},
+            {QStringLiteral("partitions"), held},
+        });
+        return kExitOk;
+    }
+    out() << "file: " << path << '\n'
+          << "format: P_Key tables\n";
+    if (fabric)
+        out() << "topology: " << topologyPath << " (every port found in it)\n";
+    else
+        out() << "topology: none (a GUID listed with port 0 is taken as a switch's; --topology checks every port)\n";
+    out() << "ports: " << listing->ports.size() << " (" << endPorts << " CA or router ports, " << switchPorts0
+          << " switch management ports (port 0), " << switchPortsFacingCas << " switch ports facing a CA, mirroring its table)\n"
+          << "P_Keys: " << memberships.size() << " (members among the CA, router and switch management ports)\n";
+    for (const auto &[pkey, ports] : memberships)
+        out() << "  " << pkeyText(pkey) << "  full " << fullMembers(ports) << "  limited " << int(ports.size()) - fullMembers(ports) << '\n';
+    const bool defaultLeftOut = memberships.count(kDefaultPKey)
+        && std::none_of(partitions.begin(), partitions.end(), [](const Partition &p) { return p.pkey == kDefaultPKey; });
+    out() << "partitions: " << partitions.size();
+    if (defaultLeftOut)
+        out() << " (OpenSM's own Default left out: no port but the SM's is its full member)";
+    out() << '\n';
+    for (const Partition &p : partitions) {
+        const PartitionMemberCounts c = countMembers(p);
+        out() << "  " << p.name << "  pkey " << pkeyOrAuto(p.pkey) << "  full " << c.full << "  limited " << c.limited << '\n';
+    }
+    out().flush();
+    return kExitOk;
+}
+
 }  // namespace
 
 int info(const QStringList &args)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Tells what kind of file FILE is (topology, LFT dump, partitions.conf or Weft project) and summarises it."));
+        "Tells what kind of file FILE is (topology, LFT dump, partitions.conf, P_Key tables or Weft project) and\n"
+        "summarises it. P_Key tables (weft discover --pkeys): the ports listed, each P_Key with its full and\n"
+        "limited members, and the partitions they amount to (weft convert --to partitions writes them)."));
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
     parser.addOption({QStringLiteral("verbose"), QStringLiteral("List every warning; without it, warnings of one kind that repeat are summarised in one line.")});
-    parser.addOption({QStringLiteral("topology"), QStringLiteral(
-        "Check FILE against this topology: an LFT dump's switches and ports, a project's GUIDs."), QStringLiteral("TOPOLOGY")});
+    parser.addOption({QStringLiteral("topology"), QStringLiteral("Check FILE against this topology: an LFT dump's switches and ports, a project's GUIDs, the ports of\n"
+                                                                 "P_Key tables (without it, a GUID they list with port 0 is taken as a switch's)."),
+                      QStringLiteral("TOPOLOGY")});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The file to inspect."));
     int exitCode = kExitOk;
     if (!parseArguments(parser, QStringLiteral("info"), args, &exitCode))
@@ -244,10 +339,10 @@ int info(const QStringList &args)
     case FileFormat::LftDump: return infoLfts(path, *data, json, verbose, against);
     case FileFormat::PartitionsConf: return infoPartitions(path, *data, json, verbose);
     case FileFormat::Project: return infoProject(path, *data, json, against);
+    case FileFormat::PKeyTables: return infoPKeys(path, *data, json, against, parser.value(QStringLiteral("topology")));
     case FileFormat::Unknown: break;
     }
-    return reportBadInput(QStringLiteral("info"), Error{path, 0, QStringLiteral(
-        "cannot tell what this file is: not a topology, LFT dump, partitions.conf or Weft project")});
+    return reportBadInput(QStringLiteral("info"), Error{path, 0, QStringLiteral("cannot tell what this file is: not a topology, LFT dump, partitions.conf, P_Key tables or Weft project")});
 }
 
 }  // namespace weft::cli

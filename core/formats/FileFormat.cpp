@@ -4,6 +4,28 @@
 
 namespace weft {
 
+namespace {
+
+// A line of a P_Key table file (PKeyTableFile.h): a GUID, a port number, then a quote. A
+// partitions.conf may list a GUID at the start of a line, but never a number and a quote after it.
+bool isPKeyTableLine(std::string_view line)
+{
+    auto skip = [&line](std::string_view allowed) {
+        std::size_t n = 0;
+        while (n < line.size() && allowed.find(line[n]) != std::string_view::npos)
+            ++n;
+        line.remove_prefix(n);
+        return n;
+    };
+    if (!text::startsWith(line, "0x"))
+        return false;
+    line.remove_prefix(2);
+    return skip("0123456789abcdefABCDEF") > 0 && skip(" \t") > 0 && skip("0123456789") > 0 && skip(" \t") > 0
+        && text::startsWith(line, "\"");
+}
+
+}  // namespace
+
 FileFormat detectFileFormat(const QByteArray &data)
 {
     using text::startsWith;
@@ -24,8 +46,13 @@ FileFormat detectFileFormat(const QByteArray &data)
         std::string_view line = text::trimmed(all.substr(pos, end - pos));
         pos = end + 1;
         ++lines;
+        // The header Weft writes above P_Key tables decides even when no port follows it.
+        if (startsWith(line, "# P_Key tables:"))
+            return FileFormat::PKeyTables;
         if (line.empty() || line.front() == '#')
             continue;
+        if (isPKeyTableLine(line))
+            return FileFormat::PKeyTables;
         if (startsWith(line, "Unicast lids") || startsWith(line, "Multicast mlids"))
             return FileFormat::LftDump;
         for (const char *word : {"Switch", "Ca", "Hca", "Rt"}) {
@@ -50,6 +77,7 @@ const char *fileFormatName(FileFormat format)
     case FileFormat::LftDump: return "lfts";
     case FileFormat::PartitionsConf: return "partitions";
     case FileFormat::Project: return "project";
+    case FileFormat::PKeyTables: return "pkeys";
     case FileFormat::Unknown: break;
     }
     return "unknown";

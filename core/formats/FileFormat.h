@@ -6,9 +6,9 @@
 
 namespace weft {
 
-enum class FileFormat { Unknown, Topology, LftDump, PartitionsConf, Project };
+enum class FileFormat { Unknown, Topology, LftDump, PartitionsConf, Project, PKeyTables };
 
 FileFormat detectFileFormat(const QByteArray &data);
-const char *fileFormatName(FileFormat format);  // "topology", "lfts", "partitions", "project"
+const char *fileFormatName(FileFormat format);  // "topology", "lfts", "partitions", "project", "pkeys"
 
 }  // namespace weft

@@ -653,27 +653,6 @@ Result<Guid> findMasterSmPort(const Fabric &fabric, const LiveOptions &options)
     return p.guid ? p.guid : fabric.node(p.node).guid;
 }
 
-QByteArray writePKeyTables(const PKeyTables &tables, const Fabric &fabric)
-{
-    QByteArray out = "# P_Key tables: port GUID, port number, node description, index:P_Key (0x8000 = full member)\n";
-    for (const PortPKeyTable &t : tables.ports()) {
-        const Port &port = fabric.port(t.port);
-        const Node &node = fabric.node(port.node);
-        QByteArray line = guidText(port.guid ? port.guid : node.guid).toLatin1()
-                          + ' ' + QByteArray::number(port.number) + " \"" + node.description.toUtf8() + '"';
-        bool any = false;
-        for (std::size_t i = 0; i < t.entries.size(); ++i) {
-            if (!(t.entries[i] & kPKeyMask))
-                continue;
-            line += ' ' + QByteArray::number(qulonglong(i)) + ':' + pkeyText(t.entries[i]).toLatin1();
-            any = true;
-        }
-        if (any)
-            out += line + '\n';
-    }
-    return out;
-}
-
 Result<std::vector<PortSlToVl>> readSlToVlTables(const Fabric &fabric, const LiveOptions &options)
 {
     Result<Session> session = openSession(fabric, options);

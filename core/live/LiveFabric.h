@@ -15,6 +15,7 @@
 #include "Fabric.h"
 #include "ForwardingTables.h"
 #include "PKeyTables.h"
+#include "PKeyTableFile.h"  // writePKeyTables: the text of what readPKeyTables reads
 #include "FabricChanges.h"
 #include "QosConfig.h"
 #include "Result.h"
@@ -90,13 +91,6 @@ Result<PKeyTables> readPKeyTables(const Fabric &fabric, const LiveOptions &optio
 // port `fabric` gives that LID. An Error when the local port knows no SM or the LID is not the
 // fabric's.
 Result<Guid> findMasterSmPort(const Fabric &fabric, const LiveOptions &options);
-
-// P_Key tables as text, one line per port with at least one entry:
-//   <port GUID> <port number> "<node description>" <index>:0x<pkey> ...
-// Port GUID and description are the node's for a switch port. Indices are decimal; P_Keys keep
-// the full-member bit (0xffff full, 0x7fff limited); empty slots are not listed. Lines start
-// with "# " are comments. Sorted as PKeyTables are, by port index of the fabric.
-QByteArray writePKeyTables(const PKeyTables &tables, const Fabric &fabric);
 
 // Every linked port's SL2VL table (SubnGet SLtoVLMappingTable, 0x0017): a CA port's, and a
 // switch's for every pair of linked ports (modifier in << 8 | out), as OpenSM programs them.

@@ -252,4 +252,63 @@ PKeyTables computePKeyTables(const Fabric &fabric, const std::vector<Partition> 
     return result;
 }
 
+void addPKeyMemberships(PKeyMemberships &memberships, Guid port, const std::vector<std::uint16_t> &entries)
+{
+    for (const std::uint16_t entry : entries) {
+        const std::uint16_t pkey = baseOf(entry);
+        if (pkey == 0)
+            continue;
+        bool &full = memberships[pkey][port];
+        full = full || (entry & kPKeyFullMember);
+    }
+}
+
+PKeyMemberships heldPKeyMemberships(const Fabric &fabric, const PKeyTables &pkeys)
+{
+    PKeyMemberships memberships;
+    for (const PortPKeyTable &table : pkeys.ports())
+        if (!table.packed && table.port != kNoIndex)
+            addPKeyMemberships(memberships, fabric.port(table.port).guid, table.entries);
+    return memberships;
+}
+
+std::vector<Partition> partitionsOf(const PKeyMemberships &memberships)
+{
+    std::vector<Partition> partitions;
+    for (const auto &[pkey, ports] : memberships) {
+        if (pkey == kDefaultPKey) {
+            int fullMembers = 0;
+            for (const auto &[guid, full] : ports)
+                fullMembers += full ? 1 : 0;
+            if (fullMembers <= 1)
+                continue;
+        }
+        Partition partition;
+        partition.pkey = pkey;
+        partition.name = pkey == kDefaultPKey ? QStringLiteral("Default") : QStringLiteral("pkey-%1").arg(pkeyText(pkey));
+        for (const auto &[guid, full] : ports) {
+            PartitionMember member;
+            member.guid = guid;
+            member.membership = full ? Membership::Full : Membership::Limited;
+            member.explicitMembership = true;
+            partition.members.push_back(member);
+        }
+        partitions.push_back(std::move(partition));
+    }
+    return partitions;
+}
+
+std::vector<Partition> partitionsHeld(const Fabric &fabric, const PKeyTables &pkeys)
+{
+    return partitionsOf(heldPKeyMemberships(fabric, pkeys));
+}
+
+void nameAfter(std::vector<Partition> &held, const std::vector<Partition> &named)
+{
+    for (Partition &partition : held)
+        for (const Partition &source : named)
+            if (source.pkey && partition.pkey && (*source.pkey & kPKeyMask) == *partition.pkey && !source.name.isEmpty())
+                partition.name = source.name;
+}
+
 }  // namespace weft

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace weft {
@@ -72,5 +73,31 @@ private:
 // null, else moving on from the tables the ports hold now (indices kept, see above).
 PKeyTables computePKeyTables(const Fabric &fabric, const std::vector<Partition> &partitions,
                              const PKeyTableOptions &options, const PKeyTables *current = nullptr);
+
+// The other way: the partitions that tables the ports hold amount to (a live fabric's, or a P_Key
+// table file's). The tables carry no partition names, so each partition is named by its P_Key.
+//
+// Who holds each P_Key: P_Key (low 15 bits) -> port GUID -> full member. Only the tables of the
+// ports a partitions.conf names count (CA and router ports, switch port 0): a switch port facing a
+// CA only mirrors the CA's table. A port that lists a P_Key twice is full if either entry says so.
+using PKeyMemberships = std::map<std::uint16_t, std::map<Guid, bool>>;
+
+// Adds one port's table (by the port's GUID) to `memberships`.
+void addPKeyMemberships(PKeyMemberships &memberships, Guid port, const std::vector<std::uint16_t> &entries);
+
+// The memberships of every table but the packed ones (a switch port facing a CA).
+PKeyMemberships heldPKeyMemberships(const Fabric &fabric, const PKeyTables &pkeys);
+
+// One partition per P_Key, each port a member as its table says (full-member bit set: full, else
+// limited), in P_Key order. OpenSM's own Default partition is left out unless ports other than one
+// (the SM's) are its full members, as OpenSM adds it whatever partitions.conf says (see above).
+std::vector<Partition> partitionsOf(const PKeyMemberships &memberships);
+
+// partitionsOf(heldPKeyMemberships(fabric, pkeys)).
+std::vector<Partition> partitionsHeld(const Fabric &fabric, const PKeyTables &pkeys);
+
+// Gives the partitions of `held` the names that `named` (the partitions.conf OpenSM was given)
+// has for their P_Keys; the others keep theirs.
+void nameAfter(std::vector<Partition> &held, const std::vector<Partition> &named);
 
 }  // namespace weft

@@ -30,6 +30,27 @@ std::vector<Partition> withServiceLevels(std::vector<Partition> partitions, cons
     return partitions;
 }
 
+namespace {
+
+// `proposed`, with an empty table for each port that `held` has and `proposed` lacks, so that the
+// diff sends the blocks that empty it.
+PKeyTables withEmptiedPorts(const PKeyTables &proposed, const PKeyTables &held)
+{
+    std::vector<PortPKeyTable> ports = proposed.ports();
+    for (const PortPKeyTable &was : held.ports()) {
+        if (proposed.find(was.port))
+            continue;
+        PortPKeyTable emptied;
+        emptied.port = was.port;
+        emptied.packed = was.packed;
+        emptied.entries.assign(kPKeyBlockSize, 0);
+        ports.push_back(std::move(emptied));
+    }
+    return PKeyTables::fromPorts(std::move(ports));
+}
+
+}  // namespace
+
 ReconfigurationPlan planReconfiguration(const Fabric &fabric, const ForwardingTables &current,
                                         const ForwardingTables &proposed, const ReconfigurationRequest &request)
 {
@@ -45,7 +66,8 @@ ReconfigurationPlan planReconfiguration(const Fabric &fabric, const ForwardingTa
     plan.plannedPartitionsConf = writePartitionsConf(plan.plannedPartitions);
 
     const PKeyTables heldPKeys = request.currentPKeys ? *request.currentPKeys : computePKeyTables(fabric, held, request.pkeys);
-    plan.plannedPKeys = computePKeyTables(fabric, plan.plannedPartitions, request.pkeys, &heldPKeys);
+    plan.plannedPKeys = request.proposedPKeys ? withEmptiedPorts(*request.proposedPKeys, heldPKeys)
+                                              : computePKeyTables(fabric, plan.plannedPartitions, request.pkeys, &heldPKeys);
     addPKeyDiff(plan.diff, fabric, heldPKeys, plan.plannedPKeys);
 
     const QByteArray fromText = from.conf ? *from.conf : writePartitionsConf(held);

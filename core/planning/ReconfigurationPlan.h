@@ -53,6 +53,12 @@ struct ReconfigurationRequest
     // The P_Key tables the ports hold, read from the fabric. Unset: those OpenSM programs for
     // currentPartitions from a fresh start (currentPartitions then still gives the diff's text).
     std::optional<PKeyTables> currentPKeys;
+    // The P_Key tables the ports are to hold, as given (a P_Key table file, PKeyTableFile.h), with
+    // proposedPartitions the partitions they amount to (partitionsHeld) for the planned
+    // partitions.conf and the diff's text. Unset: those OpenSM programs for proposedPartitions,
+    // moving on from the current tables. A port the current tables have and these lack is taken
+    // as emptied (a P_Key table file lists only ports that hold something).
+    std::optional<PKeyTables> proposedPKeys;
     PKeyTableOptions pkeys;  // OpenSM's port (SELF) and partition enforcement
     // P_Key (low 15 bits) -> SL for partitions with their own service level (Routing::
     // serviceLevels): the planned partitions carry it as `sl=` (see QosConfig.h for what else
