@@ -10,6 +10,99 @@
     </message>
 </context>
 <context>
+    <name>QMainWindow</name>
+    <message>
+        <location filename="../app/gui/DeskDocks.cpp" line="72"/>
+        <source>Summary</source>
+        <translation>Sammendrag</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/DeskDocks.cpp" line="75"/>
+        <source>Fabric as opened</source>
+        <translation>Fabricen slik den ble åpnet</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/DeskDocks.cpp" line="76"/>
+        <source>History</source>
+        <translation>Historikk</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/DeskDocks.cpp" line="78"/>
+        <source>Policies</source>
+        <translation>Isolasjonsregler</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/DeskDocks.cpp" line="80"/>
+        <source>Node Weights</source>
+        <translation>Nodevekter</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/DeskDocks.cpp" line="88"/>
+        <source>Partitions</source>
+        <translation>Partisjoner</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/DeskDocks.cpp" line="90"/>
+        <source>Routing Preview</source>
+        <translation>Forhåndsvisning av ruting</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/DeskDocks.cpp" line="92"/>
+        <source>Autopilot</source>
+        <translation>Autopilot</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/DeskDocks.cpp" line="99"/>
+        <source>Nodes</source>
+        <translation>Noder</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/DeskDocks.cpp" line="102"/>
+        <source>Diff Review</source>
+        <translation>Gjennomgang av endringer</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/DeskDocks.cpp" line="105"/>
+        <source>Reconfiguration Studio</source>
+        <translation>Rekonfigureringsstudio</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/DeskDocks.cpp" line="109"/>
+        <source>Telemetry</source>
+        <translation>Telemetri</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/DeskDocks.cpp" line="111"/>
+        <source>Fabric Changes</source>
+        <translation>Endringer i fabricen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/DeskDocks.cpp" line="115"/>
+        <source>LFT Inspector</source>
+        <translation>LFT-inspektør</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/DeskDocks.cpp" line="119"/>
+        <source>Trace Path</source>
+        <translation>Spor vei</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/DeskDocks.cpp" line="123"/>
+        <source>Virtual Machines</source>
+        <translation>Virtuelle maskiner</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/DeskDocks.cpp" line="126"/>
+        <source>Routing Keys</source>
+        <translation>Rutingnøkler</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/DeskDocks.cpp" line="129"/>
+        <source>OpenSM</source>
+        <translation>OpenSM</translation>
+    </message>
+</context>
+<context>
     <name>UndoCommands</name>
     <message numerus="yes">
         <location filename="../views/document/TenancyCommands.cpp" line="77"/>
@@ -95,50 +188,118 @@
     </message>
 </context>
 <context>
+    <name>weft::Autopilot</name>
+    <message>
+        <location filename="../core/session/Autopilot.cpp" line="59"/>
+        <source>the operator replaced or dropped the proposal</source>
+        <translation>operatøren erstattet eller forkastet forslaget</translation>
+    </message>
+    <message>
+        <location filename="../core/session/Autopilot.cpp" line="165"/>
+        <source>Auto mode needs a commit target (Fabric ▸ Commit Target…).</source>
+        <translation>Automatisk modus trenger et mål for innføring (Fabric ▸ Mål for innføring …).</translation>
+    </message>
+    <message>
+        <location filename="../core/session/Autopilot.cpp" line="172"/>
+        <source>The autopilot stays in dry run: %1</source>
+        <translation>Autopiloten blir værende i tørrkjøring: %1</translation>
+    </message>
+    <message>
+        <location filename="../core/session/Autopilot.cpp" line="185"/>
+        <source>the autopilot was set to dry run</source>
+        <translation>autopiloten ble satt til tørrkjøring</translation>
+    </message>
+    <message>
+        <location filename="../core/session/Autopilot.cpp" line="259"/>
+        <source>Discovering the fabric again failed: %1</source>
+        <translation>Ny oppdagelse av fabricen mislyktes: %1</translation>
+    </message>
+    <message>
+        <location filename="../core/session/Autopilot.cpp" line="277"/>
+        <source>autonomy was paused or set to dry run while the change was planned</source>
+        <translation>autonomien ble satt på pause eller til tørrkjøring mens endringen ble planlagt</translation>
+    </message>
+    <message>
+        <location filename="../core/session/Autopilot.cpp" line="280"/>
+        <source>the plan chose no candidate</source>
+        <translation>planen valgte ingen kandidat</translation>
+    </message>
+    <message>
+        <location filename="../core/session/Autopilot.cpp" line="283"/>
+        <source>an earlier change is still being committed</source>
+        <translation>den forrige endringen holder på å bli innført</translation>
+    </message>
+    <message>
+        <location filename="../core/session/Autopilot.cpp" line="284"/>
+        <source>a newer plan replaced it</source>
+        <translation>en nyere plan erstattet den</translation>
+    </message>
+    <message>
+        <location filename="../core/session/Autopilot.cpp" line="286"/>
+        <source>Autopilot: rule %1 (%2)</source>
+        <translation>Autopilot: regel %1 (%2)</translation>
+    </message>
+    <message>
+        <location filename="../core/session/Autopilot.cpp" line="294"/>
+        <source>the unattended commit was refused: %1</source>
+        <translation>den uovervåkede innføringen ble avvist: %1</translation>
+    </message>
+    <message>
+        <location filename="../core/session/Autopilot.cpp" line="295"/>
+        <source>Unattended commit refused: %1</source>
+        <translation>Uovervåket innføring avvist: %1</translation>
+    </message>
+    <message>
+        <location filename="../core/session/Autopilot.cpp" line="346"/>
+        <source>The autopilot&apos;s commit: %1</source>
+        <translation>Autopilotens innføring: %1</translation>
+    </message>
+</context>
+<context>
     <name>weft::AutopilotDock</name>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="77"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="74"/>
         <source>no value</source>
         <translation>ingen verdi</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="78"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="75"/>
         <source>%1 (now %2)</source>
         <translation>%1 (nå %2)</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="91"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="88"/>
         <source>Dry run: log only</source>
         <translation>Tørrkjøring: bare logg</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="92"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="89"/>
         <source>Approve: changes wait in the Diff Review</source>
         <translation>Godkjenn: endringer venter i Gjennomgang av endringer</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="93"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="90"/>
         <source>Auto: commit, verify, roll back</source>
         <translation>Automatisk: innfør, verifiser, rull tilbake</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="95"/>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="473"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="92"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="353"/>
         <source>Pause autonomy</source>
         <translation>Sett autonomi på pause</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="98"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="95"/>
         <source>Rules are still evaluated and logged; nothing is planned, shown or committed.</source>
         <translation>Reglene evalueres og logges fortsatt; ingenting planlegges, vises eller innføres.</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="102"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="99"/>
         <source>Mode:</source>
         <translation>Modus:</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="111"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="108"/>
         <source># One rule per paragraph, for example:
 rule hot_spot priority 5 cooldown 10m
   when max(node[all].rx_gbps) &gt; 20 for 30s
@@ -149,144 +310,139 @@ rule hot_spot priority 5 cooldown 10m
   then reroute(engine=wftree, weights=learned(5m))</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="117"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="114"/>
         <source>&amp;Open…</source>
         <translation>&amp;Åpne …</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="118"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="115"/>
         <source>&amp;Save…</source>
         <translation>&amp;Lagre …</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="119"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="116"/>
         <source>&amp;Check</source>
         <translation>&amp;Kontroller</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="121"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="118"/>
         <source>A&amp;pply</source>
         <translation>&amp;Bruk</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="123"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="120"/>
         <source>Give the rules to the loop; on an error the rules in force stay.</source>
         <translation>Gi reglene til sløyfen; ved en feil blir reglene som gjelder, stående.</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="138"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="135"/>
         <source>Rules</source>
         <translation>Regler</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="146"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="143"/>
         <source>Stage</source>
         <translation>Trinn</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="146"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="143"/>
         <source>Last</source>
         <translation>Sist</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="146"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="143"/>
         <source>What it did</source>
         <translation>Hva det gjorde</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="148"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="145"/>
         <source>Monitor</source>
         <translation>Overvåk</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="148"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="145"/>
         <source>Analyze</source>
         <translation>Analyser</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="148"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="145"/>
         <source>Plan</source>
         <translation>Planlegg</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="148"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="145"/>
         <source>Execute</source>
         <translation>Utfør</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="148"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="145"/>
         <source>Knowledge</source>
         <translation>Kunnskap</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="161"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="158"/>
         <source>Active symptom</source>
         <translation>Aktivt symptom</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="161"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="158"/>
         <source>Held / for</source>
         <translation>Holdt / for</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="161"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="158"/>
         <source>Terms</source>
         <translation>Ledd</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="162"/>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="164"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="159"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="161"/>
         <source>Cooling down</source>
         <translation>Avkjøles</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="162"/>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="164"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="159"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="161"/>
         <source>Time left</source>
         <translation>Tid igjen</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="170"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="167"/>
         <source>Loop</source>
         <translation>Sløyfe</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="178"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="175"/>
         <source>Time</source>
         <translation>Tid</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="178"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="175"/>
         <source>Event</source>
         <translation>Hendelse</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="178"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="175"/>
         <source>Rule</source>
         <translation>Regel</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="178"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="175"/>
         <source>Summary</source>
         <translation>Sammendrag</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="184"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="181"/>
         <source>The selected record&apos;s details: inputs, candidates, decision, outcome.</source>
         <translation>Detaljene for den valgte posten: inndata, kandidater, beslutning, utfall.</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="189"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="186"/>
         <source>Firing log</source>
         <translation>Utløsningslogg</translation>
     </message>
-    <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="254"/>
-        <source>the operator replaced or dropped the proposal</source>
-        <translation>operatøren erstattet eller forkastet forslaget</translation>
-    </message>
     <message numerus="yes">
-        <location filename="../views/adapt/AutopilotDock.cpp" line="362"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="273"/>
         <source>%n rule(s), no error.</source>
         <translation>
             <numerusform>%n regel, ingen feil.</numerusform>
@@ -294,14 +450,14 @@ rule hot_spot priority 5 cooldown 10m
         </translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="372"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="285"/>
         <source>%1
 Refused: the rules in force stay.</source>
         <translation>%1
 Avvist: reglene som gjelder, blir stående.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/adapt/AutopilotDock.cpp" line="380"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="289"/>
         <source>%n rule(s) in force.</source>
         <translation>
             <numerusform>%n regel gjelder.</numerusform>
@@ -309,7 +465,7 @@ Avvist: reglene som gjelder, blir stående.</translation>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/adapt/AutopilotDock.cpp" line="381"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="290"/>
         <source>%n rule(s) in force once the fabric has installed tables.</source>
         <translation>
             <numerusform>%n regel gjelder når fabricen har installerte tabeller.</numerusform>
@@ -317,117 +473,62 @@ Avvist: reglene som gjelder, blir stående.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="392"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="301"/>
         <source>Cannot read %1: %2</source>
         <translation>Kan ikke lese %1: %2</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="416"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="325"/>
         <source>Rules (*.rules);;All files (*)</source>
         <translation>Regler (*.rules);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="417"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="326"/>
         <source>Save the Rules</source>
         <translation>Lagre reglene</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="418"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="327"/>
         <source>Open a Rules File</source>
         <translation>Åpne en regelfil</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="424"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="333"/>
         <source>Cannot Save the Rules</source>
         <translation>Kan ikke lagre reglene</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="424"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="333"/>
         <source>Cannot Open the Rules</source>
         <translation>Kan ikke åpne reglene</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="439"/>
-        <source>Auto mode needs a commit target (Fabric ▸ Commit Target…).</source>
-        <translation>Automatisk modus trenger et innføringsmål (Fabric ▸ Mål for innføring …).</translation>
-    </message>
-    <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="446"/>
-        <source>The autopilot stays in dry run: %1</source>
-        <translation>Autopiloten blir i tørrkjøring: %1</translation>
-    </message>
-    <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="459"/>
-        <source>the autopilot was set to dry run</source>
-        <translation>autopiloten ble satt til tørrkjøring</translation>
-    </message>
-    <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="473"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="353"/>
         <source>Autonomy paused: resume</source>
         <translation>Autonomi på pause: fortsett</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="543"/>
-        <source>autonomy was paused or set to dry run while the change was planned</source>
-        <translation>autonomien ble satt på pause eller til tørrkjøring mens endringen ble planlagt</translation>
-    </message>
-    <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="546"/>
-        <source>the plan chose no candidate</source>
-        <translation>planen valgte ingen kandidat</translation>
-    </message>
-    <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="546"/>
-        <source>no Diff Review to show the change in</source>
-        <translation>ingen Gjennomgang av endringer å vise endringen i</translation>
-    </message>
-    <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="549"/>
-        <source>the change before it is being committed</source>
-        <translation>endringen før den blir innført</translation>
-    </message>
-    <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="550"/>
-        <source>a newer plan replaced it</source>
-        <translation>en nyere plan erstattet den</translation>
-    </message>
-    <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="562"/>
-        <source>the unattended commit was refused: %1</source>
-        <translation>den uovervåkede innføringen ble avvist: %1</translation>
-    </message>
-    <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="563"/>
-        <source>Unattended commit refused: %1</source>
-        <translation>Uovervåket innføring avvist: %1</translation>
-    </message>
-    <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="593"/>
-        <source>committed by the autopilot</source>
-        <translation>innført av autopiloten</translation>
-    </message>
-    <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="623"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="385"/>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="624"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="386"/>
         <source>does not hold</source>
         <translation>holder ikke</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="692"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="461"/>
         <source>Waiting for a fabric with installed tables (open an LFT dump, or discover a live fabric).</source>
         <translation>Venter på en fabric med installerte tabeller (åpne en LFT-dump, eller oppdag en levende fabric).</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="696"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="465"/>
         <source>AUTONOMY PAUSED</source>
         <translation>AUTONOMI PÅ PAUSE</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/adapt/AutopilotDock.cpp" line="697"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="466"/>
         <source>%n rule(s)</source>
         <translation>
             <numerusform>%n regel</numerusform>
@@ -435,12 +536,12 @@ Avvist: reglene som gjelder, blir stående.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="698"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="467"/>
         <source>no tick yet: start Fabric ▸ Sample Port Counters</source>
         <translation>ingen måling ennå: start Fabric ▸ Les porttellere</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/adapt/AutopilotDock.cpp" line="699"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="468"/>
         <source>%n tick(s), the last at %1 (%2 s)</source>
         <translation>
             <numerusform>%n måling, den siste kl. %1 (%2 s)</numerusform>
@@ -448,12 +549,12 @@ Avvist: reglene som gjelder, blir stående.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="702"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="471"/>
         <source>evaluating…</source>
         <translation>evaluerer …</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/adapt/AutopilotDock.cpp" line="704"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="473"/>
         <source>%n tick(s) skipped while one ran</source>
         <translation>
             <numerusform>%n måling hoppet over mens en annen pågikk</numerusform>
@@ -461,22 +562,22 @@ Avvist: reglene som gjelder, blir stående.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="706"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="475"/>
         <source>committing the change of %1</source>
         <translation>innfører endringen fra %1</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="707"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="476"/>
         <source>the change of %1 waits for approval in the Diff Review</source>
         <translation>endringen fra %1 venter på godkjenning i Gjennomgang av endringer</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="720"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="490"/>
         <source>Last tick: none yet</source>
         <translation>Siste måling: ingen ennå</translation>
     </message>
     <message>
-        <location filename="../views/adapt/AutopilotDock.cpp" line="720"/>
+        <location filename="../views/adapt/AutopilotDock.cpp" line="491"/>
         <source>Last tick: %1, took %2 s</source>
         <translation>Siste måling: %1, tok %2 s</translation>
     </message>
@@ -485,26 +586,11 @@ Avvist: reglene som gjelder, blir stående.</translation>
     <name>weft::CandidateReview</name>
     <message>
         <location filename="../views/studio/CandidateReview.cpp" line="14"/>
-        <source>%1 has no tables to review: %2</source>
-        <translation>%1 har ingen tabeller å gå gjennom: %2</translation>
-    </message>
-    <message>
-        <location filename="../views/studio/CandidateReview.cpp" line="20"/>
-        <source>Current: %1</source>
-        <translation>Gjeldende: %1</translation>
-    </message>
-    <message>
-        <location filename="../views/studio/CandidateReview.cpp" line="27"/>
-        <source>Candidate: %1</source>
-        <translation>Kandidat: %1</translation>
-    </message>
-    <message>
-        <location filename="../views/studio/CandidateReview.cpp" line="35"/>
         <source>No fabric is open.</source>
         <translation>Ingen fabric er åpen.</translation>
     </message>
     <message>
-        <location filename="../views/studio/CandidateReview.cpp" line="37"/>
+        <location filename="../views/studio/CandidateReview.cpp" line="16"/>
         <source>The installed tables are not known: a candidate has nothing to be compared with.</source>
         <translation>De installerte tabellene er ikke kjent: en kandidat har ingenting å sammenlignes med.</translation>
     </message>
@@ -512,22 +598,22 @@ Avvist: reglene som gjelder, blir stående.</translation>
 <context>
     <name>weft::CommitJournalDialog</name>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="27"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="25"/>
         <source>Commit Journal</source>
         <translation>Commit-logg</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="35"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="33"/>
         <source>Select a commit to see its details.</source>
         <translation>Velg en commit for å se detaljene.</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="62"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="60"/>
         <source>%1 · commits: %2</source>
         <translation>%1 · commits: %2</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="78"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="76"/>
         <source>%1
 Event: %2
 
@@ -538,12 +624,12 @@ Hendelse: %2
 %3</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="82"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="80"/>
         <source>Plan: %1</source>
         <translation>Plan: %1</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="82"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="80"/>
         <source>OpenSM files: %1, %2</source>
         <translation>OpenSM-filer: %1, %2</translation>
     </message>
@@ -589,68 +675,68 @@ Hendelse: %2
 <context>
     <name>weft::CommitRecoveryDialog</name>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="100"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="98"/>
         <source>its files were written and never verified</source>
         <translation>filene ble skrevet, men aldri verifisert</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="101"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="99"/>
         <source>it stopped while writing its files</source>
         <translation>den stoppet mens filene ble skrevet</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="102"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="100"/>
         <source>A commit of %1 was started %2 by %3 and never finished: %4.</source>
         <translation>En innføring av %1 ble startet %2 av %3 og aldri fullført: %4.</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="111"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="109"/>
         <source>Unfinished Commit</source>
         <translation>Ufullført innføring</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="116"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="112"/>
         <source>OpenSM&apos;s files: %1 and %2. Until it is recovered, Approve is refused.
 
 Verify: OpenSM reloads the files the commit wrote and Weft reads the fabric back; if it holds that plan the commit is finished, else the backups go back and are verified.
 Roll back: the backups go back at once and are verified.</source>
         <translation>OpenSMs filer: %1 og %2. Til den er gjenopprettet, blir Godkjenn avvist.
 
-Verifiser: OpenSM leser inn filene innsendingen skrev, og Weft leser fabricen tilbake; holder den planen, er innsendingen fullført, ellers legges sikkerhetskopiene tilbake og verifiseres.
+Verifiser: OpenSM leser inn filene innføringen skrev, og Weft leser fabricen tilbake; holder den planen, er innføringen fullført, ellers legges sikkerhetskopiene tilbake og verifiseres.
 Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="127"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="123"/>
         <source>The recovery&apos;s steps appear here.</source>
         <translation>Stegene i gjenopprettingen vises her.</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="128"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="124"/>
         <source>&amp;Verify the Fabric (Roll Back If It Does Not Hold)</source>
         <translation>&amp;Verifiser fabricen (rull tilbake om den ikke holder)</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="130"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="126"/>
         <source>&amp;Roll Back to the Backups</source>
         <translation>&amp;Rull tilbake til sikkerhetskopiene</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="132"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="128"/>
         <source>&amp;Leave It for Now</source>
         <translation>&amp;La den ligge inntil videre</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="166"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="162"/>
         <source>Recovering…</source>
         <translation>Gjenoppretter …</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="166"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="162"/>
         <source>Rolling back…</source>
         <translation>Ruller tilbake…</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="189"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="185"/>
         <source>&amp;Close</source>
         <translation>&amp;Lukk</translation>
     </message>
@@ -658,97 +744,92 @@ Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</tran
 <context>
     <name>weft::DiffReview</name>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="97"/>
+        <location filename="../views/review/DiffReview.cpp" line="99"/>
         <source>Switch</source>
         <translation>Svitsj</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="97"/>
+        <location filename="../views/review/DiffReview.cpp" line="99"/>
         <source>LID</source>
         <translation>LID</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="97"/>
+        <location filename="../views/review/DiffReview.cpp" line="99"/>
         <source>Entries changed</source>
         <translation>Endrede oppføringer</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="97"/>
+        <location filename="../views/review/DiffReview.cpp" line="99"/>
         <source>Blocks sent</source>
         <translation>Blokker sendt</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="97"/>
+        <location filename="../views/review/DiffReview.cpp" line="99"/>
         <source>SMPs</source>
         <translation>SMP-er</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="110"/>
+        <location filename="../views/review/DiffReview.cpp" line="112"/>
         <source>partitions.conf does not change.</source>
         <translation>partitions.conf endres ikke.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="114"/>
+        <location filename="../views/review/DiffReview.cpp" line="116"/>
         <source>The commit report appears here after Approve.</source>
         <translation>Rapporten fra innføringen vises her etter Godkjenn.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="119"/>
+        <location filename="../views/review/DiffReview.cpp" line="122"/>
         <source>Partition</source>
         <translation>Partisjon</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="119"/>
+        <location filename="../views/review/DiffReview.cpp" line="122"/>
         <source>Policy</source>
         <translation>Policy</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="119"/>
+        <location filename="../views/review/DiffReview.cpp" line="122"/>
         <source>Met</source>
         <translation>Oppfylt</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="119"/>
+        <location filename="../views/review/DiffReview.cpp" line="122"/>
         <source>SL</source>
         <translation>SL</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="119"/>
+        <location filename="../views/review/DiffReview.cpp" line="122"/>
         <source>VL</source>
         <translation>VL</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="125"/>
+        <location filename="../views/review/DiffReview.cpp" line="128"/>
         <source>The VL is the one the commit has OpenSM map the SL to (QoS); without QoS OpenSM keeps every partition on SL 0.</source>
         <translation>VL er den som innføringen får OpenSM til å knytte SL-en til (QoS); uten QoS holder OpenSM alle partisjoner på SL 0.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="130"/>
+        <location filename="../views/review/DiffReview.cpp" line="133"/>
         <source>&amp;Approve…</source>
         <translation>&amp;Godkjenn …</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="132"/>
+        <location filename="../views/review/DiffReview.cpp" line="135"/>
         <source>Commit &amp;Target…</source>
         <translation>&amp;Mål for innføring …</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="204"/>
-        <source>Run a routing preview to review what it would change.</source>
-        <translation>Kjør en forhåndsvisning av rutingen for å se hva den ville endre.</translation>
-    </message>
-    <message>
-        <location filename="../views/review/DiffReview.cpp" line="236"/>
+        <location filename="../views/review/DiffReview.cpp" line="213"/>
         <source>GUID 0x%1; blocks %2</source>
         <translation>GUID 0x%1; blokker %2</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="279"/>
+        <location filename="../views/review/DiffReview.cpp" line="276"/>
         <source>yes</source>
         <translation>ja</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="279"/>
+        <location filename="../views/review/DiffReview.cpp" line="276"/>
         <source>no: %n violation(s)</source>
         <translation>
             <numerusform>nei: %n brudd</numerusform>
@@ -756,7 +837,7 @@ Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</tran
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="293"/>
+        <location filename="../views/review/DiffReview.cpp" line="290"/>
         <source>Strict mode: %n isolation violation(s) block the commit</source>
         <translation>
             <numerusform>Streng modus: %n isolasjonsbrudd stopper innføringen</numerusform>
@@ -764,7 +845,7 @@ Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</tran
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="294"/>
+        <location filename="../views/review/DiffReview.cpp" line="291"/>
         <source>Accept %n isolation violation(s)</source>
         <translation>
             <numerusform>Godta %n isolasjonsbrudd</numerusform>
@@ -772,17 +853,12 @@ Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</tran
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="318"/>
+        <location filename="../views/review/DiffReview.cpp" line="350"/>
         <source>OpenSM runs on %1.</source>
         <translation>OpenSM kjører på %1.</translation>
     </message>
-    <message>
-        <location filename="../views/review/DiffReview.cpp" line="319"/>
-        <source>OpenSM&apos;s port not found on the fabric (%1); the commit infers it from the P_Key tables.</source>
-        <translation>Fant ikke porten til OpenSM i nettet (%1); innføringen utleder den fra P_Key-tabellene.</translation>
-    </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="330"/>
+        <location filename="../views/review/DiffReview.cpp" line="339"/>
         <source>%n switch(es) change</source>
         <translation>
             <numerusform>%n svitsj endres</numerusform>
@@ -790,59 +866,117 @@ Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</tran
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="331"/>
+        <location filename="../views/review/DiffReview.cpp" line="340"/>
         <source>%1 LFT entries in %2 blocks, %3 P_Key blocks; OpenSM sends %4 SMPs.</source>
         <translation>%1 LFT-oppføringer i %2 blokker, %3 P_Key-blokker; OpenSM sender %4 SMP-er.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="335"/>
+        <location filename="../views/review/DiffReview.cpp" line="346"/>
         <source>No current tables are known: every switch is counted as starting empty.</source>
         <translation>Ingen gjeldende tabeller er kjent: hver svitsj regnes som tom fra start.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="350"/>
+        <location filename="../views/review/DiffReview.cpp" line="373"/>
         <source>No commit target: Approve writes the plan files.</source>
         <translation>Ikke noe mål for innføring: Godkjenn skriver planfilene.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="351"/>
-        <source>Commit target: %1 and %2</source>
-        <translation>Mål for innføring: %1 og %2</translation>
-    </message>
-    <message>
-        <location filename="../views/review/DiffReview.cpp" line="359"/>
+        <location filename="../views/review/DiffReview.cpp" line="383"/>
         <source>there is no plan to write</source>
         <translation>det finnes ingen plan å skrive</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="370"/>
+        <location filename="../views/review/DiffReview.cpp" line="396"/>
         <source>Plan written to %1: plan.lfts (load with opensm -R file -U) and partitions.conf.</source>
         <translation>Planen er skrevet til %1: plan.lfts (lastes med opensm -R file -U) og partitions.conf.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="386"/>
+        <location filename="../views/review/DiffReview.cpp" line="325"/>
+        <location filename="../views/review/DiffReview.cpp" line="413"/>
+        <location filename="../views/review/DiffReview.cpp" line="445"/>
         <source>Approve refused: %1</source>
         <translation>Godkjenning avvist: %1</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="392"/>
+        <location filename="../views/review/DiffReview.cpp" line="248"/>
+        <source>Run a routing preview (or review a studio candidate) to see what it would change.</source>
+        <translation>Kjør en forhåndsvisning av ruting (eller gå gjennom en kandidat fra studioet) for å se hva den ville endre.</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="300"/>
+        <source>there is no plan to approve</source>
+        <translation>det finnes ingen plan å godkjenne</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/review/DiffReview.cpp" line="304"/>
+        <source>strict mode: %n isolation violation(s) block the commit</source>
+        <translation>
+            <numerusform>streng modus: %n isolasjonsbrudd stopper innføringen</numerusform>
+            <numerusform>streng modus: %n isolasjonsbrudd stopper innføringen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/review/DiffReview.cpp" line="306"/>
+        <source>accept the %n isolation violation(s) first</source>
+        <translation>
+            <numerusform>godta først %n isolasjonsbrudd</numerusform>
+            <numerusform>godta først de %n isolasjonsbruddene</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="329"/>
+        <source>Install this plan: OpenSM reloads its files, Weft reads every table back and rolls back on a mismatch</source>
+        <translation>Innfør denne planen: OpenSM laster filene sine på nytt, Weft leser alle tabellene tilbake og ruller tilbake ved avvik</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="348"/>
+        <source>Counted against the tables and P_Key tables %1.</source>
+        <translation>Regnet mot tabellene og P_Key-tabellene %1.</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="351"/>
+        <source>OpenSM&apos;s port was not found: the P_Key figures assume no port is SELF.</source>
+        <translation>Porten til OpenSM ble ikke funnet: P_Key-tallene forutsetter at ingen port er SELF.</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="353"/>
+        <source>Counted against %1; the P_Key tables are assumed to be those OpenSM programs for the partitions as opened.</source>
+        <translation>Regnet mot %1; P_Key-tabellene antas å være dem OpenSM programmerer for partisjonene slik de ble åpnet.</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="357"/>
+        <source>Made for a what-if (%1): Approve installs it only as a pre-emptive plan, valid on the fabric as it is.</source>
+        <translation>Laget for et hva-om-scenario (%1): Godkjenn innfører den bare som en forebyggende plan, gyldig på fabricen slik den er.</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="374"/>
+        <source>Commit target: %1 and %2, through %3</source>
+        <translation>Mål for innføring: %1 og %2, gjennom %3</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="376"/>
+        <source>the first adapter</source>
+        <translation>den første adapteren</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="419"/>
         <source>Write the Plan Files To</source>
         <translation>Skriv planfilene til</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="398"/>
+        <location filename="../views/review/DiffReview.cpp" line="425"/>
         <source>Cannot Write the Plan</source>
         <translation>Kan ikke skrive planen</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="403"/>
+        <location filename="../views/review/DiffReview.cpp" line="430"/>
         <source>Approve refused: %1
 Recover it first (Fabric &gt; Recover Unfinished Commit…).</source>
         <translation>Godkjenn avvist: %1
 Gjenopprett den først (Fabric &gt; Gjenopprett ufullført innføring …).</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="407"/>
+        <location filename="../views/review/DiffReview.cpp" line="434"/>
         <source>Install this plan on the fabric now?
 
 %1
@@ -855,7 +989,7 @@ OpenSM reloads %2 and %3; Weft reads the tables back and rolls back on a mismatc
 OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake ved avvik.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="410"/>
+        <location filename="../views/review/DiffReview.cpp" line="437"/>
         <source>You accept %n isolation violation(s):</source>
         <translation>
             <numerusform>Du godtar %n isolasjonsbrudd:</numerusform>
@@ -863,75 +997,42 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="413"/>
+        <location filename="../views/review/DiffReview.cpp" line="440"/>
         <source>Approve the Plan</source>
         <translation>Godkjenn planen</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="421"/>
-        <source>Unattended commit refused: %1</source>
-        <translation>Uovervåket innføring avvist: %1</translation>
-    </message>
-    <message>
-        <location filename="../views/review/DiffReview.cpp" line="427"/>
-        <source>there is no plan to commit</source>
-        <translation>det finnes ingen plan å innføre</translation>
-    </message>
-    <message>
-        <location filename="../views/review/DiffReview.cpp" line="429"/>
-        <source>a commit is running</source>
-        <translation>en innføring pågår</translation>
-    </message>
-    <message>
-        <location filename="../views/review/DiffReview.cpp" line="434"/>
-        <source>no commit target is configured (Fabric ▸ Commit Target…)</source>
-        <translation>ingen innføringsmål er satt opp (Fabric ▸ Mål for innføring …)</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="440"/>
-        <source>%n isolation violation(s) need an operator&apos;s approval</source>
-        <translation>
-            <numerusform>%n isolasjonsbrudd trenger en operatørs godkjenning</numerusform>
-            <numerusform>%n isolasjonsbrudd trenger en operatørs godkjenning</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../views/review/DiffReview.cpp" line="458"/>
-        <source>Committing…</source>
-        <translation>Innfører …</translation>
-    </message>
-    <message>
-        <location filename="../views/review/DiffReview.cpp" line="483"/>
+        <location filename="../views/review/DiffReview.cpp" line="454"/>
         <source>Commit Target</source>
         <translation>Mål for innføring</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="490"/>
+        <location filename="../views/review/DiffReview.cpp" line="461"/>
         <source>The files of an OpenSM started with -R file -U LFTS -P PARTITIONS. Leave the first empty to write plan files instead.</source>
         <translation>Filene til en OpenSM startet med -R file -U LFTS -P PARTITIONS. La den første stå tom for å skrive planfiler i stedet.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="491"/>
+        <location filename="../views/review/DiffReview.cpp" line="462"/>
         <source>LFT dump (-U):</source>
         <translation>LFT-dump (-U):</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="492"/>
+        <location filename="../views/review/DiffReview.cpp" line="463"/>
         <source>partitions.conf (-P):</source>
         <translation>partitions.conf (-P):</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="493"/>
+        <location filename="../views/review/DiffReview.cpp" line="464"/>
         <source>OpenSM pid file:</source>
         <translation>OpenSMs pid-fil:</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="494"/>
+        <location filename="../views/review/DiffReview.cpp" line="465"/>
         <source>OpenSM log (optional):</source>
         <translation>OpenSMs logg (valgfri):</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="495"/>
+        <location filename="../views/review/DiffReview.cpp" line="466"/>
         <source>OpenSM options file (-F; needed for service levels):</source>
         <translation>OpenSM-innstillingsfil (-F; trengs for tjenestenivåer):</translation>
     </message>
@@ -939,42 +1040,42 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::DiscoveryDialog</name>
     <message>
-        <location filename="../views/live/DiscoveryDialog.cpp" line="16"/>
+        <location filename="../views/live/DiscoveryDialog.cpp" line="18"/>
         <source>Discover the Fabric</source>
         <translation>Oppdag fabricen</translation>
     </message>
     <message>
-        <location filename="../views/live/DiscoveryDialog.cpp" line="25"/>
+        <location filename="../views/live/DiscoveryDialog.cpp" line="27"/>
         <source>Weft reads the subnet as ibnetdiscover does, then every switch&apos;s forwarding table and the ports&apos; P_Key tables, through this port:</source>
         <translation>Weft leser subnettet slik ibnetdiscover gjør, deretter hver svitsjs videresendingstabell og portenes P_Key-tabeller, gjennom denne porten:</translation>
     </message>
     <message>
-        <location filename="../views/live/DiscoveryDialog.cpp" line="30"/>
+        <location filename="../views/live/DiscoveryDialog.cpp" line="32"/>
         <source>&amp;Discover</source>
         <translation>&amp;Oppdag</translation>
     </message>
     <message>
-        <location filename="../views/live/DiscoveryDialog.cpp" line="36"/>
+        <location filename="../views/live/DiscoveryDialog.cpp" line="38"/>
         <source>&amp;Adapter:</source>
         <translation>&amp;Adapter:</translation>
     </message>
     <message>
-        <location filename="../views/live/DiscoveryDialog.cpp" line="37"/>
+        <location filename="../views/live/DiscoveryDialog.cpp" line="39"/>
         <source>&amp;Port:</source>
         <translation>&amp;Port:</translation>
     </message>
     <message>
-        <location filename="../views/live/DiscoveryDialog.cpp" line="69"/>
+        <location filename="../views/live/DiscoveryDialog.cpp" line="71"/>
         <source>First active port</source>
         <translation>Første aktive port</translation>
     </message>
     <message>
-        <location filename="../views/live/DiscoveryDialog.cpp" line="71"/>
+        <location filename="../views/live/DiscoveryDialog.cpp" line="73"/>
         <source>Port %1 (active, LID %2)</source>
         <translation>Port %1 (aktiv, LID %2)</translation>
     </message>
     <message>
-        <location filename="../views/live/DiscoveryDialog.cpp" line="72"/>
+        <location filename="../views/live/DiscoveryDialog.cpp" line="74"/>
         <source>Port %1 (not active)</source>
         <translation>Port %1 (ikke aktiv)</translation>
     </message>
@@ -982,37 +1083,37 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::FabricChangesPanel</name>
     <message>
-        <location filename="../views/live/FabricChangesPanel.cpp" line="81"/>
+        <location filename="../views/live/FabricChangesPanel.cpp" line="82"/>
         <source>Links gone (%1)</source>
         <translation>Forsvunne lenker (%1)</translation>
     </message>
     <message>
-        <location filename="../views/live/FabricChangesPanel.cpp" line="82"/>
+        <location filename="../views/live/FabricChangesPanel.cpp" line="83"/>
         <source>New links (%1)</source>
         <translation>Nye lenker (%1)</translation>
     </message>
     <message>
-        <location filename="../views/live/FabricChangesPanel.cpp" line="83"/>
+        <location filename="../views/live/FabricChangesPanel.cpp" line="84"/>
         <source>Nodes gone (%1)</source>
         <translation>Forsvunne noder (%1)</translation>
     </message>
     <message>
-        <location filename="../views/live/FabricChangesPanel.cpp" line="84"/>
+        <location filename="../views/live/FabricChangesPanel.cpp" line="85"/>
         <source>New nodes (%1)</source>
         <translation>Nye noder (%1)</translation>
     </message>
     <message>
-        <location filename="../views/live/FabricChangesPanel.cpp" line="85"/>
+        <location filename="../views/live/FabricChangesPanel.cpp" line="86"/>
         <source>LIDs moved (%1)</source>
         <translation>Flyttede LID-er (%1)</translation>
     </message>
     <message>
-        <location filename="../views/live/FabricChangesPanel.cpp" line="87"/>
+        <location filename="../views/live/FabricChangesPanel.cpp" line="88"/>
         <source>Fabric &gt; Rediscover lists here what changed in the live fabric since it was discovered.</source>
         <translation>Fabric &gt; Oppdag på nytt viser her hva som er endret i den levende fabricen siden den ble oppdaget.</translation>
     </message>
     <message>
-        <location filename="../views/live/FabricChangesPanel.cpp" line="88"/>
+        <location filename="../views/live/FabricChangesPanel.cpp" line="89"/>
         <source>The live fabric changed since it was discovered; the map marks the cables. Open proposals are stale: discover again to plan on the fabric as it is.</source>
         <translation>Den levende fabricen er endret siden den ble oppdaget; kartet markerer kablene. Åpne forslag er utdaterte: oppdag på nytt for å planlegge på fabricen slik den er.</translation>
     </message>
@@ -1020,75 +1121,276 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::FabricDocument</name>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="111"/>
+        <location filename="../views/document/FabricDocument.cpp" line="26"/>
+        <source>Live fabric (%1)</source>
+        <translation>Levende fabric (%1)</translation>
+    </message>
+    <message>
+        <location filename="../views/document/FabricDocument.cpp" line="121"/>
         <source>A partition needs a name.</source>
         <translation>En partisjon må ha et navn.</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="117"/>
+        <location filename="../views/document/FabricDocument.cpp" line="127"/>
         <source>The partition name &quot;%1&quot; contains &quot;%2&quot;; use letters, digits, &apos;-&apos;, &apos;_&apos; or &apos;.&apos;.</source>
         <translation>Partisjonsnavnet «%1» inneholder «%2»; bruk bokstaver, sifre, &apos;-&apos;, &apos;_&apos; eller &apos;.&apos;.</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="118"/>
+        <location filename="../views/document/FabricDocument.cpp" line="128"/>
         <source>a space</source>
         <translation>et mellomrom</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="122"/>
+        <location filename="../views/document/FabricDocument.cpp" line="132"/>
         <source>A partition named &quot;%1&quot; already exists (P_Key %2).</source>
         <translation>Det finnes allerede en partisjon med navnet «%1» (P_Key %2).</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="123"/>
+        <location filename="../views/document/FabricDocument.cpp" line="133"/>
         <source>automatic</source>
         <translation>automatisk</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="132"/>
-        <location filename="../views/document/FabricDocument.cpp" line="256"/>
+        <location filename="../views/document/FabricDocument.cpp" line="142"/>
+        <location filename="../views/document/FabricDocument.cpp" line="268"/>
         <source>P_Key 0x0000 names no partition; use 0x0001 to 0x7fff.</source>
         <translation>P_Key 0x0000 betegner ingen partisjon; bruk 0x0001 til 0x7fff.</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="134"/>
+        <location filename="../views/document/FabricDocument.cpp" line="144"/>
         <source>P_Key %1 is already used by partition &quot;%2&quot;.</source>
         <translation>P_Key %1 brukes allerede av partisjonen «%2».</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="148"/>
+        <location filename="../views/document/FabricDocument.cpp" line="158"/>
         <source>There is no partition with P_Key %1.</source>
         <translation>Det finnes ingen partisjon med P_Key %1.</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="190"/>
+        <location filename="../views/document/FabricDocument.cpp" line="200"/>
         <source>no fabric is loaded to apply weights to</source>
         <translation>ingen fabric er lastet inn som vektene kan brukes på</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="193"/>
+        <location filename="../views/document/FabricDocument.cpp" line="203"/>
         <source>cannot read: %1</source>
         <translation>kan ikke leses: %1</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="224"/>
+        <location filename="../views/document/FabricDocument.cpp" line="234"/>
         <source>no fabric is loaded to bind the project to</source>
         <translation>ingen fabric er lastet inn som prosjektet kan knyttes til</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="244"/>
+        <location filename="../views/document/FabricDocument.cpp" line="256"/>
         <source>Enter a P_Key, such as 0x0012.</source>
         <translation>Skriv inn en P_Key, for eksempel 0x0012.</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="250"/>
+        <location filename="../views/document/FabricDocument.cpp" line="262"/>
         <source>&quot;%1&quot; is not a P_Key; write it in hex with 0x (0x0012) or in decimal.</source>
         <translation>«%1» er ikke en P_Key; skriv den heksadesimalt med 0x (0x0012) eller desimalt.</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="254"/>
+        <location filename="../views/document/FabricDocument.cpp" line="266"/>
         <source>P_Key %1 is wider than 16 bits.</source>
         <translation>P_Key %1 er bredere enn 16 biter.</translation>
+    </message>
+</context>
+<context>
+    <name>weft::FabricMenu</name>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="38"/>
+        <source>F&amp;abric</source>
+        <translation>F&amp;abric</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="39"/>
+        <source>&amp;Discover…</source>
+        <translation>&amp;Oppdag …</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="41"/>
+        <source>Read the live fabric through a local adapter: topology, forwarding tables and P_Key tables</source>
+        <translation>Les den levende fabricen gjennom en lokal adapter: topologi, videresendingstabeller og P_Key-tabeller</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="42"/>
+        <source>R&amp;ediscover</source>
+        <translation>Oppdag på &amp;nytt</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="46"/>
+        <source>Discover again: what changed since, or the tables the switches hold now</source>
+        <translation>Oppdag på nytt: hva som er endret siden sist, eller tabellene svitsjene har nå</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="48"/>
+        <source>&amp;Sample Port Counters</source>
+        <translation>&amp;Les porttellere</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="61"/>
+        <source>Port Counter &amp;Interval…</source>
+        <translation>&amp;Intervall for porttellere …</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="63"/>
+        <source>Port Counter Interval</source>
+        <translation>Intervall for porttellere</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="63"/>
+        <source>Seconds between readings:</source>
+        <translation>Sekunder mellom avlesninger:</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="69"/>
+        <source>&amp;Clear Counters Past 75 %</source>
+        <translation>N&amp;ullstill tellere over 75 %</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="72"/>
+        <source>Clear a port&apos;s 32-bit port counters once one passes 75 % of its range, as OpenSM&apos;s perfmgr does</source>
+        <translation>Nullstill portens 32-biters porttellere når én av dem passerer 75 % av verdiområdet sitt, slik OpenSMs perfmgr gjør</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="76"/>
+        <source>&amp;Preview Routing</source>
+        <translation>&amp;Forhåndsvis ruting</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="81"/>
+        <source>&amp;Review Changes</source>
+        <translation>&amp;Gå gjennom endringer</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="83"/>
+        <source>&amp;Approve…</source>
+        <translation>Go&amp;dkjenn …</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="84"/>
+        <source>Commit &amp;Target…</source>
+        <translation>&amp;Mål for innføring …</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="86"/>
+        <source>Commit &amp;Journal…</source>
+        <translation>&amp;Commit-logg …</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="87"/>
+        <source>&amp;Recover Unfinished Commit…</source>
+        <translation>Gjenopp&amp;rett ufullført innføring …</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="89"/>
+        <source>No unfinished commit on the commit target.</source>
+        <translation>Ingen ufullført innføring på målet for innføring.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="121"/>
+        <source>Recovery: %1</source>
+        <translation>Gjenoppretting: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="136"/>
+        <source>Open Commit Journal</source>
+        <translation>Åpne commit-logg</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="136"/>
+        <source>Commit journals (*.jsonl);;All files (*)</source>
+        <translation>Commit-logger (*.jsonl);;Alle filer (*)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="145"/>
+        <source>Commit Journal</source>
+        <translation>Commit-logg</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="145"/>
+        <source>Cannot read the commit journal:
+%1</source>
+        <translation>Kan ikke lese commit-loggen:
+%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="157"/>
+        <source>Discovering replaces the fabric shown.</source>
+        <translation>Oppdagelsen erstatter fabricen som vises.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="177"/>
+        <source>Discovering the fabric again…</source>
+        <translation>Oppdager fabricen på nytt …</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="177"/>
+        <source>Discovering the fabric…</source>
+        <translation>Oppdager fabricen …</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="178"/>
+        <source>Cancel</source>
+        <translation>Avbryt</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="180"/>
+        <source>Discover</source>
+        <translation>Oppdag</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="208"/>
+        <source>Cannot Discover the Fabric</source>
+        <translation>Kan ikke oppdage fabricen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="209"/>
+        <source>The fabric could not be read. What is shown is unchanged.</source>
+        <translation>Fabricen kunne ikke leses. Det som vises, er uendret.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/FabricMenu.cpp" line="220"/>
+        <source>Rediscovered: the fabric changed (%n change(s)); open proposals are stale</source>
+        <translation>
+            <numerusform>Oppdaget på nytt: fabricen er endret (%n endring); åpne forslag er utdaterte</numerusform>
+            <numerusform>Oppdaget på nytt: fabricen er endret (%n endringer); åpne forslag er utdaterte</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="221"/>
+        <source>Rediscovered: the topology and the tables are as they were</source>
+        <translation>Oppdaget på nytt: topologien og tabellene er som før</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="222"/>
+        <source>Rediscovered: the topology is as it was; %1</source>
+        <translation>Oppdaget på nytt: topologien er som før; %1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/FabricMenu.cpp" line="226"/>
+        <source>Discovered %n node(s) through %1; the tables and partitions are those the fabric holds</source>
+        <translation>
+            <numerusform>Oppdaget %n node gjennom %1; tabellene og partisjonene er dem fabricen har</numerusform>
+            <numerusform>Oppdaget %n noder gjennom %1; tabellene og partisjonene er dem fabricen har</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="247"/>
+        <source>Read every linked port&apos;s counters every %1 s and show the rates on the map and in the Telemetry dock</source>
+        <translation>Les tellerne til alle tilkoblede porter med %1 s mellomrom, og vis ratene på kartet og i Telemetri-panelet</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="249"/>
+        <source>Port counters can only be read from a live fabric: use Fabric ▸ Discover first</source>
+        <translation>Porttellere kan bare leses fra en levende fabric: bruk Fabric ▸ Oppdag først</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="267"/>
+        <source>Reading port counters every %1 s: the first reading primes the counters, the first rates follow one interval later</source>
+        <translation>Leser porttellere med %1 s mellomrom: den første avlesningen gir utgangsverdiene, de første ratene kommer ett intervall senere</translation>
     </message>
 </context>
 <context>
@@ -1102,17 +1404,17 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1127"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1152"/>
         <source>Measured %1 → %2: %3 MB/s, %4 % of the link, xmit wait %5/s</source>
         <translation>Målt %1 → %2: %3 MB/s, %4 % av lenken, sendeventing %5/s</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1135"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1160"/>
         <source>Errors at %1: %2</source>
         <translation>Feil ved %1: %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1201"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1226"/>
         <source>… %n more partition(s), hues repeat</source>
         <translation>
             <numerusform>… %n partisjon til, fargene gjentas</numerusform>
@@ -1120,131 +1422,131 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1204"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1229"/>
         <source>Host in several partitions</source>
         <translation>Vert i flere partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1207"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1232"/>
         <source>Tenant %1</source>
         <translation>Leietaker %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1210"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1235"/>
         <source>Host in no partition</source>
         <translation>Vert uten partisjon</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1212"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1237"/>
         <source>Cable shared by partitions</source>
         <translation>Kabel delt av partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1213"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1238"/>
         <source>Cable without partition traffic</source>
         <translation>Kabel uten partisjonstrafikk</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1216"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1241"/>
         <source>Idle cable</source>
         <translation>Ubrukt kabel</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1219"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1244"/>
         <source>Busiest: %1 % of the link</source>
         <translation>Travlest: %1 % av lenken</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1221"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1246"/>
         <source>PortXmitWait rising (ring at the port)</source>
         <translation>PortXmitWait stiger (ring ved porten)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1223"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1248"/>
         <source>Port with new errors</source>
         <translation>Port med nye feil</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1226"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1251"/>
         <source>Pod or group of switches (double-click to open)</source>
         <translation>Pod eller gruppe av svitsjer (dobbeltklikk for å åpne)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1229"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1254"/>
         <source>Hottest bundle: %1 ↔ %2</source>
         <translation>Varmeste bunt: %1 ↔ %2</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1233"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1258"/>
         <source>Cable gone since discovery (dashed)</source>
         <translation>Kabel forsvunnet siden oppdagelsen (stiplet)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1235"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1260"/>
         <source>Cable new since discovery</source>
         <translation>Kabel ny siden oppdagelsen</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1237"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1262"/>
         <source>What if: failed or removed (crossed)</source>
         <translation>Hva om: feilet eller fjernet (krysset ut)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1259"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1284"/>
         <source>Switch</source>
         <translation>Svitsj</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1262"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1287"/>
         <source>Host</source>
         <translation>Vert</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1265"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1290"/>
         <source>Router</source>
         <translation>Ruter</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1274"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1299"/>
         <source>&lt;b&gt;%1&lt;/b&gt; (%2)&lt;br&gt;GUID %3&lt;br&gt;LID %4&lt;br&gt;%5 ports, %6 cabled&lt;br&gt;Tier %7</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; (%2)&lt;br&gt;GUID %3&lt;br&gt;LID %4&lt;br&gt;%5 porter, %6 kablet&lt;br&gt;Nivå %7</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1275"/>
-        <location filename="../views/scene/FabricScene.cpp" line="1355"/>
-        <location filename="../views/scene/FabricScene.cpp" line="1728"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1300"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1380"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1753"/>
         <source>none</source>
         <translation>ingen</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1278"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1303"/>
         <source>none (no path to a host)</source>
         <translation>ingen (ingen vei til en vert)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1283"/>
-        <location filename="../views/scene/FabricScene.cpp" line="1355"/>
-        <location filename="../views/scene/FabricScene.cpp" line="1728"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1308"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1380"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1753"/>
         <source>Partitions: %1</source>
         <translation>Partisjoner: %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1283"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1308"/>
         <source>none besides the default</source>
         <translation>ingen utenom standardpartisjonen</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1286"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1311"/>
         <source>Tenant: %1</source>
         <translation>Leietaker: %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1297"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1322"/>
         <source>Port %1 → %2: load out %3, in %4</source>
         <translation>Port %1 → %2: last ut %3, inn %4</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1303"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1328"/>
         <source>… and %n more port(s)</source>
         <translation>
             <numerusform>… og %n port til</numerusform>
@@ -1252,63 +1554,63 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1342"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1367"/>
         <source>&lt;b&gt;Cable&lt;/b&gt; %1 ↔ %2</source>
         <translation>&lt;b&gt;Kabel&lt;/b&gt; %1 ↔ %2</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1345"/>
-        <location filename="../views/scene/FabricScene.cpp" line="1346"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1370"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1371"/>
         <source>Load %1 → %2: %3</source>
         <translation>Last %1 → %2: %3</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1348"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1373"/>
         <source>No routing to measure load with</source>
         <translation>Ingen ruting å måle last med</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1377"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1402"/>
         <source>Hosts under %1: %2</source>
         <translation>Verter under %1: %2</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1497"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1522"/>
         <source>Pod %1</source>
         <translation>Pod %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1500"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1525"/>
         <source>Unreached switches</source>
         <translation>Svitsjer som ikke nås</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1502"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1527"/>
         <source>Leaves</source>
-        <translation>Blader</translation>
+        <translation>Løvsvitsjer</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1504"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1529"/>
         <source>Roots</source>
-        <translation>Røtter</translation>
+        <translation>Rotsvitsjer</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1506"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1531"/>
         <source>Tier %1</source>
         <translation>Nivå %1</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1507"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1532"/>
         <source>%1, group %2</source>
         <translation>%1, gruppe %2</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1712"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1737"/>
         <source>&lt;b&gt;Bundle&lt;/b&gt; %1 ↔ %2</source>
         <translation>&lt;b&gt;Bunt&lt;/b&gt; %1 ↔ %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1713"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1738"/>
         <source>%n cable(s)</source>
         <translation>
             <numerusform>%n kabel</numerusform>
@@ -1316,22 +1618,22 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1715"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1740"/>
         <source>Load: worst %1, mean %2 (busier direction of each cable)</source>
         <translation>Last: verst %1, snitt %2 (den travleste retningen for hver kabel)</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1717"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1742"/>
         <source>The hottest bundle</source>
         <translation>Den varmeste bunten</translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1729"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1754"/>
         <source>Double-click to show its cables</source>
         <translation>Dobbeltklikk for å vise kablene</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1746"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1771"/>
         <source>%n switch(es), tier %1</source>
         <translation>
             <numerusform>%n svitsj, nivå %1</numerusform>
@@ -1339,7 +1641,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1747"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1772"/>
         <source>%n switch(es), tiers %1 to %2</source>
         <translation>
             <numerusform>%n svitsj, nivå %1 til %2</numerusform>
@@ -1347,7 +1649,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1750"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1775"/>
         <source>%n cable(s) to other groups</source>
         <translation>
             <numerusform>%n kabel til andre grupper</numerusform>
@@ -1355,7 +1657,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/scene/FabricScene.cpp" line="1751"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1776"/>
         <source>%n bundle(s)</source>
         <translation>
             <numerusform>%n bunt</numerusform>
@@ -1363,9 +1665,151 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/scene/FabricScene.cpp" line="1752"/>
+        <location filename="../views/scene/FabricScene.cpp" line="1777"/>
         <source>Double-click to show its switches</source>
         <translation>Dobbeltklikk for å vise svitsjene</translation>
+    </message>
+</context>
+<context>
+    <name>weft::FabricSession</name>
+    <message numerus="yes">
+        <location filename="../core/session/FabricSession.cpp" line="76"/>
+        <source>the forwarding tables of %n switch(es) changed</source>
+        <translation>
+            <numerusform>videresendingstabellene til %n svitsj er endret</numerusform>
+            <numerusform>videresendingstabellene til %n svitsjer er endret</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="79"/>
+        <source>P_Key tables changed</source>
+        <translation>P_Key-tabellene er endret</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="81"/>
+        <source>OpenSM now runs on %1</source>
+        <translation>OpenSM kjører nå på %1</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="127"/>
+        <source>held by the switches</source>
+        <translation>lagret i svitsjene</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="258"/>
+        <source>the first adapter</source>
+        <translation>den første adapteren</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="259"/>
+        <source>%1 port %2</source>
+        <translation>port %2 på %1</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="331"/>
+        <source>Discovery cancelled.</source>
+        <translation>Oppdagelsen ble avbrutt.</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="373"/>
+        <source>read again at %1</source>
+        <translation>lest på nytt kl. %1</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="436"/>
+        <source>another fabric is open</source>
+        <translation>en annen fabric er åpen</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="443"/>
+        <source>links gone: %1</source>
+        <translation>forsvunne lenker: %1</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="444"/>
+        <source>new links: %1</source>
+        <translation>nye lenker: %1</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="445"/>
+        <source>nodes gone: %1</source>
+        <translation>forsvunne noder: %1</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="446"/>
+        <source>new nodes: %1</source>
+        <translation>nye noder: %1</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="447"/>
+        <source>LIDs moved: %1</source>
+        <translation>flyttede LID-er: %1</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="448"/>
+        <source>The fabric changed since it was discovered (%1): this plan is stale. Discover the fabric again (Fabric ▸ Rediscover), then preview again.</source>
+        <translation>Fabricen er endret siden den ble oppdaget (%1): denne planen er utdatert. Oppdag fabricen på nytt (Fabric ▸ Oppdag på nytt), og forhåndsvis deretter på nytt.</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="453"/>
+        <source>this plan was %1: the fabric holds it now</source>
+        <translation>denne planen ble %1: fabricen har den nå</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="455"/>
+        <source>what the fabric holds changed since this plan was made (now: %1): preview or plan again</source>
+        <translation>det fabricen har, er endret siden denne planen ble laget (nå: %1): forhåndsvis eller planlegg på nytt</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="457"/>
+        <source>the partitions, policies or weights were edited since this plan was made (an edit, undo or redo): preview or plan again</source>
+        <translation>partisjonene, reglene eller vektene er redigert siden denne planen ble laget (en endring, angring eller omgjøring): forhåndsvis eller planlegg på nytt</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="460"/>
+        <source>the what-if events changed since this plan was made: plan again in the studio</source>
+        <translation>hva-om-hendelsene er endret siden denne planen ble laget: planlegg på nytt i studioet</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="467"/>
+        <source>there is no plan to commit</source>
+        <translation>det finnes ingen plan å innføre</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="469"/>
+        <location filename="../core/session/FabricSession.cpp" line="524"/>
+        <source>a commit is running</source>
+        <translation>en innføring pågår</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="526"/>
+        <source>no commit target is configured (Fabric ▸ Commit Target…)</source>
+        <translation>ikke noe mål for innføring er satt opp (Fabric ▸ Mål for innføring …)</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="528"/>
+        <source>an unfinished commit is in the journal (%1, started %2): recover it first (Fabric ▸ Recover Unfinished Commit…)</source>
+        <translation>det ligger en ufullført innføring i loggen (%1, startet %2): gjenopprett den først (Fabric ▸ Gjenopprett ufullført innføring …)</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="546"/>
+        <source>Committing %1…</source>
+        <translation>Innfører %1 …</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="546"/>
+        <source>the plan</source>
+        <translation>planen</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="570"/>
+        <source>committed at %1</source>
+        <translation>innført kl. %1</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="579"/>
+        <source>read back after the commit at %1</source>
+        <translation>lest tilbake etter innføringen kl. %1</translation>
     </message>
 </context>
 <context>
@@ -1497,6 +1941,212 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         <location filename="../views/scene/FabricView.cpp" line="540"/>
         <source>Cable load</source>
         <translation>Kabellast</translation>
+    </message>
+</context>
+<context>
+    <name>weft::FileMenu</name>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="34"/>
+        <source>&amp;File</source>
+        <translation>&amp;Fil</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="35"/>
+        <source>&amp;Open Topology…</source>
+        <translation>&amp;Åpne topologi …</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="37"/>
+        <source>Open &amp;Demo Fabric</source>
+        <translation>Åpne &amp;demofabric</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="38"/>
+        <source>The demo fabric replaces the fabric shown.</source>
+        <translation>Demofabricen erstatter fabricen som vises.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="41"/>
+        <source>Open &amp;Project…</source>
+        <translation>Åpne &amp;prosjekt …</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="43"/>
+        <source>Open &amp;LFT Dump…</source>
+        <translation>Åpne L&amp;FT-dump …</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="45"/>
+        <source>Load the forwarding tables the fabric holds now (ibroute, dump_lfts or OpenSM&apos;s dump)</source>
+        <translation>Last inn videresendingstabellene fabricen har nå (ibroute, dump_lfts eller OpenSMs dump)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="46"/>
+        <source>Open &amp;Recent</source>
+        <translation>Åpne &amp;nylig brukt</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="49"/>
+        <source>&amp;Save Project</source>
+        <translation>&amp;Lagre prosjekt</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="51"/>
+        <source>Save Project &amp;As…</source>
+        <translation>Lagre prosjekt &amp;som …</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="54"/>
+        <source>&amp;Quit</source>
+        <translation>&amp;Avslutt</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="72"/>
+        <source>Unsaved Changes</source>
+        <translation>Ulagrede endringer</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="73"/>
+        <source>%1 The partitions, policies or weights have unsaved changes. Save them as a project first?</source>
+        <translation>%1 Partisjonene, isolasjonsreglene eller vektene har ulagrede endringer. Vil du lagre dem som et prosjekt først?</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="94"/>
+        <source>open a fabric first</source>
+        <translation>åpne en fabric først</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="108"/>
+        <source>Current tables: %1</source>
+        <translation>Gjeldende tabeller: %1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/FileMenu.cpp" line="109"/>
+        <source>Current tables: %1 (%n switch(es) not fully covered)</source>
+        <translation>
+            <numerusform>Gjeldende tabeller: %1 (%n svitsj ikke fullt dekket)</numerusform>
+            <numerusform>Gjeldende tabeller: %1 (%n svitsjer ikke fullt dekket)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="117"/>
+        <source>Open LFT Dump</source>
+        <translation>Åpne LFT-dump</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="118"/>
+        <source>LFT dumps (*.lfts *.dump *.txt);;All files (*)</source>
+        <translation>LFT-dumper (*.lfts *.dump *.txt);;Alle filer (*)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="124"/>
+        <source>Cannot Open the LFT Dump</source>
+        <translation>Kan ikke åpne LFT-dumpen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="131"/>
+        <source>open the project&apos;s fabric first</source>
+        <translation>åpne prosjektets fabric først</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../app/gui/FileMenu.cpp" line="144"/>
+        <source>%n GUID(s) of the project are not in this fabric and were left out</source>
+        <translation>
+            <numerusform>%n GUID i prosjektet finnes ikke i denne fabricen og ble utelatt</numerusform>
+            <numerusform>%n GUID-er i prosjektet finnes ikke i denne fabricen og ble utelatt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="159"/>
+        <source>Saved %1</source>
+        <translation>Lagret %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="165"/>
+        <source>Opening a project replaces the partitions, policies and weights.</source>
+        <translation>Når et prosjekt åpnes, erstattes partisjonene, reglene og vektene.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="167"/>
+        <source>Open Project</source>
+        <translation>Åpne prosjekt</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="167"/>
+        <source>Weft projects (*.weft);;All files (*)</source>
+        <translation>Weft-prosjekter (*.weft);;Alle filer (*)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="173"/>
+        <location filename="../app/gui/FileMenu.cpp" line="253"/>
+        <source>Cannot Open the Project</source>
+        <translation>Kan ikke åpne prosjektet</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="178"/>
+        <source>Save Project</source>
+        <translation>Lagre prosjekt</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="178"/>
+        <source>Weft projects (*.weft)</source>
+        <translation>Weft-prosjekter (*.weft)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="185"/>
+        <location filename="../app/gui/FileMenu.cpp" line="199"/>
+        <source>Cannot Save the Project</source>
+        <translation>Kan ikke lagre prosjektet</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="232"/>
+        <source>Cannot Open the Demo Fabric</source>
+        <translation>Kan ikke åpne demofabricen</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="237"/>
+        <source>Opening a topology replaces the fabric shown.</source>
+        <translation>Når en topologi åpnes, erstattes fabricen som vises.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="240"/>
+        <source>Open Topology</source>
+        <translation>Åpne topologi</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="241"/>
+        <source>Topology files (ibnetdiscover, ibsim) (*.txt *.net *.topo);;All files (*)</source>
+        <translation>Topologifiler (ibnetdiscover, ibsim) (*.txt *.net *.topo);;Alle filer (*)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="262"/>
+        <source>Cannot Open Topology</source>
+        <translation>Kan ikke åpne topologien</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="263"/>
+        <source>%1 could not be read. The fabric shown before is unchanged.</source>
+        <translation>Kunne ikke lese %1. Fabricen som ble vist fra før, er uendret.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="288"/>
+        <source>&amp;%1 %2</source>
+        <translation>&amp;%1 %2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="289"/>
+        <source>Opening %1 replaces what is shown.</source>
+        <translation>Når %1 åpnes, erstattes det som vises.</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="296"/>
+        <source>No Recent Files</source>
+        <translation>Ingen nylig brukte filer</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FileMenu.cpp" line="300"/>
+        <source>&amp;Clear List</source>
+        <translation>&amp;Tøm listen</translation>
     </message>
 </context>
 <context>
@@ -1650,37 +2300,14 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
     </message>
 </context>
 <context>
-    <name>weft::LiveDiscovery</name>
-    <message>
-        <location filename="../views/live/LiveDiscovery.cpp" line="60"/>
-        <source>Discovery cancelled.</source>
-        <translation>Oppdagelsen ble avbrutt.</translation>
-    </message>
-    <message>
-        <location filename="../views/live/LiveDiscovery.cpp" line="63"/>
-        <source>Discovering the fabric</source>
-        <translation>Oppdager fabricen</translation>
-    </message>
-    <message>
-        <location filename="../views/live/LiveDiscovery.cpp" line="67"/>
-        <source>Reading the forwarding tables</source>
-        <translation>Leser videresendingstabellene</translation>
-    </message>
-    <message>
-        <location filename="../views/live/LiveDiscovery.cpp" line="71"/>
-        <source>Reading the P_Key tables</source>
-        <translation>Leser P_Key-tabellene</translation>
-    </message>
-</context>
-<context>
     <name>weft::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="126"/>
+        <location filename="../app/gui/MainWindow.cpp" line="82"/>
         <source>Zoom %1 %</source>
         <translation>Zoom %1 %</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="132"/>
+        <location filename="../app/gui/MainWindow.cpp" line="107"/>
         <source>Route shown both ways: %n hop(s) in all</source>
         <translation>
             <numerusform>Ruten vises begge veier: %n hopp i alt</numerusform>
@@ -1688,7 +2315,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="134"/>
+        <location filename="../app/gui/MainWindow.cpp" line="109"/>
         <source>%n nodes selected: drag the hosts onto a partition to add them</source>
         <translation>
             <numerusform>%n node valgt: dra vertene til en partisjon for å legge dem til</numerusform>
@@ -1696,778 +2323,237 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="137"/>
+        <location filename="../app/gui/MainWindow.cpp" line="84"/>
         <source>Weft</source>
         <translation>Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="157"/>
-        <source>Find a node by name, GUID or LID (&quot;lid 17&quot;)</source>
-        <translation>Finn en node etter navn, GUID eller LID («lid 17»)</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="197"/>
-        <source>Nodes</source>
-        <translation>Noder</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="205"/>
-        <source>Fabric</source>
-        <translation>Fabric</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="205"/>
-        <source>Count</source>
-        <translation>Antall</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="211"/>
-        <source>Summary</source>
-        <translation>Oversikt</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="218"/>
-        <source>Partitions</source>
-        <translation>Partisjoner</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="224"/>
-        <source>Policies</source>
-        <translation>Retningslinjer</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="229"/>
-        <source>Node Weights</source>
-        <translation>Nodevekter</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="236"/>
-        <source>Fabric as opened</source>
-        <translation>Nettet slik det ble åpnet</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="237"/>
-        <source>History</source>
-        <translation>Historikk</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="245"/>
-        <source>Routing Preview</source>
-        <translation>Forhåndsvisning av ruting</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="257"/>
-        <source>Diff Review</source>
-        <translation>Gjennomgang av endringer</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="265"/>
+        <location filename="../app/gui/MainWindow.cpp" line="186"/>
         <source>Commit: %1</source>
         <translation>Innføring: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="269"/>
-        <source>Fabric Changes</source>
-        <translation>Endringer i fabricen</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="282"/>
-        <source>LFT Inspector</source>
-        <translation>LFT-inspektør</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="290"/>
-        <source>Trace Path</source>
-        <translation>Spor vei</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="318"/>
-        <source>Telemetry</source>
-        <translation>Telemetri</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="329"/>
-        <source>Virtual Machines</source>
-        <translation>Virtuelle maskiner</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="349"/>
+        <location filename="../app/gui/MainWindow.cpp" line="183"/>
         <source>Port counters: %1</source>
         <translation>Porttellere: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="373"/>
-        <source>Reconfiguration Studio</source>
-        <translation>Rekonfigureringsstudio</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="407"/>
-        <source>OpenSM</source>
-        <translation>OpenSM</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="417"/>
-        <source>Routing Keys</source>
-        <translation>Rutingnøkler</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="433"/>
-        <source>Autopilot</source>
-        <translation>Autopilot</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="473"/>
+        <location filename="../app/gui/MainWindow.cpp" line="230"/>
         <source>No eBB results to show: run the Routing Preview with eBB on</source>
         <translation>Ingen eBB-resultater å vise: kjør forhåndsvisningen av ruting med eBB slått på</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="475"/>
+        <location filename="../app/gui/MainWindow.cpp" line="232"/>
         <source>No link limits any stream in the eBB samples</source>
         <translation>Ingen lenke begrenser noen strøm i eBB-utvalgene</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="480"/>
-        <source>&amp;File</source>
-        <translation>&amp;Fil</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="481"/>
-        <source>&amp;Open Topology…</source>
-        <translation>&amp;Åpne topologi …</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="483"/>
-        <source>Open &amp;Demo Fabric</source>
-        <translation>Åpne &amp;demofabric</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="484"/>
-        <source>Open &amp;Project…</source>
-        <translation>Åpne &amp;prosjekt …</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="486"/>
-        <source>Open &amp;LFT Dump…</source>
-        <translation>Åpne &amp;LFT-dump …</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="488"/>
-        <source>Load the forwarding tables the fabric holds now (ibroute, dump_lfts or OpenSM&apos;s dump)</source>
-        <translation>Last inn videresendingstabellene nettet har nå (ibroute, dump_lfts eller OpenSMs dump)</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="489"/>
-        <source>Open &amp;Recent</source>
-        <translation>Åpne &amp;nylig brukt</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="492"/>
-        <source>&amp;Save Project</source>
-        <translation>&amp;Lagre prosjekt</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="494"/>
-        <source>Save Project &amp;As…</source>
-        <translation>Lagre prosjekt &amp;som …</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="497"/>
-        <source>&amp;Quit</source>
-        <translation>&amp;Avslutt</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="501"/>
+        <location filename="../app/gui/MainWindow.cpp" line="239"/>
         <source>&amp;Edit</source>
         <translation>R&amp;ediger</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="502"/>
+        <location filename="../app/gui/MainWindow.cpp" line="240"/>
         <source>&amp;Undo</source>
         <translation>&amp;Angre</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="504"/>
+        <location filename="../app/gui/MainWindow.cpp" line="243"/>
         <source>&amp;Redo</source>
         <translation>&amp;Gjør om</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="509"/>
+        <location filename="../app/gui/MainWindow.cpp" line="249"/>
         <source>&amp;Find Node…</source>
         <translation>&amp;Finn node …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="515"/>
+        <location filename="../app/gui/MainWindow.cpp" line="259"/>
         <source>&amp;View</source>
         <translation>&amp;Vis</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="516"/>
+        <location filename="../app/gui/MainWindow.cpp" line="260"/>
         <source>&amp;Fit to Window</source>
         <translation>&amp;Tilpass til vinduet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="518"/>
+        <location filename="../app/gui/MainWindow.cpp" line="262"/>
         <source>Zoom &amp;In</source>
         <translation>Zoom &amp;inn</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="520"/>
+        <location filename="../app/gui/MainWindow.cpp" line="264"/>
         <source>Zoom &amp;Out</source>
         <translation>Zoom &amp;ut</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="522"/>
+        <location filename="../app/gui/MainWindow.cpp" line="266"/>
         <source>Go to &amp;Hottest Bundle</source>
         <translation>Gå til &amp;varmeste bunt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="524"/>
+        <location filename="../app/gui/MainWindow.cpp" line="268"/>
         <source>No bundle to go to: zoom a big fabric out, with cables coloured by load</source>
         <translation>Ingen bunt å gå til: zoom ut en stor fabric, med kabler farget etter last</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="528"/>
+        <location filename="../app/gui/MainWindow.cpp" line="272"/>
         <source>Show &amp;eBB Bottlenecks</source>
         <translation>Vis &amp;eBB-flaskehalser</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="531"/>
+        <location filename="../app/gui/MainWindow.cpp" line="275"/>
         <source>Highlight the links that limit the most streams in the eBB samples, with the share they limit</source>
         <translation>Fremhev lenkene som begrenser flest strømmer i eBB-utvalgene, med andelen de begrenser</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="541"/>
+        <location filename="../app/gui/MainWindow.cpp" line="281"/>
         <source>&amp;Language</source>
         <translation>&amp;Språk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="543"/>
-        <source>F&amp;abric</source>
-        <translation>F&amp;abric</translation>
+        <location filename="../app/gui/MainWindow.cpp" line="509"/>
+        <source>Weft is closing.</source>
+        <translation>Weft avsluttes.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="544"/>
-        <source>&amp;Discover…</source>
-        <translation>&amp;Oppdag…</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="546"/>
-        <source>Read the live fabric through a local adapter: topology, forwarding tables and P_Key tables</source>
-        <translation>Les den levende fabricen gjennom en lokal adapter: topologi, videresendingstabeller og P_Key-tabeller</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="547"/>
-        <source>R&amp;ediscover</source>
-        <translation>Oppdag på &amp;nytt</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="549"/>
-        <source>Discover again and show what changed since the fabric shown was discovered</source>
-        <translation>Oppdag på nytt og vis hva som er endret siden den viste fabricen ble oppdaget</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="551"/>
-        <source>&amp;Sample Port Counters</source>
-        <translation>&amp;Les porttellere</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="555"/>
-        <source>Port Counter &amp;Interval…</source>
-        <translation>&amp;Intervall for porttellere…</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="557"/>
-        <source>Port Counter Interval</source>
-        <translation>Intervall for porttellere</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="557"/>
-        <source>Seconds between readings:</source>
-        <translation>Sekunder mellom avlesninger:</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="568"/>
-        <source>&amp;Clear Counters Past 75 %</source>
-        <translation>&amp;Nullstill tellere over 75 %</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="571"/>
-        <source>Clear a port&apos;s 32-bit port counters once one passes 75 % of its range, as OpenSM&apos;s perfmgr does</source>
-        <translation>Nullstill en ports 32-biters porttellere når én passerer 75 % av området sitt, slik OpenSMs perfmgr gjør</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="581"/>
-        <source>&amp;Preview Routing</source>
-        <translation>&amp;Forhåndsvis ruting</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="587"/>
-        <source>&amp;Review Changes</source>
-        <translation>&amp;Gå gjennom endringer</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="592"/>
-        <source>&amp;Approve…</source>
-        <translation>&amp;Godkjenn …</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="593"/>
-        <source>Commit &amp;Target…</source>
-        <translation>&amp;Mål for innføring …</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="595"/>
-        <location filename="../app/gui/Screenshots.cpp" line="295"/>
+        <location filename="../app/gui/Screenshots.cpp" line="297"/>
         <source>Commit &amp;Journal…</source>
         <translation>Commit-&amp;logg…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="596"/>
-        <source>&amp;Recover Unfinished Commit…</source>
-        <translation>&amp;Gjenopprett ufullført innføring …</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="598"/>
-        <source>No unfinished commit on the commit target.</source>
-        <translation>Ingen ufullført innføring på målet for innføring.</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="601"/>
+        <location filename="../app/gui/MainWindow.cpp" line="287"/>
         <source>&amp;Help</source>
         <translation>&amp;Hjelp</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="602"/>
+        <location filename="../app/gui/MainWindow.cpp" line="288"/>
         <source>&amp;About Weft</source>
         <translation>&amp;Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="604"/>
+        <location filename="../app/gui/MainWindow.cpp" line="290"/>
         <source>About &amp;Qt</source>
         <translation>Om &amp;Qt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="618"/>
+        <location filename="../app/gui/MainWindow.cpp" line="302"/>
         <source>System Language</source>
         <translation>Systemets språk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="636"/>
+        <location filename="../app/gui/MainWindow.cpp" line="320"/>
         <source>The new language applies when Weft is started again.</source>
         <translation>Det nye språket gjelder fra neste gang Weft startes.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="654"/>
-        <source>Recovery: %1</source>
-        <translation>Gjenoppretting: %1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="670"/>
-        <source>Open Commit Journal</source>
-        <translation>Åpne commit-logg</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="671"/>
-        <source>Commit journals (*.jsonl);;All files (*)</source>
-        <translation>Commit-logger (*.jsonl);;Alle filer (*)</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="680"/>
-        <source>Commit Journal</source>
-        <translation>Commit-logg</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="680"/>
-        <source>Cannot read the commit journal:
-%1</source>
-        <translation>Kan ikke lese commit-loggen:
-%1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="706"/>
-        <source>Unsaved Changes</source>
-        <translation>Ulagrede endringer</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="706"/>
-        <source>The partitions have unsaved changes. Save them as a project?</source>
-        <translation>Partisjonene har ulagrede endringer. Vil du lagre dem som et prosjekt?</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="723"/>
+        <location filename="../app/gui/MainWindow.cpp" line="193"/>
         <source>%1[*] — Weft</source>
         <translation>%1[*] — Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="730"/>
+        <location filename="../app/gui/MainWindow.cpp" line="196"/>
         <source>Laying out the fabric (%1 nodes)…</source>
         <translation>Plasserer nodene i fabricen (%1 noder) …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="774"/>
-        <source>Discovering the fabric again…</source>
-        <translation>Oppdager fabricen på nytt…</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="774"/>
-        <source>Discovering the fabric…</source>
-        <translation>Oppdager fabricen…</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="775"/>
-        <source>Cancel</source>
-        <translation>Avbryt</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="777"/>
-        <source>Discover</source>
-        <translation>Oppdag</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="802"/>
-        <source>Cannot Discover the Fabric</source>
-        <translation>Kan ikke oppdage fabricen</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="803"/>
-        <source>The fabric could not be read. What is shown is unchanged.</source>
-        <translation>Fabricen kunne ikke leses. Det som vises, er uendret.</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="812"/>
-        <source>first adapter</source>
-        <translation>første adapter</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="821"/>
-        <source>Rediscovered: the fabric changed (%n change(s)); open proposals are stale</source>
-        <translation>
-            <numerusform>Oppdaget på nytt: fabricen er endret (%n endring); åpne forslag er utdaterte</numerusform>
-            <numerusform>Oppdaget på nytt: fabricen er endret (%n endringer); åpne forslag er utdaterte</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="823"/>
-        <source>Rediscovered: no change since the fabric was discovered</source>
-        <translation>Oppdaget på nytt: ingen endring siden fabricen ble oppdaget</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="834"/>
-        <source>Live fabric (%1)</source>
-        <translation>Levende fabric (%1)</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="837"/>
-        <source>held by the switches</source>
-        <translation>holdt av svitsjene</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="839"/>
-        <source>Discovered %n node(s); the tables and partitions are those the fabric holds</source>
-        <translation>
-            <numerusform>Oppdaget %n node; tabellene og partisjonene er dem fabricen holder</numerusform>
-            <numerusform>Oppdaget %n noder; tabellene og partisjonene er dem fabricen holder</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="920"/>
-        <source>Read every linked port&apos;s counters each %1 s and show the rates on the map and in the Telemetry dock</source>
-        <translation>Les tellerne til hver tilkoblede port hvert %1. sekund og vis ratene på kartet og i telemetripanelet</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="922"/>
-        <source>Port counters can only be read from a live fabric: use Fabric ▸ Discover first</source>
-        <translation>Porttellere kan bare leses fra en levende fabric: bruk Fabric ▸ Oppdag først</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="955"/>
-        <source>Reading port counters every %1 s; the first rates follow one interval after the first reading</source>
-        <translation>Leser porttellere hvert %1. sekund; de første ratene kommer ett intervall etter første avlesning</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="972"/>
-        <source>View</source>
-        <translation>Visning</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="977"/>
-        <location filename="../app/gui/MainWindow.cpp" line="983"/>
-        <source>Plain</source>
-        <translation>Enkel</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="978"/>
-        <source>By load</source>
-        <translation>Etter last</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="979"/>
-        <source>By measured load</source>
-        <translation>Etter målt last</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="980"/>
-        <location filename="../app/gui/MainWindow.cpp" line="984"/>
-        <source>By partition</source>
-        <translation>Etter partisjon</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="985"/>
-        <source>By tenant</source>
-        <translation>Etter leietaker</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="988"/>
-        <source>Current tables</source>
-        <translation>Gjeldende tabeller</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="989"/>
-        <source>Proposed (preview)</source>
-        <translation>Foreslått (forhåndsvisning)</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="994"/>
-        <source>Find node: name, GUID or LID</source>
-        <translation>Finn node: navn, GUID eller LID</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="998"/>
-        <source> Cables: </source>
-        <translation> Kabler: </translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1000"/>
-        <source>  Hosts: </source>
-        <translation>  Verter: </translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1002"/>
-        <source>  Routing: </source>
-        <translation>  Ruting: </translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1025"/>
+        <location filename="../app/gui/MainWindow.cpp" line="256"/>
         <source>No node matches &quot;%1&quot;</source>
         <translation>Ingen node passer med «%1»</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1034"/>
-        <source>open a fabric first</source>
-        <translation>åpne et nett først</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1048"/>
-        <source>Current tables: %1</source>
-        <translation>Gjeldende tabeller: %1</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="1049"/>
-        <source>Current tables: %1 (%n switch(es) not fully covered)</source>
-        <translation>
-            <numerusform>Gjeldende tabeller: %1 (%n svitsj ikke fullt dekket)</numerusform>
-            <numerusform>Gjeldende tabeller: %1 (%n svitsjer ikke fullt dekket)</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1057"/>
-        <source>Open LFT Dump</source>
-        <translation>Åpne LFT-dump</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1058"/>
-        <source>LFT dumps (*.lfts *.dump *.txt);;All files (*)</source>
-        <translation>LFT-dumper (*.lfts *.dump *.txt);;Alle filer (*)</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1064"/>
-        <source>Cannot Open the LFT Dump</source>
-        <translation>Kan ikke åpne LFT-dumpen</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1071"/>
-        <source>open the project&apos;s fabric first</source>
-        <translation>åpne prosjektets nett først</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="1084"/>
-        <source>%n GUID(s) of the project are not in this fabric and were left out</source>
-        <translation>
-            <numerusform>%n GUID i prosjektet finnes ikke i dette nettet og ble utelatt</numerusform>
-            <numerusform>%n GUID-er i prosjektet finnes ikke i dette nettet og ble utelatt</numerusform>
-        </translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1098"/>
-        <source>Saved %1</source>
-        <translation>Lagret %1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1105"/>
-        <source>Open Project</source>
-        <translation>Åpne prosjekt</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1106"/>
-        <source>Weft projects (*.weft);;All files (*)</source>
-        <translation>Weft-prosjekter (*.weft);;Alle filer (*)</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1112"/>
-        <location filename="../app/gui/MainWindow.cpp" line="1193"/>
-        <source>Cannot Open the Project</source>
-        <translation>Kan ikke åpne prosjektet</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1118"/>
-        <source>Save Project</source>
-        <translation>Lagre prosjekt</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1119"/>
-        <source>Weft projects (*.weft)</source>
-        <translation>Weft-prosjekter (*.weft)</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1126"/>
-        <location filename="../app/gui/MainWindow.cpp" line="1140"/>
-        <source>Cannot Save the Project</source>
-        <translation>Kan ikke lagre prosjektet</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1173"/>
-        <source>Cannot Open the Demo Fabric</source>
-        <translation>Kan ikke åpne demofabricen</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1180"/>
-        <source>Open Topology</source>
-        <translation>Åpne topologi</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1181"/>
-        <source>Topology files (ibnetdiscover, ibsim) (*.txt *.net *.topo);;All files (*)</source>
-        <translation>Topologifiler (ibnetdiscover, ibsim) (*.txt *.net *.topo);;Alle filer (*)</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1202"/>
-        <source>Cannot Open Topology</source>
-        <translation>Kan ikke åpne topologien</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1203"/>
-        <source>%1 could not be read. The fabric shown before is unchanged.</source>
-        <translation>Kunne ikke lese %1. Fabricen som ble vist fra før, er uendret.</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1228"/>
-        <source>&amp;%1 %2</source>
-        <translation>&amp;%1 %2</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1234"/>
-        <source>No Recent Files</source>
-        <translation>Ingen nylig brukte filer</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1238"/>
-        <source>&amp;Clear List</source>
-        <translation>&amp;Tøm listen</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1246"/>
+        <location filename="../app/gui/MainWindow.cpp" line="480"/>
         <source>About Weft</source>
         <translation>Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1247"/>
+        <location filename="../app/gui/MainWindow.cpp" line="481"/>
         <source>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;A fabric manager for InfiniBand: topology, partitions and routing, previewed before they reach the subnet manager.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;En fabric-forvalter for InfiniBand: topologi, partisjoner og ruting, forhåndsvist før de når subnet-manageren.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1259"/>
-        <source>Switches</source>
-        <translation>Svitsjer</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1260"/>
-        <source>Hosts (channel adapters)</source>
-        <translation>Verter (kanaladaptere)</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1262"/>
-        <source>Routers</source>
-        <translation>Rutere</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1263"/>
-        <source>Cables</source>
-        <translation>Kabler</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1264"/>
-        <source>Between switches</source>
-        <translation>Mellom svitsjer</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1265"/>
-        <source>To hosts and routers</source>
-        <translation>Til verter og rutere</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1266"/>
-        <source>Switch tiers</source>
-        <translation>Svitsjnivåer</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1270"/>
-        <source>Tier 1 (leaves)</source>
-        <translation>Nivå 1 (løvsvitsjer)</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1272"/>
-        <source>Tier %1 (roots)</source>
-        <translation>Nivå %1 (rotsvitsjer)</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1274"/>
-        <source>Tier %1</source>
-        <translation>Nivå %1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1278"/>
-        <source>Switches with no path to a host</source>
-        <translation>Svitsjer uten vei til en vert</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1279"/>
-        <source>none assigned</source>
-        <translation>ingen tildelt</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1280"/>
-        <source>%1–%2</source>
-        <translation>%1–%2</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1281"/>
-        <source>LID range</source>
-        <translation>LID-område</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1282"/>
-        <source>LIDs assigned</source>
-        <translation>Tildelte LID-er</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1289"/>
+        <location filename="../app/gui/MainWindow.cpp" line="394"/>
         <source>No fabric</source>
         <translation>Ingen fabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="1293"/>
+        <location filename="../app/gui/MainWindow.cpp" line="399"/>
         <source>Switches: %1 · Hosts: %2 · Cables: %3</source>
         <translation>Svitsjer: %1 · Verter: %2 · Kabler: %3</translation>
+    </message>
+</context>
+<context>
+    <name>weft::MapToolBar</name>
+    <message>
+        <location filename="../app/gui/MapToolBar.cpp" line="21"/>
+        <source>View</source>
+        <translation>Visning</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MapToolBar.cpp" line="27"/>
+        <location filename="../app/gui/MapToolBar.cpp" line="33"/>
+        <source>Plain</source>
+        <translation>Ensfarget</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MapToolBar.cpp" line="28"/>
+        <source>By load</source>
+        <translation>Etter last</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MapToolBar.cpp" line="29"/>
+        <source>By measured load</source>
+        <translation>Etter målt last</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MapToolBar.cpp" line="30"/>
+        <location filename="../app/gui/MapToolBar.cpp" line="34"/>
+        <source>By partition</source>
+        <translation>Etter partisjon</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MapToolBar.cpp" line="35"/>
+        <source>By tenant</source>
+        <translation>Etter leietaker</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MapToolBar.cpp" line="38"/>
+        <source>Current tables</source>
+        <translation>Gjeldende tabeller</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MapToolBar.cpp" line="39"/>
+        <source>Proposed (preview)</source>
+        <translation>Foreslåtte (forhåndsvisning)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MapToolBar.cpp" line="43"/>
+        <source>Find node: name, GUID or LID</source>
+        <translation>Finn node: navn, GUID eller LID</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MapToolBar.cpp" line="47"/>
+        <source> Cables: </source>
+        <translation> Kabler: </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MapToolBar.cpp" line="49"/>
+        <source>  Hosts: </source>
+        <translation>  Verter: </translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MapToolBar.cpp" line="51"/>
+        <source>  Routing: </source>
+        <translation>  Ruting: </translation>
+    </message>
+</context>
+<context>
+    <name>weft::NodePanel</name>
+    <message>
+        <location filename="../views/nodes/NodePanel.cpp" line="24"/>
+        <source>Find a node by name, GUID or LID (&quot;lid 17&quot;)</source>
+        <translation>Finn en node etter navn, GUID eller LID («lid 17»)</translation>
     </message>
 </context>
 <context>
@@ -2526,82 +2612,82 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::OpenSmPanel</name>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="25"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="27"/>
         <source>TRUE</source>
         <translation>TRUE</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="25"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="27"/>
         <source>FALSE</source>
         <translation>FALSE</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="46"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="48"/>
         <source>Option</source>
         <translation>Innstilling</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="46"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="48"/>
         <source>Value</source>
         <translation>Verdi</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="46"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="48"/>
         <source>Set by</source>
         <translation>Satt av</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="61"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="63"/>
         <source>&amp;Refresh</source>
         <translation>&amp;Oppdater</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="64"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="66"/>
         <source>Choose Options &amp;File…</source>
         <translation>Velg &amp;innstillingsfil…</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="66"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="68"/>
         <source>OpenSM&apos;s options file (its -F, by default /etc/opensm/opensm.conf), when Weft cannot find it</source>
         <translation>OpenSMs innstillingsfil (dens -F, som standard /etc/opensm/opensm.conf), når Weft ikke finner den</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="77"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="79"/>
         <source>What would defeat or distort a commit:</source>
         <translation>Hva som ville hindre eller forvrenge en innføring:</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="100"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="102"/>
         <source>OpenSM&apos;s Options File</source>
         <translation>OpenSMs innstillingsfil</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="100"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="102"/>
         <source>OpenSM options (*.conf);;All files (*)</source>
         <translation>OpenSM-innstillinger (*.conf);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="151"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="163"/>
         <source>No commit target is configured: choose one in the Diff Review (Commit Target…), or run the desk under `weft lab --gui`.</source>
         <translation>Ikke noe mål for innføring er satt opp: velg et i Gjennomgang av endringer (Mål for innføring …), eller kjør skrivebordet under `weft lab --gui`.</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="161"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="173"/>
         <source>OpenSM&apos;s options cannot be read.</source>
         <translation>OpenSMs innstillinger kan ikke leses.</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="173"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="185"/>
         <source>OpenSM of the commit target (pid file %1): unknown</source>
         <translation>OpenSM for målet for innføring (pid-fil %1): ukjent</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="175"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="187"/>
         <source>OpenSM runs as pid %1.</source>
         <translation>OpenSM kjører som pid %1.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/studio/OpenSmPanel.cpp" line="176"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="188"/>
         <source>OpenSM runs as pid %1, in %2 state; %n sweep(s) finished in its log.</source>
         <translation>
             <numerusform>OpenSM kjører som pid %1, i tilstanden %2; %n sveip fullført i loggen.</numerusform>
@@ -2609,122 +2695,122 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="181"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="193"/>
         <source>OpenSM (pid %1) is not running.</source>
         <translation>OpenSM (pid %1) kjører ikke.</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="183"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="195"/>
         <source>command line</source>
         <translation>kommandolinje</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="187"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="199"/>
         <source>OpenSM&apos;s default</source>
         <translation>OpenSMs standard</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="192"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="204"/>
         <source>Process</source>
         <translation>Prosess</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="192"/>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="199"/>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="200"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="204"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="211"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="212"/>
         <source>unknown</source>
         <translation>ukjent</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="193"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="205"/>
         <source>Command line</source>
         <translation>Kommandolinje</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="194"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="206"/>
         <source>not readable</source>
         <translation>ikke lesbar</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="196"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="208"/>
         <source>Options file</source>
         <translation>Innstillingsfil</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="197"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="209"/>
         <source>none found</source>
         <translation>ingen funnet</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="197"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="209"/>
         <source>%1 (not found)</source>
         <translation>%1 (ikke funnet)</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="198"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="210"/>
         <source>chosen here</source>
         <translation>valgt her</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="199"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="211"/>
         <source>Log</source>
         <translation>Logg</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="200"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="212"/>
         <source>SM state</source>
         <translation>SM-tilstand</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="200"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="212"/>
         <source>log</source>
         <translation>logg</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="201"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="213"/>
         <source>Routing engine</source>
         <translation>Rutingmotor</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="202"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="214"/>
         <source>minhop (default)</source>
         <translation>minhop (standard)</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="205"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="217"/>
         <source>LFT file</source>
         <translation>LFT-fil</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="205"/>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="221"/>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="222"/>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="224"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="217"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="233"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="234"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="236"/>
         <source>none</source>
         <translation>ingen</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="206"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="218"/>
         <source>Partitions file</source>
         <translation>Partisjonsfil</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="208"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="220"/>
         <source>LMC</source>
         <translation>LMC</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="209"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="221"/>
         <source>SM priority</source>
         <translation>SM-prioritet</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="210"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="222"/>
         <source>Sweep interval</source>
         <translation>Sveipintervall</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/studio/OpenSmPanel.cpp" line="211"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="223"/>
         <source>%n s</source>
         <translation>
             <numerusform>%n s</numerusform>
@@ -2732,62 +2818,62 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="211"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="223"/>
         <source>0 (no periodic sweeps; SIGHUP still sweeps)</source>
         <translation>0 (ingen periodiske sveip; SIGHUP sveiper fortsatt)</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="213"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="225"/>
         <source>Unicast cache</source>
         <translation>Unicast-hurtigbuffer</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="214"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="226"/>
         <source>Reassign LIDs</source>
         <translation>Tildel LID-er på nytt</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="215"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="227"/>
         <source>Force heavy sweep</source>
         <translation>Tving tungt sveip</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="216"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="228"/>
         <source>Honor guid2lid</source>
         <translation>Følg guid2lid</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="217"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="229"/>
         <source>QoS</source>
         <translation>QoS</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="218"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="230"/>
         <source>Partition enforcement</source>
         <translation>Håndheving av partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="218"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="230"/>
         <source>off (no_partition_enforcement)</source>
         <translation>av (no_partition_enforcement)</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="220"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="232"/>
         <source>GUID routing order file</source>
         <translation>Fil med GUID-rutingrekkefølge</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="222"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="234"/>
         <source>Root GUID file</source>
         <translation>Fil med rot-GUID-er</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="224"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="236"/>
         <source>Compute node GUID file</source>
         <translation>Fil med GUID-er for beregningsnoder</translation>
     </message>
     <message>
-        <location filename="../views/studio/OpenSmPanel.cpp" line="238"/>
+        <location filename="../views/studio/OpenSmPanel.cpp" line="250"/>
         <source>Nothing: OpenSM loads what a commit writes.</source>
         <translation>Ingenting: OpenSM laster inn det en innføring skriver.</translation>
     </message>
@@ -3220,222 +3306,222 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::ReconfigurationStudio</name>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="81"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="82"/>
         <source>C&amp;lear</source>
         <translation>&amp;Tøm</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="83"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="84"/>
         <source>Forget the what-if events and their marks on the map</source>
         <translation>Glem hva-om-hendelsene og merkene deres på kartet</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="84"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="85"/>
         <source>What if</source>
         <translation>Hva om</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="100"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="101"/>
         <source>SlimUpdate, τ:</source>
         <translation>SlimUpdate, τ:</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="107"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="108"/>
         <source>How far (in weight units) an installed choice may be worse than the best before it moves</source>
         <translation>Hvor mye (i vektenheter) et installert valg kan være dårligere enn det beste før det flyttes</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="110"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="111"/>
         <source>Metabase, policy:</source>
         <translation>Metabase, regel:</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="118"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="119"/>
         <source>mpi-order takes the hosts selected on the map as the ranks, in order; priority takes them as the high-priority nodes</source>
         <translation>mpi-order bruker vertene som er valgt på kartet, som rangene, i rekkefølge; priority bruker dem som nodene med høy prioritet</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="120"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="121"/>
         <source>Effective bisection (%1 samples)</source>
         <translation>Effektiv todeling (%1 utvalg)</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="124"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="125"/>
         <source>Full re-route:</source>
         <translation>Full omruting:</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="136"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="137"/>
         <source>&amp;Plan</source>
         <translation>&amp;Planlegg</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="138"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="139"/>
         <source>Plan every candidate picked for the events and the partitions, policies and weights as edited</source>
         <translation>Planlegg hver kandidat som er valgt, for hendelsene og partisjonene, reglene og vektene slik de er redigert</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="139"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="140"/>
         <source>Plan the Current &amp;Edits</source>
         <translation>Planlegg de gjeldende &amp;endringene</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="141"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="142"/>
         <source>Forget the what-if events and plan the partition, policy and weight edits alone</source>
         <translation>Glem hva-om-hendelsene og planlegg bare endringene i partisjoner, regler og vekter</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="142"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="143"/>
         <source>Cancel</source>
         <translation>Avbryt</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="157"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="158"/>
         <source>Candidate</source>
         <translation>Kandidat</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="157"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="158"/>
         <source>Entries</source>
         <translation>Oppføringer</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="157"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="158"/>
         <source>Blocks</source>
         <translation>Blokker</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="157"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="158"/>
         <source>SMPs</source>
         <translation>SMP-er</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="157"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="158"/>
         <source>Changed paths</source>
         <translation>Endrede veier</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="158"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="159"/>
         <source>Max load</source>
         <translation>Maks. last</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="158"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="159"/>
         <source>Mean load</source>
         <translation>Snittlast</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="158"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="159"/>
         <source>Isolation violations</source>
         <translation>Isolasjonsbrudd</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="158"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="159"/>
         <source>Valid</source>
         <translation>Gyldig</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="158"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="159"/>
         <source>eBB</source>
         <translation>eBB</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="159"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="160"/>
         <source>Time</source>
         <translation>Tid</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="160"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="161"/>
         <source>Changed LFT entries</source>
         <translation>Endrede LFT-oppføringer</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="161"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="162"/>
         <source>Changed 64-entry LFT blocks</source>
         <translation>Endrede LFT-blokker med 64 oppføringer</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="162"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="163"/>
         <source>Source→destination paths that change (double-click for the pairs)</source>
         <translation>Kilde→mål-veier som endres (dobbeltklikk for parene)</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="163"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="164"/>
         <source>Highest link load, installed tables after the event → candidate</source>
         <translation>Høyeste lenkelast, installerte tabeller etter hendelsen → kandidat</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="164"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="165"/>
         <source>Mean link load, installed tables after the event → candidate</source>
         <translation>Gjennomsnittlig lenkelast, installerte tabeller etter hendelsen → kandidat</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="165"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="166"/>
         <source>Reachable, loop-free, deadlock-free</source>
         <translation>Nåbar, løkkefri, vranglåsfri</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="166"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="167"/>
         <source>Time to compute the candidate&apos;s routing</source>
         <translation>Tid for å beregne kandidatens ruting</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="174"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="175"/>
         <source>&amp;Review</source>
         <translation>&amp;Gå gjennom</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="176"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="177"/>
         <source>Make the chosen candidate the proposal and open the Diff Review</source>
         <translation>Gjør den valgte kandidaten til forslaget og åpne Gjennomgang av endringer</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="177"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="178"/>
         <source>Changed &amp;Paths…</source>
         <translation>Endrede &amp;veier…</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="398"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="401"/>
         <source>Open a fabric to plan its reconfiguration.</source>
         <translation>Åpne en fabric for å planlegge rekonfigureringen av den.</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="400"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="403"/>
         <source>The installed tables are not known (File ▸ Open LFT Dump… loads them): there is nothing to plan a reconfiguration from.</source>
         <translation>De installerte tabellene er ikke kjent (Fil ▸ Åpne LFT-dump … laster dem inn): det finnes ingenting å planlegge en rekonfigurering ut fra.</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="405"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="408"/>
         <source>Right-click a cable, a switch or a host on the map for a what-if event, or plan the current partition, policy and weight edits.</source>
         <translation>Høyreklikk en kabel, en svitsj eller en vert på kartet for en hva-om-hendelse, eller planlegg de gjeldende endringene i partisjoner, regler og vekter.</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="408"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="411"/>
         <source>Press Plan to plan the candidates for: %1</source>
         <translation>Trykk Planlegg for å planlegge kandidatene for: %1</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="429"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="432"/>
         <source>The partitions, policies or weights changed since this plan: plan again to see their effect.</source>
         <translation>Partisjonene, reglene eller vektene er endret siden denne planen: planlegg på nytt for å se virkningen.</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="464"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="467"/>
         <source>Pick at least one candidate: an engine, SlimUpdate or metabase.</source>
         <translation>Velg minst én kandidat: en motor, SlimUpdate eller metabase.</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="472"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="475"/>
         <source>the current edits</source>
         <translation>de gjeldende endringene</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="476"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="479"/>
         <source>Cannot apply the events: %1</source>
         <translation>Kan ikke bruke hendelsene: %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="501"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="504"/>
         <source>Planning %n candidate(s) for %1…</source>
         <translation>
             <numerusform>Planlegger %n kandidat for %1…</numerusform>
@@ -3443,17 +3529,17 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="520"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="523"/>
         <source>Planning cancelled.</source>
         <translation>Planleggingen ble avbrutt.</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="547"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="550"/>
         <source>Planning failed: %1</source>
         <translation>Planleggingen mislyktes: %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="557"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="560"/>
         <source>%1: %2 of %n candidate(s) valid. Choose one to see its load on the map, then Review.</source>
         <translation>
             <numerusform>%1: %2 av %n kandidat er gyldig. Velg en for å se lasten på kartet, og gå deretter gjennom.</numerusform>
@@ -3461,12 +3547,12 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="593"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="596"/>
         <source>%1 of %2 pairs compared</source>
         <translation>%1 av %2 par sammenlignet</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="602"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="605"/>
         <source>Reachable: %1
 Loop-free: %2
 Deadlock-free: %3</source>
@@ -3475,52 +3561,57 @@ Løkkefri: %2
 Vranglåsfri: %3</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="604"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="607"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="605"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="608"/>
         <source>%1 ms</source>
         <translation>%1 ms</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="605"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="608"/>
         <source>%1 s</source>
         <translation>%1 s</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="633"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="632"/>
         <source>Choose a candidate to review.</source>
         <translation>Velg en kandidat å gå gjennom.</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="641"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="637"/>
+        <source>Studio: %1 for %2</source>
+        <translation>Studio: %1 for %2</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="646"/>
         <source>%1 is the proposal now: review it in the Diff Review, then Approve.</source>
         <translation>%1 er forslaget nå: gå gjennom det i Gjennomgang av endringer, og godkjenn deretter.</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="668"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="673"/>
         <source>Changed Paths: %1</source>
         <translation>Endrede veier: %1</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="670"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="675"/>
         <source>First %1 of %2 changed source → destination paths</source>
         <translation>De første %1 av %2 endrede veier fra kilde → mål</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="672"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="677"/>
         <source>%1 changed source → destination paths</source>
         <translation>%1 endrede veier fra kilde → mål</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="676"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="681"/>
         <source>Source</source>
         <translation>Kilde</translation>
     </message>
     <message>
-        <location filename="../views/studio/ReconfigurationStudio.cpp" line="676"/>
+        <location filename="../views/studio/ReconfigurationStudio.cpp" line="681"/>
         <source>Destination</source>
         <translation>Mål</translation>
     </message>
@@ -3727,7 +3818,12 @@ Vranglåsfri: %3</translation>
         </translation>
     </message>
     <message>
-        <location filename="../views/studio/RoutingKeysPanel.cpp" line="279"/>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="278"/>
+        <source>Routing keys: %1</source>
+        <translation>Rutingnøkler: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/RoutingKeysPanel.cpp" line="281"/>
         <source>The keyed tables are the proposal: see the Diff Review.</source>
         <translation>Tabellene med nøkler er forslaget: se Gjennomgang av endringer.</translation>
     </message>
@@ -3745,12 +3841,12 @@ Vranglåsfri: %3</translation>
         <translation>nei</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="270"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="274"/>
         <source>Proposed: %1</source>
         <translation>Foreslått: %1</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="272"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="276"/>
         <source>Current: %1</source>
         <translation>Gjeldende: %1</translation>
     </message>
@@ -3811,24 +3907,24 @@ Vranglåsfri: %3</translation>
     </message>
     <message>
         <location filename="../views/review/RoutingPreview.cpp" line="95"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="345"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="383"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="351"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="390"/>
         <source>Measure</source>
         <translation>Mål</translation>
     </message>
     <message>
         <location filename="../views/review/RoutingPreview.cpp" line="95"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="345"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="485"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="518"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="351"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="492"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="525"/>
         <source>Current</source>
         <translation>Gjeldende</translation>
     </message>
     <message>
         <location filename="../views/review/RoutingPreview.cpp" line="95"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="345"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="485"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="518"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="351"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="492"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="525"/>
         <source>Proposed</source>
         <translation>Foreslått</translation>
     </message>
@@ -3858,232 +3954,292 @@ Vranglåsfri: %3</translation>
         <translation>Utvalg</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="198"/>
-        <source>The partitions changed since this preview: run it again to see their effect.</source>
-        <translation>Partisjonene er endret siden denne forhåndsvisningen: kjør den på nytt for å se virkningen.</translation>
-    </message>
-    <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="264"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="268"/>
         <source>Routing with %1…</source>
         <translation>Ruter med %1 …</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="290"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="294"/>
         <source>Preview cancelled.</source>
         <translation>Forhåndsvisningen er avbrutt.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="312"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="316"/>
         <source>Routing</source>
         <translation>Ruting</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="312"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="316"/>
         <source>Validating</source>
         <translation>Validerer</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="312"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="316"/>
         <source>Measuring load</source>
         <translation>Måler last</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="313"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="317"/>
         <source>Sampling bisections</source>
         <translation>Trekker todelinger</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="313"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="317"/>
         <source>Done</source>
         <translation>Ferdig</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="322"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="326"/>
         <source>%1…</source>
         <translation>%1 …</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="331"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="335"/>
         <source>The preview failed: %1</source>
         <translation>Forhåndsvisningen mislyktes: %1</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="358"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="341"/>
+        <source>Routing Preview: %1</source>
+        <translation>Forhåndsvisning av ruting: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/review/RoutingPreview.cpp" line="364"/>
         <source>Open a fabric to preview its routing.</source>
         <translation>Åpne et nett for å forhåndsvise rutingen.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="360"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="366"/>
         <source>Current tables: %1. Pick an engine and press Preview.</source>
         <translation>Gjeldende tabeller: %1. Velg en motor og trykk Forhåndsvis.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="362"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="368"/>
         <source>No current tables are known (File ▸ Open LFT Dump… loads them). Pick an engine and press Preview.</source>
         <translation>Ingen gjeldende tabeller er kjent (Fil ▸ Åpne LFT-dump … laster dem inn). Velg en motor og trykk Forhåndsvis.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="383"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="390"/>
         <source>Current: none</source>
         <translation>Gjeldende: ingen</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="384"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="391"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="396"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="403"/>
         <source>passes</source>
         <translation>består</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="396"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="403"/>
         <source>fails</source>
         <translation>feiler</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="398"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="405"/>
         <source>Validation</source>
         <translation>Validering</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="401"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="408"/>
         <source>Partition pairs not delivered</source>
         <translation>Partisjonspar som ikke leveres</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="402"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="409"/>
         <source>Forwarding loops</source>
         <translation>Videresendingsløkker</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="403"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="410"/>
         <source>Free of credit loops</source>
         <translation>Fri for kredittløkker</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="406"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="413"/>
         <source>Isolation policy violations</source>
         <translation>Brudd på isolasjonsregler</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="407"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="414"/>
         <source>Highest link load</source>
         <translation>Høyeste lenkelast</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="408"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="415"/>
         <source>Mean link load</source>
         <translation>Gjennomsnittlig lenkelast</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="409"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="416"/>
         <source>Spread of link load (σ)</source>
         <translation>Spredning i lenkelast (σ)</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="410"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="417"/>
         <source>Most routes on one link</source>
         <translation>Flest ruter på én lenke</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="411"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="418"/>
         <source>Links shared by partitions</source>
         <translation>Lenker delt av partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="412"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="419"/>
         <source>Inter-partition interference</source>
         <translation>Interferens mellom partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="413"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="420"/>
         <source>Flows not delivered</source>
         <translation>Strømmer som ikke leveres</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="415"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="422"/>
         <source>%1 % (slowest flow %2 GB/s)</source>
         <translation>%1 % (tregeste flyt %2 GB/s)</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="420"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="427"/>
         <source>Throughput (fluid max-min)</source>
         <translation>Gjennomstrømning (flytmodell, maks-min)</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="425"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="432"/>
         <source>Every flow of the traffic model as a steady stream along its route, all sharing each cable max-min fairly: their total as a share of what the senders&apos; own links carry, and the slowest flow</source>
         <translation>Hver flyt i trafikkmodellen som en jevn strøm langs ruten sin, der alle deler hver kabel maks-min-rettferdig: summen deres som andel av det sendernes egne lenker bærer, og den tregeste flyten</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="417"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="424"/>
         <source>not rated</source>
         <translation>ikke vurdert</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="428"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="203"/>
+        <source>This proposal no longer holds: %1.</source>
+        <translation>Dette forslaget gjelder ikke lenger: %1.</translation>
+    </message>
+    <message>
+        <location filename="../views/review/RoutingPreview.cpp" line="435"/>
         <source>not computed</source>
         <translation>ikke beregnet</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="431"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="438"/>
         <source>Effective bisection bandwidth (mean)</source>
         <translation>Effektiv todelingsbåndbredde (snitt)</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="441"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="448"/>
         <source>  no warnings</source>
         <translation>  ingen advarsler</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="446"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="453"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="454"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="461"/>
         <source>%1 routes the fabric and passes validation.</source>
         <translation>%1 ruter nettet og består valideringen.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="455"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="462"/>
         <source>%1 routes the fabric, but validation fails: see the problems below.</source>
         <translation>%1 ruter nettet, men valideringen feiler: se problemene nedenfor.</translation>
     </message>
 </context>
 <context>
-    <name>weft::RoutingSession</name>
+    <name>weft::SummaryPanel</name>
     <message>
-        <location filename="../views/document/RoutingSession.cpp" line="51"/>
-        <source>links gone: %1</source>
-        <translation>forsvunne lenker: %1</translation>
+        <location filename="../views/nodes/SummaryPanel.cpp" line="30"/>
+        <source>Fabric</source>
+        <translation>Fabric</translation>
     </message>
     <message>
-        <location filename="../views/document/RoutingSession.cpp" line="52"/>
-        <source>new links: %1</source>
-        <translation>nye lenker: %1</translation>
+        <location filename="../views/nodes/SummaryPanel.cpp" line="30"/>
+        <source>Count</source>
+        <translation>Antall</translation>
     </message>
     <message>
-        <location filename="../views/document/RoutingSession.cpp" line="53"/>
-        <source>nodes gone: %1</source>
-        <translation>forsvunne noder: %1</translation>
+        <location filename="../views/nodes/SummaryPanel.cpp" line="50"/>
+        <source>Switches</source>
+        <translation>Svitsjer</translation>
     </message>
     <message>
-        <location filename="../views/document/RoutingSession.cpp" line="54"/>
-        <source>new nodes: %1</source>
-        <translation>nye noder: %1</translation>
+        <location filename="../views/nodes/SummaryPanel.cpp" line="51"/>
+        <source>Hosts (channel adapters)</source>
+        <translation>Verter (kanaladaptere)</translation>
     </message>
     <message>
-        <location filename="../views/document/RoutingSession.cpp" line="55"/>
-        <source>LIDs moved: %1</source>
-        <translation>flyttede LID-er: %1</translation>
+        <location filename="../views/nodes/SummaryPanel.cpp" line="53"/>
+        <source>Routers</source>
+        <translation>Rutere</translation>
     </message>
     <message>
-        <location filename="../views/document/RoutingSession.cpp" line="56"/>
-        <source>The fabric changed since it was discovered (%1): this plan is stale. Discover the fabric again (Fabric &gt; Discover), then preview again.</source>
-        <translation>Fabricen er endret siden den ble oppdaget (%1): denne planen er utdatert. Oppdag fabricen på nytt (Fabric &gt; Oppdag), og forhåndsvis deretter igjen.</translation>
+        <location filename="../views/nodes/SummaryPanel.cpp" line="54"/>
+        <source>Cables</source>
+        <translation>Kabler</translation>
+    </message>
+    <message>
+        <location filename="../views/nodes/SummaryPanel.cpp" line="55"/>
+        <source>Between switches</source>
+        <translation>Mellom svitsjer</translation>
+    </message>
+    <message>
+        <location filename="../views/nodes/SummaryPanel.cpp" line="56"/>
+        <source>To hosts and routers</source>
+        <translation>Til verter og rutere</translation>
+    </message>
+    <message>
+        <location filename="../views/nodes/SummaryPanel.cpp" line="57"/>
+        <source>Switch tiers</source>
+        <translation>Svitsjnivåer</translation>
+    </message>
+    <message>
+        <location filename="../views/nodes/SummaryPanel.cpp" line="61"/>
+        <source>Tier 1 (leaves)</source>
+        <translation>Nivå 1 (løvsvitsjer)</translation>
+    </message>
+    <message>
+        <location filename="../views/nodes/SummaryPanel.cpp" line="63"/>
+        <source>Tier %1 (roots)</source>
+        <translation>Nivå %1 (rotsvitsjer)</translation>
+    </message>
+    <message>
+        <location filename="../views/nodes/SummaryPanel.cpp" line="65"/>
+        <source>Tier %1</source>
+        <translation>Nivå %1</translation>
+    </message>
+    <message>
+        <location filename="../views/nodes/SummaryPanel.cpp" line="69"/>
+        <source>Switches with no path to a host</source>
+        <translation>Svitsjer uten vei til en vert</translation>
+    </message>
+    <message>
+        <location filename="../views/nodes/SummaryPanel.cpp" line="70"/>
+        <source>none assigned</source>
+        <translation>ingen tildelt</translation>
+    </message>
+    <message>
+        <location filename="../views/nodes/SummaryPanel.cpp" line="71"/>
+        <source>%1–%2</source>
+        <translation>%1–%2</translation>
+    </message>
+    <message>
+        <location filename="../views/nodes/SummaryPanel.cpp" line="72"/>
+        <source>LID range</source>
+        <translation>LID-område</translation>
+    </message>
+    <message>
+        <location filename="../views/nodes/SummaryPanel.cpp" line="73"/>
+        <source>LIDs assigned</source>
+        <translation>Tildelte LID-er</translation>
     </message>
 </context>
 <context>
