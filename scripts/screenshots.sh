@@ -3,7 +3,8 @@
 # looking at the GUI on a machine without a screen. Builds nothing.
 #
 # Usage: scripts/screenshots.sh WEFT_BINARY [OUTPUT_DIR] [TOPOLOGY_FILE...]
-#   Always shoots the demo fabric (demo.png, and demo-nb.png in Norwegian Bokmål), the README's
+#   Always shoots the desk at 1366x768 with every dock open (desk-1366x768.png), the demo fabric
+#   (demo.png, and demo-nb.png in Norwegian Bokmål), the README's
 #   three pictures (demo-partitions.png: coloured by partition; demo-load.png: by load under a
 #   previewed ftree routing; demo-preview.png: the routing preview and diff review;
 #   demo-preview-pftree.png: the same for pftree; vm-migration.png: a generated hypervisor
@@ -45,6 +46,10 @@ shoot() {
     echo "$target"
 }
 
+# The desk on a small screen: every dock open at 1366x768.
+XDG_CONFIG_HOME=$config xvfb-run -a -s "-screen 0 1366x768x24" "$weft" --screenshot "$out/desk-1366x768.png" --lang en \
+    --screenshot-view small-screen
+echo "$out/desk-1366x768.png"
 shoot "$out/demo.png" --lang en
 shoot "$out/demo-nb.png" --lang nb
 shoot "$out/demo-partitions.png" --lang en --screenshot-view partitions

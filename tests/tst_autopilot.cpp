@@ -14,9 +14,11 @@
 #include "GeneratedFabrics.h"
 #include "MainWindow.h"
 #include "RoutingEngine.h"
-#include "RoutingSession.h"
+#include "FabricSession.h"
 #include "Screenshots.h"
+#include "StandInOpenSm.h"
 #include "TelemetrySampler.h"
+#include "TextReader.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -70,13 +72,14 @@ const QString kHotRule = QStringLiteral(
     "  when max(node[all].rx_gbps) > 20 for 20s\n"
     "  then reroute(engine=wftree, weights=learned(1m))\n");
 
-// The document, its Diff Review and the dock, wired as the main window wires them, with ticks
-// from a sampler.
+// The document with its session, the Diff Review and the dock, as the main window has them;
+// ticks come through the session's sampler (the loop is the session's).
 struct Desk
 {
     Desk()
         : fabric(hotSpotFabric())
     {
+        document.session()->setCommitTarget(configuredCommitTarget());
         document.reset(fabric, Tenancy(), QStringLiteral("hot spot"));
         Result<Routing> routing = routeFabric(QStringLiteral("ftree"), *fabric, Tenancy());
         if (!routing)
@@ -85,18 +88,15 @@ struct Desk
         document.session()->setCurrentTables(installed, QStringLiteral("ftree"));
         review.setDocument(&document);
         dock = std::make_unique<AutopilotDock>(&document);
-        dock->setDiffReview(&review);
-        QObject::connect(&sampler, &TelemetrySampler::sampled, dock.get(), [this] {
-            const std::vector<TelemetryRecord> &records = sampler.latest();
-            dock->takeTick(records.front().time, records);
-        });
     }
+
+    TelemetrySampler *sampler() const { return document.session()->sampler(); }
 
     // Feeds a tick through the sampler and waits for the loop to finish it.
     bool feed(double time, const std::set<NodeIndex> &hot)
     {
         QSignalSpy done(dock.get(), &AutopilotDock::tickFinished);
-        sampler.takeRecords(tick(*fabric, time, hot));
+        sampler()->takeRecords(tick(*fabric, time, hot));
         return done.count() > 0 || done.wait(60000);
     }
 
@@ -110,7 +110,6 @@ struct Desk
     std::shared_ptr<const ForwardingTables> installed;
     FabricDocument document;
     DiffReview review;
-    TelemetrySampler sampler;
     std::unique_ptr<AutopilotDock> dock;
 };
 
@@ -127,6 +126,7 @@ private Q_SLOTS:
     void pauseStopsPlanning();
     void dryRunPlansNothing();
     void autoModeCommitsThroughTheDiffReview();
+    void autoModeCommitsTheLoopsOwnPlan();
     void deskHasTheDock();
 };
 
@@ -301,9 +301,9 @@ void TestAutopilot::pauseStopsPlanning()
     // A tick arriving while one runs is skipped and counted.
     const int before = dock.ticks();
     QSignalSpy done(&dock, &AutopilotDock::tickFinished);
-    dock.takeTick(kStart + 40, tick(*desk.fabric, kStart + 40, hot));
+    dock.autopilot()->takeTick(kStart + 40, tick(*desk.fabric, kStart + 40, hot), desk.fabric.get());
     QVERIFY(dock.isTicking());  // until the worker's result is back on this thread
-    dock.takeTick(kStart + 41, tick(*desk.fabric, kStart + 41, hot));
+    dock.autopilot()->takeTick(kStart + 41, tick(*desk.fabric, kStart + 41, hot), desk.fabric.get());
     QCOMPARE(dock.skippedTicks(), 1);
     QVERIFY(done.count() > 0 || done.wait(60000));
     QCOMPARE(dock.ticks(), before + 1);
@@ -376,6 +376,43 @@ void TestAutopilot::autoModeCommitsThroughTheDiffReview()
     QVERIFY2(desk.count(QStringLiteral("commit-failed")) == 1, qPrintable(dock.statusText()));
     QVERIFY(!dock.stageTable()->item(int(MapeStage::Execute), AutopilotDock::StageTextColumn)->text().isEmpty());
     QCOMPARE(desk.document.session()->currentTables(), desk.installed);
+}
+
+// Auto mode with a partition edit nobody approved in the document: the commit installs the
+// loop's own plan (its tables, the partitions the fabric holds), never the edit.
+void TestAutopilot::autoModeCommitsTheLoopsOwnPlan()
+{
+    Desk desk;
+    test::StandInOpenSm opensm(*desk.fabric, *desk.installed, {}, desk.fabric->port(desk.fabric->portOf(desk.fabric->endNodes().front(), 1)).guid);
+    FabricSession *session = desk.document.session();
+    session->setCommitTarget(opensm.target());
+    session->setFabricAccess([&opensm] { return opensm.backend(); });
+    // The edit, unapproved: a partition with two hosts.
+    QVERIFY(desk.document.createPartition(QStringLiteral("unapproved"), 0x0042).ok());
+    const Fabric &fabric = *desk.fabric;
+    desk.document.assignPorts({fabric.port(fabric.portOf(fabric.endNodes()[1], 1)).guid, fabric.port(fabric.portOf(fabric.endNodes()[2], 1)).guid},
+                              0x0042, Membership::Full);
+    AutopilotDock &dock = *desk.dock;
+    dock.setRulesText(QString(kHotRule).replace(QStringLiteral("cooldown 1h"), QStringLiteral("cooldown 1h mode auto")));
+    QVERIFY(dock.applyRules());
+    QVERIFY(dock.setMode(RuleMode::Auto));
+    QSignalSpy finished(session, &FabricSession::commitFinished);
+    const std::set<NodeIndex> hot = hotSpotHosts(fabric);
+    for (int t = 0; t <= 20; t += 10)
+        QVERIFY(desk.feed(kStart + t, hot));
+    QVERIFY(finished.count() > 0 || finished.wait(60000));
+    const CommitReport report = finished.first().first().value<CommitReport>();
+    QVERIFY2(report.ok(), qPrintable(report.toText()));
+    QVERIFY2(report.toText().contains(QLatin1String("autopilot")) || desk.count(QStringLiteral("committed")) == 1, qPrintable(report.toText()));
+    QCOMPARE(desk.count(QStringLiteral("committed")), 1);
+    // What went in: the loop's tables, and no partition of the edit.
+    const QByteArray installed = *TextReader::readFile(opensm.target().partitionsPath);
+    QVERIFY2(!installed.contains("unapproved") && !installed.contains("0x0042"), installed.constData());
+    QVERIFY(opensm.held() == *session->currentTables());
+    QVERIFY(!(opensm.held() == *desk.installed));
+    // The edit is still the operator's to review; the session's proposal was never touched.
+    QVERIFY(desk.document.tenancy().findPartition(0x0042));
+    QVERIFY(!session->proposal());
 }
 
 void TestAutopilot::deskHasTheDock()

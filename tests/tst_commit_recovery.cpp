@@ -6,6 +6,8 @@
 #include "CommitJournal.h"
 #include "CommitJournalDialog.h"
 #include "DiffReview.h"
+#include "FabricDocument.h"
+#include "FabricSession.h"
 #include "FabricGenerator.h"
 #include "GeneratedFabrics.h"
 #include "LftDump.h"
@@ -181,10 +183,15 @@ private Q_SLOTS:
     void approveIsRefusedWhileUnfinished()
     {
         Interrupted s(kJournalWritten);
+        // The desk's path: the document's session with the target, a proposal, its review.
+        FabricDocument document;
+        document.session()->setCommitTarget(s.target);
+        document.reset(std::make_shared<const Fabric>(s.opensm->fabric), Tenancy(), QStringLiteral("fabric"));
+        PreviewResult proposal;
+        proposal.proposed.tables = std::make_shared<const ForwardingTables>(route(*document.fabric(), QStringLiteral("minhop")));
+        document.session()->setProposal(std::move(proposal));
         DiffReview review;
-        auto fabric = std::make_shared<const Fabric>(s.opensm->fabric);
-        auto proposed = std::make_shared<const ForwardingTables>(route(*fabric, QStringLiteral("minhop")));
-        review.setPlan(fabric, nullptr, proposed, {}, {});
+        review.setDocument(&document);
         QVERIFY(review.hasPlan());
         QSignalSpy found(&review, &DiffReview::unfinishedCommitFound);
         review.approve();

@@ -18,7 +18,7 @@
 #include "PartitionsConf.h"
 #include "ReconfigurationStudio.h"
 #include "RoutingEngine.h"
-#include "RoutingSession.h"
+#include "FabricSession.h"
 #include "SafeFile.h"
 #include "SimulatedFabric.h"
 #include "GeneratedFabrics.h"
@@ -81,6 +81,8 @@ private Q_SLOTS:
         settings.setValue(QStringLiteral("commit/partitionsPath"), lab.filePath(QStringLiteral("partitions.conf")));
         settings.setValue(QStringLiteral("commit/pidFile"), lab.filePath(QStringLiteral("opensm.pid")));
         settings.setValue(QStringLiteral("commit/logPath"), test::labChildSetup().openSmLog);
+        // As the Commit Target dialog does: the session takes the target the settings keep.
+        window.document()->session()->setCommitTarget(configuredCommitTarget());
 
         // A switch-to-switch cable, failed from the map's context menu at the cable's middle.
         ReconfigurationStudio *studio = window.reconfigurationStudio();

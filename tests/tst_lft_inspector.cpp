@@ -13,7 +13,7 @@
 #include "ReconfigurationDiff.h"
 #include "RouteWalk.h"
 #include "RoutingEngine.h"
-#include "RoutingSession.h"
+#include "FabricSession.h"
 
 #include <QAbstractItemModelTester>
 #include <QDockWidget>
@@ -213,7 +213,7 @@ private Q_SLOTS:
         proposal.proposed.tables = std::make_shared<const ForwardingTables>(route(*fabric, QStringLiteral("ftree")));
         document.session()->setProposal(proposal);
         QVERIFY(document.session()->plan());
-        const ReconfigurationDiff &planned = document.session()->plan()->diff;
+        const ReconfigurationDiff &planned = document.session()->plan()->review.diff;
         QVERIFY(!planned.switches.empty());
         for (const SwitchLftChange &c : planned.switches) {
             QVERIFY(inspector.showSwitch(c.guid));

@@ -13,7 +13,7 @@
 #include "PortsMime.h"
 #include "RoutingEngine.h"
 #include "RoutingPreview.h"
-#include "RoutingSession.h"
+#include "FabricSession.h"
 #include "TenantListModel.h"
 #include "WeightTable.h"
 #include "WeightTableModel.h"
@@ -26,6 +26,9 @@
 #include "FabricSummary.h"
 #include "FabricView.h"
 #include "MainWindow.h"
+#include "ProjectFile.h"
+#include "ReconfigurationStudio.h"
+#include "DeskDocks.h"
 #include "Screenshots.h"
 #include "NodeFilterProxyModel.h"
 #include "NodeTableModel.h"
@@ -43,7 +46,14 @@
 #include <QTest>
 #include <QMimeData>
 #include <QTableWidget>
+#include <QFileDialog>
+#include <QMessageBox>
+#include <QTimer>
+#include <QApplication>
+#include <QAction>
 #include <QTreeView>
+#include <QDockWidget>
+#include <QHeaderView>
 #include <QTreeWidget>
 #include <QUndoStack>
 
@@ -167,6 +177,8 @@ private Q_SLOTS:
 
     void initTestCase();
     void languageIsChosenInTheSettings();
+    void windowFitsASmallScreen();
+    void projectsKeepTheEngineAndNoEditIsDroppedUnasked();
 
     void layoutPutsTiersInOrder_data();
     void layoutPutsTiersInOrder();
@@ -578,7 +590,11 @@ void TestMainWindow::largeFatTreeGetsBatchedScene()
     const std::size_t rows = std::size_t(scene->layout().topTier) + 1;
     // Besides nodes, racks and cable layers: one band per row and the two highlights (a route
     // there and back).
-    QVERIFY(std::size_t(scene->items().size()) <= nodes + scene->rackCount() + scene->linkLayerCount() + rows + 2);
+    // Every cable drawn as itself (as zoomed in); zoomed out far enough, the fabric is drawn by
+    // groups and bundles instead, whose items (one per group and one per bundle, hidden now) stay.
+    scene->setAggregated(false);
+    const std::size_t aggregates = scene->switchGroups().groups.size() + scene->bundles().size();
+    QVERIFY(std::size_t(scene->items().size()) <= nodes + scene->rackCount() + scene->linkLayerCount() + rows + 2 + aggregates);
     QVERIFY(fabric.links().size() > std::size_t(scene->items().size()) - nodes);
     // Host cables are drawn as one trunk per rack.
     const FabricSummary summary = summarize(fabric);
@@ -1085,6 +1101,129 @@ void TestMainWindow::languageIsChosenInTheSettings()
     QVERIFY(bokmal->isChecked() && !system->isChecked());
     system->trigger();
     QVERIFY(!QSettings().contains(QStringLiteral("language")));
+}
+
+// The desk on a 1366x768 screen with every dock open: the window's minimum size fits, so the Diff
+// Review and Approve are never off-screen; the preview's measures keep their whole names (tooltips)
+// and the studio's candidates show every column at the dock's default width.
+void TestMainWindow::windowFitsASmallScreen()
+{
+    MainWindow window;
+    QString error;
+    QVERIFY2(window.loadDemoFabric(&error), qPrintable(error));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    for (QDockWidget *dock : window.findChildren<QDockWidget *>())
+        dock->show();
+    QCoreApplication::processEvents();
+    const QSize minimum = window.minimumSizeHint().expandedTo(window.minimumSize());
+    qInfo("minimum size with every dock open: %dx%d", minimum.width(), minimum.height());
+    QVERIFY2(minimum.width() <= 1366 && minimum.height() <= 768, qPrintable(QStringLiteral("%1x%2").arg(minimum.width()).arg(minimum.height())));
+    window.resize(1366, 768);
+    QCoreApplication::processEvents();
+    QCOMPARE(window.size(), QSize(1366, 768));
+    // Every dock on screen (each tab group's front tab) lies inside the window.
+    for (QDockWidget *dock : window.findChildren<QDockWidget *>())
+        if (dock->isVisible() && !dock->isFloating() && !dock->visibleRegion().isEmpty())
+            QVERIFY2(window.rect().contains(QRect(dock->mapTo(&window, QPoint(0, 0)), dock->size())), qPrintable(dock->objectName()));
+    // Approve, in its dock, is on the screen.
+    DeskDocks::raise(window.diffDock());
+    QCoreApplication::processEvents();
+    auto *approve = window.diffReview()->findChild<QPushButton *>(QStringLiteral("approveButton"));
+    QVERIFY(approve && approve->isVisible());
+    QVERIFY(window.rect().contains(QRect(approve->mapTo(&window, QPoint(0, 0)), approve->size())));
+
+    // The preview's measure names: whole in the tooltip of each row's measure cell.
+    const QTableWidget *table = window.routingPreview()->comparisonTable();
+    for (int row = 0; row < table->rowCount(); ++row)
+        if (const QTableWidgetItem *item = table->item(row, RoutingPreview::MeasureColumn); item && !item->text().isEmpty())
+            QVERIFY2(!item->toolTip().isEmpty(), qPrintable(item->text()));
+    // The studio's candidate table, with candidates in it: every column in view at the dock's
+    // default width (none cut, no horizontal scrolling).
+    Result<Routing> installed = routeFabric(QStringLiteral("ftree"), *window.fabric(), window.tenancy());
+    QVERIFY(installed);
+    window.document()->session()->setCurrentTables(std::make_shared<const ForwardingTables>(std::move(installed->tables)), QStringLiteral("ftree"));
+    ReconfigurationStudio *studio = window.reconfigurationStudio();
+    DeskDocks::raise(window.studioDock());
+    QSignalSpy planned(studio, &ReconfigurationStudio::finished);
+    studio->planCurrentEdits();
+    QVERIFY(!planned.isEmpty() || planned.wait(60000));
+    QVERIFY(studio->candidateTable()->rowCount() > 0);
+    QCoreApplication::processEvents();
+    const QTableWidget *candidates = studio->candidateTable();
+    int columns = 0;
+    // (Sized to their contents; the last one also stretches to the viewport: its own need counts.)
+    for (int c = 0; c + 1 < candidates->columnCount(); ++c)
+        columns += candidates->horizontalHeader()->sectionSize(c);
+    columns += candidates->horizontalHeader()->sectionSizeHint(candidates->columnCount() - 1);
+    qInfo("studio table: %d px of columns in a %d px viewport", columns, candidates->viewport()->width());
+    QVERIFY(columns <= candidates->viewport()->width());
+}
+
+// A project keeps the routing engine chosen; opening one over unsaved edits asks first; a new
+// project is saved where projects are kept, not in a lab's temporary directory.
+void TestMainWindow::projectsKeepTheEngineAndNoEditIsDroppedUnasked()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("demo.weft"));
+    {
+        MainWindow window;
+        QString error;
+        QVERIFY2(window.loadDemoFabric(&error), qPrintable(error));
+        window.routingPreview()->setEngine(QStringLiteral("pftree"));
+        QVERIFY2(window.saveProject(path, &error), qPrintable(error));
+        Result<Project> saved = readProjectFile(path);
+        QVERIFY(saved);
+        QCOMPARE(saved->routingEngine, QStringLiteral("pftree"));
+    }
+    MainWindow window;
+    QString error;
+    QVERIFY2(window.loadDemoFabric(&error), qPrintable(error));
+    QCOMPARE(window.routingPreview()->engine(), QStringLiteral("ftree"));
+    QVERIFY2(window.openProject(path, &error), qPrintable(error));
+    QCOMPARE(window.routingPreview()->engine(), QStringLiteral("pftree"));
+
+    // An edit not saved, then File > Open Project…: asked first; Cancel keeps everything.
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const Guid host = window.fabric()->port(window.fabric()->portOf(window.fabric()->endNodes().front(), 1)).guid;
+    window.document()->setNodeWeight(host, 3);
+    QVERIFY(window.isWindowModified());
+    QAction *openProject = nullptr;
+    for (QAction *action : window.findChildren<QAction *>())
+        if (action->text() == MainWindow::tr("Open &Project…"))
+            openProject = action;
+    QVERIFY(openProject);
+    QString asked;
+    QTimer::singleShot(100, &window, [&asked] {
+        if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+            asked = box->text();
+            box->button(QMessageBox::Cancel)->click();
+        }
+    });
+    openProject->trigger();
+    QVERIFY2(asked.contains(QLatin1String("unsaved changes")), qPrintable(asked));
+    QCOMPARE(window.tenancy().nodeWeights.at(host), 3.0);
+
+    // Save Project As… starts where projects are kept (the last one's directory here), whatever
+    // the working directory.
+    QDir::setCurrent(QDir::tempPath());
+    QAction *saveAs = nullptr;
+    for (QAction *action : window.findChildren<QAction *>())
+        if (action->text() == MainWindow::tr("Save Project &As…"))
+            saveAs = action;
+    QVERIFY(saveAs);
+    QString startedIn;
+    QTimer::singleShot(100, &window, [&startedIn] {
+        if (auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget())) {
+            startedIn = dialog->directory().absolutePath();
+            dialog->reject();
+        }
+    });
+    saveAs->trigger();
+    QCOMPARE(startedIn, QFileInfo(path).absolutePath());
+    window.document()->undoStack()->setClean();  // nothing to ask when the test's window closes
 }
 
 QTEST_MAIN(TestMainWindow)

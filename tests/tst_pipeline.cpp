@@ -1,10 +1,19 @@
-// One pipeline, three front ends: `weft diff` (run as a process), the Diff Review widget and the
-// commit's report all plan a reconfiguration through planReconfiguration, so for the same
-// inputs they report the same LFT entries and blocks, SMPs, P_Key blocks and partitions.conf
-// changes, whether or not the partitions.conf files list the Default partition.
+// One pipeline, three front ends: `weft diff` (run as a process), the desk (its session's plan as
+// the Diff Review shows it, then Approve) and the commit's report count a reconfiguration the
+// same way (CommitPlanning.h), so they report the same LFT entries and blocks, SMPs, P_Key
+// blocks and partitions.conf changes, whether or not the partitions.conf files list the Default
+// partition, with OpenSM's own port among the ports the change touches, and with SELF joining a
+// partition. The desk goes its real way: a discovery (of a stand-in fabric) gives the session
+// what the fabric holds and OpenSM's port, the partitions come from a project opened, the
+// proposal is reviewed, Approve is clicked and answered, and the commit runs against a stand-in
+// OpenSM that loads its files on SIGHUP.
 
 #include "Commit.h"
 #include "DiffReview.h"
+#include "FabricDocument.h"
+#include "FabricSession.h"
+#include "ProjectFile.h"
+#include "YesAnswerer.h"
 #include "FabricGenerator.h"
 #include "LftDump.h"
 #include "PKeyTables.h"
@@ -18,6 +27,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
+#include <QSignalSpy>
 #include <QtTest>
 
 using namespace weft;
@@ -132,7 +143,7 @@ std::vector<Partition> partitionsIn(const QString &path)
     return conf->partitions;
 }
 
-enum class Change { RoutingOnly, PartitionsWithoutDefault, PartitionsWithDefault, DefaultDroppedFromFile };
+enum class Change { RoutingOnly, PartitionsWithoutDefault, PartitionsWithDefault, DefaultDroppedFromFile, SelfJoins };
 
 }  // namespace
 
@@ -150,6 +161,7 @@ private Q_SLOTS:
         QTest::addRow("routing and partitions, files without Default") << Change::PartitionsWithoutDefault;
         QTest::addRow("routing and partitions, files listing Default") << Change::PartitionsWithDefault;
         QTest::addRow("routing and partitions, Default listed before only") << Change::DefaultDroppedFromFile;
+        QTest::addRow("routing and partitions, SELF joins a partition") << Change::SelfJoins;
     }
 
     void frontEndsAgree()
@@ -160,14 +172,24 @@ private Q_SLOTS:
         const ForwardingTables current = route(fabric, QStringLiteral("minhop"));
         const ForwardingTables proposed = route(fabric, QStringLiteral("ftree"));
         QVERIFY(current.size() > 0 && proposed.size() > 0);
-        // OpenSM runs on the last host, which no partition change touches.
-        const Guid smPort = hostPort(fabric, int(fabric.endNodes().size()) - 1);
+        // OpenSM runs on host 3, which the partition changes move into red: its P_Key table is
+        // one the change touches (OpenSM's own port is SELF, full member of Default).
+        const Guid smPort = hostPort(fabric, 3);
 
         std::vector<Partition> before = {fullPartition(QStringLiteral("red"), 0x0001, fabric, {0, 1, 2})};
         std::vector<Partition> after = before;
         if (change != Change::RoutingOnly)
             after = {fullPartition(QStringLiteral("red"), 0x0001, fabric, {0, 2, 3}),
                      fullPartition(QStringLiteral("blue"), 0x0002, fabric, {5, 6})};
+        if (change == Change::SelfJoins) {
+            PartitionMember self;
+            self.kind = PartitionMember::Kind::Self;
+            self.membership = Membership::Full;
+            self.explicitMembership = true;
+            after = {fullPartition(QStringLiteral("red"), 0x0001, fabric, {0, 2}),
+                     fullPartition(QStringLiteral("blue"), 0x0002, fabric, {5, 6})};
+            after[1].members.push_back(self);
+        }
         if (change == Change::PartitionsWithDefault || change == Change::DefaultDroppedFromFile)
             before = withExplicitDefault(before);
         if (change == Change::PartitionsWithDefault)
@@ -194,15 +216,7 @@ private Q_SLOTS:
         QVERIFY2(run.exitCode == 0, run.err.constData());
         const Figures cli = figuresOf(QJsonDocument::fromJson(run.out).object());
 
-        // The Diff Review, given what the GUI holds: the tables and the partitions it read.
-        DiffReview review;
-        review.setPlan(std::make_shared<const Fabric>(fabric), std::make_shared<const ForwardingTables>(current),
-                       std::make_shared<const ForwardingTables>(proposed), partitionsIn(currentConf), partitionsIn(proposedConf));
-        QVERIFY(review.hasPlan());
-        const Figures gui = figuresOf(diffToJson(review.diff()));
-
-        // The commit, on a stand-in OpenSM that holds the current state and loads its files on
-        // SIGHUP.
+        // The stand-in OpenSM: it holds the current state and loads its files on SIGHUP.
         CommitTarget target;
         target.lftsPath = dir.filePath(QStringLiteral("opensm.lfts"));
         target.partitionsPath = dir.filePath(QStringLiteral("partitions.conf"));
@@ -213,12 +227,13 @@ private Q_SLOTS:
         PKeyTableOptions openSm;
         openSm.smPortGuid = smPort;
         ForwardingTables heldTables = current;
-        PKeyTables heldPKeys = computePKeyTables(fabric, before, openSm);
+        PKeyTables heldPKeys = computePKeyTables(fabric, plannedPartitions(before), openSm);
         int reloads = 0;
         CommitBackend backend;
         backend.discover = [&]() -> Result<Fabric> { return fabric; };
         backend.readTables = [&](const Fabric &) -> Result<ForwardingTables> { return heldTables; };
         backend.readPKeys = [&](const Fabric &) -> Result<PKeyTables> { return heldPKeys; };
+        backend.findSmPort = [&](const Fabric &) -> Result<Guid> { return smPort; };
         backend.isRunning = [](qint64) { return true; };
         backend.reload = [&](qint64) -> Status {
             ++reloads;
@@ -226,21 +241,58 @@ private Q_SLOTS:
             if (!tables)
                 return tables.error();
             heldTables = std::move(tables).value();
-            heldPKeys = computePKeyTables(fabric, partitionsIn(target.partitionsPath), openSm, &heldPKeys);
+            heldPKeys = computePKeyTables(fabric, plannedPartitions(partitionsIn(target.partitionsPath)), openSm, &heldPKeys);
             return Done{};
         };
-        CommitPlan plan;
-        plan.tables = proposed;
-        plan.partitionsConf = readAll(proposedConf);
-        plan.partitionsFileName = proposedConf;
-        plan.madeFor = fabric;
-        CommitOptions options;
-        options.timeoutMs = 1000;
-        options.smPortGuid = smPort;
-        const CommitReport report = commitPlan(plan, target, backend, options);
+
+        // The desk: discovered (the stand-in fabric read as a discovery reads it), the project's
+        // partitions opened, the proposal reviewed.
+        FabricDocument document;
+        FabricSession *session = document.session();
+        session->setCommitTarget(target);
+        session->setFabricAccess([&backend] { return backend; });
+        session->setLiveReader([&]() -> Result<LiveState> {
+            LiveState state;
+            state.fabric = std::make_shared<const Fabric>(fabric);
+            state.held = HeldTables{std::make_shared<const ForwardingTables>(heldTables), std::make_shared<const PKeyTables>(heldPKeys), smPort};
+            state.partitions = partitionsHeld(fabric, heldPKeys);
+            return state;
+        });
+        DiffReview review;
+        review.setDocument(&document);
+        QSignalSpy discovered(session, &FabricSession::discoveryFinished);
+        QVERIFY(session->discover(false));
+        QVERIFY(!discovered.isEmpty() || discovered.wait(20000));
+        QVERIFY(session->isLive());
+        QCOMPARE(session->held().smPort, smPort);
+        Project project;
+        project.tenancy.partitions = after;
+        const QString projectPath = dir.filePath(QStringLiteral("after.weft"));
+        QVERIFY(writeFileAtomically(projectPath, writeProject(project)).ok());
+        QVERIFY(document.openProject(projectPath, nullptr).ok());
+        PreviewResult proposal;
+        proposal.proposed.tables = std::make_shared<const ForwardingTables>(proposed);
+        session->setProposal(std::move(proposal));
+        QVERIFY(review.hasPlan());
+        QVERIFY2(review.isApproveEnabled(), qPrintable(review.approveRefusal()));
+        const Figures gui = figuresOf(diffToJson(review.diff()));
+        // What the summary says is what it counts.
+        QVERIFY2(review.summaryText().contains(QStringLiteral("OpenSM sends %1 SMPs").arg(QLocale().toString(qlonglong(gui.smps)))),
+                 qPrintable(review.summaryText()));
+
+        // Approve, answered Yes: the commit the session runs.
+        QSignalSpy finished(session, &FabricSession::commitFinished);
+        test::YesAnswerer yes;
+        review.approve();
+        QVERIFY(yes.confirmed());
+        QVERIFY(!finished.isEmpty() || finished.wait(20000));
+        const CommitReport report = finished.first().first().value<CommitReport>();
         QVERIFY2(report.ok(), qPrintable(report.toText()));
         QCOMPARE(reloads, 1);
         const Figures commit = figuresOf(diffToJson(report.diff));
+        // The read-back is what the session holds now, and the plan is done.
+        QVERIFY(*session->currentTables() == proposed);
+        QVERIFY(!review.isApproveEnabled());
 
         QVERIFY(cli.changedEntries > 0);
         QVERIFY(cli.smps >= cli.changedBlocks);

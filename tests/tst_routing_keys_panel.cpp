@@ -13,7 +13,7 @@
 #include "RoutingEngine.h"
 #include "SceneReady.h"
 #include "RoutingKeysPanel.h"
-#include "RoutingSession.h"
+#include "FabricSession.h"
 #include "SafeFile.h"
 #include "TopologyFile.h"
 #include "WeftRunner.h"

@@ -11,7 +11,7 @@
 #include "MainWindow.h"
 #include "ReconfigurationStudio.h"
 #include "RoutingEngine.h"
-#include "RoutingSession.h"
+#include "FabricSession.h"
 #include "SafeFile.h"
 #include "Screenshots.h"
 #include "TopologyFile.h"
@@ -267,7 +267,7 @@ void TestStudio::reviewMakesTheCandidateTheProposal()
     QVERIFY(studio->reviewSelected());
     QCOMPARE(reviewed.count(), 1);
     QVERIFY(window.diffDock()->isVisibleTo(&window));
-    const RoutingSession *session = window.document()->session();
+    const FabricSession *session = window.document()->session();
     QVERIFY(session->proposal());
     QVERIFY(session->proposal()->proposed.tables == slim.tables);
     QCOMPARE(session->proposal()->proposed.label, QStringLiteral("Candidate: %1").arg(slim.name));
@@ -277,9 +277,9 @@ void TestStudio::reviewMakesTheCandidateTheProposal()
     QVERIFY(!session->isProposalStale());
     QVERIFY(session->plan());
     QVERIFY(window.diffReview()->hasPlan());
-    QCOMPARE(qlonglong(session->plan()->diff.changedEntries), qlonglong(slim.changedEntries));
-    QCOMPARE(qlonglong(session->plan()->diff.changedBlocks), qlonglong(slim.changedBlocks));
-    QCOMPARE(qlonglong(session->plan()->diff.smps()), qlonglong(slim.smps));
+    QCOMPARE(qlonglong(session->plan()->review.diff.changedEntries), qlonglong(slim.changedEntries));
+    QCOMPARE(qlonglong(session->plan()->review.diff.changedBlocks), qlonglong(slim.changedBlocks));
+    QCOMPARE(qlonglong(session->plan()->review.diff.smps()), qlonglong(slim.smps));
 }
 
 void TestStudio::planTheCurrentEditsKeepsTheFabric()

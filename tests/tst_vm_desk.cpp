@@ -10,7 +10,7 @@
 #include "LftDump.h"
 #include "MainWindow.h"
 #include "RoutingEngine.h"
-#include "RoutingSession.h"
+#include "FabricSession.h"
 #include "Screenshots.h"
 #include "TopologyFile.h"
 #include "VmBadges.h"

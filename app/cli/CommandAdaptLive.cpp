@@ -10,13 +10,15 @@
 #include "Commands.h"
 
 #include "AdaptLoop.h"
+#include "AdaptRunner.h"
 #include "Commit.h"
 #include "CommitJournal.h"
 #include "FabricChanges.h"
+#include "FabricSession.h"
 #include "Identifiers.h"
 #include "LftDump.h"
-#include "LiveCommitBackend.h"
 #include "LiveFabric.h"
+#include "LiveRead.h"
 #include "PartitionsConf.h"
 #include "PortCounterReader.h"
 #include "ProjectFile.h"
@@ -123,47 +125,60 @@ QString timeText(double seconds)
     return QDateTime::fromMSecsSinceEpoch(qint64(seconds * 1000), Qt::UTC).toString(Qt::ISODate);
 }
 
-// The loop on a live fabric: one pass of the port counters per tick.
+// The loop on a live fabric: one pass of the port counters per tick. The fabric events and the
+// Execute stage are the runner's (AdaptRunner.h, shared with the desk); the fabric, what it holds
+// and the commits are the session's.
 class LiveAdapt
 {
 public:
     explicit LiveAdapt(Settings settings)
-        : m_settings(std::move(settings)) {}
+        : m_settings(std::move(settings))
+    {
+        m_session.setAdapter(m_settings.live.caName, m_settings.live.caPort);
+        m_session.setCommitTarget(m_settings.target);
+    }
 
     // Discovery, the installed tables and tenancy, the rules, the first (priming) pass.
     Status start(const QByteArray &rulesText)
     {
-        Result<Fabric> discovered = discoverFabric(m_settings.live);
+        Result<LiveState> discovered = m_session.discoverNow();
         if (!discovered)
             return discovered.error();
-        auto fabric = std::make_shared<const Fabric>(std::move(*discovered));
-        Result<ForwardingTables> held = readForwardingTables(*fabric, m_settings.live);
-        if (!held)
-            return held.error();
         Result<InstalledTenancy> tenancy = readInstalledTenancy(m_settings);
         if (!tenancy)
             return tenancy.error();
         AdaptKnowledge knowledge;
-        knowledge.fabric = fabric;
-        knowledge.installed = std::make_shared<const ForwardingTables>(std::move(*held));
+        knowledge.fabric = discovered->fabric;
+        knowledge.installed = discovered->held.lfts;
         knowledge.tenancy = std::move(tenancy->tenancy);
         knowledge.currentPartitions = std::move(tenancy->currentPartitions);
         knowledge.model = m_settings.model;
         AdaptLoopOptions options;
         options.mode = m_settings.mode;
         options.journalPath = m_settings.commit.journalPath;
-        m_loop = std::make_unique<AdaptLoop>(std::move(knowledge), options);
-        m_loop->setRecordSink([this](const AdaptRecord &record) { printRecord(record); });
+        AdaptAccess access;
+        access.rediscover = [this] { return readLiveState(m_settings.live, m_settings.target.partitionsPath); };
+        access.commit = [this](const CommitPlan &plan) {
+            CommitOptions commitOptions = m_settings.commit;
+            if (!m_settings.json)
+                commitOptions.progress = [](const QString &line) { out() << "      " << line << Qt::endl; };
+            return m_session.commitNow(plan, commitOptions);
+        };
+        m_runner = std::make_unique<AdaptRunner>(std::move(knowledge), options, std::move(access));
+        m_runner->setRediscoverEvery(m_settings.rediscoverEvery);
+        AdaptLoop &loop = m_runner->loop();
+        loop.setRecordSink([this](const AdaptRecord &record) { printRecord(record); });
         for (const auto &[name, value] : m_settings.parameters)
-            m_loop->engine().setParameter(name, value);
-        if (const Status loaded = m_loop->loadRules(rulesText, m_settings.rulesPath); !loaded)
+            loop.engine().setParameter(name, value);
+        if (const Status loaded = loop.loadRules(rulesText, m_settings.rulesPath); !loaded)
             return loaded.error();
         m_rulesStamp = QFileInfo(m_settings.rulesPath).lastModified();
+        const Fabric &fabric = *discovered->fabric;
         if (!m_settings.json)
-            out() << "adapting " << fabric->switches().size() << " switches, " << fabric->endNodes().size() << " end nodes in "
-                  << modeName(m_settings.mode) << " mode, " << m_loop->rules().size() << " rules, every " << m_settings.interval
+            out() << "adapting " << fabric.switches().size() << " switches, " << fabric.endNodes().size() << " end nodes in "
+                  << modeName(m_settings.mode) << " mode, " << loop.rules().size() << " rules, every " << m_settings.interval
                   << " s" << Qt::endl;
-        return startReading(fabric);
+        return startReading(discovered->fabric);
     }
 
     // Ticks until --ticks or a stop signal; the exit status.
@@ -186,26 +201,24 @@ public:
             std::vector<TelemetryRecord> records = telemetryRecords(*m_fabric, m_reader->ports(), m_previous->samples,
                                                                     m_previous->readAt, pass->samples, pass->readAt, time);
             printTick(time, records);
-            // The fabric again when a node went silent, a port counted its link going down (a
-            // cable between two switches that both still answer), or every --rediscover ticks.
-            const bool silent = !pass->silentNodes.empty();
-            const bool linkDowned = std::any_of(records.begin(), records.end(), [](const TelemetryRecord &r) {
-                const CounterDelta &downed = r.rates.errors[std::size_t(PortErrorCounter::LinkDowned)];
-                return downed.ok() && downed.delta > 0;
-            });
-            const bool due = m_settings.rediscoverEvery > 0 && tick % m_settings.rediscoverEvery == 0;
+            const std::size_t silent = pass->silentNodes.size();
             m_previous = std::move(*pass);
-            if (silent || linkDowned || due) {
-                Result<bool> changed = followTopology();
-                if (!changed) {
-                    err() << "weft adapt: " << changed.error().toString() << Qt::endl;
+            // The fabric again when a node went silent, a port counted its link going down, or
+            // every --rediscover ticks: what changed reaches the rules as events.
+            const AdaptTick outcome = m_runner->tick(time, std::move(records), m_fabric.get(), silent);
+            if (!outcome.problem.isEmpty()) {
+                err() << "weft adapt: " << outcome.problem << Qt::endl;
+                return worseExit(m_exit, kExitFailure);
+            }
+            if (outcome.fabricNow) {
+                if (!m_settings.json)
+                    out() << "the fabric changed:\n" << outcome.topology.toText() << Qt::endl;
+                if (const Status reading = startReading(outcome.fabricNow->fabric); !reading) {
+                    err() << "weft adapt: " << reading.error().toString() << Qt::endl;
                     return worseExit(m_exit, kExitFailure);
                 }
-                if (*changed)
-                    records.clear();  // of the fabric before; the events still reach the rules
             }
-            const std::vector<PendingChange> changes = m_loop->tick(time, std::move(records));
-            for (const PendingChange &change : changes) {
+            for (const PendingChange &change : outcome.changes) {
                 if (change.mode == RuleMode::Auto)
                     execute(change);
                 else
@@ -275,70 +288,18 @@ private:
             return;
         }
         // The loop refuses it (file:line:column) and logs it.
-        if (const Status loaded = m_loop->loadRules(*text, m_settings.rulesPath); !loaded)
+        if (const Status loaded = m_runner->loop().loadRules(*text, m_settings.rulesPath); !loaded)
             err() << "weft adapt: " << loaded.error().toString() << " (the previous rules stay in force)" << Qt::endl;
     }
 
-    // The fabric again (see run()); what changed becomes the loop's events and its
-    // knowledge (fabric and the tables the switches hold). Whether it changed.
-    Result<bool> followTopology()
-    {
-        Result<Fabric> discovered = discoverFabric(m_settings.live);
-        if (!discovered)
-            return discovered.error();
-        const FabricChanges changes = compareFabrics(*m_fabric, *discovered);
-        if (changes.empty())
-            return false;
-        if (!changes.linksGone.isEmpty())
-            m_loop->noteEvent(RuleEvent::LinkDown);
-        if (!changes.nodesGone.isEmpty())
-            m_loop->noteEvent(RuleEvent::NodeRemoved);
-        if (!changes.nodesNew.isEmpty())
-            m_loop->noteEvent(RuleEvent::NodeAdded);
-        m_loop->noteEvent(RuleEvent::TopologyChange);
-        if (!m_settings.json)
-            out() << "the fabric changed:\n"
-                  << changes.toText() << Qt::endl;
-        auto fabric = std::make_shared<const Fabric>(std::move(*discovered));
-        Result<ForwardingTables> held = readForwardingTables(*fabric, m_settings.live);
-        if (!held)
-            return held.error();
-        m_loop->setInstalled(fabric, std::make_shared<const ForwardingTables>(std::move(*held)));
-        if (const Status reading = startReading(fabric); !reading)
-            return reading.error();
-        return true;
-    }
-
-    // Auto: the switches must still hold what the loop planned from (else an operator committed:
-    // the knowledge follows and the change is stale), then the verified commit.
+    // Auto: the verified commit of the loop's own plan, which the commit refuses as stale when
+    // the switches no longer hold what the loop planned from (the knowledge then follows them).
     void execute(const PendingChange &change)
     {
-        const AdaptKnowledge &knowledge = m_loop->knowledge();
-        Result<ForwardingTables> held = readForwardingTables(*knowledge.fabric, m_settings.live);
-        if (!held) {
-            CommitReport failed;
-            failed.outcome = CommitOutcome::Refused;
-            failed.reasons << QStringLiteral("cannot read the switches' tables: %1").arg(held.error().toString());
-            m_loop->executed(change, failed);
-            return;
-        }
-        const QStringList differences = compareReadBack(*knowledge.fabric, *knowledge.installed, *held, {}, {});
-        if (!differences.isEmpty()) {
-            CommitReport stale;
-            stale.outcome = CommitOutcome::Stale;
-            stale.reasons << QStringLiteral("the switches' tables changed since the loop read them (another commit): the "
-                                            "knowledge follows them and the change is dropped");
-            stale.reasons += differences;
-            m_loop->executed(change, stale);
-            m_loop->setInstalled(knowledge.fabric, std::make_shared<const ForwardingTables>(std::move(*held)));
-            return;
-        }
-        CommitOptions options = m_settings.commit;
-        if (!m_settings.json)
-            options.progress = [](const QString &line) { out() << "      " << line << Qt::endl; };
-        const CommitReport report = commitPlan(change.commitPlan, m_settings.target, liveCommitBackend(m_settings.live), options);
-        m_loop->executed(change, report);
-        m_exit = worseExit(m_exit, commitExitCode(report.outcome));
+        const CommitReport report = m_runner->execute(change);
+        // A stale plan is the loop's to drop, not a failure of the run.
+        if (report.outcome != CommitOutcome::Stale)
+            m_exit = worseExit(m_exit, commitExitCode(report.outcome));
         // The fabric's state is not known: no further change on top of it.
         if (report.outcome == CommitOutcome::RollbackFailed) {
             err() << "weft adapt: the rollback could not be verified; stopping (see the journal, then `weft commit --recover`)"
@@ -363,7 +324,7 @@ private:
         const QString lfts = dir.absoluteFilePath(stem + QStringLiteral(".lfts"));
         const QString partitions = dir.absoluteFilePath(stem + QStringLiteral("-partitions.conf"));
         const QString topology = dir.absoluteFilePath(stem + QStringLiteral(".topo"));
-        const Fabric &fabric = *m_loop->knowledge().fabric;
+        const Fabric &fabric = *m_runner->loop().knowledge().fabric;
         Status written = writeLftDumpFile(lfts, plan.tables, &fabric, LftDumpForm::Compact);
         if (written && !plan.serviceLevels.empty())
             written = writeFileAtomically(lfts + QStringLiteral(".sl"), writeServiceLevels(plan.serviceLevels));
@@ -414,7 +375,8 @@ private:
     }
 
     Settings m_settings;
-    std::unique_ptr<AdaptLoop> m_loop;
+    FabricSession m_session;
+    std::unique_ptr<AdaptRunner> m_runner;
     std::shared_ptr<const Fabric> m_fabric;  // what m_reader reads
     std::unique_ptr<PortCounterReader> m_reader;
     std::optional<PortCounterPass> m_previous;

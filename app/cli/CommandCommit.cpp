@@ -7,6 +7,7 @@
 
 #include "Commit.h"
 #include "CommitJournal.h"
+#include "CommitPlanning.h"
 #include "LftDump.h"
 #include "LiveCommitBackend.h"
 #include "LiveFabric.h"
@@ -18,6 +19,8 @@
 #include "TrafficModel.h"
 
 #include <QFileInfo>
+
+#include <optional>
 
 namespace weft::cli {
 
@@ -108,12 +111,14 @@ int commit(const QStringList &args)
     if (recover)
         return reportCommit(recoverCommit(target, liveCommitBackend(live), options), json);
 
-    CommitPlan plan;
+    // The plan as every front end builds it (CommitPlanning.h): the tables, the partitions
+    // (Default made explicit), their service levels and the project's policies.
+    ChangeRequest change;
     const QString lftsFile = parser.value(QStringLiteral("plan-lfts"));
     Result<ForwardingTables> tables = readLftDumpFile(lftsFile);
     if (!tables)
         return reportBadInput(command, tables.error());
-    plan.tables = std::move(*tables);
+    change.tables = std::make_shared<const ForwardingTables>(std::move(*tables));
     // The service levels `weft route` wrote beside the tables (DUMP.sl) belong to the plan: the
     // planned partitions carry them as sl=, and the commit has OpenSM keep them on separate VLs.
     const QString slFile = lftsFile + QStringLiteral(".sl");
@@ -124,30 +129,39 @@ int commit(const QStringList &args)
         Result<std::map<std::uint16_t, int>> levels = readServiceLevels(*slText, slFile);
         if (!levels)
             return reportBadInput(command, levels.error());
-        plan.serviceLevels = std::move(*levels);
+        change.serviceLevels = std::move(*levels);
     }
     if (parser.isSet(QStringLiteral("project"))) {
         Result<Project> project = readProjectFile(parser.value(QStringLiteral("project")));
         if (!project)
             return reportBadInput(command, project.error());
-        plan.intent = std::move(project->tenancy);
+        change.intent = std::move(project->tenancy);
     }
+    std::optional<QByteArray> rejectedConf;  // a partitions.conf OpenSM would reject: the commit refuses it, journalled
     if (parser.isSet(QStringLiteral("plan-partitions"))) {
-        plan.partitionsFileName = parser.value(QStringLiteral("plan-partitions"));
-        Result<QByteArray> conf = TextReader::readFile(plan.partitionsFileName);
-        if (!conf)
-            return reportBadInput(command, conf.error());
-        plan.partitionsConf = *conf;
+        change.partitionsFileName = parser.value(QStringLiteral("plan-partitions"));
+        Result<QByteArray> text = TextReader::readFile(change.partitionsFileName);
+        if (!text)
+            return reportBadInput(command, text.error());
+        if (Result<PartitionsConfResult> conf = readPartitionsConf(*text, change.partitionsFileName))
+            change.partitions = std::move(conf->partitions);
+        else
+            rejectedConf = *text;
     } else {
-        plan.partitionsFileName = parser.value(QStringLiteral("project"));
-        plan.partitionsConf = writePartitionsConf(plannedPartitions(plan.intent->partitions));
+        change.partitionsFileName = parser.value(QStringLiteral("project"));
+        change.partitions = change.intent->partitions;
     }
+    std::optional<Fabric> madeFor;
     if (parser.isSet(QStringLiteral("plan-topology"))) {
-        Result<Fabric> madeFor = readTopologyFile(parser.value(QStringLiteral("plan-topology")));
-        if (!madeFor)
-            return reportBadInput(command, madeFor.error());
-        plan.madeFor = std::move(*madeFor);
+        Result<Fabric> read = readTopologyFile(parser.value(QStringLiteral("plan-topology")));
+        if (!read)
+            return reportBadInput(command, read.error());
+        madeFor = std::move(*read);
     }
+    // Plan files carry no expectation of what the fabric holds: installed over whatever it holds.
+    CommitPlan plan = buildCommitPlan(madeFor ? &*madeFor : nullptr, change, HeldTables{});
+    if (rejectedConf)
+        plan.partitionsConf = *rejectedConf;
 
     return reportCommit(commitPlan(plan, target, liveCommitBackend(live), options), json);
 }

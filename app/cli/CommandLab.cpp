@@ -8,10 +8,11 @@
 
 #include "Commit.h"
 #include "CommitJournal.h"
+#include "CommitPlanning.h"
+#include "FabricSession.h"
 #include "FabricGenerator.h"
 #include "LabTrafficDriver.h"
 #include "LftDump.h"
-#include "LiveCommitBackend.h"
 #include "LiveFabric.h"
 #include "PartitionsConf.h"
 #include "ReconfigurationPlan.h"
@@ -124,18 +125,29 @@ std::vector<Partition> demoPartitions(const GeneratedFabric &g)
     return plannedPartitions(partitions);  // as a commit would install them
 }
 
-// Runs inside the simulated fabric (as its client): one whole commit loop.
+// Runs inside the simulated fabric (as its client): one whole commit loop, through the session
+// (what the fabric holds is what it discovered; the plan is the one builder's).
 int runLoop(const LabFiles &files)
 {
-    const LiveOptions live;
+    FabricSession session;
+    CommitTarget target;
+    target.lftsPath = files.lfts();
+    target.partitionsPath = files.partitions();
+    target.pidFile = files.pidFile();
+    target.logPath = qEnvironmentVariable("WEFT_LAB_OPENSM_LOG");
+    // pftree's service levels reach the wire only through OpenSM's QoS options.
+    target.optionsPath = qEnvironmentVariable("WEFT_LAB_OPENSM_OPTIONS");
+    session.setCommitTarget(target);
+
     out() << "[1/5] discover" << Qt::endl;
-    Result<Fabric> fabric = discoverFabric(live);
-    if (!fabric) {
-        err() << "weft lab: discovery failed: " << fabric.error().toString() << Qt::endl;
+    Result<LiveState> live = session.discoverNow();
+    if (!live) {
+        err() << "weft lab: discovery failed: " << live.error().toString() << Qt::endl;
         return kExitFailure;
     }
-    out() << "      " << fabric->nodes().size() << " nodes, " << fabric->switches().size() << " switches, "
-          << fabric->links().size() << " links" << Qt::endl;
+    const Fabric &fabric = *live->fabric;
+    out() << "      " << fabric.nodes().size() << " nodes, " << fabric.switches().size() << " switches, " << fabric.links().size()
+          << " links" << Qt::endl;
 
     out() << "[2/5] route: pftree for the tenants in " << files.partitions() << Qt::endl;
     Result<PartitionsConfResult> conf = readPartitionsConfFile(files.partitions());
@@ -145,16 +157,24 @@ int runLoop(const LabFiles &files)
     }
     Tenancy tenancy;
     tenancy.partitions = conf->partitions;
-    Result<Routing> routing = routeFabric(QStringLiteral("pftree"), *fabric, tenancy);
+    Result<Routing> routing = routeFabric(QStringLiteral("pftree"), fabric, tenancy);
     if (!routing) {
         err() << "weft lab: routing failed: " << routing.error().toString() << Qt::endl;
         return kExitFailure;
     }
     for (const QString &w : routing->warnings)
         out() << "      warning: " << w << Qt::endl;
+    ChangeRequest change;
+    change.tables = std::make_shared<const ForwardingTables>(std::move(routing->tables));
+    change.partitions = tenancy.partitions;
+    change.intent = tenancy;
+    change.serviceLevels = routing->serviceLevels;
+    change.partitionsFileName = files.planPartitions();
+    change.summary = QStringLiteral("weft lab: pftree for %1 partitions").arg(tenancy.partitions.size());
+    const CommitPlan plan = buildCommitPlan(&fabric, change, session.held());
     // Only OpenSM reads it: the compact form, streamed.
-    const Status lftsWritten = writeLftDumpFile(files.planLfts(), routing->tables, &*fabric, LftDumpForm::Compact);
-    const Status partitionsWritten = writeFileAtomically(files.planPartitions(), writePartitionsConf(tenancy.partitions));
+    const Status lftsWritten = writeLftDumpFile(files.planLfts(), plan.tables, &fabric, LftDumpForm::Compact);
+    const Status partitionsWritten = writeFileAtomically(files.planPartitions(), plan.partitionsConf);
     if (!lftsWritten || !partitionsWritten) {
         err() << "weft lab: " << (lftsWritten ? partitionsWritten.error() : lftsWritten.error()).toString() << Qt::endl;
         return kExitFailure;
@@ -162,24 +182,10 @@ int runLoop(const LabFiles &files)
     out() << "      plan: " << files.planLfts() << ", " << files.planPartitions() << Qt::endl;
 
     out() << "[3/5] diff, [4/5] commit, [5/5] verify" << Qt::endl;
-    CommitPlan plan;
-    plan.tables = routing->tables;
-    plan.partitionsConf = writePartitionsConf(tenancy.partitions);
-    plan.partitionsFileName = files.planPartitions();
-    plan.summary = QStringLiteral("weft lab: pftree for %1 partitions").arg(tenancy.partitions.size());
-    plan.madeFor = *fabric;
-    CommitTarget target;
-    target.lftsPath = files.lfts();
-    target.partitionsPath = files.partitions();
-    target.pidFile = files.pidFile();
-    target.logPath = qEnvironmentVariable("WEFT_LAB_OPENSM_LOG");
-    // pftree's service levels reach the wire only through OpenSM's QoS options.
-    target.optionsPath = qEnvironmentVariable("WEFT_LAB_OPENSM_OPTIONS");
-    plan.serviceLevels = routing->serviceLevels;
     CommitOptions options;
     options.journalPath = files.journal();
     options.progress = [](const QString &line) { out() << "      " << line << Qt::endl; };
-    const CommitReport report = commitPlan(plan, target, liveCommitBackend(live), options);
+    const CommitReport report = session.commitNow(plan, options);
     if (!report.stageTimes.empty())
         out() << "timing: " << report.timingText() << Qt::endl;
     out() << "outcome: " << commitOutcomeName(report.outcome) << Qt::endl;

@@ -1,14 +1,13 @@
 #pragma once
-// The main window: the fabric picture in the middle, the node table, the summary, the
-// partitions, the undo history, the routing preview and the diff review in docks around it.
-// The FabricDocument is the one source of the fabric, the tenancy and the routing state (its
-// RoutingSession): every edit goes through it (and its undo stack), and the scene, the panels,
-// the preview and the diff review each listen to the kinds of change they show. The window
-// keeps no copy of any of it; it wires the docks, the menus and the view choices. Shows one
-// fabric at a time; opening another replaces it only once it has been read without error, so a
-// bad file never loses what was on screen.
+// The main window: wiring only. The map in the middle and the docks around it (DeskDocks.h),
+// the menus and the map's toolbar (MapToolBar.h). The FabricDocument holds the fabric and the
+// tenancy being edited; its session (core/session/FabricSession.h) holds what the fabric holds,
+// the connection, the plans, telemetry and the autopilot; MapOverlays decides what the map
+// shows. The window keeps no copy of any of it: it connects the menus to them and the panels to
+// each other. It shows one fabric at a time; opening another replaces it only once it has been
+// read without error, so a bad file never loses what was on screen.
 
-#include "DocumentChanges.h"
+#include "DeskDocks.h"
 #include "Fabric.h"
 #include "FabricScene.h"
 #include "FabricSummary.h"
@@ -20,40 +19,22 @@
 #include <memory>
 
 class QAction;
-class QComboBox;
 class QDockWidget;
-class QProgressDialog;
 class QLabel;
-class QLineEdit;
 class QMenu;
-class QTableView;
-class QTreeWidget;
-class QUndoView;
 
 namespace weft {
 
-class AutopilotDock;
 class CommitRecoveryDialog;
-class DiffReview;
-class FabricChangesPanel;
-class LiveDiscovery;
-struct HeldState;
-class TelemetryDock;
-class VmPanel;
-class TelemetrySampler;
 class FabricDocument;
-class PartitionPanel;
-class PolicyEditor;
-class OpenSmPanel;
-class RoutingKeysPanel;
-class RoutingPreview;
-class ReconfigurationStudio;
-class WeightTable;
-class LftInspector;
-class PathTrace;
+class FabricMenu;
+class FileMenu;
 class FabricView;
+class MapOverlays;
+class MapToolBar;
 class NodeFilterProxyModel;
 class NodeTableModel;
+class TelemetrySampler;
 
 class MainWindow : public QMainWindow
 {
@@ -75,26 +56,28 @@ public:
     bool loadDemoFabric(QString *error);
 
     // Fabric > Discover without its dialog: reads the live fabric through `caName` (empty: the
-    // first adapter) and `caPort` (0: the first active port) on a worker thread, with a progress
-    // dialog that can cancel, and shows it with the tables and partitions its switches and ports
-    // hold. With `rediscover`, compares instead with the fabric shown (FabricChanges): the map
-    // and the Fabric Changes dock show what changed and open proposals turn stale.
-    // discoveryFinished() follows; false if a discovery is already running.
+    // first adapter) and `caPort` (0: the first active port), which the session keeps for every
+    // later access (rediscovery, counters, commits, recovery), on a worker thread, with a
+    // progress dialog that can cancel, and shows it with the tables and partitions its switches
+    // and ports hold. With `rediscover`, compares instead with the fabric shown: the map and the
+    // Fabric Changes dock show what changed and open proposals turn stale, or, when the topology
+    // is the same, the tables read become the current ones. discoveryFinished() follows; false
+    // if a discovery is already running.
     bool startDiscovery(const QString &caName, int caPort, bool rediscover);
     bool isDiscovering() const;
-    QAction *discoverAction() const { return m_discoverAction; }
-    QAction *rediscoverAction() const { return m_rediscoverAction; }
-    FabricChangesPanel *fabricChangesPanel() const { return m_changesPanel; }
-    // Fabric > Sample Port Counters: the telemetry sampler of a discovered fabric (disabled, with
+    QAction *discoverAction() const;
+    QAction *rediscoverAction() const;
+    FabricChangesPanel *fabricChangesPanel() const { return m_docks.changes; }
+    // Fabric > Sample Port Counters: the session's sampler of a discovered fabric (disabled, with
     // a tooltip saying why, for any other), its dock, and its interval (default 10 s).
-    QAction *telemetryAction() const { return m_telemetryAction; }
-    TelemetrySampler *telemetrySampler() const { return m_sampler; }
-    TelemetryDock *telemetryDock() const { return m_telemetryDock; }
-    QDockWidget *telemetryDockWidget() const { return m_telemetryDockWidget; }
-    QDockWidget *fabricChangesDock() const { return m_changesDock; }
+    QAction *telemetryAction() const;
+    TelemetrySampler *telemetrySampler() const;
+    TelemetryDock *telemetryDock() const { return m_docks.telemetry; }
+    QDockWidget *telemetryDockWidget() const { return m_docks.telemetryDock; }
+    QDockWidget *fabricChangesDock() const { return m_docks.changesDock; }
     // The Virtual Machines dock (views/vswitch): shown for vSwitch fabrics.
-    VmPanel *vmPanel() const { return m_vmPanel; }
-    QDockWidget *vmDock() const { return m_vmDock; }
+    VmPanel *vmPanel() const { return m_docks.vms; }
+    QDockWidget *vmDock() const { return m_docks.vmDock; }
 
     // False while a big fabric is being laid out; sceneReady() comes when it is drawn.
     bool isSceneReady() const;
@@ -116,39 +99,37 @@ public:
     const Fabric *fabric() const;
     const Tenancy &tenancy() const;
     FabricDocument *document() const { return m_document; }
-    RoutingPreview *routingPreview() const { return m_preview; }
-    DiffReview *diffReview() const { return m_diffReview; }
-    // Offers to recover the configured commit target's unfinished commit (CommitRecoveryDialog,
+    MapOverlays *mapOverlays() const { return m_map; }
+    RoutingPreview *routingPreview() const { return m_docks.preview; }
+    DiffReview *diffReview() const { return m_docks.diffReview; }
+    // Offers to recover the session's commit target's unfinished commit (CommitRecoveryDialog,
     // shown without blocking), if its journal has one; null if not. Checked at start.
     CommitRecoveryDialog *offerCommitRecovery();
-    PartitionPanel *partitionPanel() const { return m_partitionPanel; }
-    PolicyEditor *policyEditor() const { return m_policyEditor; }
-    WeightTable *weightTable() const { return m_weightTable; }
-    QDockWidget *previewDock() const { return m_previewDock; }
-    QDockWidget *diffDock() const { return m_diffDock; }
-    // The LFT Inspector and Trace Path docks (views/studio): one switch's table, current beside
-    // proposed; a host-to-host route hop by hop on both.
-    LftInspector *lftInspector() const { return m_lftInspector; }
-    QDockWidget *lftInspectorDock() const { return m_lftInspectorDock; }
-    PathTrace *pathTrace() const { return m_pathTrace; }
-    QDockWidget *pathTraceDock() const { return m_pathTraceDock; }
-    // The OpenSM dock (views/studio): the commit target's OpenSM and its warnings.
-    OpenSmPanel *openSmPanel() const { return m_openSmPanel; }
-    QDockWidget *openSmDock() const { return m_openSmDock; }
+    PartitionPanel *partitionPanel() const { return m_docks.partitions; }
+    PolicyEditor *policyEditor() const { return m_docks.policies; }
+    WeightTable *weightTable() const { return m_docks.weights; }
+    QDockWidget *previewDock() const { return m_docks.previewDock; }
+    QDockWidget *diffDock() const { return m_docks.diffDock; }
+    LftInspector *lftInspector() const { return m_docks.lftInspector; }
+    QDockWidget *lftInspectorDock() const { return m_docks.lftInspectorDock; }
+    PathTrace *pathTrace() const { return m_docks.pathTrace; }
+    QDockWidget *pathTraceDock() const { return m_docks.pathTraceDock; }
+    OpenSmPanel *openSmPanel() const { return m_docks.openSm; }
+    QDockWidget *openSmDock() const { return m_docks.openSmDock; }
     QAction *ebbBottlenecksAction() const { return m_ebbBottlenecksAction; }
-    RoutingKeysPanel *routingKeysPanel() const { return m_routingKeysPanel; }
-    QDockWidget *routingKeysDock() const { return m_routingKeysDock; }
-    // The Autopilot dock (views/adapt): the self-adaptive loop's rules, state and firing log.
-    AutopilotDock *autopilot() const { return m_autopilot; }
-    QDockWidget *autopilotDock() const { return m_autopilotDock; }
-    ReconfigurationStudio *reconfigurationStudio() const { return m_studio; }
-    QDockWidget *studioDock() const { return m_studioDock; }
+    RoutingKeysPanel *routingKeysPanel() const { return m_docks.routingKeys; }
+    QDockWidget *routingKeysDock() const { return m_docks.routingKeysDock; }
+    AutopilotDock *autopilot() const { return m_docks.autopilot; }
+    QDockWidget *autopilotDock() const { return m_docks.autopilotDock; }
+    ReconfigurationStudio *reconfigurationStudio() const { return m_docks.studio; }
+    QDockWidget *studioDock() const { return m_docks.studioDock; }
+    const DeskDocks &docks() const { return m_docks; }
     const ForwardingTables *currentTables() const;
-    const FabricSummary &summary() const { return m_summary; }
+    const FabricSummary &summary() const;
     FabricScene *fabricScene() const { return m_scene; }
     FabricView *fabricView() const { return m_view; }
-    NodeTableModel *nodeModel() const { return m_nodeModel; }
-    NodeFilterProxyModel *nodeProxy() const { return m_nodeProxy; }
+    NodeTableModel *nodeModel() const;
+    NodeFilterProxyModel *nodeProxy() const;
 
 Q_SIGNALS:
     void sceneReady();
@@ -161,94 +142,31 @@ protected:
 
 private:
     void createActions();
-    // View ▸ Show eBB Bottlenecks: the proposal's eBB bottlenecks on the map (EbbBottlenecks.h).
+    void wirePanels();
+    void wireSession();
     void showEbbBottlenecks();
-    void createDocks();
     void readSettings();
     void writeSettings() const;
-
-    void chooseTopologyFile();
-    void openRecentFile(const QString &path);
-    void showOpenError(const QString &path, const QString &error);
-    void addRecentFile(const QString &path);
-    void updateRecentFilesMenu();
     void showAbout();
-    void showCommitJournal();
     void createLanguageMenu(QMenu *menu);
-
     void documentChanged(DocumentChanges what);
     void sceneShown();
-    void chooseLftDump();
-    void chooseProjectToOpen();
-    bool chooseProjectToSave();
-    void saveCurrentProject();
-    void createViewToolBar();
-    void fillSummary();
     void updateStatus();
-    void selectTableRow(NodeIndex node);
-    void chooseAdapterAndDiscover();
-    void discoveryDone(std::shared_ptr<const HeldState> held, const QString &error, bool cancelled);
-    void updateTelemetryAction();
-    void setTelemetryRunning(bool run);
 
     FabricDocument *m_document = nullptr;
-    QString m_projectPath;
-    FabricSummary m_summary;  // what the summary dock and the status bar show of the fabric
-    bool m_syncingSelection = false;  // table and scene select each other: stop the echo
-
     FabricScene *m_scene = nullptr;
     FabricView *m_view = nullptr;
-    NodeTableModel *m_nodeModel = nullptr;
-    NodeFilterProxyModel *m_nodeProxy = nullptr;
-    QTableView *m_nodeTable = nullptr;
-    QLineEdit *m_nodeFilter = nullptr;
-    QTreeWidget *m_summaryTree = nullptr;
-    PartitionPanel *m_partitionPanel = nullptr;
-    PolicyEditor *m_policyEditor = nullptr;
-    WeightTable *m_weightTable = nullptr;
+    MapOverlays *m_map = nullptr;
+    MapToolBar *m_toolBar = nullptr;
+    DeskDocks m_docks;
+    FileMenu *m_files = nullptr;
+    FabricMenu *m_fabricMenu = nullptr;
+    bool m_syncingSelection = false;  // table and scene select each other: stop the echo
+
     QLabel *m_countsLabel = nullptr;
     QLabel *m_zoomLabel = nullptr;
     QMenu *m_viewMenu = nullptr;
-    QMenu *m_recentMenu = nullptr;
-    RoutingPreview *m_preview = nullptr;
-    DiffReview *m_diffReview = nullptr;
-    QUndoView *m_undoView = nullptr;
-    QDockWidget *m_previewDock = nullptr;
-    QDockWidget *m_diffDock = nullptr;
-    LftInspector *m_lftInspector = nullptr;
-    QDockWidget *m_lftInspectorDock = nullptr;
-    PathTrace *m_pathTrace = nullptr;
-    QDockWidget *m_pathTraceDock = nullptr;
-    QComboBox *m_linkColouring = nullptr;
-    QComboBox *m_hostColouring = nullptr;
-    QComboBox *m_shownRouting = nullptr;
-    QLineEdit *m_findBox = nullptr;
-
-    LiveDiscovery *m_discovery = nullptr;
-    QProgressDialog *m_discoveryProgress = nullptr;
-    bool m_rediscovering = false;  // what the running discovery is for
-    QString m_liveCa;              // the adapter and port the fabric shown was discovered through
-    int m_livePort = 0;
-    QAction *m_discoverAction = nullptr;
-    QAction *m_rediscoverAction = nullptr;
-    VmPanel *m_vmPanel = nullptr;
-    QDockWidget *m_vmDock = nullptr;
-    FabricChangesPanel *m_changesPanel = nullptr;
-    QDockWidget *m_changesDock = nullptr;
-    std::shared_ptr<const Fabric> m_liveFabric;  // the fabric last discovered (telemetry reads only it)
-    TelemetrySampler *m_sampler = nullptr;
-    TelemetryDock *m_telemetryDock = nullptr;
-    QDockWidget *m_telemetryDockWidget = nullptr;
-    QAction *m_telemetryAction = nullptr;
-    OpenSmPanel *m_openSmPanel = nullptr;
     QAction *m_ebbBottlenecksAction = nullptr;
-    RoutingKeysPanel *m_routingKeysPanel = nullptr;
-    QDockWidget *m_routingKeysDock = nullptr;
-    QDockWidget *m_openSmDock = nullptr;
-    ReconfigurationStudio *m_studio = nullptr;
-    QDockWidget *m_studioDock = nullptr;
-    AutopilotDock *m_autopilot = nullptr;
-    QDockWidget *m_autopilotDock = nullptr;
 };
 
 }  // namespace weft

@@ -1,12 +1,14 @@
 #include "Screenshots.h"
 
+#include "DeskDocks.h"
+
 #include "FabricScene.h"
 #include "MainWindow.h"
 #include "RoutingPreview.h"
 #include "FabricDocument.h"
 #include "FabricGenerator.h"
 #include "RoutingEngine.h"
-#include "RoutingSession.h"
+#include "FabricSession.h"
 #include "FabricLayout.h"
 #include "FabricView.h"
 #include "ReconfigurationStudio.h"
@@ -31,6 +33,7 @@
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPixmap>
+#include <QScrollArea>
 #include <QTableWidget>
 #include <QTimer>
 
@@ -175,7 +178,15 @@ bool prepareStudioScreenshot(MainWindow &window, bool wideDock)
             studio->selectCandidate(row);
     window.studioDock()->show();
     window.studioDock()->raise();
-    window.resizeDocks({window.studioDock()}, {wideDock ? 900 : kPreviewDockWidth}, Qt::Horizontal);
+    if (wideDock) {
+        // The studio sits under the map: give it most of the height and bring its candidate table
+        // into view inside the dock's scroll area.
+        window.resizeDocks({window.studioDock()}, {window.height() * 2 / 3}, Qt::Vertical);
+        if (auto *area = qobject_cast<QScrollArea *>(window.studioDock()->widget())) {
+            QCoreApplication::processEvents();
+            area->ensureWidgetVisible(studio->candidateTable());
+        }
+    }
     return true;
 }
 
@@ -485,6 +496,20 @@ bool prepareScreenshot(MainWindow &window, const QString &view)
             window.resizeDocks({window.previewDock()}, {kPreviewDockWidth}, Qt::Horizontal);
         }
         return true;
+    }
+    if (view == QLatin1String("small-screen")) {
+        // The desk on a 1366x768 screen with every dock open: a previewed pftree routing, the
+        // Diff Review and Approve in view.
+        window.resize(1366, 768);
+        for (QDockWidget *dock : window.findChildren<QDockWidget *>())
+            dock->show();
+        if (!runPreviewAndWait(window, QStringLiteral("pftree"), kPreviewTimeoutMs))
+            return false;
+        window.setLinkColouring(LinkColouring::Load);
+        for (QDockWidget *dock : {window.previewDock(), window.diffDock()})
+            DeskDocks::raise(dock);
+        QCoreApplication::processEvents();
+        return window.size() == QSize(1366, 768);
     }
     if (view == QLatin1String("vms"))
         return prepareVmScreenshot(window);

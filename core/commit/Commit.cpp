@@ -1,6 +1,7 @@
 #include "Commit.h"
 
 #include "CommitJournal.h"
+#include "CommitPlanning.h"
 #include "FabricChanges.h"
 #include "LftDump.h"
 #include "PartitionsConf.h"
@@ -362,6 +363,43 @@ QStringList PlanCheck::refusal(bool acceptViolations) const
     return {};
 }
 
+namespace {
+
+QString whatIfRefusal(const QString &whatIf)
+{
+    return QStringLiteral("the plan was made for a what-if (%1) that has not happened on this fabric; it would be installed only "
+                          "as a pre-emptive plan valid on the fabric as it is, and it is not")
+        .arg(whatIf);
+}
+
+// Entries the switches route now (`held`) that `planned` leaves without a route, one line per
+// switch: what a pre-emptive plan must not lose.
+QStringList coverageLost(const Fabric &fabric, const ForwardingTables &held, const ForwardingTables &planned)
+{
+    QStringList lines;
+    const std::vector<Lid> lids = assignedLids(fabric);
+    for (NodeIndex sw : fabric.switches()) {
+        const Node &node = fabric.node(sw);
+        const SwitchForwardingTable *before = held.find(node.guid);
+        if (!before)
+            continue;
+        const SwitchForwardingTable *after = planned.find(node.guid);
+        QStringList lost;
+        int count = 0;
+        for (Lid lid : lids)
+            if (before->lft.hasRoute(lid) && (!after || !after->lft.hasRoute(lid)) && ++count <= 4)
+                lost << QString::number(lid);
+        if (count)
+            lines << QStringLiteral("switch %1 (\"%2\") would lose its routes to %3 LIDs it reaches now (%4%5)")
+                         .arg(guidText(node.guid), node.description.isEmpty() ? node.name : node.description)
+                         .arg(count)
+                         .arg(lost.join(QStringLiteral(", ")), count > 4 ? QStringLiteral(", ...") : QString());
+    }
+    return lines;
+}
+
+}  // namespace
+
 PlanCheck checkPlan(const Fabric &fabric, const CommitPlan &plan)
 {
     PlanCheck check;
@@ -412,6 +450,18 @@ PlanCheck checkPlan(const Fabric &fabric, const CommitPlan &plan)
     }
     if (!v.ok && check.reasons.isEmpty() && check.violations.isEmpty())
         check.reasons << QStringLiteral("the routing does not validate");
+    if (!plan.whatIf.isEmpty()) {
+        // Made for events that have not happened: it goes in only as a pre-emptive plan, so every
+        // pair of ports must reach each other on the fabric as it is, management included (what
+        // the switches' own entries must keep is checked against what they hold: coverageLost).
+        QStringList incomplete;
+        if (v.unreachableOtherPairs > 0)
+            incomplete << QStringLiteral("%1 pairs of ports that share no partition are not routed to each other").arg(v.unreachableOtherPairs);
+        incomplete << v.managementProblems;
+        if (!incomplete.isEmpty() || !check.reasons.isEmpty())
+            check.reasons.prepend(whatIfRefusal(plan.whatIf));
+        check.reasons << incomplete;
+    }
     return check;
 }
 
@@ -505,6 +555,8 @@ public:
     {
         execute();
         journal();
+        if (m_discovered)
+            m_report.fabric = std::make_shared<const Fabric>(std::move(m_fabric));
         return m_report;
     }
 
@@ -512,6 +564,8 @@ public:
     {
         if (executeRecovery())
             journal();
+        if (m_discovered)
+            m_report.fabric = std::make_shared<const Fabric>(std::move(m_fabric));
         return m_report;
     }
 
@@ -567,6 +621,7 @@ private:
         }
         lap(QStringLiteral("discovery"), CommitStageTime::Kind::Fabric);
         m_fabric = std::move(*live);
+        m_discovered = true;
         step(QStringLiteral("discovered %1 nodes, %2 switches, %3 links").arg(m_fabric.nodes().size()).arg(m_fabric.switches().size()).arg(m_fabric.links().size()));
         if (m_plan.madeFor) {
             const FabricChanges changes = compareFabrics(*m_plan.madeFor, m_fabric);
@@ -598,10 +653,13 @@ private:
             step(QStringLiteral("plan validated: reachability, loops, deadlock freedom, isolation, partitions.conf"));
         else
             step(QStringLiteral("plan validated: reachability, loops, deadlock freedom, partitions.conf; %1 isolation "
-                                "violations accepted (best-effort)").arg(check.violations.size()));
+                                "violations accepted (best-effort)")
+                     .arg(check.violations.size()));
         if (!planServiceLevels())
             return;
-        m_summary = m_plan.summary.isEmpty() ? planSummaryOf(m_plan.tables, m_partitions) : m_plan.summary;
+        // What it is (its origin, when given) and what it holds.
+        m_summary = m_plan.summary.isEmpty() ? planSummaryOf(m_plan.tables, m_partitions)
+                                             : QStringLiteral("%1; %2").arg(m_plan.summary, planSummaryOf(m_plan.tables, m_partitions));
 
         Result<qint64> pid = readPidFile(m_target.pidFile);
         if (!pid) {
@@ -616,7 +674,7 @@ private:
 
         lap(QStringLiteral("plan check"), CommitStageTime::Kind::Weft);
         step(QStringLiteral("reading the tables the fabric holds now"));
-        Result<HeldTables> before = readHeld();
+        Result<TablesRead> before = readHeld();
         if (!before) {
             refuse(CommitOutcome::Refused, {QStringLiteral("cannot read the current tables: %1").arg(before.error().toString())});
             return;
@@ -624,19 +682,27 @@ private:
         m_beforeTables = std::move(before->lfts);
         m_beforePKeys = std::move(before->pkeys);
 
-        PKeyTableOptions pkeyOptions;
         const std::optional<Guid> sm = smPort();
         if (!sm)
             return;
-        pkeyOptions.smPortGuid = *sm;
+        m_smPort = *sm;
+        keepHeld(m_beforeTables, m_beforePKeys);
         lap(QStringLiteral("table read-back"), CommitStageTime::Kind::Fabric);
-        ReconfigurationRequest request;
-        request.currentPartitions = partitionsOnTarget();
-        request.proposedPartitions = PartitionsState{m_partitions, std::nullopt, m_plan.partitionsFileName};
-        request.currentPKeys = m_beforePKeys;
-        request.pkeys = pkeyOptions;
-        request.serviceLevels = m_plan.serviceLevels;
-        ReconfigurationPlan planned = planReconfiguration(m_fabric, m_beforeTables, m_plan.tables, request);
+        if (!stillHeldAsPlanned())
+            return;
+        if (!m_plan.whatIf.isEmpty()) {
+            // A pre-emptive plan keeps every route the switches have now, theirs included.
+            if (const QStringList lost = coverageLost(m_fabric, m_beforeTables, m_plan.tables); !lost.isEmpty()) {
+                refuse(CommitOutcome::Refused, QStringList{whatIfRefusal(m_plan.whatIf)} + summarizeWarnings(lost, 3, QString()));
+                return;
+            }
+            step(QStringLiteral("a pre-emptive plan for a what-if (%1): valid on the fabric as it is, every pair of ports and every "
+                                "route the switches have now kept")
+                     .arg(m_plan.whatIf));
+        }
+        // The same count the review made of this plan (CommitPlanning.h), on what was just read.
+        const HeldTables held{m_report.held.lfts, m_report.held.pkeys, m_smPort};
+        ReconfigurationPlan planned = planCommitChange(m_fabric, held, partitionsOnTarget(m_target), m_plan);
         m_report.diff = std::move(planned.diff);
         m_expectedPKeys = std::move(planned.plannedPKeys);
         m_plannedConf = std::move(planned.plannedPartitionsConf);
@@ -693,6 +759,40 @@ private:
         fail(problems);
     }
 
+    // What the fabric was last read to hold, for the report (and the session that adopts it).
+    void keepHeld(ForwardingTables lfts, PKeyTables pkeys)
+    {
+        m_report.held.lfts = std::make_shared<const ForwardingTables>(std::move(lfts));
+        m_report.held.pkeys = std::make_shared<const PKeyTables>(std::move(pkeys));
+        m_report.held.smPort = m_smPort;
+    }
+
+    // A plan made against what the fabric held (CommitPlan::expectedHeld) is installed only over
+    // that: otherwise what the review counted is not what would be sent. False (refused as stale)
+    // when the switches, the ports or OpenSM's port are not as the plan expects.
+    bool stillHeldAsPlanned()
+    {
+        if (!m_plan.expectedHeld)
+            return true;
+        const HeldTables &expected = *m_plan.expectedHeld;
+        QStringList differences;
+        if (expected.smPort && expected.smPort != m_smPort)
+            differences << QStringLiteral("OpenSM runs on %1, the plan was made with it on %2").arg(smPortText(m_fabric, m_smPort), smPortText(m_fabric, expected.smPort));
+        static const PKeyTables noPKeys;
+        if (expected.lfts)
+            differences << compareReadBack(m_fabric, *expected.lfts, m_beforeTables, noPKeys, noPKeys);
+        if (expected.pkeys)
+            differences << compareReadBack(m_fabric, m_beforeTables, m_beforeTables, *expected.pkeys, m_beforePKeys);
+        if (differences.isEmpty()) {
+            step(QStringLiteral("the fabric holds what the plan was made against"));
+            return true;
+        }
+        differences.prepend(QStringLiteral("the fabric no longer holds what the plan was made against (another commit, or OpenSM "
+                                           "changed the tables): nothing was written; review the plan against what it holds now"));
+        refuse(CommitOutcome::Stale, differences);
+        return false;
+    }
+
     // The port OpenSM runs on (SELF in partitions.conf): as given, else asked of the fabric,
     // else the one port the P_Key tables single out. Refuses when none of them tells.
     std::optional<Guid> smPort()
@@ -717,23 +817,6 @@ private:
             reason += QStringLiteral(" (asking the fabric: %1)").arg(asked);
         refuse(CommitOutcome::Refused, {reason});
         return std::nullopt;
-    }
-
-    // The partitions.conf OpenSM reads now, for the report's diff. Shown as Weft writes it, like
-    // the plan, so that the diff reads as the Diff Review's; a file OpenSM would reject (or none)
-    // is shown as it is.
-    PartitionsState partitionsOnTarget() const
-    {
-        PartitionsState state;
-        state.name = m_target.partitionsPath;
-        const Result<QByteArray> read = TextReader::readFile(m_target.partitionsPath);
-        const QByteArray text = read ? *read : QByteArray();
-        const Result<PartitionsConfResult> parsed = readPartitionsConf(text, m_target.partitionsPath);
-        if (parsed)
-            state.partitions = parsed->partitions;
-        else
-            state.conf = text;
-        return state;
     }
 
     // Sends SIGHUP, waits for the sweep and reads back until the fabric holds `tables` and
@@ -775,12 +858,14 @@ private:
                 return {QStringLiteral("OpenSM (pid %1) stopped during its sweep").arg(m_pid)};
             if (m_timeReload)
                 testStop("during-verify");
-            const Result<HeldTables> held = readHeld();
+            Result<TablesRead> held = readHeld();
             const bool readFailed = !held;
-            if (readFailed)
+            if (readFailed) {
                 mismatches = {QStringLiteral("read-back failed: %1").arg(held.error().toString())};
-            else
+            } else {
                 mismatches = compareReadBack(m_fabric, tables, held->lfts, pkeys, held->pkeys);
+                keepHeld(std::move(held->lfts), std::move(held->pkeys));
+            }
             if (mismatches.isEmpty()) {
                 step(QStringLiteral("read back every LFT and P_Key table: the fabric holds the %1").arg(what));
                 if (m_timeReload)  // without OpenSM's log, its sweep is in this figure too
@@ -817,7 +902,7 @@ private:
             // No OpenSM to reload: say what the fabric holds now, so the state is known.
             m_report.outcome = CommitOutcome::RollbackFailed;
             m_report.reasons << QStringLiteral("OpenSM (pid %1) is not running: the restored files take effect when it is started again").arg(m_pid);
-            const Result<HeldTables> held = readHeld();
+            const Result<TablesRead> held = readHeld();
             if (!held) {
                 m_report.reasons << QStringLiteral("the fabric's tables cannot be read back");
             } else if (compareReadBack(m_fabric, m_beforeTables, held->lfts, m_beforePKeys, held->pkeys).isEmpty()) {
@@ -841,12 +926,12 @@ private:
     }
 
     // Every switch's LFT and every port's P_Key table as the fabric holds them now.
-    struct HeldTables
+    struct TablesRead
     {
         ForwardingTables lfts;
         PKeyTables pkeys;
     };
-    Result<HeldTables> readHeld() const
+    Result<TablesRead> readHeld() const
     {
         Result<ForwardingTables> lfts = m_backend.readTables(m_fabric);
         if (!lfts)
@@ -854,13 +939,13 @@ private:
         Result<PKeyTables> pkeys = m_backend.readPKeys(m_fabric);
         if (!pkeys)
             return pkeys.error();
-        return HeldTables{std::move(*lfts), std::move(*pkeys)};
+        return TablesRead{std::move(*lfts), std::move(*pkeys)};
     }
 
     // OpenSM died in the middle of its sweep: the switches hold part of the plan. With no subnet
     // manager to reload the restored files, Weft writes the previous tables itself and reads
     // them back, so that the fabric is as it was and known to be.
-    QString writeBackPrevious(const HeldTables &held)
+    QString writeBackPrevious(const TablesRead &held)
     {
         const QString neither = QStringLiteral("the switches hold neither the previous tables nor the plan's");
         if (!m_backend.writeTables)
@@ -868,7 +953,7 @@ private:
         step(QStringLiteral("writing the previous tables back through SMPs (no subnet manager runs)"));
         if (const Status written = m_backend.writeTables(m_fabric, m_beforeTables, held.lfts, m_beforePKeys, held.pkeys); !written)
             return neither + QStringLiteral("; writing the previous ones back failed: ") + written.error().toString();
-        const Result<HeldTables> after = readHeld();
+        const Result<TablesRead> after = readHeld();
         if (!after)
             return neither + QStringLiteral("; the tables written back cannot be read");
         const QStringList left = compareReadBack(m_fabric, m_beforeTables, after->lfts, m_beforePKeys, after->pkeys);
@@ -1098,6 +1183,7 @@ private:
             return false;
         }
         m_fabric = std::move(*live);
+        m_discovered = true;
         Result<qint64> pid = readPidFile(m_target.pidFile);
         if (!pid || !m_backend.isRunning(*pid)) {
             refuse(CommitOutcome::Refused, {pid ? QStringLiteral("OpenSM (pid %1 from %2) is not running: start it, then recover").arg(*pid).arg(m_target.pidFile)
@@ -1105,7 +1191,7 @@ private:
             return false;
         }
         m_pid = *pid;
-        Result<HeldTables> held = readHeld();
+        Result<TablesRead> held = readHeld();
         if (!held) {
             refuse(CommitOutcome::Refused, {QStringLiteral("cannot read the current tables: %1").arg(held.error().toString())});
             return false;
@@ -1114,6 +1200,7 @@ private:
         const std::optional<Guid> sm = smPort();
         if (!sm)
             return false;
+        m_smPort = *sm;
         // What the backups hold: the state to roll back to.
         for (qsizetype i = 0; i < unfinished->files.size(); ++i) {
             FileSnapshot previous{unfinished->files[i], !unfinished->backups[i].isEmpty(), {}, false, true};
@@ -1207,6 +1294,8 @@ private:
     const CommitOptions &m_options;
     CommitReport m_report;
     Fabric m_fabric;
+    bool m_discovered = false;
+    Guid m_smPort = 0;
     std::vector<Partition> m_partitions;
     QString m_summary;
     qint64 m_pid = 0;

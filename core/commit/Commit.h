@@ -57,6 +57,15 @@ struct CommitTarget
                              // (QosConfig.h: its QoS lines are re-read on SIGHUP)
 };
 
+// What a fabric holds, as a plan is made against it and as a commit finds it: the tables its
+// switches hold, the P_Key tables of its ports and the port OpenSM runs on (SELF).
+struct HeldTables
+{
+    std::shared_ptr<const ForwardingTables> lfts;  // null: not known (every switch counted empty)
+    std::shared_ptr<const PKeyTables> pkeys;       // null: not known (as OpenSM programs the partitions in force)
+    Guid smPort = 0;                               // 0: not known
+};
+
 struct CommitPlan
 {
     ForwardingTables tables;
@@ -73,6 +82,17 @@ struct CommitPlan
     // isolation policy, matched to the planned partitions by P_Key (else by name), and the policy
     // mode. Without it every planned partition is judged as def-isolation.
     std::optional<Tenancy> intent;
+    // What the fabric held when the plan was made (CommitPlanning.h: buildCommitPlan), so that
+    // what was reviewed is what is installed: the commit refuses the plan as stale when the
+    // switches or ports hold anything else when it reads them before writing, or OpenSM runs on
+    // another port. Unset: the plan is installed over whatever the fabric holds (`weft commit`
+    // with plan files).
+    std::optional<HeldTables> expectedHeld;
+    // Non-empty: the plan was made for these what-if events (a link or switch failed, a host
+    // removed: WhatIf::describe) that have not happened. It is installed only as a pre-emptive
+    // plan, valid on the fabric as it is: every pair of ports reachable, switch LIDs included,
+    // no loop, no credit loop; otherwise refused before anything is written.
+    QString whatIf;
 };
 
 struct CommitOptions
@@ -182,6 +202,12 @@ struct CommitReport
     ReconfigurationDiff diff; // planReconfiguration: from the tables read before writing to the plan
     bool written = false;     // the OpenSM files were changed at some point
     std::vector<CommitStageTime> stageTimes;  // in order, as far as the commit went
+    // The fabric as the commit discovered it, and what it held when last read: after the
+    // verification (the plan), after a verified rollback (the previous state), or before writing
+    // when the commit went no further. Null when the commit never read them. A session takes
+    // these as the tables the switches hold, so that what it shows next is the read-back.
+    std::shared_ptr<const Fabric> fabric;
+    HeldTables held;
 
     // "discovery 0.52 s (fabric), ..., Weft's own work 0.31 s of 9.8 s (3.2 %)"; empty if untimed.
     QString timingText() const;

@@ -17,6 +17,7 @@
 #include "PKeyTables.h"
 #include "PKeyTableFile.h"  // writePKeyTables: the text of what readPKeyTables reads
 #include "FabricChanges.h"
+#include "LocalAdapters.h"
 #include "QosConfig.h"
 #include "Result.h"
 
@@ -42,19 +43,6 @@ struct LiveOptions
     std::function<bool(int done, int total)> progress;
 };
 
-// The local adapters and their ports as libibumad lists them, for choosing what LiveOptions
-// names. Ports are in number order; `active` is PortInfo:PortState Active (4).
-struct LocalAdapterPort
-{
-    int number = 0;
-    bool active = false;
-    Lid lid = 0;
-};
-struct LocalAdapter
-{
-    QString name;
-    std::vector<LocalAdapterPort> ports;
-};
 // An Error (as discovery would give it) without umad access or without an adapter.
 Result<std::vector<LocalAdapter>> listLocalAdapters();
 

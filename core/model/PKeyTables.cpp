@@ -1,5 +1,7 @@
 #include "PKeyTables.h"
 
+#include "Identifiers.h"
+
 #include <algorithm>
 #include <deque>
 #include <map>

@@ -45,6 +45,7 @@ struct PortPKeyTable
     bool packed = false;  // a switch port facing a CA: OpenSM sends only the blocks it fills
 
     int blockCount() const { return int(entries.size()) / kPKeyBlockSize; }
+    bool operator==(const PortPKeyTable &o) const { return port == o.port && entries == o.entries && packed == o.packed; }
 };
 
 class PKeyTables
@@ -62,6 +63,9 @@ public:
         tables.m_ports = std::move(ports);
         return tables;
     }
+
+    bool operator==(const PKeyTables &o) const { return m_ports == o.m_ports; }
+    bool operator!=(const PKeyTables &o) const { return !(*this == o); }
 
 private:
     friend PKeyTables computePKeyTables(const Fabric &, const std::vector<Partition> &,

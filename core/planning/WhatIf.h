@@ -24,6 +24,11 @@ struct WhatIf
     std::vector<Guid> removedHosts;    // node GUIDs of end nodes (CAs, routers)
 
     bool isEmpty() const { return failedLinkPorts.empty() && failedSwitches.empty() && removedHosts.empty(); }
+    bool operator==(const WhatIf &o) const
+    {
+        return failedLinkPorts == o.failedLinkPorts && failedSwitches == o.failedSwitches && removedHosts == o.removedHosts;
+    }
+    bool operator!=(const WhatIf &o) const { return !(*this == o); }
     // "link S1[3]–L1[1] fails; switch \"S2\" fails; host \"n1\" removed": one clause per event, in
     // the order above, node names as the fabric gives them.
     QString describe(const Fabric &fabric) const;

@@ -1,5 +1,7 @@
 #include "AdaptLoop.h"
 
+#include "CommitPlanning.h"
+
 #include "CommitJournal.h"
 #include "PartitionsConf.h"
 #include "ReconfigurationPlan.h"
@@ -226,20 +228,22 @@ void AdaptLoop::planAndDecide(const RuleFiring &firing, std::vector<PendingChang
 
 CommitPlan AdaptLoop::commitPlanFor(const PlannedChange &plan) const
 {
-    CommitPlan commit;
     const CandidateResult *chosen = plan.chosenCandidate();
-    if (!chosen || !chosen->tables)
-        return commit;
-    commit.tables = *chosen->tables;
-    commit.partitionsConf = writePartitionsConf(plannedPartitions(plan.tenancy.partitions));
-    commit.partitionsFileName = QStringLiteral("partitions.conf (autopilot plan)");
+    if (!chosen || !chosen->tables || !m_knowledge.fabric)
+        return {};
+    ChangeRequest change;
+    change.tables = chosen->tables;
+    change.partitions = plan.tenancy.partitions;
+    change.intent = plan.tenancy;
+    change.serviceLevels = chosen->serviceLevels;
+    change.partitionsFileName = QStringLiteral("partitions.conf (autopilot plan)");
     const double score = std::size_t(plan.chosen) < plan.scores.size() ? plan.scores[std::size_t(plan.chosen)] : 0.0;
-    commit.summary = QStringLiteral("autopilot: rule %1, %2 (score %3)").arg(plan.firing.rule, chosen->name, QString::number(score, 'f', 3));
-    if (m_knowledge.fabric)
-        commit.madeFor = *m_knowledge.fabric;
-    commit.serviceLevels = chosen->serviceLevels;
-    commit.intent = plan.tenancy;
-    return commit;
+    change.summary = QStringLiteral("autopilot: rule %1, %2 (score %3)").arg(plan.firing.rule, chosen->name, QString::number(score, 'f', 3));
+    // Planned from the installed tables: installed over those only (the commit refuses the change
+    // as stale when an operator or OpenSM changed them meanwhile).
+    HeldTables against;
+    against.lfts = m_knowledge.installed;
+    return buildCommitPlan(m_knowledge.fabric.get(), change, against);
 }
 
 void AdaptLoop::executed(const PendingChange &change, const CommitReport &report)
@@ -255,7 +259,10 @@ void AdaptLoop::executed(const PendingChange &change, const CommitReport &report
                         {QStringLiteral("change"), double(change.id)},
                         {QStringLiteral("commit"), report.toJson()}};
     if (report.ok()) {
-        if (chosen && chosen->tables)
+        // What was read back is what the switches hold (the plan's tables, as verified).
+        if (report.held.lfts)
+            m_knowledge.installed = report.held.lfts;
+        else if (chosen && chosen->tables)
             m_knowledge.installed = chosen->tables;
         else
             m_knowledge.installed = std::make_shared<const ForwardingTables>(change.commitPlan.tables);
@@ -278,6 +285,12 @@ void AdaptLoop::executed(const PendingChange &change, const CommitReport &report
                        : QStringLiteral("%1: committed").arg(rule),
                 details});
         return;
+    }
+    // Refused as stale (the switches held other tables than the loop planned from), rolled back
+    // or refused: the knowledge follows what the commit read, so the next plan starts from it.
+    if (report.held.lfts && (!m_knowledge.installed || !(*report.held.lfts == *m_knowledge.installed))) {
+        m_knowledge.installed = report.held.lfts;
+        setStage(MapeStage::Knowledge, time, QStringLiteral("installed tables read back after %1").arg(commitOutcomeName(report.outcome)));
     }
     const QString event = report.outcome == CommitOutcome::Stale ? QStringLiteral("stale") : QStringLiteral("commit-failed");
     setStage(MapeStage::Execute, time, QStringLiteral("%1: %2").arg(name, commitOutcomeName(report.outcome)));

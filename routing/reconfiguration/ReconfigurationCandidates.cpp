@@ -1,6 +1,7 @@
 #include "ReconfigurationCandidates.h"
 
 #include "LftDump.h"
+#include "ManagementRoutes.h"
 #include "RoutingEngine.h"
 #include "SlimUpdate.h"
 
@@ -206,6 +207,14 @@ Result<CandidateStudy> planCandidates(const CandidateInput &input, const std::ve
         result.metabaseCalculationSeconds = routed->metabaseCalculationSeconds;
         result.serviceLevels = routed->routing.serviceLevels;
         result.warnings = routed->routing.warnings;
+        // Entries the installed tables route that a candidate lost, routing down and up the
+        // fabric after the event, and that no host's traffic needs, are routed again: every
+        // switch keeps the management routes it has (and a what-if plan can go in pre-emptively:
+        // it must be valid on the fabric as it is too).
+        if (const std::size_t added = routeLostManagementLids(*input.fabric, routed->routing.tables, *input.installed))
+            result.warnings << QStringLiteral("%1 switch entries the installed tables route and no down-up path covers after the event "
+                                              "(management traffic only) were routed again")
+                                   .arg(added);
         auto tables = std::make_shared<const ForwardingTables>(std::move(routed->routing.tables));
 
         ReconfigurationRequest request;
@@ -380,6 +389,27 @@ QString studyToText(const CandidateStudy &study)
             s << "warning: " << c.name << ": " << w << "\n";
     s.flush();
     return text;
+}
+
+Result<PreviewResult> candidateProposal(const CandidateStudy &study, const CandidateResult &candidate,
+                                        std::shared_ptr<const ForwardingTables> installed, const QString &installedName)
+{
+    if (!candidate.tables || !candidate.evaluation.metrics)
+        return Error{{}, 0, QStringLiteral("%1 has no tables to review: %2").arg(candidate.name, candidate.error)};
+    PreviewResult result;
+    if (installed) {
+        RoutingSnapshot current;
+        static_cast<RoutingEvaluation &>(current) = study.installedEvaluation;
+        current.tables = std::move(installed);
+        current.label = QStringLiteral("Current: %1").arg(installedName);
+        result.current = std::move(current);
+    }
+    static_cast<RoutingEvaluation &>(result.proposed) = candidate.evaluation;
+    result.proposed.tables = candidate.tables;
+    result.proposed.serviceLevels = candidate.serviceLevels;
+    result.proposed.warnings += candidate.warnings;
+    result.proposed.label = QStringLiteral("Candidate: %1").arg(candidate.name);
+    return result;
 }
 
 }  // namespace weft

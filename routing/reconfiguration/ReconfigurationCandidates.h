@@ -25,6 +25,7 @@
 #include "ReconfigurationPlan.h"
 #include "Result.h"
 #include "RoutingEvaluation.h"
+#include "RoutingProposal.h"
 #include "Tenancy.h"
 #include "TrafficModel.h"
 
@@ -122,6 +123,12 @@ struct CandidateProgress
 // its error and the others go on.
 Result<CandidateStudy> planCandidates(const CandidateInput &input, const std::vector<CandidateSpec> &specs,
                                       CandidateProgress *progress = nullptr);
+
+// The proposal a candidate becomes, for a review and its commit: "Current: INSTALLED" (the
+// installed tables as the study judged them) beside "Candidate: NAME" (its tables, evaluation and
+// service levels). Fails, saying why, for a candidate without tables (one an engine refused).
+Result<PreviewResult> candidateProposal(const CandidateStudy &study, const CandidateResult &candidate,
+                                        std::shared_ptr<const ForwardingTables> installed, const QString &installedName);
 
 // The drill-down: up to `limit` ordered end-port pairs (source, destination port indices of
 // `fabric`) whose path differs between the installed tables (on installedFabric) and

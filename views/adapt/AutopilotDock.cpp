@@ -1,16 +1,14 @@
 #include "AutopilotDock.h"
 
-#include "CandidateReview.h"
 #include "CommitJournal.h"
-#include "DiffReview.h"
 #include "FabricDocument.h"
-#include "RoutingSession.h"
+#include "FabricSession.h"
+#include "RuleLanguage.h"
 #include "SafeFile.h"
 
 #include <QColor>
 #include <QComboBox>
 #include <QDateTime>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -30,7 +28,6 @@
 #include <QTextBlock>
 #include <QTextEdit>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 
@@ -81,7 +78,7 @@ QString termText(const TermValue &term)
 }  // namespace
 
 AutopilotDock::AutopilotDock(FabricDocument *document, QWidget *parent)
-    : QWidget(parent), m_document(document)
+    : QWidget(parent), m_document(document), m_autopilot(document->session()->autopilot())
 {
     setObjectName(QStringLiteral("autopilot"));
 
@@ -209,108 +206,13 @@ AutopilotDock::AutopilotDock(FabricDocument *document, QWidget *parent)
     layout->addWidget(splitter, 1);
     layout->addWidget(m_status);
 
-    if (m_document)
-        connect(m_document, &FabricDocument::changed, this, &AutopilotDock::documentChanged);
-    rebuildLoop();
-}
-
-AutopilotDock::~AutopilotDock()
-{
-    // The worker holds the loop (shared), and its record sink writes into a vector it shares too.
-    m_tickFuture.waitForFinished();
-}
-
-void AutopilotDock::setDiffReview(DiffReview *review)
-{
-    if (m_review)
-        disconnect(m_review, nullptr, this, nullptr);
-    m_review = review;
-    if (m_review)
-        connect(m_review, &DiffReview::commitFinished, this, &AutopilotDock::commitFinished);
-}
-
-// ---- the document ----------------------------------------------------------------------------
-
-void AutopilotDock::documentChanged(DocumentChanges what)
-{
-    const RoutingSession *session = m_document->session();
-    if (what & DocumentChange::Fabric) {
-        rebuildLoop();
-        return;
-    }
-    if (what & DocumentChange::CurrentTables) {
-        const std::shared_ptr<const ForwardingTables> tables = session->currentTables();
-        if (!m_loop || !tables) {
-            if (tables != m_loopTables)
-                rebuildLoop();
-        } else if (tables != m_loopTables) {
-            // An operator's commit, or tables read back: the loop plans from these, and the
-            // tenancy they were committed with, from now on.
-            m_loopTables = tables;
-            withLoop([fabric = m_loopFabric, tables, tenancy = m_document->tenancy(),
-                      partitions = session->baselinePartitions(), model = session->trafficModel()](AdaptLoop &loop) {
-                loop.setInstalled(fabric, tables);
-                loop.setTenancy(tenancy, partitions);
-                loop.setTrafficModel(model);
-            });
-        } else {
-            // The same tables measured again: the preview's traffic model may have changed.
-            withLoop([model = session->trafficModel()](AdaptLoop &loop) { loop.setTrafficModel(model); });
-        }
-    }
-    if ((what & DocumentChange::Proposal) && m_pending && session->proposal() != m_pendingProposal
-        && !(m_review && m_review->isCommitting()))
-        dismissPending(tr("the operator replaced or dropped the proposal"));
-}
-
-void AutopilotDock::rebuildLoop()
-{
-    ++m_generation;
-    m_loop.reset();
-    m_loopFresh.reset();
-    m_pending.reset();
-    m_pendingProposal.reset();
-    m_deferred.clear();
-    m_records.clear();
-    m_log->setRowCount(0);
-    m_loopFabric = m_document ? m_document->fabric() : nullptr;
-    m_loopTables = m_document ? m_document->session()->currentTables() : nullptr;
-    if (m_loopFabric && m_loopTables) {
-        AdaptKnowledge knowledge;
-        knowledge.fabric = m_loopFabric;
-        knowledge.installed = m_loopTables;
-        knowledge.tenancy = m_document->tenancy();
-        knowledge.currentPartitions = m_document->session()->baselinePartitions();
-        knowledge.model = m_document->session()->trafficModel();
-        AdaptLoopOptions options;
-        options.mode = m_mode;
-        // The audit goes where the commits go, so the Commit Journal dialog tells both.
-        if (const CommitTarget target = configuredCommitTarget(); !target.lftsPath.isEmpty())
-            options.journalPath = defaultJournalPath(target.lftsPath);
-        m_loop = std::make_shared<AdaptLoop>(std::move(knowledge), options);
-        // The sink runs on the tick's worker thread: it writes only into this loop's own vector,
-        // which the GUI reads once the tick is over.
-        auto fresh = std::make_shared<std::vector<AdaptRecord>>();
-        m_loopFresh = fresh;
-        m_loop->setRecordSink([fresh](const AdaptRecord &record) { fresh->push_back(record); });
-        m_loop->setPaused(m_paused);
-        if (!m_appliedText.isEmpty())
-            m_loop->loadRules(m_appliedText.toUtf8(), m_appliedFile);
-    }
+    connect(m_autopilot, &Autopilot::changed, this, &AutopilotDock::refresh);
+    connect(m_autopilot, &Autopilot::tickFinished, this, &AutopilotDock::tickFinished);
+    connect(m_autopilot, &Autopilot::changeProposed, this, &AutopilotDock::changeProposed);
     refresh();
 }
 
-void AutopilotDock::withLoop(std::function<void(AdaptLoop &)> op)
-{
-    if (!m_loop)
-        return;
-    if (m_ticking) {
-        m_deferred.push_back(std::move(op));
-        return;
-    }
-    op(*m_loop);
-    refresh();
-}
+AutopilotDock::~AutopilotDock() = default;
 
 // ---- rules -----------------------------------------------------------------------------------
 
@@ -376,18 +278,16 @@ bool AutopilotDock::applyRules()
 {
     const QByteArray text = m_editor->toPlainText().toUtf8();
     const QString file = rulesFileName();
-    if (!checkRules()) {
-        // The loop logs the refusal (and keeps its rules); the operator reads it here in red.
+    const bool parses = checkRules();
+    // The loop logs a refusal and keeps its rules; the operator reads it here in red.
+    const Status applied = m_autopilot->applyRules(text, file);
+    if (!parses || !applied) {
         showRulesMessage(tr("%1\nRefused: the rules in force stay.").arg(m_rulesMessage->text()), true);
-        withLoop([text, file](AdaptLoop &loop) { loop.loadRules(text, file); });
         return false;
     }
-    m_appliedText = QString::fromUtf8(text);
-    m_appliedFile = file;
     const int count = int(parseRules(text, file).rules.size());
-    withLoop([text, file](AdaptLoop &loop) { loop.loadRules(text, file); });
-    showRulesMessage(m_loop ? tr("%n rule(s) in force.", nullptr, count)
-                            : tr("%n rule(s) in force once the fabric has installed tables.", nullptr, count),
+    showRulesMessage(m_autopilot->loop() ? tr("%n rule(s) in force.", nullptr, count)
+                                         : tr("%n rule(s) in force once the fabric has installed tables.", nullptr, count),
                      false);
     updateStatus();
     return true;
@@ -437,37 +337,11 @@ void AutopilotDock::chooseRulesFile(bool save)
 
 bool AutopilotDock::setMode(RuleMode mode)
 {
-    const auto show = [this] {
-        const QSignalBlocker quiet(m_modeBox);
-        m_modeBox->setCurrentIndex(m_modeBox->findData(int(m_mode)));
-        updateStatus();
-    };
-    if (mode != RuleMode::DryRun) {
-        const CommitTarget target = configuredCommitTarget();
-        if (mode == RuleMode::Auto && target.lftsPath.isEmpty()) {
-            m_lastProblem = tr("Auto mode needs a commit target (Fabric ▸ Commit Target…).");
-            show();
-            return false;
-        }
-        if (!target.lftsPath.isEmpty() && !m_lock) {
-            Result<std::unique_ptr<AdaptLock>> lock = AdaptLock::acquire(target);
-            if (!lock) {
-                m_lastProblem = tr("The autopilot stays in dry run: %1").arg(lock.error().toString());
-                show();
-                return false;
-            }
-            m_lock = std::move(lock).value();
-        }
-    } else {
-        m_lock.reset();
-    }
-    m_lastProblem.clear();
-    m_mode = mode;
-    withLoop([mode](AdaptLoop &loop) { loop.setMode(mode); });
-    if (mode == RuleMode::DryRun && m_pending)
-        dismissPending(tr("the autopilot was set to dry run"));
-    show();
-    return true;
+    const bool set = m_autopilot->setMode(mode);
+    const QSignalBlocker quiet(m_modeBox);
+    m_modeBox->setCurrentIndex(m_modeBox->findData(int(m_autopilot->mode())));
+    updateStatus();
+    return set;
 }
 
 void AutopilotDock::setPaused(bool paused)
@@ -476,131 +350,8 @@ void AutopilotDock::setPaused(bool paused)
         m_pause->setChecked(paused);  // toggled() comes back here
         return;
     }
-    if (paused == m_paused)
-        return;
-    m_paused = paused;
     m_pause->setText(paused ? tr("Autonomy paused: resume") : tr("Pause autonomy"));
-    withLoop([paused](AdaptLoop &loop) { loop.setPaused(paused); });
-    updateStatus();
-}
-
-// ---- ticks -----------------------------------------------------------------------------------
-
-void AutopilotDock::takeTick(double time, std::vector<TelemetryRecord> records)
-{
-    if (!m_loop) {
-        updateStatus();
-        return;
-    }
-    if (m_ticking) {
-        ++m_skipped;
-        updateStatus();
-        return;
-    }
-    m_ticking = true;
-    ++m_ticks;
-    m_lastTickTime = time;
-    updateStatus();
-    struct Outcome
-    {
-        std::vector<PendingChange> changes;
-        double seconds = 0;
-    };
-    auto outcome = std::make_shared<Outcome>();
-    std::shared_ptr<AdaptLoop> loop = m_loop;
-    const quint64 generation = m_generation;
-    m_tickFuture = QtConcurrent::run([loop, time, records = std::move(records), outcome]() mutable {
-        QElapsedTimer timer;
-        timer.start();
-        outcome->changes = loop->tick(time, std::move(records));
-        outcome->seconds = double(timer.nsecsElapsed()) / 1e9;
-    });
-    // Always back through the event loop, even when the worker was done before this line: a tick
-    // is over only once takeTick has returned, so a tick that comes meanwhile is always skipped.
-    m_tickFuture.then(this, [this, generation, outcome] {
-        QMetaObject::invokeMethod(
-            this, [this, generation, outcome] { tickDone(generation, std::move(outcome->changes), outcome->seconds); },
-            Qt::QueuedConnection);
-    });
-}
-
-void AutopilotDock::tickDone(quint64 generation, std::vector<PendingChange> changes, double seconds)
-{
-    m_ticking = false;
-    const bool current = generation == m_generation;
-    if (current)
-        m_lastTickSeconds = seconds;
-    std::vector<std::function<void(AdaptLoop &)>> deferred = std::move(m_deferred);
-    m_deferred.clear();
-    if (m_loop)
-        for (const auto &op : deferred)
-            op(*m_loop);
-    if (current)
-        for (PendingChange &change : changes)
-            handOver(std::move(change));
-    refresh();
-    Q_EMIT tickFinished();
-}
-
-void AutopilotDock::handOver(PendingChange change)
-{
-    const auto dismiss = [this, &change](const QString &why) {
-        m_loop->dismissed(change, why);
-        m_lastProblem = why;
-    };
-    if (m_paused || m_mode == RuleMode::DryRun)
-        return dismiss(tr("autonomy was paused or set to dry run while the change was planned"));
-    const CandidateResult *chosen = change.plan.chosenCandidate();
-    if (!m_review || !chosen)
-        return dismiss(!chosen ? tr("the plan chose no candidate") : tr("no Diff Review to show the change in"));
-    if (m_pending) {
-        if (m_review->isCommitting())
-            return dismiss(tr("the change before it is being committed"));
-        dismissPending(tr("a newer plan replaced it"));
-    }
-    const Status reviewed = reviewCandidate(m_document, change.plan.study, *chosen);
-    if (!reviewed)
-        return dismiss(reviewed.error().toString());
-    m_lastProblem.clear();
-    m_pending = std::move(change);
-    m_pendingProposal = m_document->session()->proposal();
-    Q_EMIT changeProposed();
-    if (m_pending->mode == RuleMode::Auto) {
-        QString why;
-        if (!m_review->commitUnattended(&why)) {
-            dismissPending(tr("the unattended commit was refused: %1").arg(why));
-            m_lastProblem = tr("Unattended commit refused: %1").arg(why);
-        }
-    }
-}
-
-void AutopilotDock::dismissPending(const QString &why)
-{
-    if (!m_pending)
-        return;
-    PendingChange change = std::move(*m_pending);
-    m_pending.reset();
-    m_pendingProposal.reset();
-    withLoop([change = std::move(change), why](AdaptLoop &loop) { loop.dismissed(change, why); });
-    updateStatus();
-}
-
-void AutopilotDock::commitFinished(const CommitReport &report)
-{
-    // A commit of another proposal (the operator's own) is not the loop's to account for.
-    if (!m_pending || m_document->session()->proposal() != m_pendingProposal)
-        return;
-    PendingChange change = std::move(*m_pending);
-    m_pending.reset();
-    m_pendingProposal.reset();
-    const CandidateResult *chosen = change.plan.chosenCandidate();
-    std::shared_ptr<const ForwardingTables> committed = chosen ? chosen->tables : nullptr;
-    withLoop([change = std::move(change), report](AdaptLoop &loop) { loop.executed(change, report); });
-    if (report.outcome == CommitOutcome::Committed && committed) {
-        // The switches hold these now; the loop knows it already (executed), so no setInstalled.
-        m_loopTables = committed;
-        m_document->session()->setCurrentTables(committed, tr("committed by the autopilot"));
-    }
+    m_autopilot->setPaused(paused);
     updateStatus();
 }
 
@@ -608,22 +359,24 @@ void AutopilotDock::commitFinished(const CommitReport &report)
 
 void AutopilotDock::refresh()
 {
-    if (m_ticking) {
+    if (!m_autopilot)
+        return;
+    if (m_autopilot->isTicking()) {
         updateStatus();
         return;
     }
-    appendRecords();
-    m_ruleCount = m_loop ? int(m_loop->rules().size()) : 0;
+    showLog();
+    const AdaptLoop *loop = m_autopilot->loop();
     for (int s = 0; s < kMapeStageCount; ++s) {
-        const StageState state = m_loop ? m_loop->stage(MapeStage(s)) : StageState{};
+        const StageState state = loop ? loop->stage(MapeStage(s)) : StageState{};
         m_stages->item(s, StageTimeColumn)->setText(clockText(state.time));
         m_stages->item(s, StageTextColumn)->setText(state.text);
         m_stages->item(s, StageTextColumn)->setToolTip(state.text);
     }
     m_symptoms->setRowCount(0);
     m_cooldowns->setRowCount(0);
-    if (m_loop) {
-        for (const RuleStatus &status : m_loop->engine().status()) {
+    if (loop) {
+        for (const RuleStatus &status : const_cast<AdaptLoop *>(loop)->engine().status()) {
             if (status.holds || !status.problem.isEmpty()) {
                 const int row = m_symptoms->rowCount();
                 m_symptoms->insertRow(row);
@@ -648,16 +401,24 @@ void AutopilotDock::refresh()
             }
         }
     }
+    {
+        const QSignalBlocker quiet(m_modeBox);
+        m_modeBox->setCurrentIndex(m_modeBox->findData(int(m_autopilot->mode())));
+    }
     updateStatus();
 }
 
-void AutopilotDock::appendRecords()
+void AutopilotDock::showLog()
 {
-    if (!m_loopFresh || m_loopFresh->empty())
-        return;
-    std::vector<AdaptRecord> fresh = std::move(*m_loopFresh);
-    m_loopFresh->clear();
-    for (const AdaptRecord &record : fresh) {
+    const std::vector<AdaptRecord> &records = m_autopilot->records();
+    const quint64 logged = m_autopilot->recordsLogged();
+    if (logged < m_loggedShown) {  // another loop: its log starts afresh
+        m_log->setRowCount(0);
+        m_loggedShown = 0;
+    }
+    const std::size_t fresh = std::size_t(std::min<quint64>(logged - m_loggedShown, records.size()));
+    for (std::size_t i = records.size() - fresh; i < records.size(); ++i) {
+        const AdaptRecord &record = records[i];
         m_log->insertRow(0);
         auto *time = new QTableWidgetItem(clockText(record.time));
         time->setData(Qt::UserRole, QString::fromUtf8(QJsonDocument(record.details).toJson(QJsonDocument::Indented)));
@@ -666,7 +427,7 @@ void AutopilotDock::appendRecords()
         if (record.event == QLatin1String("committed"))
             event->setForeground(QColor(0x1b, 0x7f, 0x3b));
         else if (record.event == QLatin1String("commit-failed") || record.event == QLatin1String("rules-refused")
-                 || record.event == QLatin1String("plan-failed"))
+                 || record.event == QLatin1String("plan-failed") || record.event == QLatin1String("stale"))
             event->setForeground(QColor(0xb0, 0x1c, 0x1c));
         else if (record.event == QLatin1String("fired") || record.event == QLatin1String("awaiting-approval"))
             event->setForeground(QColor(0x9a, 0x5b, 0x00));
@@ -676,11 +437,9 @@ void AutopilotDock::appendRecords()
         summary->setToolTip(record.summary);
         m_log->setItem(0, LogSummaryColumn, summary);
     }
+    m_loggedShown = logged;
     if (m_log->rowCount() > kLogRowsShown)
         m_log->setRowCount(kLogRowsShown);
-    m_records.insert(m_records.end(), fresh.begin(), fresh.end());
-    if (m_records.size() > std::size_t(kLogRowsShown))
-        m_records.erase(m_records.begin(), m_records.end() - kLogRowsShown);
 }
 
 void AutopilotDock::showDetails()
@@ -697,27 +456,28 @@ void AutopilotDock::showDetails()
 QString AutopilotDock::statusText() const
 {
     QStringList parts;
-    if (!m_loop) {
+    const Autopilot &a = *m_autopilot;
+    if (!a.loop()) {
         parts << tr("Waiting for a fabric with installed tables (open an LFT dump, or discover a live fabric).");
     } else {
         parts << m_modeBox->currentText().section(QLatin1Char(':'), 0, 0);
-        if (m_paused)
+        if (a.paused())
             parts << tr("AUTONOMY PAUSED");
-        parts << tr("%n rule(s)", nullptr, m_ruleCount);
-        parts << (m_ticks == 0 ? tr("no tick yet: start Fabric ▸ Sample Port Counters")
-                               : tr("%n tick(s), the last at %1 (%2 s)", nullptr, m_ticks)
-                                     .arg(clockText(m_lastTickTime), QLocale().toString(m_lastTickSeconds, 'f', 2)));
-        if (m_ticking)
+        parts << tr("%n rule(s)", nullptr, a.ruleCount());
+        parts << (a.ticks() == 0 ? tr("no tick yet: start Fabric ▸ Sample Port Counters")
+                                 : tr("%n tick(s), the last at %1 (%2 s)", nullptr, a.ticks())
+                                       .arg(clockText(a.lastTickTime()), QLocale().toString(a.lastTickSeconds(), 'f', 2)));
+        if (a.isTicking())
             parts << tr("evaluating…");
-        if (m_skipped > 0)
-            parts << tr("%n tick(s) skipped while one ran", nullptr, m_skipped);
-        if (m_pending)
-            parts << (m_review && m_review->isCommitting() ? tr("committing the change of %1").arg(m_pending->plan.firing.rule)
-                                                           : tr("the change of %1 waits for approval in the Diff Review").arg(m_pending->plan.firing.rule));
+        if (a.skippedTicks() > 0)
+            parts << tr("%n tick(s) skipped while one ran", nullptr, a.skippedTicks());
+        if (const PendingChange *pending = a.pendingChange())
+            parts << (a.isCommittingChange() ? tr("committing the change of %1").arg(pending->plan.firing.rule)
+                                             : tr("the change of %1 waits for approval in the Diff Review").arg(pending->plan.firing.rule));
     }
     QString text = parts.join(QStringLiteral(" · "));
-    if (!m_lastProblem.isEmpty())
-        text += QLatin1Char('\n') + m_lastProblem;
+    if (!a.lastProblem().isEmpty())
+        text += QLatin1Char('\n') + a.lastProblem();
     return text;
 }
 
@@ -726,7 +486,9 @@ void AutopilotDock::updateStatus()
     const QString text = statusText();
     const QString first = text.section(QLatin1Char('\n'), 0, 0);
     const QString problem = text.section(QLatin1Char('\n'), 1);
-    m_lastTick->setText(m_ticks == 0 ? tr("Last tick: none yet") : tr("Last tick: %1, took %2 s").arg(clockText(m_lastTickTime), QLocale().toString(m_lastTickSeconds, 'f', 2)));
+    const Autopilot &a = *m_autopilot;
+    m_lastTick->setText(a.ticks() == 0 ? tr("Last tick: none yet")
+                                       : tr("Last tick: %1, took %2 s").arg(clockText(a.lastTickTime()), QLocale().toString(a.lastTickSeconds(), 'f', 2)));
     m_status->setText(first.toHtmlEscaped()
                       + (problem.isEmpty() ? QString() : QStringLiteral("<br><span style=\"color:#b01c1c\">%1</span>").arg(problem.toHtmlEscaped())));
 }

@@ -1,6 +1,6 @@
 #include "FabricDocument.h"
 
-#include "RoutingSession.h"
+#include "FabricSession.h"
 #include "SafeFile.h"
 #include "TenancyCommands.h"
 #include "TrafficModel.h"
@@ -15,8 +15,16 @@
 namespace weft {
 
 FabricDocument::FabricDocument(QObject *parent)
-    : QObject(parent), m_undoStack(new QUndoStack(this)), m_session(new RoutingSession(this))
+    : QObject(parent), m_undoStack(new QUndoStack(this)), m_session(new FabricSession(this))
 {
+    // The session's own news (what the fabric holds, metrics, the proposal, discoveries and
+    // commits) reach the views on the document's one channel.
+    connect(m_session, &FabricSession::changed, this, &FabricDocument::changed);
+    connect(m_session, &FabricSession::discovered, this, [this](std::shared_ptr<const LiveState> state) {
+        Tenancy tenancy;
+        tenancy.partitions = state->partitions;
+        reset(state->fabric, std::move(tenancy), tr("Live fabric (%1)").arg(m_session->adapterText()));
+    });
 }
 
 FabricDocument::~FabricDocument() = default;
@@ -28,19 +36,21 @@ void FabricDocument::reset(std::shared_ptr<const Fabric> fabric, Tenancy tenancy
     m_tenancy = std::move(tenancy);
     m_title = title;
     m_projectExtras = {};
-    m_liveChanges = {};
     announce(DocumentChange::Fabric | kTenancyChanges | DocumentChange::LiveChanges);
 }
 
-void FabricDocument::setLiveChanges(FabricChanges changes)
+void FabricDocument::setRoutingEngine(const QString &engine)
 {
-    m_liveChanges = std::move(changes);
-    announce(DocumentChange::LiveChanges);
+    m_projectExtras.routingEngine = engine;
 }
 
 void FabricDocument::announce(DocumentChanges what)
 {
-    what |= m_session->follow(what);
+    ++m_revision;
+    if (what & DocumentChange::Fabric)
+        what |= m_session->setFabric(m_fabric, m_tenancy, m_revision);
+    else
+        what |= m_session->followTenancy(m_tenancy, m_revision, what);
     Q_EMIT changed(what);
     if (what & DocumentChange::Fabric)
         Q_EMIT fabricReset();
@@ -233,6 +243,8 @@ Status FabricDocument::openProject(const QString &path, QStringList *missingGuid
     m_tenancy = std::move(bound.project.tenancy);
     m_projectExtras.tenancy = {};
     announce(kTenancyChanges);
+    if (!m_projectExtras.routingEngine.isEmpty())
+        Q_EMIT routingEngineChosen(m_projectExtras.routingEngine);
     return Done{};
 }
 

@@ -24,7 +24,7 @@ class QUndoStack;
 
 namespace weft {
 
-class RoutingSession;
+class FabricSession;
 
 class FabricDocument : public QObject
 {
@@ -42,16 +42,17 @@ public:
     const Tenancy &tenancy() const;
     QString title() const;
     QUndoStack *undoStack();
-    // Current tables, their metrics, the proposal and the plan: see RoutingSession.h.
-    RoutingSession *session() const { return m_session; }
+    // What the fabric holds, the connection, the proposal and its plan, telemetry and the
+    // autopilot: see FabricSession.h. The document tells it every change with the revision
+    // below, and relays its announcements on changed(); a first discovery's fabric and the
+    // partitions its ports hold become this document's (reset).
+    FabricSession *session() const { return m_session; }
+    // Counts every reset, edit, undo and redo: what a plan was made under.
+    quint64 revision() const { return m_revision; }
 
-    // What a rediscovery found changed in the live fabric since this one was discovered (links
-    // gone or new, nodes, LIDs); empty until then, and again after a reset. The fabric shown
-    // stays the one every proposal was made for, so the picture can mark the changes; while
-    // they are not empty every proposal is stale (RoutingSession::commitRefusal). Announces
-    // LiveChanges.
-    void setLiveChanges(FabricChanges changes);
-    const FabricChanges &liveChanges() const { return m_liveChanges; }
+    // The routing engine chosen for this fabric (the preview's), kept in the project.
+    QString routingEngine() const { return m_projectExtras.routingEngine; }
+    void setRoutingEngine(const QString &engine);
 
     // Each edit below pushes one command, or nothing when it would change nothing (unknown
     // P_Key, no port that is not already as asked), so that the undo history holds no no-ops.
@@ -88,10 +89,11 @@ Q_SIGNALS:
     // of the tenancy.
     void fabricReset();
     void tenancyChanged();
+    // A project chose a routing engine (openProject).
+    void routingEngineChosen(const QString &engine);
 
 private:
     friend class TenancyCommand;  // the only writer of m_tenancy besides reset/openProject
-    friend class RoutingSession;  // announces its own changes through changed()
     // Lets the session follow first, then tells every listener at once what changed.
     void announce(DocumentChanges what);
     Error error(const QString &message) const;
@@ -101,9 +103,9 @@ private:
     Tenancy m_tenancy;
     QString m_title;
     Project m_projectExtras;  // routing engine and options of the opened project, kept on save
-    FabricChanges m_liveChanges;
     QUndoStack *m_undoStack;
-    RoutingSession *m_session;
+    FabricSession *m_session;
+    quint64 m_revision = 0;
 };
 
 // A P_Key as the operator types it: hex with 0x ("0x8012") or decimal ("18"). The full 16-bit

@@ -1,5 +1,7 @@
 #include "DiscoveryDialog.h"
 
+#include "FabricSession.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -47,7 +49,7 @@ void DiscoveryDialog::refresh()
 {
     m_adapter->clear();
     m_adapters.clear();
-    Result<std::vector<LocalAdapter>> adapters = listLocalAdapters();
+    Result<std::vector<LocalAdapter>> adapters = FabricSession::localAdapters();
     m_error->setVisible(!adapters);
     m_error->setText(adapters ? QString() : adapters.error().toString());
     if (adapters)
@@ -73,13 +75,15 @@ void DiscoveryDialog::fillPorts()
                         port.number);
 }
 
-LiveOptions DiscoveryDialog::options() const
+QString DiscoveryDialog::adapterName() const
 {
-    LiveOptions options;
     // The first adapter is the tools' default; naming it changes nothing, but says which it was.
-    options.caName = m_adapter->currentData().toString();
-    options.caPort = m_port->currentData().toInt();
-    return options;
+    return m_adapter->currentData().toString();
+}
+
+int DiscoveryDialog::adapterPort() const
+{
+    return m_port->currentData().toInt();
 }
 
 QString DiscoveryDialog::errorText() const

@@ -1,9 +1,9 @@
 #pragma once
 // Fabric > Discover: which local adapter and port to discover through. The adapters are those
-// libibumad lists; the defaults are the diagnostic tools' (the first adapter, its first active
+// libibumad lists (FabricSession::localAdapters); the defaults are the diagnostic tools' (the first adapter, its first active
 // port), so accepting the dialog as it opens discovers what `ibnetdiscover` would.
 
-#include "LiveFabric.h"
+#include "LocalAdapters.h"
 
 #include <QDialog>
 
@@ -22,8 +22,10 @@ class DiscoveryDialog : public QDialog
 public:
     explicit DiscoveryDialog(QWidget *parent = nullptr);
 
-    // The adapter and port chosen; empty name and port 0 for the defaults.
-    LiveOptions options() const;
+    // The adapter and port chosen; the first adapter's name and port 0 (its first active port)
+    // for the defaults.
+    QString adapterName() const;
+    int adapterPort() const;
     // Lists the adapters again (done once on construction); the error, if any, is shown.
     void refresh();
     QString errorText() const;

@@ -1,6 +1,7 @@
 #include "FabricChangesPanel.h"
 
 #include "FabricDocument.h"
+#include "FabricSession.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -56,7 +57,7 @@ int FabricChangesPanel::changeCount() const
 void FabricChangesPanel::fill()
 {
     m_tree->clear();
-    const FabricChanges &changes = m_document->liveChanges();
+    const FabricChanges &changes = m_document->session()->liveChanges();
     const std::shared_ptr<const Fabric> fabric = m_document->fabric();
     const auto known = [&fabric](Guid guid) { return fabric && fabric->nodeByGuid(guid) != kNoIndex; };
     const auto section = [&](const QString &title, const QStringList &rows, auto guidsOf) {

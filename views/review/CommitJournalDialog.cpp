@@ -1,8 +1,6 @@
 #include "CommitJournalDialog.h"
 
 #include "CommitJournalModel.h"
-#include "LiveCommitBackend.h"
-#include "LiveFabric.h"
 
 #include <QDialogButtonBox>
 #include <QHeaderView>
@@ -110,8 +108,6 @@ CommitRecoveryDialog::CommitRecoveryDialog(const CommitTarget &target, const Com
 {
     setWindowTitle(tr("Unfinished Commit"));
     resize(640, 360);
-    if (!m_backend)
-        m_backend = [] { return liveCommitBackend(LiveOptions()); };
     auto *message = new QLabel(unfinishedCommitText(entry) + QStringLiteral("\n\n")
                                    + tr("OpenSM's files: %1 and %2. Until it is recovered, Approve is refused.\n\n"
                                         "Verify: OpenSM reloads the files the commit wrote and Weft reads the fabric back; if it "

@@ -55,8 +55,8 @@ class CommitRecoveryDialog : public QDialog
 
 public:
     using BackendFactory = std::function<CommitBackend()>;
-    // `backend` is called on the worker thread; default: the live fabric.
-    CommitRecoveryDialog(const CommitTarget &target, const CommitJournalEntry &entry, BackendFactory backend = {},
+    // `backend` is called on the worker thread: the session's fabric access (the adapter chosen).
+    CommitRecoveryDialog(const CommitTarget &target, const CommitJournalEntry &entry, BackendFactory backend,
                          QWidget *parent = nullptr);
 
     QPushButton *recoverButton() const { return m_recover; }

@@ -3,11 +3,9 @@
 #include "CommitJournal.h"
 #include "CommitJournalDialog.h"
 #include "FabricDocument.h"
+#include "FabricSession.h"
 #include "LftDump.h"
-#include "LiveCommitBackend.h"
-#include "LiveFabric.h"
 #include "QosConfig.h"
-#include "RoutingSession.h"
 #include "SafeFile.h"
 
 #include <QCheckBox>
@@ -23,7 +21,6 @@
 #include <QLocale>
 #include <QMessageBox>
 #include <QPlainTextEdit>
-#include <QPointer>
 #include <QFontDatabase>
 #include <QApplication>
 #include <QPushButton>
@@ -31,7 +28,6 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace weft {
 
@@ -92,6 +88,12 @@ DiffReview::DiffReview(QWidget *parent) : QWidget(parent)
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("diffSummary"));
     m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_stale = new QLabel(this);
+    m_stale->setObjectName(QStringLiteral("diffStale"));
+    m_stale->setWordWrap(true);
+    m_stale->setStyleSheet(QStringLiteral("color: #b01c1c;"));
+    m_stale->hide();
     m_switches = new QTableWidget(0, ColumnCount, this);
     m_switches->setObjectName(QStringLiteral("diffSwitches"));
     m_switches->setHorizontalHeaderLabels({tr("Switch"), tr("LID"), tr("Entries changed"), tr("Blocks sent"), tr("SMPs")});
@@ -114,6 +116,7 @@ DiffReview::DiffReview(QWidget *parent) : QWidget(parent)
     m_report->setPlaceholderText(tr("The commit report appears here after Approve."));
     m_target = new QLabel(this);
     m_target->setWordWrap(true);
+    m_target->setObjectName(QStringLiteral("commitTargetLabel"));
     m_policies = new QTableWidget(0, PolicyColumnCount, this);
     m_policies->setObjectName(QStringLiteral("diffPolicies"));
     m_policies->setHorizontalHeaderLabels({tr("Partition"), tr("Policy"), tr("Met"), tr("SL"), tr("VL")});
@@ -138,95 +141,69 @@ DiffReview::DiffReview(QWidget *parent) : QWidget(parent)
     buttons->addWidget(targetButton);
     buttons->addWidget(m_acceptViolations);
     buttons->addWidget(m_approve);
-    auto *splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(m_policies);
+    // Side by side, for the wide dock below the map: the switches sent to on the left; the
+    // policies, the partitions.conf diff and the commit report on the right.
+    auto *right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(m_policies);
+    right->addWidget(m_partitionsDiff);
+    right->addWidget(m_report);
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(m_switches);
-    splitter->addWidget(m_partitionsDiff);
-    splitter->addWidget(m_report);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_summary);
+    layout->addWidget(m_stale);
     layout->addWidget(splitter, 1);
     layout->addLayout(buttons);
     updateTargetLabel();
     clear();
 }
 
+FabricSession *DiffReview::session() const
+{
+    return m_document ? m_document->session() : nullptr;
+}
+
 void DiffReview::setDocument(FabricDocument *document)
 {
-    if (m_document)
+    if (m_document) {
         disconnect(m_document, nullptr, this, nullptr);
+        disconnect(m_document->session(), nullptr, this, nullptr);
+    }
     m_document = document;
     if (!m_document)
         return;
+    FabricSession *s = m_document->session();
     connect(m_document, &FabricDocument::changed, this, [this](DocumentChanges what) {
-        if (what & (DocumentChange::Fabric | DocumentChange::Plan))
-            showDocumentPlan();
-        if (what & DocumentChange::LiveChanges) {
+        if (what & (DocumentChange::Fabric | DocumentChange::Plan | DocumentChange::Proposal | DocumentChange::LiveChanges
+                    | DocumentChange::WhatIf))
+            showPlan();
+        if (what & DocumentChange::Session) {
+            updateTargetLabel();
             updateApprove();
-            if (const QString refusal = m_document->session()->commitRefusal(); m_plan && !refusal.isEmpty())
-                showReport(refusal);
         }
     });
-    showDocumentPlan();
+    connect(s, &FabricSession::commitProgress, this, [this](const QString &line) { m_report->appendPlainText(line); });
+    connect(s, &FabricSession::commitFinished, this, [this](const CommitReport &report) {
+        showReport(report.toText());
+        updateApprove();
+        Q_EMIT commitFinished(report);
+    });
+    showPlan();
 }
 
-void DiffReview::showDocumentPlan()
+void DiffReview::showPlan()
 {
-    const RoutingSession *session = m_document->session();
-    const std::shared_ptr<const PreviewResult> proposal = session->proposal();
-    if (!session->plan() || !proposal) {
+    const FabricSession *s = session();
+    m_plan = s ? s->plan() : nullptr;
+    if (!m_plan) {
         clear();
         return;
     }
-    showPlan(m_document->fabric(), session->currentTables(), proposal->proposed.tables, session->plan());
-}
-
-const ReconfigurationDiff &DiffReview::diff() const
-{
-    static const ReconfigurationDiff none;
-    return m_plan ? m_plan->diff : none;
-}
-
-QByteArray DiffReview::plannedPartitionsConf() const
-{
-    return m_plan ? m_plan->plannedPartitionsConf : QByteArray();
-}
-
-void DiffReview::clear()
-{
-    m_fabric.reset();
-    m_current.reset();
-    m_proposed.reset();
-    m_plan.reset();
-    m_switches->setRowCount(0);
-    m_partitionsDiff->clear();
-    m_summary->setText(tr("Run a routing preview to review what it would change."));
-    showPolicies();
-}
-
-void DiffReview::setPlan(std::shared_ptr<const Fabric> fabric, std::shared_ptr<const ForwardingTables> current,
-                         std::shared_ptr<const ForwardingTables> proposed, const std::vector<Partition> &currentPartitions,
-                         const std::vector<Partition> &proposedPartitions)
-{
-    if (!fabric || !proposed) {
-        clear();
-        return;
-    }
-    auto plan = std::make_shared<const ReconfigurationPlan>(
-        planProposal(*fabric, current.get(), *proposed, currentPartitions, proposedPartitions));
-    showPlan(std::move(fabric), std::move(current), std::move(proposed), std::move(plan));
-}
-
-void DiffReview::showPlan(std::shared_ptr<const Fabric> fabric, std::shared_ptr<const ForwardingTables> current,
-                          std::shared_ptr<const ForwardingTables> proposed, std::shared_ptr<const ReconfigurationPlan> plan)
-{
-    m_fabric = std::move(fabric);
-    m_current = std::move(current);
-    m_proposed = std::move(proposed);
-    m_plan = std::move(plan);
-    const ReconfigurationDiff &diff = m_plan->diff;
-
+    const ReconfigurationDiff &diff = m_plan->review.diff;
     m_switches->setSortingEnabled(false);
     m_switches->setRowCount(int(diff.switches.size()));
     for (std::size_t i = 0; i < diff.switches.size(); ++i) {
@@ -250,25 +227,45 @@ void DiffReview::showPlan(std::shared_ptr<const Fabric> fabric, std::shared_ptr<
     m_partitionsDiff->setPlainText(diff.partitionsDiff);
     m_summary->setText(summaryText());
     showPolicies();
-    findSmPort();
+}
+
+const ReconfigurationDiff &DiffReview::diff() const
+{
+    static const ReconfigurationDiff none;
+    return m_plan ? m_plan->review.diff : none;
+}
+
+QByteArray DiffReview::plannedPartitionsConf() const
+{
+    return m_plan ? m_plan->review.plannedPartitionsConf : QByteArray();
+}
+
+void DiffReview::clear()
+{
+    m_plan.reset();
+    m_switches->setRowCount(0);
+    m_partitionsDiff->clear();
+    m_summary->setText(tr("Run a routing preview (or review a studio candidate) to see what it would change."));
+    m_stale->hide();
+    showPolicies();
 }
 
 void DiffReview::showPolicies()
 {
     m_violations.clear();
-    m_serviceLevels.clear();
     m_policies->setRowCount(0);
-    const RoutingSession *session = m_document && m_plan ? m_document->session() : nullptr;
-    const std::shared_ptr<const PreviewResult> proposal = session ? session->proposal() : nullptr;
-    m_mode = m_document ? m_document->tenancy().mode : PolicyMode::BestEffort;
+    const FabricSession *s = session();
+    const std::shared_ptr<const PreviewResult> proposal = s && m_plan ? s->proposal() : nullptr;
+    m_mode = m_plan && m_plan->commit.intent ? m_plan->commit.intent->mode : PolicyMode::BestEffort;
     if (proposal) {
         // The routing's SLs, as the planned partitions.conf carries them; the commit maps them to
         // VLs as planSlToVl does.
         const std::vector<PartitionIsolationReport> &reports = proposal->proposed.validation.partitions;
-        for (const auto &[pkey, sl] : proposal->proposed.serviceLevels)
+        std::map<std::uint16_t, int> levels;
+        for (const auto &[pkey, sl] : m_plan->commit.serviceLevels)
             if (sl != 0)
-                m_serviceLevels[std::uint16_t(pkey & kPKeyMask)] = sl;
-        const Result<SlToVl> table = planSlToVl(m_serviceLevels);
+                levels[std::uint16_t(pkey & kPKeyMask)] = sl;
+        const Result<SlToVl> table = planSlToVl(levels);
         m_policies->setRowCount(int(reports.size()));
         for (std::size_t i = 0; i < reports.size(); ++i) {
             const PartitionIsolationReport &r = reports[i];
@@ -296,43 +293,68 @@ void DiffReview::showPolicies()
     updateApprove();
 }
 
-void DiffReview::updateApprove()
+QString DiffReview::approveRefusal() const
 {
-    const bool allowed = m_violations.isEmpty() || (m_mode == PolicyMode::BestEffort && m_acceptViolations->isChecked());
-    const bool stale = m_document && !m_document->session()->commitRefusal().isEmpty();
-    m_approve->setEnabled(m_plan && !m_committing && allowed && !stale);
+    const FabricSession *s = session();
+    if (!m_plan || !s)
+        return tr("there is no plan to approve");
+    if (const QString refusal = s->commitRefusal(); !refusal.isEmpty())
+        return refusal;
+    if (!m_violations.isEmpty() && m_mode == PolicyMode::Strict)
+        return tr("strict mode: %n isolation violation(s) block the commit", nullptr, int(m_violations.size()));
+    if (!m_violations.isEmpty() && !m_acceptViolations->isChecked())
+        return tr("accept the %n isolation violation(s) first", nullptr, int(m_violations.size()));
+    return {};
 }
 
-void DiffReview::findSmPort()
+bool DiffReview::isApproveEnabled() const
 {
-    m_smPort.clear();
-    if (!m_fabric || configuredCommitTarget().lftsPath.isEmpty()) {
-        updateTargetLabel();
-        return;
-    }
-    QPointer<DiffReview> self(this);
-    std::shared_ptr<const Fabric> fabric = m_fabric;
-    QtConcurrent::run([fabric] { return findMasterSmPort(*fabric, LiveOptions()); }).then(this, [this, fabric](const Result<Guid> &found) {
-        if (fabric != m_fabric)
-            return;
-        m_smPort = found ? tr("OpenSM runs on %1.").arg(smPortText(*fabric, *found))
-                         : tr("OpenSM's port not found on the fabric (%1); the commit infers it from the P_Key tables.").arg(found.error().toString());
-        updateTargetLabel();
-    });
+    return m_approve->isEnabled();
+}
+
+bool DiffReview::isCommitting() const
+{
+    const FabricSession *s = session();
+    return s && s->isCommitting();
+}
+
+void DiffReview::updateApprove()
+{
+    const FabricSession *s = session();
+    const QString stale = s ? s->staleReason() : QString();
+    m_stale->setText(stale.isEmpty() ? QString() : tr("Approve refused: %1").arg(stale));
+    m_stale->setVisible(m_plan && !stale.isEmpty());
+    const QString refusal = approveRefusal();
+    m_approve->setEnabled(refusal.isEmpty());
+    m_approve->setToolTip(refusal.isEmpty() ? tr("Install this plan: OpenSM reloads its files, Weft reads every table back and rolls back on a mismatch")
+                                            : refusal);
 }
 
 QString DiffReview::summaryText() const
 {
     if (!m_plan)
         return {};
-    const ReconfigurationDiff &diff = m_plan->diff;
+    const ReconfigurationDiff &diff = m_plan->review.diff;
     const QLocale locale;
     QString text = tr("%n switch(es) change", nullptr, diff.switchesTouched()) + QStringLiteral(": ")
                    + tr("%1 LFT entries in %2 blocks, %3 P_Key blocks; OpenSM sends %4 SMPs.")
                          .arg(locale.toString(diff.changedEntries), locale.toString(diff.changedBlocks),
                               locale.toString(qulonglong(diff.pkeyBlocks.size())), locale.toString(diff.smps()));
-    if (!m_current)
+    const FabricSession *s = session();
+    const HeldTables &against = m_plan->against;
+    if (!against.lfts) {
         text += QLatin1Char(' ') + tr("No current tables are known: every switch is counted as starting empty.");
+    } else if (m_plan->fromTheFabric) {
+        text += QLatin1Char(' ') + tr("Counted against the tables and P_Key tables %1.").arg(s ? s->currentTablesName() : QString());
+        if (s && s->fabric())
+            text += QLatin1Char(' ') + (against.smPort ? tr("OpenSM runs on %1.").arg(smPortText(*s->fabric(), against.smPort))
+                                                       : tr("OpenSM's port was not found: the P_Key figures assume no port is SELF."));
+    } else {
+        text += QLatin1Char(' ') + tr("Counted against %1; the P_Key tables are assumed to be those OpenSM programs for the partitions as opened.")
+                                       .arg(s ? s->currentTablesName() : QString());
+    }
+    if (!m_plan->commit.whatIf.isEmpty())
+        text += QLatin1Char('\n') + tr("Made for a what-if (%1): Approve installs it only as a pre-emptive plan, valid on the fabric as it is.").arg(m_plan->commit.whatIf);
     for (const QString &w : diff.warnings)
         text += QLatin1Char('\n') + w;
     return text;
@@ -345,11 +367,13 @@ QString DiffReview::partitionsDiffText() const
 
 void DiffReview::updateTargetLabel()
 {
-    const CommitTarget target = configuredCommitTarget();
+    const FabricSession *s = session();
+    const CommitTarget target = s ? s->commitTarget() : configuredCommitTarget();
     m_target->setText(target.lftsPath.isEmpty()
                           ? tr("No commit target: Approve writes the plan files.")
-                          : tr("Commit target: %1 and %2").arg(QDir::toNativeSeparators(target.lftsPath), QDir::toNativeSeparators(target.partitionsPath))
-                              + (m_smPort.isEmpty() ? QString() : QLatin1Char(' ') + m_smPort));
+                          : tr("Commit target: %1 and %2, through %3")
+                                .arg(QDir::toNativeSeparators(target.lftsPath), QDir::toNativeSeparators(target.partitionsPath),
+                                     s ? s->adapterText() : tr("the first adapter")));
 }
 
 bool DiffReview::writePlanFiles(const QString &directory, QString *error)
@@ -359,9 +383,11 @@ bool DiffReview::writePlanFiles(const QString &directory, QString *error)
             *error = tr("there is no plan to write");
         return false;
     }
+    const FabricSession *s = session();
     const QDir dir(directory);
-    const Status lfts = writeLftDumpFile(dir.filePath(QStringLiteral("plan.lfts")), *m_proposed, m_fabric.get(), LftDumpForm::Annotated);
-    const Status partitions = lfts ? writeFileAtomically(dir.filePath(QStringLiteral("partitions.conf")), m_plan->plannedPartitionsConf) : lfts;
+    const Status lfts = writeLftDumpFile(dir.filePath(QStringLiteral("plan.lfts")), m_plan->commit.tables, s ? s->fabric().get() : nullptr,
+                                         LftDumpForm::Annotated);
+    const Status partitions = lfts ? writeFileAtomically(dir.filePath(QStringLiteral("partitions.conf")), m_plan->review.plannedPartitionsConf) : lfts;
     if (!lfts || !partitions) {
         if (error)
             *error = (!lfts ? lfts : partitions).error().toString();
@@ -379,14 +405,15 @@ void DiffReview::showReport(const QString &text)
 
 void DiffReview::approve()
 {
-    if (!m_plan || m_committing)
+    FabricSession *s = session();
+    if (!m_plan || !s || s->isCommitting())
         return;
-    // A plan made for a fabric that has changed since (a rediscovery said so) is never installed.
-    if (const QString refusal = m_document ? m_document->session()->commitRefusal() : QString(); !refusal.isEmpty()) {
+    // A plan that no longer holds (stale, committed already) is never installed: said, not asked.
+    if (const QString refusal = approveRefusal(); !refusal.isEmpty()) {
         showReport(tr("Approve refused: %1").arg(refusal));
         return;
     }
-    const CommitTarget target = configuredCommitTarget();
+    const CommitTarget target = s->commitTarget();
     if (target.lftsPath.isEmpty()) {
         QSettings settings;
         const QString directory = QFileDialog::getExistingDirectory(this, tr("Write the Plan Files To"), settings.value(kPlanDirKey).toString());
@@ -399,7 +426,7 @@ void DiffReview::approve()
         return;
     }
     // As `weft commit` does: no new commit while one that Weft did not live to finish is unrecovered.
-    if (const std::optional<CommitJournalEntry> unfinished = unfinishedCommitOn(target)) {
+    if (const std::optional<CommitJournalEntry> unfinished = s->unfinishedCommit()) {
         showReport(tr("Approve refused: %1\nRecover it first (Fabric > Recover Unfinished Commit…).").arg(unfinishedCommitText(*unfinished)));
         Q_EMIT unfinishedCommitFound(target, *unfinished);
         return;
@@ -412,73 +439,17 @@ void DiffReview::approve()
                                           : QString();
     if (QMessageBox::question(this, tr("Approve the Plan"), question + acceptedText) != QMessageBox::Yes)
         return;
-    startCommit(target, accepted);
-}
-
-bool DiffReview::commitUnattended(QString *refusal)
-{
-    const auto refuse = [this, refusal](const QString &why) {
-        showReport(tr("Unattended commit refused: %1").arg(why));
-        if (refusal)
-            *refusal = why;
-        return false;
-    };
-    if (!m_plan)
-        return refuse(tr("there is no plan to commit"));
-    if (m_committing)
-        return refuse(tr("a commit is running"));
-    if (const QString stale = m_document ? m_document->session()->commitRefusal() : QString(); !stale.isEmpty())
-        return refuse(stale);
-    const CommitTarget target = configuredCommitTarget();
-    if (target.lftsPath.isEmpty())
-        return refuse(tr("no commit target is configured (Fabric ▸ Commit Target…)"));
-    if (const std::optional<CommitJournalEntry> unfinished = unfinishedCommitOn(target)) {
-        Q_EMIT unfinishedCommitFound(target, *unfinished);
-        return refuse(unfinishedCommitText(*unfinished));
-    }
-    if (!m_violations.isEmpty())
-        return refuse(tr("%n isolation violation(s) need an operator's approval", nullptr, int(m_violations.size())));
-    startCommit(target, false);
-    return true;
-}
-
-void DiffReview::startCommit(const CommitTarget &target, bool accepted)
-{
-    CommitPlan plan;
-    plan.tables = *m_proposed;
-    plan.partitionsConf = m_plan->plannedPartitionsConf;
-    plan.partitionsFileName = QStringLiteral("partitions.conf");
-    plan.madeFor = *m_fabric;
-    if (m_document) {
-        plan.intent = m_document->tenancy();
-        plan.serviceLevels = m_serviceLevels;
-    }
-    m_committing = true;
-    m_approve->setEnabled(false);
-    showReport(tr("Committing…"));
-    QPointer<DiffReview> self(this);
-    QtConcurrent::run([plan, target, self, accepted] {
-        CommitOptions options;
-        options.acceptViolations = accepted;
-        options.journalPath = defaultJournalPath(target.lftsPath);
-        options.progress = [self](const QString &line) {
-            QMetaObject::invokeMethod(qApp, [self, line] {
-                if (self)
-                    self->m_report->appendPlainText(line);
-            }, Qt::QueuedConnection);
-        };
-        return commitPlan(plan, target, liveCommitBackend(LiveOptions()), options);
-    }).then(this, [this](const CommitReport &report) {
-        m_committing = false;
-        updateApprove();
-        showReport(report.toText());
-        Q_EMIT commitFinished(report);
-    });
+    m_report->clear();
+    QString refusal;
+    if (!s->commit(accepted, &refusal))
+        showReport(tr("Approve refused: %1").arg(refusal));
+    updateApprove();
 }
 
 void DiffReview::editCommitTarget()
 {
-    const CommitTarget target = configuredCommitTarget();
+    FabricSession *s = session();
+    const CommitTarget target = s ? s->commitTarget() : configuredCommitTarget();
     QDialog dialog(this);
     dialog.setWindowTitle(tr("Commit Target"));
     auto *lfts = new QLineEdit(target.lftsPath, &dialog);
@@ -506,6 +477,8 @@ void DiffReview::editCommitTarget()
     edited.logPath = log->text().trimmed();
     edited.optionsPath = options->text().trimmed();
     saveCommitTarget(edited);
+    if (s)
+        s->setCommitTarget(edited);
     updateTargetLabel();
 }
 

@@ -2,7 +2,7 @@
 
 #include "FabricDocument.h"
 #include "RoutingEngine.h"
-#include "RoutingSession.h"
+#include "FabricSession.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -152,6 +152,10 @@ RoutingPreview::RoutingPreview(FabricDocument *document, QWidget *parent) : QWid
             [this] { m_document->session()->setTrafficModel(trafficModel()); });
     m_document->session()->setTrafficModel(trafficModel());
     connect(m_document, &FabricDocument::changed, this, &RoutingPreview::documentChanged);
+    // The engine is part of the project: chosen here, kept on save, chosen again on open.
+    connect(m_engine, &QComboBox::currentIndexChanged, this, [this] { m_document->setRoutingEngine(engine()); });
+    connect(m_document, &FabricDocument::routingEngineChosen, this, &RoutingPreview::setEngine);
+    m_document->setRoutingEngine(engine());
     if (result())
         showResult();
     else
@@ -180,7 +184,7 @@ const PreviewResult *RoutingPreview::result() const
 
 void RoutingPreview::documentChanged(DocumentChanges what)
 {
-    const RoutingSession *session = m_document->session();
+    const FabricSession *session = m_document->session();
     // A run that routes another fabric, or compares with tables no longer current, is dropped.
     if (m_progress && (what & (DocumentChange::Fabric | DocumentChange::CurrentTables))
         && (m_runFabric != m_document->fabric() || m_runCurrent != session->currentTables()))
@@ -190,14 +194,13 @@ void RoutingPreview::documentChanged(DocumentChanges what)
             showResult();
         else
             clearResult();
-        return;
-    }
-    if ((what & DocumentChange::CurrentTables) && !result() && !m_progress)
+    } else if ((what & DocumentChange::CurrentTables) && !result() && !m_progress) {
         showIdleStatus();
-    if ((what & kTenancyChanges) && session->isProposalStale())
-        m_status->setText(tr("The partitions changed since this preview: run it again to see their effect."));
-    if (const QString refusal = session->commitRefusal(); (what & DocumentChange::LiveChanges) && !refusal.isEmpty())
-        m_status->setText(refusal);
+    }
+    if ((what & (kTenancyChanges | DocumentChange::LiveChanges | DocumentChange::CurrentTables | DocumentChange::WhatIf | DocumentChange::Proposal))
+        && result())
+        if (const QString stale = session->staleReason(); !stale.isEmpty())
+            m_status->setText(tr("This proposal no longer holds: %1.").arg(stale));
 }
 
 QString RoutingPreview::engine() const
@@ -242,7 +245,7 @@ void RoutingPreview::start()
 {
     if (!m_document->fabric() || m_progress)
         return;
-    const RoutingSession *session = m_document->session();
+    const FabricSession *session = m_document->session();
     PreviewRequest request;
     request.fabric = m_document->fabric();
     request.tenancy = m_document->tenancy();
@@ -256,6 +259,7 @@ void RoutingPreview::start()
     m_progress = progress;
     m_runFabric = request.fabric;
     m_runCurrent = request.current;
+    m_runEngine = request.engine;
     const quint64 generation = ++m_generation;
     m_run->setEnabled(false);
     m_cancel->setEnabled(true);
@@ -333,7 +337,9 @@ void RoutingPreview::finish(const std::shared_ptr<Result<PreviewResult>> &outcom
         return;
     }
     // Shown when the session announces it, like a proposal from anywhere else.
-    m_document->session()->setProposal(std::move(*outcome).value());
+    ProposalOrigin origin;
+    origin.name = tr("Routing Preview: %1").arg(m_runEngine);
+    m_document->session()->setProposal(std::move(*outcome).value(), std::move(origin));
     Q_EMIT finished(true);
 }
 
@@ -353,7 +359,7 @@ void RoutingPreview::clearResult()
 
 void RoutingPreview::showIdleStatus()
 {
-    const RoutingSession *session = m_document->session();
+    const FabricSession *session = m_document->session();
     if (!m_document->fabric())
         m_status->setText(tr("Open a fabric to preview its routing."));
     else if (session->currentTables())
@@ -365,6 +371,7 @@ void RoutingPreview::showIdleStatus()
 void RoutingPreview::setRow(Row row, const QString &measure, const QString &current, const QString &proposed, int better)
 {
     m_table->item(row, MeasureColumn)->setText(measure);
+    m_table->item(row, MeasureColumn)->setToolTip(measure);  // the whole name where the column cuts it
     m_table->item(row, CurrentColumn)->setText(current);
     m_table->item(row, ProposedColumn)->setText(proposed);
     m_table->item(row, CurrentColumn)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);

@@ -106,6 +106,7 @@ private:
     // What the running preview routes and compares with, to drop it when either is replaced.
     std::shared_ptr<const Fabric> m_runFabric;
     std::shared_ptr<const ForwardingTables> m_runCurrent;
+    QString m_runEngine;
 
     QComboBox *m_engine = nullptr;
     QComboBox *m_pattern = nullptr;

@@ -5,7 +5,7 @@
 #include "FabricSummary.h"
 #include "NodeQuery.h"
 #include "HostRoute.h"
-#include "RoutingSession.h"
+#include "FabricSession.h"
 #include "TrafficModel.h"
 
 #include <QGraphicsLineItem>
@@ -112,7 +112,7 @@ void FabricScene::markLiveChanges()
     if (!m_fabric || !m_document)
         return;
     const Fabric &f = *m_fabric;
-    const FabricChanges &changes = m_document->liveChanges();
+    const FabricChanges &changes = m_document->session()->liveChanges();
     // Drawn between the two nodes as a cable between their tiers is; a cable to a node the
     // picture does not have (a new node) is only listed.
     const auto paths = [&](const std::vector<FabricChanges::LinkEnds> &links, std::size_t *drawn) {
@@ -333,7 +333,7 @@ void FabricScene::showDocumentRouting()
 {
     if (!m_document || !m_fabric)
         return;
-    const RoutingSession *session = m_document->session();
+    const FabricSession *session = m_document->session();
     if (m_shownRouting == ShownRouting::Proposed && session->proposal() && session->proposal()->proposed.tables) {
         const RoutingSnapshot &proposed = session->proposal()->proposed;
         setRouting(proposed.tables, proposed.metrics);
@@ -433,6 +433,8 @@ void FabricScene::clearFabric()
     m_congestionMarkCount = m_errorBadgeCount = 0;
     m_modelLoadByPort.clear();
     m_measuredLoadByPort.clear();
+    m_overlayLoadByPort.clear();
+    m_hasLoadOverlay = false;
     m_measuredByPort.clear();
     m_fabric.reset();
     m_tables.reset();
@@ -1013,7 +1015,30 @@ void FabricScene::takeCableLoads(std::vector<double> loadByPort)
 
 void FabricScene::takeShownLoads()
 {
-    takeCableLoads(m_linkColouring == LinkColouring::Measured ? m_measuredLoadByPort : m_modelLoadByPort);
+    if (m_linkColouring == LinkColouring::Measured)
+        takeCableLoads(m_measuredLoadByPort);
+    else
+        takeCableLoads(m_hasLoadOverlay ? m_overlayLoadByPort : m_modelLoadByPort);
+}
+
+void FabricScene::setLoadOverlay(std::vector<double> loadByPort)
+{
+    m_overlayLoadByPort = std::move(loadByPort);
+    m_hasLoadOverlay = true;
+    takeShownLoads();
+    rebuildLinkLayers();
+    Q_EMIT coloursChanged();
+}
+
+void FabricScene::clearLoadOverlay()
+{
+    if (!m_hasLoadOverlay)
+        return;
+    m_hasLoadOverlay = false;
+    m_overlayLoadByPort.clear();
+    takeShownLoads();
+    rebuildLinkLayers();
+    Q_EMIT coloursChanged();
 }
 
 void FabricScene::setMeasuredTelemetry(const std::vector<TelemetryRecord> &records)

@@ -120,6 +120,12 @@ public:
     static QColor ebbBottleneckColour();
     // Back to the loads of the routing shown (or measured) after setCableLoads showed others.
     void showRoutingLoads();
+    // Loads that stand in for the routing model's until cleared (a studio candidate's): unlike
+    // setCableLoads they survive new metrics of the routing shown. Under LinkColouring::Measured
+    // the measured loads still show. MapOverlays sets them; nothing else should.
+    void setLoadOverlay(std::vector<double> loadByPort);
+    void clearLoadOverlay();
+    bool hasLoadOverlay() const { return m_hasLoadOverlay; }
     // The cable nearest `scenePos` within `reach` scene units, drawn as a line of its own;
     // kNoIndex if none.
     LinkIndex cableAt(const QPointF &scenePos, double reach) const;
@@ -330,6 +336,8 @@ private:
     double m_maxLoad = 0;
     std::vector<double> m_modelLoadByPort;     // from m_metrics
     std::vector<double> m_measuredLoadByPort;  // transmit utilisation, from setMeasuredTelemetry
+    std::vector<double> m_overlayLoadByPort;   // setLoadOverlay's
+    bool m_hasLoadOverlay = false;
     std::vector<std::optional<PortRates>> m_measuredByPort;
     QGraphicsPathItem *m_congestionMarks = nullptr;
     QGraphicsPathItem *m_errorBadges = nullptr;

@@ -3,7 +3,7 @@
 #include "FabricDocument.h"
 #include "Identifiers.h"
 #include "NodeQuery.h"
-#include "RoutingSession.h"
+#include "FabricSession.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -27,7 +27,7 @@ QString studioNodeName(const Node &node)
 
 ComparedTables comparedTables(const FabricDocument &document)
 {
-    const RoutingSession *session = document.session();
+    const FabricSession *session = document.session();
     std::shared_ptr<const ForwardingTables> proposed;
     if (const std::shared_ptr<const PreviewResult> proposal = session->proposal())
         proposed = proposal->proposed.tables;

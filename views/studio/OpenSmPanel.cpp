@@ -1,5 +1,7 @@
 #include "OpenSmPanel.h"
 
+#include "FabricSession.h"
+
 #include "DiffReview.h"
 
 #include <QFileDialog>
@@ -137,9 +139,19 @@ QString OpenSmPanel::originOf(const QString &option) const
     return {};
 }
 
+void OpenSmPanel::setSession(FabricSession *session)
+{
+    m_session = session;
+    connect(m_session, &FabricSession::changed, this, [this](DocumentChanges what) {
+        if ((what & DocumentChange::Session) && m_session->commitTarget().lftsPath != m_target.lftsPath)
+            refresh();
+    });
+    refresh();
+}
+
 void OpenSmPanel::refresh()
 {
-    m_target = configuredCommitTarget();
+    m_target = m_session ? m_session->commitTarget() : configuredCommitTarget();
     m_state.reset();
     m_warnings.clear();
     m_options->setRowCount(0);

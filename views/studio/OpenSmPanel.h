@@ -3,9 +3,9 @@
 // whether it runs, the command line it was started with, its options file, the options a
 // file-based commit depends on (routing engine, LMC, priority, sweep interval, ucast cache, ...)
 // and where each was set, the SM state its log gives, and in red each option that would defeat
-// or distort a commit. The target is configuredCommitTarget() (the Commit Target dialog's
-// settings, or the lab's OpenSM under `weft lab`); when no options file is found the operator
-// can choose one.
+// or distort a commit. The target is the session's (FabricSession::commitTarget: the Commit
+// Target dialog's, or the lab's OpenSM under `weft lab`); when no options file is found the
+// operator can choose one.
 
 #include "Commit.h"
 #include "OpenSmState.h"
@@ -21,6 +21,8 @@ class QTableWidget;
 
 namespace weft {
 
+class FabricSession;
+
 class OpenSmPanel : public QWidget
 {
     Q_OBJECT
@@ -32,8 +34,10 @@ public:
                   ColumnCount };
 
     explicit OpenSmPanel(QWidget *parent = nullptr);
+    // The session whose commit target is shown, followed as it changes.
+    void setSession(FabricSession *session);
 
-    // Reads the configured target's OpenSM again.
+    // Reads the target's OpenSM again.
     void refresh();
     // Reads the options from `path` instead of the one OpenSM's command line or the target
     // names (kept in the settings); empty: back to those.
@@ -57,6 +61,7 @@ protected:
 
 private:
     void chooseOptionsFile();
+    FabricSession *m_session = nullptr;
     void addRow(const QString &key, const QString &label, const QString &value, const QString &origin);
 
     CommitTarget m_target;

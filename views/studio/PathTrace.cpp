@@ -3,7 +3,7 @@
 #include "FabricDocument.h"
 #include "LftInspector.h"
 #include "NodeQuery.h"
-#include "RoutingSession.h"
+#include "FabricSession.h"
 
 #include <QComboBox>
 #include <QCompleter>

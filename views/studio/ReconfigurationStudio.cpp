@@ -1,10 +1,11 @@
 #include "ReconfigurationStudio.h"
 
 #include "CandidateReview.h"
+#include "MapOverlays.h"
 #include "FabricDocument.h"
 #include "FabricScene.h"
 #include "RoutingEngine.h"
-#include "RoutingSession.h"
+#include "FabricSession.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -217,9 +218,9 @@ ReconfigurationStudio::~ReconfigurationStudio()
         m_progress->cancel = true;
 }
 
-void ReconfigurationStudio::setScene(FabricScene *scene)
+void ReconfigurationStudio::setMap(MapOverlays *map)
 {
-    m_scene = scene;
+    m_map = map;
 }
 
 void ReconfigurationStudio::addFailedLink(Guid node, int port)
@@ -277,8 +278,10 @@ void ReconfigurationStudio::eventsChanged()
         addNodes(m_whatIf.failedSwitches, true);
         addNodes(m_whatIf.removedHosts, false);
     }
-    if (m_scene)
-        m_scene->setWhatIfMarks(links, nodes);
+    if (m_map)
+        m_map->showWhatIf(this, links, nodes);
+    // The session knows the events: a plan made for others is stale.
+    m_document->session()->setWhatIf(m_whatIf);
     updateControls();
     showIdleStatus();
     Q_EMIT whatIfChanged();
@@ -410,7 +413,7 @@ void ReconfigurationStudio::showIdleStatus()
 
 void ReconfigurationStudio::documentChanged(DocumentChanges what)
 {
-    const RoutingSession *session = m_document->session();
+    const FabricSession *session = m_document->session();
     if (what & DocumentChange::Fabric) {
         // Events name elements of the old fabric: they go with it.
         m_whatIf = WhatIf();
@@ -435,8 +438,8 @@ void ReconfigurationStudio::dropStudy()
     m_study.reset();
     m_studyInstalled.reset();
     m_table->setRowCount(0);
-    if (had && m_scene)
-        m_scene->showRoutingLoads();
+    if (had && m_map)
+        m_map->releaseCableLoads(this);
     updateControls();
 }
 
@@ -454,7 +457,7 @@ void ReconfigurationStudio::plan()
     if (m_progress)
         cancel();
     const std::shared_ptr<const Fabric> fabric = m_document->fabric();
-    const RoutingSession *session = m_document->session();
+    const FabricSession *session = m_document->session();
     if (!fabric || !session->currentTables()) {
         showIdleStatus();
         return;
@@ -483,9 +486,9 @@ void ReconfigurationStudio::plan()
     input.currentPartitions = session->baselinePartitions();
     input.model = session->trafficModel();
     input.ebbSamples = m_ebb->isChecked() ? kEbbSamples : 0;
-    if (m_scene) {
+    if (m_map) {
         // The hosts selected on the map: the ranks in order (mpi-order), the priority nodes.
-        input.nodeOrder = m_scene->selectedPortGuids();
+        input.nodeOrder = m_map->scene()->selectedPortGuids();
         input.priorityNodes = input.nodeOrder;
     }
 
@@ -610,20 +613,16 @@ void ReconfigurationStudio::fillTable()
 
 void ReconfigurationStudio::showSelectedLoad()
 {
-    if (!m_scene || !m_study)
+    if (!m_map || !m_study)
         return;
     const int row = selectedCandidate();
     const std::shared_ptr<const Fabric> shown = m_document->fabric();
-    if (row < 0 || std::size_t(row) >= m_study->candidates.size() || !shown) {
-        m_scene->showRoutingLoads();
+    const CandidateResult *c = row >= 0 && std::size_t(row) < m_study->candidates.size() ? &m_study->candidates[std::size_t(row)] : nullptr;
+    if (!c || !shown || !c->evaluation.metrics) {
+        m_map->releaseCableLoads(this);
         return;
     }
-    const CandidateResult &c = m_study->candidates[std::size_t(row)];
-    if (!c.evaluation.metrics) {
-        m_scene->showRoutingLoads();
-        return;
-    }
-    m_scene->setCableLoads(loadsOnShownFabric(*shown, *m_study->fabric, *c.evaluation.metrics));
+    m_map->showCableLoads(this, loadsOnShownFabric(*shown, *m_study->fabric, *c->evaluation.metrics));
 }
 
 bool ReconfigurationStudio::reviewSelected()
@@ -633,7 +632,13 @@ bool ReconfigurationStudio::reviewSelected()
         m_status->setText(tr("Choose a candidate to review."));
         return false;
     }
-    const Status outcome = reviewCandidate(m_document, *m_study, m_study->candidates[std::size_t(row)]);
+    const CandidateResult &candidate = m_study->candidates[std::size_t(row)];
+    ProposalOrigin origin;
+    origin.name = tr("Studio: %1 for %2").arg(candidate.name, m_study->event);
+    // Planned for these events: pre-emptive only, and stale once they change.
+    origin.whatIf = m_whatIf;
+    origin.followsWhatIf = true;
+    const Status outcome = reviewCandidate(m_document, *m_study, candidate, std::move(origin));
     if (!outcome) {
         m_status->setText(outcome.error().toString());
         return false;

@@ -31,7 +31,7 @@ class QTimer;
 namespace weft {
 
 class FabricDocument;
-class FabricScene;
+class MapOverlays;
 
 class ReconfigurationStudio : public QWidget
 {
@@ -58,9 +58,9 @@ public:
     explicit ReconfigurationStudio(FabricDocument *document, QWidget *parent = nullptr);
     ~ReconfigurationStudio() override;
 
-    // The map that shows the events and a chosen candidate's load, and whose selection gives
-    // the mpi-order rank order and the priority nodes.
-    void setScene(FabricScene *scene);
+    // The map: the studio asks it to show the events and a chosen candidate's load (MapOverlays),
+    // and its selection gives the mpi-order rank order and the priority nodes.
+    void setMap(MapOverlays *map);
 
     // The events, in the order added (the map's context menu adds them). A new event drops the
     // candidates of the old ones.
@@ -125,7 +125,7 @@ private:
     void showIdleStatus();
 
     FabricDocument *m_document;
-    FabricScene *m_scene = nullptr;
+    MapOverlays *m_map = nullptr;
     WhatIf m_whatIf;
     std::shared_ptr<const CandidateStudy> m_study;
     std::shared_ptr<const ForwardingTables> m_studyInstalled;  // what the study was planned against

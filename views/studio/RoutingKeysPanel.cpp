@@ -4,7 +4,7 @@
 #include "FabricDocument.h"
 #include "FabricScene.h"
 #include "RoutingEvaluation.h"
-#include "RoutingSession.h"
+#include "FabricSession.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -274,7 +274,9 @@ Status RoutingKeysPanel::review()
     for (const PhaseKeys &r : m_plan->schedule.phases)
         for (const QString &w : r.warnings)
             candidate.warnings << QStringLiteral("%1: %2").arg(r.phase.name, w);
-    if (const Status reviewed = reviewCandidate(m_document, study, candidate); !reviewed)
+    ProposalOrigin origin;
+    origin.name = tr("Routing keys: %1").arg(candidate.name);
+    if (const Status reviewed = reviewCandidate(m_document, study, candidate, std::move(origin)); !reviewed)
         return refuse(reviewed.error().message);
     showStatus(tr("The keyed tables are the proposal: see the Diff Review."), false);
     Q_EMIT reviewed();

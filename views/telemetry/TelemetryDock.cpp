@@ -2,7 +2,7 @@
 
 #include "FabricDocument.h"
 #include "FabricScene.h"
-#include "RoutingSession.h"
+#include "FabricSession.h"
 #include "TelemetryHistory.h"
 
 #include <QComboBox>

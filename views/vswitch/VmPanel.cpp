@@ -2,7 +2,7 @@
 
 #include "FabricDocument.h"
 #include "FabricScene.h"
-#include "RoutingSession.h"
+#include "FabricSession.h"
 #include "VmBadges.h"
 
 #include <QComboBox>

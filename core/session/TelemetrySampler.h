@@ -1,5 +1,5 @@
 #pragma once
-// The desk's port-counter poller: every interval (10 s by default) it reads every linked port of
+// The session's port-counter poller (FabricSession owns one): every interval (10 s by default) it reads every linked port of
 // the live fabric with PortCounterReader on a thread of its own, turns two passes into rates
 // (telemetryRecords, as `weft monitor` does), records them into the fabric's history file when
 // one is set, and hands them to the GUI thread. The first pass only primes the counters.
@@ -38,6 +38,8 @@ public:
     // (its rates belong to the fabric before).
     void setFabric(std::shared_ptr<const Fabric> fabric, const LiveOptions &options);
     std::shared_ptr<const Fabric> fabric() const { return m_fabric; }
+    QString adapterName() const;
+    int adapterPort() const;
     // The history file ticks are recorded into (one per fabric, see TelemetryHistory); empty:
     // none. Takes effect at the next start.
     void setHistoryPath(const QString &path) { m_historyPath = path; }
@@ -55,8 +57,10 @@ public:
     bool isRunning() const { return m_running; }
 
     // One tick of rates for the fabric set: kept as the latest and announced by sampled().
-    void takeRecords(std::vector<TelemetryRecord> records);
+    // `silentNodes`: nodes whose counters did not answer in the pass (a node gone, or cut off).
+    void takeRecords(std::vector<TelemetryRecord> records, std::vector<NodeIndex> silentNodes = {});
     const std::vector<TelemetryRecord> &latest() const { return m_latest; }
+    const std::vector<NodeIndex> &latestSilentNodes() const { return m_silent; }
 
 Q_SIGNALS:
     void sampled();  // latest() holds a new tick
@@ -66,7 +70,7 @@ Q_SIGNALS:
 private:
     friend class TelemetrySamplerWorker;
     void finishWorker();
-    void takeRecordsOf(quint64 generation, std::vector<TelemetryRecord> records);
+    void takeRecordsOf(quint64 generation, std::vector<TelemetryRecord> records, std::vector<NodeIndex> silentNodes);
     void failOf(quint64 generation, const QString &error);
 
     std::shared_ptr<const Fabric> m_fabric;
@@ -79,6 +83,7 @@ private:
     QThread *m_thread = nullptr;
     TelemetrySamplerWorker *m_worker = nullptr;
     std::vector<TelemetryRecord> m_latest;
+    std::vector<NodeIndex> m_silent;
 };
 
 }  // namespace weft

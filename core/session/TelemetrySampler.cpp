@@ -54,6 +54,7 @@ private:
         std::vector<TelemetryRecord> records = telemetryRecords(*m_fabric, m_reader->ports(), m_previous->samples,
                                                                 m_previous->readAt, pass->samples, pass->readAt,
                                                                 pass->wallTime);
+        std::vector<NodeIndex> silent = pass->silentNodes;
         m_previous = std::move(*pass);
         if (m_history)
             if (Status s = m_history->record(records); !s)
@@ -62,8 +63,8 @@ private:
         TelemetrySampler *sampler = m_sampler;
         QMetaObject::invokeMethod(
             m_sampler,
-            [sampler, generation, records = std::move(records)]() mutable {
-                sampler->takeRecordsOf(generation, std::move(records));
+            [sampler, generation, records = std::move(records), silent = std::move(silent)]() mutable {
+                sampler->takeRecordsOf(generation, std::move(records), std::move(silent));
             },
             Qt::QueuedConnection);
     }
@@ -105,6 +106,7 @@ void TelemetrySampler::setFabric(std::shared_ptr<const Fabric> fabric, const Liv
     m_options = std::make_unique<LiveOptions>(options);
     m_options->progress = {};
     m_latest.clear();
+    m_silent.clear();
 }
 
 void TelemetrySampler::setInterval(double seconds)
@@ -156,16 +158,27 @@ void TelemetrySampler::finishWorker()
     m_worker = nullptr;
 }
 
-void TelemetrySampler::takeRecords(std::vector<TelemetryRecord> records)
+QString TelemetrySampler::adapterName() const
+{
+    return m_options->caName;
+}
+
+int TelemetrySampler::adapterPort() const
+{
+    return m_options->caPort;
+}
+
+void TelemetrySampler::takeRecords(std::vector<TelemetryRecord> records, std::vector<NodeIndex> silentNodes)
 {
     m_latest = std::move(records);
+    m_silent = std::move(silentNodes);
     Q_EMIT sampled();
 }
 
-void TelemetrySampler::takeRecordsOf(quint64 generation, std::vector<TelemetryRecord> records)
+void TelemetrySampler::takeRecordsOf(quint64 generation, std::vector<TelemetryRecord> records, std::vector<NodeIndex> silentNodes)
 {
     if (generation == m_generation && m_running)
-        takeRecords(std::move(records));
+        takeRecords(std::move(records), std::move(silentNodes));
 }
 
 void TelemetrySampler::failOf(quint64 generation, const QString &error)

@@ -1,7 +1,9 @@
 #pragma once
-// What one announcement of the document says changed, so that each listener redoes only its
+// What one announcement of the desk's state says changed, so that each listener redoes only its
 // part: a weight edit recolours cables once new metrics are in, it does not rebuild the scene;
-// a renamed partition relabels, it does not reroute.
+// a renamed partition relabels, it does not reroute. The document (views/document) announces
+// the tenancy's kinds; the session (FabricSession.h) the kinds it owns, relayed by the document,
+// so that a view listens to one channel.
 
 #include <QFlags>
 
@@ -13,9 +15,11 @@ enum class DocumentChange : unsigned {
     Policies = 0x04,       // a partition's isolation policy, the policy mode
     Weights = 0x08,        // node weights
     CurrentTables = 0x10,  // the tables the fabric holds now, or what core says about them
-    Proposal = 0x20,       // the routing preview's result, or none
-    Plan = 0x40,           // the reconfiguration from the current state to the proposal
+    Proposal = 0x20,       // the proposal to review, or none, or whether it is stale
+    Plan = 0x40,           // the plan from what the fabric holds to the proposal
     LiveChanges = 0x80,    // a rediscovery found the live fabric changed since it was opened
+    Session = 0x100,       // the adapter, the commit target, a discovery or commit started or ended
+    WhatIf = 0x200,        // the what-if events the studio plans for
 };
 Q_DECLARE_FLAGS(DocumentChanges, DocumentChange)
 

@@ -1,0 +1,604 @@
+#include "FabricSession.h"
+
+#include "Autopilot.h"
+#include "CommitPlanning.h"
+#include "LiveRead.h"
+#include "PKeyTables.h"
+#include "TelemetryHistory.h"
+#include "TelemetrySampler.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QPointer>
+#include <QStandardPaths>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace weft {
+
+namespace {
+
+bool sameTraffic(const TrafficModel &a, const TrafficModel &b)
+{
+    return a.pattern == b.pattern && a.seed == b.seed && a.shift == b.shift;
+}
+
+template <class T>
+bool samePointee(const std::shared_ptr<const T> &a, const std::shared_ptr<const T> &b)
+{
+    return a == b || (a && b && *a == *b);
+}
+
+bool sameHeld(const HeldTables &a, const HeldTables &b)
+{
+    return samePointee(a.lfts, b.lfts) && samePointee(a.pkeys, b.pkeys) && a.smPort == b.smPort;
+}
+
+QString clockTime()
+{
+    return QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
+}
+
+// P_Key tables read on one snapshot of a fabric, indexed by the ports of another snapshot of
+// the same topology (a rediscovery or a commit numbers the ports as it finds them).
+std::shared_ptr<const PKeyTables> onFabric(const std::shared_ptr<const PKeyTables> &tables, const Fabric &from, const Fabric &to)
+{
+    if (!tables || &from == &to)
+        return tables;
+    std::vector<PortPKeyTable> ports;
+    ports.reserve(tables->ports().size());
+    for (PortPKeyTable table : tables->ports()) {
+        const Port &port = from.port(table.port);
+        const NodeIndex node = to.nodeByGuid(from.node(port.node).guid);
+        if (node == kNoIndex)
+            continue;
+        table.port = to.portOf(node, port.number);
+        if (table.port == kNoIndex)
+            continue;
+        ports.push_back(std::move(table));
+    }
+    return std::make_shared<const PKeyTables>(PKeyTables::fromPorts(std::move(ports)));
+}
+
+// One line per kind of difference between what the session held and what was read again.
+QStringList describeHeldChanges(const Fabric &fabric, const HeldTables &before, const HeldTables &after)
+{
+    QStringList lines;
+    if (before.lfts && after.lfts) {
+        int switches = 0;
+        for (NodeIndex sw : fabric.switches()) {
+            const Guid guid = fabric.node(sw).guid;
+            const SwitchForwardingTable *a = before.lfts->find(guid);
+            const SwitchForwardingTable *b = after.lfts->find(guid);
+            if ((a == nullptr) != (b == nullptr) || (a && !(a->lft == b->lft)))
+                ++switches;
+        }
+        if (switches)
+            lines << QCoreApplication::translate("weft::FabricSession", "the forwarding tables of %n switch(es) changed", nullptr, switches);
+    }
+    if (before.pkeys && after.pkeys && *before.pkeys != *after.pkeys)
+        lines << QCoreApplication::translate("weft::FabricSession", "P_Key tables changed");
+    if (before.smPort && after.smPort && before.smPort != after.smPort)
+        lines << QCoreApplication::translate("weft::FabricSession", "OpenSM now runs on %1").arg(smPortText(fabric, after.smPort));
+    return lines;
+}
+
+}  // namespace
+
+FabricSession::FabricSession(QObject *parent)
+    : QObject(parent), m_sampler(new TelemetrySampler(this))
+{
+    m_autopilot = new Autopilot(this);
+}
+
+FabricSession::~FabricSession()
+{
+    if (m_cancelDiscovery)
+        m_cancelDiscovery->store(true);
+    // Workers hold their own copies of what they read; their continuations are bound to this
+    // object and are dropped with it.
+}
+
+void FabricSession::announce(DocumentChanges what)
+{
+    if (!what)
+        return;
+    m_autopilot->follow(what);
+    Q_EMIT changed(what);
+}
+
+// ---- the fabric and the tenancy ----------------------------------------------------------------
+
+DocumentChanges FabricSession::setFabric(std::shared_ptr<const Fabric> fabric, const Tenancy &tenancy, quint64 revision)
+{
+    m_fabric = std::move(fabric);
+    m_tenancy = tenancy;
+    m_revision = revision;
+    m_baselinePartitions = tenancy.partitions;
+    m_liveChanges = {};
+    m_heldChanges.clear();
+    m_proposal.reset();
+    m_origin = {};
+    m_made = {};
+    m_plan.reset();
+    m_committedProposal.clear();
+    m_whatIf = {};
+    if (m_discoveredState && m_discoveredState->fabric == m_fabric) {
+        m_held = m_discoveredState->held;
+        m_heldName = tr("held by the switches");
+        m_live = true;
+    } else {
+        m_held = {};
+        m_heldName.clear();
+        m_live = false;
+    }
+    m_discoveredState.reset();
+    ++m_heldGeneration;
+    measureCurrentTables();
+    updateSampler();
+    const DocumentChanges what = DocumentChange::CurrentTables | DocumentChange::Proposal | DocumentChange::Plan
+        | DocumentChange::LiveChanges | DocumentChange::WhatIf | DocumentChange::Session;
+    m_autopilot->follow(what | DocumentChange::Fabric);
+    return what;
+}
+
+DocumentChanges FabricSession::followTenancy(const Tenancy &tenancy, quint64 revision, DocumentChanges what)
+{
+    m_tenancy = tenancy;
+    m_revision = revision;
+    if (!(what & kTenancyChanges))
+        return {};
+    // Metrics depend on who may talk to whom, on lanes and on weights: every tenancy edit.
+    measureCurrentTables();
+    DocumentChanges followed;
+    if (m_proposal && !m_origin.tenancy) {
+        // The plan installs the partitions as they are now; the proposal was made for others and
+        // is stale (partitions.conf holds no weights, but the routing may have used them).
+        replan();
+        followed |= DocumentChange::Proposal | DocumentChange::Plan;
+    }
+    m_autopilot->follow(what | followed);
+    return followed;
+}
+
+// ---- what the fabric holds ---------------------------------------------------------------------
+
+DocumentChanges FabricSession::adoptHeld(HeldTables held, const QString &name, bool live)
+{
+    m_heldName = name;
+    m_live = live;
+    if (sameHeld(held, m_held))
+        return DocumentChange::Session;
+    m_held = std::move(held);
+    ++m_heldGeneration;
+    measureCurrentTables();
+    replan();
+    return DocumentChange::CurrentTables | DocumentChange::Proposal | DocumentChange::Plan;
+}
+
+void FabricSession::setCurrentTables(std::shared_ptr<const ForwardingTables> tables, const QString &name)
+{
+    const QString shownName = tables ? name : QString();
+    HeldTables held;
+    held.lfts = std::move(tables);
+    announce(adoptHeld(std::move(held), shownName, false) | DocumentChange::CurrentTables);
+    updateSampler();
+}
+
+// ---- metrics -------------------------------------------------------------------------------------
+
+void FabricSession::setTrafficModel(const TrafficModel &model)
+{
+    if (sameTraffic(model, m_model))
+        return;
+    m_model = model;
+    measureCurrentTables();
+}
+
+void FabricSession::measureCurrentTables()
+{
+    ++m_metricsGeneration;
+    m_currentMetrics.reset();
+    m_measuring = m_held.lfts && m_fabric;
+    if (m_measuring && !m_measureRunning)
+        startMeasuring();
+}
+
+void FabricSession::startMeasuring()
+{
+    // A big fabric takes a while to measure: off this thread, one run at a time. Edits made
+    // during a run make its result stale; the latest input is measured once it ends, rather
+    // than one more run of the same size queued per edit.
+    m_measureRunning = true;
+    const quint64 generation = m_metricsGeneration;
+    auto fabric = m_fabric;
+    auto tables = m_held.lfts;
+    Tenancy tenancy = m_tenancy;
+    const TrafficModel model = m_model;
+    QtConcurrent::run([fabric, tables, tenancy, model] {
+        return std::make_shared<const Metrics>(computeMetrics(*fabric, tenancy, *tables, model));
+    }).then(this, [this, generation](std::shared_ptr<const Metrics> metrics) {
+        m_measureRunning = false;
+        if (generation != m_metricsGeneration) {
+            if (m_measuring)
+                startMeasuring();
+            return;
+        }
+        m_currentMetrics = std::move(metrics);
+        m_measuring = false;
+        announce(DocumentChange::CurrentTables);
+    });
+}
+
+// ---- the connection and the target ---------------------------------------------------------------
+
+namespace {
+
+LiveOptions liveOptionsOf(const QString &caName, int caPort)
+{
+    LiveOptions options;
+    options.caName = caName;
+    options.caPort = caPort;
+    return options;
+}
+
+}  // namespace
+
+void FabricSession::setAdapter(const QString &caName, int caPort)
+{
+    if (caName == m_caName && caPort == m_caPort)
+        return;
+    m_caName = caName;
+    m_caPort = caPort;
+    updateSampler();
+    announce(DocumentChange::Session);
+}
+
+QString FabricSession::adapterText() const
+{
+    const QString name = m_caName.isEmpty() ? tr("the first adapter") : m_caName;
+    return m_caPort > 0 ? tr("%1 port %2").arg(name).arg(m_caPort) : name;
+}
+
+Result<std::vector<LocalAdapter>> FabricSession::localAdapters()
+{
+    return listLocalAdapters();
+}
+
+void FabricSession::setCommitTarget(const CommitTarget &target)
+{
+    m_target = target;
+    replan();
+    announce(DocumentChange::Session | DocumentChange::Plan);
+}
+
+QString FabricSession::journalPath() const
+{
+    return m_target.lftsPath.isEmpty() ? QString() : defaultJournalPath(m_target.lftsPath);
+}
+
+CommitBackend FabricSession::fabricAccess() const
+{
+    return m_access ? m_access() : liveAccess(liveOptionsOf(m_caName, m_caPort));
+}
+
+void FabricSession::updateSampler()
+{
+    const std::shared_ptr<const Fabric> readable = m_live ? m_fabric : nullptr;
+    if (m_sampler->fabric() == readable && m_sampler->adapterName() == m_caName && m_sampler->adapterPort() == m_caPort)
+        return;
+    m_sampler->setFabric(readable, liveOptionsOf(m_caName, m_caPort));
+    QString path;
+    if (readable) {
+        // One history file per fabric, named after it, continued from one session to the next.
+        const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/telemetry");
+        if (QDir().mkpath(dir))
+            path = dir + QStringLiteral("/%1.sqlite").arg(fabricHistoryId(*readable));
+    }
+    m_sampler->setHistoryPath(path);
+}
+
+// ---- discovery -----------------------------------------------------------------------------------
+
+bool FabricSession::discover(bool rediscover)
+{
+    if (m_discovering || (rediscover && !m_fabric))
+        return false;
+    m_discovering = true;
+    m_rediscovering = rediscover;
+    m_cancelDiscovery = std::make_shared<std::atomic_bool>(false);
+    const std::shared_ptr<std::atomic_bool> cancel = m_cancelDiscovery;
+    const LiveOptions options = liveOptionsOf(m_caName, m_caPort);
+    const QString conf = m_target.partitionsPath;
+    QPointer<FabricSession> self(this);
+    // Progress crosses to this thread queued; the worker only reads the cancel flag.
+    const LiveReadProgress progress = [self](const QString &step, int done, int total) {
+        QMetaObject::invokeMethod(
+            self, [self, step, done, total] {
+                if (self && self->m_discovering)
+                    Q_EMIT self->discoveryProgress(step, done, total);
+            },
+            Qt::QueuedConnection);
+    };
+    announce(DocumentChange::Session);
+    const std::function<Result<LiveState>()> reader = m_reader;
+    QtConcurrent::run([options, conf, progress, cancel, reader] {
+        return std::make_shared<Result<LiveState>>(reader ? reader() : readLiveState(options, conf, progress, cancel.get()));
+    }).then(this, [this, cancel](std::shared_ptr<Result<LiveState>> state) {
+        m_discovering = false;
+        const bool cancelled = cancel->load();
+        if (!*state || cancelled) {
+            announce(DocumentChange::Session);
+            Q_EMIT discoveryFinished(false, cancelled ? tr("Discovery cancelled.") : state->error().toString(), cancelled);
+            return;
+        }
+        if (m_rediscovering) {
+            takeRediscovered(**state);
+            Q_EMIT discoveryFinished(true, {}, false);
+            return;
+        }
+        m_discoveredState = std::make_shared<const LiveState>(std::move(**state));
+        // The document takes the fabric (setFabric then takes what it holds).
+        Q_EMIT discovered(m_discoveredState);
+        announce(DocumentChange::Session);
+        Q_EMIT discoveryFinished(true, {}, false);
+    });
+    return true;
+}
+
+void FabricSession::cancelDiscovery()
+{
+    if (m_cancelDiscovery)
+        m_cancelDiscovery->store(true);
+}
+
+void FabricSession::takeRediscovered(const LiveState &state)
+{
+    DocumentChanges what = DocumentChange::LiveChanges | DocumentChange::Session;
+    m_heldChanges.clear();
+    FabricChanges changes = compareFabrics(*m_fabric, *state.fabric);
+    if (!changes.empty()) {
+        // The fabric shown stays the one every plan was made for, so the map can mark what
+        // changed; every plan is stale until the operator discovers it anew.
+        m_liveChanges = std::move(changes);
+        announce(what | DocumentChange::Proposal);
+        return;
+    }
+    m_liveChanges = {};
+    // The same topology: what it holds now is what was just read.
+    HeldTables held = state.held;
+    held.pkeys = onFabric(held.pkeys, *state.fabric, *m_fabric);
+    if (!held.smPort)
+        held.smPort = m_held.smPort;  // not found this time: the last one known
+    m_heldChanges = describeHeldChanges(*m_fabric, m_held, held);
+    what |= adoptHeld(std::move(held), tr("read again at %1").arg(clockTime()), true);
+    updateSampler();
+    announce(what);
+}
+
+Result<LiveState> FabricSession::discoverNow()
+{
+    Result<LiveState> state = m_reader ? m_reader() : readLiveState(liveOptionsOf(m_caName, m_caPort), m_target.partitionsPath);
+    if (!state)
+        return state;
+    m_discoveredState = std::make_shared<const LiveState>(*state);
+    Tenancy tenancy;
+    tenancy.partitions = state->partitions;
+    announce(setFabric(state->fabric, tenancy, m_revision));
+    return state;
+}
+
+// ---- what-if --------------------------------------------------------------------------------------
+
+void FabricSession::setWhatIf(const WhatIf &events)
+{
+    if (events == m_whatIf)
+        return;
+    m_whatIf = events;
+    DocumentChanges what = DocumentChange::WhatIf;
+    if (m_proposal && m_origin.followsWhatIf)
+        what |= DocumentChange::Proposal;  // stale now (or again valid, when put back)
+    announce(what);
+}
+
+// ---- the proposal and its plan -------------------------------------------------------------------
+
+void FabricSession::setProposal(PreviewResult proposal, ProposalOrigin origin)
+{
+    m_proposal = std::make_shared<const PreviewResult>(std::move(proposal));
+    m_origin = std::move(origin);
+    m_made.fabric = m_fabric;
+    m_made.heldGeneration = m_heldGeneration;
+    m_made.revision = m_revision;
+    m_made.whatIf = m_origin.followsWhatIf ? m_origin.whatIf : WhatIf();
+    m_made.madeAt = QDateTime::currentDateTime();
+    m_committedProposal.clear();
+    replan();
+    announce(DocumentChange::Proposal | DocumentChange::Plan);
+}
+
+void FabricSession::clearProposal()
+{
+    if (!m_proposal)
+        return;
+    m_proposal.reset();
+    m_origin = {};
+    m_made = {};
+    m_committedProposal.clear();
+    replan();
+    announce(DocumentChange::Proposal | DocumentChange::Plan);
+}
+
+QString FabricSession::staleReason() const
+{
+    if (!m_proposal)
+        return {};
+    if (m_made.fabric != m_fabric)
+        return tr("another fabric is open");
+    if (!m_liveChanges.empty()) {
+        QStringList what;
+        const auto count = [&what](const QStringList &items, const QString &text) {
+            if (!items.isEmpty())
+                what << text.arg(items.size());
+        };
+        count(m_liveChanges.linksGone, tr("links gone: %1"));
+        count(m_liveChanges.linksNew, tr("new links: %1"));
+        count(m_liveChanges.nodesGone, tr("nodes gone: %1"));
+        count(m_liveChanges.nodesNew, tr("new nodes: %1"));
+        count(m_liveChanges.lidsChanged, tr("LIDs moved: %1"));
+        return tr("The fabric changed since it was discovered (%1): this plan is stale. "
+                  "Discover the fabric again (Fabric ▸ Rediscover), then preview again.")
+            .arg(what.join(QStringLiteral(", ")));
+    }
+    if (!m_committedProposal.isEmpty())
+        return tr("this plan was %1: the fabric holds it now").arg(m_committedProposal);
+    if (m_made.heldGeneration != m_heldGeneration)
+        return tr("what the fabric holds changed since this plan was made (now: %1): preview or plan again").arg(m_heldName);
+    if (!m_origin.tenancy && m_made.revision != m_revision)
+        return tr("the partitions, policies or weights were edited since this plan was made (an edit, undo or redo): "
+                  "preview or plan again");
+    if (m_origin.followsWhatIf && m_made.whatIf != m_whatIf)
+        return tr("the what-if events changed since this plan was made: plan again in the studio");
+    return {};
+}
+
+QString FabricSession::commitRefusal() const
+{
+    if (!m_plan)
+        return tr("there is no plan to commit");
+    if (m_committing)
+        return tr("a commit is running");
+    return staleReason();
+}
+
+void FabricSession::replan()
+{
+    if (!m_proposal || !m_proposal->proposed.tables || !m_fabric) {
+        m_plan.reset();
+        return;
+    }
+    auto plan = std::make_shared<SessionPlan>();
+    const Tenancy &tenancy = m_origin.tenancy ? *m_origin.tenancy : m_tenancy;
+    ChangeRequest change;
+    change.tables = m_proposal->proposed.tables;
+    change.partitions = tenancy.partitions;
+    change.intent = tenancy;
+    change.serviceLevels = m_proposal->proposed.serviceLevels;
+    change.summary = m_origin.name;
+    if (!m_origin.whatIf.isEmpty())
+        change.whatIf = m_origin.whatIf.describe(*m_fabric);
+    plan->against = m_held;
+    plan->fromTheFabric = m_live;
+    plan->origin = m_origin.name;
+    plan->commit = buildCommitPlan(m_fabric.get(), change, m_held);
+    const PartitionsState inForce = hasCommitTarget() && m_live ? partitionsOnTarget(m_target)
+                                                                : PartitionsState{m_baselinePartitions, std::nullopt, {}};
+    plan->review = planCommitChange(*m_fabric, m_held, inForce, plan->commit);
+    m_plan = std::move(plan);
+}
+
+// ---- commits -------------------------------------------------------------------------------------
+
+bool FabricSession::commit(bool acceptViolations, QString *refusal)
+{
+    if (const QString why = commitRefusal(); !why.isEmpty()) {
+        if (refusal)
+            *refusal = why;
+        return false;
+    }
+    return startCommit(m_plan->commit, acceptViolations, m_plan->origin, true, refusal);
+}
+
+bool FabricSession::commitChange(CommitPlan plan, const QString &origin, QString *refusal)
+{
+    return startCommit(std::move(plan), false, origin, false, refusal);
+}
+
+bool FabricSession::startCommit(CommitPlan plan, bool acceptViolations, const QString &origin, bool operatorsPlan, QString *refusal)
+{
+    const auto refuse = [refusal](const QString &why) {
+        if (refusal)
+            *refusal = why;
+        return false;
+    };
+    if (m_committing)
+        return refuse(tr("a commit is running"));
+    if (!hasCommitTarget())
+        return refuse(tr("no commit target is configured (Fabric ▸ Commit Target…)"));
+    if (const std::optional<CommitJournalEntry> unfinished = unfinishedCommit())
+        return refuse(tr("an unfinished commit is in the journal (%1, started %2): recover it first (Fabric ▸ Recover Unfinished Commit…)")
+                          .arg(unfinished->planSummary, unfinished->time.toLocalTime().toString(Qt::ISODate)));
+    m_committing = true;
+    announce(DocumentChange::Session);
+    const CommitTarget target = m_target;
+    const CommitBackend access = fabricAccess();
+    CommitOptions options;
+    options.acceptViolations = acceptViolations;
+    options.journalPath = journalPath();
+    QPointer<FabricSession> self(this);
+    options.progress = [self](const QString &line) {
+        QMetaObject::invokeMethod(
+            self, [self, line] {
+                if (self)
+                    Q_EMIT self->commitProgress(line);
+            },
+            Qt::QueuedConnection);
+    };
+    Q_EMIT commitProgress(tr("Committing %1…").arg(origin.isEmpty() ? tr("the plan") : origin));
+    QtConcurrent::run([plan = std::move(plan), target, access, options] { return commitPlan(plan, target, access, options); })
+        .then(this, [this, operatorsPlan](const CommitReport &report) {
+            m_committing = false;
+            adoptCommit(report, operatorsPlan);
+            Q_EMIT commitFinished(report);
+        });
+    return true;
+}
+
+CommitReport FabricSession::commitNow(const CommitPlan &plan, CommitOptions options)
+{
+    if (options.journalPath.isEmpty())
+        options.journalPath = journalPath();
+    const CommitReport report = commitPlan(plan, m_target, fabricAccess(), options);
+    adoptCommit(report, false);
+    return report;
+}
+
+void FabricSession::adoptCommit(const CommitReport &report, bool operatorsPlan)
+{
+    m_lastCommit = report;
+    DocumentChanges what = DocumentChange::Session;
+    if (report.ok() && operatorsPlan && m_plan) {
+        m_committedProposal = tr("committed at %1").arg(clockTime());
+        m_baselinePartitions = m_plan->review.plannedPartitions;
+    }
+    if (report.fabric && report.held.lfts && m_fabric) {
+        FabricChanges changes = compareFabrics(*m_fabric, *report.fabric);
+        if (changes.empty()) {
+            HeldTables held = report.held;
+            held.pkeys = onFabric(held.pkeys, *report.fabric, *m_fabric);
+            m_heldChanges.clear();
+            what |= adoptHeld(std::move(held), tr("read back after the commit at %1").arg(clockTime()), true);
+        } else {
+            m_liveChanges = std::move(changes);
+            what |= DocumentChange::LiveChanges;
+        }
+    }
+    replan();
+    announce(what | DocumentChange::Proposal | DocumentChange::Plan);
+}
+
+std::optional<CommitJournalEntry> FabricSession::unfinishedCommit() const
+{
+    if (!hasCommitTarget())
+        return std::nullopt;
+    const Result<std::vector<CommitJournalEntry>> entries = readJournal(journalPath());
+    if (!entries)
+        return std::nullopt;
+    return weft::unfinishedCommit(*entries, m_target.lftsPath);
+}
+
+void FabricSession::adoptReadBack(const CommitReport &report)
+{
+    adoptCommit(report, false);
+}
+
+}  // namespace weft
