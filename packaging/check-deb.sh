@@ -33,8 +33,11 @@ for path in /usr/bin/weft \
     grep -qx -- "$path" "$work/contents" || fail "the package has no $path"
 done
 grep -qE '^/usr/share/metainfo/[^/]+\.metainfo\.xml$' "$work/contents" || fail "the package has no AppStream metainfo"
-outside="$(grep -vE '^/(usr/?)?$|^/usr/(bin|share)(/|$)' "$work/contents" || true)"
-[ -z "$outside" ] || fail "the package installs outside /usr/bin and /usr/share: $(head -3 <<<"$outside")"
+# OpenSM's plugin, where the dynamic linker finds it by name (event_plugin_name weftosm).
+multiarch="$(gcc -print-multiarch 2>/dev/null || dpkg-architecture -qDEB_HOST_MULTIARCH)"
+grep -qx -- "/usr/lib/$multiarch/libweftosm.so" "$work/contents" || fail "the package has no /usr/lib/$multiarch/libweftosm.so"
+outside="$(grep -vE '^/(usr/?)?$|^/usr/(bin|share)(/|$)|^/usr/lib/?$|^/usr/lib/'"$multiarch"'(/|/libweftosm\.so)?$' "$work/contents" || true)"
+[ -z "$outside" ] || fail "the package installs outside /usr/bin, /usr/share and OpenSM's plugin: $(head -3 <<<"$outside")"
 
 
 # The dependencies: the shared libraries weft links (dpkg-shlibdeps), the lab's tools recommended.

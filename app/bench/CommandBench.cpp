@@ -3,6 +3,7 @@
 // a slow machine. BenchHarness holds what they share; each function here says what it times.
 
 #include "BenchHarness.h"
+#include "BenchSm.h"
 #include "BenchMonitor.h"
 #include "BenchResults.h"
 #include "BenchScale.h"
@@ -627,9 +628,17 @@ int bench(const QStringList &args)
 {
     const QString which = args.value(0);
     const std::pair<const char *, int (*)(const QStringList &)> benchmarks[] = {
-        {"scene", benchScene}, {"parse", benchParse}, {"route", benchRoute},       {"ebb", benchEbb},
-        {"migrate", benchMigrate}, {"diff", benchDiff}, {"discover", benchDiscover}, {"scale", benchScale},
-        {"monitor", benchMonitor}, {"results", benchResults},
+        {"scene", benchScene},
+        {"parse", benchParse},
+        {"route", benchRoute},
+        {"ebb", benchEbb},
+        {"migrate", benchMigrate},
+        {"diff", benchDiff},
+        {"discover", benchDiscover},
+        {"scale", benchScale},
+        {"monitor", benchMonitor},
+        {"results", benchResults},
+        {"sm", benchSm},
     };
     for (const auto &[name, run] : benchmarks)
         if (which == QLatin1String(name))
@@ -644,7 +653,8 @@ int bench(const QStringList &args)
                  "  monitor  one full pass of Weft's port-counter reader beside perfquery -x per port, in ibsim + OpenSM\n"
                  "  scene    the fabric view: scene build and full repaint at full zoom-out (offscreen)\n"
                  "  scale    every stage (gen .. project save/load), each in its own process: time and peak memory\n"
-                 "  results  the seeds' headline results recomputed (RESULTS.md's tables; --quick for CI)\n";
+                 "  results  the seeds' headline results recomputed (RESULTS.md's tables; --quick for CI)\n"
+                 "  sm       OpenSM's sweep and a cable repair with Weft's engine inside it, beside OpenSM's own, in ibsim\n";
         out().flush();
         return which.isEmpty() ? kExitBadInput : kExitOk;
     }

@@ -222,6 +222,9 @@ bool readLiveOptions(const QCommandLineParser &parser, const QString &command, L
 void addCommitTargetOptions(QCommandLineParser &parser)
 {
     parser.addOption({QStringLiteral("opensm-lfts"), QStringLiteral("OpenSM's -U file."), QStringLiteral("PATH")});
+    parser.addOption({QStringLiteral("opensm-intent"), QStringLiteral("The intent Weft's engine inside OpenSM routes by (its event_plugin_options), instead of\n"
+                                                                      "--opensm-lfts: the commit writes the project there."),
+                      QStringLiteral("PATH")});
     parser.addOption({QStringLiteral("opensm-partitions"), QStringLiteral("OpenSM's -P file."), QStringLiteral("PATH")});
     parser.addOption({QStringLiteral("opensm-pidfile"), QStringLiteral("File holding OpenSM's process id."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("opensm-log"), QStringLiteral("OpenSM's log file: the end of its sweep is read there "
@@ -263,11 +266,14 @@ Result<CommitTargetOptions> readCommitTargetOptions(const QCommandLineParser &pa
             return bad("ca-port", QStringLiteral("not a port number"));
     }
     o.target.lftsPath = parser.value(QStringLiteral("opensm-lfts"));
+    o.target.intentPath = parser.value(QStringLiteral("opensm-intent"));
+    if (!o.target.lftsPath.isEmpty() && !o.target.intentPath.isEmpty())
+        return Error{{}, 0, QStringLiteral("--opensm-lfts and --opensm-intent exclude each other: OpenSM routes by one of them")};
     o.target.partitionsPath = parser.value(QStringLiteral("opensm-partitions"));
     o.target.pidFile = parser.value(QStringLiteral("opensm-pidfile"));
     o.target.logPath = parser.value(QStringLiteral("opensm-log"));
     o.target.optionsPath = parser.value(QStringLiteral("opensm-options"));
-    o.options.journalPath = parser.isSet(QStringLiteral("journal")) ? parser.value(QStringLiteral("journal")) : defaultJournalPath(o.target.lftsPath);
+    o.options.journalPath = parser.isSet(QStringLiteral("journal")) ? parser.value(QStringLiteral("journal")) : defaultJournalPath(o.target.routingFile());
     o.options.lockWaitMs = parser.isSet(QStringLiteral("wait")) ? -1 : 0;
     o.options.acceptViolations = parser.isSet(QStringLiteral("accept-violations"));
     return o;

@@ -8,6 +8,7 @@
 #include "Commit.h"
 #include "CommitJournal.h"
 #include "CommitPlanning.h"
+#include "IntentRouting.h"
 #include "LftDump.h"
 #include "LiveCommitBackend.h"
 #include "LiveFabric.h"
@@ -26,6 +27,18 @@ namespace weft::cli {
 
 namespace {
 
+// An intent file routed as Weft's engine inside OpenSM routes it on `fabric`.
+Result<ForwardingTables> routeIntentFile(const Fabric &fabric, const QByteArray &intent, const QString &fileName)
+{
+    Result<Project> project = readProject(intent, fileName);
+    if (!project)
+        return project.error();
+    Result<IntentRouting> routed = routeIntent(fabric, bindProject(*project, fabric).project);
+    if (!routed)
+        return routed.error();
+    return std::move(routed->routing.tables);
+}
+
 // The report as text or JSON; the exit status for its outcome.
 int reportCommit(const CommitReport &report, bool json)
 {
@@ -42,6 +55,48 @@ int reportCommit(const CommitReport &report, bool json)
                 out() << "  accepted: " << violation << Qt::endl;
     }
     return commitExitCode(report.outcome);
+}
+
+// Plugin mode: the project becomes OpenSM's intent. The plan's tables are what OpenSM's engine
+// computes from it for the fabric discovered now (`weft route --project`), and the commit
+// verifies that the switches hold exactly those, with the project's partitions on the ports.
+// The partitions' service levels are the engine's to answer (path_sl), not partitions.conf's.
+int commitIntent(const QCommandLineParser &parser, const CommitTarget &target, const CommitBackend &backend,
+                 const CommitOptions &options, bool json)
+{
+    const QString command = QStringLiteral("commit");
+    const QString projectPath = parser.value(QStringLiteral("project"));
+    Result<QByteArray> bytes = TextReader::readFile(projectPath);
+    if (!bytes)
+        return reportBadInput(command, bytes.error());
+    Result<Project> project = readProject(*bytes, projectPath);
+    if (!project)
+        return reportBadInput(command, project.error());
+    if (const Result<IntentOptions> settings = intentOptions(*project, projectPath); !settings)
+        return reportBadInput(command, settings.error());
+    Result<Fabric> fabric = backend.discover();
+    if (!fabric) {
+        err() << "weft commit: " << fabric.error().toString() << Qt::endl;
+        return kExitFailure;
+    }
+    const BoundProject bound = bindProject(*project, *fabric);
+    for (const QString &missing : bound.missing)
+        err() << "weft commit: not in the fabric, left out: " << missing << Qt::endl;
+    Result<IntentRouting> routed = routeIntent(*fabric, bound.project);
+    if (!routed)
+        return reportBadInput(command, routed.error());
+    ChangeRequest change;
+    change.tables = std::make_shared<const ForwardingTables>(std::move(routed->routing.tables));
+    change.intent = project->tenancy;
+    change.partitions = project->tenancy.partitions;
+    change.partitionsFileName = projectPath;
+    change.summary = QStringLiteral("intent %1: %2 routed by %3, %4 partition(s)")
+                         .arg(QFileInfo(projectPath).fileName(), QString::number(fabric->switches().size()) + QStringLiteral(" switches"),
+                              routed->method)
+                         .arg(project->tenancy.partitions.size());
+    CommitPlan plan = buildCommitPlan(&*fabric, change, HeldTables{});
+    plan.intentFile = *bytes;
+    return reportCommit(commitPlan(plan, target, backend, options), json);
 }
 
 }  // namespace
@@ -65,7 +120,13 @@ int commit(const QStringList &args)
         "its intent before writing and its outcome after; a commit interrupted in between (Weft\n"
         "killed) is found by the next one, which refuses until `weft commit --recover` (with the\n"
         "--opensm-* options and no plan) has verified the fabric against it or rolled it back\n"
-        "(--recover --rollback: straight back to the backups, verified)."));
+        "(--recover --rollback: straight back to the backups, verified).\n"
+        "With Weft's engine inside OpenSM (event_plugin_name weftosm, routing_engine weft), give\n"
+        "--opensm-intent INTENT (OpenSM's event_plugin_options) instead of --opensm-lfts and the\n"
+        "project alone as the plan: `weft commit --project P --opensm-intent INTENT\n"
+        "--opensm-partitions PATH --opensm-pidfile F`. The project is written as the intent, and the\n"
+        "switches must then hold exactly what `weft route --project P` computes for the fabric\n"
+        "discovered now, with the project's partitions."));
     parser.addOption({QStringLiteral("plan-lfts"), QStringLiteral("The planned forwarding tables (LFT dump); the service levels `weft route` wrote beside it (FILE.sl) are part of the plan."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("plan-partitions"), QStringLiteral("The planned partitions.conf (default with --project: the "
                                                                        "project's partitions)."), QStringLiteral("FILE")});
@@ -94,9 +155,18 @@ int commit(const QStringList &args)
     } else if (!parser.isSet(QStringLiteral("plan-partitions")) && !parser.isSet(QStringLiteral("project"))) {
         return reportBadInput(command, QStringLiteral("--plan-partitions or --project is required"));
     }
-    for (const char *required : {"plan-lfts", "opensm-lfts", "opensm-partitions", "opensm-pidfile"})
-        if (!parser.isSet(QLatin1String(required)) && !(recover && QLatin1String(required) == QLatin1String("plan-lfts")))
-            return reportBadInput(command, QStringLiteral("--%1 is required").arg(QLatin1String(required)));
+    const bool pluginMode = parser.isSet(QStringLiteral("opensm-intent"));
+    if (pluginMode && !recover && !parser.isSet(QStringLiteral("project")))
+        return reportBadInput(command, QStringLiteral("--opensm-intent needs --project: the project is the intent"));
+    if (pluginMode && (parser.isSet(QStringLiteral("plan-lfts")) || parser.isSet(QStringLiteral("plan-partitions"))))
+        return reportBadInput(command, QStringLiteral("--opensm-intent installs a project (--project), not plan files: OpenSM's engine routes it"));
+    for (const char *required : {"plan-lfts", "opensm-lfts", "opensm-partitions", "opensm-pidfile"}) {
+        const QLatin1String name(required);
+        if (pluginMode && (name == QLatin1String("plan-lfts") || name == QLatin1String("opensm-lfts")))
+            continue;
+        if (!parser.isSet(name) && !(recover && name == QLatin1String("plan-lfts")))
+            return reportBadInput(command, QStringLiteral("--%1 is required").arg(name));
+    }
 
     Result<CommitTargetOptions> targetOptions = readCommitTargetOptions(parser);
     if (!targetOptions)
@@ -108,8 +178,12 @@ int commit(const QStringList &args)
     if (!json)
         options.progress = [](const QString &line) { out() << line << Qt::endl; };
     options.recoverByRollback = parser.isSet(QStringLiteral("rollback"));
+    CommitBackend backend = liveCommitBackend(live);
+    backend.routeIntent = routeIntentFile;
     if (recover)
-        return reportCommit(recoverCommit(target, liveCommitBackend(live), options), json);
+        return reportCommit(recoverCommit(target, backend, options), json);
+    if (pluginMode)
+        return commitIntent(parser, target, backend, options, json);
 
     // The plan as every front end builds it (CommitPlanning.h): the tables, the partitions
     // (Default made explicit), their service levels and the project's policies.
@@ -163,7 +237,7 @@ int commit(const QStringList &args)
     if (rejectedConf)
         plan.partitionsConf = *rejectedConf;
 
-    return reportCommit(commitPlan(plan, target, liveCommitBackend(live), options), json);
+    return reportCommit(commitPlan(plan, target, backend, options), json);
 }
 
 }  // namespace weft::cli

@@ -3,7 +3,10 @@
 
 #include "CliSupport.h"
 #include "Commands.h"
+#include "FabricSession.h"
+#include "IntentRouting.h"
 #include "LftDump.h"
+#include "ProjectFile.h"
 #include "RoutingEngine.h"
 #include "TrafficModel.h"
 
@@ -17,6 +20,94 @@ const QString kCommand = QStringLiteral("route");
 
 }  // namespace
 
+namespace {
+
+// Writes the tables (and service levels beside them) and the summary: both forms of the command.
+int writeRouting(const QCommandLineParser &parser, const Fabric &fabric, const Routing &routing, const QString &method)
+{
+    const QString outPath = parser.value(QStringLiteral("out"));
+    const bool toStdout = outPath == QLatin1String("-");
+    const LftDumpForm form = parser.isSet(QStringLiteral("annotate")) ? LftDumpForm::Annotated : LftDumpForm::Compact;
+    const Status written = writeLftDumpOutput(outPath, routing.tables, &fabric, form);
+    if (!written) {
+        err() << "weft route: " << written.error().toString() << Qt::endl;
+        return kExitFailure;
+    }
+    QString slPath;
+    if (!routing.serviceLevels.empty() && !toStdout) {
+        slPath = outPath + QStringLiteral(".sl");
+        const Status slWritten = writeOutput(slPath, writeServiceLevels(routing.serviceLevels));
+        if (!slWritten) {
+            err() << "weft route: " << slWritten.error().toString() << Qt::endl;
+            return kExitFailure;
+        }
+    }
+
+    // The summary goes where the tables do not.
+    QTextStream &summary = toStdout ? err() : out();
+    std::size_t entries = 0;
+    for (const SwitchForwardingTable &sw : routing.tables.switches())
+        entries += sw.lft.routeCount();
+    summary << "engine: " << (method.isEmpty() ? routing.engine : method) << '\n'
+            << "switches: " << routing.tables.size() << '\n'
+            << "entries: " << entries << '\n'
+            << "service levels: " << routing.serviceLevels.size() << " partitions"
+            << (slPath.isEmpty() ? QString() : QStringLiteral(" (written to %1)").arg(slPath)) << '\n'
+            << "warnings: " << routing.warnings.size() << '\n';
+    for (const QString &warning : routing.warnings)
+        summary << "  " << warning << '\n';
+    if (!toStdout)
+        summary << "written: " << outPath << '\n';
+    summary.flush();
+    return kExitOk;
+}
+
+// --project: the intent's routing (IntentRouting.h), of a topology file or of the fabric now.
+int routeProject(const QCommandLineParser &parser)
+{
+    for (const char *other : {"engine", "partitions", "policy", "weights", "strict"})
+        if (parser.isSet(QString::fromLatin1(other)))
+            return reportBadInput(kCommand, QStringLiteral("--%1 and --project exclude each other: the project holds them").arg(QString::fromLatin1(other)));
+    if (!parser.isSet(QStringLiteral("out")))
+        return reportBadInput(kCommand, QStringLiteral("--out is required"));
+    Result<Project> project = readProjectFile(parser.value(QStringLiteral("project")));
+    if (!project)
+        return reportBadInput(kCommand, project.error());
+    if (const Result<IntentOptions> options = intentOptions(*project, parser.value(QStringLiteral("project"))); !options)
+        return reportBadInput(kCommand, options.error());
+    Fabric fabric;
+    if (parser.isSet(QStringLiteral("topology"))) {
+        InputOptions wanted;
+        Result<CommandInputs> inputs = loadInputs(parser, wanted);
+        if (!inputs)
+            return reportBadInput(kCommand, inputs.error());
+        fabric = std::move(inputs->fabric);
+    } else {
+        LiveOptions live;
+        int exitCode = kExitOk;
+        if (!readLiveOptions(parser, kCommand, &live, &exitCode))
+            return exitCode;
+        FabricSession session;
+        session.setAdapter(live.caName, live.caPort);
+        Result<LiveState> discovered = session.discoverNow();
+        if (!discovered) {
+            err() << "weft route: " << discovered.error().toString() << Qt::endl;
+            return kExitFailure;
+        }
+        fabric = *discovered->fabric;
+    }
+    const BoundProject bound = bindProject(*project, fabric);
+    for (const QString &missing : bound.missing)
+        err() << "weft route: not in the fabric, left out: " << missing << Qt::endl;
+    const Result<IntentRouting> routed = routeIntent(fabric, bound.project);
+    if (!routed)
+        return reportBadInput(kCommand, routed.error());
+    for (const QString &note : routed->notes)
+        err() << "weft route: passed over " << note << Qt::endl;
+    return writeRouting(parser, fabric, routed->routing, routed->method);
+}
+
+}  // namespace
 
 int route(const QStringList &args)
 {
@@ -41,6 +132,12 @@ int route(const QStringList &args)
     parser.addOption({QStringLiteral("weights"), QStringLiteral(
         "Node weights: lines `GUID-or-description weight` (port or node GUID, node description or id; '#' comments)."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("out"), QStringLiteral("Where to write the LFT dump ('-' for stdout)."), QStringLiteral("LFTS")});
+    parser.addOption({QStringLiteral("project"), QStringLiteral("Route as Weft's engine inside OpenSM does with this project as its intent: the project's engine\n"
+                                                                "and options, partitions, policies and weights, with the same fall-backs (pftree, then updn)\n"
+                                                                "where the engine refuses the fabric or its tables are not valid on it. Instead of --engine,\n"
+                                                                "--partitions, --policy and --weights. Without --topology the fabric is discovered now."),
+                      QStringLiteral("FILE")});
+    addLiveOptions(parser, QStringLiteral("SMP"));
     parser.addOption({QStringLiteral("annotate"), QStringLiteral(
         "Write the dump for people: ibroute's form, each entry with the destination's type, port GUID and\n"
         "description, and column titles. Default: the compact form (`0xLID PORT portguid 0x...` per entry),\n"
@@ -48,6 +145,8 @@ int route(const QStringList &args)
     int exitCode = kExitOk;
     if (!parseArguments(parser, kCommand, args, &exitCode))
         return exitCode;
+    if (parser.isSet(QStringLiteral("project")))
+        return routeProject(parser);
     if (!requireOptionsOnly(parser, kCommand, {"engine", "topology", "out"}, &exitCode))
         return exitCode;
 
@@ -92,41 +191,7 @@ int route(const QStringList &args)
     if (!routing)
         return reportBadInput(kCommand, QStringLiteral("%1 could not route: %2").arg(engineName, inTopology(routing.error())));
 
-    const QString outPath = parser.value(QStringLiteral("out"));
-    const bool toStdout = outPath == QLatin1String("-");
-    const LftDumpForm form = parser.isSet(QStringLiteral("annotate")) ? LftDumpForm::Annotated : LftDumpForm::Compact;
-    const Status written = writeLftDumpOutput(outPath, routing->tables, &fabric, form);
-    if (!written) {
-        err() << "weft route: " << written.error().toString() << Qt::endl;
-        return kExitFailure;
-    }
-    QString slPath;
-    if (!routing->serviceLevels.empty() && !toStdout) {
-        slPath = outPath + QStringLiteral(".sl");
-        const Status slWritten = writeOutput(slPath, writeServiceLevels(routing->serviceLevels));
-        if (!slWritten) {
-            err() << "weft route: " << slWritten.error().toString() << Qt::endl;
-            return kExitFailure;
-        }
-    }
-
-    // The summary goes where the tables do not.
-    QTextStream &summary = toStdout ? err() : out();
-    std::size_t entries = 0;
-    for (const SwitchForwardingTable &sw : routing->tables.switches())
-        entries += sw.lft.routeCount();
-    summary << "engine: " << routing->engine << '\n'
-            << "switches: " << routing->tables.size() << '\n'
-            << "entries: " << entries << '\n'
-            << "service levels: " << routing->serviceLevels.size() << " partitions"
-            << (slPath.isEmpty() ? QString() : QStringLiteral(" (written to %1)").arg(slPath)) << '\n'
-            << "warnings: " << routing->warnings.size() << '\n';
-    for (const QString &warning : routing->warnings)
-        summary << "  " << warning << '\n';
-    if (!toStdout)
-        summary << "written: " << outPath << '\n';
-    summary.flush();
-    return kExitOk;
+    return writeRouting(parser, fabric, *routing, {});
 }
 
 }  // namespace weft::cli

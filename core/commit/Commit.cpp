@@ -55,7 +55,7 @@ Status sendHangup(qint64 pid)
 
 QString commitLockPath(const CommitTarget &target)
 {
-    return target.lftsPath + QStringLiteral(".weft-lock");
+    return target.routingFile() + QStringLiteral(".weft-lock");
 }
 
 CommitLock::CommitLock(int fd, QString path, QString staleHolder)
@@ -711,7 +711,7 @@ private:
         lap(QStringLiteral("diff"), CommitStageTime::Kind::Weft);
 
         // 2. Write.
-        Result<FileSnapshot> lfts = snapshot(m_target.lftsPath, false);
+        Result<FileSnapshot> lfts = snapshot(m_target.routingFile(), false);
         Result<FileSnapshot> partitions = snapshot(m_target.partitionsPath);
         if (!lfts || !partitions) {
             refuse(CommitOutcome::Refused, {(lfts ? partitions.error() : lfts.error()).toString()});
@@ -728,8 +728,9 @@ private:
         }
         // Only OpenSM reads the tables file: the compact form, streamed (never whole in memory).
         for (int file = 0; file < 2; ++file) {
-            const Status written = file == 0 ? writeLftDumpFile(m_target.lftsPath, m_plan.tables, &m_fabric, LftDumpForm::Compact)
-                                             : writeFileAtomically(m_target.partitionsPath, m_plannedConf);
+            const Status written = file == 1 ? writeFileAtomically(m_target.partitionsPath, m_plannedConf)
+                : m_target.pluginMode()      ? writeFileAtomically(m_target.intentPath, m_plan.intentFile)
+                                             : writeLftDumpFile(m_target.lftsPath, m_plan.tables, &m_fabric, LftDumpForm::Compact);
             if (!written) {
                 fail({QStringLiteral("writing failed: %1").arg(written.error().toString())});
                 return;
@@ -737,7 +738,7 @@ private:
             m_previous[std::size_t(file)].written = true;
             m_report.written = true;
         }
-        step(QStringLiteral("wrote %1 and %2 (previous versions kept as .bak)").arg(m_target.lftsPath, m_target.partitionsPath));
+        step(QStringLiteral("wrote %1 and %2 (previous versions kept as .bak)").arg(m_target.routingFile(), m_target.partitionsPath));
         if (!writeQos())
             return;
         if (const Status written = journalProgress(QLatin1String(kJournalWritten)); !written)
@@ -897,7 +898,7 @@ private:
             m_report.outcome = CommitOutcome::RolledBack;
             return;
         }
-        step(QStringLiteral("restored %1 and %2").arg(m_target.lftsPath, m_target.partitionsPath));
+        step(QStringLiteral("restored %1 and %2").arg(m_target.routingFile(), m_target.partitionsPath));
         if (!m_backend.isRunning(m_pid)) {
             // No OpenSM to reload: say what the fabric holds now, so the state is known.
             m_report.outcome = CommitOutcome::RollbackFailed;
@@ -1100,7 +1101,7 @@ private:
                                                 .arg(entries.error().toString())});
             return std::nullopt;
         }
-        return unfinishedCommit(*entries, m_target.lftsPath);
+        return unfinishedCommit(*entries, m_target.routingFile());
     }
 
     static QString unfinishedText(const CommitJournalEntry &e)
@@ -1125,7 +1126,7 @@ private:
             e.planSummary = m_plan.summary.isEmpty() ? planSummaryOf(m_plan.tables, m_partitions) : m_plan.summary;
         e.smps = m_recovering ? m_recovering->smps : m_report.diff.smps();
         e.outcome = outcome;
-        e.lftsPath = m_target.lftsPath;
+        e.lftsPath = m_target.routingFile();
         e.partitionsPath = m_target.partitionsPath;
         if (m_recovering) {
             e.files = m_recovering->files;
@@ -1166,7 +1167,7 @@ private:
         if (!unfinished) {
             if (m_report.reasons.isEmpty()) {
                 m_report.outcome = CommitOutcome::Committed;
-                step(QStringLiteral("no unfinished commit on %1 in %2: nothing to recover").arg(m_target.lftsPath, m_options.journalPath));
+                step(QStringLiteral("no unfinished commit on %1 in %2: nothing to recover").arg(m_target.routingFile(), m_options.journalPath));
             }
             return false;
         }
@@ -1229,9 +1230,9 @@ private:
         } else if (unfinished->outcome != QLatin1String(kJournalWritten)) {
             fail({QStringLiteral("the interrupted commit had not finished writing its files")});
         } else {
-            Result<FileSnapshot> lfts = snapshot(m_target.lftsPath);
+            Result<FileSnapshot> lfts = snapshot(m_target.routingFile());
             Result<FileSnapshot> partitions = snapshot(m_target.partitionsPath);
-            Result<Expected> plan = lfts && partitions ? expectedFrom(lfts->content, partitions->content, m_target.lftsPath, m_target.partitionsPath, pkeyOptions, held->pkeys)
+            Result<Expected> plan = lfts && partitions ? expectedFrom(lfts->content, partitions->content, m_target.routingFile(), m_target.partitionsPath, pkeyOptions, held->pkeys)
                                                        : Result<Expected>((lfts ? partitions.error() : lfts.error()));
             if (!plan) {
                 fail({QStringLiteral("the files the commit wrote cannot be read: %1").arg(plan.error().toString())});
@@ -1262,7 +1263,11 @@ private:
     Result<Expected> expectedFrom(const QByteArray &lfts, const QByteArray &partitions, const QString &lftsName,
                                   const QString &partitionsName, const PKeyTableOptions &pkeyOptions, const PKeyTables &held) const
     {
-        Result<ForwardingTables> tables = readLftDump(lfts, lftsName, &m_fabric);
+        Result<ForwardingTables> tables = Error{lftsName, 0, QStringLiteral("no router for an intent file")};
+        if (!m_target.pluginMode())
+            tables = readLftDump(lfts, lftsName, &m_fabric);
+        else if (m_backend.routeIntent)
+            tables = m_backend.routeIntent(m_fabric, lfts, lftsName);
         if (!tables)
             return tables.error();
         Result<PartitionsConfResult> parsed = readPartitionsConf(partitions, partitionsName);

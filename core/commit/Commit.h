@@ -55,6 +55,15 @@ struct CommitTarget
                              // from the log ("SUBNET UP"), without it read-back is polled
     QString optionsPath;     // OpenSM's options file (-F); needed when the plan has service levels
                              // (QosConfig.h: its QoS lines are re-read on SIGHUP)
+    // OpenSM routing by Weft's engine inside it (libweftosm.so, `event_plugin_options INTENT`):
+    // the commit writes this intent (a Weft project) instead of an LFT dump, and OpenSM's engine
+    // routes it at the sweep the SIGHUP starts. Empty: the file engine and lftsPath.
+    QString intentPath;
+
+    bool pluginMode() const { return !intentPath.isEmpty(); }
+    // The file that decides the routing: the intent, or the -U dump. Locks, journals and
+    // recovery key on it.
+    const QString &routingFile() const { return pluginMode() ? intentPath : lftsPath; }
 };
 
 // What a fabric holds, as a plan is made against it and as a commit finds it: the tables its
@@ -93,6 +102,9 @@ struct CommitPlan
     // plan, valid on the fabric as it is: every pair of ports reachable, switch LIDs included,
     // no loop, no credit loop; otherwise refused before anything is written.
     QString whatIf;
+    // Plugin mode (CommitTarget::intentPath): the intent file to install, a Weft project whose
+    // routing on the fabric discovered now is `tables` (IntentRouting.h: routeIntent).
+    QByteArray intentFile;
 };
 
 struct CommitOptions
@@ -133,6 +145,9 @@ struct CommitBackend
     // pair), and the SL the SA gives in a PathRecord from one LID to another in a P_Key.
     std::function<Result<std::vector<PortSlToVl>>(const Fabric &)> readSlToVl;
     std::function<Result<int>(const Fabric &, Lid source, Lid destination, std::uint16_t pkey)> pathServiceLevel;
+    // Plugin mode's recovery: the tables an intent file routes to on a fabric, as OpenSM's engine
+    // computes them (routing is not core's: the front end gives routeIntent).
+    std::function<Result<ForwardingTables>(const Fabric &, const QByteArray &intent, const QString &fileName)> routeIntent;
 };
 
 // One commit at a time on a target: an exclusive OS lock (flock) on a file beside OpenSM's -U

@@ -91,12 +91,6 @@ int widthFrom(std::uint32_t active)
     }
 }
 
-QString nodeIdFor(NodeType type, Guid guid)
-{
-    const QChar prefix = type == NodeType::Switch ? QLatin1Char('S') : type == NodeType::Router ? QLatin1Char('R') : QLatin1Char('H');
-    return QStringLiteral("%1-%2").arg(prefix).arg(guidDigits(guid));
-}
-
 NodeType nodeTypeFrom(int ibType)
 {
     return ibType == IB_NODE_SWITCH ? NodeType::Switch : ibType == IB_NODE_ROUTER ? NodeType::Router : NodeType::ChannelAdapter;
@@ -134,7 +128,7 @@ Result<Fabric> buildFabric(ibnd_fabric_t *scanned, const LiveOptions &options)
         spec.type = nodeTypeFrom(n->type);
         spec.guid = n->guid;
         spec.portCount = n->numports;
-        spec.name = nodeIdFor(spec.type, n->guid);
+        spec.name = liveNodeName(spec.type, n->guid);
         // Any host can set its own description: cleaned here, at the model's boundary, so no file
         // Weft writes (topology, P_Key tables, journal) can be split by a newline in it.
         spec.description = text::withoutControlCharacters(QString::fromUtf8(n->nodedesc, qstrnlen(n->nodedesc, sizeof n->nodedesc)));

@@ -75,6 +75,17 @@ SimulatedFabric::~SimulatedFabric()
     stop();
 }
 
+QString SimulatedFabric::weftOsmPluginDirectory()
+{
+    const QString besideBuild = QCoreApplication::applicationDirPath() + QStringLiteral("/routing");
+    if (QFileInfo::exists(besideBuild + QStringLiteral("/libweftosm.so")))
+        return besideBuild;
+    const QString parentBuild = QCoreApplication::applicationDirPath() + QStringLiteral("/../routing");
+    if (QFileInfo::exists(parentBuild + QStringLiteral("/libweftosm.so")))
+        return QDir(parentBuild).canonicalPath();
+    return {};
+}
+
 QString SimulatedFabric::umad2simLibrary()
 {
     const QStringList candidates = {
@@ -198,6 +209,9 @@ Status SimulatedFabric::startOpenSm()
         // The log is read while OpenSM runs, so it must not sit in a buffer.
         f.write("force_log_flush TRUE\n");
         f.write("dump_files_dir " + m_workDir.toUtf8() + "\n");
+        f.write(m_options.openSmConfig);
+        if (!f.flush())
+            return Error{config, 0, QStringLiteral("cannot write: %1").arg(f.errorString())};
     }
     QStringList args = {
         QStringLiteral("-F"), config,
@@ -213,6 +227,11 @@ Status SimulatedFabric::startOpenSm()
     QProcessEnvironment env = clientEnvironment();
     env.insert(QStringLiteral("OSM_CACHE_DIR"), m_workDir);
     env.insert(QStringLiteral("OSM_TMP_DIR"), m_workDir);
+    for (const QString &setting : m_options.openSmEnvironment) {
+        const qsizetype equals = setting.indexOf(QLatin1Char('='));
+        if (equals > 0)
+            env.insert(setting.left(equals), setting.mid(equals + 1));
+    }
     m_openSm->setProcessEnvironment(env);
     m_openSm->setStandardOutputFile(m_workDir + QStringLiteral("/opensm.out"));
     m_openSm->setStandardErrorFile(m_workDir + QStringLiteral("/opensm.out"), QIODevice::Append);

@@ -27,6 +27,8 @@ public:
         bool startOpenSm = true;
         QStringList openSmArgs;      // extra arguments, e.g. {"-R", "file", "-U", lfts}
         QString partitionsConf;      // passed with -P; empty: OpenSM's default partitioning
+        QByteArray openSmConfig;     // more lines for OpenSM's options file (e.g. event_plugin_name)
+        QStringList openSmEnvironment;  // NAME=VALUE set for OpenSM alone (e.g. LD_LIBRARY_PATH)
         int startTimeoutMs = 180000; // until OpenSM says SUBNET UP
         QString workDir;             // empty: a fresh temporary directory, removed on stop
     };
@@ -46,6 +48,10 @@ public:
     // Empty if ibsim, OpenSM and libumad2sim are installed; otherwise what is missing.
     static QString missingTools();
     static QString umad2simLibrary();
+    // Where libweftosm.so (Weft's engine inside OpenSM) is, for OpenSM's LD_LIBRARY_PATH: beside
+    // the running weft in a build tree (build/routing); empty when it is installed where the
+    // dynamic linker finds it by name (the package's /usr/lib/<multiarch>).
+    static QString weftOsmPluginDirectory();
 
     // Starts ibsim, then OpenSM (if asked), and waits until OpenSM reports SUBNET UP.
     Status start();

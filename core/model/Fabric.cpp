@@ -4,6 +4,13 @@
 
 namespace weft {
 
+QString liveNodeName(NodeType type, Guid guid)
+{
+    const QChar prefix = type == NodeType::Switch ? QLatin1Char('S') : type == NodeType::Router ? QLatin1Char('R')
+                                                                                                : QLatin1Char('H');
+    return QStringLiteral("%1-%2").arg(prefix).arg(guidDigits(guid));
+}
+
 PortIndex Fabric::portOf(NodeIndex node, int number) const
 {
     if (node < 0 || std::size_t(node) >= m_nodes.size())

@@ -72,6 +72,10 @@ struct Link
     PortIndex b = kNoIndex;
 };
 
+// The node id Weft gives a node found on a live subnet: "S-0002c90200400a2c" for a switch, "H-..."
+// for a channel adapter, "R-..." for a router (ibnetdiscover's form, so topology files match).
+QString liveNodeName(NodeType type, Guid guid);
+
 class FabricBuilder;
 
 class Fabric

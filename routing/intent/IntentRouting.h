@@ -1,0 +1,79 @@
+#pragma once
+// Routing by the operator's intent: a Weft project (engine and options, partitions with their
+// policies, node weights) applied to the fabric as it is, by one function that `weft route
+// --project` and the routing engine Weft runs inside OpenSM (routing/osm) both call, so what the
+// switches hold can be checked against what Weft computes for the same fabric.
+//
+// The order, on every run:
+//   1. Nothing changed since the last run (the same cables, LIDs and intent): the installed
+//      tables stay as they are.
+//   2. The fabric lost cables or switches, and the intent asks for minimal change
+//      (`"on_topology_change": "slimupdate"`, the default): SlimUpdate from the tables the
+//      switches hold, kept when it is valid on the fabric (every live pair reachable, no loop,
+//      no credit loop) and meets the partitions' policies as well as a full re-route does.
+//   3. A full re-route with the intent's engine; when the engine refuses the fabric or its
+//      tables are not valid on it, pftree (for a fat-tree engine: it routes degraded trees and
+//      keeps phy-isolation wherever the tree still allows it), then updn, which routes any
+//      topology without credit loops.
+// The first start, a repaired fabric (cables or switches back) and a changed intent take 3,
+// so a repaired fabric gets back exactly the intent's tables.
+#include "Fabric.h"
+#include "ProjectFile.h"
+#include "RoutingEngine.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <map>
+#include <memory>
+
+namespace weft {
+
+enum class TopologyChangeMode { SlimUpdate,
+                                FullReroute };
+
+// What a project says about routing inside OpenSM, read from its routing options.
+struct IntentOptions
+{
+    TopologyChangeMode onTopologyChange = TopologyChangeMode::SlimUpdate;
+    double slack = 0;  // SlimUpdate's τ
+};
+Result<IntentOptions> intentOptions(const Project &project, const QString &fileName = {});
+
+// What was installed by the last run: the fabric it was routed on, and the tables.
+struct InstalledRouting
+{
+    std::shared_ptr<const Fabric> fabric;
+    ForwardingTables tables;
+    std::map<std::uint16_t, int> serviceLevels;  // P_Key -> SL, as the tables were made with
+    QString intentDigest;                        // the intent the tables were made from
+};
+
+struct IntentRouting
+{
+    Routing routing;    // in the fabric's switch order
+    QString method;     // "kept", "slimupdate", or the engine that routed
+    QStringList notes;  // why an earlier step of the order was passed over
+};
+
+// The intent's own engine on the fabric (step 3 alone): `weft route --project`.
+Result<IntentRouting> routeIntent(const Fabric &fabric, const Project &intent, const RoutingOptions &options = {});
+
+// The whole order. `installed` may be null (nothing installed yet), `intentDigest` names the
+// intent's content (a changed intent is routed afresh).
+Result<IntentRouting> routeIntentAfterChange(const Fabric &fabric, const Project &intent, const QString &intentDigest,
+                                             const InstalledRouting *installed, const RoutingOptions &options = {});
+
+// What a fabric lost and gained against another: cables by their two (node GUID, port) ends,
+// switches by GUID; a LID moved counts as gained.
+struct TopologyDelta
+{
+    int linksLost = 0;
+    int linksGained = 0;
+    int nodesLost = 0;
+    int nodesGained = 0;
+    bool same() const { return linksLost == 0 && linksGained == 0 && nodesLost == 0 && nodesGained == 0; }
+};
+TopologyDelta topologyDelta(const Fabric &before, const Fabric &after);
+
+}  // namespace weft

@@ -1,0 +1,532 @@
+// Weft inside OpenSM: the real OpenSM loads libweftosm.so (event_plugin_name weftosm, the intent
+// in event_plugin_options, routing_engine weft) on a fabric in ibsim. What the switches hold is
+// read by the real dump_lfts and judged by this test's own walker, never by the engine:
+// - they hold exactly `weft route --project` of the fabric ibnetdiscover finds, and saquery's
+//   PathRecords give each vlane partition its SL;
+// - with no Weft process running, cables unlinked in ibsim are routed around at OpenSM's own
+//   re-sweep (every live pair reachable, no loop, no entry into a down port, phy-isolation as
+//   kept as a full pftree of the degraded tree keeps it, few paths moved), and a relinked
+//   fabric gets back the intent's own tables;
+// - a corrupted intent leaves the last good one in force, with the error in OpenSM's log;
+// - a plugin made to fail leaves OpenSM up on its fall-back engine.
+
+#include "FabricGenerator.h"
+#include "LabTables.h"
+#include "LabTools.h"
+#include "Partitions.h"
+#include "ProjectFile.h"
+#include "RoutingEngine.h"
+#include "SafeFile.h"
+#include "SimulatedFabric.h"
+#include "TopologyFile.h"
+#include "Validation.h"
+#include "WeftRunner.h"
+
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+#include <map>
+#include <set>
+
+using namespace weft;
+
+namespace {
+
+constexpr int kSweepTimeoutMs = 60000;
+
+struct Tree
+{
+    GeneratedFabric generated;
+    Project intent;
+};
+
+// A tree with four tenants: two phy-isolated, two on virtual lanes of their own; the SM on the
+// first host, in no tenant.
+Tree makeTree(FabricShapeKind shape, int size, int levels, bool lanesOnly = false)
+{
+    Tree t;
+    GeneratorOptions options;
+    options.shape = shape;
+    options.arity = size;
+    options.radix = size;
+    options.levels = levels;
+    options.linkSpeed = LinkSpeed::SDR;
+    Result<GeneratedFabric> generated = generateFabric(options);
+    if (!generated)
+        qFatal("%s", qPrintable(generated.error().toString()));
+    t.generated = std::move(*generated);
+    const Fabric &f = t.generated.fabric;
+    std::vector<Guid> hosts;
+    for (NodeIndex n : t.generated.hosts)
+        hosts.push_back(f.port(f.portOf(n, 1)).guid);
+    const std::size_t quarter = hosts.size() / 4;
+    auto slice = [&](std::size_t from, std::size_t to) { return std::vector<Guid>(hosts.begin() + std::ptrdiff_t(from), hosts.begin() + std::ptrdiff_t(to)); };
+    t.intent.routingEngine = QStringLiteral("pftree");
+    if (lanesOnly) {
+        // Three tenants on lanes, host by host in turn over every leaf (as tst_lab_qos has
+        // them): on a tree with two spines some cables carry two of them.
+        for (int k = 0; k < 3; ++k) {
+            std::vector<Guid> members;
+            for (std::size_t i = 1 + std::size_t(k); i < hosts.size(); i += 3)
+                members.push_back(hosts[i]);
+            t.intent.tenancy.partitions.push_back(
+                test::partition(QStringLiteral("lane%1").arg(k + 1), std::uint16_t(0x50 + k), members, IsolationPolicy::VirtualLane));
+        }
+        return t;
+    }
+    t.intent.tenancy.partitions.push_back(test::partition(QStringLiteral("red"), 0x10, slice(1, quarter + 1), IsolationPolicy::Physical));
+    t.intent.tenancy.partitions.push_back(test::partition(QStringLiteral("blue"), 0x20, slice(quarter + 1, 2 * quarter + 1), IsolationPolicy::Physical));
+    // Green and yellow alternate host by host, so they share cables and need lanes of their own.
+    std::vector<Guid> green, yellow;
+    for (std::size_t i = 2 * quarter + 1; i < hosts.size(); ++i)
+        (i % 2 ? green : yellow).push_back(hosts[i]);
+    t.intent.tenancy.partitions.push_back(test::partition(QStringLiteral("green"), 0x30, green, IsolationPolicy::VirtualLane));
+    t.intent.tenancy.partitions.push_back(test::partition(QStringLiteral("yellow"), 0x40, yellow, IsolationPolicy::VirtualLane));
+    return t;
+}
+
+QString pluginDirectory()
+{
+    return QStringLiteral(WEFT_OSM_PLUGIN_DIR);
+}
+
+struct PluginLab
+{
+    std::unique_ptr<SimulatedFabric> sim;
+    QString intentPath;
+    QString topologyPath;
+};
+
+Result<PluginLab> startPluginLab(const QString &dir, const Tree &tree, const QString &engines = QStringLiteral("weft"),
+                                 const QStringList &environment = {})
+{
+    PluginLab lab;
+    const Fabric &fabric = tree.generated.fabric;
+    const NodeIndex smHost = tree.generated.hosts.front();
+    lab.intentPath = dir + QStringLiteral("/intent.weft");
+    lab.topologyPath = dir + QStringLiteral("/fabric.topo");
+    const QString net = dir + QStringLiteral("/fabric.net");
+    const QString partitions = dir + QStringLiteral("/partitions.conf");
+    for (const auto &[path, data] : {std::pair{net, writeIbsimNet(fabric, smHost)}, std::pair{lab.intentPath, writeProject(tree.intent)},
+                                     std::pair{partitions, writePartitionsConf(tree.intent.tenancy.partitions)}})
+        if (const Status written = writeFileAtomically(path, data, false); !written)
+            return written.error();
+    SimulatedFabric::Options options;
+    options.netFile = net;
+    options.smNode = fabric.node(smHost).name;
+    options.partitionsConf = partitions;
+    options.openSmConfig = "event_plugin_name weftosm\nevent_plugin_options " + lab.intentPath.toUtf8() + "\nrouting_engine "
+        + engines.toUtf8() + "\n";
+    options.openSmEnvironment = QStringList{QStringLiteral("LD_LIBRARY_PATH=") + pluginDirectory()} + environment;
+    lab.sim = std::make_unique<SimulatedFabric>(options);
+    if (const Status started = lab.sim->start(); !started)
+        return started.error();
+    return lab;
+}
+
+// The path from one host to another through `tables`, as (switch, out port) hops; empty when
+// the packet does not arrive (no entry, a down port, a loop).
+std::vector<std::pair<Guid, int>> walk(const Fabric &fabric, const ForwardingTables &tables, NodeIndex from, NodeIndex to)
+{
+    std::vector<std::pair<Guid, int>> hops;
+    const Lid lid = fabric.nodeLid(to);
+    PortIndex at = fabric.port(fabric.portOf(from, 1)).remote;
+    while (at != kNoIndex && hops.size() <= fabric.switches().size()) {
+        const NodeIndex sw = fabric.port(at).node;
+        if (sw == to)
+            return hops;
+        if (fabric.node(sw).type != NodeType::Switch)
+            return {};
+        const SwitchForwardingTable *table = tables.find(fabric.node(sw).guid);
+        if (!table || !table->lft.hasRoute(lid))
+            return {};
+        const int out = table->lft.port(lid);
+        hops.push_back({fabric.node(sw).guid, out});
+        const PortIndex outPort = fabric.portOf(sw, out);
+        if (outPort == kNoIndex)
+            return {};
+        at = fabric.port(outPort).remote;
+    }
+    return {};
+}
+
+std::vector<NodeIndex> liveHosts(const Fabric &fabric)
+{
+    std::vector<NodeIndex> hosts;
+    for (NodeIndex n : fabric.endNodes())
+        if (fabric.port(fabric.portOf(n, 1)).remote != kNoIndex)
+            hosts.push_back(n);
+    return hosts;
+}
+
+// Per ordered pair of hosts (by port GUID) of the fabric, its path.
+using Paths = std::map<std::pair<Guid, Guid>, std::vector<std::pair<Guid, int>>>;
+Paths allPaths(const Fabric &fabric, const ForwardingTables &tables)
+{
+    Paths paths;
+    const std::vector<NodeIndex> hosts = liveHosts(fabric);
+    for (NodeIndex a : hosts)
+        for (NodeIndex b : hosts)
+            if (a != b)
+                paths[{fabric.node(a).guid, fabric.node(b).guid}] = walk(fabric, tables, a, b);
+    return paths;
+}
+
+struct Judged
+{
+    std::size_t unreachable = 0;
+    std::size_t intoDownPorts = 0;
+    std::size_t changed = 0;
+    std::size_t forced = 0;  // pairs whose old path used a cable that is gone
+};
+
+// The switches' tables after a fault, against the paths before it.
+Judged judgeAfterFault(const Fabric &live, const ForwardingTables &held, const Paths &before)
+{
+    Judged j;
+    // Entries into ports without a cable.
+    for (const SwitchForwardingTable &sw : held.switches()) {
+        const NodeIndex n = live.nodeByGuid(sw.guid);
+        if (n == kNoIndex)
+            continue;
+        for (Lid lid = 1; lid <= sw.lft.top(); ++lid) {
+            const std::uint8_t out = sw.lft.port(lid);
+            if (out == kNoRoute || out == 0)
+                continue;
+            const PortIndex p = live.portOf(n, out);
+            if (p == kNoIndex || live.port(p).remote == kNoIndex)
+                ++j.intoDownPorts;
+        }
+    }
+    // Cables as they are now, each direction by (switch GUID, port).
+    std::set<std::pair<Guid, int>> cabled;
+    for (NodeIndex s : live.switches())
+        for (int p = 1; p <= live.node(s).portCount; ++p)
+            if (live.port(live.portOf(s, p)).remote != kNoIndex)
+                cabled.insert({live.node(s).guid, p});
+    const Paths after = allPaths(live, held);
+    for (const auto &[pair, path] : after) {
+        if (path.empty()) {
+            ++j.unreachable;
+            continue;
+        }
+        const auto old = before.find(pair);
+        if (old == before.end())
+            continue;
+        bool lost = old->second.empty();
+        for (const auto &hop : old->second)
+            lost = lost || cabled.count(hop) == 0;
+        j.forced += lost ? 1 : 0;
+        j.changed += old->second != path ? 1 : 0;
+    }
+    return j;
+}
+
+}  // namespace
+
+class TestLabOsmEngine : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        const QString openSm = test::openSmVersionProblem();
+        QVERIFY2(openSm.isEmpty(), qPrintable(openSm));
+        const QString missing = SimulatedFabric::missingTools();
+        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("the lab tests need: ") + missing));
+        QVERIFY2(QFile::exists(pluginDirectory() + QStringLiteral("/libweftosm.so")), qPrintable(pluginDirectory()));
+    }
+
+    void switchesHoldWeftRouteProject_data()
+    {
+        QTest::addColumn<int>("shape");
+        QTest::addColumn<int>("size");
+        QTest::addColumn<int>("levels");
+        QTest::addColumn<bool>("sharedCables");  // the vlane partitions must meet on a cable
+        QTest::addRow("4-ary 2-tree") << int(FabricShapeKind::KaryNTree) << 4 << 2 << false;
+        QTest::addRow("radix 8, 3 levels") << int(FabricShapeKind::SwitchRadix) << 8 << 3 << false;
+        QTest::addRow("radix 4, 2 levels, tenants on lanes") << int(FabricShapeKind::SwitchRadix) << 4 << 2 << true;
+    }
+
+    void switchesHoldWeftRouteProject()
+    {
+        QFETCH(int, shape);
+        QFETCH(int, size);
+        QFETCH(int, levels);
+        QFETCH(bool, sharedCables);
+        const Tree tree = makeTree(FabricShapeKind(shape), size, levels, sharedCables);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Result<PluginLab> lab = startPluginLab(dir.path(), tree);
+        QVERIFY2(lab, lab ? "" : qPrintable(lab.error().toString()));
+        const Status configured = lab->sim->waitForOpenSmLog(QStringLiteral("weft tables configured on all switches"), kSweepTimeoutMs);
+        QVERIFY2(configured, configured ? "" : qPrintable(configured.error().toString() + QString::fromUtf8(test::readAll(lab->sim->openSmLogPath()).right(3000))));
+
+        Result<Fabric> live = test::discoverWithIbnetdiscover(*lab->sim, lab->topologyPath);
+        QVERIFY2(live, live ? "" : qPrintable(live.error().toString()));
+        const QString routed = dir.filePath(QStringLiteral("weft-route.lfts"));
+        const test::Run run = test::runWeft({QStringLiteral("route"), QStringLiteral("--project"), lab->intentPath,
+                                             QStringLiteral("--topology"), lab->topologyPath, QStringLiteral("--out"), routed});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(run.out.contains("engine: pftree"), run.out.constData());
+        Result<ForwardingTables> expected = readLftDumpFile(routed, &*live);
+        QVERIFY2(expected, expected ? "" : qPrintable(expected.error().toString()));
+        Result<ForwardingTables> held = test::installedTables(*lab->sim, *live);
+        QVERIFY2(held, held ? "" : qPrintable(held.error().toString()));
+        QCOMPARE(held->size(), live->switches().size());
+        QVERIFY2(*expected == *held, qPrintable(test::tableDifferences(*expected, *held)));
+
+        // The vlane partitions' SLs, as `weft route` wrote them beside the tables, in PathRecords
+        // (partitions.conf gives them none: the engine answers).
+        const QByteArray slText = test::readAll(routed + QStringLiteral(".sl"));
+        int onOwnLane = 0;
+        for (const Partition &vlane : tree.intent.tenancy.partitions) {
+            if (vlane.policy != IsolationPolicy::VirtualLane)
+                continue;
+            QVERIFY(vlane.members.size() >= 2);
+            const QRegularExpression line(QStringLiteral("^0x0*%1\\s+(\\d+)").arg(*vlane.pkey, 0, 16), QRegularExpression::MultilineOption);
+            const auto m = line.match(QString::fromUtf8(slText));
+            QVERIFY2(m.hasMatch(), slText.constData());
+            const int sl = m.captured(1).toInt();
+            onOwnLane += sl > 0 ? 1 : 0;
+            const Lid a = live->port(live->portByGuid(vlane.members[0].guid)).lid;
+            const Lid b = live->port(live->portByGuid(vlane.members[1].guid)).lid;
+            const auto pr = lab->sim->runClient(QStringLiteral("saquery"),
+                                                {QStringLiteral("-p"), QStringLiteral("--src-to-dst"), QStringLiteral("%1:%2").arg(a).arg(b)});
+            QVERIFY2(pr && pr->exitCode == 0, qPrintable(test::describe(pr)));
+            const auto slField = QRegularExpression(QStringLiteral("\\bsl\\.+(0x[0-9a-f]+|\\d+)")).match(QString::fromUtf8(pr->out));
+            QVERIFY2(slField.hasMatch(), qPrintable(QString::fromUtf8(pr->out + pr->err) + QString::fromUtf8(test::readAll(lab->sim->openSmLogPath())).split(QLatin1Char('\n')).filter(QStringLiteral("ERR")).join(QLatin1Char('\n')).right(1500)));
+            QCOMPARE(slField.captured(1).toInt(nullptr, 0), sl);
+        }
+        if (sharedCables)  // else pftree may keep them apart on cables, and on one lane
+            QVERIFY2(onOwnLane > 0, slText.constData());
+    }
+
+    // No Weft process: OpenSM's own re-sweeps after cables go, with the plugin routing.
+    void faultsAreRoutedAtOpenSmsSweep()
+    {
+        const Tree tree = makeTree(FabricShapeKind::SwitchRadix, 8, 3);
+        const Fabric &fabric = tree.generated.fabric;
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Result<PluginLab> lab = startPluginLab(dir.path(), tree);
+        QVERIFY2(lab, lab ? "" : qPrintable(lab.error().toString()));
+        QVERIFY(lab->sim->waitForOpenSmLog(QStringLiteral("weft tables configured on all switches"), kSweepTimeoutMs));
+        Result<Fabric> whole = test::discoverWithIbnetdiscover(*lab->sim, lab->topologyPath);
+        QVERIFY2(whole, whole ? "" : qPrintable(whole.error().toString()));
+        Result<ForwardingTables> intended = test::installedTables(*lab->sim, *whole);
+        QVERIFY(intended);
+
+        // A leaf's uplink, then a core link (aggregation to root), then every cable of one
+        // aggregation switch: each change with its own re-sweep.
+        const std::vector<int> &level = tree.generated.nodeLevel;
+        auto cableOf = [&](int upperLevel, int nth) -> std::pair<NodeIndex, int> {
+            int seen = 0;
+            for (NodeIndex s : fabric.switches())
+                for (int p = 1; p <= fabric.node(s).portCount; ++p) {
+                    const Port &port = fabric.port(fabric.portOf(s, p));
+                    if (port.remote == kNoIndex)
+                        continue;
+                    const NodeIndex peer = fabric.port(port.remote).node;
+                    if (fabric.node(peer).type == NodeType::Switch && level[std::size_t(peer)] == upperLevel
+                        && level[std::size_t(s)] == upperLevel + 1 && seen++ == nth)
+                        return {s, p};
+                }
+            return {kNoIndex, 0};
+        };
+        const auto leafUplink = cableOf(1, 5);
+        const auto coreLink = cableOf(0, 3);
+        QVERIFY(leafUplink.first != kNoIndex && coreLink.first != kNoIndex);
+        NodeIndex aggregation = kNoIndex;
+        for (NodeIndex s : fabric.switches())
+            if (level[std::size_t(s)] == 1 && s != coreLink.first && s != fabric.port(fabric.port(fabric.portOf(leafUplink.first, leafUplink.second)).remote).node)
+                aggregation = s;
+        QVERIFY(aggregation != kNoIndex);
+        QStringList everyCable;
+        for (int p = 1; p <= fabric.node(aggregation).portCount; ++p)
+            if (fabric.port(fabric.portOf(aggregation, p)).remote != kNoIndex)
+                everyCable << QStringLiteral("Unlink \"%1\"[%2]").arg(fabric.node(aggregation).name).arg(p);
+        const std::vector<std::pair<QString, QStringList>> steps = {
+            {QStringLiteral("a leaf uplink"), {QStringLiteral("Unlink \"%1\"[%2]").arg(fabric.node(leafUplink.first).name).arg(leafUplink.second)}},
+            {QStringLiteral("a core link"), {QStringLiteral("Unlink \"%1\"[%2]").arg(fabric.node(coreLink.first).name).arg(coreLink.second)}},
+            {QStringLiteral("every cable of one switch"), everyCable},
+        };
+
+        Paths before = allPaths(*whole, *intended);
+        for (const auto &[what, commands] : steps) {
+            const qint64 offset = lab->sim->openSmLogSize();
+            const Status done = lab->sim->simulatorCommands(commands);
+            QVERIFY2(done, done ? "" : qPrintable(done.error().toString()));
+            const Status swept = lab->sim->waitForOpenSmLog(QStringLiteral("weft tables configured on all switches"), kSweepTimeoutMs, offset);
+            QVERIFY2(swept, qPrintable(what + QStringLiteral(": no re-sweep")));
+            // The switches are read when OpenSM has sent the tables; a second read that agrees
+            // says the sweep has finished writing.
+            Result<Fabric> live = test::discoverWithIbnetdiscover(*lab->sim, lab->topologyPath);
+            QVERIFY2(live, live ? "" : qPrintable(live.error().toString()));
+            Result<ForwardingTables> held = test::installedTables(*lab->sim, *live);
+            QVERIFY2(held, held ? "" : qPrintable(held.error().toString()));
+
+            const Judged j = judgeAfterFault(*live, *held, before);
+            const ValidationResult v = validateRouting(*live, tree.intent.tenancy, *held);
+            // The isolation oracle: a full pftree of the degraded tree, from scratch.
+            const Result<Routing> oracle = routeFabric(QStringLiteral("pftree"), *live, tree.intent.tenancy);
+            QVERIFY2(oracle, oracle ? "" : qPrintable(oracle.error().toString()));
+            const ValidationResult best = validateRouting(*live, tree.intent.tenancy, oracle->tables);
+            qInfo("%s: %zu pair(s) forced, %zu changed; %zu isolation violation(s) (full pftree: %zu); log: %s", qPrintable(what),
+                  j.forced, j.changed, v.policyViolations, best.policyViolations,
+                  qPrintable(QString::fromUtf8(test::readAll(lab->sim->openSmLogPath()).mid(offset)).split(QLatin1Char('\n')).filter(QStringLiteral("weft:")).join(QStringLiteral(" | "))));
+            QCOMPARE(j.unreachable, std::size_t(0));
+            QCOMPARE(j.intoDownPorts, std::size_t(0));
+            QCOMPARE(v.loops, std::size_t(0));
+            QVERIFY(v.deadlockFree);
+            QCOMPARE(v.unreachablePartitionPairs + v.unreachableOtherPairs, std::uint64_t(0));
+            QVERIFY2(v.policyViolations <= best.policyViolations, qPrintable(what));
+            QVERIFY2(j.forced > 0, qPrintable(what));
+            QVERIFY2(double(j.changed) <= 1.25 * double(j.forced),
+                     qPrintable(QStringLiteral("%1: %2 paths changed for %3 forced").arg(what).arg(j.changed).arg(j.forced)));
+            before = allPaths(*live, *held);
+        }
+
+        // Every cable back: the intent's own tables again.
+        QStringList relink;
+        for (const auto &[what, commands] : steps)
+            for (QString c : commands)
+                relink << c.replace(QStringLiteral("Unlink"), QStringLiteral("Relink"));
+        const qint64 offset = lab->sim->openSmLogSize();
+        QVERIFY(lab->sim->simulatorCommands(relink));
+        QVERIFY(lab->sim->waitForOpenSmLog(QStringLiteral("weft tables configured on all switches"), kSweepTimeoutMs, offset));
+        Result<ForwardingTables> again = Error{{}, 0, QStringLiteral("not read")};
+        for (int attempt = 0; attempt < 20; ++attempt) {  // the relinked ports come up sweep by sweep
+            Result<Fabric> live = test::discoverWithIbnetdiscover(*lab->sim, lab->topologyPath);
+            QVERIFY(live);
+            again = test::installedTables(*lab->sim, *live);
+            QVERIFY(again);
+            if (live->links().size() == whole->links().size() && *again == *intended)
+                break;
+            QTest::qWait(1000);
+        }
+        QVERIFY2(*again == *intended, qPrintable(test::tableDifferences(*intended, *again)));
+    }
+
+    void corruptIntentKeepsTheLastGood()
+    {
+        const Tree tree = makeTree(FabricShapeKind::KaryNTree, 4, 2);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Result<PluginLab> lab = startPluginLab(dir.path(), tree);
+        QVERIFY2(lab, lab ? "" : qPrintable(lab.error().toString()));
+        QVERIFY(lab->sim->waitForOpenSmLog(QStringLiteral("weft tables configured on all switches"), kSweepTimeoutMs));
+        Result<Fabric> live = test::discoverWithIbnetdiscover(*lab->sim, lab->topologyPath);
+        QVERIFY(live);
+        Result<ForwardingTables> before = test::installedTables(*lab->sim, *live);
+        QVERIFY(before);
+
+        // Behind Weft's back: an engine that does not exist on line 3... then broken JSON.
+        QByteArray text = writeProject(tree.intent);
+        text.replace("\"pftree\"", "\"pftree\",,");
+        QVERIFY(writeFileAtomically(lab->intentPath, text, false));
+        const qint64 offset = lab->sim->openSmLogSize();
+        QVERIFY(::kill(pid_t(lab->sim->openSmPid()), SIGHUP) == 0);
+        const Status logged = lab->sim->waitForOpenSmLog(QStringLiteral("keeping the last good intent"), kSweepTimeoutMs, offset);
+        QVERIFY2(logged, qPrintable(QString::fromUtf8(test::readAll(lab->sim->openSmLogPath()).mid(offset).right(3000))));
+        const QString log = QString::fromUtf8(test::readAll(lab->sim->openSmLogPath()).mid(offset));
+        QVERIFY2(QRegularExpression(QRegularExpression::escape(lab->intentPath) + QStringLiteral(":\\d+: invalid JSON")).match(log).hasMatch(),
+                 qPrintable(log.right(2000)));
+        QVERIFY(lab->sim->waitForOpenSmLog(QStringLiteral("weft tables configured on all switches"), kSweepTimeoutMs, offset));
+        Result<ForwardingTables> after = test::installedTables(*lab->sim, *live);
+        QVERIFY(after);
+        QVERIFY2(*after == *before, qPrintable(test::tableDifferences(*before, *after)));
+        QVERIFY(lab->sim->isRunning());
+    }
+
+    // `weft commit --opensm-intent`: a changed project written as the intent, OpenSM reloaded,
+    // and the switches hold exactly `weft route --project` of the new project, the ports the
+    // new partitions.
+    void commitInPluginMode()
+    {
+        const Tree tree = makeTree(FabricShapeKind::KaryNTree, 4, 2);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Result<PluginLab> lab = startPluginLab(dir.path(), tree);
+        QVERIFY2(lab, lab ? "" : qPrintable(lab.error().toString()));
+        QVERIFY(lab->sim->waitForOpenSmLog(QStringLiteral("weft tables configured on all switches"), kSweepTimeoutMs));
+        const QString pidFile = dir.filePath(QStringLiteral("opensm.pid"));
+        QVERIFY(writeFileAtomically(pidFile, QByteArray::number(lab->sim->openSmPid()) + '\n', false));
+
+        // The operator's change: blue's hosts join red; green stays on its lane.
+        Project changed = tree.intent;
+        Partition &red = changed.tenancy.partitions[0];
+        Partition &blue = changed.tenancy.partitions[1];
+        red.members.insert(red.members.end(), blue.members.begin(), blue.members.end());
+        const Guid movedHost = blue.members.front().guid;
+        blue.members.erase(blue.members.begin());
+        const QString project = dir.filePath(QStringLiteral("changed.weft"));
+        QVERIFY(writeFileAtomically(project, writeProject(changed), false));
+
+        QProcess weft;
+        weft.setProcessEnvironment(lab->sim->clientEnvironment());
+        weft.start(qEnvironmentVariable("WEFT_BINARY"),
+                   {QStringLiteral("commit"), QStringLiteral("--project"), project, QStringLiteral("--opensm-intent"), lab->intentPath,
+                    QStringLiteral("--opensm-partitions"), dir.filePath(QStringLiteral("partitions.conf")), QStringLiteral("--opensm-pidfile"),
+                    pidFile, QStringLiteral("--opensm-log"), lab->sim->openSmLogPath(), QStringLiteral("--accept-violations")});
+        QVERIFY(weft.waitForFinished(300000));
+        const QByteArray report = weft.readAllStandardOutput() + weft.readAllStandardError();
+        QVERIFY2(weft.exitCode() == 0, report.constData());
+        QVERIFY2(report.contains("outcome: committed"), report.constData());
+        QCOMPARE(test::readAll(lab->intentPath), test::readAll(project));
+
+        Result<Fabric> live = test::discoverWithIbnetdiscover(*lab->sim, lab->topologyPath);
+        QVERIFY(live);
+        const QString routed = dir.filePath(QStringLiteral("changed.lfts"));
+        const test::Run run = test::runWeft({QStringLiteral("route"), QStringLiteral("--project"), project, QStringLiteral("--topology"),
+                                             lab->topologyPath, QStringLiteral("--out"), routed});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        Result<ForwardingTables> expected = readLftDumpFile(routed, &*live);
+        QVERIFY(expected);
+        Result<ForwardingTables> held = test::installedTables(*lab->sim, *live);
+        QVERIFY(held);
+        QVERIFY2(*expected == *held, qPrintable(test::tableDifferences(*expected, *held)));
+        // The moved host holds red's P_Key now, read by smpquery.
+        const Lid lid = live->port(live->portByGuid(movedHost)).lid;
+        const auto pkeys = lab->sim->runClient(QStringLiteral("smpquery"), {QStringLiteral("pkeys"), QString::number(lid)});
+        QVERIFY2(pkeys && pkeys->exitCode == 0, qPrintable(test::describe(pkeys)));
+        const std::set<int> held_pkeys = test::smpqueryPKeys(pkeys->out);
+        QVERIFY2(held_pkeys.count(0x8010) == 1, pkeys->out.constData());
+        QVERIFY2(held_pkeys.count(0x8020) == 0, pkeys->out.constData());
+    }
+
+    void failingPluginLeavesOpenSmUp_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::addColumn<QString>("engines");
+        QTest::addColumn<QString>("fallback");
+        QTest::addRow("an error, chain weft,updn") << QStringLiteral("route") << QStringLiteral("weft,updn") << QStringLiteral("updn");
+        QTest::addRow("an exception, weft alone") << QStringLiteral("throw") << QStringLiteral("weft") << QStringLiteral("minhop");
+    }
+
+    void failingPluginLeavesOpenSmUp()
+    {
+        QFETCH(QString, how);
+        QFETCH(QString, engines);
+        QFETCH(QString, fallback);
+        const Tree tree = makeTree(FabricShapeKind::KaryNTree, 4, 2);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Result<PluginLab> lab = startPluginLab(dir.path(), tree, engines, {QStringLiteral("WEFT_OSM_TEST_FAIL=") + how});
+        QVERIFY2(lab, lab ? "" : qPrintable(lab.error().toString()));
+        const Status configured = lab->sim->waitForOpenSmLog(fallback + QStringLiteral(" tables configured on all switches"), kSweepTimeoutMs);
+        QVERIFY2(configured, qPrintable(QString::fromUtf8(test::readAll(lab->sim->openSmLogPath()).right(3000))));
+        const QString log = QString::fromUtf8(test::readAll(lab->sim->openSmLogPath()));
+        QVERIFY(log.contains(QStringLiteral("weft: ")));
+        QVERIFY(!log.contains(QStringLiteral("weft tables configured")));
+        QVERIFY(lab->sim->isRunning());
+        Result<Fabric> live = test::discoverWithIbnetdiscover(*lab->sim, lab->topologyPath);
+        QVERIFY2(live, live ? "" : qPrintable(live.error().toString()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLabOsmEngine)
+#include "tst_lab_osm_engine.moc"
