@@ -732,7 +732,7 @@ Result<Reconfiguration> slimUpdate(const Fabric &installedFabric, const Forwardi
     });
 
     // One pass of SlimUpdate; `allowed` (per compute node, may be empty) limits main paths.
-    auto routeAll = [&](const std::vector<std::vector<std::vector<int>>> &allowed) {
+    auto routeAll = [&](const std::vector<std::vector<std::vector<int>>> &allowed, bool keepersFirst) {
         FatTreeColumnRouter router(layout, std::size_t(layout.maxLid) + 1);
         FatTreeColumnRouter::Preference preference;
         preference.slack = Load(std::llround(options.slack * FatTreeColumnRouter::kWeightScale));
@@ -744,17 +744,17 @@ Result<Reconfiguration> slimUpdate(const Fabric &installedFabric, const Forwardi
             preference.allowedChains = cn < allowed.size() ? allowed[cn] : std::vector<std::vector<int>>{};
             return &preference;
         };
-        // Within one weight, nodes that keep their whole installed path go first and the
-        // displaced after them. A displaced node routed in its GUID turn takes the least loaded
-        // climb, often the installed one of a node not yet routed, which then finds it loaded and
-        // takes the next one, and so on along the leaf: about twice the paths the event forces.
-        // Nodes of one weight are interchangeable for the loads, so every counted decision is
-        // still a least loaded one at τ = 0, and only what must change changes.
+        // keepersFirst: within one weight, nodes that keep their whole installed path go first
+        // and the displaced after them. A displaced node routed in its GUID turn takes the least
+        // loaded climb, often the installed one of a node not yet routed, which then finds it
+        // loaded and takes the next one, and so on along the leaf: about twice the paths the
+        // event forces. Nodes of one weight are interchangeable for the loads, so every counted
+        // decision is still a least loaded one at τ = 0 in either order.
         std::vector<std::size_t> displaced;
         for (std::size_t i = 0; i < order.size(); ++i) {
             const std::size_t cn = order[i];
             const FatTreeColumnRouter::Preference *p = prefer(cns[cn].lid, cns[cn].leaf, cn);
-            if (router.keepsInstalledPath(cns[cn].leaf, *p))
+            if (!keepersFirst || router.keepsInstalledPath(cns[cn].leaf, *p))
                 router.route(cns[cn].lid, cns[cn].leaf, cns[cn].leafPort, weight[cn], true, p);
             else
                 displaced.push_back(cn);
@@ -771,10 +771,24 @@ Result<Reconfiguration> slimUpdate(const Fabric &installedFabric, const Forwardi
         return routing::tablesFromColumns(layout, router.tables());
     };
 
-    ForwardingTables tables = routeAll({});
+    // Both orders are sound; the one that keeps more paths is taken, keepers first on a tie.
+    // Keepers first is the one that keeps more after a cable failure or a change of weights,
+    // but on a tree degraded before the event, where the installed paths are not all ones that
+    // wftree's order would give, the plain order sometimes keeps more.
+    ForwardingTables tables = routeAll({}, true);
+    bool keepersFirst = true;
+    if (ForwardingTables plain = routeAll({}, false); !(plain == tables)) {
+        const std::uint64_t changed = reconfigurationCost(installedFabric, installed, fabric, tables).pathModifications;
+        if (reconfigurationCost(installedFabric, installed, fabric, plain).pathModifications < changed) {
+            tables = std::move(plain);
+            keepersFirst = false;
+        }
+    }
     QStringList warnings;
     if (options.keepIsolation)
-        keepIsolation(layout, fabric, tenancy, engine, routeAll, tables, warnings);
+        keepIsolation(
+            layout, fabric, tenancy, engine, [&](const AllowedChains &allowed) { return routeAll(allowed, keepersFirst); },
+            tables, warnings);
 
     Reconfiguration result;
     result.proposal.engine = engine;
