@@ -12,6 +12,7 @@
 #include "FabricGenerator.h"
 #include "FluidThroughput.h"
 #include "KeyPlan.h"
+#include "Metrics.h"
 #include "MetabaseRouting.h"
 #include "PartitionAwareFatTree.h"
 #include "RoutingEngine.h"
@@ -428,29 +429,51 @@ Status pssspRows(std::vector<HeadlineRow> &rows, bool quick)
 
 // ---- seed 003: the thesis ------------------------------------------------------------------
 
-// R1: heavy receivers (storage) on a 2:1 oversubscribed 2-level tree of 36-port switches (the
-// protocol's switch, spec 003 §6); a quarter of each leaf's hosts receive, at random, each from
-// one writer on the next leaf. Total fluid throughput, wftree (receivers weighted 100) against
-// ftree.
+// R1's fabric: a 2-level tree of 36-port switches (the protocol's switch, spec 003 §6), 2:1
+// oversubscribed; quick, 12-port leaves.
+Result<GeneratedFabric> heavyReceiverFabric(bool quick)
+{
+    return xgftFabric(quick ? QStringLiteral("2;8,8;4,1") : QStringLiteral("2;36,24;12,1"));
+}
+
+// R1's receivers: a quarter of each leaf's hosts, at random (seed 1), per leaf; the other hosts
+// in `senders`.
+std::vector<std::vector<int>> heavyReceivers(const GeneratedFabric &g, std::vector<std::vector<int>> *senders = nullptr)
+{
+    const int perLeaf = g.xgft.children.back();
+    const int leaves = int(g.hosts.size()) / perLeaf;
+    std::mt19937_64 random(1);
+    std::vector<std::vector<int>> receivers(static_cast<std::size_t>(leaves));
+    if (senders)
+        senders->assign(static_cast<std::size_t>(leaves), {});
+    for (int leaf = 0; leaf < leaves; ++leaf) {
+        std::vector<int> onLeaf;
+        for (int i = 0; i < perLeaf; ++i)
+            onLeaf.push_back(leaf * perLeaf + i);
+        const std::vector<int> chosen = pick(onLeaf, perLeaf / 4, random);
+        const std::set<int> chosenSet(chosen.begin(), chosen.end());
+        for (int h : onLeaf) {
+            if (chosenSet.count(h))
+                receivers[std::size_t(leaf)].push_back(h);
+            else if (senders)
+                (*senders)[std::size_t(leaf)].push_back(h);
+        }
+    }
+    return receivers;
+}
+
+// R1: heavy receivers (storage) on R1's fabric, each written to by one host of the next leaf.
+// Total fluid throughput, wftree (receivers weighted 100) against ftree.
 Status wftreeRows(std::vector<HeadlineRow> &rows, bool quick)
 {
-    Result<GeneratedFabric> g = xgftFabric(quick ? QStringLiteral("2;8,8;4,1") : QStringLiteral("2;36,24;12,1"));
+    Result<GeneratedFabric> g = heavyReceiverFabric(quick);
     if (!g)
         return g.error();
     const int perLeaf = g->xgft.children.back();
     const int leaves = int(g->hosts.size()) / perLeaf;
     const int heavyPerLeaf = perLeaf / 4;
-    std::mt19937_64 random(1);
-    std::vector<std::vector<int>> receivers(static_cast<std::size_t>(leaves)), senders(static_cast<std::size_t>(leaves));
-    for (int leaf = 0; leaf < leaves; ++leaf) {
-        std::vector<int> onLeaf;
-        for (int i = 0; i < perLeaf; ++i)
-            onLeaf.push_back(leaf * perLeaf + i);
-        const std::vector<int> chosen = pick(onLeaf, heavyPerLeaf, random);
-        const std::set<int> chosenSet(chosen.begin(), chosen.end());
-        for (int h : onLeaf)
-            (chosenSet.count(h) ? receivers : senders)[std::size_t(leaf)].push_back(h);
-    }
+    std::vector<std::vector<int>> senders;
+    const std::vector<std::vector<int>> receivers = heavyReceivers(*g, &senders);
     std::vector<FluidFlow> flows;
     Tenancy weighted;
     int receiverCount = 0;
@@ -486,6 +509,55 @@ Status wftreeRows(std::vector<HeadlineRow> &rows, bool quick)
     rows.push_back({kSeedThesis, QStringLiteral("wftree-heavy-receivers-gain"), QStringLiteral("R1: wFTree's throughput gain over ftree"),
                     QStringLiteral("up to +60 % \"for large fat-trees\" (flit-level OMNeT++; sizes and traffic not published)"), setup,
                     100.0 * (normalized[1] / normalized[0] - 1.0), QStringLiteral("%"), 0.1, true});
+    return Done{};
+}
+
+// R2, the second scenario (Paper IV's own: a performance-driven change): R1's fabric with
+// wftree installed for equal weights; R1's receivers become heavy (weight 100). SlimUpdate
+// (τ = 0) against wftree from scratch: paths changed and the maximum link load of each.
+Status slimUpdateWeightRows(std::vector<HeadlineRow> &rows, bool quick)
+{
+    Result<GeneratedFabric> g = heavyReceiverFabric(quick);
+    if (!g)
+        return g.error();
+    Result<Routing> installed = routeFabric(QStringLiteral("wftree"), g->fabric, {});
+    if (!installed)
+        return installed.error();
+    Tenancy weighted;
+    int heavy = 0;
+    for (const std::vector<int> &onLeaf : heavyReceivers(*g))
+        for (int h : onLeaf) {
+            weighted.nodeWeights[g->fabric.port(hostPort(*g, h)).guid] = 100;
+            ++heavy;
+        }
+    Result<Reconfiguration> slim = slimUpdate(g->fabric, installed->tables, weighted);
+    if (!slim)
+        return slim.error();
+    if (!slim->hasFullReroute)
+        return Error{{}, 0, QStringLiteral("no full re-route to compare SlimUpdate with: %1").arg(slim->fullRerouteError)};
+    const QString setup = QStringLiteral("%1, wftree installed for equal weights; %2 heavy receivers (R1's, weight 100); "
+                                         "SlimUpdate (τ = 0) against wftree from scratch, ΔP over all host pairs, max link "
+                                         "load of partition-all-to-all weighted by destination")
+                              .arg(g->summary)
+                              .arg(heavy);
+    const double dpSlim = double(slim->cost.pathModifications);
+    const double dpFull = double(slim->fullRerouteCost.pathModifications);
+    rows.push_back({kSeedThesis, QStringLiteral("slimupdate-weight-change-path-changes"),
+                    QStringLiteral("R2 (weight-change): path modifications, SlimUpdate"), QStringLiteral("not published (only the saving, below)"),
+                    setup, dpSlim, QStringLiteral("pairs"), 0, true});
+    rows.push_back({kSeedThesis, QStringLiteral("slimupdate-weight-change-path-changes-full"),
+                    QStringLiteral("R2 (weight-change): path modifications, full re-route (wftree)"), QStringLiteral("the traditional re-route"),
+                    setup, dpFull, QStringLiteral("pairs"), 0, true});
+    rows.push_back({kSeedThesis, QStringLiteral("slimupdate-weight-change-saving"),
+                    QStringLiteral("R2 (weight-change): fewer path modifications with SlimUpdate"),
+                    QStringLiteral("up to 80 % (\"experiments and simulations\", setups not published)"), setup,
+                    dpFull > 0 ? 100.0 * (1.0 - dpSlim / dpFull) : 0, QStringLiteral("%"), 0.01, true});
+    rows.push_back({kSeedThesis, QStringLiteral("slimupdate-weight-change-max-load"),
+                    QStringLiteral("R2 (weight-change): max link load, SlimUpdate"), QStringLiteral("\"without any performance penalty\" (Paper IV's abstract)"),
+                    setup, computeMetrics(g->fabric, weighted, slim->proposal.tables).allLoad.max, QStringLiteral("load"), 0, true});
+    rows.push_back({kSeedThesis, QStringLiteral("slimupdate-weight-change-max-load-full"),
+                    QStringLiteral("R2 (weight-change): max link load, full re-route (wftree)"), QStringLiteral("the traditional re-route"),
+                    setup, computeMetrics(g->fabric, weighted, slim->fullReroute.tables).allLoad.max, QStringLiteral("load"), 0, true});
     return Done{};
 }
 
@@ -536,6 +608,20 @@ Status reconfigurationRows(std::vector<HeadlineRow> &rows, bool quick)
         const double dpSlim = double(slim->cost.pathModifications);
         const double dpFull = double(slim->fullRerouteCost.pathModifications);
         const QString id = QString::fromLatin1(sc.id);
+        if (!sc.whatIf->failedLinkPorts.empty()) {
+            // The paths the failure forces: the installed tables walked on the fabric after it
+            // differ from themselves exactly where a path crossed the failed cable.
+            const double forced = double(reconfigurationCost(fabric, installed->tables, *after, installed->tables).pathModifications);
+            rows.push_back({kSeedThesis, QStringLiteral("slimupdate-%1-forced-paths").arg(id),
+                            QStringLiteral("R2 (%1): paths the failure forces (they crossed the failed cable)").arg(id),
+                            QStringLiteral("not published"), slimSetup, forced, QStringLiteral("pairs"), 0, true});
+            rows.push_back({kSeedThesis, QStringLiteral("slimupdate-%1-max-load").arg(id),
+                            QStringLiteral("R2 (%1): max link load, SlimUpdate").arg(id), QStringLiteral("\"without any performance penalty\" (Paper IV's abstract)"),
+                            slimSetup, computeMetrics(*after, {}, slim->proposal.tables).allLoad.max, QStringLiteral("load"), 0, true});
+            rows.push_back({kSeedThesis, QStringLiteral("slimupdate-%1-max-load-full").arg(id),
+                            QStringLiteral("R2 (%1): max link load, full re-route (%2)").arg(id, baseline), QStringLiteral("the baseline (OpenSM ftree)"),
+                            slimSetup, computeMetrics(*after, {}, slim->fullReroute.tables).allLoad.max, QStringLiteral("load"), 0, true});
+        }
         rows.push_back({kSeedThesis, QStringLiteral("slimupdate-%1-path-changes").arg(id),
                         QStringLiteral("R2 (%1): path modifications, SlimUpdate").arg(id), QStringLiteral("not published (only the saving, below)"), slimSetup, dpSlim,
                         QStringLiteral("pairs"), 0, true});
@@ -547,6 +633,9 @@ Status reconfigurationRows(std::vector<HeadlineRow> &rows, bool quick)
                         QStringLiteral("up to 80 % (\"experiments and simulations\", setups not published)"), slimSetup,
                         dpFull > 0 ? 100.0 * (1.0 - dpSlim / dpFull) : 0, QStringLiteral("%"), 0.01, true});
     }
+
+    if (Status s = slimUpdateWeightRows(rows, quick); !s)
+        return s.error();
 
     // R3: successive runs without a topology change: the first computes and stores phase 1,
     // the second (new weights) reuses it. Routing time against ftree's, measured in one run.

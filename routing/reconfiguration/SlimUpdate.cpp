@@ -1,12 +1,15 @@
 #include "SlimUpdate.h"
 
 #include "SwitchGraph.h"
+#include "TrafficModel.h"
+#include "Validation.h"
 
 #include <QElapsedTimer>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <unordered_map>
 
@@ -175,6 +178,107 @@ std::uint64_t walkPathChanges(const Fabric &installedFabric, const ForwardingTab
     return pairs;
 }
 
+using AllowedChains = std::vector<std::vector<std::vector<int>>>;  // per compute node
+
+// SlimUpdate keeps each partition's phy-isolation where pftree from scratch keeps it (spec 003
+// §4.3: installed choices are kept "so long as [this] does not conflict with QoS requirements").
+// Keeping installed choices alone can break it: a node displaced from a cut cable goes to the
+// least loaded climb, which may be another partition's. Then SlimUpdate runs again with each
+// node's main path limited to those pftree gives the nodes of its leaf with its memberships.
+// Those nodes' flows then cross only links pftree's flows of the same partitions cross, so no
+// link carries partitions that pftree keeps apart; within that, installed choices are kept as
+// before. The tables chosen are the ones with fewer violations, the unconstrained on a tie.
+void keepIsolation(const FatTreeLayout &layout, const Fabric &fabric, const Tenancy &tenancy, const QString &engine,
+                   const std::function<ForwardingTables(const AllowedChains &)> &routeAll, ForwardingTables &tables,
+                   QStringList &warnings)
+{
+    const PartitionMembership membership(fabric, tenancy);
+    const bool anyPhy = std::any_of(membership.partitions().begin(), membership.partitions().end(), [](const auto &p) {
+        return !p.isDefault && p.policy == IsolationPolicy::Physical && p.members.size() > 1;
+    });
+    if (!anyPhy)
+        return;
+    const std::size_t violations = validateRouting(fabric, tenancy, tables).policyViolations;
+    if (violations == 0)
+        return;
+    Result<Routing> isolating = routeFabric(QStringLiteral("pftree"), fabric, tenancy);
+    if (!isolating) {
+        warnings << QStringLiteral("%1: %2 isolation violations; no pftree routing to follow: %3")
+                        .arg(engine)
+                        .arg(violations)
+                        .arg(isolating.error().message);
+        return;
+    }
+    const std::size_t isolatingViolations = validateRouting(fabric, tenancy, isolating->tables).policyViolations;
+    if (isolatingViolations >= violations)
+        return;
+
+    // pftree's main path of every compute node, gathered per (leaf, membership class).
+    const std::vector<FatTreeLayout::ComputeNode> &cns = layout.computeNodes;
+    const std::vector<std::vector<int>> cabling = routing::installedCabling(layout, fabric);
+    std::vector<const LinearForwardingTable *> lftOf(layout.switches.size(), nullptr);
+    for (std::size_t s = 0; s < layout.switches.size(); ++s)
+        if (const SwitchForwardingTable *t = isolating->tables.find(layout.switches[s].guid))
+            lftOf[s] = &t->lft;
+    // The leaves of each partition's members, full members apart: the main path is read from
+    // the walks of traffic the partitions carry, not from a management route that a leaf with
+    // no member takes.
+    std::map<NodeIndex, int> leafOfSwitch;
+    for (std::size_t s = 0; s < layout.switches.size(); ++s)
+        leafOfSwitch.emplace(layout.switches[s].node, int(s));
+    const std::size_t partitionCount = membership.partitions().size();
+    std::vector<std::vector<int>> leavesOf(partitionCount), fullLeavesOf(partitionCount);
+    for (std::size_t p = 0; p < partitionCount; ++p) {
+        const PartitionMembership::ResolvedPartition &partition = membership.partitions()[p];
+        for (std::size_t m = 0; m < partition.members.size(); ++m) {
+            const auto leaf = leafOfSwitch.find(membership.endPorts()[std::size_t(partition.members[m])].attachedSwitch);
+            if (leaf == leafOfSwitch.end())
+                continue;
+            leavesOf[p].push_back(leaf->second);
+            if (partition.full[m])
+                fullLeavesOf[p].push_back(leaf->second);
+        }
+    }
+    std::map<std::pair<int, int>, std::vector<std::vector<int>>> chainsOfClass;
+    std::vector<std::pair<int, int>> classOf(cns.size(), {-1, -1});
+    std::vector<std::uint8_t> column(layout.switches.size());
+    for (std::size_t cn = 0; cn < cns.size(); ++cn) {
+        const int endPort = membership.endPortOf(fabric.portByGuid(cns[cn].portGuid));
+        if (endPort < 0)
+            continue;
+        std::vector<int> senders;  // leaves with members that may send to this node
+        for (const PartitionMembership::Member &m : membership.memberships(endPort)) {
+            if (membership.partitions()[std::size_t(m.partition)].isDefault)
+                continue;
+            const std::vector<int> &from = m.full ? leavesOf[std::size_t(m.partition)] : fullLeavesOf[std::size_t(m.partition)];
+            senders.insert(senders.end(), from.begin(), from.end());
+        }
+        senders.erase(std::remove(senders.begin(), senders.end(), cns[cn].leaf), senders.end());
+        if (senders.empty())
+            continue;  // no traffic of a partition crosses a switch link towards it
+        std::sort(senders.begin(), senders.end());
+        senders.erase(std::unique(senders.begin(), senders.end()), senders.end());
+        classOf[cn] = {cns[cn].leaf, membership.endPorts()[std::size_t(endPort)].membershipClass};
+        for (std::size_t s = 0; s < layout.switches.size(); ++s)
+            column[s] = lftOf[s] ? lftOf[s]->port(cns[cn].lid) : kNoPath;
+        std::vector<std::vector<int>> &chains = chainsOfClass[classOf[cn]];
+        std::vector<int> chain = routing::installedChain(layout, cabling, cns[cn].leaf, column, &senders);
+        if (std::find(chains.begin(), chains.end(), chain) == chains.end())
+            chains.push_back(std::move(chain));
+    }
+    AllowedChains allowed(cns.size());
+    for (std::size_t cn = 0; cn < cns.size(); ++cn)
+        if (classOf[cn].first >= 0)
+            allowed[cn] = chainsOfClass[classOf[cn]];
+    ForwardingTables limited = routeAll(allowed);
+    const std::size_t limitedViolations = validateRouting(fabric, tenancy, limited).policyViolations;
+    if (limitedViolations < violations)
+        tables = std::move(limited);
+    const std::size_t kept = std::min(limitedViolations, violations);
+    if (kept > isolatingViolations)
+        warnings << QStringLiteral("%1: %2 isolation violations where pftree from scratch has %3").arg(engine).arg(kept).arg(isolatingViolations);
+}
+
 }  // namespace
 
 ReconfigurationCost reconfigurationCost(const Fabric &installedFabric, const ForwardingTables &installed,
@@ -254,6 +358,7 @@ FatTreeColumnRouter::FatTreeColumnRouter(const FatTreeLayout &layout, std::size_
     }
     m_lft.assign(switches, std::vector<std::uint8_t>(columns, kNoPath));
     m_hops.assign(switches, kNoPath);
+    m_mainPath.assign(std::size_t(layout.leafRank) + 1, -1);
     m_loadDown.assign(m_cables.size(), 0);
     m_loadUp.assign(m_cables.size(), 0);
 }
@@ -277,6 +382,7 @@ void FatTreeColumnRouter::route(std::size_t column, int sw, std::uint8_t ownPort
                                 const Preference *preference)
 {
     std::fill(m_hops.begin(), m_hops.end(), kNoPath);
+    std::fill(m_mainPath.begin(), m_mainPath.end(), -1);
     m_lft[std::size_t(sw)][column] = ownPort;
     m_hops[std::size_t(sw)] = ownPort == 0 ? 0 : 1;
     ascend(sw, -1, column, weight, counted, preference);
@@ -294,9 +400,8 @@ FatTreeColumnRouter::Load FatTreeColumnRouter::minDownLoadBelow(int sw) const
     return least == std::numeric_limits<Load>::max() ? 0 : least;
 }
 
-int FatTreeColumnRouter::chooseUpCable(int sw, bool counted, const Preference *preference) const
+int FatTreeColumnRouter::leastLoadedUpCable(const std::vector<int> &ports) const
 {
-    const std::vector<int> &ports = m_upCables[std::size_t(sw)];
     // wftree's key: least down load on the cable, then the least loaded group below the upper
     // switch, then the upper switch's GUID, then the port.
     int best = -1;
@@ -321,33 +426,99 @@ int FatTreeColumnRouter::chooseUpCable(int sw, bool counted, const Preference *p
             bestBelow = below;
         }
     }
-    if (!preference || best < 0)
-        return best;
-    // The installed main path went from this switch to chain[rank - 1]: keep that cable (the one
-    // whose upper end the installed table points down through, if parallel) when close enough.
+    return best;
+}
+
+std::vector<int> FatTreeColumnRouter::climbCandidates(int sw, const std::vector<int> &path,
+                                                      const Preference *preference) const
+{
+    const std::vector<int> &ports = m_upCables[std::size_t(sw)];
+    if (!preference || preference->allowedChains.empty())
+        return ports;
+    const std::size_t rank = std::size_t(m_layout.switches[std::size_t(sw)].rank);
+    std::vector<int> allowed;
+    for (const std::vector<int> &chain : preference->allowedChains) {
+        if (rank < 1 || rank >= chain.size() || chain[rank] != sw || chain[rank - 1] < 0)
+            continue;
+        bool continues = true;
+        for (std::size_t k = rank + 1; k < chain.size() && k < path.size() && continues; ++k)
+            continues = path[k] < 0 || chain[k] == path[k];
+        if (continues)
+            allowed.push_back(chain[rank - 1]);
+    }
+    std::vector<int> candidates;
+    for (int p : ports)
+        if (std::find(allowed.begin(), allowed.end(), m_cables[std::size_t(p)].upper) != allowed.end())
+            candidates.push_back(p);
+    return candidates.empty() ? ports : candidates;
+}
+
+int FatTreeColumnRouter::installedUpCable(int sw, const std::vector<int> &ports, const Preference &preference) const
+{
+    // The installed main path went from this switch to chain[rank - 1]: that cable (the one whose
+    // upper end the installed table points down through, if parallel).
     const int rank = m_layout.switches[std::size_t(sw)].rank;
-    if (rank < 1 || std::size_t(rank) >= preference->chain.size() || preference->chain[std::size_t(rank)] != sw)
-        return best;
-    const int wanted = preference->chain[std::size_t(rank) - 1];
+    if (rank < 1 || std::size_t(rank) >= preference.chain.size() || preference.chain[std::size_t(rank)] != sw)
+        return -1;
+    const int wanted = preference.chain[std::size_t(rank) - 1];
     if (wanted < 0)
-        return best;
+        return -1;
     int kept = -1;
     for (int p : ports) {
         const Cable &c = m_cables[std::size_t(p)];
         if (c.upper != wanted)
             continue;
-        if (preference->installed[std::size_t(c.upper)] == c.upperPort) {
-            kept = p;
-            break;
-        }
+        if (preference.installed[std::size_t(c.upper)] == c.upperPort)
+            return p;
         if (kept < 0 || m_loadDown[std::size_t(p)] < m_loadDown[std::size_t(kept)])
             kept = p;
     }
+    return kept;
+}
+
+int FatTreeColumnRouter::chooseUpCable(int sw, bool counted, const Preference *preference) const
+{
+    // No copy of the cable list unless main paths are limited: this runs for every switch of
+    // every target's column.
+    std::vector<int> limited;
+    const bool limits = counted && preference && !preference->allowedChains.empty();
+    if (limits)
+        limited = climbCandidates(sw, m_mainPath, preference);
+    const std::vector<int> &candidates = limits ? limited : m_upCables[std::size_t(sw)];
+    const int best = leastLoadedUpCable(candidates);
+    if (!preference || best < 0)
+        return best;
+    // Keep the installed climb when close enough.
+    const int kept = installedUpCable(sw, candidates, *preference);
     if (kept < 0)
         return best;
     if (!counted || m_loadDown[std::size_t(kept)] <= m_loadDown[std::size_t(best)] + preference->slack)
         return kept;
     return best;
+}
+
+bool FatTreeColumnRouter::keepsInstalledPath(int sw, const Preference &preference) const
+{
+    std::vector<int> path(m_mainPath.size(), -1);
+    for (int at = sw;;) {
+        const std::size_t rank = std::size_t(m_layout.switches[std::size_t(at)].rank);
+        if (rank < path.size())
+            path[rank] = at;
+        if (m_upCables[std::size_t(at)].empty() || rank < 1 || rank >= preference.chain.size()
+            || preference.chain[rank] != at || preference.chain[rank - 1] < 0)
+            return true;  // nothing installed further up
+        std::vector<int> limited;
+        if (!preference.allowedChains.empty())
+            limited = climbCandidates(at, path, &preference);
+        const std::vector<int> &candidates = preference.allowedChains.empty() ? m_upCables[std::size_t(at)] : limited;
+        const int kept = installedUpCable(at, candidates, preference);
+        if (kept < 0)
+            return false;  // its installed climb is cut, or not allowed
+        const int best = leastLoadedUpCable(candidates);
+        if (m_loadDown[std::size_t(kept)] > m_loadDown[std::size_t(best)] + preference.slack)
+            return false;
+        at = m_cables[std::size_t(kept)].upper;
+    }
 }
 
 void FatTreeColumnRouter::ascend(int sw, int prev, std::size_t column, Load weight, bool counted,
@@ -357,6 +528,11 @@ void FatTreeColumnRouter::ascend(int sw, int prev, std::size_t column, Load weig
     if (m_upCables[std::size_t(sw)].empty())
         return;
     const std::uint8_t here = m_hops[std::size_t(sw)];
+    if (counted) {
+        const std::size_t rank = std::size_t(m_layout.switches[std::size_t(sw)].rank);
+        if (rank < m_mainPath.size())
+            m_mainPath[rank] = sw;
+    }
     const int sel = chooseUpCable(sw, counted, preference);
     const Cable &c = m_cables[std::size_t(sel)];
     if (counted)
@@ -435,7 +611,7 @@ std::vector<std::vector<int>> installedCabling(const FatTreeLayout &layout, cons
 }
 
 std::vector<int> installedChain(const FatTreeLayout &layout, const std::vector<std::vector<int>> &cabling, int leaf,
-                                const std::vector<std::uint8_t> &installed)
+                                const std::vector<std::uint8_t> &installed, const std::vector<int> *from)
 {
     std::vector<int> best(std::size_t(layout.leafRank) + 1, -1);
     if (leaf < 0 || std::size_t(leaf) >= layout.switches.size())
@@ -445,7 +621,7 @@ std::vector<int> installedChain(const FatTreeLayout &layout, const std::vector<s
         best[std::size_t(ownRank)] = leaf;
     int bestTop = ownRank;
     std::vector<int> walk;
-    for (int start : layout.leaves) {
+    for (int start : from ? *from : layout.leaves) {
         if (start == leaf)
             continue;
         walk.clear();
@@ -543,17 +719,7 @@ Result<Reconfiguration> slimUpdate(const Fabric &installedFabric, const Forwardi
     for (std::size_t s = 0; s < layout.switches.size(); ++s)
         if (const SwitchForwardingTable *t = installed.find(layout.switches[s].guid))
             installedLft[s] = &t->lft;
-    FatTreeColumnRouter router(layout, std::size_t(layout.maxLid) + 1);
     const std::vector<std::vector<int>> cabling = routing::installedCabling(layout, installedFabric);
-    FatTreeColumnRouter::Preference preference;
-    preference.slack = Load(std::llround(options.slack * FatTreeColumnRouter::kWeightScale));
-    preference.installed.resize(layout.switches.size());
-    auto prefer = [&](Lid lid, int leaf) {
-        for (std::size_t s = 0; s < layout.switches.size(); ++s)
-            preference.installed[s] = installedLft[s] ? installedLft[s]->port(lid) : kNoPath;
-        preference.chain = routing::installedChain(layout, cabling, leaf, preference.installed);
-        return &preference;
-    };
 
     // Heaviest first, ties by port GUID, as wftree (spec 003 §3.3), so that with nothing
     // installed the result is wftree's.
@@ -564,15 +730,70 @@ Result<Reconfiguration> slimUpdate(const Fabric &installedFabric, const Forwardi
             return weight[a] > weight[b];
         return cns[a].portGuid < cns[b].portGuid;
     });
-    for (std::size_t cn : order)
-        router.route(cns[cn].lid, cns[cn].leaf, cns[cn].leafPort, weight[cn], true, prefer(cns[cn].lid, cns[cn].leaf));
-    // Switch LIDs, uncounted: the installed choice always stands where it is a legal one.
-    for (int s = 0; s < int(layout.switches.size()); ++s)
-        router.route(layout.switches[std::size_t(s)].lid, s, 0, 0, false, prefer(layout.switches[std::size_t(s)].lid, s));
+
+    // One pass of SlimUpdate; `allowed` (per compute node, may be empty) limits main paths.
+    auto routeAll = [&](const std::vector<std::vector<std::vector<int>>> &allowed, bool keepersFirst) {
+        FatTreeColumnRouter router(layout, std::size_t(layout.maxLid) + 1);
+        FatTreeColumnRouter::Preference preference;
+        preference.slack = Load(std::llround(options.slack * FatTreeColumnRouter::kWeightScale));
+        preference.installed.resize(layout.switches.size());
+        auto prefer = [&](Lid lid, int leaf, std::size_t cn) {
+            for (std::size_t s = 0; s < layout.switches.size(); ++s)
+                preference.installed[s] = installedLft[s] ? installedLft[s]->port(lid) : kNoPath;
+            preference.chain = routing::installedChain(layout, cabling, leaf, preference.installed);
+            preference.allowedChains = cn < allowed.size() ? allowed[cn] : std::vector<std::vector<int>>{};
+            return &preference;
+        };
+        // keepersFirst: within one weight, nodes that keep their whole installed path go first
+        // and the displaced after them. A displaced node routed in its GUID turn takes the least
+        // loaded climb, often the installed one of a node not yet routed, which then finds it
+        // loaded and takes the next one, and so on along the leaf: about twice the paths the
+        // event forces. Nodes of one weight are interchangeable for the loads, so every counted
+        // decision is still a least loaded one at τ = 0 in either order.
+        std::vector<std::size_t> displaced;
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            const std::size_t cn = order[i];
+            const FatTreeColumnRouter::Preference *p = prefer(cns[cn].lid, cns[cn].leaf, cn);
+            if (!keepersFirst || router.keepsInstalledPath(cns[cn].leaf, *p))
+                router.route(cns[cn].lid, cns[cn].leaf, cns[cn].leafPort, weight[cn], true, p);
+            else
+                displaced.push_back(cn);
+            if (i + 1 == order.size() || weight[order[i + 1]] != weight[cn]) {
+                for (std::size_t d : displaced)
+                    router.route(cns[d].lid, cns[d].leaf, cns[d].leafPort, weight[d], true, prefer(cns[d].lid, cns[d].leaf, d));
+                displaced.clear();
+            }
+        }
+        // Switch LIDs, uncounted: the installed choice always stands where it is a legal one.
+        for (int s = 0; s < int(layout.switches.size()); ++s)
+            router.route(layout.switches[std::size_t(s)].lid, s, 0, 0, false,
+                         prefer(layout.switches[std::size_t(s)].lid, s, std::size_t(-1)));
+        return routing::tablesFromColumns(layout, router.tables());
+    };
+
+    // Both orders are sound; the one that keeps more paths is taken, keepers first on a tie.
+    // Keepers first is the one that keeps more after a cable failure or a change of weights,
+    // but on a tree degraded before the event, where the installed paths are not all ones that
+    // wftree's order would give, the plain order sometimes keeps more.
+    ForwardingTables tables = routeAll({}, true);
+    bool keepersFirst = true;
+    if (ForwardingTables plain = routeAll({}, false); !(plain == tables)) {
+        const std::uint64_t changed = reconfigurationCost(installedFabric, installed, fabric, tables).pathModifications;
+        if (reconfigurationCost(installedFabric, installed, fabric, plain).pathModifications < changed) {
+            tables = std::move(plain);
+            keepersFirst = false;
+        }
+    }
+    QStringList warnings;
+    if (options.keepIsolation)
+        keepIsolation(
+            layout, fabric, tenancy, engine, [&](const AllowedChains &allowed) { return routeAll(allowed, keepersFirst); },
+            tables, warnings);
 
     Reconfiguration result;
     result.proposal.engine = engine;
-    result.proposal.tables = routing::tablesFromColumns(layout, router.tables());
+    result.proposal.tables = std::move(tables);
+    result.proposal.warnings = warnings;
     result.proposalNanoseconds = timer.nsecsElapsed();
     routing::finishReconfiguration(result, options.baselineEngine, installedFabric, installed, fabric, tenancy);
     return result;

@@ -72,12 +72,17 @@ struct SlimUpdateOptions
     double slack = 0;
     // Engine whose from-scratch tables are the comparison; empty for none.
     QString baselineEngine = QStringLiteral("wftree");
+    // Keep phy-isolated partitions apart where pftree from scratch does (the installed tables
+    // are then a partition-aware engine's): when keeping installed choices alone would share a
+    // link, main paths are limited to those pftree gives each leaf's nodes of one membership.
+    bool keepIsolation = true;
 };
 
 // SlimUpdate on the fabric as it is now (degraded fat-trees accepted), keeping what it can of
 // `installed`, which were computed on `installedFabric`. Node weights from the tenancy, as
 // wftree reads them; nodes are routed heaviest first, ties by port GUID. With empty installed
-// tables the result is wftree's.
+// tables the result is wftree's. Within one weight, nodes whose whole installed main path can be
+// kept are routed before those displaced by the event.
 Result<Reconfiguration> slimUpdate(const Fabric &installedFabric, const ForwardingTables &installed,
                                    const Fabric &fabric, const Tenancy &tenancy,
                                    const SlimUpdateOptions &options = {});
@@ -109,6 +114,10 @@ public:
         std::vector<int> chain;              // per rank: the switch the installed main path used, -1 unknown
         std::vector<std::uint8_t> installed; // per switch: installed out port, kNoPath none
         Load slack = 0;
+        // Main paths the target may take, each per rank like `chain`; empty for any. A counted
+        // climb goes only to an upper switch that continues one of them from the path so far
+        // (when none does, to any): how a partition keeps the links an isolating routing gave it.
+        std::vector<std::vector<int>> allowedChains;
     };
 
     FatTreeColumnRouter(const FatTreeLayout &layout, std::size_t columns);
@@ -117,6 +126,11 @@ public:
     // switch itself (ownPort 0). `counted` targets add `weight` to the loads they cross.
     void route(std::size_t column, int sw, std::uint8_t ownPort, Load weight, bool counted,
                const Preference *preference = nullptr);
+
+    // Whether routing the target now, counted, would keep its whole installed main path: every
+    // installed climb still cabled and within the slack of the least loaded choice. A target
+    // that would not is displaced; one with nothing installed keeps (there is nothing to lose).
+    bool keepsInstalledPath(int sw, const Preference &preference) const;
 
     std::uint8_t port(int sw, std::size_t column) const { return m_lft[std::size_t(sw)][column]; }
     const std::vector<std::vector<std::uint8_t>> &tables() const { return m_lft; }
@@ -129,6 +143,13 @@ public:
 
 private:
     int chooseUpCable(int sw, bool counted, const Preference *preference) const;
+    // The up cables of `sw` a counted climb along `path` (per rank, -1 unknown) may take
+    // (allowedChains), or all of them.
+    std::vector<int> climbCandidates(int sw, const std::vector<int> &path, const Preference *preference) const;
+    // The least loaded of `ports` by wftree's key; -1 for none.
+    int leastLoadedUpCable(const std::vector<int> &ports) const;
+    // The cable towards the installed main path's next switch up from `sw`, or -1.
+    int installedUpCable(int sw, const std::vector<int> &ports, const Preference &preference) const;
     void ascend(int sw, int prev, std::size_t column, Load weight, bool counted, const Preference *preference);
     void descend(int sw, std::size_t column, Load weight, int exclude, bool counted, const Preference *preference);
     Load minDownLoadBelow(int sw) const;
@@ -142,6 +163,7 @@ private:
     std::vector<std::vector<std::uint8_t>> m_lft; // per switch, per column
     std::vector<std::uint8_t> m_hops;
     std::vector<Load> m_loadDown, m_loadUp;       // per cable
+    std::vector<int> m_mainPath;                  // per rank, the counted climb so far
 };
 
 // The cabling the installed tables were computed for, in `layout`'s terms: per layout switch and
@@ -154,8 +176,9 @@ std::vector<std::vector<int>> installedCabling(const FatTreeLayout &layout, cons
 // The walk follows the installed tables over the installed cabling (installedCabling), so that a
 // failed link does not hide the main path it carried: a detour that only a few switches' own
 // secondary entries take would otherwise pass for the main path.
+// `from`, when given, limits the walks to those from these leaves (the senders that matter).
 std::vector<int> installedChain(const FatTreeLayout &layout, const std::vector<std::vector<int>> &cabling, int leaf,
-                                const std::vector<std::uint8_t> &installed);
+                                const std::vector<std::uint8_t> &installed, const std::vector<int> *from = nullptr);
 
 // The last step of every partial reconfiguration: the cost of `result.proposal` against what is
 // installed, then `baselineEngine` run from scratch on `fabric` for comparison, filling the full
