@@ -27,10 +27,10 @@ public:
         bool startOpenSm = true;
         QStringList openSmArgs;      // extra arguments, e.g. {"-R", "file", "-U", lfts}
         QString partitionsConf;      // passed with -P; empty: OpenSM's default partitioning
-        QByteArray openSmConfig;     // more lines for OpenSM's options file (e.g. event_plugin_name)
-        QStringList openSmEnvironment;  // NAME=VALUE set for OpenSM alone (e.g. LD_LIBRARY_PATH)
         int startTimeoutMs = 180000; // until OpenSM says SUBNET UP
         QString workDir;             // empty: a fresh temporary directory, removed on stop
+        QByteArray openSmConfig;     // more lines for OpenSM's options file (e.g. event_plugin_name)
+        QStringList openSmEnvironment;  // NAME=VALUE set for OpenSM alone (e.g. LD_LIBRARY_PATH)
     };
 
     struct ClientResult

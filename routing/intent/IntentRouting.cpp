@@ -6,7 +6,9 @@
 
 #include <QJsonValue>
 
+#include <algorithm>
 #include <set>
+#include <unordered_map>
 #include <tuple>
 
 namespace weft {
@@ -169,6 +171,172 @@ std::pair<int, int> difference(const Set &before, const Set &after)
     return {lost, gained};
 }
 
+// The smallest repair of up/down tables after cables or switches were lost: every entry whose
+// next hop can still reach its destination by an up*-down* path is kept; only the others (all of
+// them on paths that crossed what was lost) move, to a port that can, preferring one the
+// destination's partitions already use at that switch, then the least used. Entries for LIDs
+// that are gone are cleared. Refused when the fabric has no leaves to rank switches from.
+Result<ForwardingTables> repairUpDown(const Fabric &fabric, const ForwardingTables &installed, const Tenancy &tenancy)
+{
+    const std::vector<NodeIndex> &switches = fabric.switches();
+    const std::size_t nodeCount = fabric.nodes().size();
+    // Ranks from the leaves up: 0 for a switch with an end node, then by distance.
+    std::vector<int> rank(nodeCount, -1);
+    std::vector<NodeIndex> queue;
+    for (NodeIndex s : switches)
+        for (int p = 1; p <= fabric.node(s).portCount; ++p) {
+            const PortIndex remote = fabric.port(fabric.portOf(s, p)).remote;
+            if (remote != kNoIndex && fabric.node(fabric.port(remote).node).type != NodeType::Switch && rank[std::size_t(s)] < 0) {
+                rank[std::size_t(s)] = 0;
+                queue.push_back(s);
+            }
+        }
+    if (queue.empty())
+        return Error{{}, 0, QStringLiteral("no leaf switches")};
+    for (std::size_t i = 0; i < queue.size(); ++i)
+        for (int p = 1; p <= fabric.node(queue[i]).portCount; ++p) {
+            const PortIndex remote = fabric.port(fabric.portOf(queue[i], p)).remote;
+            if (remote == kNoIndex)
+                continue;
+            const NodeIndex next = fabric.port(remote).node;
+            if (fabric.node(next).type == NodeType::Switch && rank[std::size_t(next)] < 0) {
+                rank[std::size_t(next)] = rank[std::size_t(queue[i])] + 1;
+                queue.push_back(next);
+            }
+        }
+    for (NodeIndex s : switches)
+        if (rank[std::size_t(s)] < 0)
+            return Error{{}, 0, QStringLiteral("switch %1 is not connected to a leaf").arg(fabric.node(s).name)};
+    std::vector<NodeIndex> byRankDown = switches;  // highest rank first
+    std::sort(byRankDown.begin(), byRankDown.end(), [&](NodeIndex a, NodeIndex b) { return rank[std::size_t(a)] > rank[std::size_t(b)]; });
+    std::vector<NodeIndex> byRankUp(byRankDown.rbegin(), byRankDown.rend());
+
+    // The tables, in the fabric's switch order; every switch of the fabric must have one.
+    ForwardingTables tables;
+    tables.reserve(switches.size());
+    std::vector<int> tableOf(nodeCount, -1);
+    for (NodeIndex s : switches) {
+        const SwitchForwardingTable *old = installed.find(fabric.node(s).guid);
+        if (!old)
+            return Error{{}, 0, QStringLiteral("no installed table for switch %1").arg(fabric.node(s).name)};
+        const int t = tables.addSwitch(old->guid, fabric.nodeLid(s), old->description);
+        tables.lft(std::size_t(t)) = old->lft;
+        tableOf[std::size_t(s)] = t;
+    }
+    // LIDs gone from the fabric: no entry anywhere.
+    Lid top = 0;
+    for (const SwitchForwardingTable &sw : tables.switches())
+        top = std::max(top, sw.lft.top());
+    for (Lid lid = 1; lid <= top; ++lid)
+        if (fabric.portByLid(lid) == kNoIndex)
+            for (std::size_t t = 0; t < tables.size(); ++t)
+                tables.lft(t).clear(lid);
+
+    // Phy-isolated partitions of each end port, for keeping repaired routes with their partition.
+    std::unordered_map<Guid, std::vector<std::uint16_t>> phyOf;
+    for (const Partition &partition : tenancy.partitions)
+        if (partition.policy == IsolationPolicy::Physical && partition.pkey)
+            for (const PartitionMember &m : partition.members)
+                phyOf[m.guid].push_back(*partition.pkey);
+    auto partitionsOfLid = [&](Lid lid) -> const std::vector<std::uint16_t> * {
+        const PortIndex p = fabric.portByLid(lid);
+        const auto found = p == kNoIndex ? phyOf.end() : phyOf.find(fabric.port(p).guid);
+        return found == phyOf.end() ? nullptr : &found->second;
+    };
+
+    std::vector<char> down(nodeCount), reach(nodeCount);
+    for (Lid lid = 1; lid <= fabric.maxLid(); ++lid) {
+        const PortIndex target = fabric.portByLid(lid);
+        if (target == kNoIndex)
+            continue;
+        NodeIndex attach = fabric.port(target).node;  // the switch the LID is on or behind
+        if (fabric.node(attach).type != NodeType::Switch) {
+            const PortIndex leafPort = fabric.port(target).remote;
+            if (leafPort == kNoIndex)
+                continue;  // a host cut off: nothing reaches it
+            attach = fabric.port(leafPort).node;
+            if (fabric.node(attach).type != NodeType::Switch)
+                continue;
+        }
+        // Down: switches with a pure down path to the LID; reach: up* then down*.
+        std::fill(down.begin(), down.end(), char(0));
+        down[std::size_t(attach)] = 1;
+        for (NodeIndex s : byRankUp) {
+            if (down[std::size_t(s)])
+                continue;
+            for (int p = 1; p <= fabric.node(s).portCount && !down[std::size_t(s)]; ++p) {
+                const PortIndex remote = fabric.port(fabric.portOf(s, p)).remote;
+                if (remote == kNoIndex)
+                    continue;
+                const NodeIndex next = fabric.port(remote).node;
+                if (fabric.node(next).type == NodeType::Switch && rank[std::size_t(next)] < rank[std::size_t(s)] && down[std::size_t(next)])
+                    down[std::size_t(s)] = 1;
+            }
+        }
+        for (NodeIndex s : byRankDown) {
+            reach[std::size_t(s)] = down[std::size_t(s)];
+            for (int p = 1; p <= fabric.node(s).portCount && !reach[std::size_t(s)]; ++p) {
+                const PortIndex remote = fabric.port(fabric.portOf(s, p)).remote;
+                if (remote == kNoIndex)
+                    continue;
+                const NodeIndex next = fabric.port(remote).node;
+                if (fabric.node(next).type == NodeType::Switch && rank[std::size_t(next)] > rank[std::size_t(s)] && reach[std::size_t(next)])
+                    reach[std::size_t(s)] = 1;
+            }
+        }
+        auto usable = [&](NodeIndex s, int out) {
+            if (out == 0)
+                return s == fabric.port(target).node;
+            const PortIndex port = fabric.portOf(s, out);
+            if (port == kNoIndex || fabric.port(port).remote == kNoIndex)
+                return false;
+            const PortIndex remote = fabric.port(port).remote;
+            if (remote == target)
+                return true;
+            const NodeIndex next = fabric.port(remote).node;
+            if (fabric.node(next).type != NodeType::Switch)
+                return false;
+            if (down[std::size_t(s)])
+                return rank[std::size_t(next)] < rank[std::size_t(s)] && down[std::size_t(next)];
+            return rank[std::size_t(next)] > rank[std::size_t(s)] && reach[std::size_t(next)];
+        };
+        for (NodeIndex s : switches) {
+            LinearForwardingTable &lft = tables.lft(std::size_t(tableOf[std::size_t(s)]));
+            if (!reach[std::size_t(s)]) {
+                lft.clear(lid);
+                continue;
+            }
+            const std::uint8_t old = lft.port(lid);
+            if (old != kNoRoute && usable(s, old))
+                continue;
+            // Choose: a port this LID's partitions already use here, then the least used.
+            const std::vector<std::uint16_t> *mine = partitionsOfLid(lid);
+            std::vector<int> uses(std::size_t(fabric.node(s).portCount) + 1, 0);
+            std::vector<char> ours(uses.size(), 0);
+            for (Lid other = 1; other <= lft.top(); ++other) {
+                const std::uint8_t out = lft.port(other);
+                if (out == kNoRoute || out >= uses.size())
+                    continue;
+                ++uses[out];
+                if (mine && !ours[out])
+                    if (const std::vector<std::uint16_t> *theirs = partitionsOfLid(other))
+                        for (std::uint16_t k : *theirs)
+                            ours[out] |= char(std::find(mine->begin(), mine->end(), k) != mine->end());
+            }
+            int best = -1;
+            for (int out = 1; out <= fabric.node(s).portCount; ++out) {
+                if (!usable(s, out))
+                    continue;
+                if (best < 0 || std::make_pair(!ours[std::size_t(out)], uses[std::size_t(out)]) < std::make_pair(!ours[std::size_t(best)], uses[std::size_t(best)]))
+                    best = out;
+            }
+            if (best < 0)
+                return Error{{}, 0, QStringLiteral("switch %1 has no port towards LID %2").arg(fabric.node(s).name).arg(lid)};
+            lft.setPort(lid, std::uint8_t(best));
+        }
+    }
+    return tables;
+}
 }  // namespace
 
 Result<IntentOptions> intentOptions(const Project &project, const QString &fileName)
@@ -252,6 +420,40 @@ Result<IntentRouting> routeIntentAfterChange(const Fabric &fabric, const Project
         }
         const bool onlyLost = delta.linksGained == 0 && delta.nodesGained == 0;
         if (onlyLost && settings->onTopologyChange == TopologyChangeMode::SlimUpdate) {
+            // First the smallest repair: only entries that lead where the destination can no
+            // longer be reached move. Kept when valid and as isolating as a full re-route.
+            Result<ForwardingTables> repaired = repairUpDown(fabric, installed->tables, intent.tenancy);
+            if (!repaired) {
+                notes << QStringLiteral("repair: %1").arg(repaired.error().message);
+            } else {
+                IntentRouting patched;
+                patched.routing.engine = QStringLiteral("repair");
+                patched.routing.tables = std::move(*repaired);
+                patched.routing.serviceLevels = installed->serviceLevels;
+                patched.method = QStringLiteral("repair");
+                const Judgement j = judge(fabric, intent.tenancy, patched.routing);
+                bool keep = j.valid;
+                if (!j.valid)
+                    notes << QStringLiteral("repair: %1").arg(j.why);
+                if (keep && j.violations > 0) {
+                    Result<IntentRouting> full = routeIntent(fabric, intent, options);
+                    const Judgement f = full ? judge(fabric, intent.tenancy, full->routing) : Judgement{};
+                    if (full && f.violations < j.violations) {
+                        // Partitions on lanes may need other lanes on the repaired routes: the
+                        // full routing's lanes with the repaired routes, if that is enough.
+                        patched.routing.serviceLevels = full->routing.serviceLevels;
+                        const Judgement relaned = judge(fabric, intent.tenancy, patched.routing);
+                        if (!relaned.valid || relaned.violations > f.violations) {
+                            keep = false;
+                            notes << QStringLiteral("repair: %1 isolation violations where %2 keeps %3").arg(j.violations).arg(full->method).arg(f.violations);
+                        }
+                    }
+                }
+                if (keep) {
+                    patched.notes = notes;
+                    return patched;
+                }
+            }
             SlimUpdateOptions slim;
             slim.slack = settings->slack;
             slim.baselineEngine.clear();
@@ -276,6 +478,7 @@ Result<IntentRouting> routeIntentAfterChange(const Fabric &fabric, const Project
                                                     .arg(j.violations)
                                                     .arg(full->method)
                                                     .arg(f.violations));
+                            full->notes = notes + full->notes;
                             return full;
                         }
                     }
