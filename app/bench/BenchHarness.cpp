@@ -1,5 +1,7 @@
 #include "BenchHarness.h"
 
+#include <QRegularExpression>
+
 #include "CliSupport.h"
 #include "Commands.h"
 
@@ -8,6 +10,15 @@
 #include <algorithm>
 
 namespace weft::cli {
+
+double openSmLogTime(const QString &line)
+{
+    static const QRegularExpression stamp(QStringLiteral("^\\w+ +\\d+ (\\d\\d):(\\d\\d):(\\d\\d) (\\d{6}) "));
+    const auto m = stamp.match(line);
+    if (!m.hasMatch())
+        return -1;
+    return m.captured(1).toInt() * 3600.0 + m.captured(2).toInt() * 60.0 + m.captured(3).toInt() + m.captured(4).toInt() / 1e6;
+}
 
 namespace {
 

@@ -25,16 +25,6 @@ namespace weft::cli {
 
 namespace {
 
-// Seconds of day of an OpenSM log line ("Nov 21 14:17:13 583716 [8E1EB6C0] ..."), or -1.
-double logTime(const QString &line)
-{
-    static const QRegularExpression stamp(QStringLiteral("^\\w+ +\\d+ (\\d\\d):(\\d\\d):(\\d\\d) (\\d{6}) "));
-    const auto m = stamp.match(line);
-    if (!m.hasMatch())
-        return -1;
-    return m.captured(1).toInt() * 3600.0 + m.captured(2).toInt() * 60.0 + m.captured(3).toInt() + m.captured(4).toInt() / 1e6;
-}
-
 // The first log line from byte `from` on that contains `text`; empty if none.
 QString firstLogLine(const SimulatedFabric &sim, const QString &text, qint64 from = 0)
 {
@@ -49,7 +39,7 @@ QString firstLogLine(const SimulatedFabric &sim, const QString &text, qint64 fro
 
 double firstLogTime(const SimulatedFabric &sim, const QString &text, qint64 from = 0)
 {
-    return logTime(firstLogLine(sim, text, from));
+    return openSmLogTime(firstLogLine(sim, text, from));
 }
 
 const QString kConfigured = QStringLiteral(" tables configured on all switches");
@@ -124,7 +114,7 @@ Result<SmRun> runSm(const GeneratedFabric &generated, const QString &engine, con
     if (Status s = sim.waitForOpenSmLog(kConfigured, 3600 * 1000, offset); !s)
         return s.error();
     const QString line = firstLogLine(sim, kConfigured, offset);
-    const double repaired = logTime(line);
+    const double repaired = openSmLogTime(line);
     static const QRegularExpression by(QStringLiteral("(\\S+) tables configured"));
     run.repairedBy = by.match(line).captured(1);
     const double start = unlinked.msecsSinceStartOfDay() / 1000.0;

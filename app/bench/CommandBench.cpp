@@ -94,16 +94,6 @@ int benchParse(const QStringList &args)
                         });
 }
 
-// Seconds of day from an OpenSM log line ("Nov 21 14:17:13 583716 [8E1EB6C0] ..."), or -1.
-double openSmLogTime(const QString &line)
-{
-    static const QRegularExpression stamp(QStringLiteral("^\\w+ +\\d+ (\\d\\d):(\\d\\d):(\\d\\d) (\\d{6}) "));
-    const auto m = stamp.match(line);
-    if (!m.hasMatch())
-        return -1;
-    return m.captured(1).toInt() * 3600.0 + m.captured(2).toInt() * 60.0 + m.captured(3).toInt() + m.captured(4).toInt() / 1e6;
-}
-
 // OpenSM's own routing of the same fabric under ibsim: seconds from "Entering MASTER state" to
 // "<engine> tables configured on all switches" in its log (discovery, LID assignment and
 // routing of the first master sweep).
