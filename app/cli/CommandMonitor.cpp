@@ -95,6 +95,7 @@ QJsonObject recordJson(const TelemetryRecord &r)
                   {QStringLiteral("guid"), guidText(r.guid)},
                   {QStringLiteral("port"), r.port},
                   {QStringLiteral("lid"), r.lid},
+                  {QStringLiteral("interval_s"), r.seconds > 0 ? QJsonValue(r.seconds) : QJsonValue(QJsonValue::Null)},
                   {QStringLiteral("xmit_bytes_per_s"), jsonRate(r.rates.xmitBytes)},
                   {QStringLiteral("rcv_bytes_per_s"), jsonRate(r.rates.rcvBytes)},
                   {QStringLiteral("xmit_packets_per_s"), jsonRate(r.rates.xmitPackets)},

@@ -233,7 +233,6 @@ void FabricMenu::discoveryDone(bool ok, const QString &error, bool cancelled)
 
 void FabricMenu::updateActions()
 {
-    const FabricSession *session = m_document->session();
     m_rediscover->setEnabled(m_document->fabric() && !isDiscovering());
     m_discover->setEnabled(!isDiscovering());
     const bool live = m_document->session()->sampler()->fabric() != nullptr;

@@ -94,7 +94,7 @@ QString q(const std::string &s)
     return QString::fromUtf8(s.data(), qsizetype(s.size()));
 }
 
-QString quoted(const std::string &s)
+QString inQuotes(const std::string &s)
 {
     QString text = q(s);
     text.replace(QLatin1Char('\r'), QLatin1String("\\r"));
@@ -297,7 +297,8 @@ int ConfParser::parseChunk(char *chunk, bool endsWithSemicolon)
         if (!colon) {
             const std::string text = stripped(p, p + std::strlen(p));
             fail(QStringLiteral("no partition definition found: expected \"name[=P_Key][,flags] :\" "
-                                "before the members, got %1").arg(quoted(text)));
+                                "before the members, got %1")
+                     .arg(inQuotes(text)));
         }
         *colon = '\0';
         parseHeader(p);
@@ -344,7 +345,7 @@ void ConfParser::applyPartitionFlag(const Item &item)
         const std::string v = item.value.value_or(std::string());
         if (!item.value || (!isPrefixOf(v, "limited") && !isPrefixOf(v, "both") && !isPrefixOf(v, "full"))) {
             warn(QStringLiteral("defmember needs full, limited or both; OpenSM ignores %1")
-                     .arg(quoted(item.name + (item.value ? "=" + v : std::string()))));
+                     .arg(inQuotes(item.name + (item.value ? "=" + v : std::string()))));
             return;
         }
         if (v.empty())
@@ -358,7 +359,7 @@ void ConfParser::applyPartitionFlag(const Item &item)
     } else if (item.name == "indx0") {
         d.indx0 = true;
     } else {
-        warn(QStringLiteral("unknown partition flag %1; OpenSM ignores it").arg(quoted(item.name)));
+        warn(QStringLiteral("unknown partition flag %1; OpenSM ignores it").arg(inQuotes(item.name)));
     }
 }
 
@@ -370,7 +371,7 @@ bool ConfParser::applyGroupFlag(const Item &item, MulticastFlags &flags, bool fr
     const std::string &name = item.name;
     if (name.empty() && !item.value)
         return true;  // an empty entry between commas: OpenSM reads "mtu" without value, a no-op
-    const QString shown = quoted(name + (item.value ? "=" + *item.value : std::string()));
+    const QString shown = inQuotes(name + (item.value ? "=" + *item.value : std::string()));
     if (fromComment)
         warn(QStringLiteral("OpenSM reads the comment after an mgid as its flags: %1").arg(shown));
     if (name.empty())
@@ -385,7 +386,8 @@ bool ConfParser::applyGroupFlag(const Item &item, MulticastFlags &flags, bool fr
         const ParsedNumber n = parseNumber(*item.value);
         if (!n.rest.empty())
             warn(QStringLiteral("suspicious value %1 for %2: OpenSM uses %3")
-                     .arg(quoted(*item.value), QLatin1String(flag)).arg(n.value));
+                     .arg(inQuotes(*item.value), QLatin1String(flag))
+                     .arg(n.value));
         return n.overflow ? ULLONG_MAX : n.value;
     };
     // OpenSM keeps these flags in 32-bit unsigned fields, so a wider value would be used
@@ -492,7 +494,7 @@ void ConfParser::createPartition(std::string name, std::optional<std::string> pk
     if (pkeyWritten) {
         const ParsedNumber n = parseNumber(*pkeyWritten);
         if (n.parsedNothing || !n.rest.empty())
-            fail(QStringLiteral("bad partition definition: P_Key %1 is not a number").arg(quoted(*pkeyWritten)));
+            fail(QStringLiteral("bad partition definition: P_Key %1 is not a number").arg(inQuotes(*pkeyWritten)));
         const auto truncated = std::uint16_t(n.value);
         if (n.overflow || n.value > 0xffff || (*pkeyWritten)[0] == '-' || (*pkeyWritten)[0] == '+')
             warn(QStringLiteral("P_Key %1 does not fit in 16 bits; OpenSM uses %2").arg(q(*pkeyWritten), pkeyText(truncated)));
@@ -505,7 +507,8 @@ void ConfParser::createPartition(std::string name, std::optional<std::string> pk
 
     if (name.size() > std::size_t(kPartitionNameMax))
         warn(QStringLiteral("partition name %1 is longer than %2 characters; OpenSM shortens it")
-                 .arg(quoted(name)).arg(kPartitionNameMax));
+                 .arg(inQuotes(name))
+                 .arg(kPartitionNameMax));
 
     int index = -1;
     if (pkey == 0) {
@@ -588,7 +591,7 @@ void ConfParser::addMember(const Item &item)
         } else {
             member.membership = Membership::Limited;
             if (!isPrefixOf(v, "limited"))
-                warn(QStringLiteral("unknown membership %1 for %2; OpenSM assumes limited").arg(quoted(v), q(name)));
+                warn(QStringLiteral("unknown membership %1 for %2; OpenSM assumes limited").arg(inQuotes(v), q(name)));
         }
     }
     if (item.value && member.membership == Membership::Both)
@@ -616,7 +619,7 @@ void ConfParser::addMember(const Item &item)
             else
                 why = QStringLiteral(" (neither a number nor one of ALL, ALL_CAS, ALL_SWITCHES, "
                                      "ALL_ROUTERS, SELF, NONE)");
-            fail(QStringLiteral("bad port GUID %1%2").arg(quoted(name), why));
+            fail(QStringLiteral("bad port GUID %1%2").arg(inQuotes(name), why));
         }
         member.guid = n.overflow ? ULLONG_MAX : n.value;
         if (n.overflow || name[0] == '-' || name[0] == '+')
@@ -650,7 +653,7 @@ int ConfParser::createMulticastGroup(char *flagText, const Item &item, bool ends
 
     Ipv6Bytes gid;
     if (inet_pton(AF_INET6, item.value->c_str(), gid.raw) != 1 || gid.raw[0] != 0xff) {
-        warn(QStringLiteral("mgid %1 is not a multicast GID; OpenSM skips the group").arg(quoted(*item.value)));
+        warn(QStringLiteral("mgid %1 is not a multicast GID; OpenSM skips the group").arg(inQuotes(*item.value)));
         return 0;  // OpenSM returns before it reads the flags: they are read as what follows
     }
 
@@ -674,7 +677,7 @@ int ConfParser::createMulticastGroup(char *flagText, const Item &item, bool ends
                 *comma = '\0';
             const Item flag = splitItem(p);
             if (!applyGroupFlag(flag, group.flags, fromComment))
-                warn(QStringLiteral("unknown multicast group flag %1; OpenSM ignores it").arg(quoted(flag.name)));
+                warn(QStringLiteral("unknown multicast group flag %1; OpenSM ignores it").arg(inQuotes(flag.name)));
             p += flag.consumed;
             consumed += flag.consumed;
         } while (comma);

@@ -30,6 +30,7 @@ std::vector<TelemetryRecord> telemetryRecords(const Fabric &fabric, const std::v
         r.lid = node.type == NodeType::Switch ? fabric.nodeLid(port.node) : port.lid;
         const bool hasBefore = i < before.size() && i < beforeAt.size();
         const double seconds = hasBefore && i < nowAt.size() ? nowAt[i] - beforeAt[i] : 0.0;
+        r.seconds = seconds;
         r.rates = portRates(hasBefore ? before[i] : PortCounterSample{}, now[i], seconds,
                             linkDataBytesPerSecond(port.width, port.speed));
         if (!hasBefore) {

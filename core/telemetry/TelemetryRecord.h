@@ -19,6 +19,7 @@ struct TelemetryRecord
     Guid guid = 0;  // the node's GUID
     int port = 0;   // port number on that node
     Lid lid = 0;    // the LID its PMA answers at (a switch's for all its ports)
+    double seconds = 0;  // the interval the rates cover: between this port's two readings (0: none)
     PortRates rates;
 };
 

@@ -199,9 +199,11 @@ std::pair<int, int> difference(const Set &before, const Set &after)
 
 // The smallest repair of up/down tables after cables or switches were lost: every entry whose
 // next hop can still reach its destination by an up*-down* path is kept; only the others (all of
-// them on paths that crossed what was lost) move, to a port that can, preferring one the
-// destination's partitions already use at that switch, then the least used. Entries for LIDs
-// that are gone are cleared. Refused when the fabric has no leaves to rank switches from.
+// them on paths that crossed what was lost) move, to a port that can: the one whose way on to
+// the destination puts its partitions on the fewest cables of other partitions where either is
+// phy-isolated, then one the destination's partitions already use there, then the least used.
+// Entries for LIDs that are gone are cleared. Refused when the fabric has no leaves to rank
+// switches from.
 Result<ForwardingTables> repairUpDown(const Fabric &fabric, const ForwardingTables &installed, const Tenancy &tenancy)
 {
     const std::vector<NodeIndex> &switches = fabric.switches();
@@ -258,19 +260,59 @@ Result<ForwardingTables> repairUpDown(const Fabric &fabric, const ForwardingTabl
             for (std::size_t t = 0; t < tables.size(); ++t)
                 tables.lft(t).clear(lid);
 
-    // Phy-isolated partitions of each end port, for keeping repaired routes with their partition.
-    std::unordered_map<Guid, std::vector<std::uint16_t>> phyOf;
-    for (const Partition &partition : tenancy.partitions)
-        if (partition.policy == IsolationPolicy::Physical && partition.pkey)
-            for (const PartitionMember &m : partition.members)
-                phyOf[m.guid].push_back(*partition.pkey);
-    auto partitionsOfLid = [&](Lid lid) -> const std::vector<std::uint16_t> * {
+    // The partitions of each end port, as bit sets (the default partition and those with every
+    // port isolate nothing and are left out), and which of them are phy-isolated.
+    const std::size_t words = std::max<std::size_t>(1, (tenancy.partitions.size() + 63) / 64);
+    using Bits = std::vector<std::uint64_t>;
+    Bits phyBits(words, 0);
+    std::unordered_map<Guid, Bits> bitsOf;
+    for (std::size_t k = 0; k < tenancy.partitions.size(); ++k) {
+        const Partition &partition = tenancy.partitions[k];
+        if (partition.pkey && (*partition.pkey & kPKeyMask) == kDefaultPKey)
+            continue;
+        if (std::any_of(partition.members.begin(), partition.members.end(),
+                        [](const PartitionMember &m) { return m.kind != PartitionMember::Kind::PortGuid; }))
+            continue;
+        if (partition.policy == IsolationPolicy::Physical)
+            phyBits[k / 64] |= std::uint64_t(1) << (k % 64);
+        for (const PartitionMember &m : partition.members) {
+            Bits &bits = bitsOf.try_emplace(m.guid, Bits(words, 0)).first->second;
+            bits[k / 64] |= std::uint64_t(1) << (k % 64);
+        }
+    }
+    const Bits none(words, 0);
+    auto bitsOfLid = [&](Lid lid) -> const Bits & {
         const PortIndex p = fabric.portByLid(lid);
-        const auto found = p == kNoIndex ? phyOf.end() : phyOf.find(fabric.port(p).guid);
-        return found == phyOf.end() ? nullptr : &found->second;
+        const auto found = p == kNoIndex ? bitsOf.end() : bitsOf.find(fabric.port(p).guid);
+        return found == bitsOf.end() ? none : found->second;
     };
+    // Per switch and port: the partitions whose destinations the port leads to, and how many
+    // destinations it leads to; kept up to date as entries move.
+    std::vector<std::vector<Bits>> carried(switches.size());
+    std::vector<std::vector<int>> uses(switches.size());
+    for (std::size_t t = 0; t < switches.size(); ++t) {
+        const int ports = fabric.node(switches[t]).portCount;
+        carried[t].assign(std::size_t(ports) + 1, Bits(words, 0));
+        uses[t].assign(std::size_t(ports) + 1, 0);
+        const LinearForwardingTable &lft = tables.lft(std::size_t(tableOf[std::size_t(switches[t])]));
+        for (Lid lid = 1; lid <= lft.top(); ++lid) {
+            const std::uint8_t out = lft.port(lid);
+            if (out == kNoRoute || out > ports)
+                continue;
+            ++uses[t][out];
+            const Bits &bits = bitsOfLid(lid);
+            for (std::size_t w = 0; w < words; ++w)
+                carried[t][out][w] |= bits[w];
+        }
+    }
+    std::vector<std::size_t> switchNumber(nodeCount, 0);
+    for (std::size_t t = 0; t < switches.size(); ++t)
+        switchNumber[std::size_t(switches[t])] = t;
 
     std::vector<char> down(nodeCount), reach(nodeCount);
+    std::vector<int> conflicts(nodeCount);
+    std::vector<NodeIndex> order;
+    order.reserve(switches.size());
     for (Lid lid = 1; lid <= fabric.maxLid(); ++lid) {
         const PortIndex target = fabric.portByLid(lid);
         if (target == kNoIndex)
@@ -326,39 +368,76 @@ Result<ForwardingTables> repairUpDown(const Fabric &fabric, const ForwardingTabl
                 return rank[std::size_t(next)] < rank[std::size_t(s)] && down[std::size_t(next)];
             return rank[std::size_t(next)] > rank[std::size_t(s)] && reach[std::size_t(next)];
         };
-        for (NodeIndex s : switches) {
+        // A port leads this LID's traffic onto a cable that breaks a phy-isolation when it
+        // carries destinations of a partition the LID shares none with, and either side is
+        // phy-isolated.
+        const Bits &mine = bitsOfLid(lid);
+        bool minePhy = false, mineAny = false;
+        for (std::size_t w = 0; w < words; ++w) {
+            minePhy |= (mine[w] & phyBits[w]) != 0;
+            mineAny |= mine[w] != 0;
+        }
+        auto breaks = [&](std::size_t t, int out) {
+            if (!mineAny || out == 0)
+                return 0;
+            const Bits &there = carried[t][std::size_t(out)];
+            for (std::size_t w = 0; w < words; ++w) {
+                const std::uint64_t foreign = there[w] & ~mine[w];
+                if ((foreign & phyBits[w]) != 0 || (minePhy && foreign != 0))
+                    return 1;
+            }
+            return 0;
+        };
+        auto nextOf = [&](NodeIndex s, int out) {
+            const PortIndex remote = out == 0 ? kNoIndex : fabric.port(fabric.portOf(s, out)).remote;
+            return remote == kNoIndex || remote == target ? kNoIndex : fabric.port(remote).node;
+        };
+        // Every switch's entry after its next hop's: the switches with a down path from the
+        // destination's upwards, then the others from the top down. Each keeps a usable entry;
+        // the others take the port whose way to the destination breaks the fewest
+        // phy-isolations, then one this LID's partitions already use, then the least used.
+        order.clear();
+        for (NodeIndex s : byRankUp)
+            if (down[std::size_t(s)])
+                order.push_back(s);
+        for (NodeIndex s : byRankDown)
+            if (reach[std::size_t(s)] && !down[std::size_t(s)])
+                order.push_back(s);
+        for (NodeIndex s : switches)
+            if (!reach[std::size_t(s)])
+                tables.lft(std::size_t(tableOf[std::size_t(s)])).clear(lid);
+        for (NodeIndex s : order) {
+            const std::size_t t = switchNumber[std::size_t(s)];
             LinearForwardingTable &lft = tables.lft(std::size_t(tableOf[std::size_t(s)]));
-            if (!reach[std::size_t(s)]) {
-                lft.clear(lid);
-                continue;
-            }
+            auto conflictVia = [&](int out) {
+                const NodeIndex next = nextOf(s, out);
+                return breaks(t, out) + (next == kNoIndex ? 0 : conflicts[std::size_t(next)]);
+            };
             const std::uint8_t old = lft.port(lid);
-            if (old != kNoRoute && usable(s, old))
+            if (old != kNoRoute && usable(s, old)) {
+                conflicts[std::size_t(s)] = conflictVia(old);
                 continue;
-            // Choose: a port this LID's partitions already use here, then the least used.
-            const std::vector<std::uint16_t> *mine = partitionsOfLid(lid);
-            std::vector<int> uses(std::size_t(fabric.node(s).portCount) + 1, 0);
-            std::vector<char> ours(uses.size(), 0);
-            for (Lid other = 1; other <= lft.top(); ++other) {
-                const std::uint8_t out = lft.port(other);
-                if (out == kNoRoute || out >= uses.size())
-                    continue;
-                ++uses[out];
-                if (mine && !ours[out])
-                    if (const std::vector<std::uint16_t> *theirs = partitionsOfLid(other))
-                        for (std::uint16_t k : *theirs)
-                            ours[out] |= char(std::find(mine->begin(), mine->end(), k) != mine->end());
             }
+            const auto cost = [&](int out) {
+                bool ours = false;
+                for (std::size_t w = 0; w < words && !ours; ++w)
+                    ours = (carried[t][std::size_t(out)][w] & mine[w]) != 0;
+                return std::make_tuple(conflictVia(out), !ours, uses[t][std::size_t(out)]);
+            };
             int best = -1;
             for (int out = 1; out <= fabric.node(s).portCount; ++out) {
                 if (!usable(s, out))
                     continue;
-                if (best < 0 || std::make_pair(!ours[std::size_t(out)], uses[std::size_t(out)]) < std::make_pair(!ours[std::size_t(best)], uses[std::size_t(best)]))
+                if (best < 0 || cost(out) < cost(best))
                     best = out;
             }
             if (best < 0)
                 return Error{{}, 0, QStringLiteral("switch %1 has no port towards LID %2").arg(fabric.node(s).name).arg(lid)};
             lft.setPort(lid, std::uint8_t(best));
+            ++uses[t][std::size_t(best)];
+            for (std::size_t w = 0; w < words; ++w)
+                carried[t][std::size_t(best)][w] |= mine[w];
+            conflicts[std::size_t(s)] = conflictVia(best);
         }
     }
     return tables;
