@@ -644,12 +644,29 @@ private Q_SLOTS:
         QVERIFY2(!processRunning(ibsim), "ibsim outlived weft lab");
     }
 
+    // The headless loop in both of the lab's modes: Weft's engine inside OpenSM (the default),
+    // whose plan is an intent, and OpenSM's file engine.
+    void labRunsTheLoopHeadless_data()
+    {
+        QTest::addColumn<QStringList>("mode");
+        QTest::addColumn<QString>("target");
+        QTest::addColumn<QString>("plan");
+        QTest::addRow("Weft's engine inside OpenSM") << QStringList{} << QStringLiteral("commit target: Weft's engine inside OpenSM, intent ")
+                                                     << QStringLiteral("plan: the intent ");
+        QTest::addRow("the file engine") << QStringList{QStringLiteral("--file-engine")} << QStringLiteral("commit target: -U ")
+                                         << QStringLiteral("plan.lfts");
+    }
+
     void labRunsTheLoopHeadless()
     {
-        const test::Run run = test::runWeft({QStringLiteral("lab"), QStringLiteral("--no-gui"), QStringLiteral("--fabric"), QStringLiteral("radix:8:2")}, 600000);
+        QFETCH(QStringList, mode);
+        QFETCH(QString, target);
+        QFETCH(QString, plan);
+        const test::Run run = test::runWeft(QStringList{QStringLiteral("lab"), QStringLiteral("--no-gui"), QStringLiteral("--fabric"), QStringLiteral("radix:8:2")} + mode, 600000);
         QVERIFY2(run.exitCode == 0, run.out.constData());
         for (const char *step : {"[1/5] discover", "[2/5] route", "[3/5] diff", "verified", "outcome: committed", "stopping OpenSM"})
             QVERIFY2(run.out.contains(step), run.out.constData());
+        QVERIFY2(run.out.contains(target.toUtf8()) && run.out.contains(plan.toUtf8()), run.out.constData());
     }
 };
 

@@ -17,6 +17,7 @@
 #include "TextReader.h"
 #include "WhatIf.h"
 
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QTest>
 #include <QUndoStack>
@@ -64,13 +65,19 @@ struct Desk
         return session->discover(again) && (!finished.isEmpty() || finished.wait(20000)) && finished.first().first().toBool();
     }
 
-    // The proposal of a preview with `engine`, as the Routing Preview hands it over.
-    void propose(const QString &engine)
+    // The proposal of a preview with `engine`, as the Routing Preview hands it over (with its
+    // intent), or as another origin would (without one).
+    void propose(const QString &engine, bool asIntent = true)
     {
         PreviewResult proposal;
         proposal.proposed.tables = std::make_shared<const ForwardingTables>(route(*document.fabric(), engine));
         ProposalOrigin origin;
         origin.name = QStringLiteral("test: %1").arg(engine);
+        if (asIntent) {
+            origin.intent = document.project();
+            origin.intent->tenancy = {};
+            origin.intent->routingEngine = engine;
+        }
         session->setProposal(std::move(proposal), std::move(origin));
     }
 
@@ -209,6 +216,40 @@ private Q_SLOTS:
         const std::optional<CommitReport> again = desk.commit();
         QVERIFY(again && again->ok());
         QCOMPARE(again->diff.smps(), shown);
+    }
+
+    // A target with Weft's engine inside OpenSM takes a plan as its intent: the preview's engine
+    // with the partitions as edited; a plan without an intent (a studio candidate, the
+    // autopilot's) is refused before anything is written, and says why.
+    void pluginTargetTakesIntentsOnly()
+    {
+        Desk desk;
+        QVERIFY(desk.discover());
+        FabricSession &s = *desk.session;
+        CommitTarget target = desk.opensm.target();
+        target.intentPath = target.lftsPath + QStringLiteral(".intent.json");
+        target.lftsPath.clear();
+        s.setCommitTarget(target);
+        QVERIFY(s.hasCommitTarget());
+        QCOMPARE(s.journalPath(), defaultJournalPath(target.intentPath));
+
+        QVERIFY(desk.document.createPartition(QStringLiteral("chem"), 0x10));
+        desk.document.assignPorts({hostPort(desk.fabric, 1), hostPort(desk.fabric, 2)}, 0x10, Membership::Full);
+        desk.propose(QStringLiteral("updn"));
+        QVERIFY2(s.commitRefusal().isEmpty(), qPrintable(s.commitRefusal()));
+        Result<Project> intent = readProject(s.plan()->commit.intentFile, QStringLiteral("intent"));
+        QVERIFY2(intent, intent ? "" : qPrintable(intent.error().toString()));
+        QCOMPARE(intent->routingEngine, QStringLiteral("updn"));
+        QVERIFY(intent->tenancy.findPartition(0x10));
+        QCOMPARE(intent->tenancy.findPartition(0x10)->members.size(), std::size_t(2));
+
+        desk.propose(QStringLiteral("updn"), false);
+        QVERIFY2(s.commitRefusal().contains(QLatin1String("installs an intent")), qPrintable(s.commitRefusal()));
+        QString refusal;
+        QVERIFY(!desk.commit(&refusal));
+        QVERIFY2(refusal.contains(QLatin1String("installs an intent")), qPrintable(refusal));
+        QCOMPARE(desk.opensm.reloads(), 0);
+        QVERIFY(!QFileInfo::exists(target.intentPath));
     }
 
     // A plan made for a what-if is approved only as a pre-emptive plan that is valid on the

@@ -117,6 +117,12 @@ Result<SmRun> runSm(const GeneratedFabric &generated, const QString &engine, con
     const double repaired = openSmLogTime(line);
     static const QRegularExpression by(QStringLiteral("(\\S+) tables configured"));
     run.repairedBy = by.match(line).captured(1);
+    if (engine == QLatin1String("weft")) {
+        // Which step of the intent's order routed (repair, slimupdate, an engine).
+        static const QRegularExpression step(QStringLiteral("weft: routed .* by (\\S+) in "));
+        if (const QString method = step.match(firstLogLine(sim, QStringLiteral("weft: routed"), offset)).captured(1); !method.isEmpty())
+            run.repairedBy = method;
+    }
     const double start = unlinked.msecsSinceStartOfDay() / 1000.0;
     run.repairSeconds = repaired >= start ? repaired - start : repaired + 86400 - start;
     Result<ForwardingTables> after = dumpedTables(sim, fabric);

@@ -27,18 +27,6 @@ namespace weft::cli {
 
 namespace {
 
-// An intent file routed as Weft's engine inside OpenSM routes it on `fabric`.
-Result<ForwardingTables> routeIntentFile(const Fabric &fabric, const QByteArray &intent, const QString &fileName)
-{
-    Result<Project> project = readProject(intent, fileName);
-    if (!project)
-        return project.error();
-    Result<IntentRouting> routed = routeIntent(fabric, bindProject(*project, fabric).project);
-    if (!routed)
-        return routed.error();
-    return std::move(routed->routing.tables);
-}
-
 // The report as text or JSON; the exit status for its outcome.
 int reportCommit(const CommitReport &report, bool json)
 {
@@ -79,24 +67,13 @@ int commitIntent(const QCommandLineParser &parser, const CommitTarget &target, c
         err() << "weft commit: " << fabric.error().toString() << Qt::endl;
         return kExitFailure;
     }
-    const BoundProject bound = bindProject(*project, *fabric);
-    for (const QString &missing : bound.missing)
-        err() << "weft commit: not in the fabric, left out: " << missing << Qt::endl;
-    Result<IntentRouting> routed = routeIntent(*fabric, bound.project);
-    if (!routed)
-        return reportBadInput(command, routed.error());
-    ChangeRequest change;
-    change.tables = std::make_shared<const ForwardingTables>(std::move(routed->routing.tables));
-    change.intent = project->tenancy;
-    change.partitions = project->tenancy.partitions;
-    change.partitionsFileName = projectPath;
-    change.summary = QStringLiteral("intent %1: %2 routed by %3, %4 partition(s)")
-                         .arg(QFileInfo(projectPath).fileName(), QString::number(fabric->switches().size()) + QStringLiteral(" switches"),
-                              routed->method)
-                         .arg(project->tenancy.partitions.size());
-    CommitPlan plan = buildCommitPlan(&*fabric, change, HeldTables{});
-    plan.intentFile = *bytes;
-    return reportCommit(commitPlan(plan, target, backend, options), json);
+    QStringList missing;
+    Result<CommitPlan> plan = planIntentCommit(*fabric, *project, *bytes, projectPath, HeldTables{}, &missing);
+    for (const QString &guid : missing)
+        err() << "weft commit: not in the fabric, left out: " << guid << Qt::endl;
+    if (!plan)
+        return reportBadInput(command, plan.error());
+    return reportCommit(commitPlan(*plan, target, backend, options), json);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// weft lab: a private simulated fabric (ibsim + the real OpenSM with the file routing engine)
-// to try discovery and commits on. Weft itself reaches it as an ibsim client: the lab re-runs
+// weft lab: a private simulated fabric (ibsim + the real OpenSM, routing with Weft's engine
+// inside it, or with its file engine under --file-engine) to try discovery and commits on. Weft itself reaches it as an ibsim client: the lab re-runs
 // this executable with SimulatedFabric::clientEnvironment(), either as the GUI or, headless,
 // for one discover -> route -> diff -> commit -> verify loop.
 
@@ -11,6 +11,7 @@
 #include "CommitPlanning.h"
 #include "FabricSession.h"
 #include "FabricGenerator.h"
+#include "IntentRouting.h"
 #include "LabTrafficDriver.h"
 #include "LftDump.h"
 #include "LiveFabric.h"
@@ -59,12 +60,23 @@ struct LabFiles
     QString path(const char *name) const { return QDir(dir).filePath(QLatin1String(name)); }
     QString net() const { return path("fabric.net"); }
     QString lfts() const { return path("opensm.lfts"); }
+    QString intent() const { return path("weft-intent.json"); }  // OpenSM's event_plugin_options
+    bool pluginMode() const { return QFileInfo::exists(intent()); }
     QString partitions() const { return path("partitions.conf"); }
     QString pidFile() const { return path("opensm.pid"); }
     QString planLfts() const { return path("plan.lfts"); }
     QString planPartitions() const { return path("plan-partitions.conf"); }
     QString journal() const { return path("weft-commits.jsonl"); }
 };
+
+// libweftosm.so where OpenSM's loader finds it by name (the package's place).
+bool weftOsmPluginInstalled()
+{
+    for (const char *dir : {"/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib", "/usr/local/lib"})
+        if (QFileInfo::exists(QLatin1String(dir) + QStringLiteral("/libweftosm.so")))
+            return true;
+    return false;
+}
 
 // "kary:K:N" (k-ary n-tree), "radix:R:L" (switches of R ports, L levels) or "xgft:H;M..;W.."
 // (parseXgft's form).
@@ -125,13 +137,43 @@ std::vector<Partition> demoPartitions(const GeneratedFabric &g)
     return plannedPartitions(partitions);  // as a commit would install them
 }
 
+// The file engine's plan: pftree for the tenants, written where OpenSM's files are not (the
+// commit puts them in place).
+Status writeFilePlan(const LabFiles &files, const Fabric &fabric, const Tenancy &tenancy, const FabricSession &session,
+                     Result<CommitPlan> *plan)
+{
+    Result<Routing> routing = routeFabric(QStringLiteral("pftree"), fabric, tenancy);
+    if (!routing)
+        return Error{{}, 0, QStringLiteral("routing failed: %1").arg(routing.error().toString())};
+    for (const QString &w : routing->warnings)
+        out() << "      warning: " << w << Qt::endl;
+    ChangeRequest change;
+    change.tables = std::make_shared<const ForwardingTables>(std::move(routing->tables));
+    change.partitions = tenancy.partitions;
+    change.intent = tenancy;
+    change.serviceLevels = routing->serviceLevels;
+    change.partitionsFileName = files.planPartitions();
+    change.summary = QStringLiteral("weft lab: pftree for %1 partitions").arg(tenancy.partitions.size());
+    *plan = buildCommitPlan(&fabric, change, session.held());
+    // Only OpenSM reads it: the compact form, streamed.
+    if (const Status written = writeLftDumpFile(files.planLfts(), (*plan)->tables, &fabric, LftDumpForm::Compact); !written)
+        return written;
+    if (const Status written = writeFileAtomically(files.planPartitions(), (*plan)->partitionsConf); !written)
+        return written;
+    out() << "      plan: " << files.planLfts() << ", " << files.planPartitions() << Qt::endl;
+    return Done{};
+}
+
 // Runs inside the simulated fabric (as its client): one whole commit loop, through the session
 // (what the fabric holds is what it discovered; the plan is the one builder's).
 int runLoop(const LabFiles &files)
 {
     FabricSession session;
     CommitTarget target;
-    target.lftsPath = files.lfts();
+    if (files.pluginMode())
+        target.intentPath = files.intent();
+    else
+        target.lftsPath = files.lfts();
     target.partitionsPath = files.partitions();
     target.pidFile = files.pidFile();
     target.logPath = qEnvironmentVariable("WEFT_LAB_OPENSM_LOG");
@@ -157,29 +199,23 @@ int runLoop(const LabFiles &files)
     }
     Tenancy tenancy;
     tenancy.partitions = conf->partitions;
-    Result<Routing> routing = routeFabric(QStringLiteral("pftree"), fabric, tenancy);
-    if (!routing) {
-        err() << "weft lab: routing failed: " << routing.error().toString() << Qt::endl;
+    Result<CommitPlan> planned = Error{{}, 0, {}};
+    if (files.pluginMode()) {
+        // The plan is an intent: OpenSM's engine routes it (pftree for the tenants).
+        Project intent;
+        intent.routingEngine = QStringLiteral("pftree");
+        intent.tenancy = tenancy;
+        planned = planIntentCommit(fabric, intent, writeProject(intent), files.intent(), session.held());
+        if (!planned) {
+            err() << "weft lab: " << planned.error().toString() << Qt::endl;
+            return kExitFailure;
+        }
+        out() << "      plan: the intent " << files.intent() << " (" << planned->summary << ")" << Qt::endl;
+    } else if (const Status written = writeFilePlan(files, fabric, tenancy, session, &planned); !written) {
+        err() << "weft lab: " << written.error().toString() << Qt::endl;
         return kExitFailure;
     }
-    for (const QString &w : routing->warnings)
-        out() << "      warning: " << w << Qt::endl;
-    ChangeRequest change;
-    change.tables = std::make_shared<const ForwardingTables>(std::move(routing->tables));
-    change.partitions = tenancy.partitions;
-    change.intent = tenancy;
-    change.serviceLevels = routing->serviceLevels;
-    change.partitionsFileName = files.planPartitions();
-    change.summary = QStringLiteral("weft lab: pftree for %1 partitions").arg(tenancy.partitions.size());
-    const CommitPlan plan = buildCommitPlan(&fabric, change, session.held());
-    // Only OpenSM reads it: the compact form, streamed.
-    const Status lftsWritten = writeLftDumpFile(files.planLfts(), plan.tables, &fabric, LftDumpForm::Compact);
-    const Status partitionsWritten = writeFileAtomically(files.planPartitions(), plan.partitionsConf);
-    if (!lftsWritten || !partitionsWritten) {
-        err() << "weft lab: " << (lftsWritten ? partitionsWritten.error() : lftsWritten.error()).toString() << Qt::endl;
-        return kExitFailure;
-    }
-    out() << "      plan: " << files.planLfts() << ", " << files.planPartitions() << Qt::endl;
+    const CommitPlan &plan = *planned;
 
     out() << "[3/5] diff, [4/5] commit, [5/5] verify" << Qt::endl;
     CommitOptions options;
@@ -195,8 +231,11 @@ int runLoop(const LabFiles &files)
 }
 
 // The lab as a traffic source: the driver runs in this process while the fabric runs, and
-// follows the tables OpenSM was given (the -U file, which a commit writes and a rollback
-// restores), so a better routing lowers the hot links from the next tick on.
+// follows the tables the switches hold, so a better routing lowers the hot links from the next
+// tick on. With the file engine those are the -U file's (a commit writes it, a rollback restores
+// it); with Weft's engine inside OpenSM they are read from the switches (dump_lfts): every
+// second for half a minute after the intent changed, and every ten seconds otherwise (OpenSM
+// re-routes a fault by itself).
 class LabTraffic
 {
 public:
@@ -224,9 +263,11 @@ public:
         Result<LabWorkload> workload = parseLabWorkload(settings.workload, *fabric);
         if (!workload)
             return Error{{}, 0, QStringLiteral("--traffic: ") + workload.error().message};
+        m_intentStamp = QFileInfo(files.intent()).lastModified();
         Result<ForwardingTables> tables = readTables(*fabric);
         if (!tables)
             return tables.error();
+        m_tables = *tables;
         m_driver.emplace(std::move(*fabric), *tables, std::move(*workload), settings.flowRate);
         report(QStringLiteral("traffic"));
         m_sinceTick.start();
@@ -239,12 +280,15 @@ public:
         if (!m_driver || m_sinceTick.elapsed() < qint64(m_settings.tickSeconds * 1000))
             return Done{};
         const double seconds = double(m_sinceTick.restart()) / 1000.0;
-        if (QFileInfo(m_files->lfts()).lastModified() != m_tablesStamp) {
+        if (tablesMayHaveChanged()) {
             Result<ForwardingTables> tables = readTables(m_driver->fabric());
             if (!tables)
                 return tables.error();
-            m_driver->setTables(*tables);
-            report(QStringLiteral("traffic follows the new tables"));
+            if (!(*tables == m_tables)) {
+                m_tables = *tables;
+                m_driver->setTables(*tables);
+                report(QStringLiteral("traffic follows the new tables"));
+            }
         }
         return m_driver->tick(*m_sim, seconds);
     }
@@ -260,8 +304,28 @@ public:
     }
 
 private:
+    bool tablesMayHaveChanged()
+    {
+        if (!m_files->pluginMode())
+            return QFileInfo(m_files->lfts()).lastModified() != m_tablesStamp;
+        const QDateTime intentStamp = QFileInfo(m_files->intent()).lastModified();
+        if (intentStamp != m_intentStamp) {
+            m_intentStamp = intentStamp;
+            m_intentChanged.start();
+        }
+        const bool recent = m_intentChanged.isValid() && m_intentChanged.elapsed() < 30000;
+        return !m_sinceRead.isValid() || m_sinceRead.elapsed() >= (recent ? 1000 : 10000);
+    }
+
     Result<ForwardingTables> readTables(const Fabric &fabric)
     {
+        m_sinceRead.start();
+        if (m_files->pluginMode()) {
+            const auto dump = m_sim->runClient(QStringLiteral("dump_lfts"), {});
+            if (!dump || dump->exitCode != 0)
+                return Error{{}, 0, QStringLiteral("dump_lfts: %1").arg(dump ? QString::fromUtf8(dump->err).trimmed() : dump.error().toString())};
+            return readLftDump(dump->out, QStringLiteral("dump_lfts"), &fabric);
+        }
         m_tablesStamp = QFileInfo(m_files->lfts()).lastModified();
         return readLftDumpFile(m_files->lfts(), &fabric);
     }
@@ -287,7 +351,10 @@ private:
     const LabFiles *m_files = nullptr;
     Settings m_settings;
     std::optional<LabTrafficDriver> m_driver;
-    QDateTime m_tablesStamp;
+    ForwardingTables m_tables;  // what the driver follows
+    QDateTime m_tablesStamp;    // the -U file's when read (the file engine)
+    QDateTime m_intentStamp;    // the intent's when last seen (Weft's engine)
+    QElapsedTimer m_intentChanged, m_sinceRead;
     QElapsedTimer m_sinceTick;
 };
 
@@ -298,26 +365,30 @@ int lab(const QStringList &args)
     const QString command = QStringLiteral("lab");
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Starts a private simulated fabric: ibsim on a generated fat tree and the real OpenSM\n"
-        "with the file routing engine (initial tables: ftree routing written by Weft; partitions:\n"
-        "two demo tenants), in a private directory, and stops both on exit.\n"
-        "  --fabric kary:K:N   a K-ary N-tree (switches of 2K ports), e.g. kary:4:2 (the default)\n"
-        "  --fabric radix:R:L  L levels of switches with R ports, e.g. radix:8:2\n"
-        "  --fabric xgft:H;M1,..;W1,..  an XGFT, e.g. \"xgft:2;4,8;2,1\"\n"
-        "With --gui (the default) Weft's GUI is started as a client of the fabric. With --no-gui\n"
-        "one loop runs headless: discover, route (pftree for the two tenants), diff, commit,\n"
-        "verify; the exit status is 0 when the fabric holds the plan.\n"
-        "With --traffic the lab is a traffic source: every --tick seconds it advances each\n"
-        "port's counters (PortCountersExtended data and packets, PortXmitWait where a link is\n"
-        "offered more than its active rate) by the bytes the workload sends across it, routed\n"
-        "through the tables the switches hold, and follows them after each commit. Workloads:\n"
-        "  hotspot, hotspot:NODE[,NODE...]  every other host sends to each (default: the last\n"
-        "                         by LID)\n"
-        "  a traffic model        %1\n"
-        "--traffic-rate is per flow; by default the fastest rate at which no host's own link is\n"
-        "offered more than it carries.\n"
-        "The lab prints the environment under which the standard tools (ibnetdiscover, dump_lfts,\n"
-        "smpquery, saquery, ...) reach it. Arguments after -- go to the GUI, e.g. -- --lang nb.").arg(trafficModelNames()));
+                                         "Starts a private simulated fabric: ibsim on a generated fat tree and the real OpenSM\n"
+                                         "routing with Weft's engine inside it (event_plugin_name weftosm, routing_engine weft,updn;\n"
+                                         "the intent weft-intent.json: ftree, and two demo tenants in partitions.conf), in a private\n"
+                                         "directory, and stops both on exit. With --file-engine OpenSM routes with its file engine\n"
+                                         "instead (initial tables: ftree routing written by Weft to opensm.lfts), as at a site that\n"
+                                         "cannot load Weft's engine.\n"
+                                         "  --fabric kary:K:N   a K-ary N-tree (switches of 2K ports), e.g. kary:4:2 (the default)\n"
+                                         "  --fabric radix:R:L  L levels of switches with R ports, e.g. radix:8:2\n"
+                                         "  --fabric xgft:H;M1,..;W1,..  an XGFT, e.g. \"xgft:2;4,8;2,1\"\n"
+                                         "With --gui (the default) Weft's GUI is started as a client of the fabric. With --no-gui\n"
+                                         "one loop runs headless: discover, route (pftree for the two tenants), diff, commit,\n"
+                                         "verify; the exit status is 0 when the fabric holds the plan.\n"
+                                         "With --traffic the lab is a traffic source: every --tick seconds it advances each\n"
+                                         "port's counters (PortCountersExtended data and packets, PortXmitWait where a link is\n"
+                                         "offered more than its active rate) by the bytes the workload sends across it, routed\n"
+                                         "through the tables the switches hold, and follows them after each commit. Workloads:\n"
+                                         "  hotspot, hotspot:NODE[,NODE...]  every other host sends to each (default: the last\n"
+                                         "                         by LID)\n"
+                                         "  a traffic model        %1\n"
+                                         "--traffic-rate is per flow; by default the fastest rate at which no host's own link is\n"
+                                         "offered more than it carries.\n"
+                                         "The lab prints the environment under which the standard tools (ibnetdiscover, dump_lfts,\n"
+                                         "smpquery, saquery, ...) reach it. Arguments after -- go to the GUI, e.g. -- --lang nb.")
+                                         .arg(trafficModelNames()));
     parser.addOption({QStringLiteral("fabric"), QStringLiteral("Fabric to simulate (see above)."), QStringLiteral("SPEC"), QStringLiteral("kary:4:2")});
     parser.addOption({QStringLiteral("gui"), QStringLiteral("Start the GUI on the lab fabric (default).")});
     parser.addOption({QStringLiteral("no-gui"), QStringLiteral("Run one commit loop headless and exit.")});
@@ -325,6 +396,9 @@ int lab(const QStringList &args)
     parser.addOption({QStringLiteral("traffic"), QStringLiteral("Drive the port counters with WORKLOAD (see above)."), QStringLiteral("WORKLOAD")});
     parser.addOption({QStringLiteral("traffic-rate"), QStringLiteral("Bytes per second of each flow of --traffic."), QStringLiteral("R")});
     parser.addOption({QStringLiteral("tick"), QStringLiteral("Seconds between two updates of the counters (default 1)."), QStringLiteral("S"), QStringLiteral("1")});
+    parser.addOption({QStringLiteral("file-engine"), QStringLiteral("OpenSM routes with its file engine from the tables Weft writes (-U), "
+                                                                    "as at a site that cannot load Weft's engine. Default: Weft's engine "
+                                                                    "inside OpenSM (libweftosm.so) routes the lab's intent.")});
     QCommandLineOption loopOption(QStringLiteral("run-loop"), QStringLiteral("Internal: the loop, run inside the fabric."), QStringLiteral("DIR"));
     loopOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(loopOption);
@@ -384,14 +458,41 @@ int lab(const QStringList &args)
     }
     const LabFiles files(QDir(dir).absolutePath());
     const NodeIndex smHost = fabric.endNodes().front();
-    Result<Routing> initial = routeFabric(QStringLiteral("ftree"), fabric, Tenancy{});
-    if (!initial) {
-        err() << "weft lab: " << initial.error().toString() << Qt::endl;
-        return kExitFailure;
-    }
-    if (const Status written = writeLftDumpFile(files.lfts(), initial->tables, &fabric, LftDumpForm::Compact); !written) {
-        err() << "weft lab: " << written.error().toString() << Qt::endl;
-        return kExitFailure;
+    const bool fileEngine = parser.isSet(QStringLiteral("file-engine"));
+    SimulatedFabric::Options simOptions;
+    if (fileEngine) {
+        QFile::remove(files.intent());  // a kept --dir's earlier intent would say otherwise
+        Result<Routing> initial = routeFabric(QStringLiteral("ftree"), fabric, Tenancy{});
+        if (!initial) {
+            err() << "weft lab: " << initial.error().toString() << Qt::endl;
+            return kExitFailure;
+        }
+        if (const Status written = writeLftDumpFile(files.lfts(), initial->tables, &fabric, LftDumpForm::Compact); !written) {
+            err() << "weft lab: " << written.error().toString() << Qt::endl;
+            return kExitFailure;
+        }
+        simOptions.openSmArgs = {QStringLiteral("-R"), QStringLiteral("file"), QStringLiteral("-U"), files.lfts()};
+    } else {
+        // Weft's engine inside OpenSM, from the build (beside this executable) or installed where
+        // OpenSM's loader finds it; the first intent: ftree (which equals OpenSM's) with the demo
+        // tenants' partitions.
+        const QString pluginDir = SimulatedFabric::weftOsmPluginDirectory();
+        if (pluginDir.isEmpty() && !weftOsmPluginInstalled()) {
+            err() << "weft lab: Weft's engine for OpenSM (libweftosm.so) is neither beside this build nor installed; "
+                     "install the package, or run the lab with --file-engine"
+                  << Qt::endl;
+            return kExitFailure;
+        }
+        Project intent;
+        intent.routingEngine = QStringLiteral("ftree");
+        intent.tenancy.partitions = demoPartitions(*generated);
+        if (const Status written = writeFileAtomically(files.intent(), writeProject(intent), false); !written) {
+            err() << "weft lab: " << written.error().toString() << Qt::endl;
+            return kExitFailure;
+        }
+        simOptions.openSmConfig = "event_plugin_name weftosm\nevent_plugin_options " + files.intent().toUtf8() + "\nrouting_engine weft,updn\n";
+        if (!pluginDir.isEmpty())
+            simOptions.openSmEnvironment = {QStringLiteral("LD_LIBRARY_PATH=") + pluginDir};
     }
     for (const auto &[path, data] : {std::pair{files.net(), writeIbsimNet(fabric, smHost)},
                                      std::pair{files.partitions(), writePartitionsConf(demoPartitions(*generated))}}) {
@@ -402,11 +503,9 @@ int lab(const QStringList &args)
         }
     }
 
-    SimulatedFabric::Options simOptions;
     simOptions.netFile = files.net();
     simOptions.smNode = fabric.node(smHost).name;
     simOptions.partitionsConf = files.partitions();
-    simOptions.openSmArgs = {QStringLiteral("-R"), QStringLiteral("file"), QStringLiteral("-U"), files.lfts()};
     SimulatedFabric sim(simOptions);
     out() << "starting ibsim and OpenSM in " << files.dir << Qt::endl;
     catchStopSignals();
@@ -423,8 +522,12 @@ int lab(const QStringList &args)
         err() << "weft lab: " << pidWritten.error().toString() << Qt::endl;
         return kExitFailure;
     }
-    out() << "OpenSM pid " << sim.openSmPid() << ", ibsim pid " << sim.ibsimPid() << "; commit target: -U " << files.lfts()
-          << " -P " << files.partitions() << " pid file " << files.pidFile() << Qt::endl;
+    out() << "OpenSM pid " << sim.openSmPid() << ", ibsim pid " << sim.ibsimPid() << "; commit target: ";
+    if (fileEngine)
+        out() << "-U " << files.lfts();
+    else
+        out() << "Weft's engine inside OpenSM, intent " << files.intent();
+    out() << " -P " << files.partitions() << " pid file " << files.pidFile() << Qt::endl;
     // The standard tools reach the lab as Weft does, with this environment in front of them.
     const QProcessEnvironment toolEnv = sim.clientEnvironment();
     out() << "standard tools as clients of the lab (while it runs): env";

@@ -36,7 +36,7 @@ const char kOpenSmOptionNames[] =
     "mcgroup_join_validation use_original_extended_sa_rates_only use_optimized_slvl "
     "fsync_high_avail_files perfmgr perfmgr_redir perfmgr_sweep_time_s perfmgr_max_outstanding_queries "
     "perfmgr_ignore_cas event_db_dump_file perfmgr_rm_nodes perfmgr_log_errors perfmgr_query_cpi "
-    "perfmgr_xmit_wait_log perfmgr_xmit_wait_threshold event_plugin_name event_plugin_options "
+    "perfmgr_xmit_wait_log perfmgr_xmit_wait_threshold "
     "node_name_map_name qos_max_vls qos_high_limit qos_vlarb_high qos_vlarb_low qos_sl2vl qos_ca_max_vls "
     "qos_ca_high_limit qos_ca_vlarb_high qos_ca_vlarb_low qos_ca_sl2vl qos_sw0_max_vls "
     "qos_sw0_high_limit qos_sw0_vlarb_high qos_sw0_vlarb_low qos_sw0_sl2vl qos_swe_max_vls "
@@ -153,6 +153,8 @@ const std::vector<OptionSetter> &optionSetters()
         {QStringLiteral("guid_routing_order_file"), QStringLiteral("-X"), QStringLiteral("guid_routing_order_file"), true,
          path(&O::guidRoutingOrderFile)},
         {QStringLiteral("lfts_file"), QStringLiteral("-U"), QStringLiteral("lfts_file"), true, path(&O::lftsFile)},
+        {QStringLiteral("event_plugin_name"), QString(), QString(), true, path(&O::eventPluginName)},
+        {QStringLiteral("event_plugin_options"), QString(), QString(), true, path(&O::eventPluginOptions)},
         {QStringLiteral("root_guid_file"), QStringLiteral("-a"), QStringLiteral("root_guid_file"), true, path(&O::rootGuidFile)},
         {QStringLiteral("cn_guid_file"), QStringLiteral("-u"), QStringLiteral("cn_guid_file"), true, path(&O::cnGuidFile)},
         {QStringLiteral("log_file"), QStringLiteral("-f"), QStringLiteral("log_file"), true, path(&O::logFile)},
@@ -395,7 +397,21 @@ QStringList commitWarnings(const OpenSmState &state, const CommitTarget &target)
                                    "switches (restart OpenSM without it: it cannot change at runtime)")
                         .arg(from(QStringLiteral("use_ucast_cache")));
     const QString engines = o.routingEngines.join(QLatin1Char(','));
-    if (o.routingEngines.isEmpty() || o.routingEngines.first() != QLatin1String("file")) {
+    if (target.pluginMode()) {
+        // Weft's engine inside OpenSM: the plugin loaded, its engine first, reading the intent the
+        // commit writes.
+        if (!o.eventPluginName.split(QLatin1Char(' '), Qt::SkipEmptyParts).contains(QLatin1String("weftosm")))
+            warnings << QStringLiteral("event_plugin_name is \"%1\" (%2): OpenSM does not load Weft's engine (libweftosm.so), so "
+                                       "the intent the commit writes routes nothing; it needs `event_plugin_name weftosm`")
+                            .arg(o.eventPluginName, from(QStringLiteral("event_plugin_name")));
+        if (o.routingEngines.isEmpty() || o.routingEngines.first() != QLatin1String("weft"))
+            warnings << QStringLiteral("routing_engine is %1 (%2): OpenSM does not route with Weft's engine first; it needs "
+                                       "`routing_engine weft` (or a chain that starts with it, such as weft,updn)")
+                            .arg(engines.isEmpty() ? QStringLiteral("minhop") : engines, from(QStringLiteral("routing_engine")));
+        if (!samePath(o.eventPluginOptions, target.intentPath))
+            warnings << QStringLiteral("Weft's engine reads its intent from \"%1\" (%2), but the commit writes %3")
+                            .arg(o.eventPluginOptions, from(QStringLiteral("event_plugin_options")), target.intentPath);
+    } else if (o.routingEngines.isEmpty() || o.routingEngines.first() != QLatin1String("file")) {
         if (o.routingEngines.contains(QLatin1String("file")))
             warnings << QStringLiteral("routing_engine is %1 (%2): OpenSM routes with %3 and reads the LFT file only if that "
                                        "fails; `file` must come first")

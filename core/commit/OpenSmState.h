@@ -55,6 +55,8 @@ struct OpenSmOptions
     QString partitionConfigFile = QStringLiteral("/etc/opensm/partitions.conf");  // -P
     QString guidRoutingOrderFile;                                                 // -X
     QString lftsFile;                                                             // lfts_file / -U
+    QString eventPluginName;                                                      // event_plugin_name (options file only)
+    QString eventPluginOptions;                                                   // event_plugin_options: Weft's intent
     QString rootGuidFile;                                                         // -a
     QString cnGuidFile;                                                           // -u
     QString logFile = QStringLiteral("/var/log/opensm.log");                      // log_file / -f

@@ -662,10 +662,13 @@ QStringList lftCoverageWarnings(const ForwardingTables &tables, const Fabric &fa
                 first << QString::number(lid);
         }
         if (missing)
-            warnings << QStringLiteral("%1 has no entry for %2 of the fabric's %3 LIDs (%4%5): OpenSM's file engine clears the "
-                                       "switch's table before loading, so they stay unrouted")
-                            .arg(name).arg(missing).arg(lids.size()).arg(first.join(QStringLiteral(", ")),
-                                                                         missing > 5 ? QStringLiteral(", ...") : QString());
+            warnings << QStringLiteral("%1 has no entry for %2 of the fabric's %3 LIDs (%4%5): OpenSM installs a switch's "
+                                       "table whole (its file engine clears it before loading), so they stay unrouted")
+                            .arg(name)
+                            .arg(missing)
+                            .arg(lids.size())
+                            .arg(first.join(QStringLiteral(", ")),
+                                 missing > 5 ? QStringLiteral(", ...") : QString());
     }
     return warnings;
 }

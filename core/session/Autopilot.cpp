@@ -161,12 +161,12 @@ bool Autopilot::setMode(RuleMode mode)
 {
     if (mode != RuleMode::DryRun) {
         const CommitTarget &target = m_session->commitTarget();
-        if (mode == RuleMode::Auto && target.lftsPath.isEmpty()) {
+        if (mode == RuleMode::Auto && target.routingFile().isEmpty()) {
             m_lastProblem = tr("Auto mode needs a commit target (Fabric ▸ Commit Target…).");
             Q_EMIT changed();
             return false;
         }
-        if (!target.lftsPath.isEmpty() && !m_lock) {
+        if (!target.routingFile().isEmpty() && !m_lock) {
             Result<std::unique_ptr<AdaptLock>> lock = AdaptLock::acquire(target);
             if (!lock) {
                 m_lastProblem = tr("The autopilot stays in dry run: %1").arg(lock.error().toString());

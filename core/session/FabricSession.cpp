@@ -273,7 +273,7 @@ void FabricSession::setCommitTarget(const CommitTarget &target)
 
 QString FabricSession::journalPath() const
 {
-    return m_target.lftsPath.isEmpty() ? QString() : defaultJournalPath(m_target.lftsPath);
+    return hasCommitTarget() ? defaultJournalPath(m_target.routingFile()) : QString();
 }
 
 CommitBackend FabricSession::fabricAccess() const
@@ -467,6 +467,8 @@ QString FabricSession::commitRefusal() const
         return tr("there is no plan to commit");
     if (m_committing)
         return tr("a commit is running");
+    if (!m_plan->refusal.isEmpty())
+        return m_plan->refusal;
     return staleReason();
 }
 
@@ -484,12 +486,30 @@ void FabricSession::replan()
     change.intent = tenancy;
     change.serviceLevels = m_proposal->proposed.serviceLevels;
     change.summary = m_origin.name;
+    // Weft's engine inside OpenSM routes an intent: the plan is the intent file, and its tables
+    // are what that engine computes from it (the preview's engine on this fabric), verified so
+    // after the commit. The partitions keep their service levels in partitions.conf too, as the
+    // preview made them.
+    std::optional<Project> intent;
+    if (m_target.pluginMode()) {
+        if (m_origin.intent) {
+            intent = *m_origin.intent;
+            intent->tenancy = tenancy;
+        } else {
+            plan->refusal = tr("the commit target routes with Weft's engine inside OpenSM, which installs an intent (a Routing "
+                               "Preview's engine with the partitions); %1 is not one. Commit it to a target with OpenSM's file "
+                               "engine, or preview an engine.")
+                                .arg(m_origin.name);
+        }
+    }
     if (!m_origin.whatIf.isEmpty())
         change.whatIf = m_origin.whatIf.describe(*m_fabric);
     plan->against = m_held;
     plan->fromTheFabric = m_live;
     plan->origin = m_origin.name;
     plan->commit = buildCommitPlan(m_fabric.get(), change, m_held);
+    if (intent)
+        plan->commit.intentFile = writeProject(*intent);
     const PartitionsState inForce = hasCommitTarget() && m_live ? partitionsOnTarget(m_target)
                                                                 : PartitionsState{m_baselinePartitions, std::nullopt, {}};
     plan->review = planCommitChange(*m_fabric, m_held, inForce, plan->commit);
@@ -524,6 +544,9 @@ bool FabricSession::startCommit(CommitPlan plan, bool acceptViolations, const QS
         return refuse(tr("a commit is running"));
     if (!hasCommitTarget())
         return refuse(tr("no commit target is configured (Fabric ▸ Commit Target…)"));
+    if (m_target.pluginMode() && plan.intentFile.isEmpty())
+        return refuse(tr("the commit target routes with Weft's engine inside OpenSM, which installs intents only; %1 is a plan of tables")
+                          .arg(origin));
     if (const std::optional<CommitJournalEntry> unfinished = unfinishedCommit())
         return refuse(tr("an unfinished commit is in the journal (%1, started %2): recover it first (Fabric ▸ Recover Unfinished Commit…)")
                           .arg(unfinished->planSummary, unfinished->time.toLocalTime().toString(Qt::ISODate)));
@@ -593,7 +616,7 @@ std::optional<CommitJournalEntry> FabricSession::unfinishedCommit() const
     const Result<std::vector<CommitJournalEntry>> entries = readJournal(journalPath());
     if (!entries)
         return std::nullopt;
-    return weft::unfinishedCommit(*entries, m_target.lftsPath);
+    return weft::unfinishedCommit(*entries, m_target.routingFile());
 }
 
 void FabricSession::adoptReadBack(const CommitReport &report)

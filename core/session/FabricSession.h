@@ -39,6 +39,7 @@
 #include "LiveState.h"
 #include "LocalAdapters.h"
 #include "Metrics.h"
+#include "ProjectFile.h"
 #include "ReconfigurationPlan.h"
 #include "RoutingProposal.h"
 #include "Tenancy.h"
@@ -71,6 +72,10 @@ struct ProposalOrigin
     // only as a pre-emptive plan, valid on the fabric as it is (CommitPlan::whatIf).
     WhatIf whatIf;
     bool followsWhatIf = false;  // stale when the studio's events change
+    // The intent the proposal routes (the Routing Preview's: its engine and the project's
+    // options; the tenancy is the plan's). A target with Weft's engine inside OpenSM
+    // (CommitTarget::pluginMode) installs a plan as its intent file, so only a plan with one.
+    std::optional<Project> intent;
 };
 
 // What a plan was made from; compared with the session's state to tell whether it still holds.
@@ -91,6 +96,7 @@ struct SessionPlan
     HeldTables against;          // what the fabric held as far as the session knew
     QString origin;              // ProposalOrigin::name
     bool fromTheFabric = false;  // the held tables were read from the fabric (else a file, or none)
+    QString refusal;             // why the commit target cannot take this plan; empty: it can
 };
 
 class FabricSession : public QObject
@@ -156,10 +162,11 @@ public:
     QString adapterText() const;  // "mlx5_0 port 1", "the first adapter"
     // The local adapters, or why there are none.
     static Result<std::vector<LocalAdapter>> localAdapters();
-    // The OpenSM the commits go to; an empty lftsPath: none (Approve writes plan files).
+    // The OpenSM the commits go to: its -U dump (the file engine) or its intent (Weft's engine
+    // inside it); neither: none (Approve writes plan files).
     void setCommitTarget(const CommitTarget &target);
     const CommitTarget &commitTarget() const { return m_target; }
-    bool hasCommitTarget() const { return !m_target.lftsPath.isEmpty(); }
+    bool hasCommitTarget() const { return !m_target.routingFile().isEmpty(); }
     // The target's journal (commits and the autopilot's records); empty without a target.
     QString journalPath() const;
     // The fabric access of a commit or recovery through the chosen adapter.

@@ -1,5 +1,7 @@
 #include "LiveRead.h"
 
+#include "IntentRouting.h"
+
 #include "LiveCommitBackend.h"
 #include "PKeyTables.h"
 #include "PartitionsConf.h"
@@ -61,7 +63,9 @@ Result<LiveState> readLiveState(const LiveOptions &givenOptions, const QString &
 
 CommitBackend liveAccess(const LiveOptions &options)
 {
-    return liveCommitBackend(options);
+    CommitBackend backend = liveCommitBackend(options);
+    backend.routeIntent = routeIntentFile;  // a plugin-mode target's tables, as OpenSM's engine routes its intent
+    return backend;
 }
 
 }  // namespace weft

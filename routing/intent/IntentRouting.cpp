@@ -1,9 +1,11 @@
 #include "IntentRouting.h"
 
+#include "CommitPlanning.h"
 #include "SlimUpdate.h"
 #include "TrafficModel.h"
 #include "Validation.h"
 
+#include <QFileInfo>
 #include <QJsonValue>
 
 #include <algorithm>
@@ -504,6 +506,41 @@ Result<IntentRouting> routeIntent(const Fabric &fabric, const Project &intent, c
         return result;
     }
     return Error{{}, 0, QStringLiteral("no engine routes this fabric: %1").arg(result.notes.join(QStringLiteral("; ")))};
+}
+
+Result<CommitPlan> planIntentCommit(const Fabric &fabric, const Project &intent, const QByteArray &intentFile,
+                                    const QString &intentName, const HeldTables &held, QStringList *missing)
+{
+    const BoundProject bound = bindProject(intent, fabric);
+    if (missing)
+        *missing = bound.missing;
+    Result<IntentRouting> routed = routeIntent(fabric, bound.project);
+    if (!routed)
+        return routed.error();
+    ChangeRequest change;
+    change.tables = std::make_shared<const ForwardingTables>(std::move(routed->routing.tables));
+    change.intent = intent.tenancy;
+    change.partitions = intent.tenancy.partitions;
+    change.partitionsFileName = intentName;
+    change.summary = QStringLiteral("intent %1: %2 switches routed by %3, %4 partition(s)")
+                         .arg(QFileInfo(intentName).fileName())
+                         .arg(fabric.switches().size())
+                         .arg(routed->method)
+                         .arg(intent.tenancy.partitions.size());
+    CommitPlan plan = buildCommitPlan(&fabric, change, held);
+    plan.intentFile = intentFile;
+    return plan;
+}
+
+Result<ForwardingTables> routeIntentFile(const Fabric &fabric, const QByteArray &intent, const QString &fileName)
+{
+    Result<Project> project = readProject(intent, fileName);
+    if (!project)
+        return project.error();
+    Result<IntentRouting> routed = routeIntent(fabric, bindProject(*project, fabric).project);
+    if (!routed)
+        return routed.error();
+    return std::move(routed->routing.tables);
 }
 
 Result<IntentRouting> routeIntentAfterChange(const Fabric &fabric, const Project &intent, const QString &intentDigest,

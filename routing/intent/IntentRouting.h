@@ -17,6 +17,7 @@
 //      topology without credit loops.
 // The first start, a repaired fabric (cables or switches back) and a changed intent take 3,
 // so a repaired fabric gets back exactly the intent's tables.
+#include "Commit.h"
 #include "Fabric.h"
 #include "ProjectFile.h"
 #include "RoutingEngine.h"
@@ -58,6 +59,19 @@ struct IntentRouting
 
 // The intent's own engine on the fabric (step 3 alone): `weft route --project`.
 Result<IntentRouting> routeIntent(const Fabric &fabric, const Project &intent, const RoutingOptions &options = {});
+
+// The commit of an intent (plugin mode): the tables are what OpenSM's engine computes from it for
+// `fabric` (routeIntent, the project bound to the fabric), the partitions the project's, and
+// `intentFile` the bytes written to OpenSM's event_plugin_options file. The service levels are
+// the engine's to answer (path_sl), so partitions.conf carries none. `missing`: the project's
+// GUIDs the fabric lacks, left out.
+Result<CommitPlan> planIntentCommit(const Fabric &fabric, const Project &intent, const QByteArray &intentFile,
+                                    const QString &intentName, const HeldTables &held, QStringList *missing = nullptr);
+
+// An intent file's bytes (a Weft project) routed on `fabric` as Weft's engine inside OpenSM
+// routes it at a first sweep: the tables a plugin-mode commit verifies the switches against
+// (CommitBackend::routeIntent). The project's GUIDs the fabric lacks are left out.
+Result<ForwardingTables> routeIntentFile(const Fabric &fabric, const QByteArray &intent, const QString &fileName);
 
 // The whole order. `installed` may be null (nothing installed yet), `intentDigest` names the
 // intent's content (a changed intent is routed afresh).

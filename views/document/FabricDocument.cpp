@@ -216,13 +216,18 @@ Status FabricDocument::importWeights(const QString &path)
     return Done{};
 }
 
-Status FabricDocument::saveProject(const QString &path) const
+Project FabricDocument::project() const
 {
     Project project = m_projectExtras;
     project.tenancy = m_tenancy;
     if (project.fabricSource.isEmpty())
         project.fabricSource = m_title;
-    const Status written = writeFileAtomically(path, writeProject(project));
+    return project;
+}
+
+Status FabricDocument::saveProject(const QString &path) const
+{
+    const Status written = writeFileAtomically(path, writeProject(project()));
     if (written)
         m_undoStack->setClean();
     return written;

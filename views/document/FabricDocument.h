@@ -74,6 +74,9 @@ public:
     // Reads a node weights file (readNodeWeights) and applies all of it as one undo step; the
     // weights of ports the file does not list are kept. Errors carry file and line.
     Status importWeights(const QString &path);
+    // The project as it would be saved: the opened project's engine and options, the tenancy
+    // as edited.
+    Project project() const;
     // Writes the project file atomically, keeping the previous one as .bak; marks the undo stack
     // clean on success.
     Status saveProject(const QString &path) const;

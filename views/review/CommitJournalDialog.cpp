@@ -84,12 +84,12 @@ void CommitJournalDialog::showDetails()
 
 std::optional<CommitJournalEntry> unfinishedCommitOn(const CommitTarget &target)
 {
-    if (target.lftsPath.isEmpty())
+    if (target.routingFile().isEmpty())
         return std::nullopt;
-    Result<std::vector<CommitJournalEntry>> entries = readJournal(defaultJournalPath(target.lftsPath));
+    Result<std::vector<CommitJournalEntry>> entries = readJournal(defaultJournalPath(target.routingFile()));
     if (!entries)
         return std::nullopt;
-    return unfinishedCommit(*entries, target.lftsPath);
+    return unfinishedCommit(*entries, target.routingFile());
 }
 
 QString unfinishedCommitText(const CommitJournalEntry &entry)
@@ -113,7 +113,7 @@ CommitRecoveryDialog::CommitRecoveryDialog(const CommitTarget &target, const Com
                                         "Verify: OpenSM reloads the files the commit wrote and Weft reads the fabric back; if it "
                                         "holds that plan the commit is finished, else the backups go back and are verified.\n"
                                         "Roll back: the backups go back at once and are verified.")
-                                         .arg(target.lftsPath, target.partitionsPath),
+                                         .arg(target.routingFile(), target.partitionsPath),
                                this);
     message->setObjectName(QStringLiteral("unfinishedCommitMessage"));
     message->setWordWrap(true);
@@ -163,7 +163,7 @@ void CommitRecoveryDialog::run(bool byRollback)
     QPointer<CommitRecoveryDialog> self(this);
     QtConcurrent::run([target = m_target, backend = m_backend, self, byRollback] {
         CommitOptions options;
-        options.journalPath = defaultJournalPath(target.lftsPath);
+        options.journalPath = defaultJournalPath(target.routingFile());
         options.recoverByRollback = byRollback;
         options.recoveredBy = QStringLiteral("the desk");
         options.progress = [self](const QString &line) {

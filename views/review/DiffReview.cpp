@@ -34,6 +34,7 @@ namespace weft {
 namespace {
 
 const QString kLftsKey = QStringLiteral("commit/lftsPath");
+const QString kIntentKey = QStringLiteral("commit/intentPath");
 const QString kPartitionsKey = QStringLiteral("commit/partitionsPath");
 const QString kPidKey = QStringLiteral("commit/pidFile");
 const QString kLogKey = QStringLiteral("commit/logPath");
@@ -55,15 +56,20 @@ CommitTarget configuredCommitTarget()
     QSettings settings;
     CommitTarget target;
     target.lftsPath = settings.value(kLftsKey).toString();
+    target.intentPath = settings.value(kIntentKey).toString();
     target.partitionsPath = settings.value(kPartitionsKey).toString();
     target.pidFile = settings.value(kPidKey).toString();
     target.logPath = settings.value(kLogKey).toString();
     target.optionsPath = settings.value(kOptionsKey).toString();
     const QString lab = qEnvironmentVariable("WEFT_LAB_DIR");
-    if (target.lftsPath.isEmpty() && !lab.isEmpty()) {
-        // Under `weft lab --gui` the lab's OpenSM is the target unless the operator chose another.
+    if (target.routingFile().isEmpty() && !lab.isEmpty()) {
+        // Under `weft lab --gui` the lab's OpenSM is the target unless the operator chose another:
+        // Weft's engine inside it routes the lab's intent, or (--file-engine) it loads the dump.
         const QDir dir(lab);
-        target.lftsPath = dir.filePath(QStringLiteral("opensm.lfts"));
+        if (QFileInfo::exists(dir.filePath(QStringLiteral("weft-intent.json"))))
+            target.intentPath = dir.filePath(QStringLiteral("weft-intent.json"));
+        else
+            target.lftsPath = dir.filePath(QStringLiteral("opensm.lfts"));
         target.partitionsPath = dir.filePath(QStringLiteral("partitions.conf"));
         target.pidFile = dir.filePath(QStringLiteral("opensm.pid"));
         target.logPath = qEnvironmentVariable("WEFT_LAB_OPENSM_LOG");
@@ -76,6 +82,7 @@ void saveCommitTarget(const CommitTarget &target)
 {
     QSettings settings;
     settings.setValue(kLftsKey, target.lftsPath);
+    settings.setValue(kIntentKey, target.intentPath);
     settings.setValue(kPartitionsKey, target.partitionsPath);
     settings.setValue(kPidKey, target.pidFile);
     settings.setValue(kLogKey, target.logPath);
@@ -369,11 +376,15 @@ void DiffReview::updateTargetLabel()
 {
     const FabricSession *s = session();
     const CommitTarget target = s ? s->commitTarget() : configuredCommitTarget();
-    m_target->setText(target.lftsPath.isEmpty()
-                          ? tr("No commit target: Approve writes the plan files.")
-                          : tr("Commit target: %1 and %2, through %3")
-                                .arg(QDir::toNativeSeparators(target.lftsPath), QDir::toNativeSeparators(target.partitionsPath),
-                                     s ? s->adapterText() : tr("the first adapter")));
+    const QString through = s ? s->adapterText() : tr("the first adapter");
+    if (target.routingFile().isEmpty())
+        m_target->setText(tr("No commit target: Approve writes the plan files."));
+    else if (target.pluginMode())
+        m_target->setText(tr("Commit target: Weft's engine inside OpenSM, intent %1 and %2, through %3")
+                              .arg(QDir::toNativeSeparators(target.intentPath), QDir::toNativeSeparators(target.partitionsPath), through));
+    else
+        m_target->setText(tr("Commit target: %1 and %2, through %3")
+                              .arg(QDir::toNativeSeparators(target.lftsPath), QDir::toNativeSeparators(target.partitionsPath), through));
 }
 
 bool DiffReview::writePlanFiles(const QString &directory, QString *error)
@@ -414,7 +425,7 @@ void DiffReview::approve()
         return;
     }
     const CommitTarget target = s->commitTarget();
-    if (target.lftsPath.isEmpty()) {
+    if (target.routingFile().isEmpty()) {
         QSettings settings;
         const QString directory = QFileDialog::getExistingDirectory(this, tr("Write the Plan Files To"), settings.value(kPlanDirKey).toString());
         if (directory.isEmpty())
@@ -432,7 +443,7 @@ void DiffReview::approve()
         return;
     }
     const QString question = tr("Install this plan on the fabric now?\n\n%1\n\nOpenSM reloads %2 and %3; Weft reads the tables back and rolls back on a mismatch.")
-                                 .arg(summaryText(), target.lftsPath, target.partitionsPath);
+                                 .arg(summaryText(), target.routingFile(), target.partitionsPath);
     const bool accepted = !m_violations.isEmpty() && m_acceptViolations->isChecked();
     const QString acceptedText = accepted ? QStringLiteral("\n\n") + tr("You accept %n isolation violation(s):", nullptr, int(m_violations.size()))
             + QLatin1Char('\n') + m_violations.mid(0, 10).join(QLatin1Char('\n'))
@@ -453,13 +464,20 @@ void DiffReview::editCommitTarget()
     QDialog dialog(this);
     dialog.setWindowTitle(tr("Commit Target"));
     auto *lfts = new QLineEdit(target.lftsPath, &dialog);
+    auto *intent = new QLineEdit(target.intentPath, &dialog);
     auto *partitions = new QLineEdit(target.partitionsPath, &dialog);
     auto *pid = new QLineEdit(target.pidFile, &dialog);
     auto *log = new QLineEdit(target.logPath, &dialog);
     auto *options = new QLineEdit(target.optionsPath, &dialog);
     auto *form = new QFormLayout(&dialog);
-    form->addRow(new QLabel(tr("The files of an OpenSM started with -R file -U LFTS -P PARTITIONS. Leave the first empty to write plan files instead."), &dialog));
-    form->addRow(tr("LFT dump (-U):"), lfts);
+    auto *help = new QLabel(tr("The files of an OpenSM routing with Weft's engine inside it (event_plugin_name weftosm, "
+                               "routing_engine weft): its intent (event_plugin_options) and -P PARTITIONS; or of one started "
+                               "with -R file -U LFTS -P PARTITIONS. Leave the intent and the dump empty to write plan files instead."),
+                            &dialog);
+    help->setWordWrap(true);
+    form->addRow(help);
+    form->addRow(tr("Intent (event_plugin_options):"), intent);
+    form->addRow(tr("LFT dump (-U, the file engine):"), lfts);
     form->addRow(tr("partitions.conf (-P):"), partitions);
     form->addRow(tr("OpenSM pid file:"), pid);
     form->addRow(tr("OpenSM log (optional):"), log);
@@ -471,7 +489,8 @@ void DiffReview::editCommitTarget()
     if (dialog.exec() != QDialog::Accepted)
         return;
     CommitTarget edited;
-    edited.lftsPath = lfts->text().trimmed();
+    edited.intentPath = intent->text().trimmed();
+    edited.lftsPath = edited.intentPath.isEmpty() ? lfts->text().trimmed() : QString();
     edited.partitionsPath = partitions->text().trimmed();
     edited.pidFile = pid->text().trimmed();
     edited.logPath = log->text().trimmed();

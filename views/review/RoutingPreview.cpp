@@ -339,6 +339,9 @@ void RoutingPreview::finish(const std::shared_ptr<Result<PreviewResult>> &outcom
     // Shown when the session announces it, like a proposal from anywhere else.
     ProposalOrigin origin;
     origin.name = tr("Routing Preview: %1").arg(m_runEngine);
+    origin.intent = m_document->project();  // its tenancy is the plan's, set by the session
+    origin.intent->tenancy = {};
+    origin.intent->routingEngine = m_runEngine;
     m_document->session()->setProposal(std::move(*outcome).value(), std::move(origin));
     Q_EMIT finished(true);
 }

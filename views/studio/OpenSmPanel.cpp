@@ -143,7 +143,7 @@ void OpenSmPanel::setSession(FabricSession *session)
 {
     m_session = session;
     connect(m_session, &FabricSession::changed, this, [this](DocumentChanges what) {
-        if ((what & DocumentChange::Session) && m_session->commitTarget().lftsPath != m_target.lftsPath)
+        if ((what & DocumentChange::Session) && m_session->commitTarget().routingFile() != m_target.routingFile())
             refresh();
     });
     refresh();
@@ -159,7 +159,7 @@ void OpenSmPanel::refresh()
     m_error->clear();
     m_error->hide();
 
-    if (m_target.lftsPath.isEmpty() && m_target.pidFile.isEmpty()) {
+    if (m_target.routingFile().isEmpty() && m_target.pidFile.isEmpty()) {
         m_summary->setText(tr("No commit target is configured: choose one in the Diff Review (Commit Target…), "
                               "or run the desk under `weft lab --gui`."));
         m_choose->setEnabled(true);
