@@ -11,6 +11,7 @@
 #include <QJsonObject>
 #include "WeftRunner.h"
 
+#include <QRegularExpression>
 #include <QtTest>
 
 using namespace weft;
@@ -198,6 +199,43 @@ private Q_SLOTS:
         const Result<ForwardingTables> tables = readLftDump(r.out, QStringLiteral("stdout"), &m_fabric);
         QVERIFY2(tables.ok(), tables.ok() ? "" : qPrintable(tables.error().toString()));
         QVERIFY(r.err.contains("engine: ftree"));
+    }
+
+    // `weft route --project`: the demo project (pftree, four tenants) routed as the engine inside
+    // OpenSM routes it; the routing step's time beside the summary; service levels written
+    // beside a file, never beside a device such as /dev/null.
+    void projectRoutesWithItsTimeAndServiceLevels()
+    {
+        const QString demo = path("project.topo");
+        QCOMPARE(runWeft({QStringLiteral("gen"), QStringLiteral("--radix"), QStringLiteral("12"), QStringLiteral("--levels"),
+                          QStringLiteral("2"), QStringLiteral("-o"), demo})
+                     .exitCode,
+                 0);
+        const QString project = QFINDTESTDATA("../resources/demo/project.weft");
+        const QString lfts = path("project.lfts");
+        Run r = runWeft({QStringLiteral("route"), QStringLiteral("--project"), project, QStringLiteral("--topology"), demo,
+                         QStringLiteral("--out"), lfts});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        static const QRegularExpression time(QStringLiteral("^routing time: \\d+\\.\\d{3} s$"), QRegularExpression::MultilineOption);
+        QVERIFY2(time.match(QString::fromUtf8(r.out)).hasMatch(), r.out.constData());
+        QVERIFY2(r.out.contains("(written to " + lfts.toUtf8() + ".sl)"), r.out.constData());
+        QVERIFY(QFile::exists(lfts + QStringLiteral(".sl")));
+
+        const QString device = QStringLiteral("/dev/null");
+        const bool strayBefore = QFile::exists(device + QStringLiteral(".sl"));
+        r = runWeft({QStringLiteral("route"), QStringLiteral("--project"), project, QStringLiteral("--topology"), demo,
+                     QStringLiteral("--out"), device});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(!r.out.contains("written to /dev/null.sl"), r.out.constData());
+        if (!strayBefore)
+            QVERIFY(!QFile::exists(device + QStringLiteral(".sl")));
+
+        // To stdout: the dump alone there, the summary and the time on stderr.
+        r = runWeft({QStringLiteral("route"), QStringLiteral("--project"), project, QStringLiteral("--topology"), demo,
+                     QStringLiteral("--out"), QStringLiteral("-")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(!r.out.contains("routing time"));
+        QVERIFY2(time.match(QString::fromUtf8(r.err)).hasMatch(), r.err.constData());
     }
 
     // The demo project as a new user previews it: ftree breaks the tenants' policies, pftree

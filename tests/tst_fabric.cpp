@@ -6,6 +6,10 @@
 
 #include <QtTest>
 
+#include <sys/stat.h>
+
+#include <thread>
+
 using namespace weft;
 
 namespace {
@@ -190,6 +194,34 @@ private Q_SLOTS:
         QVERIFY(now.open(QIODevice::ReadOnly) && backup.open(QIODevice::ReadOnly));
         QCOMPARE(now.readAll(), QByteArray("second\n"));
         QCOMPARE(backup.readAll(), QByteArray("first\n"));
+    }
+
+    // A pipe (as /dev/null or /dev/stdout) is written into, never replaced by a renamed file, and
+    // gets no backup; a directory is refused.
+    void atomicWriteIntoAPipe()
+    {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("pipe"));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        QByteArray read;
+        std::thread reader([&] {
+            QFile in(fifo);
+            if (in.open(QIODevice::ReadOnly))
+                read = in.readAll();
+        });
+        const Status written = writeFileAtomically(fifo, "through the pipe\n");
+        reader.join();
+        QVERIFY2(written.ok(), written.ok() ? "" : qPrintable(written.error().toString()));
+        QCOMPARE(read, QByteArray("through the pipe\n"));
+        struct stat after
+        {
+        };
+        QCOMPARE(::stat(QFile::encodeName(fifo).constData(), &after), 0);
+        QVERIFY(S_ISFIFO(after.st_mode));
+        QVERIFY(!QFile::exists(backupPath(fifo)));
+        const Status refused = writeFileAtomically(dir.path(), "x");
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error().toString().contains(QLatin1String("directory")), qPrintable(refused.error().toString()));
     }
 
     // The undo of a write: the backup goes back in place and stays a backup.

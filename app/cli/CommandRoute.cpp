@@ -11,6 +11,9 @@
 #include "TrafficModel.h"
 
 #include <QElapsedTimer>
+#include <QFile>
+
+#include <sys/stat.h>
 
 namespace weft::cli {
 
@@ -34,7 +37,13 @@ int writeRouting(const QCommandLineParser &parser, const Fabric &fabric, const R
         return kExitFailure;
     }
     QString slPath;
-    if (!routing.serviceLevels.empty() && !toStdout) {
+    // Beside a regular file only: not beside stdout or a device such as /dev/null (which
+    // QFileInfo counts as a file).
+    struct stat outStat
+    {
+    };
+    const bool regularFile = ::stat(QFile::encodeName(outPath).constData(), &outStat) == 0 && S_ISREG(outStat.st_mode);
+    if (!routing.serviceLevels.empty() && !toStdout && regularFile) {
         slPath = outPath + QStringLiteral(".sl");
         const Status slWritten = writeOutput(slPath, writeServiceLevels(routing.serviceLevels));
         if (!slWritten) {
@@ -104,8 +113,9 @@ int routeProject(const QCommandLineParser &parser)
     const Result<IntentRouting> routed = routeIntent(fabric, bound.project);
     if (!routed)
         return reportBadInput(kCommand, routed.error());
-    // The part Weft's engine does inside OpenSM at a first sweep (with its checks of the walks).
-    out() << "routing time: " << QString::number(double(clock.nsecsElapsed()) / 1e9, 'f', 3) << " s" << Qt::endl;
+    // The part Weft's engine does inside OpenSM at a first sweep (with its checks of the walks),
+    // beside the summary (stderr when the tables go to stdout).
+    (parser.value(QStringLiteral("out")) == QLatin1String("-") ? err() : out()) << "routing time: " << QString::number(double(clock.nsecsElapsed()) / 1e9, 'f', 3) << " s" << Qt::endl;
     for (const QString &note : routed->notes)
         err() << "weft route: passed over " << note << Qt::endl;
     return writeRouting(parser, fabric, routed->routing, routed->method);

@@ -86,6 +86,21 @@ Status writeFileAtomically(const QString &path, const QByteArray &data, bool kee
 
 Status writeFileAtomically(const QString &path, const std::function<bool(QIODevice &)> &write, bool keepBackup)
 {
+    // A device, a pipe or a socket (/dev/null, /dev/stdout, a FIFO) is written into, never
+    // replaced: renaming a file over it would put a plain file where the device was.
+    struct stat existing
+    {
+    };
+    if (::stat(QFile::encodeName(path).constData(), &existing) == 0 && !S_ISREG(existing.st_mode)) {
+        if (S_ISDIR(existing.st_mode))
+            return Error{path, 0, QStringLiteral("cannot write: it is a directory")};
+        QFile device(path);
+        if (!device.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
+            return Error{path, 0, QStringLiteral("cannot write: %1").arg(device.errorString())};
+        if (!write(device) || !device.flush())
+            return Error{path, 0, QStringLiteral("cannot write: %1").arg(device.errorString())};
+        return Done{};
+    }
     const FileOwnership replaced = FileOwnership::of(path);
     if (keepBackup && QFileInfo::exists(path) && !linkBackup(path)) {
         // Copied a piece at a time: the file replaced may be large.
