@@ -340,7 +340,9 @@ Result<ForwardingTables> repairUpDown(const Fabric &fabric, const ForwardingTabl
         return found == bitsOf.end() ? none : found->second;
     };
     // Per switch and port: the partitions whose destinations the port leads to, and how many
-    // destinations it leads to; kept up to date as entries move.
+    // destinations it leads to. A moved entry is added to its new port; the port it left keeps
+    // counting it (most often a cable that is gone), which can only make a port look more used
+    // and more shared than it is, never less.
     std::vector<std::vector<Bits>> carried(switches.size());
     std::vector<std::vector<int>> uses(switches.size());
     for (std::size_t t = 0; t < switches.size(); ++t) {
