@@ -358,6 +358,34 @@ private Q_SLOTS:
         QCOMPARE(o.value(QStringLiteral("seconds_all")).toArray().size(), 2);
     }
 
+    // The plugin's engine called as OpenSM calls it, without OpenSM: the first routing (ftree,
+    // every block written), then a leaf uplink lost and repaired with a few blocks.
+    void benchSmEngineOnly()
+    {
+        const Run r = runWeft({QStringLiteral("bench"), QStringLiteral("sm"), QStringLiteral("--engine-only"), QStringLiteral("--radix"),
+                               QStringLiteral("8"), QStringLiteral("--levels"), QStringLiteral("3"), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = json(r.out);
+        QCOMPARE(o.value(QStringLiteral("engine_routed_by")).toString(), QStringLiteral("ftree"));
+        QCOMPARE(o.value(QStringLiteral("engine_repaired_by")).toString(), QStringLiteral("repair"));
+        QVERIFY(o.value(QStringLiteral("engine_route_seconds")).toDouble() > 0);
+        QVERIFY(o.value(QStringLiteral("engine_repair_seconds")).toDouble() > 0);
+        const double first = o.value(QStringLiteral("engine_route_smps")).toDouble();
+        const double repair = o.value(QStringLiteral("engine_repair_smps")).toDouble();
+        QVERIFY2(repair > 0 && repair < first / 2, qPrintable(QStringLiteral("%1 of %2").arg(repair).arg(first)));
+        const Run mixed = runWeft({QStringLiteral("bench"), QStringLiteral("sm"), QStringLiteral("--intent"), QStringLiteral("x.weft"),
+                                   QStringLiteral("--radix"), QStringLiteral("8")});
+        QCOMPARE(mixed.exitCode, 2);
+        QVERIFY2(mixed.err.contains("--intent and --tenants go with --engine-only"), mixed.err.constData());
+        // pftree with tenants, as OpenSM would run it.
+        const Run tenants = runWeft({QStringLiteral("bench"), QStringLiteral("sm"), QStringLiteral("--engine-only"), QStringLiteral("--tenants"),
+                                     QStringLiteral("4"), QStringLiteral("--radix"), QStringLiteral("8"), QStringLiteral("--levels"), QStringLiteral("3"),
+                                     QStringLiteral("--json")});
+        QVERIFY2(tenants.exitCode == 0, tenants.err.constData());
+        QCOMPARE(json(tenants.out).value(QStringLiteral("engine_routed_by")).toString(), QStringLiteral("pftree"));
+        QCOMPARE(json(tenants.out).value(QStringLiteral("engine_repaired_by")).toString(), QStringLiteral("repair"));
+    }
+
     // Every stage of the scale table, on a small tree: each in its own process, each with its
     // own peak memory, the files one stage writes read by the next; a stage that cannot run
     // says why and the table says it is not within its limits.

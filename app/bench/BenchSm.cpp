@@ -1,7 +1,9 @@
 // weft bench sm: OpenSM's own sweep with Weft's engine inside it (libweftosm.so) beside the same
 // sweep with OpenSM's ftree, on the same generated fat-tree in ibsim, a fresh simulator each;
 // then, in each, one leaf uplink unlinked: the time from the Unlink to repaired tables, and the
-// LFT blocks (SMPs) the repair changed, read by dump_lfts before and after.
+// LFT blocks (SMPs) the repair changed, read by dump_lfts before and after. With --engine-only:
+// no simulator and no OpenSM, the plugin's engine called in-process on the subnet OpenSM would
+// hold, for its own time and memory at sizes ibsim cannot hold (the LID limit).
 
 #include "BenchHarness.h"
 #include "BenchSm.h"
@@ -13,13 +15,18 @@
 #include "SafeFile.h"
 #include "SimulatedFabric.h"
 #include "TopologyFile.h"
+#include "WeftOsmEngine.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTime>
+
+#include <chrono>
+#include <cstring>
 
 namespace weft::cli {
 
@@ -134,6 +141,224 @@ Result<SmRun> runSm(const GeneratedFabric &generated, const QString &engine, con
     return run;
 }
 
+// The subnet as OpenSM holds it after its sweep, for the engine's entry point: every node, port,
+// cable and LID of the fabric, the switches' tables as OpenSM believes they are (none at first).
+struct HeldSubnet
+{
+    std::vector<weft_osm_node> nodes;
+    std::vector<std::vector<weft_osm_port>> ports;
+    std::vector<std::vector<std::uint8_t>> held, fresh;
+    weft_osm_subnet view{};
+
+    explicit HeldSubnet(const Fabric &fabric)
+    {
+        Lid maxLid = 0;
+        for (const Port &port : fabric.ports())
+            if (port.present && port.lid)
+                maxLid = std::max<Lid>(maxLid, Lid(port.lid + (1 << port.lmc) - 1));
+        const std::uint32_t lftSize = (std::uint32_t(maxLid) / 64 + 1) * 64;
+        const std::size_t count = fabric.nodes().size();
+        nodes.resize(count);
+        ports.resize(count);
+        held.resize(count);
+        fresh.resize(count);
+        for (NodeIndex n = 0; n < NodeIndex(count); ++n) {
+            const Node &node = fabric.node(n);
+            weft_osm_node &w = nodes[std::size_t(n)];
+            w.guid = node.guid;
+            w.system_guid = node.systemImageGuid;
+            w.type = node.type == NodeType::Switch ? 2 : node.type == NodeType::Router ? 3
+                                                                                       : 1;
+            w.port_count = node.portCount;
+            const QByteArray description = node.description.toUtf8().left(64);
+            std::memcpy(w.description, description.constData(), std::size_t(description.size()));
+            std::vector<weft_osm_port> &slots = ports[std::size_t(n)];
+            slots.assign(std::size_t(node.portCount) + 1, weft_osm_port{});
+            for (int p = 0; p <= node.portCount; ++p) {
+                const Port &port = fabric.port(fabric.portOf(n, p));
+                if (!port.present)
+                    continue;
+                weft_osm_port &slot = slots[std::size_t(p)];
+                slot.present = 1;
+                slot.state = port.remote != kNoIndex || p == 0 ? 4 : 1;
+                slot.lmc = port.lmc;
+                slot.lid = port.lid;
+                slot.guid = port.guid;
+                if (port.remote != kNoIndex) {
+                    slot.remote_node = fabric.node(fabric.port(port.remote).node).guid;
+                    slot.remote_port = fabric.port(port.remote).number;
+                }
+            }
+            w.ports = slots.data();
+            if (w.type == 2) {
+                held[std::size_t(n)].assign(lftSize, kNoRoute);
+                fresh[std::size_t(n)].assign(lftSize, kNoRoute);
+                w.held_lft = held[std::size_t(n)].data();
+                w.new_lft = fresh[std::size_t(n)].data();
+                w.lft_size = lftSize;
+            }
+        }
+        view.nodes = nodes.data();
+        view.node_count = std::uint32_t(count);
+    }
+
+    // What OpenSM does once the new tables are sent: they are what the switches hold. Returns the
+    // LFT blocks that changed (one SMP each).
+    long long install()
+    {
+        long long blocks = 0;
+        for (std::size_t n = 0; n < nodes.size(); ++n) {
+            std::vector<std::uint8_t> &was = held[n];
+            const std::vector<std::uint8_t> &now = fresh[n];
+            for (std::size_t b = 0; b < was.size(); b += 64)
+                if (std::memcmp(&was[b], &now[b], 64) != 0)
+                    ++blocks;
+            was = now;
+        }
+        return blocks;
+    }
+
+    // A cable unplugged: both ends down, no remote.
+    void unlink(Guid node, int port)
+    {
+        for (std::size_t n = 0; n < nodes.size(); ++n) {
+            if (nodes[n].guid != node)
+                continue;
+            weft_osm_port &end = ports[n][std::size_t(port)];
+            for (std::size_t m = 0; m < nodes.size(); ++m)
+                if (nodes[m].guid == end.remote_node) {
+                    weft_osm_port &other = ports[m][end.remote_port];
+                    other.state = 1;
+                    other.remote_node = 0;
+                    other.remote_port = 0;
+                }
+            end.state = 1;
+            end.remote_node = 0;
+            end.remote_port = 0;
+        }
+    }
+};
+
+// Peak resident memory since the last reset, in MB (Linux: VmHWM, reset through clear_refs).
+double peakResidentMb(bool reset)
+{
+    if (reset) {
+        QFile refs(QStringLiteral("/proc/self/clear_refs"));
+        if (refs.open(QIODevice::WriteOnly))
+            refs.write("5");
+    }
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : status.readAll().split('\n'))
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').front().toDouble() / 1024.0;
+    return -1;
+}
+
+struct EngineLog
+{
+    QStringList errors;
+    QString method;  // from "routed ... by METHOD in N ms"
+};
+
+void collectEngineLog(void *context, int level, const char *message)
+{
+    auto *log = static_cast<EngineLog *>(context);
+    const QString text = QString::fromUtf8(message);
+    if (level == WEFT_OSM_LOG_ERROR)
+        log->errors << text;
+    static const QRegularExpression by(QStringLiteral("^routed .* by (\\S+) in "));
+    if (const QRegularExpressionMatch m = by.match(text); m.hasMatch())
+        log->method = m.captured(1);
+}
+
+// The plugin's engine called as OpenSM calls it, in this process, on the subnet OpenSM would hold:
+// the first routing, then one cable unlinked and routed again.
+int engineOnly(Benchmark &bench, const GeneratedFabric &generated, const QString &uplinkNode, int uplinkPort)
+{
+    QTemporaryDir dir;
+    if (!dir.isValid())
+        return bench.fail(QStringLiteral("cannot create a temporary directory"));
+    QString intent = bench.value(QStringLiteral("intent"));
+    if (intent.isEmpty()) {
+        // ftree; with --tenants N, pftree and N tenants of consecutive hosts, phy-isolated and on
+        // lanes of their own in turn.
+        intent = dir.filePath(QStringLiteral("intent.weft"));
+        Project project;
+        project.routingEngine = QStringLiteral("ftree");
+        const int tenants = bench.value(QStringLiteral("tenants")).toInt();
+        if (tenants > 0) {
+            const Fabric &f = generated.fabric;
+            project.routingEngine = QStringLiteral("pftree");
+            const std::size_t per = generated.hosts.size() / std::size_t(tenants);
+            for (int k = 0; k < tenants; ++k) {
+                Partition tenant;
+                tenant.name = QStringLiteral("tenant%1").arg(k);
+                tenant.pkey = std::uint16_t(0x10 + k);
+                tenant.policy = k % 2 == 0 ? IsolationPolicy::Physical : IsolationPolicy::VirtualLane;
+                for (std::size_t h = std::size_t(k) * per; h < std::size_t(k + 1) * per; ++h)
+                    tenant.members.push_back({PartitionMember::Kind::PortGuid, f.port(f.portOf(generated.hosts[h], 1)).guid, Membership::Full, true});
+                project.tenancy.partitions.push_back(std::move(tenant));
+            }
+        }
+        if (Status s = writeFileAtomically(intent, writeProject(project), false); !s)
+            return bench.fail(s.error());
+    } else if (bench.isSet(QStringLiteral("tenants"))) {
+        return bench.fail(QStringLiteral("--tenants makes an intent: not with --intent"));
+    }
+    const Fabric &fabric = generated.fabric;
+    HeldSubnet subnet(fabric);
+    EngineLog log;
+    weft_osm_engine *engine = weft_osm_create(intent.toUtf8().constData(), collectEngineLog, &log);
+    if (!engine)
+        return bench.fail(QStringLiteral("the engine was not created: %1").arg(log.errors.join(QStringLiteral("; "))));
+    auto route = [&](double *seconds, double *peakMb) -> Status {
+        peakResidentMb(true);
+        const double before = peakResidentMb(false);
+        const auto start = std::chrono::steady_clock::now();
+        const int status = weft_osm_route(engine, &subnet.view);
+        *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        *peakMb = peakResidentMb(false) - before;
+        if (status != 0 || !log.errors.isEmpty())
+            return Error{intent, 0, QStringLiteral("the engine failed: %1").arg(log.errors.join(QStringLiteral("; ")))};
+        return Done{};
+    };
+    double firstSeconds = 0, firstMb = 0, repairSeconds = 0, repairMb = 0;
+    Status first = route(&firstSeconds, &firstMb);
+    const QString firstMethod = log.method;
+    const long long firstBlocks = subnet.install();
+    Status repaired = first;
+    if (first) {
+        subnet.unlink(fabric.node(fabric.nodeByName(uplinkNode)).guid, uplinkPort);
+        repaired = route(&repairSeconds, &repairMb);
+    }
+    weft_osm_destroy(engine);
+    if (!repaired)
+        return bench.fail(repaired.error());
+    const long long repairBlocks = subnet.install();
+    QJsonObject json{{QStringLiteral("benchmark"), QStringLiteral("sm-engine")},
+                     {QStringLiteral("fabric"), generated.summary},
+                     {QStringLiteral("intent"), QFileInfo(intent).fileName()},
+                     {QStringLiteral("tenants"), bench.value(QStringLiteral("tenants")).toInt()},
+                     {QStringLiteral("engine_route_seconds"), firstSeconds},
+                     {QStringLiteral("engine_route_peak_mb"), firstMb},
+                     {QStringLiteral("engine_routed_by"), firstMethod},
+                     {QStringLiteral("engine_route_smps"), double(firstBlocks)},
+                     {QStringLiteral("unlinked"), QStringLiteral("%1[%2]").arg(uplinkNode).arg(uplinkPort)},
+                     {QStringLiteral("engine_repair_seconds"), repairSeconds},
+                     {QStringLiteral("engine_repair_peak_mb"), repairMb},
+                     {QStringLiteral("engine_repaired_by"), log.method},
+                     {QStringLiteral("engine_repair_smps"), double(repairBlocks)}};
+    return bench.report(json, [&](QTextStream &o) {
+        o << "sm --engine-only: " << generated.summary << ", intent " << QFileInfo(intent).fileName() << "\n"
+          << "  first routing (as OpenSM calls the plugin, without OpenSM): " << QString::number(firstSeconds, 'f', 2) << " s by "
+          << firstMethod << ", " << QString::number(firstMb, 'f', 0) << " MB more at its peak, " << firstBlocks << " LFT blocks\n"
+          << "  " << uplinkNode << "[" << uplinkPort << "] unlinked, routed again: " << QString::number(repairSeconds, 'f', 2) << " s by "
+          << log.method << ", " << QString::number(repairMb, 'f', 0) << " MB more at its peak, " << repairBlocks << " LFT blocks changed\n";
+    });
+}
+
 }  // namespace
 
 int benchSm(const QStringList &args)
@@ -146,6 +371,12 @@ int benchSm(const QStringList &args)
                                                          "blocks (one SMP each) that changed, read by dump_lfts before and after."));
     bench.addTreeOptions();
     bench.parser().addOption({QStringLiteral("opensm-engine"), QStringLiteral("OpenSM's engine to compare with (default ftree)."), QStringLiteral("ENGINE"), QStringLiteral("ftree")});
+    bench.parser().addOption({QStringLiteral("engine-only"), QStringLiteral("No simulator and no OpenSM: the plugin's engine called in this process as OpenSM calls it, on the\n"
+                                                                            "subnet OpenSM would hold (the first routing, then the same Unlink): its time and peak memory.")});
+    bench.parser().addOption({QStringLiteral("intent"), QStringLiteral("With --engine-only: the intent (a Weft project; default: ftree)."), QStringLiteral("FILE")});
+    bench.parser().addOption({QStringLiteral("tenants"), QStringLiteral("With --engine-only: the intent is pftree with N tenants of consecutive hosts, phy-isolated and\n"
+                                                                        "on lanes in turn."),
+                              QStringLiteral("N")});
     if (const std::optional<int> exitCode = bench.parse(args))
         return *exitCode;
     Result<GeneratedFabric> generated = bench.generateTree();
@@ -153,7 +384,8 @@ int benchSm(const QStringList &args)
         return bench.fail(generated.error());
     const Fabric &fabric = generated->fabric;
     // The last leaf's first uplink, as ibsim's console names a port.
-    QString uplink;
+    QString uplink, uplinkNode;
+    int uplinkPort = 0;
     for (NodeIndex s : fabric.switches())
         for (int p = 1; p <= fabric.node(s).portCount && uplink.isEmpty(); ++p) {
             const Port &port = fabric.port(fabric.portOf(s, p));
@@ -162,11 +394,18 @@ int benchSm(const QStringList &args)
             const NodeIndex peer = fabric.port(port.remote).node;
             if (fabric.node(peer).type == NodeType::Switch
                 && generated->nodeLevel[std::size_t(peer)] < generated->nodeLevel[std::size_t(s)]
-                && generated->nodeLevel[std::size_t(s)] == int(generated->switchesPerLevel.size()) - 1)
+                && generated->nodeLevel[std::size_t(s)] == int(generated->switchesPerLevel.size()) - 1) {
                 uplink = QStringLiteral("\"%1\"[%2]").arg(fabric.node(s).name).arg(p);
+                uplinkNode = fabric.node(s).name;
+                uplinkPort = p;
+            }
         }
     if (uplink.isEmpty())
         return bench.fail(QStringLiteral("the tree has no leaf uplink"));
+    if (bench.isSet(QStringLiteral("engine-only")))
+        return engineOnly(bench, *generated, uplinkNode, uplinkPort);
+    if (bench.isSet(QStringLiteral("intent")) || bench.isSet(QStringLiteral("tenants")))
+        return bench.fail(QStringLiteral("--intent and --tenants go with --engine-only"));
     const QString openSmEngine = bench.value(QStringLiteral("opensm-engine"));
     err() << "OpenSM with Weft's engine (the plugin) under ibsim: " << generated->summary << " (this takes minutes)..." << Qt::endl;
     Result<SmRun> weft = runSm(*generated, QStringLiteral("weft"), uplink);

@@ -1154,24 +1154,42 @@ void copyRowsToTables(const std::uint8_t *rows, std::size_t lids, const std::vec
     if (lids == 0 || count == 0)
         return;
     std::vector<std::uint8_t *> columns(count);
-    for (std::size_t s = 0; s < count; ++s)
-        columns[s] = tables.lft(std::size_t(tableOf[s])).entriesToFill(Lid(lids - 1));
     static_assert(kNoPath == kNoRoute, "the rows' no-path mark is the tables'");
-    constexpr std::size_t kBand = 64;  // switches per pass: rows and columns both in order
+    // Tiles of 64 switches by 64 LIDs: the tile's rows stay in the first-level cache while each
+    // switch's 64 entries are written in order (one line), where writing one LID to every switch
+    // of a band at a time would touch as many pages as there are switches in it.
+    constexpr std::size_t kBand = 64;  // switches per band
+    constexpr std::size_t kTile = 64;  // LIDs per tile
     const std::size_t bands = (count + kBand - 1) / kBand;
     auto copyBands = [&](std::size_t firstBand, std::size_t step) {
         for (std::size_t band = firstBand; band < bands; band += step) {
             const std::size_t first = band * kBand;
             const std::size_t last = std::min(count, first + kBand);
-            for (std::size_t lid = 1; lid < lids; ++lid) {
-                const std::uint8_t *row = rows + lid * count;
-                for (std::size_t s = first; s < last; ++s)
-                    columns[s][lid] = row[s];
+            for (std::size_t s = first; s < last; ++s)
+                columns[s] = tables.lft(std::size_t(tableOf[s])).entriesToFill(Lid(lids - 1));
+            for (std::size_t tile = 1; tile < lids; tile += kTile) {
+                const std::size_t end = std::min(lids, tile + kTile);
+                // The next tile's rows and columns are fetched while this one is copied: the
+                // copy is bound by memory latency, not bandwidth.
+                const std::size_t nextEnd = std::min(lids, end + kTile);
+                for (std::size_t lid = end; lid < nextEnd; ++lid) {
+                    __builtin_prefetch(rows + lid * count + first);
+                    __builtin_prefetch(rows + lid * count + last - 1);
+                }
+                if (end < lids)
+                    for (std::size_t s = first; s < last; ++s)
+                        __builtin_prefetch(columns[s] + end, 1);
+                for (std::size_t s = first; s < last; ++s) {
+                    std::uint8_t *column = columns[s];
+                    const std::uint8_t *from = rows + s;
+                    for (std::size_t lid = tile; lid < end; ++lid)
+                        column[lid] = from[lid * count];
+                }
             }
         }
     };
-    // Bands are disjoint tables: a second thread halves a copy that is memory-bound on large
-    // fabrics (157 M entries at the LID limit).
+    // Bands are disjoint tables (each allocated by the thread that fills it): a second thread
+    // halves a copy that is memory-bound on large fabrics (157 M entries at the LID limit).
     if (bands >= 8 && std::thread::hardware_concurrency() > 1) {
         std::thread other(copyBands, 1, 2);
         copyBands(0, 2);

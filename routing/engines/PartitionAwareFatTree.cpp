@@ -6,11 +6,16 @@
 #include "SwitchGraph.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstring>
+#include <iterator>
 #include <limits>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <set>
+#include <thread>
 #include <unordered_map>
 
 namespace weft {
@@ -122,11 +127,14 @@ struct PartitionAwareFatTreeEngine::Model
     struct DownEntry
     {
         int child = -1;
+        int childClass = -1;             // the child's down class (-1: a leaf)
         int firstSlot = 0, endSlot = 0;  // the group's cables' down slots, port order
     };
     std::vector<int> downBegin;            // per switch, and one past the last: into downEntries
     std::vector<DownEntry> downEntries;
     std::vector<std::uint8_t> slotLowerPort;  // per down slot: the lower switch's port
+    std::vector<Guid> cableUpperGuid;         // per cable: its upper switch's GUID (the up choice's tie-break)
+    bool parallelCables = false;              // some switch pair is joined by more than one cable
     std::vector<std::vector<int>> dirLinkOfPort; // per switch, by port: directed link id or -1
     std::vector<Key> keys;                       // real partitions by P_Key, then the pseudo one
     std::vector<int> routingKey;                 // per compute node
@@ -167,17 +175,26 @@ using Algorithm = PartitionAwareFatTreeEngine::Algorithm;
 class Router
 {
 public:
-    Router(const Model &model, Algorithm algorithm, const PartitionAwareOptions &options)
+    // With `owner`, the router writes into the owner's rows (routing other LIDs beside it);
+    // without, it owns its rows.
+    Router(const Model &model, Algorithm algorithm, const PartitionAwareOptions &options, Router *owner = nullptr)
         : m(model), algo(algorithm), opt(options)
     {
         const std::size_t lids = std::size_t(m.layout.maxLid) + 1;
         const std::size_t switches = m.layout.switches.size();
-        lft.assign(switches * lids, kNoPath);
+        if (owner) {
+            rows = owner->rows;
+            started = owner->started;
+        } else {
+            ownRows = std::make_unique<RowStore>(switches * lids);
+            rows = ownRows->data;
+            ownStarted.assign(lids, 0);
+            started = ownStarted.data();
+        }
         hops.assign(switches, kNoPath);
         loadDown.assign(m.cables.size(), 0);
         loadUp.assign(m.slotLowerPort.size(), 0);
         markDown.assign(switches * std::size_t(m.keyCount()), 0);
-        markUp.assign(switches * std::size_t(m.keyCount()), 0);
         conflicts.assign(switches * std::size_t(m.keyCount()), 0);
         classWalk.assign(std::size_t(m.downClassCount), 0);
         classHops.assign(std::size_t(m.downClassCount), 0);
@@ -185,6 +202,10 @@ public:
 
     void routeTarget(int sw, Lid lid, int key, Load w, bool counted, std::uint8_t ownPort)
     {
+        if (!started[lid]) {
+            std::memset(rows + std::size_t(lid) * rowLength, kNoPath, rowLength);
+            started[lid] = 1;
+        }
         std::fill(hops.begin(), hops.end(), kNoPath);
         ++walk;
         lftAt(sw, lid) = ownPort;
@@ -192,18 +213,57 @@ public:
         routeDown(sw, -1, lid, key, w, counted);
     }
 
+    // The part of routeTarget(leaf, ..., counted = true) that later LIDs' routing reads, when no
+    // switch pair has parallel cables: up from the leaf along the chosen cables, adding the load
+    // and the partition's mark to each (routeDown's counted chain; each switch on it is reached
+    // there first, so the chain goes on to the top).
+    void climb(int sw, int key, Load w)
+    {
+        while (!m.upCables[std::size_t(sw)].empty()) {
+            const int sel = chooseUpCable(sw, key, true);
+            const Model::Cable &c = m.cables[std::size_t(sel)];
+            loadDown[std::size_t(sel)] += w;
+            if (key != kNoKey)
+                ++mark(markDown, c.upper, key);
+            sw = c.upper;
+        }
+    }
+
     const Model &m;
     Algorithm algo;
     PartitionAwareOptions opt;
-    // By LID, then switch: routing one LID writes one contiguous row.
-    LargeVector<std::uint8_t> lft;
+    // By LID, then switch: routing one LID writes one contiguous row. A row is cleared when its
+    // LID's routing starts (in the cache, by the thread that routes it); finishRows() clears
+    // the rows of LIDs that were not routed.
+    struct RowStore
+    {
+        explicit RowStore(std::size_t n)
+            : data(LargeBufferAllocator<std::uint8_t>().allocate(n)), size(n) {}
+        ~RowStore() { LargeBufferAllocator<std::uint8_t>().deallocate(data, size); }
+        RowStore(const RowStore &) = delete;
+        RowStore &operator=(const RowStore &) = delete;
+        std::uint8_t *data;
+        std::size_t size;
+    };
+    std::unique_ptr<RowStore> ownRows;
+    std::vector<char> ownStarted;  // per LID: its row was cleared
+    std::uint8_t *rows = nullptr;
+    char *started = nullptr;
+    void finishRows()
+    {
+        for (std::size_t lid = 0; lid <= std::size_t(m.layout.maxLid); ++lid)
+            if (!started[lid]) {
+                std::memset(rows + lid * rowLength, kNoPath, rowLength);
+                started[lid] = 1;
+            }
+    }
     std::size_t rowLength = m.layout.switches.size();
-    std::uint8_t &lftAt(int sw, Lid lid) { return lft[std::size_t(lid) * rowLength + std::size_t(sw)]; }
-    std::uint8_t lftAt(int sw, Lid lid) const { return lft[std::size_t(lid) * rowLength + std::size_t(sw)]; }
+    std::uint8_t &lftAt(int sw, Lid lid) { return rows[std::size_t(lid) * rowLength + std::size_t(sw)]; }
+    std::uint8_t lftAt(int sw, Lid lid) const { return rows[std::size_t(lid) * rowLength + std::size_t(sw)]; }
     std::vector<std::uint8_t> hops;  // per switch, for the target being routed
     std::vector<Load> loadDown;
     std::vector<Load> loadUp;  // per down slot (Model::DownEntry), the cable's up-going count
-    std::vector<std::uint32_t> markDown, markUp, conflicts;
+    std::vector<std::uint32_t> markDown, conflicts;
     // Per switch, the port group the isolation search fixed for the target being routed (-1: free).
     std::vector<int> forcedGroup;
     // Per down class (Model::downClass): the target walk it last went down in, and the fewest
@@ -296,8 +356,8 @@ private:
         auto before = [this](int a, int b) {
             if (loadDown[std::size_t(a)] != loadDown[std::size_t(b)])
                 return loadDown[std::size_t(a)] < loadDown[std::size_t(b)];
-            const Guid ga = m.layout.switches[std::size_t(m.cables[std::size_t(a)].upper)].guid;
-            const Guid gb = m.layout.switches[std::size_t(m.cables[std::size_t(b)].upper)].guid;
+            const Guid ga = m.cableUpperGuid[std::size_t(a)];
+            const Guid gb = m.cableUpperGuid[std::size_t(b)];
             if (ga != gb)
                 return ga > gb;
             return m.cables[std::size_t(a)].lowerPort < m.cables[std::size_t(b)].lowerPort;
@@ -383,18 +443,19 @@ private:
             if (hops[std::size_t(child)] != kNoPath && hops[std::size_t(child)] <= here + 1)
                 continue;
             int best = entry.firstSlot;
-            for (int c = entry.firstSlot + 1; c < entry.endSlot; ++c) {
-                if (loadUp[std::size_t(c)] < loadUp[std::size_t(best)])
-                    best = c;
+            if (entry.endSlot - entry.firstSlot > 1) {
+                // Parallel cables: the least used; the count matters only where there is a choice.
+                for (int c = entry.firstSlot + 1; c < entry.endSlot; ++c) {
+                    if (loadUp[std::size_t(c)] < loadUp[std::size_t(best)])
+                        best = c;
+                }
+                if (counted)
+                    loadUp[std::size_t(best)] += w;
             }
             lftAt(child, lid) = m.slotLowerPort[std::size_t(best)];
             hops[std::size_t(child)] = std::uint8_t(here + 1);
-            if (counted) {
-                loadUp[std::size_t(best)] += w;
-                if (key != kNoKey)
-                    ++mark(markUp, child, key);
-            }
-            if (!walkDownIsDone(child, std::uint8_t(here + 1)))
+            if (entry.childClass >= 0
+                && (classWalk[std::size_t(entry.childClass)] != walk || classHops[std::size_t(entry.childClass)] > here + 1))
                 routeUp(child, lid, key, w, -1, counted);
         }
         if (classWalk[std::size_t(downSet)] != walk || here < classHops[std::size_t(downSet)]) {
@@ -619,6 +680,9 @@ Status PartitionAwareFatTreeEngine::prepare(const Fabric &fabric, const Tenancy 
         }
     }
     m.downBegin[switchCount] = int(m.downEntries.size());
+    m.cableUpperGuid.clear();
+    for (const Model::Cable &c : m.cables)
+        m.cableUpperGuid.push_back(m.layout.switches[std::size_t(c.upper)].guid);
     m.downClass.assign(switchCount, -1);
     {
         std::map<std::vector<int>, int> classOf;
@@ -632,6 +696,10 @@ Status PartitionAwareFatTreeEngine::prepare(const Fabric &fabric, const Tenancy 
             m.downClass[s] = classOf.emplace(std::move(children), int(classOf.size())).first->second;
         }
         m.downClassCount = int(classOf.size());
+    }
+    for (Model::DownEntry &entry : m.downEntries) {
+        entry.childClass = m.downClass[std::size_t(entry.child)];
+        m.parallelCables = m.parallelCables || entry.endSlot - entry.firstSlot > 1;
     }
 
     const std::vector<FatTreeLayout::ComputeNode> &cns = m.layout.computeNodes;
@@ -778,122 +846,272 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
     if (options.progress && !options.progress(0, total))
         return routing::cancelledError(engine);
 
-    // Compute nodes, in the algorithm's order; with `forced`, along the isolation search's paths.
-    const std::map<int, std::vector<int>> *forced = nullptr;
-    Router *current = nullptr;
-    auto routeCn = [&](int cn, bool counted) {
-        Router &router = *current;
-        const FatTreeLayout::ComputeNode &node = cns[std::size_t(cn)];
-        const int key = m_algorithm == Algorithm::WeightedFatTree ? kNoKey : m.routingKey[std::size_t(cn)];
-        const auto path = forced ? forced->find(cn) : std::map<int, std::vector<int>>::const_iterator{};
-        const bool isForced = forced && path != forced->end();
-        if (isForced) {
-            int at = node.leaf;
-            for (int g : path->second) {
-                router.forcedGroup[std::size_t(at)] = g;
-                at = layout.groups[std::size_t(g)].upper;
+    // What is routed, in the algorithm's order: compute nodes (counted ones change the loads),
+    // then the switches' own LIDs, unbalanced and unmarked, as ftree routes them.
+    struct Target
+    {
+        int index = 0;  // compute node, or switch for a switch's LID
+        bool computeNode = true;
+        bool counted = false;
+    };
+    std::vector<Target> targets;
+    targets.reserve(cns.size() + layout.switches.size());
+    if (m_algorithm == Algorithm::WeightedFatTree) {
+        // Heaviest first across the whole fabric, ties by port GUID (spec 003 §3.3).
+        std::vector<int> order(cns.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+            if (m.weight[std::size_t(a)] != m.weight[std::size_t(b)])
+                return m.weight[std::size_t(a)] > m.weight[std::size_t(b)];
+            return cns[std::size_t(a)].portGuid < cns[std::size_t(b)].portGuid;
+        });
+        for (int cn : order)
+            targets.push_back({cn, true, true});
+    } else {
+        for (int leaf : layout.leaves) {
+            std::vector<int> counted, filtered;
+            for (int cn : layout.computeNodesOfSwitch[std::size_t(leaf)])
+                (m.singleLeaf[std::size_t(cn)] ? filtered : counted).push_back(cn);
+            if (m_algorithm == Algorithm::Extended) {
+                std::stable_sort(counted.begin(), counted.end(), [&m](int a, int b) {
+                    return strictness(m.keys[std::size_t(m.routingKey[std::size_t(a)])].policy)
+                        > strictness(m.keys[std::size_t(m.routingKey[std::size_t(b)])].policy);
+                });
+            } else if (m_algorithm == Algorithm::Weighted) {
+                std::stable_sort(counted.begin(), counted.end(),
+                                 [&m](int a, int b) { return m.weight[std::size_t(a)] > m.weight[std::size_t(b)]; });
             }
+            std::vector<int> keys;
+            for (int cn : counted)
+                keys.push_back(m.routingKey[std::size_t(cn)]);
+            const std::vector<int> order =
+                routing::orderComputeNodes(keys, int(m.upCables[std::size_t(leaf)].size()), m_options.ordering);
+            for (int i : order)
+                targets.push_back({counted[std::size_t(i)], true, true});
+            for (int cn : filtered)
+                targets.push_back({cn, true, false});
         }
-        router.routeTarget(node.leaf, node.lid, key, m.weight[std::size_t(cn)], counted, node.leafPort);
+    }
+    for (int s = 0; s < int(layout.switches.size()); ++s)
+        targets.push_back({s, false, false});
+
+    // With `forced`, compute nodes go along the isolation search's paths.
+    const std::map<int, std::vector<int>> *forced = nullptr;
+    auto keyOf = [&](int cn) { return m_algorithm == Algorithm::WeightedFatTree ? kNoKey : m.routingKey[std::size_t(cn)]; };
+    auto forcePath = [&](Router &router, int cn) {
+        const auto path = forced ? forced->find(cn) : std::map<int, std::vector<int>>::const_iterator{};
+        if (!forced || path == forced->end())
+            return false;
+        int at = cns[std::size_t(cn)].leaf;
+        for (int g : path->second) {
+            router.forcedGroup[std::size_t(at)] = g;
+            at = layout.groups[std::size_t(g)].upper;
+        }
+        return true;
+    };
+    auto routeOne = [&](Router &router, const Target &t) {
+        if (!t.computeNode) {
+            router.routeTarget(t.index, layout.switches[std::size_t(t.index)].lid, kNoKey, 0, false, 0);
+            return;
+        }
+        const FatTreeLayout::ComputeNode &node = cns[std::size_t(t.index)];
+        const bool isForced = forcePath(router, t.index);
+        router.routeTarget(node.leaf, node.lid, keyOf(t.index), m.weight[std::size_t(t.index)], t.counted, node.leafPort);
         if (isForced)
             std::fill(router.forcedGroup.begin(), router.forcedGroup.end(), -1);
-        return forced || tick();
     };
-    auto routeAll = [&](Router &router) -> bool {
-        current = &router;
-        if (m_algorithm == Algorithm::WeightedFatTree) {
-            // Heaviest first across the whole fabric, ties by port GUID (spec 003 §3.3).
-            std::vector<int> order(cns.size());
-            std::iota(order.begin(), order.end(), 0);
-            std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-                if (m.weight[std::size_t(a)] != m.weight[std::size_t(b)])
-                    return m.weight[std::size_t(a)] > m.weight[std::size_t(b)];
-                return cns[std::size_t(a)].portGuid < cns[std::size_t(b)].portGuid;
-            });
-            for (int cn : order)
-                if (!routeCn(cn, true))
-                    return false;
-        } else {
-            for (int leaf : layout.leaves) {
-                std::vector<int> counted, filtered;
-                for (int cn : layout.computeNodesOfSwitch[std::size_t(leaf)])
-                    (m.singleLeaf[std::size_t(cn)] ? filtered : counted).push_back(cn);
-                if (m_algorithm == Algorithm::Extended) {
-                    std::stable_sort(counted.begin(), counted.end(), [&m](int a, int b) {
-                        return strictness(m.keys[std::size_t(m.routingKey[std::size_t(a)])].policy)
-                            > strictness(m.keys[std::size_t(m.routingKey[std::size_t(b)])].policy);
-                    });
-                } else if (m_algorithm == Algorithm::Weighted) {
-                    std::stable_sort(counted.begin(), counted.end(),
-                                     [&m](int a, int b) { return m.weight[std::size_t(a)] > m.weight[std::size_t(b)]; });
-                }
-                std::vector<int> keys;
-                for (int cn : counted)
-                    keys.push_back(m.routingKey[std::size_t(cn)]);
-                const std::vector<int> order =
-                    routing::orderComputeNodes(keys, int(m.upCables[std::size_t(leaf)].size()), m_options.ordering);
-                for (int i : order)
-                    if (!routeCn(counted[std::size_t(i)], true))
-                        return false;
-                for (int cn : filtered)
-                    if (!routeCn(cn, false))
-                        return false;
-            }
-        }
-        // Switches' own LIDs, unbalanced and unmarked, as ftree routes them.
-        for (int s = 0; s < int(layout.switches.size()); ++s) {
-            router.routeTarget(s, layout.switches[std::size_t(s)].lid, kNoKey, 0, false, 0);
+    auto routeSequentially = [&](Router &router) -> bool {
+        for (const Target &t : targets) {
+            routeOne(router, t);
             if (!forced && !tick())
                 return false;
         }
         return true;
     };
 
+    // Routing a LID changes nothing another LID's routing reads but the loads and marks of the
+    // cables its own path goes up (Router::climb), unless parallel cables make the walk down count
+    // too. So the climbs run first, in order, keeping the loads and marks where each share of the
+    // LIDs starts; then the shares are routed side by side, each from its starting state, into
+    // their own rows. Each share must end in the state the next one starts from (the check that
+    // the walks changed nothing more); otherwise the LIDs are routed again one after another.
+    // The tables are the sequential run's, entry for entry.
+    const unsigned cores = std::thread::hardware_concurrency();
+    const std::size_t shareCount = std::clamp<std::size_t>(cores == 0 ? 1 : cores, 1, 4);
+    const bool sideBySide = shareCount > 1 && !m.parallelCables && targets.size() * layout.switches.size() >= 4'000'000;
+    auto routeAllRows = [&](Router &router) -> bool {
+        if (!sideBySide)
+            return routeSequentially(router);
+        struct Start
+        {
+            std::size_t first = 0;
+            std::vector<Load> loadDown;
+            std::vector<std::uint32_t> markDown;
+        };
+        std::vector<Start> starts(shareCount);
+        const std::size_t per = (targets.size() + shareCount - 1) / shareCount;
+        for (std::size_t k = 0; k < shareCount; ++k)
+            starts[k].first = std::min(targets.size(), k * per);
+        std::size_t next = 0;
+        for (std::size_t i = 0; i <= targets.size(); ++i) {
+            while (next < shareCount && starts[next].first == i) {
+                starts[next].loadDown = router.loadDown;
+                starts[next].markDown = router.markDown;
+                ++next;
+            }
+            if (i == targets.size() || !targets[i].counted)
+                continue;
+            const Target &t = targets[i];
+            const bool isForced = forcePath(router, t.index);
+            router.climb(cns[std::size_t(t.index)].leaf, keyOf(t.index), m.weight[std::size_t(t.index)]);
+            if (isForced)
+                std::fill(router.forcedGroup.begin(), router.forcedGroup.end(), -1);
+        }
+        std::atomic<int> routed{0};
+        std::atomic<bool> stop{false};
+        std::vector<char> consistent(shareCount, 1);
+        auto routeShare = [&](std::size_t k, bool reportsProgress) {
+            Router share(m, m_algorithm, m_options, &router);
+            share.loadDown = starts[k].loadDown;
+            share.markDown = starts[k].markDown;
+            share.forcedGroup.assign(router.forcedGroup.size(), -1);
+            const bool last = k + 1 == shareCount;
+            const std::size_t end = last ? targets.size() : starts[k + 1].first;
+            for (std::size_t i = starts[k].first; i < end && !stop.load(std::memory_order_relaxed); ++i) {
+                routeOne(share, targets[i]);
+                const int now = routed.fetch_add(1, std::memory_order_relaxed) + 1;
+                if (reportsProgress && !forced && options.progress && now % 64 == 0 && !options.progress(now, total))
+                    stop = true;
+            }
+            consistent[k] = share.loadDown == (last ? router.loadDown : starts[k + 1].loadDown)
+                && share.markDown == (last ? router.markDown : starts[k + 1].markDown);
+        };
+        std::vector<std::thread> others;
+        for (std::size_t k = 1; k < shareCount; ++k)
+            others.emplace_back(routeShare, k, false);
+        routeShare(0, true);
+        for (std::thread &t : others)
+            t.join();
+        if (stop)
+            return false;
+        if (std::find(consistent.begin(), consistent.end(), 0) != consistent.end()) {
+            std::fill(router.started, router.started + std::size_t(layout.maxLid) + 1, 0);
+            Router again(m, m_algorithm, m_options, &router);
+            again.forcedGroup.assign(router.forcedGroup.size(), -1);
+            if (!routeSequentially(again))
+                return false;
+            router.loadDown = std::move(again.loadDown);
+            router.markDown = std::move(again.markDown);
+            router.conflicts = std::move(again.conflicts);
+            return true;
+        }
+        if (forced)
+            return true;
+        done = int(targets.size()) - 1;
+        return tick();
+    };
+    auto routeAll = [&](Router &router) {
+        const bool finished = routeAllRows(router);
+        router.finishRows();
+        return finished;
+    };
+
     // P(l) per directed switch link (§2.3): walk each partition's allowed flows towards each
     // member, stopping where the destination tree was already walked for that partition.
     const int realKeys = m.realKeyCount();
+    // The members' walks are shared out among the cores in runs of one partition's members, each
+    // core with its own P(l); the sets are merged at the end.
+    struct LeafPresence
+    {
+        int leaf = -1;
+        bool member = false, fullMember = false;
+    };
+    std::vector<std::vector<LeafPresence>> leavesOfKey(std::size_t(std::max(realKeys, 0)));
+    struct Run
+    {
+        int key = 0;
+        std::size_t first = 0, end = 0;  // members of the key
+    };
+    std::vector<Run> runs;
+    std::size_t walkCost = 0;
+    for (int k = 0; k < realKeys; ++k) {
+        const Model::Key &key = m.keys[std::size_t(k)];
+        std::map<int, LeafPresence> onLeaf;
+        for (const auto &[cn, full] : key.members) {
+            LeafPresence &slot = onLeaf[cns[std::size_t(cn)].leaf];
+            slot.leaf = cns[std::size_t(cn)].leaf;
+            slot.member = true;
+            slot.fullMember = slot.fullMember || full;
+        }
+        if (onLeaf.size() < 2)
+            continue;
+        for (const auto &[leaf, presence] : onLeaf)
+            leavesOfKey[std::size_t(k)].push_back(presence);
+        constexpr std::size_t kRun = 512;
+        for (std::size_t first = 0; first < key.members.size(); first += kRun)
+            runs.push_back({k, first, std::min(key.members.size(), first + kRun)});
+        walkCost += key.members.size() * onLeaf.size();
+    }
     auto sharing = [&](const Router &router, int &unreachable) {
-        std::vector<std::vector<int>> partsOfLink(m.cables.size() * 2);
-        std::vector<std::uint32_t> visited(layout.switches.size(), 0);
-        std::uint32_t stamp = 0;
-        for (int k = 0; k < realKeys; ++k) {
-            const Model::Key &key = m.keys[std::size_t(k)];
-            std::map<int, std::pair<bool, bool>> onLeaf;  // leaf -> (any member, a full member)
-            for (const auto &[cn, full] : key.members) {
-                auto &slot = onLeaf[cns[std::size_t(cn)].leaf];
-                slot.first = true;
-                slot.second = slot.second || full;
-            }
-            if (onLeaf.size() < 2)
-                continue;
-            for (const auto &[cn, full] : key.members) {
-                const FatTreeLayout::ComputeNode &dst = cns[std::size_t(cn)];
-                ++stamp;
-                visited[std::size_t(dst.leaf)] = stamp;
-                for (const auto &[leaf, present] : onLeaf) {
-                    if (leaf == dst.leaf || !(full ? present.first : present.second))
-                        continue;
-                    int at = leaf;
-                    for (std::size_t step = 0; visited[std::size_t(at)] != stamp; ++step) {
-                        visited[std::size_t(at)] = stamp;
-                        const std::uint8_t out = router.lftAt(at, dst.lid);
-                        const int link = (out == kNoPath || out >= m.dirLinkOfPort[std::size_t(at)].size())
-                            ? -1
-                            : m.dirLinkOfPort[std::size_t(at)][out];
-                        if (link < 0 || step > layout.switches.size()) {
-                            ++unreachable;
-                            break;
+        auto walkRuns = [&](std::vector<std::vector<int>> &partsOfLink, std::atomic<std::size_t> &nextRun) {
+            int lost = 0;
+            std::vector<std::uint32_t> visited(layout.switches.size(), 0);
+            std::uint32_t stamp = 0;
+            for (std::size_t r = nextRun++; r < runs.size(); r = nextRun++) {
+                const int k = runs[r].key;
+                const std::vector<LeafPresence> &onLeaf = leavesOfKey[std::size_t(k)];
+                for (std::size_t i = runs[r].first; i < runs[r].end; ++i) {
+                    const auto &[cn, full] = m.keys[std::size_t(k)].members[i];
+                    const FatTreeLayout::ComputeNode &dst = cns[std::size_t(cn)];
+                    ++stamp;
+                    visited[std::size_t(dst.leaf)] = stamp;
+                    for (const LeafPresence &present : onLeaf) {
+                        if (present.leaf == dst.leaf || !(full ? present.member : present.fullMember))
+                            continue;
+                        int at = present.leaf;
+                        for (std::size_t step = 0; visited[std::size_t(at)] != stamp; ++step) {
+                            visited[std::size_t(at)] = stamp;
+                            const std::uint8_t out = router.lftAt(at, dst.lid);
+                            const int link = (out == kNoPath || out >= m.dirLinkOfPort[std::size_t(at)].size())
+                                ? -1
+                                : m.dirLinkOfPort[std::size_t(at)][out];
+                            if (link < 0 || step > layout.switches.size()) {
+                                ++lost;
+                                break;
+                            }
+                            std::vector<int> &parts = partsOfLink[std::size_t(link)];
+                            if (std::find(parts.begin(), parts.end(), k) == parts.end())
+                                parts.insert(std::upper_bound(parts.begin(), parts.end(), k), k);
+                            const Model::Cable &c = m.cables[std::size_t(link / 2)];
+                            at = link % 2 == 0 ? c.upper : c.lower;
                         }
-                        std::vector<int> &parts = partsOfLink[std::size_t(link)];
-                        if (std::find(parts.begin(), parts.end(), k) == parts.end())
-                            parts.insert(std::upper_bound(parts.begin(), parts.end(), k), k);
-                        const Model::Cable &c = m.cables[std::size_t(link / 2)];
-                        at = link % 2 == 0 ? c.upper : c.lower;
                     }
                 }
             }
+            return lost;
+        };
+        const std::size_t threads = walkCost < 200'000 || runs.size() < 2 ? 1 : std::min<std::size_t>(shareCount, runs.size());
+        std::vector<std::vector<std::vector<int>>> parts(threads, std::vector<std::vector<int>>(m.cables.size() * 2));
+        std::vector<int> lost(threads, 0);
+        std::atomic<std::size_t> nextRun{0};
+        std::vector<std::thread> others;
+        for (std::size_t t = 1; t < threads; ++t)
+            others.emplace_back([&, t] { lost[t] = walkRuns(parts[t], nextRun); });
+        lost[0] = walkRuns(parts[0], nextRun);
+        for (std::thread &t : others)
+            t.join();
+        for (std::size_t t = 1; t < threads; ++t) {
+            for (std::size_t l = 0; l < parts[0].size(); ++l) {
+                if (parts[t][l].empty())
+                    continue;
+                std::vector<int> merged;
+                std::set_union(parts[0][l].begin(), parts[0][l].end(), parts[t][l].begin(), parts[t][l].end(), std::back_inserter(merged));
+                parts[0][l] = std::move(merged);
+            }
         }
-        return partsOfLink;
+        for (int n : lost)
+            unreachable += n;
+        return std::move(parts[0]);
     };
 
     auto paper = std::make_unique<Router>(m, m_algorithm, m_options);
@@ -1072,7 +1290,7 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
     }
     for (std::size_t cn = 0; cn < cns.size(); ++cn)
         report.routingPKey[cns[cn].portGuid] = m.keys[std::size_t(m.routingKey[cn])].pkey;
-    result.tables = routing::tablesFromRows(layout, router.lft.data(), std::size_t(layout.maxLid) + 1);
+    result.tables = routing::tablesFromRows(layout, router.rows, std::size_t(layout.maxLid) + 1);
     result.warnings = warnings;
     m_report = std::move(report);
     return result;

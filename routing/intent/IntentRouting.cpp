@@ -9,6 +9,8 @@
 #include <QJsonValue>
 
 #include <algorithm>
+#include <functional>
+#include <cstring>
 #include <set>
 #include <thread>
 #include <unordered_map>
@@ -52,14 +54,17 @@ QString checkWalks(const Fabric &fabric, const ForwardingTables &tables)
         local[std::size_t(switches[i])] = int(i);
         maxPorts = std::max(maxPorts, int(fabric.node(switches[i]).portCount));
     }
-    // The node behind each switch port (kNoIndex: no cable).
+    // What is behind each switch port: a switch (its index among the switches), an end node n
+    // (-2 - n), or nothing (-1).
     const std::size_t stride = std::size_t(maxPorts) + 1;
-    std::vector<NodeIndex> peer(switchCount * stride, kNoIndex);
+    std::vector<int> peer(switchCount * stride, -1);
     for (std::size_t i = 0; i < switchCount; ++i)
         for (int p = 1; p <= fabric.node(switches[i]).portCount; ++p) {
             const PortIndex remote = fabric.port(fabric.portOf(switches[i], p)).remote;
-            if (remote != kNoIndex)
-                peer[i * stride + std::size_t(p)] = fabric.port(remote).node;
+            if (remote == kNoIndex)
+                continue;
+            const NodeIndex node = fabric.port(remote).node;
+            peer[i * stride + std::size_t(p)] = local[std::size_t(node)] >= 0 ? local[std::size_t(node)] : -2 - int(node);
         }
     // From every leaf (a switch with an end node cabled) to every cabled end port's LIDs: every
     // live pair of hosts. Switch LIDs are left out: up/down engines, OpenSM's own among them,
@@ -96,20 +101,23 @@ QString checkWalks(const Fabric &fabric, const ForwardingTables &tables)
             const Lid lid = destinations[d];
             if (!loaded || lid >= blockStart + kBlock) {
                 blockStart = Lid(lid - lid % kBlock);
+                constexpr std::size_t kAhead = 8;  // switches whose lines are fetched ahead
                 for (std::size_t i = 0; i < switchCount; ++i) {
+                    if (i + kAhead < switchCount && entriesOf[i + kAhead]->size() > blockStart)
+                        __builtin_prefetch(entriesOf[i + kAhead]->data() + blockStart);
                     const std::vector<std::uint8_t> &entries = *entriesOf[i];
                     std::uint8_t *row = &block[i * kBlock];
-                    for (std::size_t k = 0; k < kBlock; ++k) {
-                        const std::size_t at = std::size_t(blockStart) + k;
-                        row[k] = at < entries.size() ? entries[at] : kNoRoute;
-                    }
+                    const std::size_t have = entries.size() > blockStart ? std::min(kBlock, entries.size() - blockStart) : 0;
+                    if (have > 0)
+                        std::memcpy(row, entries.data() + blockStart, have);
+                    std::fill(row + have, row + kBlock, kNoRoute);
                 }
                 loaded = true;
             }
             const PortIndex target = fabric.portByLid(lid);
             if (target == kNoIndex)
                 continue;
-            const NodeIndex targetNode = fabric.port(target).node;
+            const int targetCode = -2 - int(fabric.port(target).node);  // destinations are end ports
             const std::size_t column = std::size_t(lid - blockStart);
             mark += 2;
             for (const int start : leaves) {
@@ -125,23 +133,17 @@ QString checkWalks(const Fabric &fabric, const ForwardingTables &tables)
                         return QStringLiteral("a forwarding loop towards LID %1 through %2").arg(lid).arg(fabric.node(switches[std::size_t(at)]).name);
                     stamp[std::size_t(at)] = mark;
                     walk.push_back(at);
-                    if (switches[std::size_t(at)] == targetNode) {
-                        ok = true;
-                        break;
-                    }
                     const std::uint8_t out = block[std::size_t(at) * kBlock + column];
                     if (out == kNoRoute || out == 0 || int(out) > maxPorts)
                         break;
-                    const NodeIndex next = peer[std::size_t(at) * stride + out];
-                    if (next == kNoIndex)
-                        break;
-                    if (next == targetNode) {
+                    const int next = peer[std::size_t(at) * stride + out];
+                    if (next == targetCode) {
                         ok = true;
                         break;
                     }
-                    if (local[std::size_t(next)] < 0)
+                    if (next < 0)
                         break;
-                    at = local[std::size_t(next)];
+                    at = next;
                 }
                 if (!ok)
                     return QStringLiteral("LID %1 is not reached from switch %2").arg(lid).arg(fabric.node(switches[std::size_t(start)]).name);
@@ -256,53 +258,88 @@ std::pair<int, int> difference(const Set &before, const Set &after)
 // the destination puts its partitions on the fewest cables of other partitions where either is
 // phy-isolated, then one the destination's partitions already use there, then the least used.
 // Entries for LIDs that are gone are cleared. Refused when the fabric has no leaves to rank
-// switches from.
+// switches from. The work is in the entries that move: finding them reads each entry once (a
+// pass shared among the cores), and the choices are made for those alone, so a cable lost at
+// 39,366 hosts costs about a second, not the minutes a pass over every switch for every LID did.
 Result<ForwardingTables> repairUpDown(const Fabric &fabric, const ForwardingTables &installed, const Tenancy &tenancy)
 {
     const std::vector<NodeIndex> &switches = fabric.switches();
     const std::size_t nodeCount = fabric.nodes().size();
+    const std::size_t switchCount = switches.size();
+    // The switches by their index among them, and what is behind each of their ports: a switch
+    // (its index), an end port (-2) or nothing (-1).
+    std::vector<int> local(nodeCount, -1);
+    std::vector<int> portCountOf(switchCount);
+    int maxPorts = 0;
+    for (std::size_t t = 0; t < switchCount; ++t) {
+        local[std::size_t(switches[t])] = int(t);
+        portCountOf[t] = fabric.node(switches[t]).portCount;
+        maxPorts = std::max(maxPorts, portCountOf[t]);
+    }
+    const std::size_t stride = std::size_t(maxPorts) + 1;
+    std::vector<int> peerOf(switchCount * stride, -1);
+    for (std::size_t t = 0; t < switchCount; ++t)
+        for (int p = 1; p <= portCountOf[t]; ++p) {
+            const PortIndex remote = fabric.port(fabric.portOf(switches[t], p)).remote;
+            if (remote != kNoIndex) {
+                const int peer = local[std::size_t(fabric.port(remote).node)];
+                peerOf[t * stride + std::size_t(p)] = peer >= 0 ? peer : -2;
+            }
+        }
+
     // Ranks from the leaves up: 0 for a switch with an end node, then by distance.
     std::vector<int> rank(nodeCount, -1);
     std::vector<NodeIndex> queue;
-    for (NodeIndex s : switches)
-        for (int p = 1; p <= fabric.node(s).portCount; ++p) {
-            const PortIndex remote = fabric.port(fabric.portOf(s, p)).remote;
-            if (remote != kNoIndex && fabric.node(fabric.port(remote).node).type != NodeType::Switch && rank[std::size_t(s)] < 0) {
-                rank[std::size_t(s)] = 0;
-                queue.push_back(s);
+    for (std::size_t t = 0; t < switchCount; ++t)
+        for (int p = 1; p <= fabric.node(switches[t]).portCount; ++p)
+            if (peerOf[t * stride + std::size_t(p)] == -2 && rank[std::size_t(switches[t])] < 0) {
+                rank[std::size_t(switches[t])] = 0;
+                queue.push_back(switches[t]);
             }
-        }
     if (queue.empty())
         return Error{{}, 0, QStringLiteral("no leaf switches")};
-    for (std::size_t i = 0; i < queue.size(); ++i)
+    for (std::size_t i = 0; i < queue.size(); ++i) {
+        const std::size_t t = std::size_t(local[std::size_t(queue[i])]);
         for (int p = 1; p <= fabric.node(queue[i]).portCount; ++p) {
-            const PortIndex remote = fabric.port(fabric.portOf(queue[i], p)).remote;
-            if (remote == kNoIndex)
-                continue;
-            const NodeIndex next = fabric.port(remote).node;
-            if (fabric.node(next).type == NodeType::Switch && rank[std::size_t(next)] < 0) {
-                rank[std::size_t(next)] = rank[std::size_t(queue[i])] + 1;
-                queue.push_back(next);
+            const int peer = peerOf[t * stride + std::size_t(p)];
+            if (peer >= 0 && rank[std::size_t(switches[std::size_t(peer)])] < 0) {
+                rank[std::size_t(switches[std::size_t(peer)])] = rank[std::size_t(queue[i])] + 1;
+                queue.push_back(switches[std::size_t(peer)]);
             }
         }
+    }
     for (NodeIndex s : switches)
         if (rank[std::size_t(s)] < 0)
             return Error{{}, 0, QStringLiteral("switch %1 is not connected to a leaf").arg(fabric.node(s).name)};
+    std::vector<int> rankOf(switchCount);
+    for (std::size_t t = 0; t < switchCount; ++t)
+        rankOf[t] = rank[std::size_t(switches[t])];
+    // Per switch, the switches above it (higher rank), one flat list.
+    std::vector<int> upBegin(switchCount + 1, 0), upPeers;
+    for (std::size_t t = 0; t < switchCount; ++t) {
+        upBegin[t] = int(upPeers.size());
+        for (std::size_t p = 1; p <= std::size_t(portCountOf[t]); ++p) {
+            const int peer = peerOf[t * stride + p];
+            if (peer >= 0 && rankOf[std::size_t(peer)] > rankOf[t])
+                upPeers.push_back(peer);
+        }
+    }
+    upBegin[switchCount] = int(upPeers.size());
     std::vector<NodeIndex> byRankDown = switches;  // highest rank first
     std::sort(byRankDown.begin(), byRankDown.end(), [&](NodeIndex a, NodeIndex b) { return rank[std::size_t(a)] > rank[std::size_t(b)]; });
     std::vector<NodeIndex> byRankUp(byRankDown.rbegin(), byRankDown.rend());
 
     // The tables, in the fabric's switch order; every switch of the fabric must have one.
     ForwardingTables tables;
-    tables.reserve(switches.size());
-    std::vector<int> tableOf(nodeCount, -1);
-    for (NodeIndex s : switches) {
+    tables.reserve(switchCount);
+    std::vector<int> tableOf(switchCount, -1);
+    for (std::size_t t = 0; t < switchCount; ++t) {
+        const NodeIndex s = switches[t];
         const SwitchForwardingTable *old = installed.find(fabric.node(s).guid);
         if (!old)
             return Error{{}, 0, QStringLiteral("no installed table for switch %1").arg(fabric.node(s).name)};
-        const int t = tables.addSwitch(old->guid, fabric.nodeLid(s), old->description);
-        tables.lft(std::size_t(t)) = old->lft;
-        tableOf[std::size_t(s)] = t;
+        tableOf[t] = tables.addSwitch(old->guid, fabric.nodeLid(s), old->description);
+        tables.lft(std::size_t(tableOf[t])) = old->lft;
     }
     // LIDs gone from the fabric: no entry anywhere.
     Lid top = 0;
@@ -333,100 +370,211 @@ Result<ForwardingTables> repairUpDown(const Fabric &fabric, const ForwardingTabl
             bits[k / 64] |= std::uint64_t(1) << (k % 64);
         }
     }
-    const Bits none(words, 0);
-    auto bitsOfLid = [&](Lid lid) -> const Bits & {
+    const Lid lastLid = std::max<Lid>(top, fabric.maxLid());
+    // (By LID, one flat array: read for every entry of every switch.)
+    std::vector<std::uint64_t> lidBits((std::size_t(lastLid) + 1) * words, 0);
+    for (Lid lid = 1; lid <= lastLid; ++lid) {
         const PortIndex p = fabric.portByLid(lid);
         const auto found = p == kNoIndex ? bitsOf.end() : bitsOf.find(fabric.port(p).guid);
-        return found == bitsOf.end() ? none : found->second;
-    };
+        if (found != bitsOf.end())
+            std::copy(found->second.begin(), found->second.end(), lidBits.begin() + std::ptrdiff_t(std::size_t(lid) * words));
+    }
+    auto bitsOfLid = [&](Lid lid) { return &lidBits[std::size_t(lid) * words]; };
     // Per switch and port: the partitions whose destinations the port leads to, and how many
     // destinations it leads to. A moved entry is added to its new port; the port it left keeps
     // counting it (most often a cable that is gone), which can only make a port look more used
     // and more shared than it is, never less.
-    std::vector<std::vector<Bits>> carried(switches.size());
-    std::vector<std::vector<int>> uses(switches.size());
-    for (std::size_t t = 0; t < switches.size(); ++t) {
-        const int ports = fabric.node(switches[t]).portCount;
-        carried[t].assign(std::size_t(ports) + 1, Bits(words, 0));
-        uses[t].assign(std::size_t(ports) + 1, 0);
-        const LinearForwardingTable &lft = tables.lft(std::size_t(tableOf[std::size_t(switches[t])]));
-        for (Lid lid = 1; lid <= lft.top(); ++lid) {
-            const std::uint8_t out = lft.port(lid);
+    // (One flat array each: `words` words per switch port.)
+    std::vector<std::uint64_t> carriedBits(switchCount * stride * words, 0);
+    std::vector<int> uses(switchCount * stride, 0);
+    auto carried = [&](std::size_t t, int out) { return &carriedBits[(t * stride + std::size_t(out)) * words]; };
+    for (std::size_t t = 0; t < switchCount; ++t) {
+        const int ports = portCountOf[t];
+        const std::vector<std::uint8_t> &entries = tables.lft(std::size_t(tableOf[t])).entries();
+        const std::size_t end = std::min(entries.size(), std::size_t(lastLid) + 1);
+        for (std::size_t lid = 1; lid < end; ++lid) {
+            const std::uint8_t out = entries[lid];
             if (out == kNoRoute || out > ports)
                 continue;
-            ++uses[t][out];
-            const Bits &bits = bitsOfLid(lid);
+            ++uses[t * stride + out];
+            const std::uint64_t *bits = bitsOfLid(Lid(lid));
+            std::uint64_t *there = carried(t, out);
             for (std::size_t w = 0; w < words; ++w)
-                carried[t][out][w] |= bits[w];
+                there[w] |= bits[w];
         }
     }
-    std::vector<std::size_t> switchNumber(nodeCount, 0);
-    for (std::size_t t = 0; t < switches.size(); ++t)
-        switchNumber[std::size_t(switches[t])] = t;
 
-    std::vector<char> down(nodeCount), reach(nodeCount);
-    std::vector<int> conflicts(nodeCount);
-    std::vector<NodeIndex> order;
-    order.reserve(switches.size());
-    for (Lid lid = 1; lid <= fabric.maxLid(); ++lid) {
+    // Where a LID is: the port, and the switch it is on or behind (-1: nothing reaches it).
+    struct Destination
+    {
+        int attach = -1;        // the switch the LID is on or behind; -1: nothing reaches it
+        bool onSwitch = false;  // the switch's own LID (port 0)
+        int last = -1;          // else the switch's port to it
+    };
+    auto destinationOf = [&](Lid lid) {
+        Destination d;
         const PortIndex target = fabric.portByLid(lid);
         if (target == kNoIndex)
-            continue;
-        NodeIndex attach = fabric.port(target).node;  // the switch the LID is on or behind
-        if (fabric.node(attach).type != NodeType::Switch) {
-            const PortIndex leafPort = fabric.port(target).remote;
-            if (leafPort == kNoIndex)
-                continue;  // a host cut off: nothing reaches it
-            attach = fabric.port(leafPort).node;
-            if (fabric.node(attach).type != NodeType::Switch)
-                continue;
+            return d;
+        const NodeIndex node = fabric.port(target).node;
+        if (fabric.node(node).type == NodeType::Switch) {
+            d.attach = local[std::size_t(node)];
+            d.onSwitch = true;
+            return d;
         }
-        // Down: switches with a pure down path to the LID; reach: up* then down*.
+        const PortIndex leafPort = fabric.port(target).remote;
+        if (leafPort != kNoIndex) {
+            d.attach = local[std::size_t(fabric.port(leafPort).node)];
+            d.last = fabric.port(leafPort).number;
+        }
+        return d;
+    };
+    // Down: switches with a pure down path to the LID's switch (upwards from it); reach: those
+    // with an up* then down* path (downwards from the down ones).
+    auto downFrom = [&](int attach, std::vector<char> &down, std::vector<int> &work) {
         std::fill(down.begin(), down.end(), char(0));
         down[std::size_t(attach)] = 1;
-        for (NodeIndex s : byRankUp) {
-            if (down[std::size_t(s)])
-                continue;
-            for (int p = 1; p <= fabric.node(s).portCount && !down[std::size_t(s)]; ++p) {
-                const PortIndex remote = fabric.port(fabric.portOf(s, p)).remote;
-                if (remote == kNoIndex)
-                    continue;
-                const NodeIndex next = fabric.port(remote).node;
-                if (fabric.node(next).type == NodeType::Switch && rank[std::size_t(next)] < rank[std::size_t(s)] && down[std::size_t(next)])
-                    down[std::size_t(s)] = 1;
+        work.assign(1, attach);
+        for (std::size_t i = 0; i < work.size(); ++i) {
+            const std::size_t t = std::size_t(work[i]);
+            for (int u = upBegin[t]; u < upBegin[t + 1]; ++u) {
+                const int peer = upPeers[std::size_t(u)];
+                if (!down[std::size_t(peer)]) {
+                    down[std::size_t(peer)] = 1;
+                    work.push_back(peer);
+                }
             }
         }
-        for (NodeIndex s : byRankDown) {
-            reach[std::size_t(s)] = down[std::size_t(s)];
-            for (int p = 1; p <= fabric.node(s).portCount && !reach[std::size_t(s)]; ++p) {
-                const PortIndex remote = fabric.port(fabric.portOf(s, p)).remote;
-                if (remote == kNoIndex)
-                    continue;
-                const NodeIndex next = fabric.port(remote).node;
-                if (fabric.node(next).type == NodeType::Switch && rank[std::size_t(next)] > rank[std::size_t(s)] && reach[std::size_t(next)])
-                    reach[std::size_t(s)] = 1;
-            }
-        }
-        auto usable = [&](NodeIndex s, int out) {
-            if (out == 0)
-                return s == fabric.port(target).node;
-            const PortIndex port = fabric.portOf(s, out);
-            if (port == kNoIndex || fabric.port(port).remote == kNoIndex)
-                return false;
-            const PortIndex remote = fabric.port(port).remote;
-            if (remote == target)
+    };
+    // Whether switch n has an up* path to one of `down` (reach: the up*-down* paths), memoised in
+    // `stamp` for one `generation`: 2g known to reach, 2g + 1 known not to. Up only, so no cycle:
+    // a switch being looked at is marked "not" meanwhile.
+    const auto reaches = [&](const std::vector<char> &down, std::vector<std::uint32_t> &stamp, std::uint32_t generation, int n) {
+        const auto up = [&](auto &&self, int s) -> bool {
+            if (down[std::size_t(s)] || stamp[std::size_t(s)] == 2 * generation)
                 return true;
-            const NodeIndex next = fabric.port(remote).node;
-            if (fabric.node(next).type != NodeType::Switch)
+            if (stamp[std::size_t(s)] == 2 * generation + 1)
                 return false;
-            if (down[std::size_t(s)])
-                return rank[std::size_t(next)] < rank[std::size_t(s)] && down[std::size_t(next)];
-            return rank[std::size_t(next)] > rank[std::size_t(s)] && reach[std::size_t(next)];
+            stamp[std::size_t(s)] = 2 * generation + 1;
+            for (int u = upBegin[std::size_t(s)]; u < upBegin[std::size_t(s) + 1]; ++u)
+                if (self(self, upPeers[std::size_t(u)])) {
+                    stamp[std::size_t(s)] = 2 * generation;
+                    return true;
+                }
+            return false;
         };
+        return up(up, n);
+    };
+    // Whether `out` at switch t leads the LID on by an up*-down* path.
+    auto usableWith = [&](const std::vector<char> &down, auto &&reachOf, std::size_t t, int out, const Destination &d) {
+        if (out == 0)
+            return d.onSwitch && int(t) == d.attach;
+        if (out > portCountOf[t])
+            return false;
+        if (int(t) == d.attach && out == d.last)
+            return true;
+        const int next = peerOf[t * stride + std::size_t(out)];
+        if (next < 0)
+            return false;
+        if (down[t])
+            return rankOf[std::size_t(next)] < rankOf[t] && down[std::size_t(next)];
+        return rankOf[std::size_t(next)] > rankOf[t] && reachOf(next);
+    };
+
+    // Which entries need the repair: one that is not usable, or one a cut-off switch holds;
+    // every other entry is kept. The tables are read 64 LIDs at a time, the LIDs shared among
+    // the cores; reach is found only where an entry goes up (memoised).
+    struct Failure
+    {
+        Lid lid = 0;
+        int sw = 0;
+    };
+    std::vector<Failure> failures;
+    {
+        constexpr std::size_t kBlock = 64;
+        auto scan = [&](std::size_t firstBlock, std::size_t step, std::vector<Failure> &found) {
+            std::vector<std::uint8_t> block(switchCount * kBlock);
+            std::vector<char> down(switchCount);
+            std::vector<int> work;
+            std::vector<std::uint32_t> reachStamp(switchCount, 0);  // 2g: known to reach, 2g + 1: known not to
+            std::uint32_t generation = 0;
+            const auto reachOf = [&](int n) { return reaches(down, reachStamp, generation, n); };
+            int lastAttach = -1;
+            for (std::size_t b = firstBlock; b * kBlock <= std::size_t(lastLid); b += step) {
+                const std::size_t first = b * kBlock;
+                for (std::size_t t = 0; t < switchCount; ++t) {
+                    const std::vector<std::uint8_t> &entries = tables.lft(std::size_t(tableOf[t])).entries();
+                    const std::size_t have = entries.size() > first ? std::min(kBlock, entries.size() - first) : 0;
+                    if (have > 0)
+                        std::memcpy(&block[t * kBlock], entries.data() + first, have);
+                    std::fill(block.begin() + std::ptrdiff_t(t * kBlock + have), block.begin() + std::ptrdiff_t((t + 1) * kBlock), kNoRoute);
+                }
+                for (std::size_t k = 0; k < kBlock && first + k <= std::size_t(lastLid); ++k) {
+                    const Lid lid = Lid(first + k);
+                    if (lid == 0)
+                        continue;
+                    const Destination d = destinationOf(lid);
+                    if (d.attach < 0)
+                        continue;
+                    if (d.attach != lastAttach) {
+                        downFrom(d.attach, down, work);
+                        ++generation;
+                        lastAttach = d.attach;
+                    }
+                    for (std::size_t t = 0; t < switchCount; ++t) {
+                        const std::uint8_t entry = block[t * kBlock + k];
+                        const bool reaches = reachOf(int(t));
+                        if (!reaches ? entry != kNoRoute : entry == kNoRoute || !usableWith(down, reachOf, t, entry, d))
+                            found.push_back({lid, int(t)});
+                    }
+                }
+            }
+        };
+        const std::size_t blocks = std::size_t(lastLid) / kBlock + 1;
+        const std::size_t threads = blocks * switchCount < 100000 ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 4);
+        std::vector<std::vector<Failure>> found(threads);
+        std::vector<std::thread> others;
+        for (std::size_t i = 1; i < threads; ++i)
+            others.emplace_back(scan, i, threads, std::ref(found[i]));
+        scan(0, threads, found[0]);
+        for (std::thread &w : others)
+            w.join();
+        for (const std::vector<Failure> &part : found)
+            failures.insert(failures.end(), part.begin(), part.end());
+        std::stable_sort(failures.begin(), failures.end(), [](const Failure &a, const Failure &b) { return a.lid < b.lid; });
+    }
+
+    // Each LID with failures: its cut-off switches lose the entry; the others, in the order that
+    // puts every switch after its next hop (those with a down path from the destination's
+    // upwards, then the others from the top down), take the port whose way to the destination
+    // breaks the fewest phy-isolations, then one this LID's partitions already use, then the
+    // least used. A switch's conflicts (the phy-isolations broken on its way on) are found when
+    // a later one asks, from its final entry.
+    std::vector<std::size_t> positionUp(switchCount), positionDown(switchCount);
+    for (std::size_t i = 0; i < switchCount; ++i) {
+        positionUp[std::size_t(local[std::size_t(byRankUp[i])])] = i;
+        positionDown[std::size_t(local[std::size_t(byRankDown[i])])] = i;
+    }
+    std::vector<char> down(switchCount);
+    std::vector<int> work;
+    std::vector<std::uint32_t> reachStamp(switchCount, 0), conflictStamp(switchCount, 0);
+    std::vector<int> conflicts(switchCount, 0);
+    std::uint32_t generation = 0;
+    std::vector<int> moving;
+    for (std::size_t f0 = 0; f0 < failures.size();) {
+        const Lid lid = failures[f0].lid;
+        std::size_t f1 = f0;
+        while (f1 < failures.size() && failures[f1].lid == lid)
+            ++f1;
+        const Destination d = destinationOf(lid);
+        downFrom(d.attach, down, work);
+        ++generation;
+        const auto reachOf = [&](int n) { return reaches(down, reachStamp, generation, n); };
+        auto usable = [&](std::size_t t, int out) { return usableWith(down, reachOf, t, out, d); };
         // A port leads this LID's traffic onto a cable that breaks a phy-isolation when it
         // carries destinations of a partition the LID shares none with, and either side is
         // phy-isolated.
-        const Bits &mine = bitsOfLid(lid);
+        const std::uint64_t *mine = bitsOfLid(lid);
         bool minePhy = false, mineAny = false;
         for (std::size_t w = 0; w < words; ++w) {
             minePhy |= (mine[w] & phyBits[w]) != 0;
@@ -435,7 +583,7 @@ Result<ForwardingTables> repairUpDown(const Fabric &fabric, const ForwardingTabl
         auto breaks = [&](std::size_t t, int out) {
             if (!mineAny || out == 0)
                 return 0;
-            const Bits &there = carried[t][std::size_t(out)];
+            const std::uint64_t *there = carried(t, out);
             for (std::size_t w = 0; w < words; ++w) {
                 const std::uint64_t foreign = there[w] & ~mine[w];
                 if ((foreign & phyBits[w]) != 0 || (minePhy && foreign != 0))
@@ -443,60 +591,67 @@ Result<ForwardingTables> repairUpDown(const Fabric &fabric, const ForwardingTabl
             }
             return 0;
         };
-        auto nextOf = [&](NodeIndex s, int out) {
-            const PortIndex remote = out == 0 ? kNoIndex : fabric.port(fabric.portOf(s, out)).remote;
-            return remote == kNoIndex || remote == target ? kNoIndex : fabric.port(remote).node;
+        auto nextOf = [&](std::size_t t, int out) {
+            if (out == 0 || (int(t) == d.attach && out == d.last))
+                return -1;
+            return peerOf[t * stride + std::size_t(out)];
         };
-        // Every switch's entry after its next hop's: the switches with a down path from the
-        // destination's upwards, then the others from the top down. Each keeps a usable entry;
-        // the others take the port whose way to the destination breaks the fewest
-        // phy-isolations, then one this LID's partitions already use, then the least used.
-        order.clear();
-        for (NodeIndex s : byRankUp)
-            if (down[std::size_t(s)])
-                order.push_back(s);
-        for (NodeIndex s : byRankDown)
-            if (reach[std::size_t(s)] && !down[std::size_t(s)])
-                order.push_back(s);
-        for (NodeIndex s : switches)
-            if (!reach[std::size_t(s)])
-                tables.lft(std::size_t(tableOf[std::size_t(s)])).clear(lid);
-        for (NodeIndex s : order) {
-            const std::size_t t = switchNumber[std::size_t(s)];
-            LinearForwardingTable &lft = tables.lft(std::size_t(tableOf[std::size_t(s)]));
+        // (Along final entries only, each earlier in the order than the switch that asks.)
+        const auto conflictsUp = [&](auto &&self, int n) -> int {
+            if (conflictStamp[std::size_t(n)] == generation)
+                return conflicts[std::size_t(n)];
+            const int out = tables.lft(std::size_t(tableOf[std::size_t(n)])).port(lid);
+            const int next = nextOf(std::size_t(n), out);
+            conflicts[std::size_t(n)] = breaks(std::size_t(n), out) + (next < 0 ? 0 : self(self, next));
+            conflictStamp[std::size_t(n)] = generation;
+            return conflicts[std::size_t(n)];
+        };
+        moving.clear();
+        for (std::size_t f = f0; f < f1; ++f) {
+            const int t = failures[f].sw;
+            if (reachOf(t))
+                moving.push_back(t);
+            else
+                tables.lft(std::size_t(tableOf[std::size_t(t)])).clear(lid);
+        }
+        auto place = [&](int t) { return down[std::size_t(t)] ? positionUp[std::size_t(t)] : switchCount + positionDown[std::size_t(t)]; };
+        std::sort(moving.begin(), moving.end(), [&](int a, int b) { return place(a) < place(b); });
+        for (const int sw : moving) {
+            const std::size_t t = std::size_t(sw);
+            LinearForwardingTable &lft = tables.lft(std::size_t(tableOf[t]));
             auto conflictVia = [&](int out) {
-                const NodeIndex next = nextOf(s, out);
-                return breaks(t, out) + (next == kNoIndex ? 0 : conflicts[std::size_t(next)]);
+                const int next = nextOf(t, out);
+                return breaks(t, out) + (next < 0 ? 0 : conflictsUp(conflictsUp, next));
             };
-            const std::uint8_t old = lft.port(lid);
-            if (old != kNoRoute && usable(s, old)) {
-                conflicts[std::size_t(s)] = conflictVia(old);
-                continue;
-            }
             const auto cost = [&](int out) {
                 bool ours = false;
+                const std::uint64_t *there = carried(t, out);
                 for (std::size_t w = 0; w < words && !ours; ++w)
-                    ours = (carried[t][std::size_t(out)][w] & mine[w]) != 0;
-                return std::make_tuple(conflictVia(out), !ours, uses[t][std::size_t(out)]);
+                    ours = (there[w] & mine[w]) != 0;
+                return std::make_tuple(conflictVia(out), !ours, uses[t * stride + std::size_t(out)]);
             };
             int best = -1;
-            for (int out = 1; out <= fabric.node(s).portCount; ++out) {
-                if (!usable(s, out))
+            for (int out = 1; out <= portCountOf[t]; ++out) {
+                if (!usable(t, out))
                     continue;
                 if (best < 0 || cost(out) < cost(best))
                     best = out;
             }
             if (best < 0)
-                return Error{{}, 0, QStringLiteral("switch %1 has no port towards LID %2").arg(fabric.node(s).name).arg(lid)};
+                return Error{{}, 0, QStringLiteral("switch %1 has no port towards LID %2").arg(fabric.node(switches[t]).name).arg(lid)};
             lft.setPort(lid, std::uint8_t(best));
-            ++uses[t][std::size_t(best)];
+            ++uses[t * stride + std::size_t(best)];
+            std::uint64_t *there = carried(t, best);
             for (std::size_t w = 0; w < words; ++w)
-                carried[t][std::size_t(best)][w] |= mine[w];
-            conflicts[std::size_t(s)] = conflictVia(best);
+                there[w] |= mine[w];
+            conflicts[t] = conflictVia(best);
+            conflictStamp[t] = generation;
         }
+        f0 = f1;
     }
     return tables;
 }
+
 }  // namespace
 
 Result<IntentOptions> intentOptions(const Project &project, const QString &fileName)

@@ -133,10 +133,14 @@ ForwardingTables heldTables(const weft_osm_subnet &subnet)
         const int t = tables.addSwitch(n.guid, n.ports[0].lid);
         if (t < 0)
             continue;
-        LinearForwardingTable &lft = tables.lft(std::size_t(t));
-        for (std::uint32_t lid = 1; lid < n.lft_size && lid <= kMaxUnicastLid; ++lid)
-            if (n.held_lft[lid] != kNoRoute)
-                lft.setPort(Lid(lid), n.held_lft[lid]);
+        // Up to the last LID routed, copied whole (LID 0 is no destination).
+        std::uint32_t top = std::min<std::uint32_t>(n.lft_size, std::uint32_t(kMaxUnicastLid) + 1);
+        while (top > 1 && n.held_lft[top - 1] == kNoRoute)
+            --top;
+        if (top <= 1)
+            continue;
+        std::uint8_t *entries = tables.lft(std::size_t(t)).entriesToFill(Lid(top - 1));
+        std::copy(n.held_lft + 1, n.held_lft + top, entries + 1);
     }
     return tables;
 }
@@ -215,14 +219,19 @@ int route(weft_osm_engine &e, const weft_osm_subnet &subnet)
     const BoundProject bound = bindProject(e.intent, *fabric);
 
     // What the switches hold, as the last run installed it: SlimUpdate keeps what it can of it.
+    // (OpenSM's copy when it has one, else the last run's: no copy of the tables made here.)
     std::unique_ptr<InstalledRouting> held;
     if (e.installed) {
-        held = std::make_unique<InstalledRouting>(*e.installed);
         ForwardingTables now = heldTables(subnet);
-        if (!now.isEmpty())
+        if (!now.isEmpty()) {
+            held = std::make_unique<InstalledRouting>();
+            held->fabric = e.installed->fabric;
+            held->serviceLevels = e.installed->serviceLevels;
+            held->intentDigest = e.installed->intentDigest;
             held->tables = std::move(now);
+        }
     }
-    Result<IntentRouting> routed = routeIntentAfterChange(*fabric, bound.project, e.intentDigest, held.get());
+    Result<IntentRouting> routed = routeIntentAfterChange(*fabric, bound.project, e.intentDigest, held ? held.get() : e.installed.get());
     if (!routed) {
         e.say(WEFT_OSM_LOG_ERROR, routed.error().toString());
         return -1;
@@ -252,7 +261,7 @@ int route(weft_osm_engine &e, const weft_osm_subnet &subnet)
     }
     e.installed = std::make_unique<InstalledRouting>();
     e.installed->fabric = fabric;
-    e.installed->tables = tables;
+    e.installed->tables = std::move(routed->routing.tables);
     e.installed->serviceLevels = routed->routing.serviceLevels;
     e.installed->intentDigest = e.intentDigest;
     rememberServiceLevels(e, *fabric, bound.project.tenancy, routed->routing.serviceLevels);
