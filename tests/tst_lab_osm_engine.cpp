@@ -30,6 +30,7 @@
 
 #include <csignal>
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace weft;
@@ -52,7 +53,7 @@ struct PluginLab
 };
 
 Result<PluginLab> startPluginLab(const QString &dir, const test::Tree &tree, const QString &engines = QStringLiteral("weft"),
-                                 const QStringList &environment = {})
+                                 const QStringList &environment = {}, const QByteArray &moreConfig = {})
 {
     PluginLab lab;
     const Fabric &fabric = tree.generated.fabric;
@@ -70,12 +71,37 @@ Result<PluginLab> startPluginLab(const QString &dir, const test::Tree &tree, con
     options.smNode = fabric.node(smHost).name;
     options.partitionsConf = partitions;
     options.openSmConfig = "event_plugin_name weftosm\nevent_plugin_options " + lab.intentPath.toUtf8() + "\nrouting_engine "
-        + engines.toUtf8() + "\n";
+        + engines.toUtf8() + "\n" + moreConfig;
     options.openSmEnvironment = QStringList{QStringLiteral("LD_LIBRARY_PATH=") + pluginDirectory()} + environment;
     lab.sim = std::make_unique<SimulatedFabric>(options);
     if (const Status started = lab.sim->start(); !started)
         return started.error();
     return lab;
+}
+
+// What the switches hold beside `weft route --project` of the fabric discovered now (the dump
+// written to `routed`, with its .sl): empty when equal, else the difference or the failure.
+QString holdsWeftRoute(const PluginLab &lab, const QString &routed, std::optional<Fabric> *live, QByteArray *summary = nullptr)
+{
+    Result<Fabric> discovered = test::discoverWithIbnetdiscover(*lab.sim, lab.topologyPath);
+    if (!discovered)
+        return discovered.error().toString();
+    *live = std::move(*discovered);
+    const test::Run run = test::runWeft({QStringLiteral("route"), QStringLiteral("--project"), lab.intentPath, QStringLiteral("--topology"),
+                                         lab.topologyPath, QStringLiteral("--out"), routed});
+    if (run.exitCode != 0)
+        return QString::fromUtf8(run.err);
+    if (summary)
+        *summary = run.out;
+    Result<ForwardingTables> expected = readLftDumpFile(routed, &**live);
+    if (!expected)
+        return expected.error().toString();
+    Result<ForwardingTables> held = test::installedTables(*lab.sim, **live);
+    if (!held)
+        return held.error().toString();
+    if (held->size() != (*live)->switches().size())
+        return QStringLiteral("%1 tables read for %2 switches").arg(held->size()).arg((*live)->switches().size());
+    return *expected == *held ? QString() : test::tableDifferences(*expected, *held);
 }
 
 }  // namespace
@@ -119,19 +145,12 @@ private Q_SLOTS:
         const Status configured = lab->sim->waitForOpenSmLog(QStringLiteral("weft tables configured on all switches"), kSweepTimeoutMs);
         QVERIFY2(configured, configured ? "" : qPrintable(configured.error().toString() + QString::fromUtf8(test::readAll(lab->sim->openSmLogPath()).right(3000))));
 
-        Result<Fabric> live = test::discoverWithIbnetdiscover(*lab->sim, lab->topologyPath);
-        QVERIFY2(live, live ? "" : qPrintable(live.error().toString()));
         const QString routed = dir.filePath(QStringLiteral("weft-route.lfts"));
-        const test::Run run = test::runWeft({QStringLiteral("route"), QStringLiteral("--project"), lab->intentPath,
-                                             QStringLiteral("--topology"), lab->topologyPath, QStringLiteral("--out"), routed});
-        QVERIFY2(run.exitCode == 0, run.err.constData());
-        QVERIFY2(run.out.contains("engine: pftree"), run.out.constData());
-        Result<ForwardingTables> expected = readLftDumpFile(routed, &*live);
-        QVERIFY2(expected, expected ? "" : qPrintable(expected.error().toString()));
-        Result<ForwardingTables> held = test::installedTables(*lab->sim, *live);
-        QVERIFY2(held, held ? "" : qPrintable(held.error().toString()));
-        QCOMPARE(held->size(), live->switches().size());
-        QVERIFY2(*expected == *held, qPrintable(test::tableDifferences(*expected, *held)));
+        std::optional<Fabric> live;
+        QByteArray summary;
+        const QString differs = holdsWeftRoute(*lab, routed, &live, &summary);
+        QVERIFY2(differs.isEmpty(), qPrintable(differs));
+        QVERIFY2(summary.contains("engine: pftree"), summary.constData());
 
         // The vlane partitions' SLs, as `weft route` wrote them beside the tables, in PathRecords
         // (partitions.conf gives them none: the engine answers).
@@ -350,6 +369,79 @@ private Q_SLOTS:
         const std::set<int> held_pkeys = test::smpqueryPKeys(pkeys->out);
         QVERIFY2(held_pkeys.count(0x8010) == 1, pkeys->out.constData());
         QVERIFY2(held_pkeys.count(0x8020) == 0, pkeys->out.constData());
+    }
+
+    // The plugin on a standby: the master dies, the standby takes over and routes with Weft's
+    // engine from the intent, so the switches hold `weft route --project`, the tenants keep
+    // their P_Keys, and the vlane partition's PathRecords come from the new master's engine.
+    void standbyTakesOverWithTheIntent()
+    {
+        const test::Tree tree = test::makeTree(FabricShapeKind::SwitchRadix, 4, 2, true);
+        const Fabric &fabric = tree.generated.fabric;
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        // Polled once a second, given up on after two misses: the takeover within seconds.
+        const QByteArray polling = "sminfo_polling_timeout 1000\npolling_retry_number 2\n";
+        Result<PluginLab> lab = startPluginLab(dir.path(), tree, QStringLiteral("weft"), {}, "sm_priority 10\n" + polling);
+        QVERIFY2(lab, lab ? "" : qPrintable(lab.error().toString()));
+        QVERIFY(lab->sim->waitForOpenSmLog(QStringLiteral("weft tables configured on all switches"), kSweepTimeoutMs));
+        const NodeIndex standbyHost = tree.generated.hosts.back();
+        QVERIFY(standbyHost != tree.generated.hosts.front());
+        const Status standing = lab->sim->startStandbyOpenSm(fabric.node(standbyHost).name, "sm_priority 5\n" + polling);
+        QVERIFY2(standing, standing ? "" : qPrintable(standing.error().toString() + QString::fromUtf8(test::readAll(lab->sim->standbyLogPath()).right(2000))));
+        // A standby routes nothing.
+        QVERIFY(!test::readAll(lab->sim->standbyLogPath()).contains("weft tables configured"));
+
+        const qint64 before = QFileInfo(lab->sim->standbyLogPath()).size();
+        lab->sim->killOpenSm();
+        const Status master = lab->sim->waitForStandbyLog(QStringLiteral("Entering MASTER state"), kSweepTimeoutMs, before);
+        QVERIFY2(master, qPrintable(QString::fromUtf8(test::readAll(lab->sim->standbyLogPath()).mid(before).right(3000))));
+        const Status configured = lab->sim->waitForStandbyLog(QStringLiteral("weft tables configured on all switches"), kSweepTimeoutMs, before);
+        QVERIFY2(configured, qPrintable(QString::fromUtf8(test::readAll(lab->sim->standbyLogPath()).mid(before).right(3000))));
+        QVERIFY2(test::readAll(lab->sim->standbyLogPath()).mid(before).contains("weft: routed"), "the standby's own engine did not route");
+        const Status up = lab->sim->waitForStandbyLog(QStringLiteral("SUBNET UP"), kSweepTimeoutMs, before);
+        QVERIFY2(up, qPrintable(QString::fromUtf8(test::readAll(lab->sim->standbyLogPath()).mid(before).right(3000))));
+
+        const QString routed = dir.filePath(QStringLiteral("weft-route.lfts"));
+        std::optional<Fabric> live;
+        const QString differs = holdsWeftRoute(*lab, routed, &live);
+        QVERIFY2(differs.isEmpty(), qPrintable(differs));
+
+        // Every tenant's P_Key on its members, from the standby's partitions (the same -P file).
+        int checked = 0;
+        for (const Partition &tenant : tree.intent.tenancy.partitions) {
+            if (!tenant.pkey || (*tenant.pkey & 0x7fff) == 0x7fff)
+                continue;
+            for (const PartitionMember &member : tenant.members) {
+                const PortIndex port = live->portByGuid(member.guid);
+                QVERIFY(port != kNoIndex);
+                const auto pkeys = lab->sim->runClient(QStringLiteral("smpquery"), {QStringLiteral("pkeys"), QString::number(live->port(port).lid)});
+                QVERIFY2(pkeys && pkeys->exitCode == 0, qPrintable(test::describe(pkeys)));
+                QVERIFY2(test::smpqueryPKeys(pkeys->out).count(int(*tenant.pkey | 0x8000)) == 1, pkeys->out.constData());
+                ++checked;
+            }
+        }
+        QVERIFY(checked > 0);
+
+        // A vlane partition's PathRecord carries the SL the new master's engine gives it.
+        const QByteArray slText = test::readAll(routed + QStringLiteral(".sl"));
+        for (const Partition &vlane : tree.intent.tenancy.partitions) {
+            if (vlane.policy != IsolationPolicy::VirtualLane)
+                continue;
+            const QRegularExpression line(QStringLiteral("^0x0*%1\\s+(\\d+)").arg(*vlane.pkey, 0, 16), QRegularExpression::MultilineOption);
+            const auto m = line.match(QString::fromUtf8(slText));
+            QVERIFY2(m.hasMatch(), slText.constData());
+            const Lid a = live->port(live->portByGuid(vlane.members[0].guid)).lid;
+            const Lid b = live->port(live->portByGuid(vlane.members[1].guid)).lid;
+            // Asked from the new master's port: the dead master's port is no longer the SM's, so
+            // it is no member of the vlane partition the SA would answer for.
+            const auto pr = lab->sim->runClient(QStringLiteral("saquery"), {QStringLiteral("-p"), QStringLiteral("--src-to-dst"), QStringLiteral("%1:%2").arg(a).arg(b)},
+                                                120000, fabric.node(standbyHost).name);
+            QVERIFY2(pr && pr->exitCode == 0, qPrintable(test::describe(pr)));
+            const auto slField = QRegularExpression(QStringLiteral("\\bsl\\.+(0x[0-9a-f]+|\\d+)")).match(QString::fromUtf8(pr->out));
+            QVERIFY2(slField.hasMatch(), qPrintable(QStringLiteral("%1:%2: ").arg(a).arg(b) + QString::fromUtf8(pr->out + pr->err)));
+            QCOMPARE(slField.captured(1).toInt(nullptr, 0), m.captured(1).toInt());
+        }
     }
 
     void failingPluginLeavesOpenSmUp_data()

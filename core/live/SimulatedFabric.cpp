@@ -201,61 +201,108 @@ Status SimulatedFabric::startIbsim()
 
 Status SimulatedFabric::startOpenSm()
 {
-    const QString config = m_workDir + QStringLiteral("/opensm.conf");
-    {
-        QFile f(config);
-        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
-            return Error{config, 0, QStringLiteral("cannot write: %1").arg(f.errorString())};
-        // The log is read while OpenSM runs, so it must not sit in a buffer.
-        f.write("force_log_flush TRUE\n");
-        f.write("dump_files_dir " + m_workDir.toUtf8() + "\n");
-        f.write(m_options.openSmConfig);
-        if (!f.flush())
-            return Error{config, 0, QStringLiteral("cannot write: %1").arg(f.errorString())};
-    }
-    QStringList args = {
-        QStringLiteral("-F"), config,
-        QStringLiteral("-f"), openSmLogPath(),
-        QStringLiteral("-e"),
-    };
+    QStringList args;
     if (!m_options.partitionsConf.isEmpty())
         args << QStringLiteral("-P") << m_options.partitionsConf;
     args << m_options.openSmArgs;
-
     m_openSm = std::make_unique<QProcess>();
-    m_openSm->setWorkingDirectory(m_workDir);
+    return launchOpenSm(*m_openSm, m_workDir, m_options.smNode, m_options.openSmConfig, args, "SUBNET UP");
+}
+
+Status SimulatedFabric::startStandbyOpenSm(const QString &node, const QByteArray &config, const QStringList &args)
+{
+    if (!m_openSm)
+        return Error{{}, 0, QStringLiteral("a standby needs a master: start the first OpenSM first")};
+    const QString dir = m_workDir + QStringLiteral("/standby");
+    if (!QDir().mkpath(dir))
+        return Error{dir, 0, QStringLiteral("cannot create the standby's directory")};
+    QStringList all;
+    if (!m_options.partitionsConf.isEmpty())
+        all << QStringLiteral("-P") << m_options.partitionsConf;
+    all << args;
+    m_standby = std::make_unique<QProcess>();
+    return launchOpenSm(*m_standby, dir, node, m_options.openSmConfig + "\n" + config, all, "Entering STANDBY state");
+}
+
+Status SimulatedFabric::launchOpenSm(QProcess &process, const QString &dir, const QString &node, const QByteArray &config,
+                                     const QStringList &extraArgs, const QByteArray &ready)
+{
+    const QString configFile = dir + QStringLiteral("/opensm.conf");
+    const QString log = dir + QStringLiteral("/opensm.log");
+    {
+        QFile f(configFile);
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            return Error{configFile, 0, QStringLiteral("cannot write: %1").arg(f.errorString())};
+        // The log is read while OpenSM runs, so it must not sit in a buffer.
+        f.write("force_log_flush TRUE\n");
+        f.write("dump_files_dir " + dir.toUtf8() + "\n");
+        f.write(config);
+        if (!f.flush())
+            return Error{configFile, 0, QStringLiteral("cannot write: %1").arg(f.errorString())};
+    }
+    QStringList args = {
+        QStringLiteral("-F"),
+        configFile,
+        QStringLiteral("-f"),
+        log,
+        QStringLiteral("-e"),
+    };
+    args << extraArgs;
+
+    process.setWorkingDirectory(dir);
     QProcessEnvironment env = clientEnvironment();
-    env.insert(QStringLiteral("OSM_CACHE_DIR"), m_workDir);
-    env.insert(QStringLiteral("OSM_TMP_DIR"), m_workDir);
+    if (!node.isEmpty())
+        env.insert(QStringLiteral("SIM_HOST"), node);
+    env.insert(QStringLiteral("OSM_CACHE_DIR"), dir);
+    env.insert(QStringLiteral("OSM_TMP_DIR"), dir);
     for (const QString &setting : m_options.openSmEnvironment) {
         const qsizetype equals = setting.indexOf(QLatin1Char('='));
         if (equals > 0)
             env.insert(setting.left(equals), setting.mid(equals + 1));
     }
-    m_openSm->setProcessEnvironment(env);
-    m_openSm->setStandardOutputFile(m_workDir + QStringLiteral("/opensm.out"));
-    m_openSm->setStandardErrorFile(m_workDir + QStringLiteral("/opensm.out"), QIODevice::Append);
-    m_openSm->setStandardInputFile(QProcess::nullDevice());
-    m_openSm->start(findTool(QStringLiteral("opensm")), args);
-    if (!m_openSm->waitForStarted(10000))
-        return Error{{}, 0, QStringLiteral("cannot start OpenSM: %1").arg(m_openSm->errorString())};
+    process.setProcessEnvironment(env);
+    process.setStandardOutputFile(dir + QStringLiteral("/opensm.out"));
+    process.setStandardErrorFile(dir + QStringLiteral("/opensm.out"), QIODevice::Append);
+    process.setStandardInputFile(QProcess::nullDevice());
+    process.start(findTool(QStringLiteral("opensm")), args);
+    if (!process.waitForStarted(10000))
+        return Error{{}, 0, QStringLiteral("cannot start OpenSM: %1").arg(process.errorString())};
 
     QDeadlineTimer deadline(m_options.startTimeoutMs);
     while (!deadline.hasExpired()) {
-        if (readFrom(openSmLogPath(), 0).contains("SUBNET UP"))
+        if (readFrom(log, 0).contains(ready))
             return Done{};
-        if (m_openSm->state() == QProcess::NotRunning) {
-            const QByteArray out = readFrom(m_workDir + QStringLiteral("/opensm.out"), 0);
-            return Error{{}, 0, QStringLiteral("OpenSM exited before the subnet came up: %1")
-                                    .arg(QString::fromUtf8(out.right(600)).trimmed())};
+        if (process.state() == QProcess::NotRunning) {
+            const QByteArray out = readFrom(dir + QStringLiteral("/opensm.out"), 0);
+            return Error{{}, 0, QStringLiteral("OpenSM exited before its log said \"%1\": %2").arg(QString::fromUtf8(ready), QString::fromUtf8(out.right(600)).trimmed())};
         }
         QThread::msleep(kPollMs);
     }
-    return Error{{}, 0, QStringLiteral("OpenSM did not bring the subnet up within %1 s").arg(m_options.startTimeoutMs / 1000)};
+    return Error{{}, 0, QStringLiteral("OpenSM's log did not say \"%1\" within %2 s").arg(QString::fromUtf8(ready)).arg(m_options.startTimeoutMs / 1000)};
+}
+
+QString SimulatedFabric::standbyLogPath() const
+{
+    return m_workDir + QStringLiteral("/standby/opensm.log");
+}
+
+qint64 SimulatedFabric::standbyPid() const
+{
+    return m_standby ? m_standby->processId() : 0;
+}
+
+void SimulatedFabric::killOpenSm()
+{
+    if (m_openSm && m_openSm->state() != QProcess::NotRunning) {
+        m_openSm->kill();
+        m_openSm->waitForFinished(5000);
+    }
 }
 
 void SimulatedFabric::stop()
 {
+    stopProcess(m_standby.get());
+    m_standby.reset();
     stopProcess(m_openSm.get());
     m_openSm.reset();
     if (m_ibsim && m_ibsim->state() != QProcess::NotRunning) {
@@ -300,7 +347,7 @@ QProcessEnvironment SimulatedFabric::clientEnvironment() const
 }
 
 Result<SimulatedFabric::ClientResult> SimulatedFabric::runClient(const QString &program, const QStringList &args,
-                                                                 int timeoutMs) const
+                                                                 int timeoutMs, const QString &node) const
 {
     if (!isRunning())
         return Error{{}, 0, QStringLiteral("the simulated fabric is not running")};
@@ -309,7 +356,10 @@ Result<SimulatedFabric::ClientResult> SimulatedFabric::runClient(const QString &
         return Error{{}, 0, QStringLiteral("%1 is not installed").arg(program)};
     QProcess process;
     process.setWorkingDirectory(m_workDir);
-    process.setProcessEnvironment(clientEnvironment());
+    QProcessEnvironment env = clientEnvironment();
+    if (!node.isEmpty())
+        env.insert(QStringLiteral("SIM_HOST"), node);
+    process.setProcessEnvironment(env);
     process.setStandardInputFile(QProcess::nullDevice());
     process.start(tool, args);
     if (!process.waitForStarted(10000))
@@ -333,12 +383,22 @@ qint64 SimulatedFabric::openSmLogSize() const
 
 Status SimulatedFabric::waitForOpenSmLog(const QString &text, int timeoutMs, qint64 fromOffset) const
 {
+    return waitForLog(openSmLogPath(), m_openSm.get(), text, timeoutMs, fromOffset);
+}
+
+Status SimulatedFabric::waitForStandbyLog(const QString &text, int timeoutMs, qint64 fromOffset) const
+{
+    return waitForLog(standbyLogPath(), m_standby.get(), text, timeoutMs, fromOffset);
+}
+
+Status SimulatedFabric::waitForLog(const QString &path, const QProcess *process, const QString &text, int timeoutMs, qint64 fromOffset)
+{
     const QByteArray needle = text.toUtf8();
     QDeadlineTimer deadline(timeoutMs);
     do {
-        if (readFrom(openSmLogPath(), fromOffset).contains(needle))
+        if (readFrom(path, fromOffset).contains(needle))
             return Done{};
-        if (!m_openSm || m_openSm->state() == QProcess::NotRunning)
+        if (!process || process->state() == QProcess::NotRunning)
             return Error{{}, 0, QStringLiteral("OpenSM is not running (waiting for \"%1\")").arg(text)};
         QThread::msleep(kPollMs);
     } while (!deadline.hasExpired());

@@ -67,13 +67,24 @@ public:
     // The environment a client needs: LD_PRELOAD=libumad2sim, IBSIM_SOCKNAME, SIM_HOST.
     QProcessEnvironment clientEnvironment() const;
 
-    // Runs a client to completion in the working directory.
+    // Runs a client to completion in the working directory, on the SM's adapter or on `node`'s.
     Result<ClientResult> runClient(const QString &program, const QStringList &args,
-                                   int timeoutMs = 120000) const;
+                                   int timeoutMs = 120000, const QString &node = {}) const;
 
     // Waits until OpenSM's log, read from byte `fromOffset` on, contains `text`.
     Status waitForOpenSmLog(const QString &text, int timeoutMs, qint64 fromOffset = 0) const;
     qint64 openSmLogSize() const;
+
+    // A second OpenSM, on adapter `node` (SIM_HOST), in `standby/` of the working directory, with
+    // the options file of the first plus `config` (e.g. its sm_priority) and the same -P file:
+    // it finds the master and stays standby. Waits until its log says so.
+    Status startStandbyOpenSm(const QString &node, const QByteArray &config, const QStringList &args = {});
+    QString standbyLogPath() const;
+    qint64 standbyPid() const;
+    // Waits until the standby's log, from byte `fromOffset` on, contains `text`.
+    Status waitForStandbyLog(const QString &text, int timeoutMs, qint64 fromOffset = 0) const;
+    // The first OpenSM dies at once (SIGKILL), as in a crash; the standby, if any, takes over.
+    void killOpenSm();
 
     // Sends one console command to ibsim (e.g. `Unlink "S-..."[3]`).
     Status simulatorCommand(const QString &command);
@@ -84,6 +95,10 @@ public:
 private:
     Status startIbsim();
     Status startOpenSm();
+    // One OpenSM in `dir`, attached to `node`, until its log shows `ready`.
+    Status launchOpenSm(QProcess &process, const QString &dir, const QString &node, const QByteArray &config,
+                        const QStringList &args, const QByteArray &ready);
+    static Status waitForLog(const QString &path, const QProcess *process, const QString &text, int timeoutMs, qint64 fromOffset);
 
     Options m_options;
     std::unique_ptr<QTemporaryDir> m_tempDir;
@@ -91,6 +106,7 @@ private:
     QString m_socketName;
     std::unique_ptr<QProcess> m_ibsim;
     std::unique_ptr<QProcess> m_openSm;
+    std::unique_ptr<QProcess> m_standby;
     quint64 m_consoleBatches = 0;
 };
 
