@@ -523,6 +523,38 @@ private Q_SLOTS:
         QVERIFY(CommitLock::acquire(commitLockPath(s.target)).ok());
     }
 
+    // The lock and the journal are the file's, not its spelling's: through a symbolic link to the
+    // target's directory and one to its dump, a second commit is refused beside a running one.
+    void lockKeysOnTheFileNotItsSpelling()
+    {
+        Setup s;
+        QTemporaryDir other;
+        const QString linkedDir = other.filePath(QStringLiteral("opensm-dir"));
+        QVERIFY(QFile::link(s.dir.path(), linkedDir));
+        const QString linkedFile = other.filePath(QStringLiteral("opensm.lfts"));
+        QVERIFY(QFile::link(s.target.lftsPath, linkedFile));
+        for (const QString &spelling : {linkedDir + QStringLiteral("/opensm.lfts"), linkedFile,
+                                        s.dir.path() + QStringLiteral("/./opensm.lfts")}) {
+            CommitTarget through = s.target;
+            through.lftsPath = spelling;
+            QCOMPARE(commitLockPath(through), commitLockPath(s.target));
+            QCOMPARE(defaultJournalPath(through.routingFile()), defaultJournalPath(s.target.routingFile()));
+        }
+        Result<std::unique_ptr<CommitLock>> running = CommitLock::acquire(commitLockPath(s.target));
+        QVERIFY(running.ok());
+        CommitTarget through = s.target;
+        through.lftsPath = linkedDir + QStringLiteral("/opensm.lfts");
+        const CommitReport refused = commitPlan(s.plan(route(s.fabric), twoTenants(s.fabric)), through, s.opensm.backend(), s.options);
+        QCOMPARE(commitOutcomeName(refused.outcome), QStringLiteral("refused"));
+        QVERIFY2(refused.reasons.join(QLatin1Char('\n')).contains(QStringLiteral("another commit is running on this target")),
+                 qPrintable(refused.reasons.join(QLatin1Char('\n'))));
+        QVERIFY(s.filesUnchanged());
+        // A file not yet there: its directory resolved.
+        CommitTarget fresh = s.target;
+        fresh.lftsPath = linkedDir + QStringLiteral("/new.lfts");
+        QCOMPARE(commitLockPath(fresh), QFileInfo(s.dir.path()).canonicalFilePath() + QStringLiteral("/new.lfts.weft-lock"));
+    }
+
     void staleCommitLockIsTakenOver()
     {
         Setup s;

@@ -6,8 +6,10 @@
 
 #include <QtTest>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <csignal>
 #include <thread>
 
 using namespace weft;
@@ -243,6 +245,44 @@ private Q_SLOTS:
         QFile again(backupPath(path));
         QVERIFY(again.open(QIODevice::ReadOnly));
         QCOMPARE(again.readAll(), QByteArray("first\n"));
+    }
+
+    // A disk that runs out of room (here the file size limit, which fails a write the same way and
+    // needs no file system of its own): whether it shows while writing or only at the final flush,
+    // the error names the file and the cause, and nothing changes: the file, its backup, no
+    // temporary file left.
+    void writeThatRunsOutOfRoomChangesNothing_data()
+    {
+        QTest::addColumn<int>("size");
+        QTest::addRow("fails at the flush") << 300;
+        QTest::addRow("fails while writing") << (1 << 20);
+    }
+
+    void writeThatRunsOutOfRoomChangesNothing()
+    {
+        QFETCH(int, size);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("partitions.conf"));
+        const QByteArray before("Default=0x7fff, ipoib : ALL=full;\n");
+        QVERIFY(writeFileAtomically(path, before).ok());
+        struct rlimit old
+        {
+        };
+        QCOMPARE(::getrlimit(RLIMIT_FSIZE, &old), 0);
+        struct rlimit small = old;
+        small.rlim_cur = 100;
+        const auto previous = std::signal(SIGXFSZ, SIG_IGN);
+        QCOMPARE(::setrlimit(RLIMIT_FSIZE, &small), 0);
+        const Status s = writeFileAtomically(path, QByteArray(size, 'x'));
+        ::setrlimit(RLIMIT_FSIZE, &old);
+        std::signal(SIGXFSZ, previous);
+        QVERIFY(!s.ok());
+        QCOMPARE(s.error().file, path);
+        QVERIFY2(s.error().message.contains(QLatin1String("File too large")), qPrintable(s.error().toString()));
+        QFile now(path);
+        QVERIFY(now.open(QIODevice::ReadOnly));
+        QCOMPARE(now.readAll(), before);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{QStringLiteral("partitions.conf")});
     }
 
     void failedWriteChangesNothing()

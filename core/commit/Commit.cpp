@@ -55,7 +55,9 @@ Status sendHangup(qint64 pid)
 
 QString commitLockPath(const CommitTarget &target)
 {
-    return target.routingFile() + QStringLiteral(".weft-lock");
+    // Beside the file itself: through a symbolic link to it or to its directory, a second commit
+    // finds the same lock.
+    return realFilePath(target.routingFile()) + QStringLiteral(".weft-lock");
 }
 
 CommitLock::CommitLock(int fd, QString path, QString staleHolder)

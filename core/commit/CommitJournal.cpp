@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "SafeFile.h"
 #include "TextReader.h"
 
 #include <QDir>
@@ -72,7 +73,8 @@ CommitJournalEntry CommitJournalEntry::fromJson(const QJsonObject &o)
 
 QString defaultJournalPath(const QString &besideFile)
 {
-    return QFileInfo(besideFile).absoluteDir().filePath(QStringLiteral("weft-commits.jsonl"));
+    // Beside the file itself, however it is spelled (one journal per target, as one lock).
+    return QFileInfo(realFilePath(besideFile)).absoluteDir().filePath(QStringLiteral("weft-commits.jsonl"));
 }
 
 Status appendJournalEntry(const QString &path, const CommitJournalEntry &entry)

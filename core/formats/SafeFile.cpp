@@ -2,9 +2,14 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QRandomGenerator>
 #include <QSaveFile>
 
+#include <cerrno>
+#include <vector>
+
 #if defined(Q_OS_UNIX)
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #endif
@@ -14,6 +19,16 @@ namespace weft {
 QString backupPath(const QString &path)
 {
     return path + QStringLiteral(".bak");
+}
+
+QString realFilePath(const QString &path)
+{
+    const QFileInfo info(path);
+    const QString real = info.canonicalFilePath();
+    if (!real.isEmpty())
+        return real;
+    const QString directory = QFileInfo(info.absolutePath()).canonicalFilePath();
+    return directory.isEmpty() ? info.absoluteFilePath() : directory + QLatin1Char('/') + info.fileName();
 }
 
 namespace {
@@ -77,6 +92,116 @@ struct FileOwnership
     }
 };
 
+// The backup of `path` as a copy (where no second name can be made), a piece at a time: the file
+// replaced may be large.
+Status copyBackup(const QString &path, const FileOwnership &replaced)
+{
+    QFile current(path);
+    if (!current.open(QIODevice::ReadOnly))
+        return Error{path, 0, QStringLiteral("cannot read it to keep a backup: %1").arg(current.errorString())};
+    // Whatever was planted at FILE.bak (a symbolic link to a file elsewhere) is replaced, never
+    // written through: QSaveFile would write to the link's target.
+    const QFileInfo planted(backupPath(path));
+    if ((planted.isSymLink() || (planted.exists() && !planted.isFile())) && !QFile::remove(backupPath(path)))
+        return Error{backupPath(path), 0, QStringLiteral("cannot write the backup: something that is not a file is in its place and cannot be removed")};
+    QSaveFile backup(backupPath(path));
+    if (!backup.open(QIODevice::WriteOnly))
+        return Error{backupPath(path), 0, QStringLiteral("cannot write the backup: %1").arg(backup.errorString())};
+    replaced.giveTo(backup.handle());
+    for (;;) {
+        const QByteArray piece = current.read(qint64(4) << 20);
+        if (current.error() != QFileDevice::NoError)
+            return Error{path, 0, QStringLiteral("cannot read it to keep a backup: %1").arg(current.errorString())};
+        if (piece.isEmpty())
+            break;
+        if (backup.write(piece) != piece.size())
+            return Error{backupPath(path), 0, QStringLiteral("cannot write the backup: %1").arg(backup.errorString())};
+    }
+    if (!backup.commit())
+        return Error{backupPath(path), 0, QStringLiteral("cannot write the backup: %1").arg(backup.errorString())};
+    return Done{};
+}
+
+#if defined(Q_OS_UNIX)
+// A file descriptor as a QIODevice for the writers, buffered (1 MB), keeping the first error's
+// errno: QFile reports a full disk found at its flush as "Unknown error", or not at all.
+class DescriptorWriter : public QIODevice
+{
+public:
+    explicit DescriptorWriter(int fd)
+        : m_fd(fd) { open(QIODevice::WriteOnly | QIODevice::Unbuffered); }
+    ~DescriptorWriter() override = default;
+
+    // Writes what is buffered; false (and error()) when the system refused.
+    bool drain()
+    {
+        const bool ok = writeAll(m_buffer.data(), m_buffer.size());
+        m_buffer.clear();
+        return ok;
+    }
+    int error() const { return m_error; }
+
+protected:
+    qint64 readData(char *, qint64) override { return -1; }
+    qint64 writeData(const char *data, qint64 size) override
+    {
+        if (m_error != 0)
+            return -1;
+        const std::size_t n = std::size_t(size);
+        if (m_buffer.size() + n > kBuffer && !drain())
+            return failed();
+        if (n >= kBuffer) {  // large pieces go straight through
+            if (!writeAll(data, n))
+                return failed();
+        } else {
+            m_buffer.insert(m_buffer.end(), data, data + n);
+        }
+        return size;
+    }
+
+private:
+    bool writeAll(const char *data, std::size_t size)
+    {
+        std::size_t done = 0;
+        while (done < size && m_error == 0) {
+            const ssize_t n = ::write(m_fd, data + done, size - done);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                m_error = n < 0 ? errno : ENOSPC;
+            else
+                done += std::size_t(n);
+        }
+        return m_error == 0;
+    }
+    qint64 failed()
+    {
+        setErrorString(qt_error_string(m_error));
+        return -1;
+    }
+
+    static constexpr std::size_t kBuffer = std::size_t(1) << 20;
+    int m_fd;
+    int m_error = 0;
+    std::vector<char> m_buffer;
+};
+
+// A new file beside `target` (same directory, so the rename is atomic), created exclusively with
+// the usual mode (0666 less the umask); -1 and errno set on failure.
+int createTemporary(const QString &target, QByteArray *name)
+{
+    const QFileInfo info(target);
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        *name = QFile::encodeName(info.absolutePath() + QStringLiteral("/.") + info.fileName()
+                                  + QStringLiteral(".weft-%1").arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0')));
+        const int fd = ::open(name->constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    return -1;
+}
+#endif
+
 }  // namespace
 
 Status writeFileAtomically(const QString &path, const QByteArray &data, bool keepBackup)
@@ -101,37 +226,66 @@ Status writeFileAtomically(const QString &path, const std::function<bool(QIODevi
             return Error{path, 0, QStringLiteral("cannot write: %1").arg(device.errorString())};
         return Done{};
     }
-    const FileOwnership replaced = FileOwnership::of(path);
-    if (keepBackup && QFileInfo::exists(path) && !linkBackup(path)) {
-        // Copied a piece at a time: the file replaced may be large.
-        QFile current(path);
-        if (!current.open(QIODevice::ReadOnly))
-            return Error{path, 0, QStringLiteral("cannot read it to keep a backup: %1").arg(current.errorString())};
-        // Whatever was planted at FILE.bak (a symbolic link to a file elsewhere) is replaced, never
-        // written through: QSaveFile would write to the link's target.
-        const QFileInfo planted(backupPath(path));
-        if ((planted.isSymLink() || (planted.exists() && !planted.isFile())) && !QFile::remove(backupPath(path)))
-            return Error{backupPath(path), 0, QStringLiteral("cannot write the backup: something that is not a file is in its place and cannot be removed")};
-        QSaveFile backup(backupPath(path));
-        if (!backup.open(QIODevice::WriteOnly))
-            return Error{backupPath(path), 0, QStringLiteral("cannot write the backup: %1").arg(backup.errorString())};
-        replaced.giveTo(backup.handle());
-        for (;;) {
-            const QByteArray piece = current.read(qint64(4) << 20);
-            if (current.error() != QFileDevice::NoError)
-                return Error{path, 0, QStringLiteral("cannot read it to keep a backup: %1").arg(current.errorString())};
-            if (piece.isEmpty())
-                break;
-            if (backup.write(piece) != piece.size())
-                return Error{backupPath(path), 0, QStringLiteral("cannot write the backup: %1").arg(backup.errorString())};
+#if defined(Q_OS_UNIX)
+    // A symbolic link stays one: the file it names is replaced.
+    QString target = path;
+    const QFileInfo asGiven(path);
+    if (asGiven.isSymLink())
+        target = asGiven.exists() ? asGiven.canonicalFilePath() : asGiven.symLinkTarget();
+    const FileOwnership replaced = FileOwnership::of(target);
+    // The new content first, whole: written, flushed, on disk and closed, each step's error
+    // checked (a full disk often shows only at the flush or the sync), before anything that is
+    // there now is touched. Then the backup, then the rename, then the directory synced.
+    QByteArray temporary;
+    const int fd = createTemporary(target, &temporary);
+    if (fd < 0)
+        return Error{path, 0, QStringLiteral("cannot write: %1").arg(qt_error_string(errno))};
+    auto fail = [&](const QString &why) {
+        (void)::unlink(temporary.constData());
+        return Error{path, 0, QStringLiteral("cannot write: %1").arg(why)};
+    };
+    replaced.giveTo(fd);
+    {
+        DescriptorWriter file(fd);
+        const bool written = write(file);
+        if (!file.drain() || !written) {
+            ::close(fd);
+            return fail(file.error() != 0 ? qt_error_string(file.error()) : QStringLiteral("the content could not be produced"));
         }
-        if (!backup.commit())
-            return Error{backupPath(path), 0, QStringLiteral("cannot write the backup: %1").arg(backup.errorString())};
     }
+    if (::fsync(fd) != 0) {
+        const QString why = qt_error_string(errno);
+        ::close(fd);
+        return fail(why);
+    }
+    if (::close(fd) != 0)
+        return fail(qt_error_string(errno));
+    // (The backup beside the name given: through a symbolic link, a copy of the file it names.)
+    if (keepBackup && QFileInfo::exists(path) && !linkBackup(path)) {
+        if (Status kept = copyBackup(path, replaced); !kept) {
+            (void)::unlink(temporary.constData());
+            return kept;
+        }
+    }
+    if (::rename(temporary.constData(), QFile::encodeName(target).constData()) != 0)
+        return fail(qt_error_string(errno));
+    const int directory = ::open(QFile::encodeName(QFileInfo(target).absolutePath()).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (directory >= 0) {
+        const bool synced = ::fsync(directory) == 0 || errno == EINVAL;  // EINVAL: not supported there
+        const int error = errno;
+        ::close(directory);
+        if (!synced)
+            return Error{path, 0, QStringLiteral("written, but its directory could not be synced to disk: %1").arg(qt_error_string(error))};
+    }
+    return Done{};
+#else
+    const FileOwnership replaced = FileOwnership::of(path);
+    if (keepBackup && QFileInfo::exists(path))
+        if (Status kept = copyBackup(path, replaced); !kept)
+            return kept;
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return Error{path, 0, QStringLiteral("cannot write: %1").arg(file.errorString())};
-    replaced.giveTo(file.handle());
     if (!write(file)) {
         const QString why = file.errorString();
         file.cancelWriting();
@@ -140,6 +294,7 @@ Status writeFileAtomically(const QString &path, const std::function<bool(QIODevi
     if (!file.commit())
         return Error{path, 0, QStringLiteral("cannot write: %1").arg(file.errorString())};
     return Done{};
+#endif
 }
 
 Status restoreBackup(const QString &path)

@@ -1,7 +1,8 @@
 #pragma once
-// Every file Weft writes goes through here: written to a temporary file and renamed over the
-// target (QSaveFile), so a crash or full disk never leaves half a file, and whatever it replaces
-// is kept beside it as a backup.
+// Every file Weft writes goes through here: written whole to a temporary file beside it (each
+// step's error checked, the data synced to disk) and only then renamed over the target, the
+// directory synced after, so a crash or a full disk never leaves half a file, and whatever it
+// replaces is kept beside it as a backup.
 
 #include "Result.h"
 
@@ -17,10 +18,16 @@ namespace weft {
 // The backup of `path`: "<path>.bak".
 QString backupPath(const QString &path);
 
+// `path` as the file it is, not as it is spelled: symbolic links (to the file, or to a directory
+// on its way) resolved, absolute. For a file that does not exist yet, its directory resolved.
+// What locks and journals key on, so that two spellings of one file find the same.
+QString realFilePath(const QString &path);
+
 // Writes `data` to `path` atomically. If `path` exists its previous content is first saved
 // as backupPath(path) (replacing an older backup; a symbolic link planted there is replaced, not
 // followed), and the new file gets the replaced one's mode and, where permitted, its owner and
-// group. On failure nothing at `path` changes.
+// group. On failure nothing at `path` changes (nor its backup), and the error names the file and
+// the cause ("No space left on device").
 Status writeFileAtomically(const QString &path, const QByteArray &data, bool keepBackup = true);
 
 // The same, for content written piece by piece (in bounded memory): `write` gets the temporary
