@@ -5,6 +5,9 @@
 #include "SwitchGraph.h"
 
 #include <algorithm>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <array>
 #include <cstring>
 #include <deque>
@@ -1148,6 +1151,43 @@ Result<FatTreeLayout> analyseFatTree(const Fabric &fabric, bool requirePure, con
     return layout;
 }
 
+#if defined(__SSE2__)
+namespace {
+
+// Rows `from` .. `from` + 15 * stride (16 entries each) become 16 columns: column j gets the
+// j-th entry of every row, at columns[j] + at.
+inline void transpose16(const std::uint8_t *from, std::size_t stride, std::uint8_t *const *columns, std::size_t at)
+{
+    __m128i a[16], b[16];
+    for (int i = 0; i < 16; ++i)
+        a[i] = _mm_loadu_si128(reinterpret_cast<const __m128i *>(from + std::size_t(i) * stride));
+    // Bytes of row pairs, then 2-row units of pairs of pairs, 4-row units, 8-row units: each
+    // stage doubles the rows a unit holds of one column.
+    for (int i = 0; i < 16; i += 2) {
+        b[i] = _mm_unpacklo_epi8(a[i], a[i + 1]);
+        b[i + 1] = _mm_unpackhi_epi8(a[i], a[i + 1]);
+    }
+    for (int q = 0; q < 16; q += 4) {
+        a[q] = _mm_unpacklo_epi16(b[q], b[q + 2]);
+        a[q + 1] = _mm_unpackhi_epi16(b[q], b[q + 2]);
+        a[q + 2] = _mm_unpacklo_epi16(b[q + 1], b[q + 3]);
+        a[q + 3] = _mm_unpackhi_epi16(b[q + 1], b[q + 3]);
+    }
+    for (int h = 0; h < 16; h += 8) {
+        for (int k = 0; k < 4; ++k) {
+            b[h + 2 * k] = _mm_unpacklo_epi32(a[h + k], a[h + 4 + k]);
+            b[h + 2 * k + 1] = _mm_unpackhi_epi32(a[h + k], a[h + 4 + k]);
+        }
+    }
+    for (int k = 0; k < 8; ++k) {
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(columns[2 * k] + at), _mm_unpacklo_epi64(b[k], b[k + 8]));
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(columns[2 * k + 1] + at), _mm_unpackhi_epi64(b[k], b[k + 8]));
+    }
+}
+
+}  // namespace
+#endif
+
 void copyRowsToTables(const std::uint8_t *rows, std::size_t lids, const std::vector<int> &tableOf, ForwardingTables &tables)
 {
     const std::size_t count = tableOf.size();
@@ -1179,7 +1219,19 @@ void copyRowsToTables(const std::uint8_t *rows, std::size_t lids, const std::vec
                 if (end < lids)
                     for (std::size_t s = first; s < last; ++s)
                         __builtin_prefetch(columns[s] + end, 1);
-                for (std::size_t s = first; s < last; ++s) {
+                // 16 x 16 blocks transposed in registers; what is left over one entry at a time.
+                std::size_t s = first;
+#if defined(__SSE2__)
+                const std::size_t whole = tile + (end - tile) / 16 * 16;
+                for (; s + 16 <= last; s += 16) {
+                    for (std::size_t lid = tile; lid < whole; lid += 16)
+                        transpose16(rows + lid * count + s, count, &columns[s], lid);
+                    for (std::size_t k = s; k < s + 16; ++k)
+                        for (std::size_t lid = whole; lid < end; ++lid)
+                            columns[k][lid] = rows[lid * count + k];
+                }
+#endif
+                for (; s < last; ++s) {
                     std::uint8_t *column = columns[s];
                     const std::uint8_t *from = rows + s;
                     for (std::size_t lid = tile; lid < end; ++lid)

@@ -68,6 +68,7 @@ Result<Fabric> fabricOf(const weft_osm_subnet &subnet)
     FabricBuilder builder;
     builder.reserve(nodes.size(), portSlots);
     std::unordered_map<Guid, NodeIndex> indexOf;
+    indexOf.reserve(nodes.size());
     auto fail = [](const weft_osm_node *n, const QString &m) {
         return Error{{}, 0, QStringLiteral("node %1: %2").arg(guidText(n->guid), m)};
     };
