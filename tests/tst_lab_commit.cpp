@@ -655,6 +655,8 @@ private Q_SLOTS:
                                                      << QStringLiteral("plan: the intent ");
         QTest::addRow("the file engine") << QStringList{QStringLiteral("--file-engine")} << QStringLiteral("commit target: -U ")
                                          << QStringLiteral("plan.lfts");
+        QTest::addRow("with a standby") << QStringList{QStringLiteral("--standby")} << QStringLiteral("standby OpenSM pid ")
+                                        << QStringLiteral("plan: the intent ");
     }
 
     void labRunsTheLoopHeadless()

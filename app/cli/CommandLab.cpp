@@ -399,6 +399,9 @@ int lab(const QStringList &args)
     parser.addOption({QStringLiteral("file-engine"), QStringLiteral("OpenSM routes with its file engine from the tables Weft writes (-U), "
                                                                     "as at a site that cannot load Weft's engine. Default: Weft's engine "
                                                                     "inside OpenSM (libweftosm.so) routes the lab's intent.")});
+    parser.addOption({QStringLiteral("standby"), QStringLiteral("Start a second OpenSM as a standby on the last host (priority 5; the master on the first "
+                                                                "host gets 10), with the same options, engine and files, polling the "
+                                                                "master every second.")});
     QCommandLineOption loopOption(QStringLiteral("run-loop"), QStringLiteral("Internal: the loop, run inside the fabric."), QStringLiteral("DIR"));
     loopOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(loopOption);
@@ -503,6 +506,12 @@ int lab(const QStringList &args)
         }
     }
 
+    // With a standby: priorities, and SMInfo polled every second, given up after two misses, so
+    // that a takeover is seconds, not OpenSM's default 40 s.
+    const bool standby = parser.isSet(QStringLiteral("standby"));
+    const QByteArray polling = "sminfo_polling_timeout 1000\npolling_retry_number 2\n";
+    if (standby)
+        simOptions.openSmConfig += "sm_priority 10\n" + polling;
     simOptions.netFile = files.net();
     simOptions.smNode = fabric.node(smHost).name;
     simOptions.partitionsConf = files.partitions();
@@ -528,6 +537,18 @@ int lab(const QStringList &args)
     else
         out() << "Weft's engine inside OpenSM, intent " << files.intent();
     out() << " -P " << files.partitions() << " pid file " << files.pidFile() << Qt::endl;
+    if (standby) {
+        const NodeIndex standbyHost = generated->hosts.back();
+        const Status standing = sim.startStandbyOpenSm(fabric.node(standbyHost).name, "sm_priority 5\n" + polling,
+                                                       fileEngine ? simOptions.openSmArgs : QStringList{});
+        if (!standing) {
+            err() << "weft lab: the standby OpenSM: " << standing.error().toString() << Qt::endl;
+            sim.stop();
+            return kExitFailure;
+        }
+        out() << "standby OpenSM pid " << sim.standbyPid() << " on " << fabric.node(standbyHost).name << " (priority 5; the master 10), log "
+              << sim.standbyLogPath() << Qt::endl;
+    }
     // The standard tools reach the lab as Weft does, with this environment in front of them.
     const QProcessEnvironment toolEnv = sim.clientEnvironment();
     out() << "standard tools as clients of the lab (while it runs): env";
