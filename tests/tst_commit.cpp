@@ -99,6 +99,8 @@ struct FakeOpenSm
     bool ignoreLfts = false;
     bool dieOnReload = false;
     bool dieMidSweep = false;  // with dieOnReload: the LFTs are programmed, the P_Keys are not
+    bool restartOnReload = false;  // a supervisor restarts it: a new pid in the pid file, the files loaded
+    qint64 pid = 4242;
     int reloads = 0;
     int smpWrites = 0;  // writeTables calls (Weft writing tables without OpenSM)
 
@@ -120,7 +122,7 @@ struct FakeOpenSm
         b.discover = [this]() -> Result<Fabric> { return fabric; };
         b.readTables = [this](const Fabric &) -> Result<ForwardingTables> { return held; };
         b.readPKeys = [this](const Fabric &) -> Result<PKeyTables> { return heldPKeys; };
-        b.isRunning = [this](qint64) { return running; };
+        b.isRunning = [this](qint64 asked) { return running && asked == pid; };
         b.writeTables = [this](const Fabric &, const ForwardingTables &tables, const ForwardingTables &, const PKeyTables &pkeys,
                                const PKeyTables &) -> Status {
             ++smpWrites;
@@ -130,6 +132,12 @@ struct FakeOpenSm
         };
         b.reload = [this](qint64) -> Status {
             ++reloads;
+            if (restartOnReload) {
+                pid = 4343;
+                writeFileAtomically(target.pidFile, "4343\n", false);
+                load();
+                return Done{};
+            }
             if (dieOnReload) {
                 if (dieMidSweep)
                     if (Result<ForwardingTables> t = readLftDumpFile(target.lftsPath, &fabric))
@@ -553,6 +561,20 @@ private Q_SLOTS:
         CommitTarget fresh = s.target;
         fresh.lftsPath = linkedDir + QStringLiteral("/new.lfts");
         QCOMPARE(commitLockPath(fresh), QFileInfo(s.dir.path()).canonicalFilePath() + QStringLiteral("/new.lfts.weft-lock"));
+    }
+
+    // OpenSM restarted by its supervisor while the commit waits for its sweep (a new pid in its
+    // pid file, started on the new files): followed, verified, and named in the report.
+    void restartedOpenSmIsFollowed()
+    {
+        Setup s;
+        s.opensm.restartOnReload = true;
+        const CommitPlan plan = s.plan(route(s.fabric), twoTenants(s.fabric));
+        const CommitReport report = commitPlan(plan, s.target, s.opensm.backend(), s.options);
+        QVERIFY2(report.ok(), qPrintable(report.toText()));
+        QVERIFY2(report.toText().contains(QStringLiteral("OpenSM was restarted while the commit ran: pid 4242 is gone, pid 4343 (from %1) runs")
+                                              .arg(s.target.pidFile)),
+                 qPrintable(report.toText()));
     }
 
     void staleCommitLockIsTakenOver()

@@ -822,12 +822,32 @@ private:
         return std::nullopt;
     }
 
+    // Whether OpenSM runs: the process the commit started with or, when that one is gone, the one
+    // its pid file names now (a supervisor restarted it, on the files as they are): followed from
+    // then on, and named in the report.
+    bool openSmRuns()
+    {
+        if (m_backend.isRunning(m_pid))
+            return true;
+        const Result<qint64> now = readPidFile(m_target.pidFile);
+        if (!now || *now == m_pid || !m_backend.isRunning(*now))
+            return false;
+        const QString restarted = QStringLiteral("OpenSM was restarted while the commit ran: pid %1 is gone, pid %2 (from %3) runs")
+                                      .arg(m_pid)
+                                      .arg(*now)
+                                      .arg(m_target.pidFile);
+        step(restarted);
+        m_report.warnings << restarted;
+        m_pid = *now;
+        return true;
+    }
+
     // Sends SIGHUP, waits for the sweep and reads back until the fabric holds `tables` and
     // `pkeys` or time runs out. Empty when it does.
     QStringList reloadAndVerify(const ForwardingTables &tables, const PKeyTables &pkeys, const QString &what)
     {
         const qint64 logOffset = m_target.logPath.isEmpty() ? 0 : QFileInfo(m_target.logPath).size();
-        if (!m_backend.isRunning(m_pid))
+        if (!openSmRuns())
             return {QStringLiteral("OpenSM (pid %1) is no longer running").arg(m_pid)};
         const Status hup = m_backend.reload(m_pid);
         if (!hup)
@@ -838,7 +858,7 @@ private:
         QDeadlineTimer deadline(m_options.timeoutMs);
         if (!m_target.logPath.isEmpty()) {
             while (true) {
-                if (!m_backend.isRunning(m_pid))
+                if (!openSmRuns())
                     return {QStringLiteral("OpenSM (pid %1) stopped during its sweep").arg(m_pid)};
                 QFile log(m_target.logPath);
                 if (log.open(QIODevice::ReadOnly) && log.seek(logOffset) && log.readAll().contains("SUBNET UP"))
@@ -857,7 +877,7 @@ private:
         const bool sweepSeen = !m_target.logPath.isEmpty();
         QStringList mismatches;
         for (int attempt = 0;; ++attempt) {
-            if (!m_backend.isRunning(m_pid))
+            if (!openSmRuns())
                 return {QStringLiteral("OpenSM (pid %1) stopped during its sweep").arg(m_pid)};
             if (m_timeReload)
                 testStop("during-verify");
@@ -901,7 +921,7 @@ private:
             return;
         }
         step(QStringLiteral("restored %1 and %2").arg(m_target.routingFile(), m_target.partitionsPath));
-        if (!m_backend.isRunning(m_pid)) {
+        if (!openSmRuns()) {
             // No OpenSM to reload: say what the fabric holds now, so the state is known.
             m_report.outcome = CommitOutcome::RollbackFailed;
             m_report.reasons << QStringLiteral("OpenSM (pid %1) is not running: the restored files take effect when it is started again").arg(m_pid);
