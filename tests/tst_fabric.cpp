@@ -1,6 +1,7 @@
 #include "Fabric.h"
 #include "FabricSummary.h"
 #include "NodeQuery.h"
+#include "Parallel.h"
 #include "SafeFile.h"
 #include "WarningSummary.h"
 
@@ -9,7 +10,9 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <atomic>
 #include <csignal>
+#include <stdexcept>
 #include <thread>
 
 using namespace weft;
@@ -283,6 +286,28 @@ private Q_SLOTS:
         QVERIFY(now.open(QIODevice::ReadOnly));
         QCOMPARE(now.readAll(), before);
         QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{QStringLiteral("partitions.conf")});
+    }
+
+    // An exception on one of the threads comes back to the caller once every share is done (on
+    // a thread of its own it would end the process: OpenSM's, inside the plugin).
+    void parallelWorkRethrowsHere()
+    {
+        std::atomic<int> ran{0};
+        bool caught = false;
+        try {
+            runOnThreads(4, [&](std::size_t i) {
+                ++ran;
+                if (i == 2)
+                    throw std::runtime_error("share 2 failed");
+            });
+        } catch (const std::runtime_error &e) {
+            caught = QByteArray(e.what()) == "share 2 failed";
+        }
+        QVERIFY(caught);
+        QCOMPARE(ran.load(), 4);
+        std::vector<int> done(3, 0);
+        runOnThreads(3, [&](std::size_t i) { done[i] = int(i) + 1; });
+        QCOMPARE(done, (std::vector<int>{1, 2, 3}));
     }
 
     void failedWriteChangesNothing()

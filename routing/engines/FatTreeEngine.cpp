@@ -2,6 +2,7 @@
 
 #include "FatTreeLayout.h"
 #include "LargeBuffer.h"
+#include "Parallel.h"
 #include "SwitchGraph.h"
 
 #include <algorithm>
@@ -1242,13 +1243,8 @@ void copyRowsToTables(const std::uint8_t *rows, std::size_t lids, const std::vec
     };
     // Bands are disjoint tables (each allocated by the thread that fills it): a second thread
     // halves a copy that is memory-bound on large fabrics (157 M entries at the LID limit).
-    if (bands >= 8 && std::thread::hardware_concurrency() > 1) {
-        std::thread other(copyBands, 1, 2);
-        copyBands(0, 2);
-        other.join();
-    } else {
-        copyBands(0, 1);
-    }
+    const std::size_t threads = bands >= 8 && std::thread::hardware_concurrency() > 1 ? 2 : 1;
+    runOnThreads(threads, [&](std::size_t i) { copyBands(i, threads); });
 }
 
 ForwardingTables tablesFromRows(const FatTreeLayout &layout, const std::uint8_t *rows, std::size_t lids)

@@ -1,5 +1,7 @@
 #include "LeastLoadedLfts.h"
 
+#include "Parallel.h"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -36,13 +38,7 @@ bool forEachInParallel(int count, int threads, const ProgressFunction &progress,
                 cancelled.store(true, std::memory_order_relaxed);
         }
     };
-    std::vector<std::thread> others;
-    others.reserve(std::size_t(workers - 1));
-    for (int w = 1; w < workers; ++w)
-        others.emplace_back(work, w);
-    work(0);
-    for (std::thread &thread : others)
-        thread.join();
+    runOnThreads(std::size_t(workers), [&](std::size_t w) { work(int(w)); });
     if (cancelled.load())
         return false;
     return !progress || progress(count, count);

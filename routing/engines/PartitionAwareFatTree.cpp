@@ -3,6 +3,7 @@
 #include "FatTreeLayout.h"
 #include "IsolationSearch.h"
 #include "LargeBuffer.h"
+#include "Parallel.h"
 #include "SwitchGraph.h"
 
 #include <algorithm>
@@ -986,12 +987,7 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
             consistent[k] = share.loadDown == (last ? router.loadDown : starts[k + 1].loadDown)
                 && share.markDown == (last ? router.markDown : starts[k + 1].markDown);
         };
-        std::vector<std::thread> others;
-        for (std::size_t k = 1; k < shareCount; ++k)
-            others.emplace_back(routeShare, k, false);
-        routeShare(0, true);
-        for (std::thread &t : others)
-            t.join();
+        runOnThreads(shareCount, [&](std::size_t k) { routeShare(k, k == 0); });
         if (stop)
             return false;
         if (std::find(consistent.begin(), consistent.end(), 0) != consistent.end()) {
@@ -1094,12 +1090,7 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
         std::vector<std::vector<std::vector<int>>> parts(threads, std::vector<std::vector<int>>(m.cables.size() * 2));
         std::vector<int> lost(threads, 0);
         std::atomic<std::size_t> nextRun{0};
-        std::vector<std::thread> others;
-        for (std::size_t t = 1; t < threads; ++t)
-            others.emplace_back([&, t] { lost[t] = walkRuns(parts[t], nextRun); });
-        lost[0] = walkRuns(parts[0], nextRun);
-        for (std::thread &t : others)
-            t.join();
+        runOnThreads(threads, [&](std::size_t t) { lost[t] = walkRuns(parts[t], nextRun); });
         for (std::size_t t = 1; t < threads; ++t) {
             for (std::size_t l = 0; l < parts[0].size(); ++l) {
                 if (parts[t][l].empty())

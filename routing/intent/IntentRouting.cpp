@@ -1,6 +1,7 @@
 #include "IntentRouting.h"
 
 #include "CommitPlanning.h"
+#include "Parallel.h"
 #include "SlimUpdate.h"
 #include "TrafficModel.h"
 #include "Validation.h"
@@ -157,13 +158,10 @@ QString checkWalks(const Fabric &fabric, const ForwardingTables &tables)
         ? 1
         : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 4);
     std::vector<QString> problems(threads);
-    std::vector<std::thread> workers;
     const std::size_t share = (destinations.size() + threads - 1) / threads;
-    for (std::size_t t = 1; t < threads; ++t)
-        workers.emplace_back([&, t] { problems[t] = checkShare(std::min(destinations.size(), t * share), std::min(destinations.size(), (t + 1) * share)); });
-    problems[0] = checkShare(0, std::min(destinations.size(), share));
-    for (std::thread &w : workers)
-        w.join();
+    runOnThreads(threads, [&](std::size_t t) {
+        problems[t] = checkShare(std::min(destinations.size(), t * share), std::min(destinations.size(), (t + 1) * share));
+    });
     for (const QString &problem : problems)
         if (!problem.isEmpty())
             return problem;
@@ -533,12 +531,7 @@ Result<ForwardingTables> repairUpDown(const Fabric &fabric, const ForwardingTabl
         const std::size_t blocks = std::size_t(lastLid) / kBlock + 1;
         const std::size_t threads = blocks * switchCount < 100000 ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 4);
         std::vector<std::vector<Failure>> found(threads);
-        std::vector<std::thread> others;
-        for (std::size_t i = 1; i < threads; ++i)
-            others.emplace_back(scan, i, threads, std::ref(found[i]));
-        scan(0, threads, found[0]);
-        for (std::thread &w : others)
-            w.join();
+        runOnThreads(threads, [&](std::size_t i) { scan(i, threads, found[i]); });
         for (const std::vector<Failure> &part : found)
             failures.insert(failures.end(), part.begin(), part.end());
         std::stable_sort(failures.begin(), failures.end(), [](const Failure &a, const Failure &b) { return a.lid < b.lid; });
