@@ -35,6 +35,25 @@ bool isFatTreeEngine(const QString &engine)
         || engine == QLatin1String("wftree");
 }
 
+// Tables read 64 LIDs at a time: the entries of LIDs from .. from + 63 of each table in
+// `entriesOf` (kNoRoute past its end), one 64-byte row per switch of `block`, the next switches'
+// lines fetched ahead.
+constexpr std::size_t kLidBlock = 64;
+void loadLidBlock(const std::vector<const std::vector<std::uint8_t> *> &entriesOf, std::size_t from, std::uint8_t *block)
+{
+    constexpr std::size_t kAhead = 8;
+    for (std::size_t i = 0; i < entriesOf.size(); ++i) {
+        if (i + kAhead < entriesOf.size() && entriesOf[i + kAhead]->size() > from)
+            __builtin_prefetch(entriesOf[i + kAhead]->data() + from);
+        const std::vector<std::uint8_t> &entries = *entriesOf[i];
+        std::uint8_t *row = block + i * kLidBlock;
+        const std::size_t have = entries.size() > from ? std::min(kLidBlock, entries.size() - from) : 0;
+        if (have > 0)
+            std::memcpy(row, entries.data() + from, have);
+        std::fill(row + have, row + kLidBlock, kNoRoute);
+    }
+}
+
 // Every host reaches every other by the tables, without a loop: one walk per destination from
 // each leaf, each switch visited once (a switch whose next hop is known is not walked again).
 // The tables are read 64 LIDs at a time into one block (each switch's 64 entries are one cache
@@ -89,7 +108,7 @@ QString checkWalks(const Fabric &fabric, const ForwardingTables &tables)
     std::sort(destinations.begin(), destinations.end());
 
     // The destinations in contiguous shares, one per thread (2 on the machines OpenSM runs on).
-    constexpr std::size_t kBlock = 64;
+    constexpr std::size_t kBlock = kLidBlock;
     auto checkShare = [&](std::size_t begin, std::size_t end) -> QString {
         std::vector<std::uint8_t> block(switchCount * kBlock, kNoRoute);
         // Per switch: `mark` on the current destination's walk, `mark + 1` known to reach it.
@@ -102,17 +121,7 @@ QString checkWalks(const Fabric &fabric, const ForwardingTables &tables)
             const Lid lid = destinations[d];
             if (!loaded || lid >= blockStart + kBlock) {
                 blockStart = Lid(lid - lid % kBlock);
-                constexpr std::size_t kAhead = 8;  // switches whose lines are fetched ahead
-                for (std::size_t i = 0; i < switchCount; ++i) {
-                    if (i + kAhead < switchCount && entriesOf[i + kAhead]->size() > blockStart)
-                        __builtin_prefetch(entriesOf[i + kAhead]->data() + blockStart);
-                    const std::vector<std::uint8_t> &entries = *entriesOf[i];
-                    std::uint8_t *row = &block[i * kBlock];
-                    const std::size_t have = entries.size() > blockStart ? std::min(kBlock, entries.size() - blockStart) : 0;
-                    if (have > 0)
-                        std::memcpy(row, entries.data() + blockStart, have);
-                    std::fill(row + have, row + kBlock, kNoRoute);
-                }
+                loadLidBlock(entriesOf, blockStart, block.data());
                 loaded = true;
             }
             const PortIndex target = fabric.portByLid(lid);
@@ -489,7 +498,10 @@ Result<ForwardingTables> repairUpDown(const Fabric &fabric, const ForwardingTabl
     };
     std::vector<Failure> failures;
     {
-        constexpr std::size_t kBlock = 64;
+        constexpr std::size_t kBlock = kLidBlock;
+        std::vector<const std::vector<std::uint8_t> *> entriesOf(switchCount);
+        for (std::size_t t = 0; t < switchCount; ++t)
+            entriesOf[t] = &tables.lft(std::size_t(tableOf[t])).entries();
         auto scan = [&](std::size_t firstBlock, std::size_t step, std::vector<Failure> &found) {
             std::vector<std::uint8_t> block(switchCount * kBlock);
             std::vector<char> down(switchCount);
@@ -500,13 +512,7 @@ Result<ForwardingTables> repairUpDown(const Fabric &fabric, const ForwardingTabl
             int lastAttach = -1;
             for (std::size_t b = firstBlock; b * kBlock <= std::size_t(lastLid); b += step) {
                 const std::size_t first = b * kBlock;
-                for (std::size_t t = 0; t < switchCount; ++t) {
-                    const std::vector<std::uint8_t> &entries = tables.lft(std::size_t(tableOf[t])).entries();
-                    const std::size_t have = entries.size() > first ? std::min(kBlock, entries.size() - first) : 0;
-                    if (have > 0)
-                        std::memcpy(&block[t * kBlock], entries.data() + first, have);
-                    std::fill(block.begin() + std::ptrdiff_t(t * kBlock + have), block.begin() + std::ptrdiff_t((t + 1) * kBlock), kNoRoute);
-                }
+                loadLidBlock(entriesOf, first, block.data());
                 for (std::size_t k = 0; k < kBlock && first + k <= std::size_t(lastLid); ++k) {
                     const Lid lid = Lid(first + k);
                     if (lid == 0)
