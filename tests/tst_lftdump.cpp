@@ -336,6 +336,8 @@ void TestLftDump::checkedAgainstFabric_data()
                                                << 1 << QStringLiteral("GUID 0x0000000000100000 is channel adapter \"Hca1\" in the fabric, not a switch");
     QTest::addRow("port beyond port count") << QByteArray(kHeader1 + kTitles + "0x0002 001\n0x0004 009\n")
                                             << 5 << QStringLiteral("out port 9 for LID 0x0004 is beyond switch 0x0000000000200000 (\"Switch1\"), which has 8 ports");
+    QTest::addRow("port GUID the fabric lacks") << QByteArray(kHeader1 + "0x0002 003 : (Channel Adapter portguid 0x00000000001000ff: 'Hca9')\n")
+                                                << 2 << QStringLiteral("the entry for LID 0x0002 names port GUID 0x00000000001000ff, which the fabric does not have");
 }
 
 void TestLftDump::checkedAgainstFabric()

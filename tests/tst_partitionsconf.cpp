@@ -98,6 +98,7 @@ private Q_SLOTS:
     void roundTrip();
     void writerOutputIsStandardSyntax();
     void explicitDefault();
+    void noPartitionsIsAFileOpenSmTakes();
     void namesWithoutPKeyStayDistinct();
     void counts();
     void infoPrintsWarningsOnStandardError();
@@ -531,6 +532,17 @@ void TestPartitionsConf::explicitDefault()
     def.name = QStringLiteral("Default");
     def.pkey = 0x7fff;
     QCOMPARE(withExplicitDefault({a, def}).size(), std::size_t(2));
+}
+
+void TestPartitionsConf::noPartitionsIsAFileOpenSmTakes()
+{
+    // OpenSM takes a file that defines no partition for one in error and makes every port a full
+    // member of 0x7fff: none is written as the Default rule it applies to a file without one.
+    const QByteArray text = writePartitionsConf({});
+    const auto reread = readPartitionsConf(text, QStringLiteral("none.conf"));
+    QVERIFY2(reread.ok(), text.constData());
+    QCOMPARE(reread->partitions.size(), std::size_t(1));
+    QCOMPARE(describe(reread->partitions.front()), QStringLiteral("Default=0x7fff:ALL=L! SELF=F!"));
 }
 
 void TestPartitionsConf::counts()

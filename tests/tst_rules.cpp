@@ -243,6 +243,14 @@ private Q_SLOTS:
                                           << QStringLiteral("condition nested deeper than 64 levels of 'not' and parentheses");
         QTest::addRow("priority twice") << QByteArray("rule a priority 1 mode auto\n  priority 2 when x > 1 then require_approval") << 2 << 3
                                         << QStringLiteral("'priority' given twice in rule 'a'");
+        QTest::addRow("NUL in a string") << QByteArray("rule a when x > 1 then notify(\"ab\0cd\")", 38) << 1 << 34
+                                         << QStringLiteral("control character \\x00 in a string");
+        QTest::addRow("NUL outside a string") << QByteArray("rule a when x > 1\0 then", 23) << 1 << 18
+                                              << QStringLiteral("unexpected character '\\x00'");
+        QTest::addRow("word of 100,000 characters") << QByteArray("rule a when " + QByteArray(100000, 'x') + " > 1 then require_approval") << 1 << 13
+                                                    << QStringLiteral("a word of 100000 characters ('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'); the longest a rule file allows is 256");
+        QTest::addRow("string of 100,000 characters") << QByteArray("rule a when x > 1 then notify(\"" + QByteArray(100000, 'y') + "\")") << 1 << 31
+                                                      << QStringLiteral("a string longer than 4096 characters (\"yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy...\"); the longest a rule file allows is 4096");
         QTest::addRow("empty action list") << QByteArray("rule a when x > 1 then") << 1 << 23
                                            << QStringLiteral("expected action (reroute|set_weight|set_isolation|notify|require_approval), found the end of the file");
     }

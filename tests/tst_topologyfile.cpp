@@ -66,6 +66,17 @@ private Q_SLOTS:
         QCOMPARE(f.links().size(), std::size_t(4));
     }
 
+    // ibnetdiscover prints a loopback cable (port 3 joined to port 4 of one switch) from both
+    // ends: that is a fact of the fabric, read as one link.
+    void loopbackFromBothEndsIsRead()
+    {
+        const QByteArray text = "switchguid=0x10\nSwitch\t4 \"S-0000000000000010\"\t\t# \"sw\" base port 0 lid 1 lmc 0\n"
+                                "[3]\t\"S-0000000000000010\"[4]\n[4]\t\"S-0000000000000010\"[3]\n";
+        const Result<Fabric> f = readTopology(text, QStringLiteral("loop.topo"));
+        QVERIFY2(f.ok(), qPrintable(f.ok() ? QString() : f.error().toString()));
+        QCOMPARE(f->links().size(), std::size_t(1));
+    }
+
     void roundTrip_data()
     {
         QTest::addColumn<QString>("file");
@@ -160,6 +171,19 @@ private Q_SLOTS:
         QTest::addRow("remote port beyond count") << sw + "[1]\t\"H-0000000000000020\"[2]\n" + ca << 3 << QStringLiteral("which has 1 ports");
         QTest::addRow("port cabled twice")
             << sw + "[1]\t\"H-0000000000000020\"[1]\n[2]\t\"H-0000000000000020\"[1]\n" + ca << 4 << QStringLiteral("already cabled");
+        QTest::addRow("loopback stated from one end") << sw + "[1]\t\"S-0000000000000010\"[2]\n"
+                                                      << 3
+                                                      << QStringLiteral("port 1 is cabled to port 2 of its own node \"S-0000000000000010\", and port 2 is not stated cabled back");
+        QTest::addRow("loopback to the same port") << sw + "[1]\t\"S-0000000000000010\"[1]\n"
+                                                   << 3 << QStringLiteral("\"S-0000000000000010\" port 1 is cabled to itself");
+        QTest::addRow("duplicate port guid")
+            << sw + "[1]\t\"H-0000000000000020\"[1]\n[2]\t\"H-0000000000000030\"[1]\n"
+                    "caguid=0x20\nCa\t1 \"H-0000000000000020\"\t\t# \"host\"\n[1](99)\t\"S-0000000000000010\"[1]\n"
+                    "caguid=0x30\nCa\t1 \"H-0000000000000030\"\t\t# \"host2\"\n[1](99)\t\"S-0000000000000010\"[2]\n"
+            << 10 << QStringLiteral("duplicate port GUID 0x0000000000000099");
+        QTest::addRow("port guid of a switch")
+            << sw + "[1]\t\"H-0000000000000020\"[1]\ncaguid=0x20\nCa\t1 \"H-0000000000000020\"\t\t# \"host\"\n[1](10)\t\"S-0000000000000010\"[1]\n"
+            << 6 << QStringLiteral("GUID 0x0000000000000010");
         QTest::addRow("duplicate guid") << sw + "switchguid=0x10\nSwitch\t4 \"other\"\n" << 4 << QStringLiteral("duplicate node GUID");
         QTest::addRow("duplicate id") << sw + "switchguid=0x11\nSwitch\t4 \"S-0000000000000010\"\n" << 4 << QStringLiteral("duplicate node id");
         QTest::addRow("bad width") << sw + "[1]\t\"H-0000000000000020\"[1](21) \t\t# \"host\" lid 2 3xSDR\n" + ca << 3 << QStringLiteral("3x");

@@ -83,15 +83,6 @@ struct SyntaxFailure
     QString message;
 };
 
-QString describe(const Token &t)
-{
-    switch (t.kind) {
-    case Token::Kind::End: return QStringLiteral("the end of the file");
-    case Token::Kind::String: return QStringLiteral("the string %1").arg(quoted(t.text));
-    default: return QStringLiteral("'%1'").arg(t.text);
-    }
-}
-
 bool isWordStart(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
@@ -103,6 +94,47 @@ bool isDigit(char c)
 bool isWordChar(char c)
 {
     return isWordStart(c) || isDigit(c);
+}
+
+// The longest word or number, and the longest string, a rule file may hold. Anything longer is
+// a damaged or hostile file: it is refused, and messages never echo more than a prefix of it.
+constexpr std::size_t kMaxWord = 256;
+constexpr std::size_t kMaxString = 4096;
+
+// A piece of the file as a message shows it: control characters as \xNN, at most 40 characters.
+QString shownText(std::string_view bytes)
+{
+    constexpr std::size_t kShown = 40;
+    QString out;
+    std::size_t k = 0;
+    for (; k < bytes.size() && out.size() < qsizetype(kShown); ++k) {
+        const auto c = static_cast<unsigned char>(bytes[k]);
+        if (c < 0x20 || c == 0x7f)
+            out += QStringLiteral("\\x%1").arg(c, 2, 16, QLatin1Char('0'));
+        else if (c < 0x80)
+            out += QLatin1Char(char(c));
+        else {
+            std::size_t width = 1;
+            while (k + width < bytes.size() && (static_cast<unsigned char>(bytes[k + width]) & 0xC0) == 0x80 && width < 4)
+                ++width;
+            out += QString::fromUtf8(bytes.data() + k, qsizetype(width));
+            k += width - 1;
+        }
+    }
+    if (k < bytes.size())
+        out += QStringLiteral("...");
+    return out;
+}
+
+QString describe(const Token &t)
+{
+    const QByteArray bytes = t.text.toUtf8();
+    const QString shown = shownText(std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    switch (t.kind) {
+    case Token::Kind::End: return QStringLiteral("the end of the file");
+    case Token::Kind::String: return QStringLiteral("the string \"%1\"").arg(shown);
+    default: return QStringLiteral("'%1'").arg(shown);
+    }
 }
 
 std::vector<Token> tokenize(std::string_view s)
@@ -142,6 +174,8 @@ std::vector<Token> tokenize(std::string_view s)
             std::size_t j = i;
             while (isWordChar(at(j)) || (at(j) == '-' && isWordStart(at(j + 1))))
                 ++j;
+            if (j - i > kMaxWord)
+                throw SyntaxFailure{t.line, t.column, QStringLiteral("a word of %1 characters ('%2'); the longest a rule file allows is %3").arg(j - i).arg(shownText(s.substr(i, j - i))).arg(kMaxWord)};
             t.text = QString::fromUtf8(s.data() + i, qsizetype(j - i));
             advance(j - i);
         } else if (isDigit(c)) {
@@ -152,6 +186,8 @@ std::vector<Token> tokenize(std::string_view s)
             auto exponentSign = [&](std::size_t k) { return (at(k) == '+' || at(k) == '-') && (at(k - 1) == 'e' || at(k - 1) == 'E') && isDigit(at(k + 1)); };
             while (isWordChar(at(j)) || ((at(j) == '.' || at(j) == ':') && isDigit(at(j + 1))) || exponentSign(j))
                 ++j;
+            if (j - i > kMaxWord)
+                throw SyntaxFailure{t.line, t.column, QStringLiteral("a number of %1 characters ('%2'); the longest a rule file allows is %3").arg(j - i).arg(shownText(s.substr(i, j - i))).arg(kMaxWord)};
             t.text = QString::fromUtf8(s.data() + i, qsizetype(j - i));
             advance(j - i);
         } else if (c == '"') {
@@ -163,6 +199,12 @@ std::vector<Token> tokenize(std::string_view s)
                     throw SyntaxFailure{t.line, t.column, QStringLiteral("unterminated string: expected a closing '\"' on the same line")};
                 if (s[j] == '"')
                     break;
+                if (static_cast<unsigned char>(s[j]) < 0x20 && s[j] != '\t') {
+                    advance(j - i);  // the message points at the character itself
+                    throw SyntaxFailure{line, column, QStringLiteral("control character %1 in a string").arg(shownText(s.substr(j, 1)))};
+                }
+                if (j - i > kMaxString)
+                    throw SyntaxFailure{t.line, t.column, QStringLiteral("a string longer than %1 characters (\"%2\"); the longest a rule file allows is %1").arg(kMaxString).arg(shownText(s.substr(i + 1, j - i)))};
                 if (s[j] == '\\' && (at(j + 1) == '"' || at(j + 1) == '\\'))
                     ++j;
                 value += s[j];
@@ -182,7 +224,7 @@ std::vector<Token> tokenize(std::string_view s)
                 std::size_t width = 1;  // the whole of a UTF-8 character, for the message
                 while (i + width < s.size() && (static_cast<unsigned char>(s[i + width]) & 0xC0) == 0x80 && width < 4)
                     ++width;
-                throw SyntaxFailure{line, column, QStringLiteral("unexpected character '%1'").arg(QString::fromUtf8(s.data() + i, qsizetype(width)))};
+                throw SyntaxFailure{line, column, QStringLiteral("unexpected character '%1'").arg(shownText(s.substr(i, width)))};
             }
             t.text = QString::fromUtf8(s.data() + i, qsizetype(n));
             advance(n);

@@ -282,7 +282,7 @@ private:
         if (!rest.empty() && rest.front() != ':' && rest.front() != '#' && !text::startsWith(rest, kPortGuidMarker.substr(1)))
             fail(QStringLiteral("unexpected text %1 after the out port of LID %2")
                      .arg(quoted(rest), hexLid(unsigned(lid))));
-        checkPortGuid(afterPort);
+        checkPortGuid(afterPort, unsigned(lid));
 
         if (lid < section.rangeFirst || lid > section.rangeLast)
             fail(QStringLiteral("LID %1 is outside the switch header's range %2-%3")
@@ -305,7 +305,11 @@ private:
     }
 
     // OpenSM uses the port GUID to follow renumbered LIDs; a damaged one would silently not.
-    void checkPortGuid(string_view info) const
+    // With a fabric, the GUID must be one of its ports: OpenSM installs an entry for the LID its
+    // GUID's port has when it loads the file, and a GUID the fabric lacks means the dump was made
+    // for another fabric. (A GUID whose port has another LID now is a dump made before LIDs were
+    // renumbered: OpenSM follows it, and so may a reader of the switches' own dump.)
+    void checkPortGuid(string_view info, unsigned lid) const
     {
         const std::size_t at = info.find(kPortGuidMarker);
         if (at == string_view::npos)
@@ -318,6 +322,18 @@ private:
         std::uint64_t guid = 0;
         if (n == 0 || !terminated || !text::parseUInt(hex.substr(0, n), 16, &guid))
             fail(QStringLiteral("bad port GUID \"0x%1\"").arg(text::toQString(token(hex))));
+        if (!m_fabric || guid == 0)
+            return;
+        // Every switch names the same GUID for a LID: it is looked up once per LID.
+        if (m_checkedGuidOfLid.empty())
+            m_checkedGuidOfLid.assign(std::size_t(kMaxUnicastLid) + 1, 0);
+        Guid &checked = m_checkedGuidOfLid[lid <= kMaxUnicastLid ? lid : 0];
+        if (checked == guid)
+            return;
+        if (m_fabric->portByGuid(guid) == kNoIndex)
+            fail(QStringLiteral("the entry for LID %1 names port GUID %2, which the fabric does not have")
+                     .arg(hexLid(lid), guidText(guid)));
+        checked = guid;
     }
 
     // "6 valid lids dumped" (ibroute), "7 lids dumped" (ibroute -a), "6 lids dumped" (OpenSM).
@@ -355,6 +371,7 @@ private:
     ForwardingTables m_tables;
     std::optional<Section> m_section;
     std::vector<int> m_headerLines;  // per switch index
+    mutable std::vector<Guid> m_checkedGuidOfLid;  // by LID: a port GUID found in the fabric
 };
 
 const char *nodeTypeText(NodeType type)

@@ -844,11 +844,18 @@ Result<PartitionsConfResult> readPartitionsConfFile(const QString &path)
     return readPartitionsConf(*data, path);
 }
 
-QByteArray writePartitionsConf(const std::vector<Partition> &partitions)
+QByteArray writePartitionsConf(const std::vector<Partition> &given)
 {
     QString out = QStringLiteral("# partitions.conf written by Weft for OpenSM (see opensm(8)).\n"
                                  "# One member per line; a bare '#' ends each mgid line so that OpenSM\n"
                                  "# reads nothing after it as flags.\n");
+    // OpenSM takes a file without any partition for one in error and makes every port a full
+    // member of 0x7fff; so no partitions is written as the rule it applies to a file that
+    // names no Default.
+    const std::vector<Partition> onlyDefault = given.empty() ? withExplicitDefault({}) : std::vector<Partition>{};
+    const std::vector<Partition> &partitions = given.empty() ? onlyDefault : given;
+    if (given.empty())
+        out += QStringLiteral("# No partition was given: only the Default rule OpenSM applies to a file without one.\n");
     QSet<QString> takenNames{QStringLiteral("Default")};
     for (const Partition &p : partitions) {
         out += QLatin1Char('\n');

@@ -67,6 +67,8 @@ constexpr int kPartitionsConfMaxLineLength = 4093;
 Result<PartitionsConfResult> readPartitionsConf(const QByteArray &data, const QString &fileName);
 Result<PartitionsConfResult> readPartitionsConfFile(const QString &path);
 
+// With no partition at all, the default partition OpenSM makes (a file without any partition
+// is one OpenSM rejects).
 QByteArray writePartitionsConf(const std::vector<Partition> &partitions);
 
 // True when `mgid` is a GID in OpenSM's syntax (inet_pton's IPv6 text) whose first byte is

@@ -5,6 +5,8 @@
 #include <QDateTime>
 
 #include <cstring>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace weft {
 
@@ -77,6 +79,14 @@ private:
     NodePreamble m_preamble;
     NodeIndex m_current = kNoIndex;
     std::vector<PendingLink> m_links;
+    std::vector<int> m_nodeLines;                            // by node: the line of its header
+    std::unordered_map<std::uint32_t, int> m_portGuidLines;  // node << 8 | port: the line giving its GUID
+    void setPortGuid(NodeIndex node, int port, Guid guid, int line)
+    {
+        if (QString e = m_builder.setPortGuid(node, port, guid); !e.isEmpty())
+            throw InputError{line, e};
+        m_portGuidLines[std::uint32_t(node) << 8 | std::uint32_t(port)] = line;
+    }
     // ibsim's GUID counters per node type (switch, CA, router) for nodes stated without one.
     Guid m_nextGuid[3] = {0x200000, 0x100000, 0x300000};
 };
@@ -215,9 +225,10 @@ void TopologyParser::parseNodeHeader(std::string_view line, NodeType type, std::
     spec.deviceId = m_preamble.deviceId;
     spec.systemImageGuid = m_preamble.systemImageGuid;
     check(m_builder.addNode(spec, &m_current));
+    m_nodeLines.push_back(m_in.lineNumber());
     if (type == NodeType::Switch) {
         if (m_preamble.port0Guid && m_preamble.port0Guid != spec.guid)
-            check(m_builder.setPortGuid(m_current, 0, m_preamble.port0Guid));
+            setPortGuid(m_current, 0, m_preamble.port0Guid, m_in.lineNumber());
         setLid(0, lid, lmc);
         check(m_builder.setPortState(m_current, 0, PortState::Active));
     }
@@ -309,7 +320,7 @@ void TopologyParser::parsePortLine(std::string_view line)
             m_in.fail(QStringLiteral("unterminated \"(\" after the port number"));
         if (node.type == NodeType::Switch)
             m_in.fail(QStringLiteral("a switch port line does not carry a port GUID"));
-        check(m_builder.setPortGuid(m_current, port, guid(rest.substr(1, close - 1))));
+        setPortGuid(m_current, port, guid(rest.substr(1, close - 1)), m_in.lineNumber());
         rest.remove_prefix(close + 1);
     }
     rest = trimmed(rest);
@@ -409,6 +420,14 @@ Fabric TopologyParser::parse()
     if (m_preamble.hasGuid)
         m_in.fail(QStringLiteral("file ends after a GUID line without its node header (truncated?)"));
 
+    // A loopback cable (two ports of one node joined) exists in real fabrics and OpenSM routes
+    // around it, but in a file it is far more often a mistyped id: it is taken only as
+    // ibnetdiscover prints one, stated from both of its ends.
+    std::unordered_set<std::uint64_t> loopbackEnds;
+    auto loopbackKey = [](NodeIndex node, int from, int to) { return std::uint64_t(node) << 16 | std::uint64_t(from) << 8 | std::uint64_t(to); };
+    for (const PendingLink &link : m_links)
+        if (m_builder.node(link.node).name == link.remoteName)
+            loopbackEnds.insert(loopbackKey(link.node, link.port, link.remotePort));
     for (const PendingLink &link : m_links) {
         const NodeIndex remote = m_builder.nodeByName(link.remoteName);
         if (remote == kNoIndex)
@@ -418,16 +437,32 @@ Fabric TopologyParser::parse()
             throw InputError{link.line, QStringLiteral("port %1 is cabled to port %2 of \"%3\", which has %4 ports")
                                             .arg(link.port).arg(link.remotePort).arg(link.remoteName)
                                             .arg(m_builder.node(remote).portCount)};
+        if (remote == link.node && link.remotePort != link.port && !loopbackEnds.count(loopbackKey(remote, link.remotePort, link.port)))
+            throw InputError{link.line, QStringLiteral("port %1 is cabled to port %2 of its own node \"%3\", and port %2 is not stated "
+                                                       "cabled back: a loopback cable is taken only from both of its ends")
+                                            .arg(link.port)
+                                            .arg(link.remotePort)
+                                            .arg(link.remoteName)};
         if (QString e = m_builder.connect(link.node, link.port, remote, link.remotePort); !e.isEmpty())
             throw InputError{link.line, e};
+        // The GUID the CA's own record gave (if any) is the one a duplicate is blamed on.
         if (link.remotePortGuid && m_builder.node(remote).type != NodeType::Switch) {
             if (QString e = m_builder.setPortGuid(remote, link.remotePort, link.remotePortGuid); !e.isEmpty())
                 throw InputError{link.line, e};
+            m_portGuidLines.emplace(std::uint32_t(remote) << 8 | std::uint32_t(link.remotePort), link.line);
         }
     }
-    Result<Fabric> built = std::move(m_builder).build();
-    if (!built)
-        throw InputError{0, built.error().message};
+    FabricBuilder::Culprit culprit;
+    Result<Fabric> built = std::move(m_builder).build(&culprit);
+    if (!built) {
+        // Point at the line that gave the port its GUID or LID, else at its node's header.
+        int line = 0;
+        if (culprit.node != kNoIndex) {
+            const auto given = m_portGuidLines.find(std::uint32_t(culprit.node) << 8 | std::uint32_t(culprit.port));
+            line = given != m_portGuidLines.end() ? given->second : m_nodeLines[std::size_t(culprit.node)];
+        }
+        throw InputError{line, built.error().message};
+    }
     return std::move(built).value();
 }
 

@@ -216,9 +216,13 @@ NodeIndex FabricBuilder::nodeByGuid(Guid guid) const
     return it == m_fabric.m_nodeByGuid.end() ? kNoIndex : it->second;
 }
 
-Result<Fabric> FabricBuilder::build() &&
+Result<Fabric> FabricBuilder::build(Culprit *culprit) &&
 {
     Fabric &f = m_fabric;
+    auto blame = [culprit](const Port &p) {
+        if (culprit)
+            *culprit = Culprit{p.node, p.number};
+    };
     // Port GUIDs: a switch's ports all carry the switch GUID, so only port 0 is indexed for it.
     f.m_portByGuid.reserve(f.m_ports.size());
     for (std::size_t i = 0; i < f.m_ports.size(); ++i) {
@@ -231,6 +235,7 @@ Result<Fabric> FabricBuilder::build() &&
         auto [it, inserted] = f.m_portByGuid.emplace(p.guid, PortIndex(i));
         if (!inserted) {
             const Port &other = f.m_ports[std::size_t(it->second)];
+            blame(p);
             return Error{{}, 0, QStringLiteral("duplicate port GUID %1 (\"%2\" port %3 and \"%4\" port %5)")
                                    .arg(guidText(p.guid), f.m_nodes[std::size_t(other.node)].name).arg(other.number)
                                    .arg(n.name).arg(p.number)};
@@ -238,9 +243,11 @@ Result<Fabric> FabricBuilder::build() &&
         // A CA port GUID may equal its own node GUID (ibsim and some HCAs do that), but not
         // another node's GUID.
         auto owner = f.m_nodeByGuid.find(p.guid);
-        if (owner != f.m_nodeByGuid.end() && owner->second != p.node)
+        if (owner != f.m_nodeByGuid.end() && owner->second != p.node) {
+            blame(p);
             return Error{{}, 0, QStringLiteral("port GUID %1 of \"%2\" is the node GUID of \"%3\"")
                                    .arg(guidText(p.guid), n.name, f.m_nodes[std::size_t(owner->second)].name)};
+        }
     }
 
     f.m_switches.clear();
@@ -253,9 +260,11 @@ Result<Fabric> FabricBuilder::build() &&
             const Port &port = f.m_ports[std::size_t(n.firstPort + p)];
             if (port.lid != 0) {
                 const int top = port.lid + (1 << port.lmc) - 1;
-                if (top > kMaxUnicastLid)
+                if (top > kMaxUnicastLid) {
+                    blame(port);
                     return Error{{}, 0, QStringLiteral("LID range %1-%2 of \"%3\" port %4 leaves the unicast range")
                                            .arg(port.lid).arg(top).arg(n.name).arg(p)};
+                }
                 maxLid = std::max<Lid>(maxLid, Lid(top));
             }
         }
@@ -270,6 +279,7 @@ Result<Fabric> FabricBuilder::build() &&
             PortIndex &slot = f.m_portByLid[std::size_t(l)];
             if (slot != kNoIndex) {
                 const Port &other = f.m_ports[std::size_t(slot)];
+                blame(p);
                 return Error{{}, 0, QStringLiteral("LID %1 is used twice (\"%2\" port %3 and \"%4\" port %5)")
                                        .arg(l).arg(f.m_nodes[std::size_t(other.node)].name).arg(other.number)
                                        .arg(f.m_nodes[std::size_t(p.node)].name).arg(p.number)};

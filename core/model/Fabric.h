@@ -164,8 +164,15 @@ public:
     }
     std::size_t nodeCount() const { return m_fabric.m_nodes.size(); }
 
-    // Checks GUID and LID uniqueness across ports and indexes everything.
-    Result<Fabric> build() &&;
+    // Checks GUID and LID uniqueness across ports and indexes everything. On an error,
+    // `culprit` (when given) receives the node and port number the message names last, so that
+    // a reader can point at the line that stated it.
+    struct Culprit
+    {
+        NodeIndex node = kNoIndex;
+        int port = -1;
+    };
+    Result<Fabric> build(Culprit *culprit = nullptr) &&;
 
 private:
     QString checkPort(NodeIndex node, int number, bool allowPort0) const;
