@@ -24,6 +24,8 @@
 #include <memory>
 #include <set>
 
+#include <sys/resource.h>
+
 using namespace weft;
 
 namespace {
@@ -384,6 +386,78 @@ private Q_SLOTS:
             QVERIFY2(ports.size() == m_linkedPorts, metric.constData());
     }
 
+    // 300 half-open connections to the endpoint of a monitor that may open 256 files: the
+    // listener caps its connections (the oldest waiting make room), so the monitor keeps its
+    // descriptors for the fabric, goes on polling, and still answers a scrape.
+    void prometheusSurvivesAFloodOfHalfOpenConnections()
+    {
+        quint16 port = 0;
+        {
+            QTcpServer probe;
+            QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+            port = probe.serverPort();
+        }
+        QProcess monitor;
+        monitor.setWorkingDirectory(m_sim->workDir());
+        monitor.setProcessEnvironment(m_sim->clientEnvironment());
+        monitor.setChildProcessModifier([] {
+            const rlimit few{256, 256};
+            setrlimit(RLIMIT_NOFILE, &few);
+        });
+        QStringList args = monitorArgs(1.0, 0);
+        args << QStringLiteral("--prometheus") << QString::number(port);
+        monitor.start(weftBinary(), args);
+        QVERIFY(monitor.waitForStarted());
+        auto finish = qScopeGuard([&] {
+            monitor.kill();
+            monitor.waitForFinished();
+        });
+        QByteArray output, errors;
+        // (A message argument is evaluated whether or not the check fails: stderr is kept.)
+        auto errorsSoFar = [&] {
+            errors += monitor.readAllStandardError();
+            return errors.constData();
+        };
+        auto ticksSeen = [&] {
+            output += monitor.readAllStandardOutput();
+            std::set<QString> times;
+            for (const QByteArray &line : output.split('\n'))
+                if (const QJsonObject o = QJsonDocument::fromJson(line).object(); o.contains(QStringLiteral("time")))
+                    times.insert(QString::number(o.value(QStringLiteral("time")).toDouble(), 'f', 3));
+            return times.size();
+        };
+        QVERIFY2(QTest::qWaitFor([&] { return ticksSeen() >= 1; }, 60000), errorsSoFar());
+
+        std::vector<std::unique_ptr<QTcpSocket>> flood;
+        for (int i = 0; i < 300; ++i) {
+            auto socket = std::make_unique<QTcpSocket>();
+            socket->connectToHost(QHostAddress::LocalHost, port);
+            flood.push_back(std::move(socket));
+        }
+        QTest::qWait(500);
+        for (auto &socket : flood)
+            if (socket->state() == QAbstractSocket::ConnectedState)
+                socket->write("GET /metrics HTTP/1.1\r\nHost: x\r\n");  // and never the blank line
+        const std::size_t before = ticksSeen();
+        // Three more ticks come while the flood holds on.
+        QVERIFY2(QTest::qWaitFor([&] { return ticksSeen() >= before + 3 || monitor.state() != QProcess::Running; }, 60000),
+                 errorsSoFar());
+        QVERIFY2(monitor.state() == QProcess::Running, errorsSoFar());
+        QVERIFY2(ticksSeen() >= before + 3, errorsSoFar());
+
+        // A scrape is answered, flood or not.
+        QTcpSocket scraper;
+        scraper.connectToHost(QHostAddress::LocalHost, port);
+        QVERIFY(QTest::qWaitFor([&] { return scraper.state() == QAbstractSocket::ConnectedState; }, 5000));
+        scraper.write("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n");
+        QByteArray reply;
+        QVERIFY(QTest::qWaitFor([&] { reply += scraper.readAll(); return reply.contains("\nweft_port_xmit_bytes_per_second{"); }, 20000));
+        QVERIFY(reply.startsWith("HTTP/1.1 200 "));
+        errorsSoFar();
+        QVERIFY2(errors.contains("connections open on port"), errors.constData());
+        QVERIFY2(!errors.contains("no pass") && !errors.contains("no InfiniBand adapter"), errors.constData());
+    }
+
     // (b) and (c): one monitor run. After its first tick of rates: data on chosen ports and
     // directions, PortXmitWait at its 32-bit maximum on one port, a data counter lowered on
     // another, and a host unplugged. The second tick shows each exactly where it was made, with
@@ -449,6 +523,18 @@ private Q_SLOTS:
         const std::vector<Tick> ticks = readTicks(output, m_linkedPorts);
         QCOMPARE(ticks.size(), std::size_t(3));
         QVERIFY2(errors.contains("no answer from"), errors.constData());
+        // The unplugged host's cable is told as a fabric event, naming both of its ends.
+        {
+            const Node &silentHost = m_fabric.node(m_fabric.nodeByGuid(silentPort.first.toULongLong(nullptr, 16)));
+            const Port &leafEnd = m_fabric.port(m_fabric.port(m_fabric.portOf(m_fabric.nodeByGuid(silentHost.guid), 1)).remote);
+            QString told;
+            for (const QByteArray &line : errors.split('\n'))
+                if (line.contains("cable lost: "))
+                    told += QString::fromUtf8(line);
+            QVERIFY2(told.contains(QStringLiteral("\"%1\"").arg(silentHost.description))
+                         && told.contains(QStringLiteral("[%1] \"%2\"").arg(leafEnd.number).arg(m_fabric.node(leafEnd.node).description)),
+                     errors.constData());
+        }
 
         // No negative or huge rate anywhere, in any tick.
         for (const Tick &tick : ticks)

@@ -192,10 +192,18 @@ public:
             if (stopSignal())
                 break;
             reloadRulesIfChanged();
+            // A pass, a discovery or a new reading that fails is a gap in the loop, not its end:
+            // said, and tried again at the next tick (a repaired cable can leave a switch
+            // unreachable for a sweep or two).
+            if (!m_primed) {
+                if (const Status reading = prime(); !reading)
+                    err() << "weft adapt: tick " << tick << ": " << reading.error().toString() << "; trying again at the next tick" << Qt::endl;
+                continue;
+            }
             Result<PortCounterPass> pass = m_reader->read();
             if (!pass) {
-                err() << "weft adapt: " << pass.error().toString() << Qt::endl;
-                return worseExit(m_exit, kExitFailure);
+                err() << "weft adapt: tick " << tick << ": no pass: " << pass.error().toString() << "; trying again at the next tick" << Qt::endl;
+                continue;
             }
             const double time = pass->wallTime;
             std::vector<TelemetryRecord> records = telemetryRecords(*m_fabric, m_reader->ports(), m_previous->samples,
@@ -206,17 +214,13 @@ public:
             // The fabric again when a node went silent, a port counted its link going down, or
             // every --rediscover ticks: what changed reaches the rules as events.
             const AdaptTick outcome = m_runner->tick(time, std::move(records), m_fabric.get(), silent);
-            if (!outcome.problem.isEmpty()) {
-                err() << "weft adapt: " << outcome.problem << Qt::endl;
-                return worseExit(m_exit, kExitFailure);
-            }
+            if (!outcome.problem.isEmpty())
+                err() << "weft adapt: tick " << tick << ": discovering the fabric again failed: " << outcome.problem << "; trying again at the next tick" << Qt::endl;
             if (outcome.fabricNow) {
                 if (!m_settings.json)
                     out() << "the fabric changed:\n" << outcome.topology.toText() << Qt::endl;
-                if (const Status reading = startReading(outcome.fabricNow->fabric); !reading) {
-                    err() << "weft adapt: " << reading.error().toString() << Qt::endl;
-                    return worseExit(m_exit, kExitFailure);
-                }
+                if (const Status reading = startReading(outcome.fabricNow->fabric); !reading)
+                    err() << "weft adapt: tick " << tick << ": " << reading.error().toString() << "; trying again at the next tick" << Qt::endl;
             }
             for (const PendingChange &change : outcome.changes) {
                 if (change.mode == RuleMode::Auto)
@@ -236,10 +240,18 @@ private:
         m_reader.reset();  // it refers to the fabric it was made for
         m_fabric = std::move(fabric);
         m_reader = std::make_unique<PortCounterReader>(*m_fabric, m_settings.live);
+        return prime();
+    }
+
+    // The first pass on the current fabric: rates need a reading before them.
+    Status prime()
+    {
+        m_primed = false;
         Result<PortCounterPass> first = m_reader->read();
         if (!first)
             return first.error();
         m_previous = std::move(*first);
+        m_primed = true;
         return Done{};
     }
 
@@ -380,6 +392,7 @@ private:
     std::shared_ptr<const Fabric> m_fabric;  // what m_reader reads
     std::unique_ptr<PortCounterReader> m_reader;
     std::optional<PortCounterPass> m_previous;
+    bool m_primed = false;  // m_previous is a reading of the current fabric
     QDateTime m_rulesStamp;
     int m_exit = kExitOk;
     bool m_stopAfterCommit = false;

@@ -4,6 +4,8 @@
 
 #include "CliSupport.h"
 #include "Commands.h"
+#include "FabricChanges.h"
+#include "HttpListener.h"
 
 #include "LiveFabric.h"
 #include "PortCounterReader.h"
@@ -14,8 +16,6 @@
 
 #include <QFileInfo>
 #include <QHostAddress>
-#include <QHttpServer>
-#include <QHttpServerResponse>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QEventLoop>
@@ -56,24 +56,45 @@ constexpr int kMinimumServingMs = 50;
 
 // The Prometheus endpoint. It answers on the monitor's own thread, between passes (so the text
 // it serves is never half-replaced and nothing needs a lock); a scrape that arrives during a
-// pass waits for its end, as for any slow target.
+// pass waits for its end, as for any slow target. The listener's limits keep any client from
+// holding the monitor up or using up its descriptors.
 class MetricsServer
 {
 public:
-    bool listen(const QHostAddress &address, quint16 port)
+    bool listen(const QHostAddress &address, quint16 port, QString *error)
     {
-        m_server.route(QStringLiteral("/metrics"), [this] {
-            return QHttpServerResponse(QByteArrayLiteral("text/plain; version=0.0.4; charset=utf-8"), m_text);
+        m_listener.route("/metrics", [this](const net::HttpRequest &) {
+            return net::HttpReply{200, "text/plain; version=0.0.4; charset=utf-8", m_text};
         });
-        return m_server.listen(address, port) != 0;
+        return m_listener.listen(address, port, error);
     }
 
     void setText(QByteArray text) { m_text = std::move(text); }
+    net::HttpListener &listener() { return m_listener; }
 
 private:
-    QHttpServer m_server;
+    net::HttpListener m_listener;
     QByteArray m_text;
 };
+
+// Whether the pass shows the fabric changing under the monitor: a node that answered before is
+// silent now (or the other way round), or a port counted its link going down.
+bool fabricMayHaveChanged(const PortCounterPass &before, const PortCounterPass &now)
+{
+    std::vector<NodeIndex> a = before.silentNodes, b = now.silentNodes;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    if (a != b)
+        return true;
+    constexpr auto kLinkDowned = std::size_t(PortErrorCounter::LinkDowned);
+    for (std::size_t i = 0; i < now.samples.size() && i < before.samples.size(); ++i) {
+        const PortCounterSample &a = before.samples[i];
+        const PortCounterSample &b = now.samples[i];
+        if (a.answered && b.answered && !a.clearedAfter && b.errors[kLinkDowned] > a.errors[kLinkDowned])
+            return true;
+    }
+    return false;
+}
 
 // Waits until `until` (at least kMinimumServingMs), answering scrapes meanwhile.
 void waitServing(std::chrono::steady_clock::time_point until)
@@ -307,11 +328,39 @@ int monitor(const QStringList &args)
     if (listenPort != 0) {
         server = std::make_unique<MetricsServer>();
         server->setText(prometheusExposition(*fabric, {}));
-        if (!server->listen(listenAddress, listenPort)) {
-            err() << "weft " << command << ": cannot listen on " << listenAddress.toString() << " port " << listenPort << Qt::endl;
+        QString why;
+        if (!server->listen(listenAddress, listenPort, &why)) {
+            err() << "weft " << command << ": cannot listen on " << listenAddress.toString() << " port " << listenPort << ": " << why << Qt::endl;
             return kExitFailure;
         }
+        QObject::connect(&server->listener(), &net::HttpListener::problem, [command](const QString &message) {
+            err() << "weft " << command << ": --prometheus: " << message << Qt::endl;
+        });
     }
+
+    // The fabric as last discovered: a change is told against it, once.
+    Fabric seen = *fabric;
+    auto tellChanges = [&] {
+        Result<Fabric> now = discoverFabric(options);
+        if (!now) {
+            err() << "weft " << command << ": the fabric changed, but discovering it again failed: " << now.error().toString() << Qt::endl;
+            return;
+        }
+        const FabricChanges changes = compareFabrics(seen, *now);
+        QStringList lines;
+        for (const QString &link : changes.linksGone)
+            lines << QStringLiteral("cable lost: ") + link;
+        for (const QString &link : changes.linksNew)
+            lines << QStringLiteral("cable back: ") + link;
+        for (const QString &node : changes.nodesGone)
+            lines << QStringLiteral("node gone: ") + node;
+        for (const QString &node : changes.nodesNew)
+            lines << QStringLiteral("node back: ") + node;
+        // On standard error with --json, which keeps standard output for the records.
+        for (const QString &line : lines)
+            (json ? err() << "weft " << command << ": " : out()) << line << Qt::endl;
+        seen = std::move(*now);
+    };
 
     QByteArray csv = telemetryCsvHeader();
     auto nextAt = std::chrono::steady_clock::now();
@@ -324,8 +373,15 @@ int monitor(const QStringList &args)
         else
             std::this_thread::sleep_until(nextAt);
         Result<PortCounterPass> pass = reader.read();
-        if (!pass)
-            return reportFailure(pass.error());
+        if (!pass) {
+            // A pass that could not be made (the adapter gone a while, out of descriptors) is a
+            // gap: said, and the next tick tries again; the rates then span the gap.
+            err() << "weft " << command << ": tick " << tick << ": no pass: " << pass.error().toString()
+                  << "; trying again in " << interval << " s" << Qt::endl;
+            continue;
+        }
+        if (fabricMayHaveChanged(*previous, *pass))
+            tellChanges();
         const std::vector<TelemetryRecord> records = telemetryRecords(
             *fabric, reader.ports(), previous->samples, previous->readAt, pass->samples, pass->readAt, pass->wallTime);
         if (json) {

@@ -407,7 +407,13 @@ Result<Fabric> discoverFabric(const LiveOptions &options)
                                         "(is the port active and the subnet manager running?)").arg(adapterText(options)));
     }
     std::unique_ptr<ibnd_fabric_t, void (*)(ibnd_fabric_t *)> owned(scanned, ibnd_destroy_fabric);
-    return buildFabric(scanned, options);
+    Result<Fabric> fabric = buildFabric(scanned, options);
+    // With the local port's cable out (or its link down), libibnetdisc "finds" the local adapter
+    // alone; that is no fabric, and taking it for one would leave a caller watching nothing.
+    if (fabric && fabric->links().empty())
+        return liveError(QStringLiteral("discovery through %1 found no link: the local port is down or its cable is out")
+                             .arg(adapterText(options)));
+    return fabric;
 }
 
 Result<ForwardingTables> readForwardingTables(const Fabric &fabric, const LiveOptions &options)

@@ -5,6 +5,7 @@
 #include <QtGlobal>
 
 #include <dlfcn.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <atomic>
@@ -174,12 +175,21 @@ std::recursive_mutex &umadMutex()
     return mutex;
 }
 
+static int openFileLimit()
+{
+    rlimit limit{};
+    return getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY ? int(limit.rlim_cur) : -1;
+}
+
 // (umad_get_cas_names is no use here: with no device it still names a default one.)
 Result<QStringList> adapterNames()
 {
     if (umad_init() < 0)
         return Error{{}, 0, QStringLiteral("cannot use umad (InfiniBand user MAD access): is the ib_umad module loaded?")};
+    errno = 0;
     umad_device_node *devices = umad_get_ca_device_list();
+    if (!devices && (errno == EMFILE || errno == ENFILE))
+        return Error{{}, 0, QStringLiteral("cannot list the InfiniBand adapters: %1 (this process may open %2 files)").arg(qt_error_string(errno)).arg(openFileLimit())};
     if (!devices)
         return Error{{}, 0, QStringLiteral("no InfiniBand adapter found on this host (none under /sys/class/infiniband, "
                                            "or the ib_umad module is not loaded)")};

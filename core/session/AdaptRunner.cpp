@@ -28,8 +28,11 @@ AdaptTick AdaptRunner::tick(double time, std::vector<TelemetryRecord> records, c
     if (measured != m_loop.knowledge().fabric.get())
         records.clear();
     const bool due = m_rediscoverEvery > 0 && m_ticks % m_rediscoverEvery == 0;
-    if ((silentNodes > 0 || linkWentDown(records) || due) && m_access.rediscover) {
+    // A discovery that failed is tried again at the next tick, whatever that tick shows: the
+    // change that called for it is still to be learnt.
+    if ((silentNodes > 0 || linkWentDown(records) || due || m_rediscoveryFailed) && m_access.rediscover) {
         Result<LiveState> now = m_access.rediscover();
+        m_rediscoveryFailed = !now;
         if (!now) {
             outcome.problem = now.error().toString();
         } else if (const std::shared_ptr<const Fabric> &known = m_loop.knowledge().fabric; known) {

@@ -68,6 +68,7 @@ private:
     adapt::AdaptLoop m_loop;
     AdaptAccess m_access;
     int m_rediscoverEvery = 0;
+    bool m_rediscoveryFailed = false;  // the last discovery failed: the next tick tries again
     long long m_ticks = 0;
 };
 
