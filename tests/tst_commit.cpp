@@ -5,6 +5,7 @@
 
 #include "Commit.h"
 #include "CommitJournal.h"
+#include "FileDigest.h"
 #include "FabricGenerator.h"
 #include "GeneratedFabrics.h"
 #include "LftDump.h"
@@ -676,6 +677,79 @@ private Q_SLOTS:
         QVERIFY2(again.steps.join(QLatin1Char('\n')).contains(QStringLiteral("nothing to recover")), qPrintable(again.toText()));
         s.opensm.ignoreLfts = false;
         QVERIFY2(commitPlan(plan, s.target, s.opensm.backend(), s.options).ok(), "a commit after the recovery");
+    }
+
+    // What the interrupted commit wrote and kept is held to the journal's digests: a file or a
+    // backup someone changed after the crash is refused, named; with --force recovery goes on,
+    // and what it would verify passes the plan check first.
+    void recoveryHoldsTheDiskToTheJournal_data()
+    {
+        QTest::addColumn<QString>("change");
+        QTest::addRow("partitions.conf edited") << QStringLiteral("partitions");
+        QTest::addRow("backup of the LFT dump edited") << QStringLiteral("backup");
+        QTest::addRow("LFT dump edited, forced: plan check fails") << QStringLiteral("lfts-forced");
+    }
+
+    void recoveryHoldsTheDiskToTheJournal()
+    {
+        QFETCH(QString, change);
+        Setup s;
+        const ForwardingTables before = s.opensm.held;
+        const ForwardingTables planned = route(s.fabric);
+        const CommitPlan plan = s.plan(planned, twoTenants(s.fabric));
+        CommitBackend dying = s.opensm.backend();
+        dying.reload = [](qint64) -> Status { throw std::runtime_error("killed"); };
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, commitPlan(plan, s.target, dying, s.options));
+        Result<std::vector<CommitJournalEntry>> journal = readJournal(s.options.journalPath);
+        QVERIFY(journal.ok());
+        const std::optional<CommitJournalEntry> unfinished = unfinishedCommit(*journal, s.target.lftsPath);
+        QVERIFY(unfinished.has_value());
+        QCOMPARE(unfinished->replacedDigests.size(), qsizetype(2));
+        QCOMPARE(unfinished->writtenDigests.size(), qsizetype(2));
+        QCOMPARE(unfinished->writtenDigests[1], sha256Hex(readAll(s.target.partitionsPath)));
+        QCOMPARE(unfinished->writtenDigests[0], sha256Hex(readAll(s.target.lftsPath)));
+        QCOMPARE(unfinished->replacedDigests[0], sha256Hex(s.previousLfts));
+
+        QString named;
+        if (change == QLatin1String("partitions")) {
+            // A host added to a partition by hand.
+            QVERIFY(writeFileAtomically(s.target.partitionsPath, readAll(s.target.partitionsPath) + "\nBlue=0x0b00 : 0x0002c91000000001 ;\n", false).ok());
+            named = s.target.partitionsPath;
+        } else if (change == QLatin1String("backup")) {
+            QFile backup(backupPath(s.target.lftsPath));
+            QVERIFY(backup.open(QIODevice::Append));
+            backup.write("# edited\n");
+            backup.close();
+            named = backupPath(s.target.lftsPath);
+        } else {
+            // Every switch's table emptied: a dump that routes nothing.
+            ForwardingTables empty;
+            for (const SwitchForwardingTable &sw : planned.switches())
+                empty.addSwitch(sw.guid);
+            QVERIFY(writeFileAtomically(s.target.lftsPath, writeLftDump(empty, &s.fabric), false).ok());
+            named = s.target.lftsPath;
+            s.options.recoverChangedFiles = true;
+        }
+        const QByteArray lftsNow = readAll(s.target.lftsPath), partitionsNow = readAll(s.target.partitionsPath);
+        const int reloads = s.opensm.reloads;
+        const CommitReport recovered = recoverCommit(s.target, s.opensm.backend(), s.options);
+        const QString text = recovered.toText();
+        QVERIFY2(text.contains(named + QStringLiteral(": ")), qPrintable(text));
+        if (!s.options.recoverChangedFiles) {
+            QCOMPARE(commitOutcomeName(recovered.outcome), QStringLiteral("refused"));
+            QVERIFY2(text.contains(QStringLiteral("--force")), qPrintable(text));
+            // Nothing was touched, and the commit is still unfinished.
+            QCOMPARE(s.opensm.reloads, reloads);
+            QCOMPARE(readAll(s.target.lftsPath), lftsNow);
+            QCOMPARE(readAll(s.target.partitionsPath), partitionsNow);
+            journal = readJournal(s.options.journalPath);
+            QVERIFY(journal.ok() && unfinishedCommit(*journal, s.target.lftsPath).has_value());
+        } else {
+            // Forced past the digests, the edited dump fails the plan check: the backups go back.
+            QCOMPARE(commitOutcomeName(recovered.outcome), QStringLiteral("rolled-back"));
+            QVERIFY2(text.contains(QStringLiteral("does not pass the plan check")), qPrintable(text));
+            QVERIFY2(s.opensm.held == before, qPrintable(text));
+        }
     }
 
     void replacedFilesKeepTheirModeAndOwner_data()

@@ -533,7 +533,12 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(dir.filePath(QStringLiteral("ready-to-unlink"))) || child.state() == QProcess::NotRunning, 180000);
         QVERIFY2(child.state() == QProcess::Running, child.readAll().constData());
         const Fabric &live = lab.files->live;
-        const NodeIndex host = live.endNodes().back();
+        // (Discovery numbers nodes in its own order: the SM's host is found by its GUID.)
+        const Guid smHost = lab.generated.fabric.node(lab.generated.fabric.endNodes().front()).guid;
+        NodeIndex host = live.endNodes().back();
+        if (live.node(host).guid == smHost)
+            host = live.endNodes().front();
+        QVERIFY(live.node(host).guid != smHost);
         const Port &hostPort = live.port(live.portOf(host, 1));
         const Port &leafPort = live.port(hostPort.remote);
         const Status cut = sim.simulatorCommand(QStringLiteral("Unlink \"%1\"[%2]").arg(live.node(leafPort.node).name).arg(leafPort.number));

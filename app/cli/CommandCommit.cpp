@@ -118,6 +118,8 @@ int commit(const QStringList &args)
                                                                "and verified. No plan options.")});
     parser.addOption({QStringLiteral("rollback"), QStringLiteral("With --recover: restore the backups the journal names and verify them, "
                                                                 "without trying the interrupted commit's files.")});
+    parser.addOption({QStringLiteral("force"), QStringLiteral("With --recover: go on although a file or backup is not what the journal's "
+                                                              "SHA-256 digests say the interrupted commit wrote or kept (someone changed it since).")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print the report as JSON.")});
     int exitCode = kExitOk;
     if (!parseArguments(parser, command, args, &exitCode))
@@ -155,6 +157,7 @@ int commit(const QStringList &args)
     if (!json)
         options.progress = [](const QString &line) { out() << line << Qt::endl; };
     options.recoverByRollback = parser.isSet(QStringLiteral("rollback"));
+    options.recoverChangedFiles = parser.isSet(QStringLiteral("force"));
     CommitBackend backend = liveCommitBackend(live);
     backend.routeIntent = routeIntentFile;
     if (recover)

@@ -9,6 +9,7 @@
 #include "SafeFile.h"
 #include "TextReader.h"
 #include "Validation.h"
+#include "FileDigest.h"
 #include "WarningSummary.h"
 
 #include <QDeadlineTimer>
@@ -722,6 +723,21 @@ private:
         m_previous = {*lfts, *partitions};
         if (!snapshotQos())
             return;
+        // What each file holds now (its backup-to-be) and what the commit will write where that
+        // is known before writing: the journal's digests, that recovery holds the disk to.
+        m_replacedDigests.clear();
+        for (const FileSnapshot &f : m_previous) {
+            Result<QString> digest = f.existed ? fileSha256(f.path) : Result<QString>(QString());
+            if (!digest) {
+                refuse(CommitOutcome::Refused, {digest.error().toString()});
+                return;
+            }
+            m_replacedDigests << *digest;
+        }
+        m_writtenDigests = QStringList(m_previous.size(), QString());
+        if (m_target.pluginMode())
+            m_writtenDigests[0] = sha256Hex(m_plan.intentFile);
+        m_writtenDigests[1] = sha256Hex(m_plannedConf);
         // The intent, on disk before the first byte is written: a Weft killed from here on leaves
         // an unfinished commit that the next one finds.
         if (const Status intent = journalProgress(QLatin1String(kJournalInProgress)); !intent) {
@@ -732,7 +748,8 @@ private:
         for (int file = 0; file < 2; ++file) {
             const Status written = file == 1 ? writeFileAtomically(m_target.partitionsPath, m_plannedConf)
                 : m_target.pluginMode()      ? writeFileAtomically(m_target.intentPath, m_plan.intentFile)
-                                             : writeLftDumpFile(m_target.lftsPath, m_plan.tables, &m_fabric, LftDumpForm::Compact);
+                                             : writeLftDumpFile(m_target.lftsPath, m_plan.tables, &m_fabric, LftDumpForm::Compact,
+                                                                &m_writtenDigests[0]);
             if (!written) {
                 fail({QStringLiteral("writing failed: %1").arg(written.error().toString())});
                 return;
@@ -1042,6 +1059,7 @@ private:
         if (!m_qos)
             return true;
         const QByteArray options = withQosOptions(m_previous.back().content, m_slToVl);
+        m_writtenDigests.back() = sha256Hex(options);
         const Status written = writeFileAtomically(m_target.optionsPath, options);
         if (!written) {
             fail({QStringLiteral("writing failed: %1").arg(written.error().toString())});
@@ -1153,11 +1171,15 @@ private:
         if (m_recovering) {
             e.files = m_recovering->files;
             e.backups = m_recovering->backups;
+            e.replacedDigests = m_recovering->replacedDigests;
+            e.writtenDigests = m_recovering->writtenDigests;
         } else {
             for (const FileSnapshot &f : m_previous) {
                 e.files << f.path;
                 e.backups << (f.existed ? backupPath(f.path) : QString());
             }
+            e.replacedDigests = m_replacedDigests;
+            e.writtenDigests = m_writtenDigests;
         }
         return e;
     }
@@ -1170,6 +1192,63 @@ private:
         e.details = {phase == QLatin1String(kJournalInProgress) ? QStringLiteral("writing the files; the previous ones are kept as the backups")
                                                                 : QStringLiteral("files written; reloading and verifying")};
         return appendJournalEntry(m_options.journalPath, e);
+    }
+
+    // Recovery trusts nothing on disk it cannot tell is the interrupted commit's: each backup must
+    // hold what the commit kept, and each file what it wrote (or, if it had not finished
+    // writing, what it replaced). Anything else was changed by someone since: refused, naming
+    // the file, unless told to go on (--force). A journal without digests (an older Weft's) is
+    // taken as it is, and the report says so.
+    bool filesAsJournalled(const CommitJournalEntry &e)
+    {
+        const qsizetype n = e.files.size();
+        if (e.replacedDigests.size() != n || e.writtenDigests.size() != n) {
+            step(QStringLiteral("the journal has no digests of the files (an older Weft wrote it): they are taken as they are"));
+            return true;
+        }
+        const bool written = e.outcome == QLatin1String(kJournalWritten);
+        QStringList changed;
+        auto shortDigest = [](const QString &d) { return d.isEmpty() ? QStringLiteral("no file") : d.left(16); };
+        for (qsizetype i = 0; i < n; ++i) {
+            if (!e.backups[i].isEmpty()) {
+                Result<QString> backup = fileSha256(e.backups[i]);
+                if (!backup) {
+                    changed << backup.error().toString();
+                } else if (*backup != e.replacedDigests[i]) {
+                    changed << QStringLiteral("%1: the backup is not what the commit kept (SHA-256 %2..., the journal says %3...)")
+                                   .arg(e.backups[i], shortDigest(*backup), shortDigest(e.replacedDigests[i]));
+                }
+            }
+            Result<QString> now = fileSha256(e.files[i]);
+            if (!now) {
+                changed << now.error().toString();
+                continue;
+            }
+            const QString &wrote = e.writtenDigests[i];
+            const bool asWritten = !wrote.isEmpty() && *now == wrote;
+            const bool asBefore = *now == e.replacedDigests[i];
+            // Not finished writing: a file is the old one, or the new one whole (SafeFile renames
+            // only complete files); a new LFT dump's digest is known only once it was written.
+            const bool ok = written ? asWritten : (asWritten || asBefore || wrote.isEmpty());
+            if (!ok)
+                changed << QStringLiteral("%1: changed since the interrupted commit (SHA-256 %2... on disk; the commit %3 %4...)")
+                               .arg(e.files[i], shortDigest(*now), written ? QStringLiteral("wrote") : QStringLiteral("replaced"),
+                                    shortDigest(written ? wrote : e.replacedDigests[i]));
+        }
+        if (changed.isEmpty()) {
+            step(QStringLiteral("the files and their backups are the ones the interrupted commit wrote and kept (SHA-256)"));
+            return true;
+        }
+        if (m_options.recoverChangedFiles) {
+            for (const QString &c : changed)
+                step(QStringLiteral("warning: %1; recovering anyway, as asked").arg(c));
+            m_report.warnings << changed;
+            return true;
+        }
+        refuse(CommitOutcome::Refused, QStringList{QStringLiteral("someone changed the commit's files since it was interrupted; look at them, "
+                                                                  "then recover with --force to go on regardless")}
+                   + changed);
+        return false;
     }
 
     // `weft commit --recover`: the journal's unfinished commit on the target brought to a
@@ -1199,6 +1278,8 @@ private:
             refuse(CommitOutcome::Refused, {QStringLiteral("the journal does not say which files the commit wrote")});
             return false;
         }
+        if (!filesAsJournalled(*unfinished))
+            return false;
         step(QStringLiteral("discovering the fabric"));
         Result<Fabric> live = m_backend.discover();
         if (!live) {
@@ -1258,7 +1339,12 @@ private:
                                                        : Result<Expected>((lfts ? partitions.error() : lfts.error()));
             if (!plan) {
                 fail({QStringLiteral("the files the commit wrote cannot be read: %1").arg(plan.error().toString())});
+            } else if (const QStringList unsafe = checkPlan(m_fabric, plan->tables, partitions->content, m_target.partitionsPath);
+                       !unsafe.isEmpty()) {
+                // What the interrupted commit wrote is checked as any plan is before it goes in.
+                fail(QStringList{QStringLiteral("the interrupted commit's plan does not pass the plan check")} + unsafe);
             } else {
+                step(QStringLiteral("the interrupted commit's plan passes the plan check: reachability, loops, deadlock freedom, partitions.conf"));
                 m_expectedPKeys = plan->pkeys;
                 m_recoveredTables = plan->tables;
                 step(QStringLiteral("verifying the fabric against the interrupted commit's plan (the files it wrote)"));
@@ -1313,6 +1399,8 @@ private:
 
     std::unique_ptr<CommitLock> m_lock;  // released last, when the run ends
     QString m_id;                                   // this commit's entries in the journal
+    QStringList m_replacedDigests;                  // SHA-256 of each file of m_previous as it was ("" if none)
+    QStringList m_writtenDigests;                   // and as written ("" until known)
     std::optional<CommitJournalEntry> m_recovering;  // --recover: the unfinished commit
     ForwardingTables m_recoveredTables;
     const CommitPlan &m_plan;

@@ -121,6 +121,9 @@ struct CommitOptions
     // recoverCommit only: put the backups back (and verify them) without first trying the
     // interrupted commit's files (`weft commit --recover --rollback`, the desk's "Roll Back").
     bool recoverByRollback = false;
+    // recoverCommit only: recover although a file or backup is not what the journal's digests say
+    // the interrupted commit wrote or kept (someone changed it since): `--recover --force`.
+    bool recoverChangedFiles = false;
     QString recoveredBy;            // who recovers, for the report; empty: `weft commit --recover`
     std::function<void(const QString &)> progress;  // one line per step, for front ends
 };

@@ -32,6 +32,10 @@ QJsonObject CommitJournalEntry::toJson() const
     if (!files.isEmpty()) {
         o.insert(QStringLiteral("files"), QJsonArray::fromStringList(files));
         o.insert(QStringLiteral("backups"), QJsonArray::fromStringList(backups));
+        if (!replacedDigests.isEmpty())
+            o.insert(QStringLiteral("replaced_sha256"), QJsonArray::fromStringList(replacedDigests));
+        if (!writtenDigests.isEmpty())
+            o.insert(QStringLiteral("written_sha256"), QJsonArray::fromStringList(writtenDigests));
     }
     o.insert(QStringLiteral("time"), time.toUTC().toString(Qt::ISODateWithMs));
     o.insert(QStringLiteral("user"), user);
@@ -65,6 +69,10 @@ CommitJournalEntry CommitJournalEntry::fromJson(const QJsonObject &o)
         e.files << f.toString();
     for (const QJsonValue &b : o.value(QStringLiteral("backups")).toArray())
         e.backups << b.toString();
+    for (const QJsonValue &d : o.value(QStringLiteral("replaced_sha256")).toArray())
+        e.replacedDigests << d.toString();
+    for (const QJsonValue &d : o.value(QStringLiteral("written_sha256")).toArray())
+        e.writtenDigests << d.toString();
     if (o.contains(QStringLiteral("kind")))
         e.kind = o.value(QStringLiteral("kind")).toString();
     e.adapt = o.value(QStringLiteral("adapt")).toObject();

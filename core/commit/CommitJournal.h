@@ -38,6 +38,11 @@ struct CommitJournalEntry
     // the backup holding what it replaced ("" where there was no file: rollback removes it).
     QStringList files;
     QStringList backups;
+    // SHA-256 (FileDigest.h) of each file as it was before the commit (its backup's content; ""
+    // where there was none) and as the commit writes it ("" where not known yet: the LFT dump's
+    // is known once written). `weft commit --recover` holds the disk to them.
+    QStringList replacedDigests;
+    QStringList writtenDigests;
     // "commit" (the default, written without the field) or "adapt": a record of the
     // self-adaptive loop (core/adapt/AdaptLoop.h), its details in `adapt`; outcome holds its event
     // ("fired", "suppressed", "committed", ...). Adapt entries never count as unfinished commits.

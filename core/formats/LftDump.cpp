@@ -1,5 +1,7 @@
 #include "LftDump.h"
 
+#include "FileDigest.h"
+
 #include <algorithm>
 
 #include "SafeFile.h"
@@ -641,13 +643,22 @@ bool writeLftDump(const ForwardingTables &tables, const Fabric *fabric, LftDumpF
     return formatLftDump(tables, fabric, form, out);
 }
 
-Status writeLftDumpFile(const QString &path, const ForwardingTables &tables, const Fabric *fabric, LftDumpForm form)
+Status writeLftDumpFile(const QString &path, const ForwardingTables &tables, const Fabric *fabric, LftDumpForm form,
+                        QString *sha256)
 {
-    return writeFileAtomically(path, [&](QIODevice &file) {
-        return writeLftDump(tables, fabric, form, [&file](const char *data, std::size_t size) {
+    std::optional<Sha256> digest;
+    if (sha256)
+        digest.emplace();
+    const Status written = writeFileAtomically(path, [&](QIODevice &file) {
+        return writeLftDump(tables, fabric, form, [&](const char *data, std::size_t size) {
+            if (digest)
+                digest->add(data, size);
             return file.write(data, qint64(size)) == qint64(size);
         });
     });
+    if (written && sha256)
+        *sha256 = digest->hex();
+    return written;
 }
 
 QStringList lftCoverageWarnings(const ForwardingTables &tables, const Fabric &fabric)

@@ -60,8 +60,9 @@ using LftDumpSink = std::function<bool(const char *data, std::size_t size)>;
 // size of the tables. False if the sink refused a piece.
 bool writeLftDump(const ForwardingTables &tables, const Fabric *fabric, LftDumpForm form, const LftDumpSink &sink);
 
-// Streams the dump to `path` through SafeFile (atomic, previous content kept as the backup).
+// Streams the dump to `path` through SafeFile (atomic, previous content kept as the backup);
+// with `sha256`, the digest of the bytes written (FileDigest.h), taken on the way.
 Status writeLftDumpFile(const QString &path, const ForwardingTables &tables, const Fabric *fabric,
-                        LftDumpForm form);
+                        LftDumpForm form, QString *sha256 = nullptr);
 
 }  // namespace weft
