@@ -752,6 +752,44 @@ private Q_SLOTS:
         }
     }
 
+    // A partitions.conf edited by hand since Weft wrote it: the next commit refuses, showing the
+    // edit as a diff against the copy the journal kept; with --force it replaces it (the edit
+    // kept as the backup). Backups come in generations.
+    void operatorEditIsRefusedWithItsDiff()
+    {
+        Setup s;
+        const CommitPlan plan = s.plan(route(s.fabric), twoTenants(s.fabric));
+        CommitReport first = commitPlan(plan, s.target, s.opensm.backend(), s.options);
+        QVERIFY2(first.ok(), qPrintable(first.toText()));
+        const QByteArray weftWrote = readAll(s.target.partitionsPath);
+        const QByteArray edited = weftWrote + "\nBlue=0x0b00 : 0x0002c91000000001 ;\n";
+        QVERIFY(writeFileAtomically(s.target.partitionsPath, edited, false).ok());
+
+        const CommitReport refused = commitPlan(plan, s.target, s.opensm.backend(), s.options);
+        const QString text = refused.toText();
+        QCOMPARE(commitOutcomeName(refused.outcome), QStringLiteral("refused"));
+        QVERIFY2(text.contains(s.target.partitionsPath + QStringLiteral(" changed since Weft last wrote it")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("+Blue=0x0b00 : 0x0002c91000000001 ;")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("--force")), qPrintable(text));
+        QVERIFY(!refused.written);
+        QCOMPARE(readAll(s.target.partitionsPath), edited);
+
+        s.options.overwriteEdits = true;
+        const CommitReport forced = commitPlan(plan, s.target, s.opensm.backend(), s.options);
+        QVERIFY2(forced.ok(), qPrintable(forced.toText()));
+        QCOMPARE(readAll(s.target.partitionsPath), weftWrote);
+        QCOMPARE(readAll(backupPath(s.target.partitionsPath)), edited);
+        QCOMPARE(readAll(backupPath(s.target.partitionsPath, 1)), s.previousPartitions);
+        // No edit since: the next commit goes ahead without --force.
+        s.options.overwriteEdits = false;
+        QVERIFY2(commitPlan(plan, s.target, s.opensm.backend(), s.options).ok(), "a commit with nothing edited");
+        // Three generations: what Weft wrote, the edit, what was there before Weft; no fourth.
+        QCOMPARE(readAll(backupPath(s.target.partitionsPath)), weftWrote);
+        QCOMPARE(readAll(backupPath(s.target.partitionsPath, 1)), edited);
+        QCOMPARE(readAll(backupPath(s.target.partitionsPath, 2)), s.previousPartitions);
+        QVERIFY(!QFileInfo::exists(backupPath(s.target.partitionsPath, 3)));
+    }
+
     void replacedFilesKeepTheirModeAndOwner_data()
     {
         QTest::addColumn<int>("mode");

@@ -13,6 +13,7 @@
 #include "LiveCommitBackend.h"
 #include "LiveFabric.h"
 #include "PartitionsConf.h"
+#include "SafeFile.h"
 #include "ProjectFile.h"
 #include "ReconfigurationPlan.h"
 #include "TextReader.h"
@@ -118,8 +119,12 @@ int commit(const QStringList &args)
                                                                "and verified. No plan options.")});
     parser.addOption({QStringLiteral("rollback"), QStringLiteral("With --recover: restore the backups the journal names and verify them, "
                                                                 "without trying the interrupted commit's files.")});
-    parser.addOption({QStringLiteral("force"), QStringLiteral("With --recover: go on although a file or backup is not what the journal's "
-                                                              "SHA-256 digests say the interrupted commit wrote or kept (someone changed it since).")});
+    parser.addOption({QStringLiteral("force"), QStringLiteral("Replace a partitions.conf or intent someone edited since Weft last wrote it "
+                                                              "(it is kept as the backup). With --recover: go on although a file or backup is "
+                                                              "not what the journal's SHA-256 digests say the interrupted commit wrote or kept.")});
+    parser.addOption({QStringLiteral("backups"), QStringLiteral("Backup generations to keep of each file written: FILE.bak, FILE.bak.1, ... "
+                                                                "(default 3)."),
+                      QStringLiteral("N"), QStringLiteral("3")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print the report as JSON.")});
     int exitCode = kExitOk;
     if (!parseArguments(parser, command, args, &exitCode))
@@ -158,6 +163,12 @@ int commit(const QStringList &args)
         options.progress = [](const QString &line) { out() << line << Qt::endl; };
     options.recoverByRollback = parser.isSet(QStringLiteral("rollback"));
     options.recoverChangedFiles = parser.isSet(QStringLiteral("force"));
+    options.overwriteEdits = parser.isSet(QStringLiteral("force"));
+    bool backupsOk = false;
+    const int backups = parser.value(QStringLiteral("backups")).toInt(&backupsOk);
+    if (!backupsOk || backups < 1 || backups > 100)
+        return reportBadInput(command, QStringLiteral("--backups: not a count from 1 to 100: \"%1\"").arg(parser.value(QStringLiteral("backups"))));
+    setBackupGenerations(backups);
     CommitBackend backend = liveCommitBackend(live);
     backend.routeIntent = routeIntentFile;
     if (recover)

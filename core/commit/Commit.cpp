@@ -14,6 +14,7 @@
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -403,6 +404,38 @@ QStringList coverageLost(const Fabric &fabric, const ForwardingTables &held, con
 
 }  // namespace
 
+QStringList changedLines(const QByteArray &before, const QByteArray &after, int maxLines)
+{
+    const QList<QByteArray> a = before.split('\n');
+    const QList<QByteArray> b = after.split('\n');
+    qsizetype head = 0;
+    while (head < a.size() && head < b.size() && a[head] == b[head])
+        ++head;
+    qsizetype tailA = a.size(), tailB = b.size();
+    while (tailA > head && tailB > head && a[tailA - 1] == b[tailB - 1]) {
+        --tailA;
+        --tailB;
+    }
+    QStringList lines;
+    if (head < tailA || head < tailB)
+        lines << QStringLiteral("@@ line %1 @@").arg(head + 1);
+    for (qsizetype i = head; i < tailA; ++i)
+        lines << QLatin1Char('-') + QString::fromUtf8(a[i]);
+    for (qsizetype i = head; i < tailB; ++i)
+        lines << QLatin1Char('+') + QString::fromUtf8(b[i]);
+    if (lines.size() > maxLines) {
+        const qsizetype more = lines.size() - maxLines;
+        lines = lines.mid(0, maxLines);
+        lines << QStringLiteral("... and %1 more lines").arg(more);
+    }
+    return lines;
+}
+
+QString journalCopyPath(const QString &journalPath, const QString &digest)
+{
+    return journalPath + QStringLiteral(".files/") + digest;
+}
+
 PlanCheck checkPlan(const Fabric &fabric, const CommitPlan &plan)
 {
     PlanCheck check;
@@ -723,6 +756,8 @@ private:
         m_previous = {*lfts, *partitions};
         if (!snapshotQos())
             return;
+        if (!noEditsSinceWeftWrote())
+            return;
         // What each file holds now (its backup-to-be) and what the commit will write where that
         // is known before writing: the journal's digests, that recovery holds the disk to.
         m_replacedDigests.clear();
@@ -762,6 +797,7 @@ private:
             return;
         if (const Status written = journalProgress(QLatin1String(kJournalWritten)); !written)
             step(QStringLiteral("warning: %1").arg(written.error().toString()));
+        keepJournalCopies();
         testStop("after-write");
         lap(QStringLiteral("writing"), CommitStageTime::Kind::Weft);
 
@@ -1192,6 +1228,92 @@ private:
         e.details = {phase == QLatin1String(kJournalInProgress) ? QStringLiteral("writing the files; the previous ones are kept as the backups")
                                                                 : QStringLiteral("files written; reloading and verifying")};
         return appendJournalEntry(m_options.journalPath, e);
+    }
+
+    // The files an operator edits by hand (partitions.conf; the intent in plugin mode) must be
+    // what Weft last left there: the digest the journal's last commit on this target recorded
+    // (what it wrote, or what it put back on a rollback). Otherwise someone changed them since,
+    // and the commit would silently undo that: refused, with the change, unless --force.
+    bool noEditsSinceWeftWrote()
+    {
+        if (m_options.journalPath.isEmpty())
+            return true;
+        const Result<std::vector<CommitJournalEntry>> entries = readJournal(m_options.journalPath);
+        if (!entries)
+            return true;  // findUnfinished has already refused an unreadable journal
+        const CommitJournalEntry *last = nullptr;
+        for (const CommitJournalEntry &e : *entries)
+            if (!e.isAdapt() && e.lftsPath == m_target.routingFile() && !e.files.isEmpty()
+                && e.writtenDigests.size() == e.files.size() && e.replacedDigests.size() == e.files.size()
+                && (e.outcome == QLatin1String("committed") || e.outcome == QLatin1String("rolled-back")))
+                last = &e;
+        if (!last)
+            return true;
+        const bool committed = last->outcome == QLatin1String("committed");
+        QStringList edits;
+        for (qsizetype i = 0; i < last->files.size(); ++i) {
+            const QString &path = last->files[i];
+            const bool edited = path == m_target.partitionsPath || (m_target.pluginMode() && path == m_target.intentPath);
+            if (!edited)
+                continue;
+            const QString left = committed ? last->writtenDigests[i] : last->replacedDigests[i];
+            Result<QString> now = fileSha256(path);
+            if (!now || *now == left)
+                continue;
+            edits << QStringLiteral("%1 changed since Weft last wrote it (commit %2 of %3 by %4)")
+                         .arg(path, last->id, last->time.toString(Qt::ISODate), last->user);
+            const QString copy = journalCopyPath(m_options.journalPath, left);
+            QFile leftFile(copy);
+            QFile nowFile(path);
+            if (!left.isEmpty() && leftFile.open(QIODevice::ReadOnly) && nowFile.open(QIODevice::ReadOnly)) {
+                edits << QStringLiteral("--- %1 (as Weft left it)").arg(path) << QStringLiteral("+++ %1 (now)").arg(path);
+                edits << changedLines(leftFile.readAll(), nowFile.readAll());
+            }
+        }
+        if (edits.isEmpty())
+            return true;
+        if (m_options.overwriteEdits) {
+            for (const QString &line : edits)
+                step(QStringLiteral("warning: %1").arg(line));
+            step(QStringLiteral("replacing it anyway, as asked (--force); it is kept as the backup"));
+            m_report.warnings << edits;
+            return true;
+        }
+        refuse(CommitOutcome::Refused, QStringList{QStringLiteral("someone edited a file this commit would replace; fold the change "
+                                                                  "into the plan, or commit with --force to replace it")}
+                   + edits);
+        return false;
+    }
+
+    // Copies of the small files written and replaced (not LFT dumps), by digest, beside the
+    // journal: what noEditsSinceWeftWrote shows an operator's change against.
+    void keepJournalCopies()
+    {
+        if (m_options.journalPath.isEmpty())
+            return;
+        for (std::size_t i = 0; i < m_previous.size(); ++i) {
+            const FileSnapshot &f = m_previous[i];
+            const bool small = f.path == m_target.partitionsPath || (m_target.pluginMode() && f.path == m_target.intentPath);
+            if (!small)
+                continue;
+            const QByteArray written = i == 1 ? m_plannedConf : m_plan.intentFile;
+            // (The intent's snapshot keeps no content: what it replaced is its backup now.)
+            QByteArray replaced = f.content;
+            if (i == 0 && f.existed) {
+                QFile backup(backupPath(f.path));
+                if (backup.open(QIODevice::ReadOnly))
+                    replaced = backup.readAll();
+            }
+            const std::pair<QString, QByteArray> copies[] = {{m_writtenDigests.value(qsizetype(i)), written},
+                                                             {m_replacedDigests.value(qsizetype(i)), replaced}};
+            for (const auto &[digest, content] : copies) {
+                if (digest.isEmpty() || QFileInfo::exists(journalCopyPath(m_options.journalPath, digest)))
+                    continue;
+                QDir().mkpath(QFileInfo(journalCopyPath(m_options.journalPath, digest)).absolutePath());
+                if (const Status kept = writeFileAtomically(journalCopyPath(m_options.journalPath, digest), content, false); !kept)
+                    step(QStringLiteral("warning: %1").arg(kept.error().toString()));
+            }
+        }
     }
 
     // Recovery trusts nothing on disk it cannot tell is the interrupted commit's: each backup must

@@ -124,6 +124,10 @@ struct CommitOptions
     // recoverCommit only: recover although a file or backup is not what the journal's digests say
     // the interrupted commit wrote or kept (someone changed it since): `--recover --force`.
     bool recoverChangedFiles = false;
+    // A partitions.conf or intent that changed since Weft last wrote it (the journal's digest of
+    // it) is someone's edit: the commit refuses, showing the change, unless this is set
+    // (`weft commit --force`).
+    bool overwriteEdits = false;
     QString recoveredBy;            // who recovers, for the report; empty: `weft commit --recover`
     std::function<void(const QString &)> progress;  // one line per step, for front ends
 };
@@ -271,6 +275,15 @@ QStringList compareReadBack(const Fabric &fabric, const ForwardingTables &expect
 // A port for the report: `node[port] (port GUID 0x..., LID n)`, or the GUID alone when the
 // fabric does not have it.
 QString smPortText(const Fabric &fabric, Guid portGuid);
+
+// The lines of `after` that differ from `before`, as a unified diff's body ("-" removed, "+"
+// added) between their common head and tail, at most `maxLines` lines.
+QStringList changedLines(const QByteArray &before, const QByteArray &after, int maxLines = 20);
+
+// Where the journal keeps a copy of each small file a commit wrote or replaced (partitions.conf,
+// the intent), by SHA-256: "<journal>.files/<digest>". A later commit shows an operator's edit
+// of such a file as a diff against it.
+QString journalCopyPath(const QString &journalPath, const QString &digest);
 
 // The pid in an OpenSM pid file.
 Result<qint64> readPidFile(const QString &path);

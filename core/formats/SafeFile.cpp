@@ -5,7 +5,10 @@
 #include <QRandomGenerator>
 #include <QSaveFile>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <vector>
 
 #if defined(Q_OS_UNIX)
@@ -16,9 +19,23 @@
 
 namespace weft {
 
-QString backupPath(const QString &path)
+QString backupPath(const QString &path, int generation)
 {
-    return path + QStringLiteral(".bak");
+    return generation == 0 ? path + QStringLiteral(".bak") : path + QStringLiteral(".bak.%1").arg(generation);
+}
+
+namespace {
+std::atomic<int> g_backupGenerations{3};
+}
+
+void setBackupGenerations(int generations)
+{
+    g_backupGenerations = std::max(1, generations);
+}
+
+int backupGenerations()
+{
+    return g_backupGenerations;
 }
 
 QString realFilePath(const QString &path)
@@ -37,6 +54,18 @@ namespace {
 // file renamed over `path`, so the old one lives on, unchanged, as the backup. Costs nothing
 // whatever the size (a copy of a 6 GB LFT dump would take longer than writing the new one).
 // False where it cannot be done (a symbolic link, a file system without hard links): then copy.
+// Older backups one generation up (.bak.2 to .bak.3, ..., .bak to .bak.1), the oldest beyond
+// the count dropped, before a new backup is made: renames only.
+void rotateBackups(const QString &path)
+{
+    const int generations = backupGenerations();
+    for (int g = generations - 1; g >= 1; --g) {
+        const QByteArray from = QFile::encodeName(backupPath(path, g - 1));
+        if (QFileInfo::exists(backupPath(path, g - 1)) && !QFileInfo(backupPath(path, g - 1)).isSymLink())
+            (void)::rename(from.constData(), QFile::encodeName(backupPath(path, g)).constData());
+    }
+}
+
 bool linkBackup(const QString &path)
 {
 #if defined(Q_OS_UNIX)
@@ -261,6 +290,8 @@ Status writeFileAtomically(const QString &path, const std::function<bool(QIODevi
     if (::close(fd) != 0)
         return fail(qt_error_string(errno));
     // (The backup beside the name given: through a symbolic link, a copy of the file it names.)
+    if (keepBackup && QFileInfo::exists(path))
+        rotateBackups(path);
     if (keepBackup && QFileInfo::exists(path) && !linkBackup(path)) {
         if (Status kept = copyBackup(path, replaced); !kept) {
             (void)::unlink(temporary.constData());

@@ -15,8 +15,14 @@ class QIODevice;
 
 namespace weft {
 
-// The backup of `path`: "<path>.bak".
-QString backupPath(const QString &path);
+// The backup of `path`: "<path>.bak"; older generations "<path>.bak.1", "<path>.bak.2", ...
+QString backupPath(const QString &path, int generation = 0);
+
+// How many backup generations a write keeps (1: the .bak alone; default 3). Each write that
+// keeps a backup first renames the generations one up (.bak to .bak.1, ...), the oldest
+// dropped: renames only, nothing copied.
+void setBackupGenerations(int generations);
+int backupGenerations();
 
 // `path` as the file it is, not as it is spelled: symbolic links (to the file, or to a directory
 // on its way) resolved, absolute. For a file that does not exist yet, its directory resolved.
