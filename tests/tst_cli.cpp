@@ -33,6 +33,50 @@ private Q_SLOTS:
         QVERIFY(m_dir.isValid());
     }
 
+    // A write onto a full disk: a 16 KB tmpfs (in a private mount namespace of its own, so no
+    // privilege is needed) holding the file to be replaced. The command fails naming the file
+    // and "No space left on device", and the file, alone in its directory, is as it was.
+    // Where no mount namespace can be made, the same is asked of a file-size limit instead.
+    void writeOntoAFullDiskChangesNothing()
+    {
+        const QString topology = m_dir.filePath(QStringLiteral("r16.topo"));
+        QVERIFY(runWeft({QStringLiteral("gen"), QStringLiteral("--radix"), QStringLiteral("16"), QStringLiteral("--levels"),
+                         QStringLiteral("2"), QStringLiteral("-o"), topology})
+                    .exitCode
+                == 0);
+        const QString mountPoint = m_dir.filePath(QStringLiteral("full"));
+        QVERIFY(QDir().mkpath(mountPoint));
+        const QString script = QStringLiteral(
+            "mount -t tmpfs -o size=16k tmpfs \"$1\" || exit 97\n"
+            "printf 'old\\n' > \"$1/out.net\"\n"
+            "\"$2\" convert --to ibsim \"$3\" -o \"$1/out.net\"; echo \"exit=$?\"\n"
+            "echo \"content=$(cat \"$1/out.net\")\"; echo \"entries=$(ls -A \"$1\" | tr '\\n' ' ')\"\n");
+        QProcess shell;
+        shell.start(QStringLiteral("unshare"), {QStringLiteral("-rm"), QStringLiteral("sh"), QStringLiteral("-c"), script, QStringLiteral("sh"), mountPoint, qEnvironmentVariable("WEFT_BINARY"), topology});
+        const bool ran = shell.waitForFinished(120000) && shell.exitStatus() == QProcess::NormalExit;
+        QString out = QString::fromUtf8(shell.readAllStandardOutput());
+        QString err = QString::fromUtf8(shell.readAllStandardError()) + shell.errorString();
+        QString cause = QStringLiteral("No space left on device");
+        if (!ran || shell.exitCode() != 0 || !out.contains(QStringLiteral("exit="))) {
+            qWarning("no tmpfs in a private mount namespace here (%s): a file-size limit stands in for the full disk",
+                     qPrintable(err.trimmed()));
+            const QString plain = m_dir.filePath(QStringLiteral("limited"));
+            QVERIFY(QDir().mkpath(plain));
+            shell.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("trap '' XFSZ; ulimit -f 16; printf 'old\\n' > \"$1/out.net\"\n"
+                                                                                         "\"$2\" convert --to ibsim \"$3\" -o \"$1/out.net\"; echo \"exit=$?\"\n"
+                                                                                         "echo \"content=$(cat \"$1/out.net\")\"; echo \"entries=$(ls -A \"$1\" | tr '\\n' ' ')\"\n"),
+                                                    QStringLiteral("sh"), plain, qEnvironmentVariable("WEFT_BINARY"), topology});
+            QVERIFY(shell.waitForFinished(120000));
+            out = QString::fromUtf8(shell.readAllStandardOutput());
+            err = QString::fromUtf8(shell.readAllStandardError());
+            cause = QStringLiteral("File too large");
+        }
+        QVERIFY2(out.contains(QStringLiteral("exit=2\n")), qPrintable(out + err));
+        QVERIFY2(err.contains(QStringLiteral("out.net: cannot write: ") + cause), qPrintable(err));
+        QVERIFY2(out.contains(QStringLiteral("content=old\n")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("entries=out.net \n")), qPrintable(out));
+    }
+
     void helpListsCommands()
     {
         const Run r = runWeft({QStringLiteral("--help")});

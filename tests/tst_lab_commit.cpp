@@ -254,6 +254,38 @@ private Q_SLOTS:
         lab.sim->stop();
     }
 
+    // After a commit an operator adds a host to a partition by hand: the next commit of the same
+    // plan refuses (exit 2), shows the edit as a diff and leaves the file and the fabric alone;
+    // with --force it goes in, the edit kept as the backup.
+    void handEditIsNotOverwrittenSilently()
+    {
+        Lab lab;
+        const QString error = lab.start();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const auto first = lab.sim->runClient(weftBinary(), lab.commitArgs());
+        QVERIFY2(first && first->exitCode == 0, qPrintable(describe(first)));
+        const QByteArray weftWrote = readAll(lab.partitions);
+        const QByteArray handEdit = weftWrote + "\nBlue=0x0b00 : 0x0002c91000000001 ;\n";
+        QVERIFY(writeFileAtomically(lab.partitions, handEdit, false).ok());
+
+        const auto refused = lab.sim->runClient(weftBinary(), lab.commitArgs());
+        QVERIFY2(refused && refused->exitCode == 2, qPrintable(describe(refused)));
+        const QString why = reasonsOf(json(refused->out));
+        QVERIFY2(why.contains(lab.partitions + QStringLiteral(" changed since Weft last wrote it"))
+                     && why.contains(QStringLiteral("+Blue=0x0b00 : 0x0002c91000000001 ;")),
+                 qPrintable(why));
+        QCOMPARE(readAll(lab.partitions), handEdit);
+        const QString differ = lab.tablesDiffer(lab.planTables);
+        QVERIFY2(differ.isEmpty(), qPrintable(differ));
+
+        const auto forced = lab.sim->runClient(weftBinary(), lab.commitArgs() << QStringLiteral("--force"));
+        QVERIFY2(forced && forced->exitCode == 0, qPrintable(describe(forced)));
+        QCOMPARE(readAll(lab.partitions), weftWrote);
+        QCOMPARE(readAll(backupPath(lab.partitions)), handEdit);
+        QCOMPARE(readAll(backupPath(lab.partitions, 1)), lab.initialPartitions);
+        lab.sim->stop();
+    }
+
     void findsTheSmWhenEveryPortIsAFullMember()
     {
         // The commonest partitions.conf: the P_Key tables cannot single out OpenSM's port, so the
@@ -531,10 +563,14 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("step");
         QTest::addColumn<bool>("rollback");  // `--recover --rollback`: the backups, verified
-        QTest::addRow("after writing") << QStringLiteral("after-write") << false;
-        QTest::addRow("after SIGHUP") << QStringLiteral("after-sighup") << false;
-        QTest::addRow("during verification") << QStringLiteral("during-verify") << false;
-        QTest::addRow("after SIGHUP, rolled back on request") << QStringLiteral("after-sighup") << true;
+        // Between the kill and the recovery someone adds a host to a partition by hand: the
+        // recovery refuses, naming the file, and goes on only with --force.
+        QTest::addColumn<bool>("edited");
+        QTest::addRow("after writing") << QStringLiteral("after-write") << false << false;
+        QTest::addRow("after SIGHUP") << QStringLiteral("after-sighup") << false << false;
+        QTest::addRow("during verification") << QStringLiteral("during-verify") << false << false;
+        QTest::addRow("after SIGHUP, rolled back on request") << QStringLiteral("after-sighup") << true << false;
+        QTest::addRow("after SIGHUP, partitions.conf edited by hand") << QStringLiteral("after-sighup") << false << true;
     }
 
     void killedCommitIsRecovered()
@@ -543,6 +579,7 @@ private Q_SLOTS:
         // the next commit finds it unfinished; `weft commit --recover` verifies the fabric.
         QFETCH(QString, step);
         QFETCH(bool, rollback);
+        QFETCH(bool, edited);
         Lab lab;
         const QString error = lab.start();
         QVERIFY2(error.isEmpty(), qPrintable(error));
@@ -581,6 +618,18 @@ private Q_SLOTS:
                                 QStringLiteral("--opensm-log"), lab.sim->openSmLogPath(), QStringLiteral("--json")};
         if (rollback)
             recoverArgs << QStringLiteral("--rollback");
+        if (edited) {
+            const QByteArray handEdit = readAll(lab.partitions) + "\nBlue=0x0b00 : 0x0002c91000000001 ;\n";
+            QVERIFY(writeFileAtomically(lab.partitions, handEdit, false).ok());
+            const auto refused = lab.sim->runClient(weftBinary(), recoverArgs);
+            QVERIFY2(refused && refused->exitCode == 2, qPrintable(describe(refused)));
+            const QString why = reasonsOf(json(refused->out));
+            QVERIFY2(why.contains(lab.partitions + QStringLiteral(": changed since the interrupted commit")) && why.contains(QStringLiteral("--force")),
+                     qPrintable(why));
+            QCOMPARE(readAll(lab.partitions), handEdit);
+            // Told to go on, it verifies the files as they are now (the edit included).
+            recoverArgs << QStringLiteral("--force");
+        }
         const auto recovered = lab.sim->runClient(weftBinary(), recoverArgs);
         const QString outcome = rollback ? QStringLiteral("rolled-back") : QStringLiteral("committed");
         QVERIFY2(recovered && recovered->exitCode == (rollback ? 1 : 0), qPrintable(describe(recovered)));
