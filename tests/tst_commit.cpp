@@ -578,6 +578,23 @@ private Q_SLOTS:
                  qPrintable(report.toText()));
     }
 
+    // A pid names OpenSM only with the start time it had: a process given the same number later
+    // has another (what the commit checks before trusting a pid that still runs).
+    void processStartTimeTellsAReusedPid()
+    {
+        const quint64 self = processStartTime(QCoreApplication::applicationPid());
+        QVERIFY(self > 0);
+        QCOMPARE(processStartTime(QCoreApplication::applicationPid()), self);
+        QProcess later;
+        QTest::qWait(20);  // start times count in clock ticks (10 ms)
+        later.start(QStringLiteral("sleep"), {QStringLiteral("5")});
+        QVERIFY(later.waitForStarted());
+        QVERIFY(processStartTime(later.processId()) > self);
+        later.kill();
+        later.waitForFinished();
+        QCOMPARE(processStartTime(-1), quint64(0));
+    }
+
     void staleCommitLockIsTakenOver()
     {
         Setup s;

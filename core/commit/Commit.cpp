@@ -296,6 +296,21 @@ QJsonObject CommitReport::toJson() const
     return o;
 }
 
+quint64 processStartTime(qint64 pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (pid <= 0 || !stat.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray text = stat.readAll();
+    // "pid (comm) state ppid ...": the name may hold spaces and parentheses; fields count from
+    // after its last ')'. The start time is field 22, the 20th after the name.
+    const qsizetype close = text.lastIndexOf(')');
+    if (close < 0)
+        return 0;
+    const QList<QByteArray> fields = text.mid(close + 2).split(' ');
+    return fields.size() > 19 ? fields[19].toULongLong() : 0;
+}
+
 Result<qint64> readPidFile(const QString &path)
 {
     Result<QByteArray> data = TextReader::readFile(path, 4096);
@@ -702,7 +717,7 @@ private:
             refuse(CommitOutcome::Refused, {QStringLiteral("OpenSM's pid file: %1").arg(pid.error().toString())});
             return;
         }
-        m_pid = *pid;
+        adoptPid(*pid);
         if (!m_backend.isRunning(m_pid)) {
             refuse(CommitOutcome::Refused, {QStringLiteral("OpenSM (pid %1 from %2) is not running").arg(m_pid).arg(m_target.pidFile)});
             return;
@@ -878,20 +893,39 @@ private:
     // Whether OpenSM runs: the process the commit started with or, when that one is gone, the one
     // its pid file names now (a supervisor restarted it, on the files as they are): followed from
     // then on, and named in the report.
+    // The OpenSM the commit talks to, known by its pid and when that process started: a pid that
+    // runs again later is OpenSM's only if it is the same process (not a new one given its number).
+    void adoptPid(qint64 pid)
+    {
+        m_pid = pid;
+        m_pidStart = processStartTime(pid);
+        m_pidFileStamp = QFileInfo(m_target.pidFile).lastModified();
+    }
+
+    bool sameOpenSm(qint64 pid) const
+    {
+        return m_backend.isRunning(pid) && (m_pidStart == 0 || processStartTime(pid) == m_pidStart);
+    }
+
     bool openSmRuns()
     {
-        if (m_backend.isRunning(m_pid))
+        if (sameOpenSm(m_pid))
             return true;
         const Result<qint64> now = readPidFile(m_target.pidFile);
-        if (!now || *now == m_pid || !m_backend.isRunning(*now))
+        if (!now || !m_backend.isRunning(*now))
             return false;
-        const QString restarted = QStringLiteral("OpenSM was restarted while the commit ran: pid %1 is gone, pid %2 (from %3) runs")
-                                      .arg(m_pid)
-                                      .arg(*now)
-                                      .arg(m_target.pidFile);
+        // The same number in a pid file nobody rewrote is another process given OpenSM's pid.
+        if (*now == m_pid && QFileInfo(m_target.pidFile).lastModified() == m_pidFileStamp)
+            return false;
+        const QString restarted = *now == m_pid
+            ? QStringLiteral("OpenSM was restarted while the commit ran: a new process with pid %1 (from %2) runs").arg(*now).arg(m_target.pidFile)
+            : QStringLiteral("OpenSM was restarted while the commit ran: pid %1 is gone, pid %2 (from %3) runs")
+                  .arg(m_pid)
+                  .arg(*now)
+                  .arg(m_target.pidFile);
         step(restarted);
         m_report.warnings << restarted;
-        m_pid = *now;
+        adoptPid(*now);
         return true;
     }
 
@@ -1416,7 +1450,7 @@ private:
                                                 : QStringLiteral("OpenSM's pid file: %1").arg(pid.error().toString())});
             return false;
         }
-        m_pid = *pid;
+        adoptPid(*pid);
         Result<TablesRead> held = readHeld();
         if (!held) {
             refuse(CommitOutcome::Refused, {QStringLiteral("cannot read the current tables: %1").arg(held.error().toString())});
@@ -1536,6 +1570,8 @@ private:
     std::vector<Partition> m_partitions;
     QString m_summary;
     qint64 m_pid = 0;
+    quint64 m_pidStart = 0;    // its start time (processStartTime), 0 where it cannot be read
+    QDateTime m_pidFileStamp;  // when the pid file it came from was last written
     ForwardingTables m_beforeTables;
     PKeyTables m_beforePKeys;
     PKeyTables m_expectedPKeys;

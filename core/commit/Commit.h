@@ -285,6 +285,10 @@ QStringList changedLines(const QByteArray &before, const QByteArray &after, int 
 // of such a file as a diff against it.
 QString journalCopyPath(const QString &journalPath, const QString &digest);
 
+// When process `pid` started (field 22 of /proc/PID/stat, in clock ticks since boot); 0 when it
+// cannot be read (no such process). Tells a pid that was reused from the process it named.
+quint64 processStartTime(qint64 pid);
+
 // The pid in an OpenSM pid file.
 Result<qint64> readPidFile(const QString &path);
 

@@ -299,6 +299,12 @@ void SimulatedFabric::killOpenSm()
     }
 }
 
+Status SimulatedFabric::restartOpenSm()
+{
+    killOpenSm();
+    return startOpenSm();
+}
+
 void SimulatedFabric::stop()
 {
     stopProcess(m_standby.get());
