@@ -933,7 +933,7 @@ private:
     // `pkeys` or time runs out. Empty when it does.
     QStringList reloadAndVerify(const ForwardingTables &tables, const PKeyTables &pkeys, const QString &what)
     {
-        const qint64 logOffset = m_target.logPath.isEmpty() ? 0 : QFileInfo(m_target.logPath).size();
+        qint64 logOffset = m_target.logPath.isEmpty() ? 0 : QFileInfo(m_target.logPath).size();
         if (!openSmRuns())
             return {QStringLiteral("OpenSM (pid %1) is no longer running").arg(m_pid)};
         const Status hup = m_backend.reload(m_pid);
@@ -948,7 +948,10 @@ private:
                 if (!openSmRuns())
                     return {QStringLiteral("OpenSM (pid %1) stopped during its sweep").arg(m_pid)};
                 QFile log(m_target.logPath);
-                if (log.open(QIODevice::ReadOnly) && log.seek(logOffset) && log.readAll().contains("SUBNET UP"))
+                // A restarted OpenSM may have started its log afresh: then it is read from its start.
+                if (log.open(QIODevice::ReadOnly) && log.size() < logOffset)
+                    logOffset = 0;
+                if (log.isOpen() && log.seek(logOffset) && log.readAll().contains("SUBNET UP"))
                     break;
                 if (deadline.hasExpired())
                     return {QStringLiteral("OpenSM did not finish its sweep within %1 s").arg(m_options.timeoutMs / 1000.0)};

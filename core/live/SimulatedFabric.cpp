@@ -299,12 +299,6 @@ void SimulatedFabric::killOpenSm()
     }
 }
 
-Status SimulatedFabric::restartOpenSm()
-{
-    killOpenSm();
-    return startOpenSm();
-}
-
 void SimulatedFabric::stop()
 {
     stopProcess(m_standby.get());

@@ -85,9 +85,6 @@ public:
     Status waitForStandbyLog(const QString &text, int timeoutMs, qint64 fromOffset = 0) const;
     // The first OpenSM dies at once (SIGKILL), as in a crash; the standby, if any, takes over.
     void killOpenSm();
-    // The first OpenSM killed and started again with the same options and files, as a supervisor
-    // restarts it (a new pid); waits until the new one reports SUBNET UP.
-    Status restartOpenSm();
 
     // Sends one console command to ibsim (e.g. `Unlink "S-..."[3]`).
     Status simulatorCommand(const QString &command);
