@@ -771,8 +771,6 @@ private:
         m_previous = {*lfts, *partitions};
         if (!snapshotQos())
             return;
-        if (!noEditsSinceWeftWrote())
-            return;
         // What each file holds now (its backup-to-be) and what the commit will write where that
         // is known before writing: the journal's digests, that recovery holds the disk to.
         m_replacedDigests.clear();
@@ -784,6 +782,8 @@ private:
             }
             m_replacedDigests << *digest;
         }
+        if (!noEditsSinceWeftWrote())
+            return;
         m_writtenDigests = QStringList(m_previous.size(), QString());
         if (m_target.pluginMode())
             m_writtenDigests[0] = sha256Hex(m_plan.intentFile);
@@ -1214,7 +1214,8 @@ private:
                                                 .arg(entries.error().toString())});
             return std::nullopt;
         }
-        return unfinishedCommit(*entries, m_target.routingFile());
+        m_journal = *entries;  // for noEditsSinceWeftWrote, later in the same commit
+        return unfinishedCommit(m_journal, m_target.routingFile());
     }
 
     static QString unfinishedText(const CommitJournalEntry &e)
@@ -1275,11 +1276,9 @@ private:
     {
         if (m_options.journalPath.isEmpty())
             return true;
-        const Result<std::vector<CommitJournalEntry>> entries = readJournal(m_options.journalPath);
-        if (!entries)
-            return true;  // findUnfinished has already refused an unreadable journal
+        // The journal as findUnfinished read it at the start of this commit (under its lock).
         const CommitJournalEntry *last = nullptr;
-        for (const CommitJournalEntry &e : *entries)
+        for (const CommitJournalEntry &e : m_journal)
             if (!e.isAdapt() && e.lftsPath == m_target.routingFile() && !e.files.isEmpty()
                 && e.writtenDigests.size() == e.files.size() && e.replacedDigests.size() == e.files.size()
                 && (e.outcome == QLatin1String("committed") || e.outcome == QLatin1String("rolled-back")))
@@ -1294,8 +1293,9 @@ private:
             if (!edited)
                 continue;
             const QString left = committed ? last->writtenDigests[i] : last->replacedDigests[i];
-            Result<QString> now = fileSha256(path);
-            if (!now || *now == left)
+            // What it holds now was hashed with the commit's other files (m_replacedDigests).
+            const auto held = std::find_if(m_previous.begin(), m_previous.end(), [&](const FileSnapshot &f) { return f.path == path; });
+            if (held == m_previous.end() || m_replacedDigests.value(held - m_previous.begin()) == left)
                 continue;
             edits << QStringLiteral("%1 changed since Weft last wrote it (commit %2 of %3 by %4)")
                          .arg(path, last->id, last->time.toString(Qt::ISODate), last->user);
@@ -1558,6 +1558,7 @@ private:
 
     std::unique_ptr<CommitLock> m_lock;  // released last, when the run ends
     QString m_id;                                   // this commit's entries in the journal
+    std::vector<CommitJournalEntry> m_journal;      // as findUnfinished read it at the start
     QStringList m_replacedDigests;                  // SHA-256 of each file of m_previous as it was ("" if none)
     QStringList m_writtenDigests;                   // and as written ("" until known)
     std::optional<CommitJournalEntry> m_recovering;  // --recover: the unfinished commit
