@@ -876,6 +876,103 @@ private Q_SLOTS:
         QCOMPARE(readAll(path), QByteArray("new\n"));
     }
 
+    // A subnet's other SM (a standby) gets the plan in its own files: staged with the master's,
+    // switched in with them, verified by content; a failed commit restores them too; one that
+    // cannot be written stops the commit before any SM changes; an interrupted commit is found
+    // by the subnet's name and its recovery covers the standby.
+    void standbyFilesFollowTheCommit_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::addRow("committed") << QStringLiteral("committed");
+        QTest::addRow("read-back fails, rolled back") << QStringLiteral("rolled-back");
+        QTest::addRow("standby not writable") << QStringLiteral("unwritable");
+        QTest::addRow("interrupted, recovered by rollback") << QStringLiteral("interrupted");
+    }
+
+    void standbyFilesFollowTheCommit()
+    {
+        QFETCH(QString, how);
+        Setup s;
+        const QString sm2 = s.dir.filePath(QStringLiteral("sm2"));
+        QVERIFY(QDir().mkpath(sm2));
+        CommitTarget::Standby standby;
+        standby.name = QStringLiteral("sm2");
+        standby.lftsPath = sm2 + QStringLiteral("/opensm.lfts");
+        standby.partitionsPath = (how == QLatin1String("unwritable") ? s.dir.filePath(QStringLiteral("no-such-dir")) : sm2) + QStringLiteral("/partitions.conf");
+        QVERIFY(writeFileAtomically(standby.lftsPath, s.previousLfts, false));
+        if (how != QLatin1String("unwritable"))
+            QVERIFY(writeFileAtomically(standby.partitionsPath, s.previousPartitions, false));
+        s.target.standbys = {standby};
+        s.target.name = QStringLiteral("sm1");
+        s.target.subnet = QStringLiteral("lab");
+        s.target.lockPath = s.dir.filePath(QStringLiteral("subnet.json"));
+        QVERIFY(commitLockPaths(s.target).size() == 3);
+        const ForwardingTables planned = route(s.fabric);
+        const CommitPlan plan = s.plan(planned, twoTenants(s.fabric));
+        auto standbyUnchanged = [&] {
+            return readAll(standby.lftsPath) == s.previousLfts && readAll(standby.partitionsPath) == s.previousPartitions;
+        };
+
+        if (how == QLatin1String("unwritable")) {
+            const CommitReport report = commitPlan(plan, s.target, s.opensm.backend(), s.options);
+            QCOMPARE(commitOutcomeName(report.outcome), QStringLiteral("refused"));
+            QVERIFY2(report.reasons.join(QLatin1Char('\n')).contains(QStringLiteral("standby sm2's files cannot be written, so no SM was changed")),
+                     qPrintable(report.toText()));
+            QVERIFY(!report.written);
+            QVERIFY(s.filesUnchanged());
+            QCOMPARE(readAll(standby.lftsPath), s.previousLfts);
+            QCOMPARE(s.opensm.reloads, 0);
+            // The master's file staged beside it is gone again.
+            const QStringList left = QDir(s.dir.path()).entryList({QStringLiteral(".*.weft-*")}, QDir::Files | QDir::Hidden);
+            QVERIFY2(left.isEmpty(), qPrintable(left.join(QLatin1Char(' '))));
+            return;
+        }
+        if (how == QLatin1String("interrupted")) {
+            CommitBackend dying = s.opensm.backend();
+            dying.reload = [](qint64) -> Status { throw std::runtime_error("killed"); };
+            QVERIFY_THROWS_EXCEPTION(std::runtime_error, commitPlan(plan, s.target, dying, s.options));
+            QVERIFY(!standbyUnchanged());
+            Result<std::vector<CommitJournalEntry>> journal = readJournal(s.options.journalPath);
+            QVERIFY(journal.ok());
+            // Found by the subnet's name, whichever SM's files the next commit starts from.
+            const std::optional<CommitJournalEntry> unfinished = unfinishedCommit(*journal, QStringLiteral("/elsewhere/opensm.lfts"), QStringLiteral("lab"));
+            QVERIFY(unfinished.has_value());
+            QVERIFY(unfinished->files.contains(standby.partitionsPath));
+            QVERIFY(unfinishedCommit(*journal, QStringLiteral("/elsewhere/opensm.lfts"), QString(), {standby.lftsPath}).has_value());
+            CommitOptions rollback = s.options;
+            rollback.recoverByRollback = true;
+            const CommitReport recovered = recoverCommit(s.target, s.opensm.backend(), rollback);
+            QCOMPARE(commitOutcomeName(recovered.outcome), QStringLiteral("rolled-back"));
+            QVERIFY(s.filesUnchanged());
+            QVERIFY2(standbyUnchanged(), qPrintable(recovered.toText()));
+            return;
+        }
+        s.opensm.ignoreLfts = how == QLatin1String("rolled-back");
+        const CommitReport report = commitPlan(plan, s.target, s.opensm.backend(), s.options);
+        QCOMPARE(commitOutcomeName(report.outcome), how);
+        const Result<std::vector<CommitJournalEntry>> journal = readJournal(s.options.journalPath);
+        QVERIFY(journal.ok() && !journal->empty());
+        const CommitJournalEntry &entry = journal->back();
+        QCOMPARE(entry.subnet, QStringLiteral("lab"));
+        QCOMPARE(entry.sms.size(), 2);
+        QCOMPARE(entry.sms[0].toObject().value(QStringLiteral("role")).toString(), QStringLiteral("master"));
+        QCOMPARE(entry.sms[1].toObject().value(QStringLiteral("name")).toString(), QStringLiteral("sm2"));
+        QVERIFY(entry.files.contains(standby.lftsPath) && entry.files.contains(standby.partitionsPath));
+        if (how == QLatin1String("committed")) {
+            QCOMPARE(readAll(standby.partitionsPath), readAll(s.target.partitionsPath));
+            QCOMPARE(readAll(standby.lftsPath), readAll(s.target.lftsPath));
+            QCOMPARE(readAll(backupPath(standby.partitionsPath)), s.previousPartitions);
+            QVERIFY2(report.steps.join(QLatin1Char('\n')).contains(QStringLiteral("standby sm2: wrote")), qPrintable(report.toText()));
+            QCOMPARE(entry.sms[1].toObject().value(QStringLiteral("outcome")).toString(), QStringLiteral("files verified"));
+        } else {
+            QVERIFY(s.filesUnchanged());
+            QVERIFY2(standbyUnchanged(), qPrintable(report.toText()));
+            QVERIFY2(report.steps.join(QLatin1Char('\n')).contains(QStringLiteral("the other subnet managers' files hold what they held before")),
+                     qPrintable(report.toText()));
+            QCOMPARE(entry.sms[1].toObject().value(QStringLiteral("outcome")).toString(), QStringLiteral("restored"));
+        }
+    }
+
     void openSmNotRunningIsRefused()
     {
         Setup s;

@@ -136,6 +136,25 @@ private Q_SLOTS:
         QCOMPARE(s.options.originOf(QStringLiteral("routing_engine")), QStringLiteral("command line"));
     }
 
+    // Weft's engine is configured by the event plugin's two options, and a standby by its port:
+    // read from the file (the last of two lines wins, as OpenSM reads them) and, for the port,
+    // from the command line too.
+    void pluginAndPortOptions()
+    {
+        const QByteArray conf = "event_plugin_name weftosm\nevent_plugin_options /etc/opensm/intent.weft\nrouting_engine weft,updn\n"
+                                "guid 0x0002c90300a1b2c3\nevent_plugin_options /srv/sm2/intent.weft\n";
+        const Result<OpenSmOptions> o = readOpenSmOptions(conf, QStringLiteral("opensm.conf"));
+        QVERIFY2(o, o ? "" : qPrintable(o.error().toString()));
+        QCOMPARE(o->eventPluginName, QStringLiteral("weftosm"));
+        QCOMPARE(o->eventPluginOptions, QStringLiteral("/srv/sm2/intent.weft"));
+        QCOMPARE(o->originOf(QStringLiteral("event_plugin_options")), QStringLiteral("opensm.conf:5"));
+        QCOMPARE(o->portGuid, quint64(0x0002c90300a1b2c3));
+        QVERIFY2(o->notes.isEmpty(), qPrintable(o->notes.join(QLatin1Char('\n'))));
+        const Result<OpenSmOptions> cl = applyOpenSmCommandLine({QStringLiteral("-g"), QStringLiteral("0x10")}, *o);
+        QVERIFY(cl);
+        QCOMPARE(cl->portGuid, quint64(0x10));
+    }
+
     void badLines_data()
     {
         QTest::addColumn<QByteArray>("conf");

@@ -16,6 +16,7 @@
 #include "SafeFile.h"
 #include "ProjectFile.h"
 #include "ReconfigurationPlan.h"
+#include "SubnetTarget.h"
 #include "TextReader.h"
 #include "TopologyFile.h"
 #include "TrafficModel.h"
@@ -50,8 +51,8 @@ int reportCommit(const CommitReport &report, bool json)
 // computes from it for the fabric discovered now (`weft route --project`), and the commit
 // verifies that the switches hold exactly those, with the project's partitions on the ports.
 // The partitions' service levels are the engine's to answer (path_sl), not partitions.conf's.
-int commitIntent(const QCommandLineParser &parser, const CommitTarget &target, const CommitBackend &backend,
-                 const CommitOptions &options, bool json)
+int commitIntent(const QCommandLineParser &parser, const std::function<CommitReport(const CommitPlan &)> &install,
+                 const CommitBackend &backend, bool json)
 {
     const QString command = QStringLiteral("commit");
     const QString projectPath = parser.value(QStringLiteral("project"));
@@ -74,7 +75,7 @@ int commitIntent(const QCommandLineParser &parser, const CommitTarget &target, c
         err() << "weft commit: not in the fabric, left out: " << guid << Qt::endl;
     if (!plan)
         return reportBadInput(command, plan.error());
-    return reportCommit(commitPlan(*plan, target, backend, options), json);
+    return reportCommit(install(*plan), json);
 }
 
 }  // namespace
@@ -114,6 +115,12 @@ int commit(const QStringList &args)
     parser.addOption({QStringLiteral("plan-topology"), QStringLiteral("The topology the plan was made for (ibnetdiscover output); "
                                                                      "the commit is refused as stale if the fabric differs."), QStringLiteral("FILE")});
     addCommitTargetOptions(parser);
+    parser.addOption({QStringLiteral("target"), QStringLiteral("A subnet's commit target (JSON naming each of its OpenSMs and their files; see "
+                                                               "`weft target check`) instead of the --opensm-* options: the plan is installed on "
+                                                               "every SM, through the master (SIGHUP, read back) and in each standby's files "
+                                                               "(read back by content); all staged first, all restored on a failure. The journal "
+                                                               "is beside FILE unless --journal."),
+                      QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("recover"), QStringLiteral("Bring an interrupted commit on the target (journalled, without an outcome) "
                                                                "to a verified state: its plan verified on the fabric, else the backups restored "
                                                                "and verified. No plan options.")});
@@ -139,7 +146,17 @@ int commit(const QStringList &args)
     } else if (!parser.isSet(QStringLiteral("plan-partitions")) && !parser.isSet(QStringLiteral("project"))) {
         return reportBadInput(command, QStringLiteral("--plan-partitions or --project is required"));
     }
-    const bool pluginMode = parser.isSet(QStringLiteral("opensm-intent"));
+    std::optional<SubnetTarget> subnet;
+    if (parser.isSet(QStringLiteral("target"))) {
+        for (const char *own : {"opensm-lfts", "opensm-intent", "opensm-partitions", "opensm-pidfile", "opensm-log", "opensm-options"})
+            if (parser.isSet(QLatin1String(own)))
+                return reportBadInput(command, QStringLiteral("--target names every SM's files: drop --%1").arg(QLatin1String(own)));
+        Result<SubnetTarget> read = readSubnetTargetFile(parser.value(QStringLiteral("target")));
+        if (!read)
+            return reportBadInput(command, read.error());
+        subnet = std::move(*read);
+    }
+    const bool pluginMode = subnet ? subnet->pluginMode() : parser.isSet(QStringLiteral("opensm-intent"));
     if (pluginMode && !recover && !parser.isSet(QStringLiteral("project")))
         return reportBadInput(command, QStringLiteral("--opensm-intent needs --project: the project is the intent"));
     if (pluginMode && (parser.isSet(QStringLiteral("plan-lfts")) || parser.isSet(QStringLiteral("plan-partitions"))))
@@ -147,6 +164,8 @@ int commit(const QStringList &args)
     for (const char *required : {"plan-lfts", "opensm-lfts", "opensm-partitions", "opensm-pidfile"}) {
         const QLatin1String name(required);
         if (pluginMode && (name == QLatin1String("plan-lfts") || name == QLatin1String("opensm-lfts")))
+            continue;
+        if (subnet && name.startsWith(QLatin1String("opensm-")))
             continue;
         if (!parser.isSet(name) && !(recover && name == QLatin1String("plan-lfts")))
             return reportBadInput(command, QStringLiteral("--%1 is required").arg(name));
@@ -171,10 +190,23 @@ int commit(const QStringList &args)
     setBackupGenerations(backups);
     CommitBackend backend = liveCommitBackend(live);
     backend.routeIntent = routeIntentFile;
-    if (recover)
-        return reportCommit(recoverCommit(target, backend, options), json);
+    // A subnet target: the SM that is master now takes the SIGHUP, every other SM the files.
+    auto install = [&](const CommitPlan &plan) {
+        if (!subnet)
+            return commitPlan(plan, target, backend, options);
+        if (!parser.isSet(QStringLiteral("journal")))
+            options.journalPath.clear();  // beside the target file
+        return commitToSubnet(plan, *subnet, backend, options);
+    };
+    if (recover) {
+        if (!subnet)
+            return reportCommit(recoverCommit(target, backend, options), json);
+        if (!parser.isSet(QStringLiteral("journal")))
+            options.journalPath.clear();
+        return reportCommit(recoverSubnetCommit(*subnet, backend, options), json);
+    }
     if (pluginMode)
-        return commitIntent(parser, target, backend, options, json);
+        return commitIntent(parser, install, backend, json);
 
     // The plan as every front end builds it (CommitPlanning.h): the tables, the partitions
     // (Default made explicit), their service levels and the project's policies.
@@ -228,7 +260,7 @@ int commit(const QStringList &args)
     if (rejectedConf)
         plan.partitionsConf = *rejectedConf;
 
-    return reportCommit(commitPlan(plan, target, backend, options), json);
+    return reportCommit(install(plan), json);
 }
 
 }  // namespace weft::cli

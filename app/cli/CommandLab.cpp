@@ -19,6 +19,7 @@
 #include "ReconfigurationPlan.h"
 #include "RoutingEngine.h"
 #include "SafeFile.h"
+#include "SubnetTarget.h"
 #include "SimulatedFabric.h"
 #include "TopologyFile.h"
 
@@ -67,6 +68,10 @@ struct LabFiles
     QString planLfts() const { return path("plan.lfts"); }
     QString planPartitions() const { return path("plan-partitions.conf"); }
     QString journal() const { return path("weft-commits.jsonl"); }
+    // With --standby: the standby's own files, as on its own host, and the subnet target naming
+    // both OpenSMs (`weft commit --target`, the desk's Commit Target).
+    QString standby(const char *name) const { return path("standby/") + QLatin1String(name); }
+    QString subnetTarget() const { return path("subnet.json"); }
 };
 
 // libweftosm.so where OpenSM's loader finds it by name (the package's place).
@@ -539,8 +544,27 @@ int lab(const QStringList &args)
     out() << " -P " << files.partitions() << " pid file " << files.pidFile() << Qt::endl;
     if (standby) {
         const NodeIndex standbyHost = generated->hosts.back();
-        const Status standing = sim.startStandbyOpenSm(fabric.node(standbyHost).name, "sm_priority 5\n" + polling,
-                                                       fileEngine ? simOptions.openSmArgs : QStringList{});
+        // Its own copies of the master's files, in a directory of its own, as on its own host.
+        const QString ownRouting = fileEngine ? files.standby("opensm.lfts") : files.standby("weft-intent.json");
+        QStringList standbyArgs{QStringLiteral("-P"), files.standby("partitions.conf")};
+        QByteArray standbyConfig = "sm_priority 5\n" + polling;
+        if (fileEngine)
+            standbyArgs << QStringLiteral("-R") << QStringLiteral("file") << QStringLiteral("-U") << ownRouting;
+        else
+            standbyConfig += "event_plugin_options " + ownRouting.toUtf8() + "\n";
+        QString copyError;
+        QDir().mkpath(files.path("standby"));
+        for (const auto &[from, to] : {std::pair{fileEngine ? files.lfts() : files.intent(), ownRouting}, std::pair{files.partitions(), files.standby("partitions.conf")}}) {
+            QFile::remove(to);
+            if (!QFile::copy(from, to))
+                copyError = QStringLiteral("cannot copy %1 to %2").arg(from, to);
+        }
+        if (!copyError.isEmpty()) {
+            err() << "weft lab: " << copyError << Qt::endl;
+            sim.stop();
+            return kExitFailure;
+        }
+        const Status standing = sim.startStandbyOpenSm(fabric.node(standbyHost).name, standbyConfig, standbyArgs);
         if (!standing) {
             err() << "weft lab: the standby OpenSM: " << standing.error().toString() << Qt::endl;
             sim.stop();
@@ -548,6 +572,27 @@ int lab(const QStringList &args)
         }
         out() << "standby OpenSM pid " << sim.standbyPid() << " on " << fabric.node(standbyHost).name << " (priority 5; the master 10), log "
               << sim.standbyLogPath() << Qt::endl;
+        SubnetTarget subnet;
+        subnet.subnet = QStringLiteral("lab");
+        for (const bool master : {true, false}) {
+            SubnetManagerEntry sm;
+            sm.name = master ? QStringLiteral("sm1") : QStringLiteral("sm2");
+            sm.optionsPath = master ? sim.workDir() + QStringLiteral("/opensm.conf") : sim.workDir() + QStringLiteral("/standby/opensm.conf");
+            (fileEngine ? sm.lftsPath : sm.intentPath) = master ? (fileEngine ? files.lfts() : files.intent()) : ownRouting;
+            sm.partitionsPath = master ? files.partitions() : files.standby("partitions.conf");
+            sm.pidFile = master ? files.pidFile() : files.standby("opensm.pid");
+            sm.logPath = master ? sim.openSmLogPath() : sim.standbyLogPath();
+            subnet.sms.push_back(sm);
+        }
+        for (const auto &[path, data] : {std::pair{files.standby("opensm.pid"), QByteArray::number(sim.standbyPid()) + '\n'},
+                                         std::pair{files.subnetTarget(), writeSubnetTarget(subnet)}}) {
+            if (const Status written = writeFileAtomically(path, data, false); !written) {
+                err() << "weft lab: " << written.error().toString() << Qt::endl;
+                sim.stop();
+                return kExitFailure;
+            }
+        }
+        out() << "subnet target naming both OpenSMs: " << files.subnetTarget() << " (weft target check / weft commit --target)" << Qt::endl;
     }
     // The standard tools reach the lab as Weft does, with this environment in front of them.
     const QProcessEnvironment toolEnv = sim.clientEnvironment();
@@ -570,6 +615,8 @@ int lab(const QStringList &args)
     traffic.describeTo(env);
     env.insert(QStringLiteral("WEFT_LAB_OPENSM_LOG"), sim.openSmLogPath());
     env.insert(QStringLiteral("WEFT_LAB_OPENSM_OPTIONS"), sim.workDir() + QStringLiteral("/opensm.conf"));
+    if (standby)
+        env.insert(QStringLiteral("WEFT_LAB_SUBNET_TARGET"), files.subnetTarget());
     QProcess client;
     client.setProcessEnvironment(env);
     client.setProcessChannelMode(QProcess::ForwardedChannels);

@@ -62,6 +62,20 @@ QString commitLockPath(const CommitTarget &target)
     return realFilePath(target.routingFile()) + QStringLiteral(".weft-lock");
 }
 
+QStringList commitLockPaths(const CommitTarget &target)
+{
+    QStringList paths;
+    if (!target.lockPath.isEmpty())
+        paths << realFilePath(target.lockPath);
+    paths << commitLockPath(target);
+    for (const CommitTarget::Standby &s : target.standbys) {
+        const QString path = realFilePath(s.routingFile()) + QStringLiteral(".weft-lock");
+        if (!paths.contains(path))
+            paths << path;
+    }
+    return paths;
+}
+
 CommitLock::CommitLock(int fd, QString path, QString staleHolder)
     : m_fd(fd), m_path(std::move(path)), m_staleHolder(std::move(staleHolder))
 {
@@ -645,14 +659,8 @@ private:
     void execute()
     {
         // One commit at a time on the target, for the whole commit (journal included).
-        Result<std::unique_ptr<CommitLock>> lock = CommitLock::acquire(commitLockPath(m_target), m_options.lockWaitMs);
-        if (!lock) {
-            refuse(CommitOutcome::Refused, {lock.error().toString()});
+        if (!acquireLocks())
             return;
-        }
-        m_lock = std::move(*lock);
-        if (!m_lock->staleHolder().isEmpty())
-            step(QStringLiteral("took over the commit lock %1 from %2, which died holding it").arg(m_lock->path(), m_lock->staleHolder()));
         // A commit that was interrupted leaves the fabric in a state nobody verified: that comes first.
         if (const std::optional<CommitJournalEntry> unfinished = findUnfinished(); unfinished || !m_report.reasons.isEmpty()) {
             if (unfinished)
@@ -769,10 +777,12 @@ private:
             return;
         }
         m_previous = {*lfts, *partitions};
-        if (!snapshotQos())
+        m_fileSm = {-1, -1};
+        m_fileRole = {FileRole::Routing, FileRole::Partitions};
+        if (!snapshotQos() || !snapshotStandbys())
             return;
-        // What each file holds now (its backup-to-be) and what the commit will write where that
-        // is known before writing: the journal's digests, that recovery holds the disk to.
+        // What each file holds now (its backup-to-be): the journal's digests, that recovery holds
+        // the disk to.
         m_replacedDigests.clear();
         for (const FileSnapshot &f : m_previous) {
             Result<QString> digest = f.existed ? fileSha256(f.path) : Result<QString>(QString());
@@ -784,31 +794,30 @@ private:
         }
         if (!noEditsSinceWeftWrote())
             return;
-        m_writtenDigests = QStringList(m_previous.size(), QString());
-        if (m_target.pluginMode())
-            m_writtenDigests[0] = sha256Hex(m_plan.intentFile);
-        m_writtenDigests[1] = sha256Hex(m_plannedConf);
-        // The intent, on disk before the first byte is written: a Weft killed from here on leaves
-        // an unfinished commit that the next one finds.
+        // Every file of every SM written whole beside its place first: one that cannot be written
+        // (a full disk, a directory not writable) stops the commit before any SM has changed.
+        std::vector<StagedFile> staged;
+        if (!stageAll(&staged))
+            return;
+        // The intent, on disk before the first file is switched in: a Weft killed from here on
+        // leaves an unfinished commit that the next one finds.
         if (const Status intent = journalProgress(QLatin1String(kJournalInProgress)); !intent) {
             refuse(CommitOutcome::Refused, {QStringLiteral("cannot record the commit's intent: %1").arg(intent.error().toString())});
             return;
         }
-        // Only OpenSM reads the tables file: the compact form, streamed (never whole in memory).
-        for (int file = 0; file < 2; ++file) {
-            const Status written = file == 1 ? writeFileAtomically(m_target.partitionsPath, m_plannedConf)
-                : m_target.pluginMode()      ? writeFileAtomically(m_target.intentPath, m_plan.intentFile)
-                                             : writeLftDumpFile(m_target.lftsPath, m_plan.tables, &m_fabric, LftDumpForm::Compact,
-                                                                &m_writtenDigests[0]);
-            if (!written) {
-                fail({QStringLiteral("writing failed: %1").arg(written.error().toString())});
+        for (std::size_t i = 0; i < staged.size(); ++i) {
+            if (const Status installed = staged[i].install(); !installed) {
+                fail({QStringLiteral("writing failed: %1").arg(installed.error().toString())});
                 return;
             }
-            m_previous[std::size_t(file)].written = true;
+            m_previous[i].written = true;
             m_report.written = true;
         }
-        step(QStringLiteral("wrote %1 and %2 (previous versions kept as .bak)").arg(m_target.routingFile(), m_target.partitionsPath));
-        if (!writeQos())
+        step((m_target.name.isEmpty() ? QString() : smName(-1) + QStringLiteral(": "))
+             + QStringLiteral("wrote %1 and %2 (previous versions kept as .bak)").arg(m_target.routingFile(), m_target.partitionsPath));
+        if (m_qos)
+            step(QStringLiteral("wrote %1: qos TRUE, qos_sl2vl %2 (previous version kept as .bak)").arg(m_target.optionsPath, slToVlText(m_slToVl)));
+        if (!verifyStandbyFiles())
             return;
         if (const Status written = journalProgress(QLatin1String(kJournalWritten)); !written)
             step(QStringLiteral("warning: %1").arg(written.error().toString()));
@@ -1010,7 +1019,13 @@ private:
             m_report.outcome = CommitOutcome::RolledBack;
             return;
         }
-        step(QStringLiteral("restored %1 and %2").arg(m_target.routingFile(), m_target.partitionsPath));
+        step(QStringLiteral("restored %1 and %2").arg(m_target.routingFile(), m_target.partitionsPath)
+             + (m_target.standbys.empty() ? QString() : QStringLiteral(", and the files of the other subnet managers")));
+        if (const QStringList notBack = filesRestored(); !notBack.isEmpty()) {
+            m_report.outcome = CommitOutcome::RollbackFailed;
+            m_report.reasons << QStringLiteral("after restoring the files:") << notBack;
+            return;
+        }
         if (!openSmRuns()) {
             // No OpenSM to reload: say what the fabric holds now, so the state is known.
             m_report.outcome = CommitOutcome::RollbackFailed;
@@ -1124,23 +1139,152 @@ private:
         }
         m_beforeSlToVl = std::move(*before);
         m_previous.push_back(*options);
+        m_fileSm.push_back(-1);
+        m_fileRole.push_back(FileRole::Options);
         return true;
     }
 
-    bool writeQos()
+    // Each standby's routing file, partitions.conf and (with service levels) options, as they are.
+    bool snapshotStandbys()
     {
-        if (!m_qos)
-            return true;
-        const QByteArray options = withQosOptions(m_previous.back().content, m_slToVl);
-        m_writtenDigests.back() = sha256Hex(options);
-        const Status written = writeFileAtomically(m_target.optionsPath, options);
-        if (!written) {
-            fail({QStringLiteral("writing failed: %1").arg(written.error().toString())});
-            return false;
+        for (std::size_t k = 0; k < m_target.standbys.size(); ++k) {
+            const CommitTarget::Standby &sb = m_target.standbys[k];
+            if (sb.intentPath.isEmpty() == m_target.pluginMode()) {
+                refuse(CommitOutcome::Refused, {QStringLiteral("standby %1 routes %2 and the master %3: one plan cannot be both").arg(sb.name, sb.intentPath.isEmpty() ? QStringLiteral("by OpenSM's file engine") : QStringLiteral("by Weft's engine"), m_target.pluginMode() ? QStringLiteral("by Weft's engine") : QStringLiteral("by OpenSM's file engine"))});
+                return false;
+            }
+            if (m_qos && sb.optionsPath.isEmpty()) {
+                refuse(CommitOutcome::Refused, {QStringLiteral("the plan gives partitions their own service levels: standby %1's options file is needed").arg(sb.name)});
+                return false;
+            }
+            std::vector<std::pair<QString, FileRole>> files{{sb.routingFile(), FileRole::Routing}, {sb.partitionsPath, FileRole::Partitions}};
+            if (m_qos)
+                files.emplace_back(sb.optionsPath, FileRole::Options);
+            for (const auto &[path, role] : files) {
+                Result<FileSnapshot> f = snapshot(path, role != FileRole::Routing);
+                if (!f) {
+                    refuse(CommitOutcome::Refused, {QStringLiteral("standby %1: %2").arg(sb.name, f.error().toString())});
+                    return false;
+                }
+                m_previous.push_back(*f);
+                m_fileSm.push_back(int(k));
+                m_fileRole.push_back(role);
+            }
         }
-        m_previous.back().written = true;
-        step(QStringLiteral("wrote %1: qos TRUE, qos_sl2vl %2 (previous version kept as .bak)").arg(m_target.optionsPath, slToVlText(m_slToVl)));
+        m_standbyOutcomes = QStringList(qsizetype(m_target.standbys.size()), QStringLiteral("not written"));
         return true;
+    }
+
+    QString smName(int sm) const
+    {
+        if (sm >= 0)
+            return QStringLiteral("standby %1").arg(m_target.standbys[std::size_t(sm)].name);
+        return m_target.name.isEmpty() ? QStringLiteral("OpenSM") : QStringLiteral("master %1").arg(m_target.name);
+    }
+
+    // Every file of the commit written to a temporary file beside its place (SafeFile.h:
+    // stageFile), nothing replaced yet; the digests of what each will hold. False (refused,
+    // nothing changed, every staged file removed) when any cannot be written.
+    bool stageAll(std::vector<StagedFile> *staged)
+    {
+        m_writtenDigests = QStringList(qsizetype(m_previous.size()), QString());
+        for (std::size_t i = 0; i < m_previous.size(); ++i) {
+            const QString &path = m_previous[i].path;
+            Result<StagedFile> file = Error{path, 0, QString()};
+            switch (m_fileRole[i]) {
+            case FileRole::Routing:
+                // Only OpenSM reads the tables file: the compact form, streamed (never whole in memory).
+                if (m_target.pluginMode()) {
+                    m_writtenDigests[qsizetype(i)] = sha256Hex(m_plan.intentFile);
+                    file = stageFile(path, m_plan.intentFile);
+                } else {
+                    file = stageLftDumpFile(path, m_plan.tables, &m_fabric, LftDumpForm::Compact, &m_writtenDigests[qsizetype(i)]);
+                }
+                break;
+            case FileRole::Partitions:
+                m_writtenDigests[qsizetype(i)] = sha256Hex(m_plannedConf);
+                file = stageFile(path, m_plannedConf);
+                break;
+            case FileRole::Options: {
+                const QByteArray options = withQosOptions(m_previous[i].content, m_slToVl);
+                m_writtenDigests[qsizetype(i)] = sha256Hex(options);
+                file = stageFile(path, options);
+                break;
+            }
+            }
+            if (!file) {
+                staged->clear();
+                refuse(CommitOutcome::Refused, {QStringLiteral("%1's files cannot be written, so no SM was changed: %2").arg(smName(m_fileSm[i]), file.error().toString())});
+                return false;
+            }
+            staged->push_back(std::move(*file));
+        }
+        if (!m_target.standbys.empty())
+            step(QStringLiteral("staged the plan's files for %1 subnet managers (nothing replaced yet)").arg(m_target.standbys.size() + 1));
+        return true;
+    }
+
+    // Each standby holds the plan in its files (it routes by them when it becomes master): each
+    // read back and its SHA-256 compared with what was written. False: the commit failed.
+    bool verifyStandbyFiles()
+    {
+        for (std::size_t k = 0; k < m_target.standbys.size(); ++k) {
+            QStringList problems;
+            QStringList written;
+            for (std::size_t i = 0; i < m_previous.size(); ++i) {
+                if (m_fileSm[i] != int(k))
+                    continue;
+                written << m_previous[i].path;
+                const Result<QString> now = fileSha256(m_previous[i].path);
+                if (!now)
+                    problems << now.error().toString();
+                else if (*now != m_writtenDigests.value(qsizetype(i)))
+                    problems << QStringLiteral("%1 does not hold what was written (SHA-256 %2...)").arg(m_previous[i].path, now->left(16));
+            }
+            if (!problems.isEmpty()) {
+                m_standbyOutcomes[qsizetype(k)] = QStringLiteral("files differ");
+                fail(QStringList{QStringLiteral("%1's files do not hold the plan:").arg(smName(int(k)))} + problems);
+                return false;
+            }
+            m_standbyOutcomes[qsizetype(k)] = QStringLiteral("files verified");
+            step(QStringLiteral("%1: wrote %2; read back, each holds the plan (SHA-256)").arg(smName(int(k)), written.join(QStringLiteral(", "))));
+        }
+        return true;
+    }
+
+    // After a rollback: each file restored that OpenSM's read-back does not cover (every
+    // standby's, and the master's own besides its routing file) holds what it held before the
+    // commit. Empty when all do.
+    QStringList filesRestored()
+    {
+        const QStringList &before = m_recovering ? m_recovering->replacedDigests : m_replacedDigests;
+        QStringList problems;
+        int checked = 0;
+        for (std::size_t i = 0; i < m_previous.size(); ++i) {
+            const FileSnapshot &f = m_previous[i];
+            const bool standby = i < m_fileSm.size() ? m_fileSm[i] >= 0 : f.path != m_target.routingFile() && f.path != m_target.partitionsPath;
+            if (!f.written || !standby || before.size() != qsizetype(m_previous.size()))
+                continue;
+            ++checked;
+            const QString &was = before[qsizetype(i)];
+            if (was.isEmpty()) {
+                if (QFileInfo::exists(f.path))
+                    problems << QStringLiteral("%1 was not there before the commit and is still there").arg(f.path);
+                continue;
+            }
+            const Result<QString> now = fileSha256(f.path);
+            if (!now)
+                problems << now.error().toString();
+            else if (*now != was)
+                problems << QStringLiteral("%1 does not hold what it held before the commit").arg(f.path);
+        }
+        if (checked && problems.isEmpty()) {
+            step(QStringLiteral("the other subnet managers' files hold what they held before the commit (SHA-256)"));
+            for (QString &o : m_standbyOutcomes)
+                if (o != QLatin1String("not written"))
+                    o = QStringLiteral("restored");
+        }
+        return problems;
     }
 
     // After the sweep: every port's SL2VL tables keep the planned SLs apart, and the SA gives
@@ -1202,6 +1346,52 @@ private:
             ::raise(SIGKILL);
     }
 
+    // The subnet's lock and each SM's (commitLockPaths), all or none. False: refused.
+    bool acquireLocks()
+    {
+        const QStringList paths = commitLockPaths(m_target);
+        for (const QString &path : paths) {
+            Result<std::unique_ptr<CommitLock>> lock = CommitLock::acquire(path, m_options.lockWaitMs);
+            if (!lock) {
+                m_locks.clear();
+                // A standby's lock that cannot even be made: its directory cannot be written.
+                const qsizetype standby = std::find_if(m_target.standbys.begin(), m_target.standbys.end(),
+                                                       [&](const CommitTarget::Standby &s) {
+                                                           return realFilePath(s.routingFile()) + QStringLiteral(".weft-lock") == path;
+                                                       })
+                    - m_target.standbys.begin();
+                if (standby < qsizetype(m_target.standbys.size()) && !QFileInfo(QFileInfo(path).absolutePath()).isWritable())
+                    refuse(CommitOutcome::Refused, {QStringLiteral("%1's files cannot be written, so no SM was changed: %2").arg(smName(int(standby)), lock.error().toString())});
+                else
+                    refuse(CommitOutcome::Refused, {lock.error().toString()});
+                return false;
+            }
+            if (!(*lock)->staleHolder().isEmpty())
+                step(QStringLiteral("took over the commit lock %1 from %2, which died holding it").arg((*lock)->path(), (*lock)->staleHolder()));
+            m_locks.push_back(std::move(*lock));
+        }
+        return true;
+    }
+
+    // The routing files of every SM of the target: a commit that wrote any of them is this one's.
+    QStringList routingFiles() const
+    {
+        QStringList files{m_target.routingFile()};
+        for (const CommitTarget::Standby &s : m_target.standbys)
+            files << s.routingFile();
+        return files;
+    }
+
+    // A partitions.conf or intent of any SM of the target: the files operators edit by hand.
+    bool operatorFile(const QString &path) const
+    {
+        if (path == m_target.partitionsPath || (m_target.pluginMode() && path == m_target.intentPath))
+            return true;
+        return std::any_of(m_target.standbys.begin(), m_target.standbys.end(), [&](const CommitTarget::Standby &s) {
+            return path == s.partitionsPath || (!s.intentPath.isEmpty() && path == s.intentPath);
+        });
+    }
+
     // The journal's unfinished commit on this target, if any. A journal that cannot be read
     // refuses the commit too (its reason in the report): what it holds cannot be known.
     std::optional<CommitJournalEntry> findUnfinished()
@@ -1215,7 +1405,7 @@ private:
             return std::nullopt;
         }
         m_journal = *entries;  // for noEditsSinceWeftWrote, later in the same commit
-        return unfinishedCommit(m_journal, m_target.routingFile());
+        return unfinishedCommit(m_journal, m_target.routingFile(), m_target.subnet, routingFiles());
     }
 
     static QString unfinishedText(const CommitJournalEntry &e)
@@ -1242,6 +1432,11 @@ private:
         e.outcome = outcome;
         e.lftsPath = m_target.routingFile();
         e.partitionsPath = m_target.partitionsPath;
+        e.subnet = m_target.subnet;
+        if (!m_target.standbys.empty() && !m_recovering)
+            e.sms = smRecords(outcome);
+        else if (m_recovering)
+            e.sms = m_recovering->sms;
         if (m_recovering) {
             e.files = m_recovering->files;
             e.backups = m_recovering->backups;
@@ -1256,6 +1451,26 @@ private:
             e.writtenDigests = m_writtenDigests;
         }
         return e;
+    }
+
+    // Each SM's part of the commit for the journal: its role, its files and how it ended.
+    QJsonArray smRecords(const QString &outcome) const
+    {
+        QJsonArray sms;
+        auto record = [&](const QString &name, const QString &role, int sm, const QString &smOutcome) {
+            QStringList files;
+            for (std::size_t i = 0; i < m_previous.size() && i < m_fileSm.size(); ++i)
+                if (m_fileSm[i] == sm)
+                    files << m_previous[i].path;
+            sms.append(QJsonObject{{QStringLiteral("name"), name},
+                                   {QStringLiteral("role"), role},
+                                   {QStringLiteral("files"), QJsonArray::fromStringList(files)},
+                                   {QStringLiteral("outcome"), smOutcome}});
+        };
+        record(m_target.name.isEmpty() ? QStringLiteral("master") : m_target.name, QStringLiteral("master"), -1, outcome);
+        for (std::size_t k = 0; k < m_target.standbys.size(); ++k)
+            record(m_target.standbys[k].name, QStringLiteral("standby"), int(k), m_standbyOutcomes.value(qsizetype(k), QStringLiteral("not written")));
+        return sms;
     }
 
     Status journalProgress(const QString &phase)
@@ -1279,7 +1494,7 @@ private:
         // The journal as findUnfinished read it at the start of this commit (under its lock).
         const CommitJournalEntry *last = nullptr;
         for (const CommitJournalEntry &e : m_journal)
-            if (!e.isAdapt() && e.lftsPath == m_target.routingFile() && !e.files.isEmpty()
+            if (!e.isAdapt() && (e.lftsPath == m_target.routingFile() || (!m_target.subnet.isEmpty() && e.subnet == m_target.subnet)) && !e.files.isEmpty()
                 && e.writtenDigests.size() == e.files.size() && e.replacedDigests.size() == e.files.size()
                 && (e.outcome == QLatin1String("committed") || e.outcome == QLatin1String("rolled-back")))
                 last = &e;
@@ -1289,8 +1504,7 @@ private:
         QStringList edits;
         for (qsizetype i = 0; i < last->files.size(); ++i) {
             const QString &path = last->files[i];
-            const bool edited = path == m_target.partitionsPath || (m_target.pluginMode() && path == m_target.intentPath);
-            if (!edited)
+            if (!operatorFile(path))
                 continue;
             const QString left = committed ? last->writtenDigests[i] : last->replacedDigests[i];
             // What it holds now was hashed with the commit's other files (m_replacedDigests).
@@ -1330,13 +1544,13 @@ private:
             return;
         for (std::size_t i = 0; i < m_previous.size(); ++i) {
             const FileSnapshot &f = m_previous[i];
-            const bool small = f.path == m_target.partitionsPath || (m_target.pluginMode() && f.path == m_target.intentPath);
-            if (!small)
+            if (!operatorFile(f.path))
                 continue;
-            const QByteArray written = i == 1 ? m_plannedConf : m_plan.intentFile;
+            const bool intent = m_fileRole[i] == FileRole::Routing;
+            const QByteArray written = intent ? m_plan.intentFile : m_plannedConf;
             // (The intent's snapshot keeps no content: what it replaced is its backup now.)
             QByteArray replaced = f.content;
-            if (i == 0 && f.existed) {
+            if (intent && f.existed) {
                 QFile backup(backupPath(f.path));
                 if (backup.open(QIODevice::ReadOnly))
                     replaced = backup.readAll();
@@ -1417,12 +1631,8 @@ private:
     // to recover, or it cannot be done now; the report says why), and nothing is journalled.
     bool executeRecovery()
     {
-        Result<std::unique_ptr<CommitLock>> lock = CommitLock::acquire(commitLockPath(m_target), m_options.lockWaitMs);
-        if (!lock) {
-            refuse(CommitOutcome::Refused, {lock.error().toString()});
+        if (!acquireLocks())
             return false;
-        }
-        m_lock = std::move(*lock);
         const std::optional<CommitJournalEntry> unfinished = findUnfinished();
         if (!unfinished) {
             if (m_report.reasons.isEmpty()) {
@@ -1556,7 +1766,7 @@ private:
             m_report.steps << QStringLiteral("journal: %1").arg(m_options.journalPath);
     }
 
-    std::unique_ptr<CommitLock> m_lock;  // released last, when the run ends
+    std::vector<std::unique_ptr<CommitLock>> m_locks;  // released last, when the run ends
     QString m_id;                                   // this commit's entries in the journal
     std::vector<CommitJournalEntry> m_journal;      // as findUnfinished read it at the start
     QStringList m_replacedDigests;                  // SHA-256 of each file of m_previous as it was ("" if none)
@@ -1581,6 +1791,14 @@ private:
     PKeyTables m_expectedPKeys;
     QByteArray m_plannedConf;
     std::vector<FileSnapshot> m_previous;
+    // For each file of m_previous (a commit's, not a recovery's): which SM it is (-1 the master,
+    // else the index of its standby) and what it is.
+    enum class FileRole : std::uint8_t { Routing,
+                                         Partitions,
+                                         Options };
+    std::vector<int> m_fileSm;
+    std::vector<FileRole> m_fileRole;
+    QStringList m_standbyOutcomes;  // per standby, for the journal: "files verified", "restored", ...
     // Service levels (QosConfig.h): P_Key -> SL of the planned partitions, the SL2VL table
     // written to OpenSM's options, the tables the ports held before, and whether the previous
     // options had QoS on (then the rollback can be verified on the SL2VL tables too).

@@ -64,6 +64,24 @@ struct CommitTarget
     // The file that decides the routing: the intent, or the -U dump. Locks, journals and
     // recovery key on it.
     const QString &routingFile() const { return pluginMode() ? intentPath : lftsPath; }
+
+    // A subnet with several subnet managers (SubnetTarget.h): the OpenSM above is the master;
+    // every other SM's files get the same plan. All files of all SMs are staged (written whole
+    // beside their place) before any is switched in, so one that cannot be written changes no
+    // SM; each standby is verified by its files' content, and a rollback restores every SM.
+    struct Standby
+    {
+        QString name;
+        QString lftsPath;    // file mode, or
+        QString intentPath;  // plugin mode (the target's mode)
+        QString partitionsPath;
+        QString optionsPath;  // needed when the plan has service levels
+        const QString &routingFile() const { return intentPath.isEmpty() ? lftsPath : intentPath; }
+    };
+    std::vector<Standby> standbys;
+    QString name;      // the master SM's name in its subnet target; empty: a single OpenSM
+    QString subnet;    // the subnet target's name: its journal entries and unfinished commits
+    QString lockPath;  // the subnet's lock, taken before each SM's own; empty: none
 };
 
 // What a fabric holds, as a plan is made against it and as a commit finds it: the tables its
@@ -73,6 +91,19 @@ struct HeldTables
     std::shared_ptr<const ForwardingTables> lfts;  // null: not known (every switch counted empty)
     std::shared_ptr<const PKeyTables> pkeys;       // null: not known (as OpenSM programs the partitions in force)
     Guid smPort = 0;                               // 0: not known
+};
+
+// One subnet manager as the fabric tells of it: SubnGet(SMInfo) at a port whose CapabilityMask
+// has IsSM (SubnetTarget.h judges a subnet's SMs by it).
+struct SubnetManagerInfo
+{
+    Guid portGuid = 0;
+    Lid lid = 0;
+    int priority = 0;  // 0..15
+    int state = 0;     // SMInfo:SMState 0 not active, 1 discovering, 2 standby, 3 master
+    quint32 activity = 0;
+    bool answered = false;    // false: the port says IsSM but its SMInfo did not answer
+    QString nodeDescription;  // of the node the port is on
 };
 
 struct CommitPlan
@@ -155,6 +186,8 @@ struct CommitBackend
     // Plugin mode's recovery: the tables an intent file routes to on a fabric, as OpenSM's engine
     // computes them (routing is not core's: the front end gives routeIntent).
     std::function<Result<ForwardingTables>(const Fabric &, const QByteArray &intent, const QString &fileName)> routeIntent;
+    // Optional, for subnet targets (SubnetTarget.h): every SM on the subnet, by SMInfo.
+    std::function<Result<std::vector<SubnetManagerInfo>>(const Fabric &)> readSubnetManagers;
 };
 
 // One commit at a time on a target: an exclusive OS lock (flock) on a file beside OpenSM's -U
@@ -188,6 +221,10 @@ private:
 
 // "<OpenSM's -U file>.weft-lock": one lock per target.
 QString commitLockPath(const CommitTarget &target);
+// Every lock a commit to `target` holds, in the order taken: the subnet's (lockPath), then each
+// SM's routing file's (commitLockPath), so that neither a commit to the subnet nor one to any
+// of its OpenSMs alone runs beside it.
+QStringList commitLockPaths(const CommitTarget &target);
 
 // Whether a process runs (kill(pid, 0)), and a SIGHUP to it: how OpenSM is told to reload.
 bool processRunning(qint64 pid);

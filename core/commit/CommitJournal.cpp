@@ -45,6 +45,10 @@ QJsonObject CommitJournalEntry::toJson() const
     o.insert(QStringLiteral("details"), QJsonArray::fromStringList(details));
     o.insert(QStringLiteral("lfts"), lftsPath);
     o.insert(QStringLiteral("partitions"), partitionsPath);
+    if (!subnet.isEmpty())
+        o.insert(QStringLiteral("subnet"), subnet);
+    if (!sms.isEmpty())
+        o.insert(QStringLiteral("sms"), sms);
     if (isAdapt()) {
         o.insert(QStringLiteral("kind"), kind);
         o.insert(QStringLiteral("adapt"), adapt);
@@ -73,6 +77,8 @@ CommitJournalEntry CommitJournalEntry::fromJson(const QJsonObject &o)
         e.replacedDigests << d.toString();
     for (const QJsonValue &d : o.value(QStringLiteral("written_sha256")).toArray())
         e.writtenDigests << d.toString();
+    e.subnet = o.value(QStringLiteral("subnet")).toString();
+    e.sms = o.value(QStringLiteral("sms")).toArray();
     if (o.contains(QStringLiteral("kind")))
         e.kind = o.value(QStringLiteral("kind")).toString();
     e.adapt = o.value(QStringLiteral("adapt")).toObject();
@@ -148,12 +154,22 @@ Result<std::vector<CommitJournalEntry>> readJournal(const QString &path)
     return entries;
 }
 
-std::optional<CommitJournalEntry> unfinishedCommit(const std::vector<CommitJournalEntry> &entries, const QString &lftsPath)
+std::optional<CommitJournalEntry> unfinishedCommit(const std::vector<CommitJournalEntry> &entries, const QString &lftsPath,
+                                                   const QString &subnet, const QStringList &files)
 {
     const QString target = QFileInfo(lftsPath).absoluteFilePath();
-    for (auto e = entries.rbegin(); e != entries.rend(); ++e)
-        if (e->unfinished() && QFileInfo(e->lftsPath).absoluteFilePath() == target)
+    QStringList ours;
+    for (const QString &f : files)
+        ours << QFileInfo(f).absoluteFilePath();
+    for (auto e = entries.rbegin(); e != entries.rend(); ++e) {
+        if (!e->unfinished())
+            continue;
+        if (QFileInfo(e->lftsPath).absoluteFilePath() == target || (!subnet.isEmpty() && e->subnet == subnet))
             return *e;
+        for (const QString &f : e->files)
+            if (ours.contains(QFileInfo(f).absoluteFilePath()))
+                return *e;
+    }
     return std::nullopt;
 }
 

@@ -7,6 +7,7 @@
 #include "Result.h"
 
 #include <QDateTime>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -46,6 +47,11 @@ struct CommitJournalEntry
     // "commit" (the default, written without the field) or "adapt": a record of the
     // self-adaptive loop (core/adapt/AdaptLoop.h), its details in `adapt`; outcome holds its event
     // ("fired", "suppressed", "committed", ...). Adapt entries never count as unfinished commits.
+    // A commit to a subnet target (SubnetTarget.h): the subnet's name, and each SM's part:
+    // {"name", "role": "master" or "standby", "files": [...], "outcome": ...}. Unfinished
+    // commits of a subnet are found by its name, whichever SM is master by then.
+    QString subnet;
+    QJsonArray sms;
     QString kind = QStringLiteral("commit");
     QJsonObject adapt;
 
@@ -68,8 +74,11 @@ Status appendJournalEntry(const QString &path, const CommitJournalEntry &entry);
 // an error naming that line.
 Result<std::vector<CommitJournalEntry>> readJournal(const QString &path);
 
-// The last unfinished commit on the target whose -U file is `lftsPath`, if any.
-std::optional<CommitJournalEntry> unfinishedCommit(const std::vector<CommitJournalEntry> &entries, const QString &lftsPath);
+// The last unfinished commit on the target whose -U file (or intent) is `lftsPath`, if any; with
+// `subnet`, also one to that subnet's target, or one that wrote any of `files` (an SM of the
+// subnet committed to on its own).
+std::optional<CommitJournalEntry> unfinishedCommit(const std::vector<CommitJournalEntry> &entries, const QString &lftsPath,
+                                                   const QString &subnet = {}, const QStringList &files = {});
 
 // The user running Weft: $USER, $LOGNAME, else the account database; "unknown" if none says.
 QString currentUserName();

@@ -35,6 +35,7 @@ const char kOpenSmOptionNames[] =
     "babbling_port_policy drop_event_subscriptions ipoib_mcgroup_creation_validation "
     "mcgroup_join_validation use_original_extended_sa_rates_only use_optimized_slvl "
     "fsync_high_avail_files perfmgr perfmgr_redir perfmgr_sweep_time_s perfmgr_max_outstanding_queries "
+    "event_plugin_name event_plugin_options "
     "perfmgr_ignore_cas event_db_dump_file perfmgr_rm_nodes perfmgr_log_errors perfmgr_query_cpi "
     "perfmgr_xmit_wait_log perfmgr_xmit_wait_threshold "
     "node_name_map_name qos_max_vls qos_high_limit qos_vlarb_high qos_vlarb_low qos_sl2vl qos_ca_max_vls "
@@ -128,6 +129,8 @@ const std::vector<OptionSetter> &optionSetters()
          }},
         {QStringLiteral("lmc"), QStringLiteral("-l"), QStringLiteral("lmc"), true,
          [](O &o, const QString &, const QString &v, int line) { o.lmc = int(numberValue(QStringLiteral("lmc"), v, 7, line)); }},
+        {QStringLiteral("guid"), QStringLiteral("-g"), QStringLiteral("guid"), true,
+         [](O &o, const QString &, const QString &v, int line) { o.portGuid = numberValue(QStringLiteral("guid"), v, ~quint64(0), line); }},
         {QStringLiteral("sm_priority"), QStringLiteral("-p"), QStringLiteral("priority"), true,
          [](O &o, const QString &, const QString &v, int line) { o.smPriority = int(numberValue(QStringLiteral("sm_priority"), v, 15, line)); }},
         {QStringLiteral("sweep_interval"), QStringLiteral("-s"), QStringLiteral("sweep"), true,
@@ -369,6 +372,13 @@ Result<OpenSmState> readOpenSmState(const CommitTarget &target, const QString &o
             for (const QByteArray &raw : log.readAll().split('\n')) {
                 if (raw.contains("SUBNET UP"))
                     ++state.subnetUpCount;
+                // "osm_vendor_bind: Mgmt class 0x81 binding to port GUID 0x2c91000003c01"
+                if (const qsizetype at = raw.indexOf("binding to port GUID "); at >= 0) {
+                    bool ok = false;
+                    const quint64 guid = raw.mid(at + 21).trimmed().toULongLong(&ok, 0);
+                    if (ok)
+                        state.boundPortGuid = guid;
+                }
                 if (raw.contains("Entering ")) {
                     const QRegularExpressionMatch m = entering.match(QString::fromUtf8(raw));
                     if (m.hasMatch())
@@ -382,7 +392,7 @@ Result<OpenSmState> readOpenSmState(const CommitTarget &target, const QString &o
     return state;
 }
 
-QStringList commitWarnings(const OpenSmState &state, const CommitTarget &target)
+QStringList commitWarnings(const OpenSmState &state, const CommitTarget &target, bool roleChecks)
 {
     const OpenSmOptions &o = state.options;
     QStringList warnings;
@@ -462,10 +472,10 @@ QStringList commitWarnings(const OpenSmState &state, const CommitTarget &target)
     if (!target.optionsPath.isEmpty() && !o.configFile.isEmpty() && !samePath(o.configFile, target.optionsPath))
         warnings << QStringLiteral("OpenSM reads its options from %1, but the commit edits the QoS lines of %2")
                         .arg(o.configFile, target.optionsPath);
-    if (!state.smState.isEmpty() && state.smState != QLatin1String("MASTER"))
+    if (roleChecks && !state.smState.isEmpty() && state.smState != QLatin1String("MASTER"))
         warnings << QStringLiteral("OpenSM's log says it entered %1 state last: only the master SM programs the switches")
                         .arg(state.smState);
-    if (!target.pidFile.isEmpty() && !state.running)
+    if (roleChecks && !target.pidFile.isEmpty() && !state.running)
         warnings << QStringLiteral("OpenSM is not running (pid file %1): a commit would be refused").arg(target.pidFile);
     return warnings;
 }

@@ -42,6 +42,7 @@ struct OpenSmOptions
     QStringList routingEngines;                                                   // routing_engine / -R, in order; empty: minhop (the default)
     int lmc = 0;                                                                  // lmc / -l
     int smPriority = 0;                                                           // sm_priority / -p
+    quint64 portGuid = 0;                                                         // guid / -g: the port it binds to; 0 the first active
     quint32 sweepIntervalS = 10;                                                  // sweep_interval / -s; 0: no periodic sweeps
     bool useUcastCache = false;                                                   // use_ucast_cache / -A
     bool reassignLids = false;                                                    // reassign_lids / -r
@@ -92,6 +93,7 @@ struct OpenSmState
     QString logPath;          // the target's log, else the command line's -f
     QString smState;          // last "Entering X state" in the log (MASTER, STANDBY, ...)
     int subnetUpCount = 0;    // "SUBNET UP" lines in the log: sweeps finished
+    quint64 boundPortGuid = 0;  // the port the log last says it bound to (osm_vendor_bind); 0 unknown
     QStringList problems;     // what could not be read, one line each (not errors)
 };
 
@@ -102,7 +104,8 @@ struct OpenSmState
 Result<OpenSmState> readOpenSmState(const CommitTarget &target, const QString &optionsFile = {});
 
 // Each option that would defeat or distort a file-based commit to `target`, with its reason and
-// where it was set; empty when none does.
-QStringList commitWarnings(const OpenSmState &state, const CommitTarget &target);
+// where it was set; empty when none does. Without `roleChecks`, an OpenSM that is not running or
+// not master is not warned about (a standby's files are committed all the same).
+QStringList commitWarnings(const OpenSmState &state, const CommitTarget &target, bool roleChecks = true);
 
 }  // namespace weft

@@ -646,6 +646,7 @@ bool writeLftDump(const ForwardingTables &tables, const Fabric *fabric, LftDumpF
 Status writeLftDumpFile(const QString &path, const ForwardingTables &tables, const Fabric *fabric, LftDumpForm form,
                         QString *sha256)
 {
+    // (Not stageLftDumpFile: a device or pipe, /dev/stdout, is written into, which staging refuses.)
     std::optional<Sha256> digest;
     if (sha256)
         digest.emplace();
@@ -659,6 +660,24 @@ Status writeLftDumpFile(const QString &path, const ForwardingTables &tables, con
     if (written && sha256)
         *sha256 = digest->hex();
     return written;
+}
+
+Result<StagedFile> stageLftDumpFile(const QString &path, const ForwardingTables &tables, const Fabric *fabric, LftDumpForm form,
+                                    QString *sha256)
+{
+    std::optional<Sha256> digest;
+    if (sha256)
+        digest.emplace();
+    Result<StagedFile> staged = stageFile(path, [&](QIODevice &file) {
+        return writeLftDump(tables, fabric, form, [&](const char *data, std::size_t size) {
+            if (digest)
+                digest->add(data, size);
+            return file.write(data, qint64(size)) == qint64(size);
+        });
+    });
+    if (staged && sha256)
+        *sha256 = digest->hex();
+    return staged;
 }
 
 QStringList lftCoverageWarnings(const ForwardingTables &tables, const Fabric &fabric)

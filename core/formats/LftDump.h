@@ -17,6 +17,7 @@
 #include "Fabric.h"
 #include "ForwardingTables.h"
 #include "Result.h"
+#include "SafeFile.h"
 
 #include <QByteArray>
 #include <QString>
@@ -64,5 +65,8 @@ bool writeLftDump(const ForwardingTables &tables, const Fabric *fabric, LftDumpF
 // with `sha256`, the digest of the bytes written (FileDigest.h), taken on the way.
 Status writeLftDumpFile(const QString &path, const ForwardingTables &tables, const Fabric *fabric,
                         LftDumpForm form, QString *sha256 = nullptr);
+// The same, staged (SafeFile.h: stageFile) for a commit that installs several files together.
+Result<StagedFile> stageLftDumpFile(const QString &path, const ForwardingTables &tables, const Fabric *fabric, LftDumpForm form,
+                                    QString *sha256 = nullptr);
 
 }  // namespace weft

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 #if defined(Q_OS_UNIX)
@@ -256,17 +257,89 @@ Status writeFileAtomically(const QString &path, const std::function<bool(QIODevi
         return Done{};
     }
 #if defined(Q_OS_UNIX)
+    Result<StagedFile> staged = stageFile(path, write);
+    if (!staged)
+        return staged.error();
+    return staged->install(keepBackup);
+#else
+    const FileOwnership replaced = FileOwnership::of(path);
+    if (keepBackup && QFileInfo::exists(path))
+        if (Status kept = copyBackup(path, replaced); !kept)
+            return kept;
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return Error{path, 0, QStringLiteral("cannot write: %1").arg(file.errorString())};
+    if (!write(file)) {
+        const QString why = file.errorString();
+        file.cancelWriting();
+        return Error{path, 0, QStringLiteral("cannot write: %1").arg(why)};
+    }
+    if (!file.commit())
+        return Error{path, 0, QStringLiteral("cannot write: %1").arg(file.errorString())};
+    return Done{};
+#endif
+}
+
+StagedFile::StagedFile(StagedFile &&other) noexcept
+    : m_path(std::move(other.m_path)), m_target(std::move(other.m_target)), m_temporary(std::exchange(other.m_temporary, {})),
+      m_ownerKnown(other.m_ownerKnown), m_uid(other.m_uid), m_gid(other.m_gid), m_mode(other.m_mode)
+{
+}
+
+StagedFile &StagedFile::operator=(StagedFile &&other) noexcept
+{
+    if (this != &other) {
+        if (!m_temporary.isEmpty())
+            (void)::unlink(m_temporary.constData());
+        m_path = std::move(other.m_path);
+        m_target = std::move(other.m_target);
+        m_temporary = std::exchange(other.m_temporary, {});
+        m_ownerKnown = other.m_ownerKnown;
+        m_uid = other.m_uid;
+        m_gid = other.m_gid;
+        m_mode = other.m_mode;
+    }
+    return *this;
+}
+
+StagedFile::~StagedFile()
+{
+#if defined(Q_OS_UNIX)
+    if (!m_temporary.isEmpty())
+        (void)::unlink(m_temporary.constData());
+#endif
+}
+
+Result<StagedFile> stageFile(const QString &path, const QByteArray &data)
+{
+    return stageFile(path, [&data](QIODevice &file) { return file.write(data) == data.size(); });
+}
+
+Result<StagedFile> stageFile(const QString &path, const std::function<bool(QIODevice &)> &write)
+{
+#if defined(Q_OS_UNIX)
+    struct stat existing
+    {
+    };
+    if (::stat(QFile::encodeName(path).constData(), &existing) == 0 && !S_ISREG(existing.st_mode))
+        return Error{path, 0, QStringLiteral("cannot write: not a regular file")};
+    StagedFile staged;
+    staged.m_path = path;
     // A symbolic link stays one: the file it names is replaced.
-    QString target = path;
+    staged.m_target = path;
     const QFileInfo asGiven(path);
     if (asGiven.isSymLink())
-        target = asGiven.exists() ? asGiven.canonicalFilePath() : asGiven.symLinkTarget();
-    const FileOwnership replaced = FileOwnership::of(target);
+        staged.m_target = asGiven.exists() ? asGiven.canonicalFilePath() : asGiven.symLinkTarget();
+    const FileOwnership replaced = FileOwnership::of(staged.m_target);
+    staged.m_ownerKnown = replaced.known;
+    staged.m_uid = replaced.status.st_uid;
+    staged.m_gid = replaced.status.st_gid;
+    staged.m_mode = replaced.status.st_mode;
     // The new content first, whole: written, flushed, on disk and closed, each step's error
     // checked (a full disk often shows only at the flush or the sync), before anything that is
-    // there now is touched. Then the backup, then the rename, then the directory synced.
+    // there now is touched.
     QByteArray temporary;
-    const int fd = createTemporary(target, &temporary);
+    const int fd = createTemporary(staged.m_target, &temporary);
     if (fd < 0)
         return Error{path, 0, QStringLiteral("cannot write: %1").arg(qt_error_string(errno))};
     auto fail = [&](const QString &why) {
@@ -289,42 +362,51 @@ Status writeFileAtomically(const QString &path, const std::function<bool(QIODevi
     }
     if (::close(fd) != 0)
         return fail(qt_error_string(errno));
+    staged.m_temporary = temporary;
+    return staged;
+#else
+    Q_UNUSED(write);
+    return Error{path, 0, QStringLiteral("cannot stage a file on this system")};
+#endif
+}
+
+Status StagedFile::install(bool keepBackup)
+{
+#if defined(Q_OS_UNIX)
+    if (m_temporary.isEmpty())
+        return Error{m_path, 0, QStringLiteral("cannot write: nothing staged (installed already?)")};
+    FileOwnership replaced;
+    replaced.known = m_ownerKnown;
+    replaced.status.st_uid = m_uid;
+    replaced.status.st_gid = m_gid;
+    replaced.status.st_mode = m_mode;
+    const QByteArray temporary = std::exchange(m_temporary, {});
     // (The backup beside the name given: through a symbolic link, a copy of the file it names.)
-    if (keepBackup && QFileInfo::exists(path))
-        rotateBackups(path);
-    if (keepBackup && QFileInfo::exists(path) && !linkBackup(path)) {
-        if (Status kept = copyBackup(path, replaced); !kept) {
+    if (keepBackup && QFileInfo::exists(m_path))
+        rotateBackups(m_path);
+    if (keepBackup && QFileInfo::exists(m_path) && !linkBackup(m_path)) {
+        if (Status kept = copyBackup(m_path, replaced); !kept) {
             (void)::unlink(temporary.constData());
             return kept;
         }
     }
-    if (::rename(temporary.constData(), QFile::encodeName(target).constData()) != 0)
-        return fail(qt_error_string(errno));
-    const int directory = ::open(QFile::encodeName(QFileInfo(target).absolutePath()).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (::rename(temporary.constData(), QFile::encodeName(m_target).constData()) != 0) {
+        const QString why = qt_error_string(errno);
+        (void)::unlink(temporary.constData());
+        return Error{m_path, 0, QStringLiteral("cannot write: %1").arg(why)};
+    }
+    const int directory = ::open(QFile::encodeName(QFileInfo(m_target).absolutePath()).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (directory >= 0) {
         const bool synced = ::fsync(directory) == 0 || errno == EINVAL;  // EINVAL: not supported there
         const int error = errno;
         ::close(directory);
         if (!synced)
-            return Error{path, 0, QStringLiteral("written, but its directory could not be synced to disk: %1").arg(qt_error_string(error))};
+            return Error{m_path, 0, QStringLiteral("written, but its directory could not be synced to disk: %1").arg(qt_error_string(error))};
     }
     return Done{};
 #else
-    const FileOwnership replaced = FileOwnership::of(path);
-    if (keepBackup && QFileInfo::exists(path))
-        if (Status kept = copyBackup(path, replaced); !kept)
-            return kept;
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return Error{path, 0, QStringLiteral("cannot write: %1").arg(file.errorString())};
-    if (!write(file)) {
-        const QString why = file.errorString();
-        file.cancelWriting();
-        return Error{path, 0, QStringLiteral("cannot write: %1").arg(why)};
-    }
-    if (!file.commit())
-        return Error{path, 0, QStringLiteral("cannot write: %1").arg(file.errorString())};
-    return Done{};
+    Q_UNUSED(keepBackup);
+    return Error{m_path, 0, QStringLiteral("cannot stage a file on this system")};
 #endif
 }
 

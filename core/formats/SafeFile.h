@@ -40,6 +40,38 @@ Status writeFileAtomically(const QString &path, const QByteArray &data, bool kee
 // file and returns false on failure, leaving `path` unchanged.
 Status writeFileAtomically(const QString &path, const std::function<bool(QIODevice &)> &write, bool keepBackup = true);
 
+// The first half of writeFileAtomically, for writes that must all succeed or none happen (one
+// plan to several subnet managers' files): the content written whole to a temporary file beside
+// `path`, flushed and synced, nothing at `path` touched. install() then keeps the backup and
+// renames it into place; a StagedFile dropped without install() removes its temporary file.
+class StagedFile
+{
+public:
+    StagedFile(StagedFile &&other) noexcept;
+    StagedFile &operator=(StagedFile &&other) noexcept;
+    StagedFile(const StagedFile &) = delete;
+    StagedFile &operator=(const StagedFile &) = delete;
+    ~StagedFile();
+
+    const QString &path() const { return m_path; }
+    // Backup (as writeFileAtomically keeps it), rename, directory synced. Once only.
+    Status install(bool keepBackup = true);
+
+private:
+    friend Result<StagedFile> stageFile(const QString &path, const std::function<bool(QIODevice &)> &write);
+    StagedFile() = default;
+    QString m_path;    // as given
+    QString m_target;  // the file it names (through a symbolic link)
+    QByteArray m_temporary;
+    bool m_ownerKnown = false;
+    unsigned m_uid = 0, m_gid = 0, m_mode = 0;  // of the file it replaces
+};
+
+// Errors as writeFileAtomically's. Only regular files (or none yet) are staged: a device or FIFO
+// cannot be replaced in one step, and is refused.
+Result<StagedFile> stageFile(const QString &path, const std::function<bool(QIODevice &)> &write);
+Result<StagedFile> stageFile(const QString &path, const QByteArray &data);
+
 // Puts the backup of `path` (backupPath) back in its place, atomically, and keeps the backup:
 // the undo of a writeFileAtomically that kept one. A second name for the backup is renamed over
 // `path`, so nothing is read or copied whatever the size; where that cannot be done the backup is

@@ -9,6 +9,7 @@ CommitBackend liveCommitBackend(const LiveOptions &options)
     b.readTables = [options](const Fabric &f) { return readForwardingTables(f, options); };
     b.readPKeys = [options](const Fabric &f) { return readPKeyTables(f, options); };
     b.findSmPort = [options](const Fabric &f) { return findMasterSmPort(f, options); };
+    b.readSubnetManagers = [options](const Fabric &f) { return readSubnetManagers(f, options); };
     b.readSlToVl = [options](const Fabric &f) { return readSlToVlTables(f, options); };
     b.pathServiceLevel = [options](const Fabric &, Lid source, Lid destination, std::uint16_t pkey) {
         return queryPathServiceLevel(source, destination, pkey, options);
@@ -20,6 +21,11 @@ CommitBackend liveCommitBackend(const LiveOptions &options)
     b.isRunning = processRunning;
     b.reload = sendHangup;
     return b;
+}
+
+SubnetCheck checkSubnetOnFabric(const SubnetTarget &target, const LiveOptions &options)
+{
+    return checkSubnet(target, liveCommitBackend(options));
 }
 
 }  // namespace weft

@@ -20,6 +20,7 @@ namespace {
 
 // PortInfo:CapabilityMask bit IsExtendedSpeedsSupported: LinkSpeedExtActive is meaningful.
 constexpr std::uint32_t kCapExtendedSpeeds = 0x4000;
+constexpr std::uint32_t kCapIsSm = 0x2;  // PortInfo:CapabilityMask IsSM
 constexpr int kMaxDirectedHops = 63;  // IB_SUBNET_PATH_HOPS_MAX
 
 Error liveError(const QString &message)
@@ -154,6 +155,10 @@ Result<Fabric> buildFabric(ibnd_fabric_t *scanned, const LiveOptions &options)
         // Extended speeds are reported only where the capability mask says so; a switch
         // answers for its external ports on port 0.
         const std::uint32_t capabilities = port0 ? mad_get_field(const_cast<std::uint8_t *>(port0->info), 0, IB_PORT_CAPMASK_F) : 0;
+        // A managed switch may run the subnet manager itself, on its port 0.
+        if (spec.type == NodeType::Switch && (capabilities & kCapIsSm))
+            if (QString m = builder.setPortSubnetManager(created, 0, true); !m.isEmpty())
+                return fail(n, m);
         for (int p = 1; p <= n->numports && n->ports; ++p) {
             const ibnd_port_t *port = n->ports[p];
             if (!port)
@@ -172,6 +177,9 @@ Result<Fabric> buildFabric(ibnd_fabric_t *scanned, const LiveOptions &options)
                 if (QString m = builder.setPortState(created, p, PortState(state)); !m.isEmpty())
                     return fail(n, m);
             const std::uint32_t ownCaps = spec.type == NodeType::Switch ? capabilities : mad_get_field(info, 0, IB_PORT_CAPMASK_F);
+            if (spec.type != NodeType::Switch && (ownCaps & kCapIsSm))
+                if (QString m = builder.setPortSubnetManager(created, p, true); !m.isEmpty())
+                    return fail(n, m);
             const std::uint32_t extended = (ownCaps & kCapExtendedSpeeds) ? mad_get_field(info, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F) : 0;
             const std::uint32_t fdr10 = mad_get_field(const_cast<std::uint8_t *>(port->ext_info), 0, IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F);
             const int width = widthFrom(mad_get_field(info, 0, IB_PORT_LINK_WIDTH_ACTIVE_F));
@@ -651,6 +659,36 @@ Result<Guid> findMasterSmPort(const Fabric &fabric, const LiveOptions &options)
         return liveError(QStringLiteral("the master subnet manager's LID %1 is no port of the fabric").arg(smLid));
     const Port &p = fabric.port(port);
     return p.guid ? p.guid : fabric.node(p.node).guid;
+}
+
+Result<std::vector<SubnetManagerInfo>> readSubnetManagers(const Fabric &fabric, const LiveOptions &options)
+{
+    Result<Session> session = openSession(fabric, options);
+    if (!session)
+        return session.error();
+    const MadPort &mad = *session->mad;
+    std::vector<SubnetManagerInfo> found;
+    std::uint8_t data[IB_SMP_DATA_SIZE];
+    for (PortIndex p = 0; p < PortIndex(fabric.ports().size()); ++p) {
+        const Port &port = fabric.port(p);
+        if (!port.present || !port.subnetManager)
+            continue;
+        SubnetManagerInfo info;
+        info.portGuid = port.guid ? port.guid : fabric.node(port.node).guid;
+        info.lid = port.lid;
+        info.nodeDescription = fabric.node(port.node).description;
+        ib_portid_t id{};
+        if (session->routes->addressOfPort(p, &id) && mad.get(&id, IB_ATTR_SMINFO, 0, data)) {
+            info.answered = true;
+            if (const Guid said = mad_get_field64(data, 0, IB_SMINFO_GUID_F))
+                info.portGuid = said;
+            info.priority = int(mad_get_field(data, 0, IB_SMINFO_PRIO_F));
+            info.state = int(mad_get_field(data, 0, IB_SMINFO_STATE_F));
+            info.activity = mad_get_field(data, 0, IB_SMINFO_ACT_F);
+        }
+        found.push_back(std::move(info));
+    }
+    return found;
 }
 
 Result<std::vector<PortSlToVl>> readSlToVlTables(const Fabric &fabric, const LiveOptions &options)

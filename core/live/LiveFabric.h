@@ -20,6 +20,7 @@
 #include "LocalAdapters.h"
 #include "QosConfig.h"
 #include "Result.h"
+#include "SubnetTarget.h"
 
 #include <QByteArray>
 #include <QString>
@@ -79,6 +80,11 @@ Result<PKeyTables> readPKeyTables(const Fabric &fabric, const LiveOptions &optio
 // port `fabric` gives that LID. An Error when the local port knows no SM or the LID is not the
 // fabric's.
 Result<Guid> findMasterSmPort(const Fabric &fabric, const LiveOptions &options);
+
+// Every subnet manager on the subnet: SubnGet(SMInfo) at each port discovery found with IsSM in
+// its CapabilityMask (master, standbys and inactive SMs alike). A port that does not answer is
+// listed with `answered` false.
+Result<std::vector<SubnetManagerInfo>> readSubnetManagers(const Fabric &fabric, const LiveOptions &options);
 
 // Every linked port's SL2VL table (SubnGet SLtoVLMappingTable, 0x0017): a CA port's, and a
 // switch's for every pair of linked ports (modifier in << 8 | out), as OpenSM programs them.

@@ -209,19 +209,22 @@ Status SimulatedFabric::startOpenSm()
     return launchOpenSm(*m_openSm, m_workDir, m_options.smNode, m_options.openSmConfig, args, "SUBNET UP");
 }
 
-Status SimulatedFabric::startStandbyOpenSm(const QString &node, const QByteArray &config, const QStringList &args)
+Status SimulatedFabric::startStandbyOpenSm(const QString &node, const QByteArray &config, const QStringList &args, const QString &name)
 {
     if (!m_openSm)
         return Error{{}, 0, QStringLiteral("a standby needs a master: start the first OpenSM first")};
-    const QString dir = m_workDir + QStringLiteral("/standby");
+    if (m_standbys.count(name))
+        return Error{{}, 0, QStringLiteral("a standby named %1 runs already").arg(name)};
+    const QString dir = m_workDir + QLatin1Char('/') + name;
     if (!QDir().mkpath(dir))
         return Error{dir, 0, QStringLiteral("cannot create the standby's directory")};
     QStringList all;
-    if (!m_options.partitionsConf.isEmpty())
+    if (!m_options.partitionsConf.isEmpty() && !args.contains(QStringLiteral("-P")))
         all << QStringLiteral("-P") << m_options.partitionsConf;
     all << args;
-    m_standby = std::make_unique<QProcess>();
-    return launchOpenSm(*m_standby, dir, node, m_options.openSmConfig + "\n" + config, all, "Entering STANDBY state");
+    auto &process = m_standbys[name];
+    process = std::make_unique<QProcess>();
+    return launchOpenSm(*process, dir, node, m_options.openSmConfig + "\n" + config, all, "Entering STANDBY state");
 }
 
 Status SimulatedFabric::launchOpenSm(QProcess &process, const QString &dir, const QString &node, const QByteArray &config,
@@ -281,14 +284,15 @@ Status SimulatedFabric::launchOpenSm(QProcess &process, const QString &dir, cons
     return Error{{}, 0, QStringLiteral("OpenSM's log did not say \"%1\" within %2 s").arg(QString::fromUtf8(ready)).arg(m_options.startTimeoutMs / 1000)};
 }
 
-QString SimulatedFabric::standbyLogPath() const
+QString SimulatedFabric::standbyLogPath(const QString &name) const
 {
-    return m_workDir + QStringLiteral("/standby/opensm.log");
+    return m_workDir + QLatin1Char('/') + name + QStringLiteral("/opensm.log");
 }
 
-qint64 SimulatedFabric::standbyPid() const
+qint64 SimulatedFabric::standbyPid(const QString &name) const
 {
-    return m_standby ? m_standby->processId() : 0;
+    const auto it = m_standbys.find(name);
+    return it != m_standbys.end() && it->second ? it->second->processId() : 0;
 }
 
 void SimulatedFabric::killOpenSm()
@@ -301,8 +305,9 @@ void SimulatedFabric::killOpenSm()
 
 void SimulatedFabric::stop()
 {
-    stopProcess(m_standby.get());
-    m_standby.reset();
+    for (auto &[name, process] : m_standbys)
+        stopProcess(process.get());
+    m_standbys.clear();
     stopProcess(m_openSm.get());
     m_openSm.reset();
     if (m_ibsim && m_ibsim->state() != QProcess::NotRunning) {
@@ -386,9 +391,10 @@ Status SimulatedFabric::waitForOpenSmLog(const QString &text, int timeoutMs, qin
     return waitForLog(openSmLogPath(), m_openSm.get(), text, timeoutMs, fromOffset);
 }
 
-Status SimulatedFabric::waitForStandbyLog(const QString &text, int timeoutMs, qint64 fromOffset) const
+Status SimulatedFabric::waitForStandbyLog(const QString &text, int timeoutMs, qint64 fromOffset, const QString &name) const
 {
-    return waitForLog(standbyLogPath(), m_standby.get(), text, timeoutMs, fromOffset);
+    const auto it = m_standbys.find(name);
+    return waitForLog(standbyLogPath(name), it != m_standbys.end() ? it->second.get() : nullptr, text, timeoutMs, fromOffset);
 }
 
 Status SimulatedFabric::waitForLog(const QString &path, const QProcess *process, const QString &text, int timeoutMs, qint64 fromOffset)

@@ -12,6 +12,7 @@
 #include <QStringList>
 #include <QTemporaryDir>
 
+#include <map>
 #include <memory>
 
 namespace weft {
@@ -75,14 +76,18 @@ public:
     Status waitForOpenSmLog(const QString &text, int timeoutMs, qint64 fromOffset = 0) const;
     qint64 openSmLogSize() const;
 
-    // A second OpenSM, on adapter `node` (SIM_HOST), in `standby/` of the working directory, with
-    // the options file of the first plus `config` (e.g. its sm_priority) and the same -P file:
-    // it finds the master and stays standby. Waits until its log says so.
-    Status startStandbyOpenSm(const QString &node, const QByteArray &config, const QStringList &args = {});
-    QString standbyLogPath() const;
-    qint64 standbyPid() const;
+    // Another OpenSM, on adapter `node` (SIM_HOST), in `name/` of the working directory, with the
+    // options file of the first plus `config` (e.g. its sm_priority; a later line overrides an
+    // earlier one, as OpenSM reads them) and the same -P file unless `args` give one: it finds
+    // the master and stays standby. Waits until its log says so. Several run side by side under
+    // different names (a third, rogue SM).
+    Status startStandbyOpenSm(const QString &node, const QByteArray &config, const QStringList &args = {},
+                              const QString &name = QStringLiteral("standby"));
+    QString standbyLogPath(const QString &name = QStringLiteral("standby")) const;
+    qint64 standbyPid(const QString &name = QStringLiteral("standby")) const;
     // Waits until the standby's log, from byte `fromOffset` on, contains `text`.
-    Status waitForStandbyLog(const QString &text, int timeoutMs, qint64 fromOffset = 0) const;
+    Status waitForStandbyLog(const QString &text, int timeoutMs, qint64 fromOffset = 0,
+                             const QString &name = QStringLiteral("standby")) const;
     // The first OpenSM dies at once (SIGKILL), as in a crash; the standby, if any, takes over.
     void killOpenSm();
 
@@ -106,7 +111,7 @@ private:
     QString m_socketName;
     std::unique_ptr<QProcess> m_ibsim;
     std::unique_ptr<QProcess> m_openSm;
-    std::unique_ptr<QProcess> m_standby;
+    std::map<QString, std::unique_ptr<QProcess>> m_standbys;
     quint64 m_consoleBatches = 0;
 };
 

@@ -171,6 +171,14 @@ QString FabricBuilder::setPortState(NodeIndex node, int number, PortState state)
     return {};
 }
 
+QString FabricBuilder::setPortSubnetManager(NodeIndex node, int number, bool subnetManager)
+{
+    if (QString e = checkPort(node, number, true); !e.isEmpty())
+        return e;
+    m_fabric.m_ports[std::size_t(m_fabric.m_nodes[std::size_t(node)].firstPort + number)].subnetManager = subnetManager;
+    return {};
+}
+
 QString FabricBuilder::connect(NodeIndex a, int portA, NodeIndex b, int portB)
 {
     if (QString e = checkPort(a, portA, false); !e.isEmpty())

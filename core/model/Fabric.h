@@ -47,6 +47,9 @@ struct Port
     PortState state = PortState::NoChange;
     std::uint8_t width = 0;    // active lanes: 1, 2, 4, 8 or 12; 0 unknown
     LinkSpeed speed = LinkSpeed::Unknown;
+    // PortInfo:CapabilityMask IsSM: a subnet manager runs behind this port (master, standby or
+    // not active; SMInfo tells which). Known from live discovery only: topology files lack it.
+    bool subnetManager = false;
     PortIndex remote = kNoIndex;
     LinkIndex link = kNoIndex;
 };
@@ -150,6 +153,7 @@ public:
     QString setPortLid(NodeIndex node, int number, Lid lid, int lmc);
     QString setPortLink(NodeIndex node, int number, int width, LinkSpeed speed);
     QString setPortState(NodeIndex node, int number, PortState state);
+    QString setPortSubnetManager(NodeIndex node, int number, bool subnetManager);
 
     // Joins two ports. Stating the same cable again from its other end is accepted; joining a
     // port that is already cabled elsewhere is an error.
