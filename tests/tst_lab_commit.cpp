@@ -286,6 +286,33 @@ private Q_SLOTS:
         lab.sim->stop();
     }
 
+    // OpenSM restarted by its supervisor between the commit's SIGHUP and its verification (a new
+    // process, a new pid in the pid file): the commit follows it, verifies the fabric and names
+    // the restart in its report.
+    void restartedOpenSmIsFollowed()
+    {
+        Lab lab;
+        const QString error = lab.start();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QProcess commit;
+        QVERIFY2(startPausedCommit(commit, lab, lab.commitArgs(), QStringLiteral("after-sighup")), commit.readAllStandardError().constData());
+        const qint64 before = lab.sim->openSmPid();
+        const Status restarted = lab.sim->restartOpenSm();
+        QVERIFY2(restarted.ok(), restarted.ok() ? "" : qPrintable(restarted.error().toString()));
+        QVERIFY(lab.sim->openSmPid() != before);
+        QVERIFY(writeFileAtomically(lab.pidFile, QByteArray::number(lab.sim->openSmPid()) + '\n', false).ok());
+        QCOMPARE(::kill(pid_t(commit.processId()), SIGCONT), 0);
+        QVERIFY(commit.waitForFinished(180000));
+        const QJsonObject report = json(commit.readAllStandardOutput());
+        QCOMPARE(report.value(QStringLiteral("outcome")).toString(), QStringLiteral("committed"));
+        const QString warnings = report.value(QStringLiteral("warnings")).toVariant().toStringList().join(QLatin1Char('\n'));
+        QVERIFY2(warnings.contains(QStringLiteral("OpenSM was restarted while the commit ran: pid %1 is gone, pid %2").arg(before).arg(lab.sim->openSmPid())),
+                 qPrintable(warnings));
+        const QString differ = lab.tablesDiffer(lab.planTables);
+        QVERIFY2(differ.isEmpty(), qPrintable(differ));
+        lab.sim->stop();
+    }
+
     // Two spellings of one target (through a symbolic link to its directory) share its lock: a
     // commit through the link, paused after writing, keeps a commit by the real path out.
     void symlinkedDirectoryHoldsTheSameLock()

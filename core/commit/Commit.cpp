@@ -935,6 +935,7 @@ private:
         step(restarted);
         m_report.warnings << restarted;
         adoptPid(*now);
+        m_restarted = true;
         return true;
     }
 
@@ -960,7 +961,7 @@ private:
                 // A restarted OpenSM may have started its log afresh: then it is read from its start.
                 if (log.open(QIODevice::ReadOnly) && log.size() < logOffset)
                     logOffset = 0;
-                if (log.isOpen() && log.seek(logOffset) && log.readAll().contains("SUBNET UP"))
+                if (log.isOpen() && (m_restarted ? sweptSinceItStarted(log) : (log.seek(logOffset) && log.readAll().contains("SUBNET UP"))))
                     break;
                 if (deadline.hasExpired())
                     return {QStringLiteral("OpenSM did not finish its sweep within %1 s").arg(m_options.timeoutMs / 1000.0)};
@@ -1001,6 +1002,22 @@ private:
         }
         mismatches.prepend(QStringLiteral("read-back does not match the %1:").arg(what));
         return mismatches;
+    }
+
+    // A restarted OpenSM loads the files as they are when it starts: its first sweep is the one
+    // to wait for, found after the last line with which an OpenSM starts its log ("OpenSM 3.3.23"),
+    // wherever the log was when the commit began (the new one may have erased it, or appended).
+    static bool sweptSinceItStarted(QFile &log)
+    {
+        const qint64 window = qint64(16) << 20;
+        if (log.size() > window && !log.seek(log.size() - window))
+            return false;
+        const QByteArray text = log.readAll();
+        static const QRegularExpression start(QStringLiteral("-> OpenSM \\d"));
+        qsizetype from = -1;
+        for (auto it = start.globalMatch(QString::fromLatin1(text)); it.hasNext();)
+            from = it.next().capturedStart();
+        return from >= 0 && text.indexOf("SUBNET UP", from) >= 0;
     }
 
     void fail(const QStringList &problems)
@@ -1807,6 +1824,7 @@ private:
     QElapsedTimer m_clock;
     qint64 m_lapStart = 0;
     bool m_timeReload = false;  // reloadAndVerify laps only for the plan, not for a rollback
+    bool m_restarted = false;   // OpenSM was restarted while the commit ran (openSmRuns adopted a new one)
     SlToVl m_slToVl{};
     std::vector<PortSlToVl> m_beforeSlToVl;
     bool m_previousQos = false;

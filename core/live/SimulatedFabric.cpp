@@ -303,6 +303,12 @@ void SimulatedFabric::killOpenSm()
     }
 }
 
+Status SimulatedFabric::restartOpenSm()
+{
+    killOpenSm();
+    return startOpenSm();
+}
+
 void SimulatedFabric::stop()
 {
     for (auto &[name, process] : m_standbys)

@@ -90,6 +90,9 @@ public:
                              const QString &name = QStringLiteral("standby")) const;
     // The first OpenSM dies at once (SIGKILL), as in a crash; the standby, if any, takes over.
     void killOpenSm();
+    // The first OpenSM killed and started again with the same options and files, as a supervisor
+    // restarts it (a new pid, its log started afresh); waits until the new one reports SUBNET UP.
+    Status restartOpenSm();
 
     // Sends one console command to ibsim (e.g. `Unlink "S-..."[3]`).
     Status simulatorCommand(const QString &command);
