@@ -135,27 +135,6 @@ Result<Figures> weftDiff(const Dump &before, const Dump &after)
     return figuresOfJson(QJsonDocument::fromJson(run.out).object());
 }
 
-// Clicks Approve, answers its question, and waits for the commit's report.
-std::optional<CommitReport> clickApprove(MainWindow &window, int timeoutMs = 240000)
-{
-    DiffReview *review = window.diffReview();
-    auto *approve = review->findChild<QPushButton *>(QStringLiteral("approveButton"));
-    if (!approve || !approve->isEnabled()) {
-        qWarning("Approve is off: %s", qPrintable(review->approveRefusal()));
-        return std::nullopt;
-    }
-    QSignalSpy finished(review, &DiffReview::commitFinished);
-    test::YesAnswerer yes;
-    QTest::mouseClick(approve, Qt::LeftButton);
-    if (!yes.confirmed()) {
-        qWarning("Approve asked for no confirmation");
-        return std::nullopt;
-    }
-    if (finished.isEmpty() && !finished.wait(timeoutMs))
-        return std::nullopt;
-    return finished.first().first().value<CommitReport>();
-}
-
 // The Diff Review's figures, the commit's and `weft diff`'s between what the fabric held before
 // and after, for the plan the review shows; and the session's current tables are the read-back.
 void approveAndCompare(MainWindow &window, const QDir &lab, const QString &step)
@@ -169,7 +148,7 @@ void approveAndCompare(MainWindow &window, const QDir &lab, const QString &step)
     Result<Dump> before = dumpFabric(lab, step + QStringLiteral("-before"));
     QVERIFY2(before, before ? "" : qPrintable(before.error().toString()));
 
-    const std::optional<CommitReport> report = clickApprove(window);
+    const std::optional<CommitReport> report = test::clickApprove(window);
     QVERIFY2(report, qPrintable(step + QStringLiteral(": no commit report")));
     QVERIFY2(report->ok(), qPrintable(report->toText()));
     const Figures committed = figuresOf(report->diff);
@@ -323,7 +302,7 @@ private Q_SLOTS:
         QVERIFY2(removeHostFromTheMap(window, window.fabric()->endNodes().back()), "no host could be removed on the map");
         QVERIFY(reviewSlimUpdate(window));
         const QByteArray lftsBefore = test::readAll(lab.filePath(QStringLiteral("opensm.lfts")));
-        const std::optional<CommitReport> refused = clickApprove(window);
+        const std::optional<CommitReport> refused = test::clickApprove(window);
         QVERIFY(refused);
         QCOMPARE(refused->outcome, CommitOutcome::Refused);
         QVERIFY(!refused->written);
@@ -382,7 +361,7 @@ private Q_SLOTS:
         const QStringList engines{QStringLiteral("updn"), QStringLiteral("ftree")};
         for (int i = 0; i < kRounds; ++i) {
             QVERIFY(runPreviewAndWait(window, engines[i % 2], 60000));
-            const std::optional<CommitReport> report = clickApprove(window, 60000);
+            const std::optional<CommitReport> report = test::clickApprove(window, 60000);
             QVERIFY2(report && report->ok(), report ? qPrintable(QStringLiteral("commit %1: %2").arg(i + 1).arg(report->toText())) : qPrintable(QStringLiteral("commit %1: no report").arg(i + 1)));
         }
         qInfo("%d rediscoveries and %d commits in one desk", kRounds, kRounds);
@@ -393,7 +372,7 @@ private Q_SLOTS:
         QVERIFY2(finished.first().first().toBool(), qPrintable(finished.first().at(1).toString()));
         QVERIFY(test::waitForScene(window));
         QVERIFY(runPreviewAndWait(window, QStringLiteral("updn"), 60000));
-        const std::optional<CommitReport> last = clickApprove(window, 60000);
+        const std::optional<CommitReport> last = test::clickApprove(window, 60000);
         QVERIFY(last && last->ok());
     }
 

@@ -17,6 +17,7 @@
 #include "FabricSession.h"
 #include "Identifiers.h"
 #include "LftDump.h"
+#include "LiveCommitBackend.h"
 #include "LiveFabric.h"
 #include "LiveRead.h"
 #include "PartitionsConf.h"
@@ -24,6 +25,7 @@
 #include "ProjectFile.h"
 #include "RuleLanguage.h"
 #include "SafeFile.h"
+#include "SubnetTarget.h"
 #include "TelemetryRecord.h"
 #include "TextReader.h"
 #include "TopologyFile.h"
@@ -83,7 +85,8 @@ struct Settings
     TrafficModel model;
     std::map<QString, double> parameters;
     LiveOptions live;
-    CommitTarget target;
+    CommitTarget target;  // with --target: the master's files, the subnet's lock
+    std::optional<SubnetTarget> subnet;
     CommitOptions commit;
     QString timeoutText;
 };
@@ -136,6 +139,8 @@ public:
     {
         m_session.setAdapter(m_settings.live.caName, m_settings.live.caPort);
         m_session.setCommitTarget(m_settings.target);
+        if (m_settings.subnet)
+            m_session.setSubnetTarget(m_settings.subnet->fileName);  // read already: cannot fail but by a race
     }
 
     // Discovery, the installed tables and tenancy, the rules, the first (priming) pass.
@@ -354,12 +359,16 @@ private:
         if (!m_settings.projectPath.isEmpty())
             words << QStringLiteral("--project") << m_settings.projectPath;
         const CommitTarget &target = m_settings.target;
-        words << QStringLiteral("--opensm-lfts") << target.lftsPath << QStringLiteral("--opensm-partitions") << target.partitionsPath
-              << QStringLiteral("--opensm-pidfile") << target.pidFile;
-        if (!target.logPath.isEmpty())
-            words << QStringLiteral("--opensm-log") << target.logPath;
-        if (!target.optionsPath.isEmpty())
-            words << QStringLiteral("--opensm-options") << target.optionsPath;
+        if (m_settings.subnet) {
+            words << QStringLiteral("--target") << m_settings.subnet->fileName;
+        } else {
+            words << QStringLiteral("--opensm-lfts") << target.lftsPath << QStringLiteral("--opensm-partitions") << target.partitionsPath
+                  << QStringLiteral("--opensm-pidfile") << target.pidFile;
+            if (!target.logPath.isEmpty())
+                words << QStringLiteral("--opensm-log") << target.logPath;
+            if (!target.optionsPath.isEmpty())
+                words << QStringLiteral("--opensm-options") << target.optionsPath;
+        }
         words << QStringLiteral("--journal") << m_settings.commit.journalPath << QStringLiteral("--timeout") << m_settings.timeoutText;
         if (m_settings.commit.smPortGuid)
             words << QStringLiteral("--sm-port") << guidText(m_settings.commit.smPortGuid);
@@ -433,10 +442,15 @@ int adaptLive(const QStringList &args)
     parser.addOption({QStringLiteral("plan-dir"), QStringLiteral("Approve mode: where plans are written (default: weft-adapt-plans beside the journal)."), QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("One JSON object per record and one per tick ({\"tick\", \"max_util\", \"ports\"}).")});
     addCommitTargetOptions(parser);
+    parser.addOption({QStringLiteral("target"), QStringLiteral("A subnet's commit target (see `weft target check`) instead of the --opensm-* options: commits reach every "
+                                                               "SM of the subnet, through the one that is master; one approve/auto loop per subnet."),
+                      QStringLiteral("FILE")});
     int exitCode = kExitOk;
     if (!parseArguments(parser, command, args, &exitCode))
         return exitCode;
-    if (!requireOptionsOnly(parser, command, {"rules", "mode", "opensm-lfts", "opensm-partitions", "opensm-pidfile"}, &exitCode))
+    const bool viaTarget = parser.isSet(QStringLiteral("target"));
+    if (viaTarget ? !requireOptionsOnly(parser, command, {"rules", "mode"}, &exitCode)
+                  : !requireOptionsOnly(parser, command, {"rules", "mode", "opensm-lfts", "opensm-partitions", "opensm-pidfile"}, &exitCode))
         return exitCode;
 
     Settings settings;
@@ -473,6 +487,23 @@ int adaptLive(const QStringList &args)
     settings.commit = targetOptions->options;
     settings.live = targetOptions->live;
     settings.timeoutText = targetOptions->timeoutText;
+    if (viaTarget) {
+        for (const char *own : {"opensm-lfts", "opensm-intent", "opensm-partitions", "opensm-pidfile", "opensm-log", "opensm-options"})
+            if (parser.isSet(QLatin1String(own)))
+                return reportBadInput(command, QStringLiteral("--target names every SM's files: drop --%1").arg(QLatin1String(own)));
+        Result<SubnetTarget> subnet = readSubnetTargetFile(parser.value(QStringLiteral("target")));
+        if (!subnet)
+            return reportBadInput(command, subnet.error());
+        // The partitions in force are the master's; the lock is the subnet's.
+        const SubnetCheck check = checkSubnetOnFabric(*subnet, settings.live);
+        Result<CommitTarget> through = subnetCommitTarget(*subnet, check);
+        if (!through)
+            return reportBadInput(command, through.error());
+        settings.target = std::move(*through);
+        if (!parser.isSet(QStringLiteral("journal")))
+            settings.commit.journalPath = subnetJournalPath(*subnet);
+        settings.subnet = std::move(*subnet);
+    }
     settings.planDir = parser.isSet(QStringLiteral("plan-dir"))
         ? parser.value(QStringLiteral("plan-dir"))
         : QFileInfo(settings.commit.journalPath).absoluteDir().filePath(QStringLiteral("weft-adapt-plans"));

@@ -15,6 +15,7 @@
 #include "ReconfigurationStudio.h"
 #include "RoutingKeysPanel.h"
 #include "RoutingPreview.h"
+#include "SubnetManagersPanel.h"
 #include "SummaryPanel.h"
 #include "TelemetryDock.h"
 #include "VmPanel.h"
@@ -127,8 +128,11 @@ DeskDocks createDeskDocks(QMainWindow *window, FabricDocument *document, MapOver
     d.openSm = new OpenSmPanel(window);
     d.openSm->setSession(document->session());
     d.openSmDock = addDock(window, bottom, d.openSm, QMainWindow::tr("OpenSM"), QStringLiteral("openSmPanel"), false);
+    d.subnetManagers = new SubnetManagersPanel(window);
+    d.subnetManagers->setSession(document->session());
+    d.subnetManagersDock = addDock(window, bottom, d.subnetManagers, QMainWindow::tr("Subnet Managers"), QStringLiteral("subnetManagersDock"), false);
     for (QDockWidget *dock : {d.diffDock, d.studioDock, d.telemetryDock, d.changesDock, d.lftInspectorDock, d.pathTraceDock, d.vmDock,
-                              d.routingKeysDock, d.openSmDock})
+                              d.routingKeysDock, d.openSmDock, d.subnetManagersDock})
         window->tabifyDockWidget(d.nodesDock, dock);
 
     // Shown when there is something to show.

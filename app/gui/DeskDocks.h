@@ -28,6 +28,7 @@ class PolicyEditor;
 class ReconfigurationStudio;
 class RoutingKeysPanel;
 class RoutingPreview;
+class SubnetManagersPanel;
 class SummaryPanel;
 class TelemetryDock;
 class VmPanel;
@@ -65,6 +66,8 @@ struct DeskDocks
     QDockWidget *studioDock = nullptr;
     OpenSmPanel *openSm = nullptr;
     QDockWidget *openSmDock = nullptr;
+    SubnetManagersPanel *subnetManagers = nullptr;
+    QDockWidget *subnetManagersDock = nullptr;
     RoutingKeysPanel *routingKeys = nullptr;
     QDockWidget *routingKeysDock = nullptr;
     AutopilotDock *autopilot = nullptr;

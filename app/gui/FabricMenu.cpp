@@ -112,9 +112,12 @@ CommitRecoveryDialog *FabricMenu::offerCommitRecovery()
     const std::optional<CommitJournalEntry> unfinished = session->unfinishedCommit();
     if (!unfinished)
         return nullptr;
-    // Through the adapter the session reaches the fabric by, as every commit.
-    const CommitBackend access = session->fabricAccess();
-    auto *dialog = new CommitRecoveryDialog(session->commitTarget(), *unfinished, [access] { return access; }, m_window);
+    // The session's recovery, through the adapter it reaches the fabric by, as every commit; of a
+    // subnet, through the SM that is master now.
+    const CommitTarget &target = session->commitTarget();
+    const QString files = session->subnetTarget() ? tr("every SM's of %1").arg(session->commitTargetText())
+                                                  : tr("%1 and %2").arg(target.routingFile(), target.partitionsPath);
+    auto *dialog = new CommitRecoveryDialog(files, *unfinished, session->recovery(), m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &CommitRecoveryDialog::recovered, this, [this, session](const CommitReport &report) {
         session->adoptReadBack(report);

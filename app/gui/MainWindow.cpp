@@ -16,6 +16,7 @@
 #include "ReconfigurationStudio.h"
 #include "RoutingKeysPanel.h"
 #include "RoutingPreview.h"
+#include "SubnetManagersPanel.h"
 #include "SummaryPanel.h"
 #include "TelemetryDock.h"
 #include "TelemetrySampler.h"
@@ -53,6 +54,9 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     setObjectName(QStringLiteral("MainWindow"));
     m_document = new FabricDocument(this);
     m_document->session()->setCommitTarget(configuredCommitTarget());
+    // A subnet target that cannot be read now is said once the window is up; the dialog shows it
+    // again, with its error, to be mended.
+    const Status subnet = m_document->session()->setSubnetTarget(configuredSubnetTargetPath());
     m_scene = new FabricScene(this);
     m_view = new FabricView(this);
     m_view->setObjectName(QStringLiteral("fabricView"));
@@ -84,6 +88,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     setWindowTitle(tr("Weft"));
     readSettings();
     updateStatus();
+    if (!subnet)
+        statusBar()->showMessage(tr("The subnet target cannot be used: %1").arg(subnet.error().toString()), 30000);
     // A commit that a Weft (this desk, another, or the CLI) did not live to finish: said at start.
     QTimer::singleShot(0, this, &MainWindow::offerCommitRecovery);
 }
@@ -167,6 +173,7 @@ void MainWindow::wirePanels()
     connect(m_docks.routingKeys, &RoutingKeysPanel::reviewed, this, review);
     connect(m_docks.autopilot, &AutopilotDock::changeProposed, this, review);
     connect(m_docks.diffReview, &DiffReview::unfinishedCommitFound, this, &MainWindow::offerCommitRecovery);
+    connect(m_docks.subnetManagers, &SubnetManagersPanel::editTargetRequested, m_docks.diffReview, &DiffReview::editCommitTarget);
 }
 
 void MainWindow::wireSession()
@@ -184,6 +191,15 @@ void MainWindow::wireSession()
     });
     connect(session, &FabricSession::commitFinished, this, [this](const CommitReport &report) {
         statusBar()->showMessage(tr("Commit: %1").arg(commitOutcomeName(report.outcome)), 15000);
+    });
+    // An SM the target does not name, or a subnet with two masters or none, is brought to the
+    // operator's eyes wherever the check came from (a discovery, a commit, Refresh).
+    connect(session, &FabricSession::subnetChecked, this, [this] {
+        const QString warning = m_docks.subnetManagers->bannerText();
+        if (warning.isEmpty())
+            return;
+        DeskDocks::raise(m_docks.subnetManagersDock);
+        statusBar()->showMessage(tr("Subnet managers: %1").arg(warning.section(QLatin1Char('\n'), 0, 0)), 15000);
     });
 }
 

@@ -116,6 +116,10 @@ public:
     QDockWidget *pathTraceDock() const { return m_docks.pathTraceDock; }
     OpenSmPanel *openSmPanel() const { return m_docks.openSm; }
     QDockWidget *openSmDock() const { return m_docks.openSmDock; }
+    // The Subnet Managers dock: the subnet target's SMs as the fabric tells them; raised when it
+    // warns (an SM the target does not name, two masters or none).
+    SubnetManagersPanel *subnetManagersPanel() const { return m_docks.subnetManagers; }
+    QDockWidget *subnetManagersDock() const { return m_docks.subnetManagersDock; }
     QAction *ebbBottlenecksAction() const { return m_ebbBottlenecksAction; }
     RoutingKeysPanel *routingKeysPanel() const { return m_docks.routingKeys; }
     QDockWidget *routingKeysDock() const { return m_docks.routingKeysDock; }

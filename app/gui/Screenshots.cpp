@@ -18,6 +18,7 @@
 #include "TelemetrySampler.h"
 #include "DiffReview.h"
 #include "CommitJournalDialog.h"
+#include "SubnetManagersPanel.h"
 
 #include <algorithm>
 
@@ -466,8 +467,38 @@ bool runPreviewAndWait(MainWindow &window, const QString &engine, int timeoutMs)
     return ok;
 }
 
+namespace {
+
+// The Subnet Managers dock at the front of the desk on a 1366x768 screen, after a check of the
+// subnet target's SMs (none set: its placeholder).
+bool prepareSubnetManagersScreenshot(MainWindow &window)
+{
+    window.resize(1366, 768);
+    DeskDocks::raise(window.subnetManagersDock());
+    window.resizeDocks({window.subnetManagersDock()}, {300}, Qt::Vertical);
+    FabricSession *session = window.document()->session();
+    if (!session->subnetTarget())
+        return true;
+    QEventLoop loop;
+    bool checked = false;
+    QTimer::singleShot(kPreviewTimeoutMs, &loop, &QEventLoop::quit);
+    const auto connection = QObject::connect(session, &FabricSession::subnetChecked, &loop, [&] {
+        checked = true;
+        loop.quit();
+    });
+    window.subnetManagersPanel()->refresh();
+    if (!checked)
+        loop.exec();
+    QObject::disconnect(connection);
+    return checked;
+}
+
+}  // namespace
+
 bool prepareScreenshot(MainWindow &window, const QString &view)
 {
+    if (view == QLatin1String("subnet-managers"))
+        return prepareSubnetManagersScreenshot(window);
     if (view == QLatin1String("partitions")) {
         window.setLinkColouring(LinkColouring::Partition);
         window.setHostColouring(HostColouring::Partition);

@@ -32,7 +32,8 @@ bool runPreviewAndWait(MainWindow &window, const QString &engine, int timeoutMs)
 // "autopilot" (the Autopilot dock after a hot-spot rule fired in approve mode on synthetic ticks,
 // its change waiting in the Diff Review), "tutorial-..." (docs/tutorial.md's steps on the fabric
 // of `weft lab --gui`, up to the one named: discovered, tenants, preview-ftree, preview-pftree,
-// diff, approve, journal). An empty view leaves the window as it is; an unknown
+// diff, approve, journal), "subnet-managers" (the Subnet Managers dock after a check of the
+// subnet target's SMs, at 1366x768). An empty view leaves the window as it is; an unknown
 // one is false.
 bool prepareScreenshot(MainWindow &window, const QString &view);
 

@@ -92,7 +92,7 @@ void Autopilot::rebuild()
             o.caPort = m_session->adapterPort();
             return o;
         }();
-        const QString conf = m_session->commitTarget().partitionsPath;
+        const QString conf = m_session->planningTarget().partitionsPath;
         if (m_session->isLive())
             access.rediscover = [live, conf] { return readLiveState(live, conf); };
         m_runner = std::make_shared<AdaptRunner>(std::move(knowledge), options, std::move(access));
@@ -160,7 +160,8 @@ int Autopilot::ruleCount() const
 bool Autopilot::setMode(RuleMode mode)
 {
     if (mode != RuleMode::DryRun) {
-        const CommitTarget &target = m_session->commitTarget();
+        // With a subnet target, the subnet's lock: one loop per subnet, whichever SM is master.
+        const CommitTarget target = m_session->planningTarget();
         if (mode == RuleMode::Auto && target.routingFile().isEmpty()) {
             m_lastProblem = tr("Auto mode needs a commit target (Fabric ▸ Commit Target…).");
             Q_EMIT changed();

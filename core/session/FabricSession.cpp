@@ -273,7 +273,98 @@ void FabricSession::setCommitTarget(const CommitTarget &target)
 
 QString FabricSession::journalPath() const
 {
+    if (m_subnet)
+        return subnetJournalPath(*m_subnet);
     return hasCommitTarget() ? defaultJournalPath(m_target.routingFile()) : QString();
+}
+
+Status FabricSession::setSubnetTarget(const QString &path)
+{
+    std::optional<SubnetTarget> subnet;
+    if (!path.isEmpty()) {
+        Result<SubnetTarget> read = readSubnetTargetFile(path);
+        if (!read)
+            return read.error();
+        subnet = std::move(*read);
+    }
+    m_subnet = std::move(subnet);
+    m_subnetCheck.reset();
+    ++m_subnetGeneration;
+    replan();
+    announce(DocumentChange::Session | DocumentChange::Plan);
+    return Done{};
+}
+
+CommitTarget FabricSession::planningTarget() const
+{
+    if (!m_subnet)
+        return m_target;
+    const SubnetManagerStatus *master = m_subnetCheck ? m_subnetCheck->master() : nullptr;
+    const SubnetManagerEntry *entry = master ? m_subnet->byName(master->name) : nullptr;
+    CommitTarget target = (entry ? *entry : m_subnet->sms.front()).commitTarget();
+    target.subnet = m_subnet->subnet;
+    target.lockPath = m_subnet->fileName + QStringLiteral(".weft-lock");  // as subnetCommitTarget's
+    return target;
+}
+
+bool FabricSession::targetPluginMode() const
+{
+    return m_subnet ? m_subnet->pluginMode() : m_target.pluginMode();
+}
+
+QString FabricSession::commitTargetText() const
+{
+    if (m_subnet) {
+        QStringList names;
+        for (const SubnetManagerEntry &e : m_subnet->sms)
+            names << e.name;
+        return tr("subnet %1 (%n SM(s): %2)", nullptr, int(names.size())).arg(m_subnet->subnet, names.join(QStringLiteral(", ")));
+    }
+    if (m_target.routingFile().isEmpty())
+        return {};
+    return m_target.pluginMode() ? tr("intent %1 and %2").arg(m_target.intentPath, m_target.partitionsPath)
+                                 : tr("%1 and %2").arg(m_target.lftsPath, m_target.partitionsPath);
+}
+
+bool FabricSession::checkSubnetManagers()
+{
+    if (!m_subnet)
+        return false;
+    if (m_checkingSubnet) {
+        m_checkSubnetAgain = true;
+        return true;
+    }
+    m_checkingSubnet = true;
+    m_checkSubnetAgain = false;
+    const quint64 generation = m_subnetGeneration;
+    QtConcurrent::run([subnet = *m_subnet, access = fabricAccess()] { return checkSubnet(subnet, access); })
+        .then(this, [this, generation](const SubnetCheck &check) {
+            m_checkingSubnet = false;
+            if (generation == m_subnetGeneration) {
+                m_subnetCheck = check;
+                Q_EMIT subnetChecked(check);
+            }
+            if (m_checkSubnetAgain || generation != m_subnetGeneration)
+                checkSubnetManagers();
+        });
+    return true;
+}
+
+std::function<CommitReport(CommitOptions)> FabricSession::recovery() const
+{
+    const CommitBackend access = fabricAccess();
+    const QString journal = journalPath();
+    if (m_subnet)
+        return [subnet = *m_subnet, access, journal](CommitOptions options) {
+            if (options.journalPath.isEmpty())
+                options.journalPath = journal;
+            return recoverSubnetCommit(subnet, access, options);
+        };
+    return [target = m_target, access, journal](CommitOptions options) {
+        if (options.journalPath.isEmpty())
+            options.journalPath = journal;
+        return recoverCommit(target, access, options);
+    };
 }
 
 CommitBackend FabricSession::fabricAccess() const
@@ -308,7 +399,7 @@ bool FabricSession::discover(bool rediscover)
     m_cancelDiscovery = std::make_shared<std::atomic_bool>(false);
     const std::shared_ptr<std::atomic_bool> cancel = m_cancelDiscovery;
     const LiveOptions options = liveOptionsOf(m_caName, m_caPort);
-    const QString conf = m_target.partitionsPath;
+    const QString conf = planningTarget().partitionsPath;
     QPointer<FabricSession> self(this);
     // Progress crosses to this thread queued; the worker only reads the cancel flag.
     const LiveReadProgress progress = [self](const QString &step, int done, int total) {
@@ -333,13 +424,14 @@ bool FabricSession::discover(bool rediscover)
         }
         if (m_rediscovering) {
             takeRediscovered(**state);
-            Q_EMIT discoveryFinished(true, {}, false);
-            return;
+        } else {
+            m_discoveredState = std::make_shared<const LiveState>(std::move(**state));
+            // The document takes the fabric (setFabric then takes what it holds).
+            Q_EMIT discovered(m_discoveredState);
+            announce(DocumentChange::Session);
         }
-        m_discoveredState = std::make_shared<const LiveState>(std::move(**state));
-        // The document takes the fabric (setFabric then takes what it holds).
-        Q_EMIT discovered(m_discoveredState);
-        announce(DocumentChange::Session);
+        // Which SM is master, and any the target does not name, may have changed with the fabric.
+        checkSubnetManagers();
         Q_EMIT discoveryFinished(true, {}, false);
     });
     return true;
@@ -377,7 +469,7 @@ void FabricSession::takeRediscovered(const LiveState &state)
 
 Result<LiveState> FabricSession::discoverNow()
 {
-    Result<LiveState> state = m_reader ? m_reader() : readLiveState(liveOptionsOf(m_caName, m_caPort), m_target.partitionsPath);
+    Result<LiveState> state = m_reader ? m_reader() : readLiveState(liveOptionsOf(m_caName, m_caPort), planningTarget().partitionsPath);
     if (!state)
         return state;
     m_discoveredState = std::make_shared<const LiveState>(*state);
@@ -491,7 +583,7 @@ void FabricSession::replan()
     // after the commit. The partitions keep their service levels in partitions.conf too, as the
     // preview made them.
     std::optional<Project> intent;
-    if (m_target.pluginMode()) {
+    if (targetPluginMode()) {
         if (m_origin.intent) {
             intent = *m_origin.intent;
             intent->tenancy = tenancy;
@@ -510,7 +602,7 @@ void FabricSession::replan()
     plan->commit = buildCommitPlan(m_fabric.get(), change, m_held);
     if (intent)
         plan->commit.intentFile = writeProject(*intent);
-    const PartitionsState inForce = hasCommitTarget() && m_live ? partitionsOnTarget(m_target)
+    const PartitionsState inForce = hasCommitTarget() && m_live ? partitionsOnTarget(planningTarget())
                                                                 : PartitionsState{m_baselinePartitions, std::nullopt, {}};
     plan->review = planCommitChange(*m_fabric, m_held, inForce, plan->commit);
     m_plan = std::move(plan);
@@ -544,7 +636,7 @@ bool FabricSession::startCommit(CommitPlan plan, bool acceptViolations, const QS
         return refuse(tr("a commit is running"));
     if (!hasCommitTarget())
         return refuse(tr("no commit target is configured (Fabric ▸ Commit Target…)"));
-    if (m_target.pluginMode() && plan.intentFile.isEmpty())
+    if (targetPluginMode() && plan.intentFile.isEmpty())
         return refuse(tr("the commit target routes with Weft's engine inside OpenSM, which installs intents only; %1 is a plan of tables")
                           .arg(origin));
     if (const std::optional<CommitJournalEntry> unfinished = unfinishedCommit())
@@ -553,6 +645,7 @@ bool FabricSession::startCommit(CommitPlan plan, bool acceptViolations, const QS
     m_committing = true;
     announce(DocumentChange::Session);
     const CommitTarget target = m_target;
+    const std::optional<SubnetTarget> subnet = m_subnet;
     const CommitBackend access = fabricAccess();
     CommitOptions options;
     options.acceptViolations = acceptViolations;
@@ -567,12 +660,15 @@ bool FabricSession::startCommit(CommitPlan plan, bool acceptViolations, const QS
             Qt::QueuedConnection);
     };
     Q_EMIT commitProgress(tr("Committing %1…").arg(origin.isEmpty() ? tr("the plan") : origin));
-    QtConcurrent::run([plan = std::move(plan), target, access, options] { return commitPlan(plan, target, access, options); })
-        .then(this, [this, operatorsPlan](const CommitReport &report) {
-            m_committing = false;
-            adoptCommit(report, operatorsPlan);
-            Q_EMIT commitFinished(report);
-        });
+    QtConcurrent::run([plan = std::move(plan), target, subnet, access, options] {
+        return subnet ? commitToSubnet(plan, *subnet, access, options) : commitPlan(plan, target, access, options);
+    }).then(this, [this, operatorsPlan](const CommitReport &report) {
+        m_committing = false;
+        adoptCommit(report, operatorsPlan);
+        Q_EMIT commitFinished(report);
+        // What the commit found may not be how the subnet stands now (a master that failed over).
+        checkSubnetManagers();
+    });
     return true;
 }
 
@@ -580,7 +676,8 @@ CommitReport FabricSession::commitNow(const CommitPlan &plan, CommitOptions opti
 {
     if (options.journalPath.isEmpty())
         options.journalPath = journalPath();
-    const CommitReport report = commitPlan(plan, m_target, fabricAccess(), options);
+    const CommitReport report = m_subnet ? commitToSubnet(plan, *m_subnet, fabricAccess(), options)
+                                         : commitPlan(plan, m_target, fabricAccess(), options);
     adoptCommit(report, false);
     return report;
 }
@@ -616,7 +713,14 @@ std::optional<CommitJournalEntry> FabricSession::unfinishedCommit() const
     const Result<std::vector<CommitJournalEntry>> entries = readJournal(journalPath());
     if (!entries)
         return std::nullopt;
-    return weft::unfinishedCommit(*entries, m_target.routingFile());
+    if (!m_subnet)
+        return weft::unfinishedCommit(*entries, m_target.routingFile());
+    // The subnet's own commits by its name, whichever SM was master; a commit to one of its
+    // OpenSMs alone by the files it wrote.
+    QStringList files;
+    for (const SubnetManagerEntry &e : m_subnet->sms)
+        files << e.routingFile() << e.partitionsPath;
+    return weft::unfinishedCommit(*entries, m_subnet->sms.front().routingFile(), m_subnet->subnet, files);
 }
 
 void FabricSession::adoptReadBack(const CommitReport &report)

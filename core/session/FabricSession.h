@@ -5,7 +5,9 @@
 //
 // It holds:
 //  - the connection: the adapter and port chosen (every discovery, read-back, counter pass, SM
-//    lookup, commit and recovery goes through it) and the commit target;
+//    lookup, commit and recovery goes through it) and the commit target: one OpenSM's files, or
+//    a subnet target naming every OpenSM of the subnet (core/commit/SubnetTarget.h), then the
+//    SMs as the fabric last said they are;
 //  - what the fabric holds: its forwarding tables, its ports' P_Key tables and the port OpenSM
 //    runs on, as a discovery read them, then as each commit read them back (HeldTables; a
 //    generation counts every change). Opened from files, the tables are those of an LFT dump, or
@@ -42,6 +44,7 @@
 #include "ProjectFile.h"
 #include "ReconfigurationPlan.h"
 #include "RoutingProposal.h"
+#include "SubnetTarget.h"
 #include "Tenancy.h"
 #include "TrafficModel.h"
 #include "WhatIf.h"
@@ -166,9 +169,36 @@ public:
     // inside it); neither: none (Approve writes plan files).
     void setCommitTarget(const CommitTarget &target);
     const CommitTarget &commitTarget() const { return m_target; }
-    bool hasCommitTarget() const { return !m_target.routingFile().isEmpty(); }
-    // The target's journal (commits and the autopilot's records); empty without a target.
+    bool hasCommitTarget() const { return m_subnet.has_value() || !m_target.routingFile().isEmpty(); }
+    // The target's journal (commits and the autopilot's records); empty without a target. With a
+    // subnet target: the one beside its file.
     QString journalPath() const;
+
+    // A subnet with several subnet managers: the target file naming each OpenSM and its files
+    // (SubnetTarget.h); empty: none. The file is read now; one that cannot be read or is not a
+    // target is the error returned, and nothing changes. While one is set every commit, recovery,
+    // journal and unfinished commit goes through it (commitToSubnet, recoverSubnetCommit: through
+    // the SM that is master when the commit starts, every other SM by its files); the single
+    // target above is kept for when it is cleared.
+    Status setSubnetTarget(const QString &path);
+    QString subnetTargetPath() const { return m_subnet ? m_subnet->fileName : QString(); }
+    const std::optional<SubnetTarget> &subnetTarget() const { return m_subnet; }
+    // The subnet's SMs as the fabric says they are (checkSubnet through fabricAccess()), on a
+    // worker thread: subnetChecked() follows. Run after every discovery and commit while a subnet
+    // target is set. Asked while one runs, another follows it. False without a subnet target.
+    bool checkSubnetManagers();
+    bool isCheckingSubnet() const { return m_checkingSubnet; }
+    // The last check's result, until the subnet target changes.
+    const std::optional<SubnetCheck> &lastSubnetCheck() const { return m_subnetCheck; }
+    // The recovery of the unfinished commit (recoverCommit, or recoverSubnetCommit), with the
+    // target's journal; it holds copies of the target and the fabric access, so a worker may call it.
+    std::function<CommitReport(CommitOptions)> recovery() const;
+    // The single target a plan is made for: with a subnet target, the SM last seen as master
+    // (else its first), whose partitions.conf is the one in force, with the subnet's name and
+    // lock (the autopilot's lock is the subnet's too).
+    CommitTarget planningTarget() const;
+    // "intent /x and /y", "subnet lab (2 SMs: sm1, sm2)": the target in a sentence.
+    QString commitTargetText() const;
     // The fabric access of a commit or recovery through the chosen adapter.
     CommitBackend fabricAccess() const;
     // Another fabric access for commits and recoveries (a test's stand-in OpenSM); null: the
@@ -251,6 +281,8 @@ Q_SIGNALS:
     void discoveryFinished(bool ok, const QString &error, bool cancelled);
     void commitProgress(const QString &line);
     void commitFinished(const weft::CommitReport &report);
+    // checkSubnetManagers() found the subnet so.
+    void subnetChecked(const weft::SubnetCheck &check);
 
 private:
     void announce(DocumentChanges what);
@@ -261,6 +293,7 @@ private:
     void replan();
     bool startCommit(CommitPlan plan, bool acceptViolations, const QString &origin, bool operatorsPlan, QString *refusal);
     void updateSampler();
+    bool targetPluginMode() const;
 
     std::shared_ptr<const Fabric> m_fabric;
     Tenancy m_tenancy;
@@ -284,6 +317,11 @@ private:
     QString m_caName;
     int m_caPort = 0;
     CommitTarget m_target;
+    std::optional<SubnetTarget> m_subnet;
+    std::optional<SubnetCheck> m_subnetCheck;
+    quint64 m_subnetGeneration = 0;  // each subnet target set: a check of an earlier one is dropped
+    bool m_checkingSubnet = false;
+    bool m_checkSubnetAgain = false;
 
     bool m_discovering = false;
     bool m_rediscovering = false;

@@ -385,7 +385,8 @@ void AdaptLoop::record(AdaptRecord entry)
 
 QString adaptLockPath(const CommitTarget &target)
 {
-    return target.lftsPath + QStringLiteral(".weft-adapt-lock");
+    // A subnet target's loop locks the subnet (whichever SM is master); else the OpenSM's file.
+    return (target.lockPath.isEmpty() ? target.routingFile() : target.lockPath) + QStringLiteral(".weft-adapt-lock");
 }
 
 AdaptLock::AdaptLock(std::unique_ptr<CommitLock> lock)

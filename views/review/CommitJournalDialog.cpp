@@ -103,17 +103,27 @@ QString unfinishedCommitText(const CommitJournalEntry &entry)
 
 CommitRecoveryDialog::CommitRecoveryDialog(const CommitTarget &target, const CommitJournalEntry &entry, BackendFactory backend,
                                            QWidget *parent)
-    : QDialog(parent), m_target(target), m_backend(std::move(backend)), m_progress(new QPlainTextEdit(this)),
-      m_buttons(new QDialogButtonBox(this))
+    : CommitRecoveryDialog(
+        tr("%1 and %2").arg(target.routingFile(), target.partitionsPath), entry,
+        [target, backend](CommitOptions options) {
+            options.journalPath = defaultJournalPath(target.routingFile());
+            return recoverCommit(target, backend(), options);
+        },
+        parent)
+{
+}
+
+CommitRecoveryDialog::CommitRecoveryDialog(const QString &files, const CommitJournalEntry &entry, Recovery recovery, QWidget *parent)
+    : QDialog(parent), m_recovery(std::move(recovery)), m_progress(new QPlainTextEdit(this)), m_buttons(new QDialogButtonBox(this))
 {
     setWindowTitle(tr("Unfinished Commit"));
     resize(640, 360);
     auto *message = new QLabel(unfinishedCommitText(entry) + QStringLiteral("\n\n")
-                                   + tr("OpenSM's files: %1 and %2. Until it is recovered, Approve is refused.\n\n"
+                                   + tr("OpenSM's files: %1. Until it is recovered, Approve is refused.\n\n"
                                         "Verify: OpenSM reloads the files the commit wrote and Weft reads the fabric back; if it "
                                         "holds that plan the commit is finished, else the backups go back and are verified.\n"
                                         "Roll back: the backups go back at once and are verified.")
-                                         .arg(target.routingFile(), target.partitionsPath),
+                                         .arg(files),
                                this);
     message->setObjectName(QStringLiteral("unfinishedCommitMessage"));
     message->setWordWrap(true);
@@ -161,9 +171,8 @@ void CommitRecoveryDialog::run(bool byRollback)
     m_rollback->setEnabled(false);
     m_progress->setPlainText(byRollback ? tr("Rolling back…") : tr("Recovering…"));
     QPointer<CommitRecoveryDialog> self(this);
-    QtConcurrent::run([target = m_target, backend = m_backend, self, byRollback] {
+    QtConcurrent::run([recovery = m_recovery, self, byRollback] {
         CommitOptions options;
-        options.journalPath = defaultJournalPath(target.routingFile());
         options.recoverByRollback = byRollback;
         options.recoveredBy = QStringLiteral("the desk");
         options.progress = [self](const QString &line) {
@@ -174,7 +183,7 @@ void CommitRecoveryDialog::run(bool byRollback)
                 },
                 Qt::QueuedConnection);
         };
-        return recoverCommit(target, backend(), options);
+        return recovery(options);
     }).then(this, [this](const CommitReport &report) {
         m_running = false;
         m_progress->setPlainText(report.toText());

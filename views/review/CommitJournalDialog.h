@@ -58,6 +58,10 @@ public:
     // `backend` is called on the worker thread: the session's fabric access (the adapter chosen).
     CommitRecoveryDialog(const CommitTarget &target, const CommitJournalEntry &entry, BackendFactory backend,
                          QWidget *parent = nullptr);
+    // The recovery given whole (the session's, FabricSession::recovery: one OpenSM's or a subnet's),
+    // called on the worker thread; `files` says what it restores, in the operator's words.
+    using Recovery = std::function<CommitReport(CommitOptions)>;
+    CommitRecoveryDialog(const QString &files, const CommitJournalEntry &entry, Recovery recovery, QWidget *parent = nullptr);
 
     QPushButton *recoverButton() const { return m_recover; }
     QPushButton *rollbackButton() const { return m_rollback; }
@@ -75,8 +79,7 @@ Q_SIGNALS:
 private:
     void run(bool byRollback);
 
-    CommitTarget m_target;
-    BackendFactory m_backend;
+    Recovery m_recovery;
     bool m_running = false;
     QPlainTextEdit *m_progress;
     QPushButton *m_recover;

@@ -2,6 +2,7 @@
 
 #include "CommitJournal.h"
 #include "CommitJournalDialog.h"
+#include "CommitTargetDialog.h"
 #include "FabricDocument.h"
 #include "FabricSession.h"
 #include "LftDump.h"
@@ -10,14 +11,11 @@
 
 #include <QCheckBox>
 #include <QDialog>
-#include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
-#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLineEdit>
 #include <QLocale>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -39,6 +37,7 @@ const QString kPartitionsKey = QStringLiteral("commit/partitionsPath");
 const QString kPidKey = QStringLiteral("commit/pidFile");
 const QString kLogKey = QStringLiteral("commit/logPath");
 const QString kOptionsKey = QStringLiteral("commit/optionsPath");
+const QString kSubnetTargetKey = QStringLiteral("commit/subnetTargetPath");
 const QString kPlanDirKey = QStringLiteral("commit/planDirectory");
 
 QTableWidgetItem *numberItem(long long value)
@@ -87,6 +86,26 @@ void saveCommitTarget(const CommitTarget &target)
     settings.setValue(kPidKey, target.pidFile);
     settings.setValue(kLogKey, target.logPath);
     settings.setValue(kOptionsKey, target.optionsPath);
+}
+
+QString configuredSubnetTargetPath()
+{
+    QSettings settings;
+    const QString path = settings.value(kSubnetTargetKey).toString();
+    // Under `weft lab --standby` the lab's subnet (its master and standby OpenSMs) is the target
+    // unless the operator chose one.
+    if (path.isEmpty() && settings.value(kLftsKey).toString().isEmpty() && settings.value(kIntentKey).toString().isEmpty())
+        return qEnvironmentVariable("WEFT_LAB_SUBNET_TARGET");
+    return path;
+}
+
+void saveSubnetTargetPath(const QString &path)
+{
+    QSettings settings;
+    if (path.isEmpty())
+        settings.remove(kSubnetTargetKey);
+    else
+        settings.setValue(kSubnetTargetKey, path);
 }
 
 DiffReview::DiffReview(QWidget *parent) : QWidget(parent)
@@ -377,7 +396,9 @@ void DiffReview::updateTargetLabel()
     const FabricSession *s = session();
     const CommitTarget target = s ? s->commitTarget() : configuredCommitTarget();
     const QString through = s ? s->adapterText() : tr("the first adapter");
-    if (target.routingFile().isEmpty())
+    if (s && s->subnetTarget())
+        m_target->setText(tr("Commit target: %1, through %2").arg(s->commitTargetText(), through));
+    else if (target.routingFile().isEmpty())
         m_target->setText(tr("No commit target: Approve writes the plan files."));
     else if (target.pluginMode())
         m_target->setText(tr("Commit target: Weft's engine inside OpenSM, intent %1 and %2, through %3")
@@ -425,7 +446,7 @@ void DiffReview::approve()
         return;
     }
     const CommitTarget target = s->commitTarget();
-    if (target.routingFile().isEmpty()) {
+    if (!s->hasCommitTarget()) {
         QSettings settings;
         const QString directory = QFileDialog::getExistingDirectory(this, tr("Write the Plan Files To"), settings.value(kPlanDirKey).toString());
         if (directory.isEmpty())
@@ -442,8 +463,12 @@ void DiffReview::approve()
         Q_EMIT unfinishedCommitFound(target, *unfinished);
         return;
     }
-    const QString question = tr("Install this plan on the fabric now?\n\n%1\n\nOpenSM reloads %2 and %3; Weft reads the tables back and rolls back on a mismatch.")
-                                 .arg(summaryText(), target.routingFile(), target.partitionsPath);
+    const QString question = s->subnetTarget()
+        ? tr("Install this plan on every SM of %1 now?\n\n%2\n\nThe SM that is master reloads its files, every other SM gets the same "
+             "files; Weft reads the tables back and rolls every SM back on a mismatch.")
+              .arg(s->commitTargetText(), summaryText())
+        : tr("Install this plan on the fabric now?\n\n%1\n\nOpenSM reloads %2 and %3; Weft reads the tables back and rolls back on a mismatch.")
+              .arg(summaryText(), target.routingFile(), target.partitionsPath);
     const bool accepted = !m_violations.isEmpty() && m_acceptViolations->isChecked();
     const QString acceptedText = accepted ? QStringLiteral("\n\n") + tr("You accept %n isolation violation(s):", nullptr, int(m_violations.size()))
             + QLatin1Char('\n') + m_violations.mid(0, 10).join(QLatin1Char('\n'))
@@ -459,46 +484,9 @@ void DiffReview::approve()
 
 void DiffReview::editCommitTarget()
 {
-    FabricSession *s = session();
-    const CommitTarget target = s ? s->commitTarget() : configuredCommitTarget();
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("Commit Target"));
-    auto *lfts = new QLineEdit(target.lftsPath, &dialog);
-    auto *intent = new QLineEdit(target.intentPath, &dialog);
-    auto *partitions = new QLineEdit(target.partitionsPath, &dialog);
-    auto *pid = new QLineEdit(target.pidFile, &dialog);
-    auto *log = new QLineEdit(target.logPath, &dialog);
-    auto *options = new QLineEdit(target.optionsPath, &dialog);
-    auto *form = new QFormLayout(&dialog);
-    auto *help = new QLabel(tr("The files of an OpenSM routing with Weft's engine inside it (event_plugin_name weftosm, "
-                               "routing_engine weft): its intent (event_plugin_options) and -P PARTITIONS; or of one started "
-                               "with -R file -U LFTS -P PARTITIONS. Leave the intent and the dump empty to write plan files instead."),
-                            &dialog);
-    help->setWordWrap(true);
-    form->addRow(help);
-    form->addRow(tr("Intent (event_plugin_options):"), intent);
-    form->addRow(tr("LFT dump (-U, the file engine):"), lfts);
-    form->addRow(tr("partitions.conf (-P):"), partitions);
-    form->addRow(tr("OpenSM pid file:"), pid);
-    form->addRow(tr("OpenSM log (optional):"), log);
-    form->addRow(tr("OpenSM options file (-F; needed for service levels):"), options);
-    auto *box = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-    form->addRow(box);
-    connect(box, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(box, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    CommitTarget edited;
-    edited.intentPath = intent->text().trimmed();
-    edited.lftsPath = edited.intentPath.isEmpty() ? lfts->text().trimmed() : QString();
-    edited.partitionsPath = partitions->text().trimmed();
-    edited.pidFile = pid->text().trimmed();
-    edited.logPath = log->text().trimmed();
-    edited.optionsPath = options->text().trimmed();
-    saveCommitTarget(edited);
-    if (s)
-        s->setCommitTarget(edited);
-    updateTargetLabel();
+    CommitTargetDialog dialog(session(), this);
+    if (dialog.exec() == QDialog::Accepted)
+        updateTargetLabel();
 }
 
 }  // namespace weft

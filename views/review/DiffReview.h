@@ -38,6 +38,11 @@ struct SessionPlan;
 // session at start and whenever the operator changes it.
 CommitTarget configuredCommitTarget();
 void saveCommitTarget(const CommitTarget &target);
+// The subnet target file (every OpenSM of a subnet: SubnetTarget.h) kept beside it in the
+// settings, or under `weft lab --standby` the lab's (WEFT_LAB_SUBNET_TARGET) when the operator
+// chose no target; empty: none. While one is set, the session commits through it.
+QString configuredSubnetTargetPath();
+void saveSubnetTargetPath(const QString &path);
 
 class DiffReview : public QWidget
 {
