@@ -562,6 +562,18 @@ private Q_SLOTS:
         CommitTarget fresh = s.target;
         fresh.lftsPath = linkedDir + QStringLiteral("/new.lfts");
         QCOMPARE(commitLockPath(fresh), QFileInfo(s.dir.path()).canonicalFilePath() + QStringLiteral("/new.lfts.weft-lock"));
+        // The journal too: a commit interrupted through the link is found by the real path (and
+        // the other way round), by the directory's identity and the file's name.
+        CommitJournalEntry interrupted;
+        interrupted.id = QStringLiteral("through-the-link");
+        interrupted.outcome = QLatin1String(kJournalWritten);
+        interrupted.lftsPath = linkedDir + QStringLiteral("/opensm.lfts");
+        interrupted.files = {interrupted.lftsPath};
+        QVERIFY(unfinishedCommit({interrupted}, s.target.lftsPath).has_value());
+        QVERIFY(unfinishedCommit({interrupted}, s.dir.path() + QStringLiteral("/./opensm.lfts")).has_value());
+        QVERIFY(!unfinishedCommit({interrupted}, s.dir.filePath(QStringLiteral("other.lfts"))).has_value());
+        QVERIFY(sameFile(linkedDir + QStringLiteral("/partitions.conf"), s.target.partitionsPath));
+        QVERIFY(!sameFile(linkedDir + QStringLiteral("/partitions.conf"), s.target.lftsPath));
     }
 
     // OpenSM restarted by its supervisor while the commit waits for its sweep (a new pid in its

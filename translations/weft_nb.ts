@@ -12,94 +12,99 @@
 <context>
     <name>QMainWindow</name>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="72"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="73"/>
         <source>Summary</source>
         <translation>Sammendrag</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="75"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="76"/>
         <source>Fabric as opened</source>
         <translation>Fabricen slik den ble åpnet</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="76"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="77"/>
         <source>History</source>
         <translation>Historikk</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="78"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="79"/>
         <source>Policies</source>
         <translation>Isolasjonsregler</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="80"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="81"/>
         <source>Node Weights</source>
         <translation>Nodevekter</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="88"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="89"/>
         <source>Partitions</source>
         <translation>Partisjoner</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="90"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="91"/>
         <source>Routing Preview</source>
         <translation>Forhåndsvisning av ruting</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="92"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="93"/>
         <source>Autopilot</source>
         <translation>Autopilot</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="99"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="100"/>
         <source>Nodes</source>
         <translation>Noder</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="102"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="103"/>
         <source>Diff Review</source>
         <translation>Gjennomgang av endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="105"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="106"/>
         <source>Reconfiguration Studio</source>
         <translation>Rekonfigureringsstudio</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="109"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="110"/>
         <source>Telemetry</source>
         <translation>Telemetri</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="111"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="112"/>
         <source>Fabric Changes</source>
         <translation>Endringer i fabricen</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="115"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="116"/>
         <source>LFT Inspector</source>
         <translation>LFT-inspektør</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="119"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="120"/>
         <source>Trace Path</source>
         <translation>Spor vei</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="123"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="124"/>
         <source>Virtual Machines</source>
         <translation>Virtuelle maskiner</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="126"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="127"/>
         <source>Routing Keys</source>
         <translation>Rutingnøkler</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="129"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="130"/>
         <source>OpenSM</source>
         <translation>OpenSM</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/DeskDocks.cpp" line="133"/>
+        <source>Subnet Managers</source>
+        <translation>Subnet-managere</translation>
     </message>
 </context>
 <context>
@@ -195,62 +200,62 @@
         <translation>operatøren erstattet eller forkastet forslaget</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="165"/>
+        <location filename="../core/session/Autopilot.cpp" line="166"/>
         <source>Auto mode needs a commit target (Fabric ▸ Commit Target…).</source>
         <translation>Automatisk modus trenger et mål for innføring (Fabric ▸ Mål for innføring …).</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="172"/>
+        <location filename="../core/session/Autopilot.cpp" line="173"/>
         <source>The autopilot stays in dry run: %1</source>
         <translation>Autopiloten blir værende i tørrkjøring: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="185"/>
+        <location filename="../core/session/Autopilot.cpp" line="186"/>
         <source>the autopilot was set to dry run</source>
         <translation>autopiloten ble satt til tørrkjøring</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="259"/>
+        <location filename="../core/session/Autopilot.cpp" line="260"/>
         <source>Discovering the fabric again failed: %1</source>
         <translation>Ny oppdagelse av fabricen mislyktes: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="277"/>
+        <location filename="../core/session/Autopilot.cpp" line="278"/>
         <source>autonomy was paused or set to dry run while the change was planned</source>
         <translation>autonomien ble satt på pause eller til tørrkjøring mens endringen ble planlagt</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="280"/>
+        <location filename="../core/session/Autopilot.cpp" line="281"/>
         <source>the plan chose no candidate</source>
         <translation>planen valgte ingen kandidat</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="283"/>
+        <location filename="../core/session/Autopilot.cpp" line="284"/>
         <source>an earlier change is still being committed</source>
         <translation>den forrige endringen holder på å bli innført</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="284"/>
+        <location filename="../core/session/Autopilot.cpp" line="285"/>
         <source>a newer plan replaced it</source>
         <translation>en nyere plan erstattet den</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="286"/>
+        <location filename="../core/session/Autopilot.cpp" line="287"/>
         <source>Autopilot: rule %1 (%2)</source>
         <translation>Autopilot: regel %1 (%2)</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="294"/>
+        <location filename="../core/session/Autopilot.cpp" line="295"/>
         <source>the unattended commit was refused: %1</source>
         <translation>den uovervåkede innføringen ble avvist: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="295"/>
+        <location filename="../core/session/Autopilot.cpp" line="296"/>
         <source>Unattended commit refused: %1</source>
         <translation>Uovervåket innføring avvist: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="346"/>
+        <location filename="../core/session/Autopilot.cpp" line="347"/>
         <source>The autopilot&apos;s commit: %1</source>
         <translation>Autopilotens innføring: %1</translation>
     </message>
@@ -690,146 +695,355 @@ Hendelse: %2
         <translation>En innføring av %1 ble startet %2 av %3 og aldri fullført: %4.</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="109"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="107"/>
+        <source>%1 and %2</source>
+        <translation>%1 og %2</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="119"/>
         <source>Unfinished Commit</source>
         <translation>Ufullført innføring</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="112"/>
-        <source>OpenSM&apos;s files: %1 and %2. Until it is recovered, Approve is refused.
+        <location filename="../views/review/CommitJournalDialog.cpp" line="122"/>
+        <source>OpenSM&apos;s files: %1. Until it is recovered, Approve is refused.
 
 Verify: OpenSM reloads the files the commit wrote and Weft reads the fabric back; if it holds that plan the commit is finished, else the backups go back and are verified.
 Roll back: the backups go back at once and are verified.</source>
-        <translation>OpenSMs filer: %1 og %2. Til den er gjenopprettet, blir Godkjenn avvist.
+        <translation>OpenSMs filer: %1. Inntil den er gjenopprettet, avvises Godkjenn.
 
-Verifiser: OpenSM leser inn filene innføringen skrev, og Weft leser fabricen tilbake; holder den planen, er innføringen fullført, ellers legges sikkerhetskopiene tilbake og verifiseres.
+Verifiser: OpenSM laster inn filene innføringen skrev på nytt, og Weft leser fabricen tilbake; har fabricen den planen, er innføringen fullført, ellers legges sikkerhetskopiene tilbake og verifiseres.
 Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="123"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="133"/>
         <source>The recovery&apos;s steps appear here.</source>
         <translation>Stegene i gjenopprettingen vises her.</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="124"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="134"/>
         <source>&amp;Verify the Fabric (Roll Back If It Does Not Hold)</source>
         <translation>&amp;Verifiser fabricen (rull tilbake om den ikke holder)</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="126"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="136"/>
         <source>&amp;Roll Back to the Backups</source>
         <translation>&amp;Rull tilbake til sikkerhetskopiene</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="128"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="138"/>
         <source>&amp;Leave It for Now</source>
         <translation>&amp;La den ligge inntil videre</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="162"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="172"/>
         <source>Recovering…</source>
         <translation>Gjenoppretter …</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="162"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="172"/>
         <source>Rolling back…</source>
         <translation>Ruller tilbake…</translation>
     </message>
     <message>
-        <location filename="../views/review/CommitJournalDialog.cpp" line="185"/>
+        <location filename="../views/review/CommitJournalDialog.cpp" line="194"/>
         <source>&amp;Close</source>
         <translation>&amp;Lukk</translation>
     </message>
 </context>
 <context>
+    <name>weft::CommitTargetDialog</name>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="53"/>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="252"/>
+        <source>Commit Target</source>
+        <translation>Mål for innføring</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="66"/>
+        <source>One OpenSM</source>
+        <translation>Én OpenSM</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="68"/>
+        <source>The files of an OpenSM routing with Weft&apos;s engine inside it (event_plugin_name weftosm, routing_engine weft): its intent (event_plugin_options) and -P PARTITIONS; or of one started with -R file -U LFTS -P PARTITIONS. Leave the intent and the dump empty to write plan files instead.</source>
+        <translation>Filene til en OpenSM som ruter med Wefts motor inne i seg (event_plugin_name weftosm, routing_engine weft): intensjonen (event_plugin_options) og -P PARTITIONS; eller til en som er startet med -R file -U LFTS -P PARTITIONS. La intensjonen og dumpen stå tomme for å skrive planfiler i stedet.</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="74"/>
+        <source>Intent (event_plugin_options):</source>
+        <translation>Intensjon (event_plugin_options):</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="75"/>
+        <source>LFT dump (-U, the file engine):</source>
+        <translation>LFT-dump (-U, filmotoren):</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="76"/>
+        <source>partitions.conf (-P):</source>
+        <translation>partitions.conf (-P):</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="77"/>
+        <source>OpenSM pid file:</source>
+        <translation>OpenSMs pid-fil:</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="78"/>
+        <source>OpenSM log (optional):</source>
+        <translation>OpenSMs logg (valgfri):</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="79"/>
+        <source>OpenSM options file (-F; needed for service levels):</source>
+        <translation>OpenSM-innstillingsfil (-F; trengs for tjenestenivåer):</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="82"/>
+        <source>A subnet with several subnet managers</source>
+        <translation>Et subnett med flere subnet-managere</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="83"/>
+        <source>A subnet target file names every OpenSM of the subnet, each with its own files (the file `weft commit --target` reads). While one is set, Approve commits through the SM that is master and writes the same plan into every other SM&apos;s files; the OpenSM above is kept for when the file is cleared.</source>
+        <translation>En subnettmålfil navngir hver OpenSM i subnettet, hver med sine egne filer (filen `weft commit --target` leser). Mens en slik er satt, innfører Godkjenn gjennom SM-en som er master, og skriver den samme planen inn i filene til hver av de andre SM-ene; OpenSM-en ovenfor tas vare på til bruk når filen fjernes.</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="91"/>
+        <source>none: commits go to the one OpenSM above</source>
+        <translation>ingen: innføringer går til den ene OpenSM-en ovenfor</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="93"/>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Bla gjennom …</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="104"/>
+        <source>Weft&apos;s engine inside each OpenSM (an intent per SM)</source>
+        <translation>Wefts motor inne i hver OpenSM (én intensjon per SM)</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="105"/>
+        <source>OpenSM&apos;s file engine (an LFT dump per SM, -U)</source>
+        <translation>OpenSMs filmotor (én LFT-dump per SM, -U)</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="115"/>
+        <source>&amp;Add SM</source>
+        <translation>Legg &amp;til SM</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="117"/>
+        <source>&amp;Remove SM</source>
+        <translation>&amp;Fjern SM</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="119"/>
+        <source>&amp;Save</source>
+        <translation>&amp;Lagre</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="121"/>
+        <source>Write the SMs to the subnet target file</source>
+        <translation>Skriv SM-ene til subnettmålfilen</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="124"/>
+        <source>Subnet name:</source>
+        <translation>Subnettnavn:</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="125"/>
+        <source>Routing:</source>
+        <translation>Ruting:</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="140"/>
+        <source>Subnet target file (all the subnet&apos;s SMs):</source>
+        <translation>Subnettmålfil (alle subnettets SM-er):</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="208"/>
+        <source>Name</source>
+        <translation>Navn</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="208"/>
+        <source>Options file (-F)</source>
+        <translation>Innstillingsfil (-F)</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="209"/>
+        <source>LFT dump (-U)</source>
+        <translation>LFT-dump (-U)</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="209"/>
+        <source>Intent</source>
+        <translation>Intensjon</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="210"/>
+        <source>partitions.conf (-P)</source>
+        <translation>partitions.conf (-P)</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="210"/>
+        <source>Pid file</source>
+        <translation>Pid-fil</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="210"/>
+        <source>Log (optional)</source>
+        <translation>Logg (valgfri)</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="210"/>
+        <source>Port GUID (optional)</source>
+        <translation>Port-GUID (valgfri)</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="222"/>
+        <source>Subnet Target File</source>
+        <translation>Subnettmålfil</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="222"/>
+        <source>Subnet targets (*.json);;All files (*)</source>
+        <translation>Subnettmål (*.json);;Alle filer (*)</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="247"/>
+        <source>%1 does not exist yet: add its SMs, then Save creates it.</source>
+        <translation>%1 finnes ikke ennå: legg til SM-ene, så oppretter Lagre filen.</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="253"/>
+        <source>The SMs edited here are not saved. Read %1 instead and drop the edits?</source>
+        <translation>SM-ene som er redigert her, er ikke lagret. Vil du lese %1 i stedet og forkaste endringene?</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="266"/>
+        <source>Not a subnet target: %1</source>
+        <translation>Ikke et subnettmål: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="316"/>
+        <source>Name the subnet target file first.</source>
+        <translation>Gi subnettmålfilen et navn først.</translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="338"/>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="342"/>
+        <source>Not saved: %1</source>
+        <translation>Ikke lagret: %1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/review/CommitTargetDialog.cpp" line="349"/>
+        <source>Saved %1: %n SM(s).</source>
+        <translation>
+            <numerusform>Lagret %1: %n SM.</numerusform>
+            <numerusform>Lagret %1: %n SM-er.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="371"/>
+        <location filename="../views/review/CommitTargetDialog.cpp" line="377"/>
+        <source>The subnet target cannot be used: %1</source>
+        <translation>Subnettmålet kan ikke brukes: %1</translation>
+    </message>
+</context>
+<context>
     <name>weft::DiffReview</name>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="99"/>
+        <location filename="../views/review/DiffReview.cpp" line="125"/>
         <source>Switch</source>
         <translation>Svitsj</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="99"/>
+        <location filename="../views/review/DiffReview.cpp" line="125"/>
         <source>LID</source>
         <translation>LID</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="99"/>
+        <location filename="../views/review/DiffReview.cpp" line="125"/>
         <source>Entries changed</source>
         <translation>Endrede oppføringer</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="99"/>
+        <location filename="../views/review/DiffReview.cpp" line="125"/>
         <source>Blocks sent</source>
         <translation>Blokker sendt</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="99"/>
+        <location filename="../views/review/DiffReview.cpp" line="125"/>
         <source>SMPs</source>
         <translation>SMP-er</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="112"/>
+        <location filename="../views/review/DiffReview.cpp" line="138"/>
         <source>partitions.conf does not change.</source>
         <translation>partitions.conf endres ikke.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="116"/>
+        <location filename="../views/review/DiffReview.cpp" line="142"/>
         <source>The commit report appears here after Approve.</source>
         <translation>Rapporten fra innføringen vises her etter Godkjenn.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="122"/>
+        <location filename="../views/review/DiffReview.cpp" line="148"/>
         <source>Partition</source>
         <translation>Partisjon</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="122"/>
+        <location filename="../views/review/DiffReview.cpp" line="148"/>
         <source>Policy</source>
         <translation>Policy</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="122"/>
+        <location filename="../views/review/DiffReview.cpp" line="148"/>
         <source>Met</source>
         <translation>Oppfylt</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="122"/>
+        <location filename="../views/review/DiffReview.cpp" line="148"/>
         <source>SL</source>
         <translation>SL</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="122"/>
+        <location filename="../views/review/DiffReview.cpp" line="148"/>
         <source>VL</source>
         <translation>VL</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="128"/>
+        <location filename="../views/review/DiffReview.cpp" line="154"/>
         <source>The VL is the one the commit has OpenSM map the SL to (QoS); without QoS OpenSM keeps every partition on SL 0.</source>
         <translation>VL er den som innføringen får OpenSM til å knytte SL-en til (QoS); uten QoS holder OpenSM alle partisjoner på SL 0.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="133"/>
+        <location filename="../views/review/DiffReview.cpp" line="159"/>
         <source>&amp;Approve…</source>
         <translation>&amp;Godkjenn …</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="135"/>
+        <location filename="../views/review/DiffReview.cpp" line="161"/>
         <source>Commit &amp;Target…</source>
         <translation>&amp;Mål for innføring …</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="213"/>
+        <location filename="../views/review/DiffReview.cpp" line="239"/>
         <source>GUID 0x%1; blocks %2</source>
         <translation>GUID 0x%1; blokker %2</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="276"/>
+        <location filename="../views/review/DiffReview.cpp" line="302"/>
         <source>yes</source>
         <translation>ja</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="276"/>
+        <location filename="../views/review/DiffReview.cpp" line="302"/>
         <source>no: %n violation(s)</source>
         <translation>
             <numerusform>nei: %n brudd</numerusform>
@@ -837,7 +1051,7 @@ Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</tran
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="290"/>
+        <location filename="../views/review/DiffReview.cpp" line="316"/>
         <source>Strict mode: %n isolation violation(s) block the commit</source>
         <translation>
             <numerusform>Streng modus: %n isolasjonsbrudd stopper innføringen</numerusform>
@@ -845,7 +1059,7 @@ Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</tran
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="291"/>
+        <location filename="../views/review/DiffReview.cpp" line="317"/>
         <source>Accept %n isolation violation(s)</source>
         <translation>
             <numerusform>Godta %n isolasjonsbrudd</numerusform>
@@ -853,12 +1067,12 @@ Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</tran
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="350"/>
+        <location filename="../views/review/DiffReview.cpp" line="376"/>
         <source>OpenSM runs on %1.</source>
         <translation>OpenSM kjører på %1.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="339"/>
+        <location filename="../views/review/DiffReview.cpp" line="365"/>
         <source>%n switch(es) change</source>
         <translation>
             <numerusform>%n svitsj endres</numerusform>
@@ -866,49 +1080,49 @@ Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</tran
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="340"/>
+        <location filename="../views/review/DiffReview.cpp" line="366"/>
         <source>%1 LFT entries in %2 blocks, %3 P_Key blocks; OpenSM sends %4 SMPs.</source>
         <translation>%1 LFT-oppføringer i %2 blokker, %3 P_Key-blokker; OpenSM sender %4 SMP-er.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="346"/>
+        <location filename="../views/review/DiffReview.cpp" line="372"/>
         <source>No current tables are known: every switch is counted as starting empty.</source>
         <translation>Ingen gjeldende tabeller er kjent: hver svitsj regnes som tom fra start.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="373"/>
+        <location filename="../views/review/DiffReview.cpp" line="402"/>
         <source>No commit target: Approve writes the plan files.</source>
         <translation>Ikke noe mål for innføring: Godkjenn skriver planfilene.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="383"/>
+        <location filename="../views/review/DiffReview.cpp" line="415"/>
         <source>there is no plan to write</source>
         <translation>det finnes ingen plan å skrive</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="396"/>
+        <location filename="../views/review/DiffReview.cpp" line="428"/>
         <source>Plan written to %1: plan.lfts (load with opensm -R file -U) and partitions.conf.</source>
         <translation>Planen er skrevet til %1: plan.lfts (lastes med opensm -R file -U) og partitions.conf.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="325"/>
-        <location filename="../views/review/DiffReview.cpp" line="413"/>
+        <location filename="../views/review/DiffReview.cpp" line="351"/>
         <location filename="../views/review/DiffReview.cpp" line="445"/>
+        <location filename="../views/review/DiffReview.cpp" line="481"/>
         <source>Approve refused: %1</source>
         <translation>Godkjenning avvist: %1</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="248"/>
+        <location filename="../views/review/DiffReview.cpp" line="274"/>
         <source>Run a routing preview (or review a studio candidate) to see what it would change.</source>
         <translation>Kjør en forhåndsvisning av ruting (eller gå gjennom en kandidat fra studioet) for å se hva den ville endre.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="300"/>
+        <location filename="../views/review/DiffReview.cpp" line="326"/>
         <source>there is no plan to approve</source>
         <translation>det finnes ingen plan å godkjenne</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="304"/>
+        <location filename="../views/review/DiffReview.cpp" line="330"/>
         <source>strict mode: %n isolation violation(s) block the commit</source>
         <translation>
             <numerusform>streng modus: %n isolasjonsbrudd stopper innføringen</numerusform>
@@ -916,7 +1130,7 @@ Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</tran
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="306"/>
+        <location filename="../views/review/DiffReview.cpp" line="332"/>
         <source>accept the %n isolation violation(s) first</source>
         <translation>
             <numerusform>godta først %n isolasjonsbrudd</numerusform>
@@ -924,59 +1138,82 @@ Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</tran
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="329"/>
+        <location filename="../views/review/DiffReview.cpp" line="355"/>
         <source>Install this plan: OpenSM reloads its files, Weft reads every table back and rolls back on a mismatch</source>
         <translation>Innfør denne planen: OpenSM laster filene sine på nytt, Weft leser alle tabellene tilbake og ruller tilbake ved avvik</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="348"/>
+        <location filename="../views/review/DiffReview.cpp" line="374"/>
         <source>Counted against the tables and P_Key tables %1.</source>
         <translation>Regnet mot tabellene og P_Key-tabellene %1.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="351"/>
+        <location filename="../views/review/DiffReview.cpp" line="377"/>
         <source>OpenSM&apos;s port was not found: the P_Key figures assume no port is SELF.</source>
         <translation>Porten til OpenSM ble ikke funnet: P_Key-tallene forutsetter at ingen port er SELF.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="353"/>
+        <location filename="../views/review/DiffReview.cpp" line="379"/>
         <source>Counted against %1; the P_Key tables are assumed to be those OpenSM programs for the partitions as opened.</source>
         <translation>Regnet mot %1; P_Key-tabellene antas å være dem OpenSM programmerer for partisjonene slik de ble åpnet.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="357"/>
+        <location filename="../views/review/DiffReview.cpp" line="383"/>
         <source>Made for a what-if (%1): Approve installs it only as a pre-emptive plan, valid on the fabric as it is.</source>
         <translation>Laget for et hva-om-scenario (%1): Godkjenn innfører den bare som en forebyggende plan, gyldig på fabricen slik den er.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="374"/>
+        <location filename="../views/review/DiffReview.cpp" line="400"/>
+        <source>Commit target: %1, through %2</source>
+        <translation>Mål for innføring: %1, gjennom %2</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="404"/>
+        <source>Commit target: Weft&apos;s engine inside OpenSM, intent %1 and %2, through %3</source>
+        <translation>Mål for innføring: Wefts motor inne i OpenSM, intensjon %1 og %2, gjennom %3</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="407"/>
         <source>Commit target: %1 and %2, through %3</source>
         <translation>Mål for innføring: %1 og %2, gjennom %3</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="376"/>
+        <location filename="../views/review/DiffReview.cpp" line="398"/>
         <source>the first adapter</source>
         <translation>den første adapteren</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="419"/>
+        <location filename="../views/review/DiffReview.cpp" line="451"/>
         <source>Write the Plan Files To</source>
         <translation>Skriv planfilene til</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="425"/>
+        <location filename="../views/review/DiffReview.cpp" line="457"/>
         <source>Cannot Write the Plan</source>
         <translation>Kan ikke skrive planen</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="430"/>
+        <location filename="../views/review/DiffReview.cpp" line="462"/>
         <source>Approve refused: %1
 Recover it first (Fabric &gt; Recover Unfinished Commit…).</source>
         <translation>Godkjenn avvist: %1
 Gjenopprett den først (Fabric &gt; Gjenopprett ufullført innføring …).</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="434"/>
+        <location filename="../views/review/DiffReview.cpp" line="467"/>
+        <source>Install this plan on every SM of %1 now?
+
+%2
+
+The SM that is master reloads its files, every other SM gets the same files; Weft reads the tables back and rolls every SM back on a mismatch.</source>
+        <translation>Vil du innføre denne planen på hver SM i %1 nå?
+
+%2
+
+SM-en som er master, laster filene sine på nytt, hver av de andre SM-ene får de samme filene; Weft leser tabellene tilbake og ruller hver SM tilbake ved avvik.</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="470"/>
         <source>Install this plan on the fabric now?
 
 %1
@@ -989,7 +1226,7 @@ OpenSM reloads %2 and %3; Weft reads the tables back and rolls back on a mismatc
 OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake ved avvik.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="437"/>
+        <location filename="../views/review/DiffReview.cpp" line="473"/>
         <source>You accept %n isolation violation(s):</source>
         <translation>
             <numerusform>Du godtar %n isolasjonsbrudd:</numerusform>
@@ -997,44 +1234,9 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="440"/>
+        <location filename="../views/review/DiffReview.cpp" line="476"/>
         <source>Approve the Plan</source>
         <translation>Godkjenn planen</translation>
-    </message>
-    <message>
-        <location filename="../views/review/DiffReview.cpp" line="454"/>
-        <source>Commit Target</source>
-        <translation>Mål for innføring</translation>
-    </message>
-    <message>
-        <location filename="../views/review/DiffReview.cpp" line="461"/>
-        <source>The files of an OpenSM started with -R file -U LFTS -P PARTITIONS. Leave the first empty to write plan files instead.</source>
-        <translation>Filene til en OpenSM startet med -R file -U LFTS -P PARTITIONS. La den første stå tom for å skrive planfiler i stedet.</translation>
-    </message>
-    <message>
-        <location filename="../views/review/DiffReview.cpp" line="462"/>
-        <source>LFT dump (-U):</source>
-        <translation>LFT-dump (-U):</translation>
-    </message>
-    <message>
-        <location filename="../views/review/DiffReview.cpp" line="463"/>
-        <source>partitions.conf (-P):</source>
-        <translation>partitions.conf (-P):</translation>
-    </message>
-    <message>
-        <location filename="../views/review/DiffReview.cpp" line="464"/>
-        <source>OpenSM pid file:</source>
-        <translation>OpenSMs pid-fil:</translation>
-    </message>
-    <message>
-        <location filename="../views/review/DiffReview.cpp" line="465"/>
-        <source>OpenSM log (optional):</source>
-        <translation>OpenSMs logg (valgfri):</translation>
-    </message>
-    <message>
-        <location filename="../views/review/DiffReview.cpp" line="466"/>
-        <source>OpenSM options file (-F; needed for service levels):</source>
-        <translation>OpenSM-innstillingsfil (-F; trengs for tjenestenivåer):</translation>
     </message>
 </context>
 <context>
@@ -1152,7 +1354,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
     </message>
     <message>
         <location filename="../views/document/FabricDocument.cpp" line="142"/>
-        <location filename="../views/document/FabricDocument.cpp" line="268"/>
+        <location filename="../views/document/FabricDocument.cpp" line="273"/>
         <source>P_Key 0x0000 names no partition; use 0x0001 to 0x7fff.</source>
         <translation>P_Key 0x0000 betegner ingen partisjon; bruk 0x0001 til 0x7fff.</translation>
     </message>
@@ -1177,22 +1379,22 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         <translation>kan ikke leses: %1</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="234"/>
+        <location filename="../views/document/FabricDocument.cpp" line="239"/>
         <source>no fabric is loaded to bind the project to</source>
         <translation>ingen fabric er lastet inn som prosjektet kan knyttes til</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="256"/>
+        <location filename="../views/document/FabricDocument.cpp" line="261"/>
         <source>Enter a P_Key, such as 0x0012.</source>
         <translation>Skriv inn en P_Key, for eksempel 0x0012.</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="262"/>
+        <location filename="../views/document/FabricDocument.cpp" line="267"/>
         <source>&quot;%1&quot; is not a P_Key; write it in hex with 0x (0x0012) or in decimal.</source>
         <translation>«%1» er ikke en P_Key; skriv den heksadesimalt med 0x (0x0012) eller desimalt.</translation>
     </message>
     <message>
-        <location filename="../views/document/FabricDocument.cpp" line="266"/>
+        <location filename="../views/document/FabricDocument.cpp" line="271"/>
         <source>P_Key %1 is wider than 16 bits.</source>
         <translation>P_Key %1 er bredere enn 16 biter.</translation>
     </message>
@@ -1290,69 +1492,79 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         <translation>Ingen ufullført innføring på målet for innføring.</translation>
     </message>
     <message>
-        <location filename="../app/gui/FabricMenu.cpp" line="121"/>
+        <location filename="../app/gui/FabricMenu.cpp" line="118"/>
+        <source>the files of every SM of %1</source>
+        <translation>filene til hver SM i %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="119"/>
+        <source>%1 and %2</source>
+        <translation>%1 og %2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/FabricMenu.cpp" line="124"/>
         <source>Recovery: %1</source>
         <translation>Gjenoppretting: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/FabricMenu.cpp" line="136"/>
+        <location filename="../app/gui/FabricMenu.cpp" line="139"/>
         <source>Open Commit Journal</source>
         <translation>Åpne commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/gui/FabricMenu.cpp" line="136"/>
+        <location filename="../app/gui/FabricMenu.cpp" line="139"/>
         <source>Commit journals (*.jsonl);;All files (*)</source>
         <translation>Commit-logger (*.jsonl);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/FabricMenu.cpp" line="145"/>
+        <location filename="../app/gui/FabricMenu.cpp" line="148"/>
         <source>Commit Journal</source>
         <translation>Commit-logg</translation>
     </message>
     <message>
-        <location filename="../app/gui/FabricMenu.cpp" line="145"/>
+        <location filename="../app/gui/FabricMenu.cpp" line="148"/>
         <source>Cannot read the commit journal:
 %1</source>
         <translation>Kan ikke lese commit-loggen:
 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/FabricMenu.cpp" line="157"/>
+        <location filename="../app/gui/FabricMenu.cpp" line="160"/>
         <source>Discovering replaces the fabric shown.</source>
         <translation>Oppdagelsen erstatter fabricen som vises.</translation>
     </message>
     <message>
-        <location filename="../app/gui/FabricMenu.cpp" line="177"/>
+        <location filename="../app/gui/FabricMenu.cpp" line="180"/>
         <source>Discovering the fabric again…</source>
         <translation>Oppdager fabricen på nytt …</translation>
     </message>
     <message>
-        <location filename="../app/gui/FabricMenu.cpp" line="177"/>
+        <location filename="../app/gui/FabricMenu.cpp" line="180"/>
         <source>Discovering the fabric…</source>
         <translation>Oppdager fabricen …</translation>
     </message>
     <message>
-        <location filename="../app/gui/FabricMenu.cpp" line="178"/>
+        <location filename="../app/gui/FabricMenu.cpp" line="181"/>
         <source>Cancel</source>
         <translation>Avbryt</translation>
     </message>
     <message>
-        <location filename="../app/gui/FabricMenu.cpp" line="180"/>
+        <location filename="../app/gui/FabricMenu.cpp" line="183"/>
         <source>Discover</source>
         <translation>Oppdag</translation>
     </message>
     <message>
-        <location filename="../app/gui/FabricMenu.cpp" line="208"/>
+        <location filename="../app/gui/FabricMenu.cpp" line="211"/>
         <source>Cannot Discover the Fabric</source>
         <translation>Kan ikke oppdage fabricen</translation>
     </message>
     <message>
-        <location filename="../app/gui/FabricMenu.cpp" line="209"/>
+        <location filename="../app/gui/FabricMenu.cpp" line="212"/>
         <source>The fabric could not be read. What is shown is unchanged.</source>
         <translation>Fabricen kunne ikke leses. Det som vises, er uendret.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/FabricMenu.cpp" line="220"/>
+        <location filename="../app/gui/FabricMenu.cpp" line="223"/>
         <source>Rediscovered: the fabric changed (%n change(s)); open proposals are stale</source>
         <translation>
             <numerusform>Oppdaget på nytt: fabricen er endret (%n endring); åpne forslag er utdaterte</numerusform>
@@ -1360,17 +1572,17 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/FabricMenu.cpp" line="221"/>
+        <location filename="../app/gui/FabricMenu.cpp" line="224"/>
         <source>Rediscovered: the topology and the tables are as they were</source>
         <translation>Oppdaget på nytt: topologien og tabellene er som før</translation>
     </message>
     <message>
-        <location filename="../app/gui/FabricMenu.cpp" line="222"/>
+        <location filename="../app/gui/FabricMenu.cpp" line="225"/>
         <source>Rediscovered: the topology is as it was; %1</source>
         <translation>Oppdaget på nytt: topologien er som før; %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/FabricMenu.cpp" line="226"/>
+        <location filename="../app/gui/FabricMenu.cpp" line="229"/>
         <source>Discovered %n node(s) through %1; the tables and partitions are those the fabric holds</source>
         <translation>
             <numerusform>Oppdaget %n node gjennom %1; tabellene og partisjonene er dem fabricen har</numerusform>
@@ -1378,17 +1590,17 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/FabricMenu.cpp" line="247"/>
+        <location filename="../app/gui/FabricMenu.cpp" line="249"/>
         <source>Read every linked port&apos;s counters every %1 s and show the rates on the map and in the Telemetry dock</source>
         <translation>Les tellerne til alle tilkoblede porter med %1 s mellomrom, og vis ratene på kartet og i Telemetri-panelet</translation>
     </message>
     <message>
-        <location filename="../app/gui/FabricMenu.cpp" line="249"/>
+        <location filename="../app/gui/FabricMenu.cpp" line="251"/>
         <source>Port counters can only be read from a live fabric: use Fabric ▸ Discover first</source>
         <translation>Porttellere kan bare leses fra en levende fabric: bruk Fabric ▸ Oppdag først</translation>
     </message>
     <message>
-        <location filename="../app/gui/FabricMenu.cpp" line="267"/>
+        <location filename="../app/gui/FabricMenu.cpp" line="269"/>
         <source>Reading port counters every %1 s: the first reading primes the counters, the first rates follow one interval later</source>
         <translation>Leser porttellere med %1 s mellomrom: den første avlesningen gir utgangsverdiene, de første ratene kommer ett intervall senere</translation>
     </message>
@@ -1705,109 +1917,137 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         <source>%1 port %2</source>
         <translation>port %2 på %1</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../core/session/FabricSession.cpp" line="321"/>
+        <source>subnet %1 (%n SM(s): %2)</source>
+        <translation>
+            <numerusform>subnett %1 (%n SM: %2)</numerusform>
+            <numerusform>subnett %1 (%n SM-er: %2)</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="331"/>
+        <location filename="../core/session/FabricSession.cpp" line="325"/>
+        <source>intent %1 and %2</source>
+        <translation>intensjon %1 og %2</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="326"/>
+        <source>%1 and %2</source>
+        <translation>%1 og %2</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="422"/>
         <source>Discovery cancelled.</source>
         <translation>Oppdagelsen ble avbrutt.</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="373"/>
+        <location filename="../core/session/FabricSession.cpp" line="465"/>
         <source>read again at %1</source>
         <translation>lest på nytt kl. %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="436"/>
+        <location filename="../core/session/FabricSession.cpp" line="528"/>
         <source>another fabric is open</source>
         <translation>en annen fabric er åpen</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="443"/>
+        <location filename="../core/session/FabricSession.cpp" line="535"/>
         <source>links gone: %1</source>
         <translation>forsvunne lenker: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="444"/>
+        <location filename="../core/session/FabricSession.cpp" line="536"/>
         <source>new links: %1</source>
         <translation>nye lenker: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="445"/>
+        <location filename="../core/session/FabricSession.cpp" line="537"/>
         <source>nodes gone: %1</source>
         <translation>forsvunne noder: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="446"/>
+        <location filename="../core/session/FabricSession.cpp" line="538"/>
         <source>new nodes: %1</source>
         <translation>nye noder: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="447"/>
+        <location filename="../core/session/FabricSession.cpp" line="539"/>
         <source>LIDs moved: %1</source>
         <translation>flyttede LID-er: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="448"/>
+        <location filename="../core/session/FabricSession.cpp" line="540"/>
         <source>The fabric changed since it was discovered (%1): this plan is stale. Discover the fabric again (Fabric ▸ Rediscover), then preview again.</source>
         <translation>Fabricen er endret siden den ble oppdaget (%1): denne planen er utdatert. Oppdag fabricen på nytt (Fabric ▸ Oppdag på nytt), og forhåndsvis deretter på nytt.</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="453"/>
+        <location filename="../core/session/FabricSession.cpp" line="545"/>
         <source>this plan was %1: the fabric holds it now</source>
         <translation>denne planen ble %1: fabricen har den nå</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="455"/>
+        <location filename="../core/session/FabricSession.cpp" line="547"/>
         <source>what the fabric holds changed since this plan was made (now: %1): preview or plan again</source>
         <translation>det fabricen har, er endret siden denne planen ble laget (nå: %1): forhåndsvis eller planlegg på nytt</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="457"/>
+        <location filename="../core/session/FabricSession.cpp" line="549"/>
         <source>the partitions, policies or weights were edited since this plan was made (an edit, undo or redo): preview or plan again</source>
         <translation>partisjonene, reglene eller vektene er redigert siden denne planen ble laget (en endring, angring eller omgjøring): forhåndsvis eller planlegg på nytt</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="460"/>
+        <location filename="../core/session/FabricSession.cpp" line="552"/>
         <source>the what-if events changed since this plan was made: plan again in the studio</source>
         <translation>hva-om-hendelsene er endret siden denne planen ble laget: planlegg på nytt i studioet</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="467"/>
+        <location filename="../core/session/FabricSession.cpp" line="559"/>
         <source>there is no plan to commit</source>
         <translation>det finnes ingen plan å innføre</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="469"/>
-        <location filename="../core/session/FabricSession.cpp" line="524"/>
+        <location filename="../core/session/FabricSession.cpp" line="561"/>
+        <location filename="../core/session/FabricSession.cpp" line="636"/>
         <source>a commit is running</source>
         <translation>en innføring pågår</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="526"/>
+        <location filename="../core/session/FabricSession.cpp" line="591"/>
+        <source>the commit target routes with Weft&apos;s engine inside OpenSM, which installs an intent (a Routing Preview&apos;s engine with the partitions); %1 is not one. Commit it to a target with OpenSM&apos;s file engine, or preview an engine.</source>
+        <translation>målet for innføring ruter med Wefts motor inne i OpenSM, som innfører en intensjon (motoren fra en forhåndsvisning av ruting, med partisjonene); %1 er ikke en slik. Innfør den på et mål med OpenSMs filmotor, eller forhåndsvis en motor.</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="638"/>
         <source>no commit target is configured (Fabric ▸ Commit Target…)</source>
         <translation>ikke noe mål for innføring er satt opp (Fabric ▸ Mål for innføring …)</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="528"/>
+        <location filename="../core/session/FabricSession.cpp" line="640"/>
+        <source>the commit target routes with Weft&apos;s engine inside OpenSM, which installs intents only; %1 is a plan of tables</source>
+        <translation>målet for innføring ruter med Wefts motor inne i OpenSM, som bare innfører intensjoner; %1 er en plan med tabeller</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="643"/>
         <source>an unfinished commit is in the journal (%1, started %2): recover it first (Fabric ▸ Recover Unfinished Commit…)</source>
         <translation>det ligger en ufullført innføring i loggen (%1, startet %2): gjenopprett den først (Fabric ▸ Gjenopprett ufullført innføring …)</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="546"/>
+        <location filename="../core/session/FabricSession.cpp" line="662"/>
         <source>Committing %1…</source>
         <translation>Innfører %1 …</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="546"/>
+        <location filename="../core/session/FabricSession.cpp" line="662"/>
         <source>the plan</source>
         <translation>planen</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="570"/>
+        <location filename="../core/session/FabricSession.cpp" line="690"/>
         <source>committed at %1</source>
         <translation>innført kl. %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="579"/>
+        <location filename="../core/session/FabricSession.cpp" line="699"/>
         <source>read back after the commit at %1</source>
         <translation>lest tilbake etter innføringen kl. %1</translation>
     </message>
@@ -2302,12 +2542,12 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="82"/>
+        <location filename="../app/gui/MainWindow.cpp" line="86"/>
         <source>Zoom %1 %</source>
         <translation>Zoom %1 %</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="107"/>
+        <location filename="../app/gui/MainWindow.cpp" line="113"/>
         <source>Route shown both ways: %n hop(s) in all</source>
         <translation>
             <numerusform>Ruten vises begge veier: %n hopp i alt</numerusform>
@@ -2315,7 +2555,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="109"/>
+        <location filename="../app/gui/MainWindow.cpp" line="115"/>
         <source>%n nodes selected: drag the hosts onto a partition to add them</source>
         <translation>
             <numerusform>%n node valgt: dra vertene til en partisjon for å legge dem til</numerusform>
@@ -2323,162 +2563,172 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="84"/>
+        <location filename="../app/gui/MainWindow.cpp" line="88"/>
         <source>Weft</source>
         <translation>Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="186"/>
+        <location filename="../app/gui/MainWindow.cpp" line="193"/>
         <source>Commit: %1</source>
         <translation>Innføring: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="183"/>
+        <location filename="../app/gui/MainWindow.cpp" line="190"/>
         <source>Port counters: %1</source>
         <translation>Porttellere: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="230"/>
+        <location filename="../app/gui/MainWindow.cpp" line="92"/>
+        <source>The subnet target cannot be used: %1</source>
+        <translation>Subnettmålet kan ikke brukes: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="202"/>
+        <source>Subnet managers: %1</source>
+        <translation>Subnet-managere: %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="246"/>
         <source>No eBB results to show: run the Routing Preview with eBB on</source>
         <translation>Ingen eBB-resultater å vise: kjør forhåndsvisningen av ruting med eBB slått på</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="232"/>
+        <location filename="../app/gui/MainWindow.cpp" line="248"/>
         <source>No link limits any stream in the eBB samples</source>
         <translation>Ingen lenke begrenser noen strøm i eBB-utvalgene</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="239"/>
+        <location filename="../app/gui/MainWindow.cpp" line="255"/>
         <source>&amp;Edit</source>
         <translation>R&amp;ediger</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="240"/>
+        <location filename="../app/gui/MainWindow.cpp" line="256"/>
         <source>&amp;Undo</source>
         <translation>&amp;Angre</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="243"/>
+        <location filename="../app/gui/MainWindow.cpp" line="259"/>
         <source>&amp;Redo</source>
         <translation>&amp;Gjør om</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="249"/>
+        <location filename="../app/gui/MainWindow.cpp" line="265"/>
         <source>&amp;Find Node…</source>
         <translation>&amp;Finn node …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="259"/>
+        <location filename="../app/gui/MainWindow.cpp" line="275"/>
         <source>&amp;View</source>
         <translation>&amp;Vis</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="260"/>
+        <location filename="../app/gui/MainWindow.cpp" line="276"/>
         <source>&amp;Fit to Window</source>
         <translation>&amp;Tilpass til vinduet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="262"/>
+        <location filename="../app/gui/MainWindow.cpp" line="278"/>
         <source>Zoom &amp;In</source>
         <translation>Zoom &amp;inn</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="264"/>
+        <location filename="../app/gui/MainWindow.cpp" line="280"/>
         <source>Zoom &amp;Out</source>
         <translation>Zoom &amp;ut</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="266"/>
+        <location filename="../app/gui/MainWindow.cpp" line="282"/>
         <source>Go to &amp;Hottest Bundle</source>
         <translation>Gå til &amp;varmeste bunt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="268"/>
+        <location filename="../app/gui/MainWindow.cpp" line="284"/>
         <source>No bundle to go to: zoom a big fabric out, with cables coloured by load</source>
         <translation>Ingen bunt å gå til: zoom ut en stor fabric, med kabler farget etter last</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="272"/>
+        <location filename="../app/gui/MainWindow.cpp" line="288"/>
         <source>Show &amp;eBB Bottlenecks</source>
         <translation>Vis &amp;eBB-flaskehalser</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="275"/>
+        <location filename="../app/gui/MainWindow.cpp" line="291"/>
         <source>Highlight the links that limit the most streams in the eBB samples, with the share they limit</source>
         <translation>Fremhev lenkene som begrenser flest strømmer i eBB-utvalgene, med andelen de begrenser</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="281"/>
+        <location filename="../app/gui/MainWindow.cpp" line="297"/>
         <source>&amp;Language</source>
         <translation>&amp;Språk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="509"/>
+        <location filename="../app/gui/MainWindow.cpp" line="525"/>
         <source>Weft is closing.</source>
         <translation>Weft avsluttes.</translation>
     </message>
     <message>
-        <location filename="../app/gui/Screenshots.cpp" line="297"/>
+        <location filename="../app/gui/Screenshots.cpp" line="307"/>
         <source>Commit &amp;Journal…</source>
         <translation>Commit-&amp;logg…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="287"/>
+        <location filename="../app/gui/MainWindow.cpp" line="303"/>
         <source>&amp;Help</source>
         <translation>&amp;Hjelp</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="288"/>
+        <location filename="../app/gui/MainWindow.cpp" line="304"/>
         <source>&amp;About Weft</source>
         <translation>&amp;Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="290"/>
+        <location filename="../app/gui/MainWindow.cpp" line="306"/>
         <source>About &amp;Qt</source>
         <translation>Om &amp;Qt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="302"/>
+        <location filename="../app/gui/MainWindow.cpp" line="318"/>
         <source>System Language</source>
         <translation>Systemets språk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="320"/>
+        <location filename="../app/gui/MainWindow.cpp" line="336"/>
         <source>The new language applies when Weft is started again.</source>
         <translation>Det nye språket gjelder fra neste gang Weft startes.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="193"/>
+        <location filename="../app/gui/MainWindow.cpp" line="209"/>
         <source>%1[*] — Weft</source>
         <translation>%1[*] — Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="196"/>
+        <location filename="../app/gui/MainWindow.cpp" line="212"/>
         <source>Laying out the fabric (%1 nodes)…</source>
         <translation>Plasserer nodene i fabricen (%1 noder) …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="256"/>
+        <location filename="../app/gui/MainWindow.cpp" line="272"/>
         <source>No node matches &quot;%1&quot;</source>
         <translation>Ingen node passer med «%1»</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="480"/>
+        <location filename="../app/gui/MainWindow.cpp" line="496"/>
         <source>About Weft</source>
         <translation>Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="481"/>
+        <location filename="../app/gui/MainWindow.cpp" line="497"/>
         <source>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;A fabric manager for InfiniBand: topology, partitions and routing, previewed before they reach the subnet manager.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;En fabric-forvalter for InfiniBand: topologi, partisjoner og ruting, forhåndsvist før de når subnet-manageren.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="394"/>
+        <location filename="../app/gui/MainWindow.cpp" line="410"/>
         <source>No fabric</source>
         <translation>Ingen fabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="399"/>
+        <location filename="../app/gui/MainWindow.cpp" line="415"/>
         <source>Switches: %1 · Hosts: %2 · Cables: %3</source>
         <translation>Svitsjer: %1 · Verter: %2 · Kabler: %3</translation>
     </message>
@@ -3907,24 +4157,24 @@ Vranglåsfri: %3</translation>
     </message>
     <message>
         <location filename="../views/review/RoutingPreview.cpp" line="95"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="351"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="390"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="354"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="393"/>
         <source>Measure</source>
         <translation>Mål</translation>
     </message>
     <message>
         <location filename="../views/review/RoutingPreview.cpp" line="95"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="351"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="492"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="525"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="354"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="495"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="528"/>
         <source>Current</source>
         <translation>Gjeldende</translation>
     </message>
     <message>
         <location filename="../views/review/RoutingPreview.cpp" line="95"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="351"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="492"/>
-        <location filename="../views/review/RoutingPreview.cpp" line="525"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="354"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="495"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="528"/>
         <source>Proposed</source>
         <translation>Foreslått</translation>
     </message>
@@ -4004,117 +4254,117 @@ Vranglåsfri: %3</translation>
         <translation>Forhåndsvisning av ruting: %1</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="364"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="367"/>
         <source>Open a fabric to preview its routing.</source>
         <translation>Åpne et nett for å forhåndsvise rutingen.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="366"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="369"/>
         <source>Current tables: %1. Pick an engine and press Preview.</source>
         <translation>Gjeldende tabeller: %1. Velg en motor og trykk Forhåndsvis.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="368"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="371"/>
         <source>No current tables are known (File ▸ Open LFT Dump… loads them). Pick an engine and press Preview.</source>
         <translation>Ingen gjeldende tabeller er kjent (Fil ▸ Åpne LFT-dump … laster dem inn). Velg en motor og trykk Forhåndsvis.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="390"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="393"/>
         <source>Current: none</source>
         <translation>Gjeldende: ingen</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="391"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="394"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="403"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="406"/>
         <source>passes</source>
         <translation>består</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="403"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="406"/>
         <source>fails</source>
         <translation>feiler</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="405"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="408"/>
         <source>Validation</source>
         <translation>Validering</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="408"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="411"/>
         <source>Partition pairs not delivered</source>
         <translation>Partisjonspar som ikke leveres</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="409"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="412"/>
         <source>Forwarding loops</source>
         <translation>Videresendingsløkker</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="410"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="413"/>
         <source>Free of credit loops</source>
         <translation>Fri for kredittløkker</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="413"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="416"/>
         <source>Isolation policy violations</source>
         <translation>Brudd på isolasjonsregler</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="414"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="417"/>
         <source>Highest link load</source>
         <translation>Høyeste lenkelast</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="415"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="418"/>
         <source>Mean link load</source>
         <translation>Gjennomsnittlig lenkelast</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="416"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="419"/>
         <source>Spread of link load (σ)</source>
         <translation>Spredning i lenkelast (σ)</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="417"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="420"/>
         <source>Most routes on one link</source>
         <translation>Flest ruter på én lenke</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="418"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="421"/>
         <source>Links shared by partitions</source>
         <translation>Lenker delt av partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="419"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="422"/>
         <source>Inter-partition interference</source>
         <translation>Interferens mellom partisjoner</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="420"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="423"/>
         <source>Flows not delivered</source>
         <translation>Strømmer som ikke leveres</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="422"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="425"/>
         <source>%1 % (slowest flow %2 GB/s)</source>
         <translation>%1 % (tregeste flyt %2 GB/s)</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="427"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="430"/>
         <source>Throughput (fluid max-min)</source>
         <translation>Gjennomstrømning (flytmodell, maks-min)</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="432"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="435"/>
         <source>Every flow of the traffic model as a steady stream along its route, all sharing each cable max-min fairly: their total as a share of what the senders&apos; own links carry, and the slowest flow</source>
         <translation>Hver flyt i trafikkmodellen som en jevn strøm langs ruten sin, der alle deler hver kabel maks-min-rettferdig: summen deres som andel av det sendernes egne lenker bærer, og den tregeste flyten</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="424"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="427"/>
         <source>not rated</source>
         <translation>ikke vurdert</translation>
     </message>
@@ -4124,34 +4374,246 @@ Vranglåsfri: %3</translation>
         <translation>Dette forslaget gjelder ikke lenger: %1.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="435"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="438"/>
         <source>not computed</source>
         <translation>ikke beregnet</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="438"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="441"/>
         <source>Effective bisection bandwidth (mean)</source>
         <translation>Effektiv todelingsbåndbredde (snitt)</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="448"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="451"/>
         <source>  no warnings</source>
         <translation>  ingen advarsler</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="453"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="456"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="461"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="464"/>
         <source>%1 routes the fabric and passes validation.</source>
         <translation>%1 ruter nettet og består valideringen.</translation>
     </message>
     <message>
-        <location filename="../views/review/RoutingPreview.cpp" line="462"/>
+        <location filename="../views/review/RoutingPreview.cpp" line="465"/>
         <source>%1 routes the fabric, but validation fails: see the problems below.</source>
         <translation>%1 ruter nettet, men valideringen feiler: se problemene nedenfor.</translation>
+    </message>
+</context>
+<context>
+    <name>weft::SubnetManagersPanel</name>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="26"/>
+        <source>master</source>
+        <translation>master</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="28"/>
+        <source>standby</source>
+        <translation>standby</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="30"/>
+        <source>discovering</source>
+        <translation>oppdager</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="32"/>
+        <source>not active</source>
+        <translation>ikke aktiv</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="34"/>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="185"/>
+        <source>not running</source>
+        <translation>kjører ikke</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="36"/>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="183"/>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="184"/>
+        <source>unknown</source>
+        <translation>ukjent</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="43"/>
+        <source>named in the subnet target</source>
+        <translation>navngitt i subnettmålet</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="45"/>
+        <source>its options file&apos;s guid</source>
+        <translation>guid i innstillingsfilen dens</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="47"/>
+        <source>the port its log says it bound to</source>
+        <translation>porten loggen sier at den bandt seg til</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="71"/>
+        <source>SM</source>
+        <translation>SM</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="71"/>
+        <source>State</source>
+        <translation>Tilstand</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="71"/>
+        <source>Priority</source>
+        <translation>Prioritet</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="71"/>
+        <source>Port GUID</source>
+        <translation>Port-GUID</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="71"/>
+        <source>LID</source>
+        <translation>LID</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="71"/>
+        <source>PID</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="71"/>
+        <source>Engine</source>
+        <translation>Motor</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="71"/>
+        <source>Problems</source>
+        <translation>Problemer</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="82"/>
+        <source>&amp;Refresh</source>
+        <translation>&amp;Oppdater</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="84"/>
+        <source>Ask every SM of the subnet again (SMInfo), and read each OpenSM&apos;s files</source>
+        <translation>Spør hver SM i subnettet på nytt (SMInfo), og les filene til hver OpenSM</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="86"/>
+        <source>Commit &amp;Target…</source>
+        <translation>&amp;Mål for innføring …</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="88"/>
+        <source>Name the subnet&apos;s SMs and their files (Fabric ▸ Commit Target…)</source>
+        <translation>Navngi subnettets SM-er og filene deres (Fabric ▸ Mål for innføring …)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="134"/>
+        <source>Asking the subnet&apos;s SMs through %1…</source>
+        <translation>Spør subnettets SM-er gjennom %1 …</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="161"/>
+        <source>No subnet target: Fabric ▸ Commit Target… names the subnet&apos;s SMs</source>
+        <translation>Ikke noe subnettmål: Fabric ▸ Mål for innføring … navngir subnettets SM-er</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="169"/>
+        <source>not asked yet</source>
+        <translation>ikke spurt ennå</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="170"/>
+        <source>Subnet %1 (%2): not asked yet. Refresh asks the fabric which SM is master.</source>
+        <translation>Subnett %1 (%2): ikke spurt ennå. Oppdater spør fabricen hvilken SM som er master.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="185"/>
+        <source>minhop (default)</source>
+        <translation>minhop (standard)</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="186"/>
+        <source>none</source>
+        <translation>ingen</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="188"/>
+        <source>From %1</source>
+        <translation>Kilde: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="188"/>
+        <source>Give &quot;port_guid&quot; in the target, or guid in its options</source>
+        <translation>Oppgi «port_guid» i målet, eller guid i innstillingsfilen</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="197"/>
+        <source>does not answer SMInfo</source>
+        <translation>svarer ikke på SMInfo</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="198"/>
+        <source>an unnamed node</source>
+        <translation>en node uten navn</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="199"/>
+        <source>not in the target</source>
+        <translation>ikke i målet</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="200"/>
+        <source>runs on %1: a rogue or forgotten SM can take over with its own partitions and routing</source>
+        <translation>kjører på %1: en uautorisert eller glemt SM kan ta over med egne partisjoner og egen ruting</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="201"/>
+        <source>An SM on the subnet that the subnet target does not name</source>
+        <translation>En SM i subnettet som subnettmålet ikke navngir</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="218"/>
+        <source>%n SM(s) on the subnet that the target does not name: a rogue or forgotten SM can take over with its own partitions and routing.</source>
+        <translation>
+            <numerusform>%n SM i subnettet som målet ikke navngir: en uautorisert eller glemt SM kan ta over med egne partisjoner og egen ruting.</numerusform>
+            <numerusform>%n SM-er i subnettet som målet ikke navngir: en uautorisert eller glemt SM kan ta over med egne partisjoner og egen ruting.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="222"/>
+        <source>%1 SMs say they are master: the subnet has two masters.</source>
+        <translation>%1 SM-er sier at de er master: subnettet har flere mastere.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="224"/>
+        <source>No SM on the subnet says it is master.</source>
+        <translation>Ingen SM i subnettet sier at den er master.</translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="226"/>
+        <source>The subnet&apos;s SMs could not be asked: %1</source>
+        <translation>Subnettets SM-er kunne ikke spørres: %1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="231"/>
+        <source>Subnet %1: %n SM(s) in the target (%2), asked at %3 through %4.</source>
+        <translation>
+            <numerusform>Subnett %1: %n SM i målet (%2), spurt kl. %3 gjennom %4.</numerusform>
+            <numerusform>Subnett %1: %n SM-er i målet (%2), spurt kl. %3 gjennom %4.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/studio/SubnetManagersPanel.cpp" line="234"/>
+        <source>A commit reaches every SM.</source>
+        <translation>En innføring når hver SM.</translation>
     </message>
 </context>
 <context>

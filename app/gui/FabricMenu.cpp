@@ -115,7 +115,7 @@ CommitRecoveryDialog *FabricMenu::offerCommitRecovery()
     // The session's recovery, through the adapter it reaches the fabric by, as every commit; of a
     // subnet, through the SM that is master now.
     const CommitTarget &target = session->commitTarget();
-    const QString files = session->subnetTarget() ? tr("every SM's of %1").arg(session->commitTargetText())
+    const QString files = session->subnetTarget() ? tr("the files of every SM of %1").arg(session->commitTargetText())
                                                   : tr("%1 and %2").arg(target.routingFile(), target.partitionsPath);
     auto *dialog = new CommitRecoveryDialog(files, *unfinished, session->recovery(), m_window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);

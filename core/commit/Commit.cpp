@@ -1511,7 +1511,7 @@ private:
         // The journal as findUnfinished read it at the start of this commit (under its lock).
         const CommitJournalEntry *last = nullptr;
         for (const CommitJournalEntry &e : m_journal)
-            if (!e.isAdapt() && (e.lftsPath == m_target.routingFile() || (!m_target.subnet.isEmpty() && e.subnet == m_target.subnet)) && !e.files.isEmpty()
+            if (!e.isAdapt() && (sameFile(e.lftsPath, m_target.routingFile()) || (!m_target.subnet.isEmpty() && e.subnet == m_target.subnet)) && !e.files.isEmpty()
                 && e.writtenDigests.size() == e.files.size() && e.replacedDigests.size() == e.files.size()
                 && (e.outcome == QLatin1String("committed") || e.outcome == QLatin1String("rolled-back")))
                 last = &e;

@@ -157,18 +157,17 @@ Result<std::vector<CommitJournalEntry>> readJournal(const QString &path)
 std::optional<CommitJournalEntry> unfinishedCommit(const std::vector<CommitJournalEntry> &entries, const QString &lftsPath,
                                                    const QString &subnet, const QStringList &files)
 {
-    const QString target = QFileInfo(lftsPath).absoluteFilePath();
-    QStringList ours;
-    for (const QString &f : files)
-        ours << QFileInfo(f).absoluteFilePath();
+    // By the files' identity, not their spelling: a commit made through a symbolic link is found
+    // by the real path, and the other way round.
     for (auto e = entries.rbegin(); e != entries.rend(); ++e) {
         if (!e->unfinished())
             continue;
-        if (QFileInfo(e->lftsPath).absoluteFilePath() == target || (!subnet.isEmpty() && e->subnet == subnet))
+        if (sameFile(e->lftsPath, lftsPath) || (!subnet.isEmpty() && e->subnet == subnet))
             return *e;
         for (const QString &f : e->files)
-            if (ours.contains(QFileInfo(f).absoluteFilePath()))
-                return *e;
+            for (const QString &ours : files)
+                if (sameFile(f, ours))
+                    return *e;
     }
     return std::nullopt;
 }

@@ -49,6 +49,23 @@ QString realFilePath(const QString &path)
     return directory.isEmpty() ? info.absoluteFilePath() : directory + QLatin1Char('/') + info.fileName();
 }
 
+bool sameFile(const QString &a, const QString &b)
+{
+    if (a.isEmpty() || b.isEmpty())
+        return a == b;
+    const QFileInfo fa(realFilePath(a)), fb(realFilePath(b));
+    if (fa.fileName() != fb.fileName())
+        return false;
+#if defined(Q_OS_UNIX)
+    struct stat da
+    {
+    }, db{};
+    if (::stat(QFile::encodeName(fa.absolutePath()).constData(), &da) == 0 && ::stat(QFile::encodeName(fb.absolutePath()).constData(), &db) == 0)
+        return da.st_dev == db.st_dev && da.st_ino == db.st_ino;
+#endif
+    return fa.absoluteFilePath() == fb.absoluteFilePath();
+}
+
 namespace {
 
 // The backup as a second name for the file about to be replaced: the new content goes to a new

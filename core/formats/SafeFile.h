@@ -29,6 +29,11 @@ int backupGenerations();
 // What locks and journals key on, so that two spellings of one file find the same.
 QString realFilePath(const QString &path);
 
+// Whether two paths name one file: the same directory (device and inode, whatever symbolic links
+// or bind mounts lead to it) and the same name in it. Files are replaced by rename, which gives
+// them a new inode, so the directory's identity and the name are what stays.
+bool sameFile(const QString &a, const QString &b);
+
 // Writes `data` to `path` atomically. If `path` exists its previous content is first saved
 // as backupPath(path) (replacing an older backup; a symbolic link planted there is replaced, not
 // followed), and the new file gets the replaced one's mode and, where permitted, its owner and
