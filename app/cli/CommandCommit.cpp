@@ -190,21 +190,15 @@ int commit(const QStringList &args)
     setBackupGenerations(backups);
     CommitBackend backend = liveCommitBackend(live);
     backend.routeIntent = routeIntentFile;
-    // A subnet target: the SM that is master now takes the SIGHUP, every other SM the files.
+    // A subnet target: the SM that is master now takes the SIGHUP, every other SM the files; the
+    // journal is beside the target file unless --journal names one.
+    if (subnet && !parser.isSet(QStringLiteral("journal")))
+        options.journalPath.clear();
     auto install = [&](const CommitPlan &plan) {
-        if (!subnet)
-            return commitPlan(plan, target, backend, options);
-        if (!parser.isSet(QStringLiteral("journal")))
-            options.journalPath.clear();  // beside the target file
-        return commitToSubnet(plan, *subnet, backend, options);
+        return subnet ? commitToSubnet(plan, *subnet, backend, options) : commitPlan(plan, target, backend, options);
     };
-    if (recover) {
-        if (!subnet)
-            return reportCommit(recoverCommit(target, backend, options), json);
-        if (!parser.isSet(QStringLiteral("journal")))
-            options.journalPath.clear();
-        return reportCommit(recoverSubnetCommit(*subnet, backend, options), json);
-    }
+    if (recover)
+        return reportCommit(subnet ? recoverSubnetCommit(*subnet, backend, options) : recoverCommit(target, backend, options), json);
     if (pluginMode)
         return commitIntent(parser, install, backend, json);
 

@@ -7,8 +7,6 @@
 #include "LiveCommitBackend.h"
 #include "SubnetTarget.h"
 
-#include <optional>
-
 namespace weft::cli {
 
 int target(const QStringList &args)
@@ -48,12 +46,12 @@ int target(const QStringList &args)
         if (!ok || live.caPort < 1 || live.caPort > 254)
             return reportBadInput(command, QStringLiteral("--ca-port: not a port number: \"%1\"").arg(parser.value(QStringLiteral("ca-port"))));
     }
-    const std::optional<SubnetCheck> check = checkSubnetOnFabric(*subnet, live);
+    const SubnetCheck check = checkSubnetOnFabric(*subnet, live);
     if (parser.isSet(QStringLiteral("json")))
-        printJson(check->toJson());
+        printJson(check.toJson());
     else
-        out() << check->toText() << Qt::endl;
-    return check->ok() ? kExitOk : kExitFailure;
+        out() << check.toText() << Qt::endl;
+    return check.ok() ? kExitOk : kExitFailure;
 }
 
 }  // namespace weft::cli

@@ -55,11 +55,18 @@ Status sendHangup(qint64 pid)
     return Done{};
 }
 
+namespace {
+// Beside the file itself: through a symbolic link to it or to its directory, a second commit
+// finds the same lock.
+QString lockBeside(const QString &routingFile)
+{
+    return realFilePath(routingFile) + QStringLiteral(".weft-lock");
+}
+}  // namespace
+
 QString commitLockPath(const CommitTarget &target)
 {
-    // Beside the file itself: through a symbolic link to it or to its directory, a second commit
-    // finds the same lock.
-    return realFilePath(target.routingFile()) + QStringLiteral(".weft-lock");
+    return lockBeside(target.routingFile());
 }
 
 QStringList commitLockPaths(const CommitTarget &target)
@@ -69,7 +76,7 @@ QStringList commitLockPaths(const CommitTarget &target)
         paths << realFilePath(target.lockPath);
     paths << commitLockPath(target);
     for (const CommitTarget::Standby &s : target.standbys) {
-        const QString path = realFilePath(s.routingFile()) + QStringLiteral(".weft-lock");
+        const QString path = lockBeside(s.routingFile());
         if (!paths.contains(path))
             paths << path;
     }
@@ -1374,7 +1381,7 @@ private:
                 // A standby's lock that cannot even be made: its directory cannot be written.
                 const qsizetype standby = std::find_if(m_target.standbys.begin(), m_target.standbys.end(),
                                                        [&](const CommitTarget::Standby &s) {
-                                                           return realFilePath(s.routingFile()) + QStringLiteral(".weft-lock") == path;
+                                                           return lockBeside(s.routingFile()) == path;
                                                        })
                     - m_target.standbys.begin();
                 if (standby < qsizetype(m_target.standbys.size()) && !QFileInfo(QFileInfo(path).absolutePath()).isWritable())

@@ -426,29 +426,41 @@ QString subnetJournalPath(const SubnetTarget &target)
     return defaultJournalPath(target.fileName);
 }
 
-SubnetCheck checkSubnet(const SubnetTarget &target, const CommitBackend &backend)
+SubnetCheck checkSubnet(const SubnetTarget &target, const Fabric &fabric, const CommitBackend &backend)
+{
+    if (!backend.readSubnetManagers)
+        return checkSubnetTarget(target, {}, QStringLiteral("the fabric access cannot read SMInfo"));
+    Result<std::vector<SubnetManagerInfo>> seen = backend.readSubnetManagers(fabric);
+    if (!seen)
+        return checkSubnetTarget(target, {}, seen.error().toString());
+    return checkSubnetTarget(target, *seen);
+}
+
+SubnetCheck checkSubnet(const SubnetTarget &target, const CommitBackend &backend, std::optional<Fabric> *discovered)
 {
     if (!backend.discover)
         return checkSubnetTarget(target, {}, QStringLiteral("no access to the fabric"));
     Result<Fabric> fabric = backend.discover();
     if (!fabric)
         return checkSubnetTarget(target, {}, fabric.error().toString());
-    if (!backend.readSubnetManagers)
-        return checkSubnetTarget(target, {}, QStringLiteral("the fabric access cannot read SMInfo"));
-    Result<std::vector<SubnetManagerInfo>> seen = backend.readSubnetManagers(*fabric);
-    if (!seen)
-        return checkSubnetTarget(target, {}, seen.error().toString());
-    return checkSubnetTarget(target, *seen);
+    SubnetCheck check = checkSubnet(target, *fabric, backend);
+    if (discovered)
+        *discovered = std::move(*fabric);
+    return check;
 }
 
 namespace {
 
 // The subnet's commit target as it is now, and what the check found said on the way; a refused
-// report when it cannot be told.
-std::optional<CommitReport> resolveSubnet(const SubnetTarget &target, const CommitBackend &backend, CommitOptions &options,
+// report when it cannot be told. `backend` then hands the commit the fabric the check discovered
+// (moments ago), so that it is not discovered twice.
+std::optional<CommitReport> resolveSubnet(const SubnetTarget &target, CommitBackend &backend, CommitOptions &options,
                                           CommitTarget *resolved, SubnetCheck *checkOut, QStringList *warnings)
 {
-    const SubnetCheck check = checkSubnet(target, backend);
+    std::optional<Fabric> discovered;
+    const SubnetCheck check = checkSubnet(target, backend, &discovered);
+    if (discovered)
+        backend.discover = [fabric = std::make_shared<const Fabric>(std::move(*discovered))]() -> Result<Fabric> { return *fabric; };
     if (checkOut)
         *checkOut = check;
     Result<CommitTarget> through = subnetCommitTarget(target, check);
@@ -483,9 +495,10 @@ CommitReport commitToSubnet(const CommitPlan &plan, const SubnetTarget &target, 
 {
     CommitTarget resolved;
     QStringList warnings;
-    if (std::optional<CommitReport> refused = resolveSubnet(target, backend, options, &resolved, check, &warnings))
+    CommitBackend access = backend;
+    if (std::optional<CommitReport> refused = resolveSubnet(target, access, options, &resolved, check, &warnings))
         return *refused;
-    CommitReport report = commitPlan(plan, resolved, backend, options);
+    CommitReport report = commitPlan(plan, resolved, access, options);
     report.warnings = warnings + report.warnings;
     return report;
 }
@@ -494,9 +507,10 @@ CommitReport recoverSubnetCommit(const SubnetTarget &target, const CommitBackend
 {
     CommitTarget resolved;
     QStringList warnings;
-    if (std::optional<CommitReport> refused = resolveSubnet(target, backend, options, &resolved, nullptr, &warnings))
+    CommitBackend access = backend;
+    if (std::optional<CommitReport> refused = resolveSubnet(target, access, options, &resolved, nullptr, &warnings))
         return *refused;
-    CommitReport report = recoverCommit(resolved, backend, options);
+    CommitReport report = recoverCommit(resolved, access, options);
     report.warnings = warnings + report.warnings;
     return report;
 }

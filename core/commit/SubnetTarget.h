@@ -111,8 +111,11 @@ Result<CommitTarget> subnetCommitTarget(const SubnetTarget &target, const Subnet
 QString subnetJournalPath(const SubnetTarget &target);
 
 // The subnet as the backend finds it now (discover, then readSubnetManagers; without the latter
-// the SMs are judged by their files alone), judged by checkSubnetTarget.
-SubnetCheck checkSubnet(const SubnetTarget &target, const CommitBackend &backend);
+// the SMs are judged by their files alone), judged by checkSubnetTarget; `discovered` receives
+// the fabric when discovery succeeded. The second form asks the SMs of a fabric just discovered
+// (live discovery marks their ports), without discovering it again.
+SubnetCheck checkSubnet(const SubnetTarget &target, const CommitBackend &backend, std::optional<Fabric> *discovered = nullptr);
+SubnetCheck checkSubnet(const SubnetTarget &target, const Fabric &fabric, const CommitBackend &backend);
 
 // A commit to every SM of the subnet: the check above, then commitPlan through the master it
 // finds (subnetCommitTarget), every other SM as a standby, the journal beside the target file

@@ -643,6 +643,20 @@ bool writeLftDump(const ForwardingTables &tables, const Fabric *fabric, LftDumpF
     return formatLftDump(tables, fabric, form, out);
 }
 
+namespace {
+// The dump streamed into a file (SafeFile's temporary), its SHA-256 taken on the way when asked.
+std::function<bool(QIODevice &)> dumpInto(const ForwardingTables &tables, const Fabric *fabric, LftDumpForm form, std::optional<Sha256> &digest)
+{
+    return [&tables, fabric, form, &digest](QIODevice &file) {
+        return writeLftDump(tables, fabric, form, [&](const char *data, std::size_t size) {
+            if (digest)
+                digest->add(data, size);
+            return file.write(data, qint64(size)) == qint64(size);
+        });
+    };
+}
+}  // namespace
+
 Status writeLftDumpFile(const QString &path, const ForwardingTables &tables, const Fabric *fabric, LftDumpForm form,
                         QString *sha256)
 {
@@ -650,13 +664,7 @@ Status writeLftDumpFile(const QString &path, const ForwardingTables &tables, con
     std::optional<Sha256> digest;
     if (sha256)
         digest.emplace();
-    const Status written = writeFileAtomically(path, [&](QIODevice &file) {
-        return writeLftDump(tables, fabric, form, [&](const char *data, std::size_t size) {
-            if (digest)
-                digest->add(data, size);
-            return file.write(data, qint64(size)) == qint64(size);
-        });
-    });
+    const Status written = writeFileAtomically(path, dumpInto(tables, fabric, form, digest));
     if (written && sha256)
         *sha256 = digest->hex();
     return written;
@@ -668,13 +676,7 @@ Result<StagedFile> stageLftDumpFile(const QString &path, const ForwardingTables 
     std::optional<Sha256> digest;
     if (sha256)
         digest.emplace();
-    Result<StagedFile> staged = stageFile(path, [&](QIODevice &file) {
-        return writeLftDump(tables, fabric, form, [&](const char *data, std::size_t size) {
-            if (digest)
-                digest->add(data, size);
-            return file.write(data, qint64(size)) == qint64(size);
-        });
-    });
+    Result<StagedFile> staged = stageFile(path, dumpInto(tables, fabric, form, digest));
     if (staged && sha256)
         *sha256 = digest->hex();
     return staged;

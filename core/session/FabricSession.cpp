@@ -337,7 +337,11 @@ bool FabricSession::checkSubnetManagers()
     m_checkingSubnet = true;
     m_checkSubnetAgain = false;
     const quint64 generation = m_subnetGeneration;
-    QtConcurrent::run([subnet = *m_subnet, access = fabricAccess()] { return checkSubnet(subnet, access); })
+    // A live fabric just discovered has its SM ports marked: only their SMInfo is read again.
+    const std::shared_ptr<const Fabric> discovered = m_live ? m_fabric : nullptr;
+    QtConcurrent::run([subnet = *m_subnet, access = fabricAccess(), discovered] {
+        return discovered ? checkSubnet(subnet, *discovered, access) : checkSubnet(subnet, access);
+    })
         .then(this, [this, generation](const SubnetCheck &check) {
             m_checkingSubnet = false;
             if (generation == m_subnetGeneration) {
