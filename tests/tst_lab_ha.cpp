@@ -16,6 +16,7 @@
 #include "SafeFile.h"
 #include "SimulatedFabric.h"
 #include "TenantTrees.h"
+#include "TwoSmLab.h"
 #include "WeftRunner.h"
 
 #include <QDir>
@@ -35,8 +36,6 @@ using namespace weft;
 namespace {
 
 constexpr int kSweepTimeoutMs = 60000;
-// SMInfo polled once a second and given up on after two misses: a takeover within seconds.
-const QByteArray kPolling = "sminfo_polling_timeout 1000\npolling_retry_number 2\n";
 
 QString pluginDirectory()
 {
@@ -63,100 +62,23 @@ test::Run runLabWeft(const SimulatedFabric &sim, const QStringList &args, const 
     return run;
 }
 
-// One SM's files, in a directory of its own, as on its own host.
-struct SmFiles
-{
-    QString dir, routing, partitions, pidFile;
-};
-
-// The lab: ibsim on a 4-ary 2-tree with four tenants (red and blue phy-isolated, green and yellow
-// on lanes), OpenSM `sm1` on the first host (priority 10), `sm2` on the last (priority 5),
-// both starting on ftree routing and the Default partition alone.
-struct HaLab
+// The lab (TwoSmLab.h) on a 4-ary 2-tree with four tenants in the project to commit (red and blue
+// phy-isolated, green and yellow on lanes), sm1 on the first host, sm2 on the last.
+struct HaLab : test::TwoSmLab
 {
     test::Tree tree;
-    std::unique_ptr<SimulatedFabric> sim;
-    SmFiles sm1, sm2;
-    QString target, project, topology;
-    bool plugin = true;
+    QString project, topology;
 };
 
 Result<std::unique_ptr<HaLab>> startHaLab(const QString &dir, bool plugin)
 {
     auto lab = std::make_unique<HaLab>();
-    lab->plugin = plugin;
     lab->tree = test::makeTree(FabricShapeKind::KaryNTree, 4, 2);
-    const Fabric &fabric = lab->tree.generated.fabric;
-    const NodeIndex smHost = lab->tree.generated.hosts.front();
-    const NodeIndex standbyHost = lab->tree.generated.hosts.back();
-    Project initial;
-    initial.routingEngine = QStringLiteral("ftree");
-    for (auto [sm, name] : {std::pair{&lab->sm1, "sm1"}, std::pair{&lab->sm2, "sm2"}}) {
-        sm->dir = dir + QLatin1Char('/') + QLatin1String(name);
-        if (!QDir().mkpath(sm->dir))
-            return Error{sm->dir, 0, QStringLiteral("cannot create")};
-        sm->routing = sm->dir + (plugin ? QStringLiteral("/intent.weft") : QStringLiteral("/opensm.lfts"));
-        sm->partitions = sm->dir + QStringLiteral("/partitions.conf");
-        sm->pidFile = sm->dir + QStringLiteral("/opensm.pid");
-        if (const Status w = writeFileAtomically(sm->partitions, writePartitionsConf(withExplicitDefault({})), false); !w)
-            return w.error();
-        // Both start on ftree: the plugin's intent, or the file engine's dump of it.
-        if (plugin) {
-            if (const Status w = writeFileAtomically(sm->routing, writeProject(initial), false); !w)
-                return w.error();
-        } else {
-            Result<Routing> routed = routeFabric(QStringLiteral("ftree"), fabric, Tenancy{});
-            if (!routed)
-                return routed.error();
-            if (const Status w = writeLftDumpFile(sm->routing, routed->tables, &fabric, LftDumpForm::Compact); !w)
-                return w.error();
-        }
-    }
-    const QString net = dir + QStringLiteral("/fabric.net");
-    if (const Status w = writeFileAtomically(net, writeIbsimNet(fabric, smHost), false); !w)
-        return w.error();
-    SimulatedFabric::Options options;
-    options.netFile = net;
-    options.smNode = fabric.node(smHost).name;
-    options.partitionsConf = lab->sm1.partitions;
-    if (plugin) {
-        options.openSmConfig = "event_plugin_name weftosm\nevent_plugin_options " + lab->sm1.routing.toUtf8() + "\nrouting_engine weft\n";
-        options.openSmEnvironment = {QStringLiteral("LD_LIBRARY_PATH=") + pluginDirectory()};
-    } else {
-        options.openSmArgs = {QStringLiteral("-R"), QStringLiteral("file,no_fallback"), QStringLiteral("-U"), lab->sm1.routing};
-    }
-    options.openSmConfig += "sm_priority 10\n" + kPolling;
-    lab->sim = std::make_unique<SimulatedFabric>(options);
-    if (const Status started = lab->sim->start(); !started)
+    Result<test::TwoSmLab> started = test::startTwoSmLab(dir, lab->tree.generated.fabric, lab->tree.generated.hosts.front(),
+                                                         lab->tree.generated.hosts.back(), plugin, pluginDirectory());
+    if (!started)
         return started.error();
-    if (const Status w = writeFileAtomically(lab->sm1.pidFile, QByteArray::number(lab->sim->openSmPid()) + '\n', false); !w)
-        return w.error();
-    QByteArray standbyConfig = "sm_priority 5\n" + kPolling;
-    QStringList standbyArgs{QStringLiteral("-P"), lab->sm2.partitions};
-    if (plugin)
-        standbyConfig += "event_plugin_options " + lab->sm2.routing.toUtf8() + "\n";
-    else
-        standbyArgs << QStringLiteral("-R") << QStringLiteral("file,no_fallback") << QStringLiteral("-U") << lab->sm2.routing;
-    if (const Status standing = lab->sim->startStandbyOpenSm(fabric.node(standbyHost).name, standbyConfig, standbyArgs); !standing)
-        return Error{{}, 0, standing.error().toString() + QString::fromUtf8(test::readAll(lab->sim->standbyLogPath()).right(2000))};
-    if (const Status w = writeFileAtomically(lab->sm2.pidFile, QByteArray::number(lab->sim->standbyPid()) + '\n', false); !w)
-        return w.error();
-
-    // The commit target: each SM with its own options, files, pid file and log.
-    QJsonArray sms;
-    for (auto [sm, name, sub] : {std::tuple{&lab->sm1, "sm1", QString()}, std::tuple{&lab->sm2, "sm2", QStringLiteral("/standby")}}) {
-        QJsonObject o{{QStringLiteral("name"), QLatin1String(name)},
-                      {QStringLiteral("options"), lab->sim->workDir() + sub + QStringLiteral("/opensm.conf")},
-                      {plugin ? QStringLiteral("intent") : QStringLiteral("lfts"), sm->routing},
-                      {QStringLiteral("partitions"), sm->partitions},
-                      {QStringLiteral("pidfile"), sm->pidFile},
-                      {QStringLiteral("log"), lab->sim->workDir() + sub + QStringLiteral("/opensm.log")}};
-        sms.append(o);
-    }
-    lab->target = dir + QStringLiteral("/subnet.json");
-    const QJsonObject target{{QStringLiteral("subnet"), QStringLiteral("lab")}, {QStringLiteral("sms"), sms}};
-    if (const Status w = writeFileAtomically(lab->target, QJsonDocument(target).toJson(), false); !w)
-        return w.error();
+    static_cast<test::TwoSmLab &>(*lab) = std::move(*started);
     lab->project = dir + QStringLiteral("/tenants.weft");
     if (const Status w = writeFileAtomically(lab->project, writeProject(lab->tree.intent), false); !w)
         return w.error();

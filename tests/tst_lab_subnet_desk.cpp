@@ -28,6 +28,7 @@
 #include "PartitionPanel.h"
 #include "PartitionsConf.h"
 #include "RoutingEngine.h"
+#include "TwoSmLab.h"
 #include "SafeFile.h"
 #include "Screenshots.h"
 #include "SimulatedFabric.h"
@@ -58,7 +59,6 @@ namespace {
 
 const QLatin1String kChild("--subnet-desk-child");
 // SMInfo polled once a second and given up on after two misses, as `weft lab --standby` runs them.
-const QByteArray kPolling = "sminfo_polling_timeout 1000\npolling_retry_number 2\n";
 const QColor kWarningColour(0xb0, 0x1c, 0x1c);
 
 // The hosts' port GUIDs, ascending; alternately red and blue.
@@ -234,26 +234,18 @@ private Q_SLOTS:
 
 namespace {
 
-// One SM's files, in a directory of its own, as on its own host.
-struct SmFiles
-{
-    QString dir, lfts, partitions, pidFile;
-};
-
-// The lab: ibsim on a 4-ary 2-tree; OpenSM sm1 on the first host (priority 10) and sm2 on the last
-// (priority 5), both on ftree tables of their own and the Default partition alone; a rogue third
-// OpenSM (priority 1) on a middle host; the subnet target naming sm1 and sm2.
+// The lab (TwoSmLab.h, the file engine) on a 4-ary 2-tree: sm1 on the first host, sm2 on the last,
+// the subnet target naming them; and a rogue third OpenSM (priority 1) on a middle host.
 struct SubnetLab
 {
     QTemporaryDir dir;
     GeneratedFabric generated;
-    std::unique_ptr<SimulatedFabric> sim;
-    SmFiles sm1, sm2;
+    test::TwoSmLab lab;
 };
 
-QString startSubnetLab(SubnetLab &lab)
+QString startSubnetLab(SubnetLab &subnet)
 {
-    if (!lab.dir.isValid())
+    if (!subnet.dir.isValid())
         return QStringLiteral("cannot create a temporary directory");
     GeneratorOptions o;
     o.arity = 4;
@@ -262,62 +254,18 @@ QString startSubnetLab(SubnetLab &lab)
     Result<GeneratedFabric> generated = generateFabric(o);
     if (!generated)
         return generated.error().toString();
-    lab.generated = std::move(*generated);
-    const Fabric &fabric = lab.generated.fabric;
-    Result<Routing> ftree = routeFabric(QStringLiteral("ftree"), fabric, Tenancy{});
-    if (!ftree)
-        return ftree.error().toString();
-    const QDir dir(lab.dir.path());
-    for (auto [sm, name] : {std::pair{&lab.sm1, "sm1"}, std::pair{&lab.sm2, "sm2"}}) {
-        sm->dir = dir.filePath(QLatin1String(name));
-        if (!QDir().mkpath(sm->dir))
-            return QStringLiteral("cannot create ") + sm->dir;
-        sm->lfts = sm->dir + QStringLiteral("/opensm.lfts");
-        sm->partitions = sm->dir + QStringLiteral("/partitions.conf");
-        sm->pidFile = sm->dir + QStringLiteral("/opensm.pid");
-        if (const Status w = writeFileAtomically(sm->partitions, writePartitionsConf(withExplicitDefault({})), false); !w)
-            return w.error().toString();
-        if (const Status w = writeLftDumpFile(sm->lfts, ftree->tables, &fabric, LftDumpForm::Compact); !w)
-            return w.error().toString();
-    }
-    const NodeIndex smHost = lab.generated.hosts.front();
-    const NodeIndex standbyHost = lab.generated.hosts.back();
-    const NodeIndex rogueHost = lab.generated.hosts[lab.generated.hosts.size() / 2];
-    const QString net = dir.filePath(QStringLiteral("fabric.net"));
-    if (const Status w = writeFileAtomically(net, writeIbsimNet(fabric, smHost), false); !w)
-        return w.error().toString();
-    SimulatedFabric::Options options;
-    options.netFile = net;
-    options.smNode = fabric.node(smHost).name;
-    options.partitionsConf = lab.sm1.partitions;
-    options.openSmArgs = {QStringLiteral("-R"), QStringLiteral("file,no_fallback"), QStringLiteral("-U"), lab.sm1.lfts};
-    options.openSmConfig = "sm_priority 10\n" + kPolling;
-    lab.sim = std::make_unique<SimulatedFabric>(options);
-    if (const Status started = lab.sim->start(); !started)
+    subnet.generated = std::move(*generated);
+    const Fabric &fabric = subnet.generated.fabric;
+    const QDir dir(subnet.dir.path());
+    const NodeIndex smHost = subnet.generated.hosts.front();
+    const NodeIndex standbyHost = subnet.generated.hosts.back();
+    const NodeIndex rogueHost = subnet.generated.hosts[subnet.generated.hosts.size() / 2];
+    Result<test::TwoSmLab> started = test::startTwoSmLab(dir.path(), fabric, smHost, standbyHost, false);
+    if (!started)
         return started.error().toString();
-    if (const Status w = writeFileAtomically(lab.sm1.pidFile, QByteArray::number(lab.sim->openSmPid()) + '\n', false); !w)
-        return w.error().toString();
-    const QStringList standbyArgs{QStringLiteral("-P"), lab.sm2.partitions, QStringLiteral("-R"), QStringLiteral("file,no_fallback"),
-                                  QStringLiteral("-U"), lab.sm2.lfts};
-    if (const Status standing = lab.sim->startStandbyOpenSm(fabric.node(standbyHost).name, "sm_priority 5\n" + kPolling, standbyArgs); !standing)
-        return standing.error().toString() + QString::fromUtf8(test::readAll(lab.sim->standbyLogPath()).right(2000));
-    if (const Status w = writeFileAtomically(lab.sm2.pidFile, QByteArray::number(lab.sim->standbyPid()) + '\n', false); !w)
-        return w.error().toString();
-    if (const Status rogue = lab.sim->startStandbyOpenSm(fabric.node(rogueHost).name, "sm_priority 1\n", {}, QStringLiteral("rogue")); !rogue)
+    subnet.lab = std::move(*started);
+    if (const Status rogue = subnet.lab.sim->startStandbyOpenSm(fabric.node(rogueHost).name, "sm_priority 1\n", {}, QStringLiteral("rogue")); !rogue)
         return rogue.error().toString();
-
-    // The subnet target, each SM with its own options, files, pid file and log.
-    QJsonArray sms;
-    for (auto [sm, name, sub] : {std::tuple{&lab.sm1, "sm1", QString()}, std::tuple{&lab.sm2, "sm2", QStringLiteral("/standby")}})
-        sms.append(QJsonObject{{QStringLiteral("name"), QLatin1String(name)},
-                               {QStringLiteral("options"), lab.sim->workDir() + sub + QStringLiteral("/opensm.conf")},
-                               {QStringLiteral("lfts"), sm->lfts},
-                               {QStringLiteral("partitions"), sm->partitions},
-                               {QStringLiteral("pidfile"), sm->pidFile},
-                               {QStringLiteral("log"), lab.sim->workDir() + sub + QStringLiteral("/opensm.log")}});
-    const QJsonObject target{{QStringLiteral("subnet"), QStringLiteral("lab")}, {QStringLiteral("sms"), sms}};
-    if (const Status w = writeFileAtomically(dir.filePath(QStringLiteral("subnet.json")), QJsonDocument(target).toJson(), false); !w)
-        return w.error().toString();
     // What the child is to find: the standby's port and the rogue's.
     const auto portOf = [&fabric](NodeIndex host) { return guidText(fabric.port(fabric.portOf(host, 1)).guid); };
     const QJsonObject expected{{QStringLiteral("sm1"), portOf(smHost)}, {QStringLiteral("sm2"), portOf(standbyHost)}, {QStringLiteral("rogue"), portOf(rogueHost)}};
@@ -341,11 +289,12 @@ private Q_SLOTS:
 
     void subnetManagersOnTheDesk()
     {
-        SubnetLab lab;
-        const QString failure = startSubnetLab(lab);
+        SubnetLab subnet;
+        const QString failure = startSubnetLab(subnet);
         QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        const test::TwoSmLab &lab = subnet.lab;
         SimulatedFabric &sim = *lab.sim;
-        const QDir dir(lab.dir.path());
+        const QDir dir(subnet.dir.path());
         const QByteArray sm2Before = test::readAll(lab.sm2.partitions);
         const auto child = sim.runClient(QCoreApplication::applicationFilePath(), {kChild, dir.path(), sim.openSmLogPath()}, 900000);
         qInfo("%s", child ? child->out.constData() : "");
@@ -363,7 +312,7 @@ private Q_SLOTS:
         QVERIFY2(partitions.contains("red") && partitions.contains("blue"), partitions.constData());
         QVERIFY(test::readAll(lab.sm2.partitions) != sm2Before);
         QCOMPARE(test::readAll(lab.sm2.partitions), partitions);
-        QCOMPARE(test::readAll(lab.sm2.lfts), test::readAll(lab.sm1.lfts));
+        QCOMPARE(test::readAll(lab.sm2.routing), test::readAll(lab.sm1.routing));
         sim.stop();
     }
 };
