@@ -43,6 +43,7 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("adapt"), {weft::cli::adapt, "the self-adaptive loop: rules over measured load that plan, preview and commit reconfigurations (live, or --replay of a trace)"}},
         {QStringLiteral("rules"), {weft::cli::rules, "check a file of Weft's rule language (condition -> action rules over measured load)"}},
         {QStringLiteral("target"), {weft::cli::target, "check a subnet's commit target: each SM's state, priority, port and options, and SMs the target does not name"}},
+        {QStringLiteral("serve"), {weft::cli::serve, "serve the live fabric's session over HTTPS to desks and scripts (tokens, roles; `serve token` manages them)"}},
         {QStringLiteral("lab"), {weft::cli::lab, "a private ibsim + OpenSM fabric to try discovery and commits on"}},
         {QStringLiteral("keys"), {weft::cli::keys, "plan routing keys (ARK/NRK) for BSP applications on a fat tree"}},
         {QStringLiteral("ebb"), {weft::cli::ebb, "effective bisection bandwidth of forwarding tables (random bisections)"}},

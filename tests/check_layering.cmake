@@ -4,7 +4,7 @@
 file(GLOB live_headers RELATIVE "${SOURCE_DIR}/core/live" "${SOURCE_DIR}/core/live/*.h")
 list(APPEND live_headers LiveRead.h)  # the session's own window on weft_live
 file(GLOB_RECURSE front_ends "${SOURCE_DIR}/views/*.h" "${SOURCE_DIR}/views/*.cpp" "${SOURCE_DIR}/app/gui/*.h"
-     "${SOURCE_DIR}/app/gui/*.cpp")
+     "${SOURCE_DIR}/app/gui/*.cpp" "${SOURCE_DIR}/app/serve/*.h" "${SOURCE_DIR}/app/serve/*.cpp")
 set(problems "")
 foreach(file IN LISTS front_ends)
     file(READ "${file}" text)

@@ -64,7 +64,7 @@ class TestHttpListener : public QObject
     {
         m_problems.clear();
         m_listener = std::make_unique<HttpListener>(limits);
-        m_listener->route("/metrics", [](const HttpRequest &) { return HttpReply{200, "text/plain", "up 1\n"}; });
+        m_listener->route("/metrics", [](const HttpRequest &) { return HttpReply{200, "text/plain", "up 1\n", {}}; });
         connect(m_listener.get(), &HttpListener::problem, this, [this](const QString &m) { m_problems.push_back(m); });
         QString error;
         if (!m_listener->listen(QHostAddress::LocalHost, 0, &error))

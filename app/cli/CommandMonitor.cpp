@@ -64,7 +64,7 @@ public:
     bool listen(const QHostAddress &address, quint16 port, QString *error)
     {
         m_listener.route("/metrics", [this](const net::HttpRequest &) {
-            return net::HttpReply{200, "text/plain; version=0.0.4; charset=utf-8", m_text};
+            return net::HttpReply{200, "text/plain; version=0.0.4; charset=utf-8", m_text, {}};
         });
         return m_listener.listen(address, port, error);
     }

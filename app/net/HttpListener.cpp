@@ -1,5 +1,6 @@
 #include "HttpListener.h"
 
+#include <QSslSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTimer>
@@ -14,13 +15,22 @@ QByteArray reasonPhrase(int status)
 {
     switch (status) {
     case 200: return "OK";
+    case 201: return "Created";
+    case 202: return "Accepted";
+    case 204: return "No Content";
     case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
     case 408: return "Request Timeout";
+    case 409: return "Conflict";
+    case 411: return "Length Required";
     case 413: return "Content Too Large";
+    case 429: return "Too Many Requests";
     case 431: return "Request Header Fields Too Large";
     case 500: return "Internal Server Error";
+    case 502: return "Bad Gateway";
     case 503: return "Service Unavailable";
     case 505: return "HTTP Version Not Supported";
     }
@@ -37,30 +47,105 @@ int openFileLimit()
     return int(std::min<rlim_t>(limit.rlim_cur, 1 << 20));
 }
 
-bool equalsIgnoringCase(const QByteArray &a, const char *b)
-{
-    return a.compare(QByteArray(b), Qt::CaseInsensitive) == 0;
-}
-
 }  // namespace
+
+// Accepts as QTcpServer does, but with TLS makes each connection a QSslSocket on the accepted
+// descriptor, its handshake started at once; the listener times and counts it like any other.
+class HttpListener::Server : public QTcpServer
+{
+public:
+    explicit Server(const std::optional<QSslConfiguration> *tls)
+        : m_tls(tls) {}
+
+protected:
+    void incomingConnection(qintptr descriptor) override
+    {
+        if (!*m_tls) {
+            QTcpServer::incomingConnection(descriptor);
+            return;
+        }
+        auto *socket = new QSslSocket(this);
+        if (!socket->setSocketDescriptor(descriptor)) {
+            delete socket;
+            return;
+        }
+        socket->setSslConfiguration(**m_tls);
+        socket->startServerEncryption();
+        addPendingConnection(socket);
+    }
+
+private:
+    const std::optional<QSslConfiguration> *m_tls;  // the listener's, set before it listens
+};
 
 struct HttpListener::Connection
 {
     QTcpSocket *socket = nullptr;
+    QSslSocket *ssl = nullptr;  // the same socket, with TLS
     QTimer timer;
     QByteArray buffer;
-    HttpRequest request;
-    qint64 bodyLeft = 0;  // body bytes of the parsed request still to skip
-    bool requestParsed = false;
+    HttpParse head;            // the request being read
+    bool readingBody = false;  // head parsed, its body arriving
     bool keepAlive = false;
-    bool closing = false;  // answered for the last time; waits for the bytes to leave
+    bool awaiting = false;   // handed to an asynchronous handler, not answered yet
+    bool streaming = false;  // an open-ended answer is being sent
+    bool closing = false;    // answered for the last time; waits for the bytes to leave
+    std::shared_ptr<HttpResponder> responder;
 };
 
-HttpListener::HttpListener(HttpLimits limits, QObject *parent)
-    : QObject(parent), m_limits(limits), m_server(std::make_unique<QTcpServer>())
+// ---- HttpResponder --------------------------------------------------------------------------------
+
+void HttpResponder::reply(const HttpReply &reply)
 {
-    m_maxConnections = m_limits.maxConnections > 0 ? m_limits.maxConnections
-                                                   : std::clamp(openFileLimit() / 4, 4, 64);
+    if (!m_listener || m_answered || m_streaming)
+        return;
+    m_answered = true;
+    m_listener->replyTo(static_cast<HttpListener::Connection *>(m_connection), reply);
+}
+
+bool HttpResponder::startStream(int status, const QByteArray &contentType, const QByteArray &extraHeaders)
+{
+    if (!m_listener || m_answered || m_streaming)
+        return false;
+    m_streaming = true;
+    return m_listener->startStreamOn(static_cast<HttpListener::Connection *>(m_connection), status, contentType, extraHeaders);
+}
+
+bool HttpResponder::write(const QByteArray &chunk)
+{
+    if (!m_listener || !m_streaming)
+        return false;
+    return m_listener->writeStream(static_cast<HttpListener::Connection *>(m_connection), chunk);
+}
+
+void HttpResponder::close()
+{
+    if (!m_listener)
+        return;
+    auto *c = static_cast<HttpListener::Connection *>(m_connection);
+    if (!m_answered && !m_streaming) {
+        reply(HttpReply{500, "text/plain; charset=utf-8", "no answer\n", {}});
+        return;
+    }
+    c->closing = true;
+    c->socket->disconnectFromHost();
+}
+
+void HttpResponder::detach()
+{
+    m_listener = nullptr;
+    m_connection = nullptr;
+    if (std::function<void()> closed = std::exchange(m_closed, {}))
+        closed();
+}
+
+// ---- the listener ----------------------------------------------------------------------------------
+
+HttpListener::HttpListener(HttpLimits limits, QObject *parent)
+    : QObject(parent), m_limits(std::move(limits))
+{
+    m_server = std::make_unique<Server>(&m_tls);
+    m_maxConnections = m_limits.maxConnections > 0 ? m_limits.maxConnections : std::clamp(openFileLimit() / 4, 4, 64);
     connect(m_server.get(), &QTcpServer::pendingConnectionAvailable, this, &HttpListener::acceptPending);
     connect(m_server.get(), &QTcpServer::acceptError, this, [this](QAbstractSocket::SocketError error) {
         // QTcpServer pauses accepting after an error other than a temporary one; the waiting
@@ -81,6 +166,8 @@ HttpListener::HttpListener(HttpLimits limits, QObject *parent)
 HttpListener::~HttpListener()
 {
     for (const auto &c : m_connections) {
+        if (c->responder)
+            c->responder->detach();
         c->socket->disconnect(this);
         c->socket->abort();
         delete c->socket;
@@ -106,11 +193,16 @@ quint16 HttpListener::port() const
     return m_server->serverPort();
 }
 
+qint64 HttpListener::unsent(const Connection *c) const
+{
+    return c->socket->bytesToWrite() + (c->ssl ? c->ssl->encryptedBytesToWrite() : 0);
+}
+
 bool HttpListener::makeRoom()
 {
     for (auto it = m_connections.begin(); it != m_connections.end(); ++it) {
         Connection *c = it->get();
-        if (!c->closing && c->bodyLeft == 0 && c->socket->bytesToWrite() == 0) {
+        if (!c->closing && !c->awaiting && !c->streaming && !c->readingBody && unsent(c) == 0) {
             c->socket->abort();
             drop(c);
             return true;
@@ -132,7 +224,9 @@ void HttpListener::acceptPending()
                                    .arg(port()));
             }
             if (!makeRoom()) {
-                socket->write("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+                // Over TLS nothing readable can be said before the handshake: the socket just closes.
+                if (!m_tls)
+                    socket->write("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
                 socket->flush();
                 socket->abort();
                 socket->deleteLater();
@@ -144,8 +238,8 @@ void HttpListener::acceptPending()
         auto owned = std::make_unique<Connection>();
         Connection *c = owned.get();
         c->socket = socket;
+        c->ssl = qobject_cast<QSslSocket *>(socket);
         socket->setParent(nullptr);
-        socket->setReadBufferSize(qint64(m_limits.maxHeaderBytes) * 2);
         c->timer.setSingleShot(true);
         connect(&c->timer, &QTimer::timeout, this, [this, c] { onTimeout(c); });
         connect(socket, &QTcpSocket::readyRead, this, [this, c] { onReadable(c); });
@@ -155,7 +249,7 @@ void HttpListener::acceptPending()
                 drop(c);
         });
         m_connections.push_back(std::move(owned));
-        c->timer.start(m_limits.headerTimeoutMs);
+        c->timer.start(m_limits.headerTimeoutMs);  // the handshake (with TLS) and the first head
         if (socket->bytesAvailable() > 0)
             onReadable(c);
     }
@@ -163,96 +257,111 @@ void HttpListener::acceptPending()
 
 void HttpListener::onReadable(Connection *c)
 {
-    if (c->closing) {
+    if (c->closing || c->streaming) {
         c->socket->readAll();  // what a client sends after its last answer is not read
         return;
     }
     c->buffer += c->socket->readAll();
-    for (;;) {
-        if (c->requestParsed) {
-            const qint64 skip = std::min<qint64>(c->bodyLeft, c->buffer.size());
-            c->buffer.remove(0, skip);
-            c->bodyLeft -= skip;
-            if (c->bodyLeft > 0)
+    // While an answer is awaited, pipelined requests wait in the buffer, within bounds.
+    if (c->awaiting) {
+        if (c->buffer.size() > m_limits.maxHeaderBytes + m_limits.maxBodyBytes) {
+            c->socket->abort();
+            drop(c);
+        }
+        return;
+    }
+    process(c);
+}
+
+void HttpListener::process(Connection *c)
+{
+    while (!c->closing && !c->awaiting && !c->streaming) {
+        if (c->readingBody) {
+            const qint64 wanted = c->head.contentLength - c->head.request.body.size();
+            const qint64 take = std::min<qint64>(wanted, c->buffer.size());
+            c->head.request.body += c->buffer.left(take);
+            c->buffer.remove(0, take);
+            if (c->head.request.body.size() < c->head.contentLength)
                 return;
-            c->requestParsed = false;
+            c->readingBody = false;
             serve(c);
-            if (c->closing)
-                return;
             continue;
         }
-        qsizetype end = c->buffer.indexOf("\r\n\r\n");
-        qsizetype after = end + 4;
-        if (const qsizetype bare = c->buffer.indexOf("\n\n"); bare >= 0 && (end < 0 || bare < end)) {
-            end = bare;
-            after = bare + 2;
-        }
-        if (end < 0) {
-            if (c->buffer.size() > m_limits.maxHeaderBytes)
-                refuse(c, 431, "the request line and headers may be at most " + QByteArray::number(m_limits.maxHeaderBytes) + " bytes");
+        if (c->buffer.isEmpty())
             return;
-        }
-        if (after > m_limits.maxHeaderBytes)
-            return refuse(c, 431, "the request line and headers may be at most " + QByteArray::number(m_limits.maxHeaderBytes) + " bytes");
-        const QByteArray head = c->buffer.left(end);
-        c->buffer.remove(0, after);
-
-        QList<QByteArray> lines = head.split('\n');
-        for (QByteArray &line : lines)
-            if (line.endsWith('\r'))
-                line.chop(1);
-        const QList<QByteArray> words = lines.front().split(' ');
-        if (words.size() != 3 || words[1].isEmpty() || !words[2].startsWith("HTTP/"))
-            return refuse(c, 400, "not an HTTP request line");
-        if (words[2] != "HTTP/1.1" && words[2] != "HTTP/1.0")
-            return refuse(c, 505, "HTTP/1.0 and HTTP/1.1 only");
-        HttpRequest request;
-        request.method = words[0];
-        const qsizetype question = words[1].indexOf('?');
-        request.path = question < 0 ? words[1] : words[1].left(question);
-        request.query = question < 0 ? QByteArray() : words[1].mid(question + 1);
-        bool keepAlive = words[2] == "HTTP/1.1";
-        qint64 contentLength = 0;
-        bool chunked = false;
-        for (qsizetype i = 1; i < lines.size(); ++i) {
-            const qsizetype colon = lines[i].indexOf(':');
-            if (colon <= 0)
-                return refuse(c, 400, "a header line without a name and a colon");
-            const QByteArray name = lines[i].left(colon).trimmed();
-            const QByteArray value = lines[i].mid(colon + 1).trimmed();
-            if (equalsIgnoringCase(name, "Content-Length")) {
-                bool ok = false;
-                contentLength = value.toLongLong(&ok);
-                if (!ok || contentLength < 0)
-                    return refuse(c, 400, "a Content-Length that is not a number");
-            } else if (equalsIgnoringCase(name, "Transfer-Encoding")) {
-                chunked = true;
-            } else if (equalsIgnoringCase(name, "Connection")) {
-                if (value.toLower().contains("close"))
-                    keepAlive = false;
-                else if (value.toLower().contains("keep-alive"))
-                    keepAlive = true;
-            }
-        }
-        if (request.method != "GET" && request.method != "HEAD")
-            return refuse(c, 405, "only GET and HEAD are answered here", "Allow: GET, HEAD\r\n");
-        if (chunked || contentLength > m_limits.maxBodyBytes)
-            return refuse(c, 413, "a request body may be at most " + QByteArray::number(m_limits.maxBodyBytes) + " bytes, and not chunked");
-        c->request = std::move(request);
-        c->keepAlive = keepAlive;
-        c->bodyLeft = contentLength;
-        c->requestParsed = true;
+        HttpParse parsed = parseRequestHead(c->buffer, m_limits);
+        if (parsed.state == HttpParse::State::Incomplete)
+            return;
+        if (parsed.state == HttpParse::State::Refused)
+            return refuse(c, parsed.status, parsed.reason, parsed.extraHeaders);
+        c->buffer.remove(0, parsed.consumed);
+        c->keepAlive = parsed.keepAlive;
+        c->head = std::move(parsed);
+        c->head.request.peer = c->socket->peerAddress();
+        c->head.request.secure = c->ssl != nullptr;
+        if (c->ssl)
+            c->head.request.peerCertificate = c->ssl->peerCertificate();
+        c->readingBody = true;
+        if (c->head.contentLength > 0)
+            c->head.request.body.reserve(qsizetype(c->head.contentLength));
+        c->timer.start(m_limits.headerTimeoutMs);  // the body within the same time
     }
 }
 
 void HttpListener::serve(Connection *c)
 {
-    const bool headOnly = c->request.method == "HEAD";
-    const auto route = m_routes.find(c->request.path);
-    if (route == m_routes.end())
-        return answer(c, 404, "text/plain; charset=utf-8", "no such path: " + c->request.path.left(200) + '\n', c->keepAlive, headOnly);
-    const HttpReply reply = route->second(c->request);
-    answer(c, reply.status, reply.contentType, reply.body, c->keepAlive, headOnly);
+    const HttpRequest &request = c->head.request;
+    const bool headOnly = request.method == "HEAD";
+    if (const auto route = m_routes.find(request.path); route != m_routes.end()) {
+        const HttpReply reply = route->second(request);
+        return answer(c, reply.status, reply.contentType, reply.body, c->keepAlive, headOnly, reply.extraHeaders);
+    }
+    if (!m_handler)
+        return answer(c, 404, "text/plain; charset=utf-8", "no such path: " + request.path.left(200) + '\n', c->keepAlive, headOnly);
+    c->awaiting = true;
+    c->timer.stop();  // the server's own work is not the client's delay
+    c->responder = std::make_shared<HttpResponder>();
+    c->responder->m_listener = this;
+    c->responder->m_connection = c;
+    const std::shared_ptr<HttpResponder> responder = c->responder;
+    m_handler(request, responder);
+}
+
+void HttpListener::replyTo(Connection *c, const HttpReply &reply)
+{
+    c->awaiting = false;
+    if (c->responder)
+        c->responder->m_listener = nullptr;  // answered: the responder's part is done
+    c->responder.reset();
+    answer(c, reply.status, reply.contentType, reply.body, c->keepAlive, c->head.request.method == "HEAD", reply.extraHeaders);
+    // Requests that came meanwhile, in their turn (not from inside the handler's call).
+    if (!c->closing && !c->buffer.isEmpty())
+        QTimer::singleShot(0, this, [this, c] {
+            if (std::any_of(m_connections.begin(), m_connections.end(), [c](const auto &p) { return p.get() == c; }))
+                process(c);
+        });
+}
+
+bool HttpListener::startStreamOn(Connection *c, int status, const QByteArray &contentType, const QByteArray &extraHeaders)
+{
+    c->awaiting = false;
+    c->streaming = true;
+    c->timer.stop();
+    QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n";
+    out += "Content-Type: " + contentType + "\r\n" + extraHeaders + "Connection: close\r\n\r\n";
+    c->socket->write(out);
+    return true;
+}
+
+bool HttpListener::writeStream(Connection *c, const QByteArray &chunk)
+{
+    if (unsent(c) + chunk.size() > m_limits.maxStreamBacklog) {
+        c->socket->abort();
+        drop(c);
+        return false;
+    }
+    c->socket->write(chunk);
+    return true;
 }
 
 void HttpListener::answer(Connection *c, int status, const QByteArray &contentType, const QByteArray &body, bool keepAlive,
@@ -282,9 +391,11 @@ void HttpListener::refuse(Connection *c, int status, const QByteArray &why, cons
 
 void HttpListener::onTimeout(Connection *c)
 {
-    if (c->closing || c->socket->bytesToWrite() > 0 || c->bodyLeft > 0 || c->buffer.isEmpty()) {
-        // An answer that did not drain, a body that did not come, or an idle kept-alive
-        // connection: closed without a word.
+    if (c->awaiting || c->streaming)
+        return;  // the server's answer is not timed; a stream is bounded by its backlog instead
+    if (c->closing || unsent(c) > 0 || c->readingBody || c->buffer.isEmpty() || (c->ssl && !c->ssl->isEncrypted())) {
+        // An answer that did not drain, a body that did not come, a handshake that did not
+        // finish, or an idle kept-alive connection: closed without a word.
         c->socket->abort();
         drop(c);
         return;
@@ -303,6 +414,8 @@ void HttpListener::drop(Connection *c)
     gone->timer.stop();
     gone->socket->disconnect(this);
     gone->socket->deleteLater();
+    if (gone->responder)
+        std::exchange(gone->responder, {})->detach();
     // A caller up the stack may still hold it: it goes at the next turn of the event loop.
     m_dropped.push_back(std::move(gone));
     if (m_dropped.size() == 1)

@@ -1,26 +1,39 @@
 #pragma once
-// A small HTTP/1.1 listener for Weft's endpoints (`weft monitor --prometheus` now), written so
-// that no client can take the process down or hold it up:
-// - GET and HEAD only (anything else: 405 with an Allow header); an unknown path: 404;
-// - the request line and headers at most maxHeaderBytes (431), a body at most maxBodyBytes
-//   (413; a chunked body is refused the same way);
-// - a request's headers must arrive within headerTimeoutMs of the connection (or of the last
-//   answer on a kept-alive one), and an answer must drain within it, or the connection closes;
+// A small HTTP/1.1 listener for Weft's endpoints (`weft monitor --prometheus`, `weft serve`),
+// written so that no client can take the process down or hold it up:
+// - methods as the caller allows them (HttpLimits::methods; others: 405 with an Allow header);
+//   an unknown path: 404;
+// - the request line and headers at most maxHeaderBytes (431), a body at most maxBodyBytes (413;
+//   a chunked body is refused the same way); the head is parsed by parseRequestHead
+//   (HttpRequestParser.h), which the fuzz target runs too;
+// - with TLS (setTls), HTTPS only: each accepted socket is wrapped in a QSslSocket here rather
+//   than by QSslServer, whose Qt 6.4 version has no handshake timeout, so the handshake counts
+//   against the connection cap and the same timeout as the head; a plain HTTP client fails the
+//   handshake and is closed without a byte of HTTP;
+// - a request's head and its body must each arrive within headerTimeoutMs (of the connection, or
+//   of the last answer on a kept-alive one), and an answer must drain within it, or the
+//   connection closes; a connection waiting for its own answer is not timed;
 // - at most maxConnections at a time: at the cap, the oldest connection still waiting for its
-//   request makes room, so a flood of half-open connections cannot lock out a scraper;
+//   request makes room, so a flood of half-open connections cannot lock out a client;
+// - an event stream whose reader lets more than maxStreamBacklog bytes pile up is cut off;
 // - when the process runs out of file descriptors, accepting pauses for a second and says so
 //   once, instead of spinning; whatever clients do, the caller's event loop keeps its turns.
-// Handlers run on the listener's thread, between turns of its event loop.
+// Handlers run on the listener's thread, between turns of its event loop; an asynchronous one
+// answers later through its HttpResponder.
+
+#include "HttpRequestParser.h"
 
 #include <QByteArray>
 #include <QHostAddress>
 #include <QObject>
+#include <QSslConfiguration>
 #include <QString>
 
 #include <functional>
 #include <list>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QTcpServer;
@@ -29,26 +42,43 @@ class QTimer;
 
 namespace weft::net {
 
-struct HttpLimits
-{
-    int maxHeaderBytes = 8192;
-    qint64 maxBodyBytes = 65536;
-    int headerTimeoutMs = 10000;
-    int maxConnections = 0;  // 0: a quarter of the process's open-file limit, at most 64
-};
-
-struct HttpRequest
-{
-    QByteArray method;  // GET or HEAD
-    QByteArray path;    // without the query
-    QByteArray query;
-};
-
 struct HttpReply
 {
     int status = 200;
     QByteArray contentType = "text/plain; charset=utf-8";
     QByteArray body;
+    QByteArray extraHeaders;  // whole lines, each ending in \r\n
+};
+
+class HttpListener;
+
+// Where the answer to one request goes, for a handler that answers later or streams. It may
+// outlive its connection: then isOpen() is false and every call does nothing.
+class HttpResponder
+{
+public:
+    bool isOpen() const { return m_listener != nullptr; }
+    // The answer; once (later calls, and calls after startStream, do nothing).
+    void reply(const HttpReply &reply);
+    // An open-ended answer (server-sent events): the status line and headers now, without a
+    // length; the connection closes when the stream ends. False when it cannot start.
+    bool startStream(int status, const QByteArray &contentType, const QByteArray &extraHeaders = {});
+    // More of the stream; false (and the connection dropped) when the reader has fallen
+    // maxStreamBacklog bytes behind, or it is closed.
+    bool write(const QByteArray &chunk);
+    void close();
+    // Called once when the connection goes, whoever ends it.
+    void onClosed(std::function<void()> closed) { m_closed = std::move(closed); }
+
+private:
+    friend class HttpListener;
+    void detach();
+
+    HttpListener *m_listener = nullptr;
+    void *m_connection = nullptr;  // HttpListener::Connection
+    bool m_answered = false;
+    bool m_streaming = false;
+    std::function<void()> m_closed;
 };
 
 class HttpListener : public QObject
@@ -57,11 +87,18 @@ class HttpListener : public QObject
 
 public:
     using Handler = std::function<HttpReply(const HttpRequest &)>;
+    using AsyncHandler = std::function<void(const HttpRequest &, std::shared_ptr<HttpResponder>)>;
 
     explicit HttpListener(HttpLimits limits = {}, QObject *parent = nullptr);
     ~HttpListener() override;
 
+    // An exact path answered at once.
     void route(const QByteArray &path, Handler handler);
+    // Every request no route takes (without one: 404).
+    void setHandler(AsyncHandler handler) { m_handler = std::move(handler); }
+    // HTTPS only, with this certificate and key (and, for mutual TLS, peer verification and CAs).
+    // Before listen().
+    void setTls(const QSslConfiguration &configuration) { m_tls = configuration; }
     // False with `error` set when the address cannot be bound.
     bool listen(const QHostAddress &address, quint16 port, QString *error);
     quint16 port() const;
@@ -74,9 +111,12 @@ Q_SIGNALS:
     void problem(const QString &message);
 
 private:
+    friend class HttpResponder;
     struct Connection;
+    class Server;
     void acceptPending();
     void onReadable(Connection *c);
+    void process(Connection *c);
     void onTimeout(Connection *c);
     void serve(Connection *c);
     void answer(Connection *c, int status, const QByteArray &contentType, const QByteArray &body, bool keepAlive,
@@ -84,11 +124,18 @@ private:
     void refuse(Connection *c, int status, const QByteArray &why, const QByteArray &extraHeaders = {});
     void drop(Connection *c);
     bool makeRoom();
+    qint64 unsent(const Connection *c) const;
+    // HttpResponder's calls, for the connection it answers.
+    void replyTo(Connection *c, const HttpReply &reply);
+    bool startStreamOn(Connection *c, int status, const QByteArray &contentType, const QByteArray &extraHeaders);
+    bool writeStream(Connection *c, const QByteArray &chunk);
 
     HttpLimits m_limits;
     int m_maxConnections = 64;
+    std::optional<QSslConfiguration> m_tls;
     std::unique_ptr<QTcpServer> m_server;
     std::map<QByteArray, Handler> m_routes;
+    AsyncHandler m_handler;
     std::list<std::unique_ptr<Connection>> m_connections;  // oldest first
     std::vector<std::unique_ptr<Connection>> m_dropped;    // closed, deleted at the next turn
     bool m_saidExhausted = false;

@@ -271,8 +271,17 @@ void FabricSession::setCommitTarget(const CommitTarget &target)
     announce(DocumentChange::Session | DocumentChange::Plan);
 }
 
+void FabricSession::setRemoteTarget(std::optional<RemoteTarget> remote)
+{
+    m_remote = std::move(remote);
+    replan();
+    announce(DocumentChange::Session | DocumentChange::Plan);
+}
+
 QString FabricSession::journalPath() const
 {
+    if (m_remote)
+        return {};
     if (m_subnet)
         return subnetJournalPath(*m_subnet);
     return hasCommitTarget() ? defaultJournalPath(m_target.routingFile()) : QString();
@@ -309,11 +318,15 @@ CommitTarget FabricSession::planningTarget() const
 
 bool FabricSession::targetPluginMode() const
 {
+    if (m_remote)
+        return m_remote->pluginMode;
     return m_subnet ? m_subnet->pluginMode() : m_target.pluginMode();
 }
 
 QString FabricSession::commitTargetText() const
 {
+    if (m_remote)
+        return m_remote->description;
     if (m_subnet) {
         QStringList names;
         for (const SubnetManagerEntry &e : m_subnet->sms)
@@ -356,6 +369,13 @@ bool FabricSession::checkSubnetManagers()
 
 std::function<CommitReport(CommitOptions)> FabricSession::recovery() const
 {
+    if (m_remote)
+        return m_remote->recover ? m_remote->recover : [](CommitOptions) {
+            CommitReport report;
+            report.outcome = CommitOutcome::Refused;
+            report.reasons << tr("the fabric service recovers its own commits (weft commit --recover on its host)");
+            return report;
+        };
     const CommitBackend access = fabricAccess();
     const QString journal = journalPath();
     if (m_subnet)
@@ -376,6 +396,11 @@ CommitBackend FabricSession::fabricAccess() const
     return m_access ? m_access() : liveAccess(liveOptionsOf(m_caName, m_caPort));
 }
 
+void FabricSession::setHistoryDirectory(const QString &dir)
+{
+    m_historyDir = dir;
+}
+
 void FabricSession::updateSampler()
 {
     const std::shared_ptr<const Fabric> readable = m_live ? m_fabric : nullptr;
@@ -385,7 +410,8 @@ void FabricSession::updateSampler()
     QString path;
     if (readable) {
         // One history file per fabric, named after it, continued from one session to the next.
-        const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/telemetry");
+        const QString dir = !m_historyDir.isEmpty() ? m_historyDir
+                                                    : QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/telemetry");
         if (QDir().mkpath(dir))
             path = dir + QStringLiteral("/%1.sqlite").arg(fabricHistoryId(*readable));
     }
@@ -606,8 +632,8 @@ void FabricSession::replan()
     plan->commit = buildCommitPlan(m_fabric.get(), change, m_held);
     if (intent)
         plan->commit.intentFile = writeProject(*intent);
-    const PartitionsState inForce = hasCommitTarget() && m_live ? partitionsOnTarget(planningTarget())
-                                                                : PartitionsState{m_baselinePartitions, std::nullopt, {}};
+    const PartitionsState inForce = !m_remote && hasCommitTarget() && m_live ? partitionsOnTarget(planningTarget())
+                                                                             : PartitionsState{m_baselinePartitions, std::nullopt, {}};
     plan->review = planCommitChange(*m_fabric, m_held, inForce, plan->commit);
     m_plan = std::move(plan);
 }
@@ -624,9 +650,9 @@ bool FabricSession::commit(bool acceptViolations, QString *refusal)
     return startCommit(m_plan->commit, acceptViolations, m_plan->origin, true, refusal);
 }
 
-bool FabricSession::commitChange(CommitPlan plan, const QString &origin, QString *refusal)
+bool FabricSession::commitChange(CommitPlan plan, const QString &origin, QString *refusal, bool acceptViolations)
 {
-    return startCommit(std::move(plan), false, origin, false, refusal);
+    return startCommit(std::move(plan), acceptViolations, origin, false, refusal);
 }
 
 bool FabricSession::startCommit(CommitPlan plan, bool acceptViolations, const QString &origin, bool operatorsPlan, QString *refusal)
@@ -654,6 +680,8 @@ bool FabricSession::startCommit(CommitPlan plan, bool acceptViolations, const QS
     CommitOptions options;
     options.acceptViolations = acceptViolations;
     options.journalPath = journalPath();
+    options.user = m_commitUser;
+    const std::optional<RemoteTarget> remote = m_remote;
     QPointer<FabricSession> self(this);
     options.progress = [self](const QString &line) {
         QMetaObject::invokeMethod(
@@ -664,12 +692,17 @@ bool FabricSession::startCommit(CommitPlan plan, bool acceptViolations, const QS
             Qt::QueuedConnection);
     };
     Q_EMIT commitProgress(tr("Committing %1…").arg(origin.isEmpty() ? tr("the plan") : origin));
-    QtConcurrent::run([plan = std::move(plan), target, subnet, access, options] {
+    QtConcurrent::run([plan = std::move(plan), target, subnet, access, options, remote] {
+        if (remote)
+            return remote->commit(plan, options);
         return subnet ? commitToSubnet(plan, *subnet, access, options) : commitPlan(plan, target, access, options);
     }).then(this, [this, operatorsPlan](const CommitReport &report) {
         m_committing = false;
         adoptCommit(report, operatorsPlan);
         Q_EMIT commitFinished(report);
+        // A service's report carries no read-back: what the fabric holds now is read from it.
+        if (m_remote && !report.fabric)
+            discover(true);
         // What the commit found may not be how the subnet stands now (a master that failed over).
         checkSubnetManagers();
     });
@@ -680,7 +713,10 @@ CommitReport FabricSession::commitNow(const CommitPlan &plan, CommitOptions opti
 {
     if (options.journalPath.isEmpty())
         options.journalPath = journalPath();
-    const CommitReport report = m_subnet ? commitToSubnet(plan, *m_subnet, fabricAccess(), options)
+    if (options.user.isEmpty())
+        options.user = m_commitUser;
+    const CommitReport report = m_remote ? m_remote->commit(plan, options)
+        : m_subnet                       ? commitToSubnet(plan, *m_subnet, fabricAccess(), options)
                                          : commitPlan(plan, m_target, fabricAccess(), options);
     adoptCommit(report, false);
     return report;
@@ -712,6 +748,8 @@ void FabricSession::adoptCommit(const CommitReport &report, bool operatorsPlan)
 
 std::optional<CommitJournalEntry> FabricSession::unfinishedCommit() const
 {
+    if (m_remote)
+        return m_remote->unfinished ? m_remote->unfinished() : std::nullopt;
     if (!hasCommitTarget())
         return std::nullopt;
     const Result<std::vector<CommitJournalEntry>> entries = readJournal(journalPath());

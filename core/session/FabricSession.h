@@ -91,6 +91,21 @@ struct PlanProvenance
     QDateTime madeAt;
 };
 
+// A commit target reached through Weft's service (`weft serve`, docs/service-api.md) instead of
+// OpenSM's files: the desk connected to a remote fabric. The service plans the same change on
+// what the fabric holds there and commits it through its own target; `commit` runs on a worker
+// thread and answers with the service's report (no read-back tables: the session rediscovers).
+struct RemoteTarget
+{
+    QString description;      // "service lab at https://sm1:8443"
+    bool pluginMode = false;  // the service's target routes with Weft's engine inside OpenSM
+    std::function<CommitReport(const CommitPlan &plan, const CommitOptions &options)> commit;
+    // The service's unfinished commit, if any (optional).
+    std::function<std::optional<CommitJournalEntry>()> unfinished;
+    // Its recovery (optional): `weft commit --recover` there.
+    std::function<CommitReport(CommitOptions)> recover;
+};
+
 // The plan the review shows and Approve installs.
 struct SessionPlan
 {
@@ -169,10 +184,19 @@ public:
     // inside it); neither: none (Approve writes plan files).
     void setCommitTarget(const CommitTarget &target);
     const CommitTarget &commitTarget() const { return m_target; }
-    bool hasCommitTarget() const { return m_subnet.has_value() || !m_target.routingFile().isEmpty(); }
+    bool hasCommitTarget() const { return m_remote || m_subnet.has_value() || !m_target.routingFile().isEmpty(); }
     // The target's journal (commits and the autopilot's records); empty without a target. With a
     // subnet target: the one beside its file.
     QString journalPath() const;
+
+    // A remote fabric's service as the commit target (RemoteTarget); unset: OpenSM's files as
+    // above. While set, every commit and recovery goes to it, the session keeps no journal of its
+    // own, and after each commit it rediscovers (through the reader, setLiveReader) to learn what
+    // the fabric holds.
+    void setRemoteTarget(std::optional<RemoteTarget> remote);
+    const std::optional<RemoteTarget> &remoteTarget() const { return m_remote; }
+    // The name commits are journalled under (CommitOptions::user); empty: the login name.
+    void setCommitUser(const QString &user) { m_commitUser = user; }
 
     // A subnet with several subnet managers: the target file naming each OpenSM and its files
     // (SubnetTarget.h); empty: none. The file is read now; one that cannot be read or is not a
@@ -255,7 +279,7 @@ public:
     // `acceptViolations`: an operator accepted the plan's isolation violations (best-effort mode).
     bool commit(bool acceptViolations, QString *refusal = nullptr);
     // The same for a plan of another origin (the autopilot's own plan).
-    bool commitChange(CommitPlan plan, const QString &origin, QString *refusal = nullptr);
+    bool commitChange(CommitPlan plan, const QString &origin, QString *refusal = nullptr, bool acceptViolations = false);
     bool isCommitting() const { return m_committing; }
     // Blocking, for commands: the commit, whose read-back then becomes what the fabric holds.
     CommitReport commitNow(const CommitPlan &plan, CommitOptions options);
@@ -270,6 +294,9 @@ public:
 
     // Port counters of the discovered fabric, through the chosen adapter (null fabric otherwise).
     TelemetrySampler *sampler() const { return m_sampler; }
+    // Where the sampler keeps each fabric's history (one SQLite file per fabric); empty: the
+    // user's data directory (…/telemetry).
+    void setHistoryDirectory(const QString &dir);
     Autopilot *autopilot() const { return m_autopilot; }
 
 Q_SIGNALS:
@@ -318,6 +345,9 @@ private:
     int m_caPort = 0;
     CommitTarget m_target;
     std::optional<SubnetTarget> m_subnet;
+    std::optional<RemoteTarget> m_remote;
+    QString m_commitUser;
+    QString m_historyDir;
     std::optional<SubnetCheck> m_subnetCheck;
     quint64 m_subnetGeneration = 0;  // each subnet target set: a check of an earlier one is dropped
     bool m_checkingSubnet = false;

@@ -1,0 +1,644 @@
+#include "FabricService.h"
+
+#include "Autopilot.h"
+#include "CommitJournal.h"
+#include "CommitPlanning.h"
+#include "PrometheusExposition.h"
+#include "RuleLanguage.h"
+#include "ServiceFormat.h"
+#include "TelemetryHistory.h"
+#include "TelemetrySampler.h"
+#include "TextReader.h"
+
+#include <QCryptographicHash>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QPointer>
+#include <QSslCertificate>
+#include <QUrlQuery>
+#include <QtConcurrent>
+
+namespace weft::serve {
+
+namespace {
+
+constexpr std::size_t kPlansKept = 32;
+constexpr qint64 kFailureWindowMs = 60000;
+const QByteArray kJson = "application/json";
+
+net::HttpReply jsonReply(int status, const QJsonObject &body)
+{
+    return net::HttpReply{status, kJson, QJsonDocument(body).toJson(QJsonDocument::Compact) + '\n', {}};
+}
+
+net::HttpReply errorReply(int status, const QString &error, const QString &where = {})
+{
+    QJsonObject body{{QStringLiteral("error"), error}};
+    if (!where.isEmpty())
+        body.insert(QStringLiteral("where"), where);
+    return jsonReply(status, body);
+}
+
+// A JSON object body ({} when empty); otherwise the 400 to answer.
+std::optional<QJsonObject> objectBody(const net::HttpRequest &request, net::HttpReply *refusal)
+{
+    if (request.body.trimmed().isEmpty())
+        return QJsonObject{};
+    QJsonParseError e{};
+    const QJsonDocument document = QJsonDocument::fromJson(request.body, &e);
+    if (e.error != QJsonParseError::NoError || !document.isObject()) {
+        const QByteArray before = request.body.left(e.offset);
+        const QString where = QStringLiteral("line %1, column %2")
+                                  .arg(before.count('\n') + 1)
+                                  .arg(e.offset - (before.lastIndexOf('\n') + 1) + 1);
+        *refusal = errorReply(400, e.error != QJsonParseError::NoError ? QStringLiteral("not JSON: %1").arg(e.errorString()) : QStringLiteral("the body must be a JSON object"),
+                              e.error != QJsonParseError::NoError ? where : QString());
+        return std::nullopt;
+    }
+    return document.object();
+}
+
+QString timeText(const QDateTime &time)
+{
+    return time.isValid() ? time.toUTC().toString(Qt::ISODate) : QString();
+}
+
+}  // namespace
+
+FabricService::FabricService(ServiceOptions options, QObject *parent)
+    : QObject(parent), m_options(std::move(options))
+{
+    m_clock.start();
+    net::HttpLimits limits;
+    limits.maxHeaderBytes = 16384;
+    limits.maxBodyBytes = m_options.maxBodyBytes;
+    limits.maxConnections = m_options.maxConnections;
+    limits.methods = {"GET", "HEAD", "POST", "PUT", "DELETE"};
+    m_listener = std::make_unique<net::HttpListener>(limits);
+    m_listener->setTls(m_options.tls);
+    m_listener->setHandler([this](const net::HttpRequest &request, Responder out) { handle(request, std::move(out)); });
+    connect(m_listener.get(), &net::HttpListener::problem, this, &FabricService::logLine);
+
+    m_session.setAdapter(m_options.caName, m_options.caPort);
+    m_session.setHistoryDirectory(m_options.historyDir);
+    connect(&m_session, &FabricSession::discovered, this, &FabricService::onDiscovered);
+    connect(&m_session, &FabricSession::discoveryFinished, this, &FabricService::onDiscoveryFinished);
+    connect(&m_session, &FabricSession::changed, this, &FabricService::onSessionChanged);
+    connect(&m_session, &FabricSession::commitFinished, this, &FabricService::onCommitFinished);
+    connect(&m_session, &FabricSession::commitProgress, this, [this](const QString &line) { Q_EMIT logLine(line); });
+    connect(&m_session, &FabricSession::subnetChecked, this, [this](const SubnetCheck &check) {
+        for (const QString &problem : check.problems)
+            Q_EMIT logLine(QStringLiteral("subnet: %1").arg(problem));
+    });
+    TelemetrySampler *sampler = m_session.sampler();
+    connect(sampler, &TelemetrySampler::sampled, this, [this, sampler] {
+        const std::vector<TelemetryRecord> &records = sampler->latest();
+        double busiest = 0;
+        for (const TelemetryRecord &r : records)
+            if (r.rates.utilisation.ok())
+                busiest = std::max(busiest, r.rates.utilisation.value);
+        m_lastTick = records.empty() ? m_lastTick : records.front().time;
+        broadcast("tick", QJsonObject{{QStringLiteral("time"), m_lastTick}, {QStringLiteral("ports"), int(records.size())}, {QStringLiteral("silent_nodes"), int(sampler->latestSilentNodes().size())}, {QStringLiteral("max_utilisation"), busiest}});
+    });
+    connect(sampler, &TelemetrySampler::failed, this, [this](const QString &error) { Q_EMIT logLine(QStringLiteral("telemetry: %1").arg(error)); });
+    Autopilot *autopilot = m_session.autopilot();
+    connect(autopilot, &Autopilot::changed, this, [this, autopilot] {
+        const quint64 logged = autopilot->recordsLogged();
+        if (logged == m_loopRecordsTold || autopilot->records().empty())
+            return;
+        m_loopRecordsTold = logged;
+        const adapt::AdaptRecord &last = autopilot->records().back();
+        broadcast("loop", QJsonObject{{QStringLiteral("records"), double(logged)}, {QStringLiteral("time"), last.time}, {QStringLiteral("event"), last.event}, {QStringLiteral("rule"), last.rule}, {QStringLiteral("summary"), last.summary}});
+    });
+
+    m_rediscoverTimer.setInterval(std::max(1, m_options.rediscoverSeconds) * 1000);
+    connect(&m_rediscoverTimer, &QTimer::timeout, this, &FabricService::rediscover);
+    // Sampling goes on whatever happens to the fabric: a sampler the session stopped (another
+    // fabric, another adapter) is started again once there is a live fabric to read.
+    m_samplingTimer.setInterval(1000);
+    connect(&m_samplingTimer, &QTimer::timeout, this, [this] {
+        TelemetrySampler *sampler = m_session.sampler();
+        if (!sampler->isRunning() && sampler->fabric() && !m_session.isDiscovering())
+            sampler->start();
+    });
+    // Comments keep idle event streams open through proxies, and find readers that are gone.
+    m_keepAliveTimer.setInterval(15000);
+    connect(&m_keepAliveTimer, &QTimer::timeout, this, [this] {
+        for (const Responder &out : m_streams)
+            out->write(": keep-alive\n\n");
+        m_streams.erase(std::remove_if(m_streams.begin(), m_streams.end(), [](const Responder &out) { return !out->isOpen(); }), m_streams.end());
+    });
+}
+
+FabricService::~FabricService() = default;
+
+Status FabricService::start()
+{
+    if (Status set = m_session.setSubnetTarget(m_options.targetPath); !set)
+        return set;
+    Result<TokenStore> tokens = TokenStore::read(m_options.tokensPath);
+    if (!tokens)
+        return tokens.error();
+    m_tokens = std::move(*tokens);
+    m_tokensModified = QFileInfo(m_options.tokensPath).lastModified();
+    if (m_tokens.credentials().empty())
+        Q_EMIT logLine(QStringLiteral("%1 names no credential: every request will be refused (weft serve token add)").arg(m_options.tokensPath));
+    if (!m_options.rulesPath.isEmpty()) {
+        Result<QByteArray> text = TextReader::readFile(m_options.rulesPath);
+        if (!text)
+            return text.error();
+        if (Status applied = m_session.autopilot()->applyRules(*text, m_options.rulesPath); !applied)
+            return applied;
+    }
+    QString error;
+    if (!m_listener->listen(m_options.address, m_options.port, &error))
+        return Error{{}, 0, QStringLiteral("cannot listen on %1:%2: %3").arg(m_options.address.toString()).arg(m_options.port).arg(error)};
+    m_session.sampler()->setInterval(m_options.interval);
+    if (m_options.rediscoverSeconds > 0)
+        m_rediscoverTimer.start();
+    m_keepAliveTimer.start();
+    m_samplingTimer.start();
+    m_session.discover(false);
+    return Done{};
+}
+
+quint16 FabricService::port() const
+{
+    return m_listener->port();
+}
+
+// ---- requests ------------------------------------------------------------------------------------
+
+void FabricService::handle(const net::HttpRequest &request, Responder out)
+{
+    if (request.path == "/metrics")
+        return serveMetrics(request, std::move(out));
+    static const QByteArray prefix = "/api/v1/";
+    if (!request.path.startsWith(prefix))
+        return out->reply(errorReply(404, QStringLiteral("no such path: %1 (the API is under /api/v1/)").arg(QString::fromUtf8(request.path.left(200)))));
+    const std::optional<Caller> caller = authenticate(request, out);
+    if (!caller)
+        return;
+    handleApi(request, request.path.mid(prefix.size()), *caller, std::move(out));
+}
+
+std::optional<FabricService::Caller> FabricService::authenticate(const net::HttpRequest &request, Responder &out)
+{
+    const QString address = request.peer.toString();
+    std::deque<qint64> &failures = m_failures[address];
+    const qint64 now = m_clock.elapsed();
+    while (!failures.empty() && now - failures.front() > kFailureWindowMs)
+        failures.pop_front();
+    if (int(failures.size()) >= m_options.failedAuthLimit) {
+        net::HttpReply reply = errorReply(429, QStringLiteral("too many failed authentications from %1: try again later").arg(address));
+        reply.extraHeaders = "Retry-After: " + QByteArray::number((kFailureWindowMs - (now - failures.front())) / 1000 + 1) + "\r\n";
+        out->reply(reply);
+        return std::nullopt;
+    }
+    reloadTokensIfChanged();
+    std::optional<ServiceCredential> credential;
+    const QByteArray authorization = request.header("authorization");
+    if (authorization.startsWith("Bearer "))
+        credential = m_tokens.byToken(authorization.mid(7).trimmed());
+    else if (!request.peerCertificate.isNull())
+        credential = m_tokens.byCertificate(QString::fromLatin1(request.peerCertificate.digest(QCryptographicHash::Sha256).toHex()));
+    if (credential)
+        return Caller{*credential};
+    failures.push_back(now);
+    if (failures.size() == 1 || int(failures.size()) == m_options.failedAuthLimit)
+        Q_EMIT logLine(QStringLiteral("refused a request from %1 without a valid credential").arg(address));
+    net::HttpReply reply = errorReply(401, authorization.isEmpty() && request.peerCertificate.isNull() ? QStringLiteral("a credential is needed: Authorization: Bearer TOKEN, or a client certificate") : QStringLiteral("the credential is not valid"));
+    reply.extraHeaders = "WWW-Authenticate: Bearer realm=\"weft\"\r\n";
+    out->reply(reply);
+    if (m_failures.size() > 10000)  // addresses that stopped trying are forgotten
+        m_failures.clear();
+    return std::nullopt;
+}
+
+bool FabricService::allowed(const Caller &caller, ServiceRole needed, Responder &out)
+{
+    if (caller.credential.role >= needed)
+        return true;
+    out->reply(errorReply(403, QStringLiteral("%1 is %2; this needs %3").arg(caller.credential.name, serviceRoleName(caller.credential.role), serviceRoleName(needed))));
+    return false;
+}
+
+void FabricService::reloadTokensIfChanged()
+{
+    const QDateTime modified = QFileInfo(m_options.tokensPath).lastModified();
+    if (modified == m_tokensModified)
+        return;
+    m_tokensModified = modified;
+    Result<TokenStore> tokens = TokenStore::read(m_options.tokensPath);
+    if (!tokens) {
+        Q_EMIT logLine(QStringLiteral("the tokens file changed and cannot be read, the credentials before stay: %1").arg(tokens.error().toString()));
+        return;
+    }
+    m_tokens = std::move(*tokens);
+    Q_EMIT logLine(QStringLiteral("credentials read again from %1 (%2)").arg(m_options.tokensPath).arg(m_tokens.credentials().size()));
+}
+
+void FabricService::serveMetrics(const net::HttpRequest &request, Responder out)
+{
+    const bool loopback = request.peer.isLoopback();
+    const bool open = m_options.metrics == MetricsAccess::Open || (m_options.metrics == MetricsAccess::Loopback && loopback);
+    if (!open && !authenticate(request, out))
+        return;
+    const std::shared_ptr<const Fabric> fabric = m_session.sampler()->fabric();
+    QByteArray text = fabric ? prometheusExposition(*fabric, m_session.sampler()->latest()) : QByteArray();
+    out->reply(net::HttpReply{200, "text/plain; version=0.0.4; charset=utf-8", std::move(text), {}});
+}
+
+void FabricService::handleApi(const net::HttpRequest &request, const QByteArray &path, const Caller &caller, Responder out)
+{
+    const QByteArray &method = request.method;
+    const bool read = method == "GET" || method == "HEAD";
+    const auto wrongMethod = [&out](const char *allow) {
+        net::HttpReply reply = errorReply(405, QStringLiteral("allowed here: %1").arg(QLatin1String(allow)));
+        reply.extraHeaders = QByteArray("Allow: ") + allow + "\r\n";
+        out->reply(reply);
+    };
+    const std::shared_ptr<const Fabric> fabric = m_session.fabric();
+    if (path == "status")
+        return read ? out->reply(jsonReply(200, status(&caller))) : wrongMethod("GET");
+    if (path == "fabric" || path == "tables") {
+        if (!read)
+            return wrongMethod("GET");
+        if (!fabric)
+            return out->reply(errorReply(503, m_lastDiscoveryError.isEmpty() ? QStringLiteral("the fabric is being discovered") : QStringLiteral("the fabric could not be discovered: %1").arg(m_lastDiscoveryError)));
+        if (path == "fabric")
+            return out->reply(jsonReply(200, fabricToJson(*fabric, m_fabricGeneration)));
+        return out->reply(jsonReply(200, heldToJson(*fabric, m_session.held(), m_session.currentTablesName(), m_session.heldGeneration(), m_session.baselinePartitions())));
+    }
+    if (path == "telemetry")
+        return read ? telemetry(request, std::move(out)) : wrongMethod("GET");
+    if (path == "journal")
+        return read ? journal(std::move(out)) : wrongMethod("GET");
+    if (path == "events")
+        return read ? openEvents(std::move(out)) : wrongMethod("GET");
+    if (path == "plans") {
+        if (read) {
+            QJsonArray plans;
+            for (const auto &[number, plan] : m_plans)
+                plans.append(servicePlanJson(plan, planState(plan), planRefusal(plan)));
+            return out->reply(jsonReply(200, QJsonObject{{QStringLiteral("plans"), plans}}));
+        }
+        if (method != "POST")
+            return wrongMethod("GET, POST");
+        if (allowed(caller, ServiceRole::Operator, out))
+            postPlan(request, caller, std::move(out));
+        return;
+    }
+    if (path.startsWith("plans/")) {
+        QByteArray rest = path.mid(6);
+        const bool commit = rest.endsWith("/commit");
+        if (commit)
+            rest.chop(7);
+        if (commit && (method != "POST" || !allowed(caller, ServiceRole::Admin, out)))
+            return method != "POST" ? wrongMethod("POST") : void();
+        const QString id = QString::fromUtf8(rest);
+        const auto it = std::find_if(m_plans.begin(), m_plans.end(), [&](const auto &p) { return p.second.id == id; });
+        if (it == m_plans.end())
+            return out->reply(errorReply(404, QStringLiteral("no plan %1 (plans are kept until %2 newer ones are made, and not across restarts)").arg(id.left(40)).arg(kPlansKept)));
+        if (!commit)
+            return read ? out->reply(jsonReply(200, servicePlanJson(it->second, planState(it->second), planRefusal(it->second))))
+                        : wrongMethod("GET");
+        commitServicePlan(id, request, caller, std::move(out));
+        return;
+    }
+    if (path == "discover") {
+        if (method != "POST")
+            return wrongMethod("POST");
+        if (!allowed(caller, ServiceRole::Operator, out))
+            return;
+        if (!m_session.isDiscovering() && !m_session.discover(m_session.fabric() != nullptr))
+            return out->reply(errorReply(409, QStringLiteral("a discovery cannot start now")));
+        m_waitingForDiscovery.push_back(std::move(out));
+        return;
+    }
+    if (path == "recover") {
+        if (method != "POST")
+            return wrongMethod("POST");
+        if (allowed(caller, ServiceRole::Admin, out))
+            recover(request, caller, std::move(out));
+        return;
+    }
+    if (path == "rules") {
+        if (read)
+            return out->reply(jsonReply(200, QJsonObject{{QStringLiteral("text"), m_session.autopilot()->appliedRulesText()}, {QStringLiteral("rules"), m_session.autopilot()->ruleCount()}, {QStringLiteral("mode"), adapt::modeName(m_session.autopilot()->mode())}}));
+        if (method != "PUT")
+            return wrongMethod("GET, PUT");
+        if (allowed(caller, ServiceRole::Admin, out))
+            putRules(request, std::move(out));
+        return;
+    }
+    if (path == "mode") {
+        if (method != "PUT")
+            return wrongMethod("PUT");
+        if (allowed(caller, ServiceRole::Admin, out))
+            putMode(request, std::move(out));
+        return;
+    }
+    out->reply(errorReply(404, QStringLiteral("no such path: /api/v1/%1").arg(QString::fromUtf8(path.left(200)))));
+}
+
+QJsonObject FabricService::status(const Caller *caller) const
+{
+    const std::shared_ptr<const Fabric> fabric = m_session.fabric();
+    QJsonObject counts;
+    if (fabric)
+        counts = QJsonObject{{QStringLiteral("switches"), int(fabric->switches().size())},
+                             {QStringLiteral("hosts"), int(fabric->channelAdapterCount())},
+                             {QStringLiteral("links"), int(fabric->links().size())}};
+    const TelemetrySampler *sampler = m_session.sampler();
+    const std::optional<CommitJournalEntry> unfinished = m_session.unfinishedCommit();
+    QJsonObject o{{QStringLiteral("subnet"), m_session.subnetTarget() ? m_session.subnetTarget()->subnet : QString()},
+                  {QStringLiteral("version"), QCoreApplication::applicationVersion()},
+                  {QStringLiteral("fabric"), counts},
+                  {QStringLiteral("fabric_generation"), double(m_fabricGeneration)},
+                  {QStringLiteral("held_generation"), double(m_session.heldGeneration())},
+                  {QStringLiteral("discovered_at"), timeText(m_discoveredAt)},
+                  {QStringLiteral("discovering"), m_session.isDiscovering()},
+                  {QStringLiteral("discovery_error"), m_lastDiscoveryError},
+                  {QStringLiteral("committing"), m_session.isCommitting()},
+                  {QStringLiteral("unfinished_commit"), unfinished.has_value()},
+                  {QStringLiteral("plugin_mode"), m_session.subnetTarget() && m_session.subnetTarget()->pluginMode()},
+                  {QStringLiteral("mode"), adapt::modeName(m_session.autopilot()->mode())},
+                  {QStringLiteral("telemetry"),
+                   QJsonObject{{QStringLiteral("interval"), sampler->interval()},
+                               {QStringLiteral("running"), sampler->isRunning()},
+                               {QStringLiteral("last_tick"), m_lastTick}}}};
+    if (caller)
+        o.insert(QStringLiteral("you"), QJsonObject{{QStringLiteral("name"), caller->credential.name}, {QStringLiteral("role"), serviceRoleName(caller->credential.role)}});
+    return o;
+}
+
+// ---- plans and commits ---------------------------------------------------------------------------
+
+QString FabricService::planState(const ServicePlan &plan) const
+{
+    if (plan.committed)
+        return QStringLiteral("committed");
+    return planRefusal(plan).isEmpty() ? QStringLiteral("open") : QStringLiteral("stale");
+}
+
+QString FabricService::planRefusal(const ServicePlan &plan) const
+{
+    if (plan.committed)
+        return QStringLiteral("committed already");
+    if (plan.fabricGeneration != m_fabricGeneration)
+        return QStringLiteral("the fabric was discovered again since the plan was made: plan again");
+    if (plan.heldGeneration != m_session.heldGeneration())
+        return QStringLiteral("what the fabric holds changed since the plan was made (a commit or a discovery): plan again");
+    if (!m_session.liveChanges().empty())
+        return QStringLiteral("the fabric changed since it was discovered: plan again once it is discovered anew");
+    return {};
+}
+
+void FabricService::postPlan(const net::HttpRequest &request, const Caller &caller, Responder out)
+{
+    const std::shared_ptr<const Fabric> fabric = m_session.fabric();
+    if (!fabric)
+        return out->reply(errorReply(503, QStringLiteral("the fabric is being discovered: plan once it is")));
+    const PartitionsState inForce = partitionsOnTarget(m_session.planningTarget());
+    Result<ServicePlan> made = makeServicePlan(request.body, *fabric, m_session.held(), inForce,
+                                               m_session.subnetTarget() && m_session.subnetTarget()->pluginMode());
+    if (!made) {
+        const Error &e = made.error();
+        return out->reply(errorReply(400, e.message, e.line > 0 ? QStringLiteral("%1 line %2").arg(e.file).arg(e.line) : e.file));
+    }
+    ServicePlan plan = std::move(*made);
+    const int number = m_nextPlan++;
+    plan.id = QStringLiteral("p%1").arg(number);
+    plan.by = caller.credential.name;
+    plan.fabricGeneration = m_fabricGeneration;
+    plan.heldGeneration = m_session.heldGeneration();
+    const QJsonObject json = servicePlanJson(plan, planState(plan), planRefusal(plan));
+    m_plans.emplace(number, std::move(plan));
+    while (m_plans.size() > kPlansKept)
+        m_plans.erase(m_plans.begin());
+    broadcast("plan", QJsonObject{{QStringLiteral("id"), json.value(QStringLiteral("id"))}, {QStringLiteral("by"), caller.credential.name}, {QStringLiteral("smps"), json.value(QStringLiteral("smps"))}});
+    out->reply(jsonReply(201, json));
+}
+
+void FabricService::commitServicePlan(const QString &id, const net::HttpRequest &request, const Caller &caller, Responder out)
+{
+    net::HttpReply refusal;
+    const std::optional<QJsonObject> body = objectBody(request, &refusal);
+    if (!body)
+        return out->reply(refusal);
+    auto it = std::find_if(m_plans.begin(), m_plans.end(), [&](const auto &p) { return p.second.id == id; });
+    if (const QString why = planRefusal(it->second); !why.isEmpty())
+        return out->reply(errorReply(409, QStringLiteral("plan %1: %2").arg(id, why)));
+    if (m_session.isCommitting() || m_pendingCommit)
+        return out->reply(errorReply(409, QStringLiteral("a commit is running: wait for it, then plan again")));
+    m_session.setCommitUser(caller.credential.name);
+    QString why;
+    const bool accept = body->value(QStringLiteral("accept_violations")).toBool();
+    if (!m_session.commitChange(it->second.commit, QStringLiteral("plan %1 by %2").arg(id, caller.credential.name), &why, accept))
+        return out->reply(errorReply(409, why));
+    Q_EMIT logLine(QStringLiteral("%1 commits plan %2").arg(caller.credential.name, id));
+    m_pendingCommit = PendingCommit{std::move(out), id, caller.credential.name, false};
+}
+
+void FabricService::recover(const net::HttpRequest &request, const Caller &caller, Responder out)
+{
+    net::HttpReply refusal;
+    const std::optional<QJsonObject> body = objectBody(request, &refusal);
+    if (!body)
+        return out->reply(refusal);
+    if (m_session.isCommitting() || m_pendingCommit)
+        return out->reply(errorReply(409, QStringLiteral("a commit is running")));
+    if (!m_session.unfinishedCommit())
+        return out->reply(errorReply(409, QStringLiteral("no unfinished commit is in the journal")));
+    CommitOptions options;
+    options.user = caller.credential.name;
+    options.recoveredBy = QStringLiteral("the service (%1)").arg(caller.credential.name);
+    options.recoverByRollback = body->value(QStringLiteral("rollback")).toBool();
+    m_pendingCommit = PendingCommit{std::move(out), {}, caller.credential.name, true};
+    QtConcurrent::run([recovery = m_session.recovery(), options] { return recovery(options); }).then(this, [this](const CommitReport &report) {
+        m_session.adoptReadBack(report);
+        onCommitFinished(report);
+    });
+}
+
+void FabricService::onCommitFinished(const CommitReport &report)
+{
+    const QJsonObject json = report.toJson();
+    if (m_pendingCommit) {
+        for (auto &[number, plan] : m_plans)
+            if (plan.id == m_pendingCommit->planId && report.ok())
+                plan.committed = true;
+        Q_EMIT logLine(QStringLiteral("%1 of %2: %3")
+                           .arg(m_pendingCommit->recovery ? QStringLiteral("recovery") : QStringLiteral("commit of plan %1").arg(m_pendingCommit->planId),
+                                m_pendingCommit->by, commitOutcomeName(report.outcome)));
+        QJsonObject answer = json;
+        answer.insert(QStringLiteral("plan"), m_pendingCommit->planId);
+        answer.insert(QStringLiteral("by"), m_pendingCommit->by);
+        m_pendingCommit->out->reply(jsonReply(200, answer));
+        m_pendingCommit.reset();
+    }
+    broadcast("commit", QJsonObject{{QStringLiteral("outcome"), commitOutcomeName(report.outcome)}, {QStringLiteral("smps"), json.value(QStringLiteral("smps"))}, {QStringLiteral("held_generation"), double(m_session.heldGeneration())}});
+}
+
+// ---- reading -------------------------------------------------------------------------------------
+
+void FabricService::telemetry(const net::HttpRequest &request, Responder out)
+{
+    TelemetrySampler *sampler = m_session.sampler();
+    const std::shared_ptr<const Fabric> fabric = sampler->fabric();
+    if (!fabric)
+        return out->reply(errorReply(503, QStringLiteral("no fabric is sampled yet")));
+    const QUrlQuery query(QString::fromUtf8(request.query));
+    if (!query.hasQueryItem(QStringLiteral("since"))) {
+        const std::vector<TelemetryRecord> &records = sampler->latest();
+        return out->reply(jsonReply(200, telemetryToJson(*fabric, records, records.empty() ? 0.0 : records.front().time, sampler->interval())));
+    }
+    const QString since = query.queryItemValue(QStringLiteral("since"));
+    bool number = false;
+    double from = since.toDouble(&number);
+    if (!number) {
+        const QDateTime time = QDateTime::fromString(since, Qt::ISODate);
+        if (!time.isValid())
+            return out->reply(errorReply(400, QStringLiteral("since: not a time (ISO 8601, or seconds since the epoch): \"%1\"").arg(since.left(40))));
+        from = double(time.toMSecsSinceEpoch()) / 1000;
+    }
+    if (sampler->historyPath().isEmpty())
+        return out->reply(errorReply(404, QStringLiteral("no history is kept")));
+    // The sampler's worker writes the history; a reader of its own sees what is committed.
+    Result<std::unique_ptr<TelemetryHistory>> history = TelemetryHistory::open(sampler->historyPath(), fabricHistoryId(*fabric));
+    if (!history)
+        return out->reply(errorReply(500, history.error().toString()));
+    Result<std::vector<HistoryPoint>> points = (*history)->read(from, 1e12);
+    if (!points)
+        return out->reply(errorReply(500, points.error().toString()));
+    QJsonArray samples;
+    auto rate = [](const CounterRate &r) { return r.ok() ? QJsonValue(r.value) : QJsonValue(QJsonValue::Null); };
+    for (const HistoryPoint &p : *points)
+        samples.append(QJsonObject{{QStringLiteral("time"), p.time},
+                                   {QStringLiteral("guid"), guidText(p.guid)},
+                                   {QStringLiteral("port"), p.port},
+                                   {QStringLiteral("samples"), p.samples},
+                                   {QStringLiteral("xmit_bytes"), rate(p.xmitBytes)},
+                                   {QStringLiteral("rcv_bytes"), rate(p.rcvBytes)},
+                                   {QStringLiteral("xmit_wait"), rate(p.xmitWait)},
+                                   {QStringLiteral("utilisation"), rate(p.utilisation)}});
+    out->reply(jsonReply(200, QJsonObject{{QStringLiteral("since"), from}, {QStringLiteral("samples"), samples}}));
+}
+
+void FabricService::journal(Responder out)
+{
+    const QString path = m_session.journalPath();
+    if (path.isEmpty() || !QFileInfo::exists(path))
+        return out->reply(jsonReply(200, QJsonObject{{QStringLiteral("entries"), QJsonArray()}}));
+    Result<std::vector<CommitJournalEntry>> entries = readJournal(path);
+    if (!entries)
+        return out->reply(errorReply(500, entries.error().toString()));
+    QJsonArray list;
+    for (const CommitJournalEntry &e : *entries)
+        list.append(e.toJson());
+    out->reply(jsonReply(200, QJsonObject{{QStringLiteral("entries"), list}}));
+}
+
+void FabricService::putRules(const net::HttpRequest &request, Responder out)
+{
+    net::HttpReply refusal;
+    const std::optional<QJsonObject> body = objectBody(request, &refusal);
+    if (!body)
+        return out->reply(refusal);
+    const QString text = body->value(QStringLiteral("text")).toString();
+    if (Status applied = m_session.autopilot()->applyRules(text.toUtf8(), QStringLiteral("rules")); !applied)
+        return out->reply(errorReply(400, applied.error().message, QStringLiteral("line %1").arg(applied.error().line)));
+    Q_EMIT logLine(QStringLiteral("rules replaced (%1)").arg(m_session.autopilot()->ruleCount()));
+    out->reply(jsonReply(200, QJsonObject{{QStringLiteral("rules"), m_session.autopilot()->ruleCount()}}));
+}
+
+void FabricService::putMode(const net::HttpRequest &request, Responder out)
+{
+    net::HttpReply refusal;
+    const std::optional<QJsonObject> body = objectBody(request, &refusal);
+    if (!body)
+        return out->reply(refusal);
+    const QString name = body->value(QStringLiteral("mode")).toString();
+    const std::optional<adapt::RuleMode> mode = adapt::modeFromName(name);
+    if (!mode)
+        return out->reply(errorReply(400, QStringLiteral("mode: \"%1\" is none of auto, approve, dry-run").arg(name.left(40))));
+    if (!m_session.autopilot()->setMode(*mode))
+        return out->reply(errorReply(409, m_session.autopilot()->lastProblem()));
+    out->reply(jsonReply(200, QJsonObject{{QStringLiteral("mode"), adapt::modeName(*mode)}}));
+}
+
+void FabricService::openEvents(Responder out)
+{
+    if (!out->startStream(200, "text/event-stream", "Cache-Control: no-store\r\n"))
+        return;
+    out->write("retry: 5000\n\n");
+    m_streams.push_back(std::move(out));
+}
+
+void FabricService::broadcast(const QByteArray &event, const QJsonObject &data)
+{
+    const QByteArray message = "event: " + event + "\ndata: " + QJsonDocument(data).toJson(QJsonDocument::Compact) + "\n\n";
+    for (const Responder &out : m_streams)
+        out->write(message);
+    m_streams.erase(std::remove_if(m_streams.begin(), m_streams.end(), [](const Responder &out) { return !out->isOpen(); }), m_streams.end());
+}
+
+// ---- the fabric ----------------------------------------------------------------------------------
+
+void FabricService::rediscover()
+{
+    if (m_session.isDiscovering() || m_session.isCommitting())
+        return;
+    m_session.discover(m_session.fabric() != nullptr);
+}
+
+void FabricService::onDiscovered(std::shared_ptr<const LiveState> state)
+{
+    Tenancy tenancy;
+    tenancy.partitions = state->partitions;
+    // The session tells what setFabric changed to its caller (a desk's document relays it).
+    onSessionChanged(m_session.setFabric(state->fabric, tenancy, ++m_revision));
+}
+
+void FabricService::onDiscoveryFinished(bool ok, const QString &error, bool cancelled)
+{
+    Q_UNUSED(cancelled);
+    m_lastDiscoveryError = ok ? QString() : error;
+    if (ok) {
+        m_discoveredAt = QDateTime::currentDateTimeUtc();
+        if (!m_session.liveChanges().empty()) {
+            // The topology changed: the service takes the fabric as it is now.
+            Q_EMIT logLine(QStringLiteral("the fabric changed: discovering it anew"));
+            QTimer::singleShot(0, this, [this] { m_session.discover(false); });
+        }
+    } else {
+        Q_EMIT logLine(QStringLiteral("discovery failed: %1").arg(error));
+    }
+    const QJsonObject now = status(nullptr);
+    for (const Responder &out : std::exchange(m_waitingForDiscovery, {}))
+        out->reply(ok ? jsonReply(200, now) : errorReply(502, QStringLiteral("discovery failed: %1").arg(error)));
+}
+
+void FabricService::onSessionChanged(DocumentChanges what)
+{
+    Q_UNUSED(what);
+    if (m_session.fabric() != m_fabricSeen) {
+        m_fabricSeen = m_session.fabric();
+        ++m_fabricGeneration;
+        if (m_fabricSeen) {
+            Q_EMIT logLine(QStringLiteral("fabric: %1 switches, %2 hosts, %3 links")
+                               .arg(m_fabricSeen->switches().size())
+                               .arg(m_fabricSeen->channelAdapterCount())
+                               .arg(m_fabricSeen->links().size()));
+            broadcast("fabric", QJsonObject{{QStringLiteral("fabric_generation"), double(m_fabricGeneration)}, {QStringLiteral("switches"), int(m_fabricSeen->switches().size())}, {QStringLiteral("hosts"), int(m_fabricSeen->channelAdapterCount())}, {QStringLiteral("links"), int(m_fabricSeen->links().size())}});
+        }
+    }
+    if (m_session.heldGeneration() != m_heldSeen) {
+        m_heldSeen = m_session.heldGeneration();
+        broadcast("tables", QJsonObject{{QStringLiteral("held_generation"), double(m_heldSeen)}, {QStringLiteral("name"), m_session.currentTablesName()}});
+    }
+}
+
+}  // namespace weft::serve

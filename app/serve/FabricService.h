@@ -1,0 +1,146 @@
+#pragma once
+// `weft serve`: one session on the live fabric of an SM host, reached over HTTPS by desks and
+// scripts (docs/service-api.md). It discovers the fabric and again when it changes, samples its
+// port counters into the history, runs the self-adaptive loop, makes plans on request and
+// commits them to the subnet's commit target, journalled under the name of the credential that
+// asked. A front end: every figure comes from the session and core's stages (ServicePlan,
+// ServiceFormat); this class only authenticates, routes requests and relays events.
+//
+// Whatever clients do, the session's work goes on: requests are answered between turns of the
+// event loop, long work (discovery, commits) runs on the session's workers and is answered when
+// it ends, and an event stream whose reader falls behind is cut off (HttpListener).
+
+#include "FabricSession.h"
+#include "HttpListener.h"
+#include "ServicePlan.h"
+#include "TokenStore.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QHash>
+#include <QHostAddress>
+#include <QObject>
+#include <QSslConfiguration>
+#include <QTimer>
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace weft::serve {
+
+// Who may read /metrics without a credential.
+enum class MetricsAccess : std::uint8_t { Token,
+                                          Loopback,
+                                          Open };
+
+struct ServiceOptions
+{
+    QHostAddress address = QHostAddress::LocalHost;
+    quint16 port = 0;
+    QSslConfiguration tls;  // certificate, key and, for mutual TLS, the client CA
+    QString tokensPath;
+    QString targetPath;  // the subnet's commit target (SubnetTarget.h)
+    QString historyDir;  // empty: the user's data directory
+    QString rulesPath;   // empty: no rules
+    QString mode;        // the loop's mode ("auto", "approve", "dry-run"); empty: approve
+    QString caName;
+    int caPort = 0;
+    double interval = 10;        // seconds between counter passes
+    int rediscoverSeconds = 60;  // 0: only on request and on the loop's events
+    MetricsAccess metrics = MetricsAccess::Token;
+    int maxConnections = 256;
+    qint64 maxBodyBytes = 64 << 20;
+    int failedAuthLimit = 10;  // failed authentications per address in a minute before 429
+};
+
+class FabricService : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit FabricService(ServiceOptions options, QObject *parent = nullptr);
+    ~FabricService() override;
+
+    // Reads the target, the tokens and the rules, listens, and starts the first discovery. An
+    // error names the file or address and the problem; nothing is left listening then.
+    Status start();
+    quint16 port() const;
+    FabricSession &session() { return m_session; }
+
+Q_SIGNALS:
+    // One line for the log (stderr): discoveries, commits, refused credentials, problems.
+    void logLine(const QString &line);
+
+private:
+    struct Caller
+    {
+        ServiceCredential credential;
+    };
+    using Responder = std::shared_ptr<net::HttpResponder>;
+
+    void handle(const net::HttpRequest &request, Responder out);
+    void handleApi(const net::HttpRequest &request, const QByteArray &path, const Caller &caller, Responder out);
+    std::optional<Caller> authenticate(const net::HttpRequest &request, Responder &out);
+    bool allowed(const Caller &caller, ServiceRole needed, Responder &out);
+    void serveMetrics(const net::HttpRequest &request, Responder out);
+
+    QJsonObject status(const Caller *caller) const;
+    void postPlan(const net::HttpRequest &request, const Caller &caller, Responder out);
+    void commitServicePlan(const QString &id, const net::HttpRequest &request, const Caller &caller, Responder out);
+    void recover(const net::HttpRequest &request, const Caller &caller, Responder out);
+    void telemetry(const net::HttpRequest &request, Responder out);
+    void journal(Responder out);
+    void putRules(const net::HttpRequest &request, Responder out);
+    void putMode(const net::HttpRequest &request, Responder out);
+    void openEvents(Responder out);
+
+    QString planState(const ServicePlan &plan) const;
+    QString planRefusal(const ServicePlan &plan) const;
+    void broadcast(const QByteArray &event, const QJsonObject &data);
+    void onDiscovered(std::shared_ptr<const LiveState> state);
+    void onDiscoveryFinished(bool ok, const QString &error, bool cancelled);
+    void onSessionChanged(DocumentChanges what);
+    void onCommitFinished(const CommitReport &report);
+    void rediscover();
+    void reloadTokensIfChanged();
+
+    ServiceOptions m_options;
+    FabricSession m_session;
+    std::unique_ptr<net::HttpListener> m_listener;
+    TokenStore m_tokens;
+    QDateTime m_tokensModified;
+    quint64 m_revision = 0;
+    quint64 m_fabricGeneration = 0;
+    std::shared_ptr<const Fabric> m_fabricSeen;
+    quint64 m_heldSeen = 0;
+    quint64 m_loopRecordsTold = 0;
+    QDateTime m_discoveredAt;
+    QString m_lastDiscoveryError;
+
+    std::map<int, ServicePlan> m_plans;  // by number, the last kPlansKept
+    int m_nextPlan = 1;
+
+    // The commit under way: who asked, for which plan, and where the answer goes.
+    struct PendingCommit
+    {
+        Responder out;
+        QString planId;
+        QString by;
+        bool recovery = false;
+    };
+    std::optional<PendingCommit> m_pendingCommit;
+    std::vector<Responder> m_waitingForDiscovery;
+    std::vector<Responder> m_streams;
+    QTimer m_rediscoverTimer;
+    QTimer m_keepAliveTimer;
+    QTimer m_samplingTimer;
+    double m_lastTick = 0;  // the newest tick's time, seconds since the epoch
+    // Failed authentications per address: their times (ms since m_clock started), the last minute.
+    QHash<QString, std::deque<qint64>> m_failures;
+    QElapsedTimer m_clock;
+};
+
+}  // namespace weft::serve

@@ -1,0 +1,156 @@
+#include "ServicePlan.h"
+
+#include "IntentRouting.h"
+#include "LftDump.h"
+#include "PartitionsConf.h"
+#include "ProjectFile.h"
+#include "TrafficModel.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace weft {
+
+namespace {
+
+const QString kBody = QStringLiteral("request body");
+
+// "line 3, column 7" of `offset` in `text`.
+Error bodyError(const QByteArray &text, qsizetype offset, const QString &message)
+{
+    const QByteArray before = text.left(offset);
+    const int line = int(before.count('\n')) + 1;
+    const int column = int(offset - (before.lastIndexOf('\n') + 1)) + 1;
+    return Error{kBody, line, QStringLiteral("column %1: %2").arg(column).arg(message)};
+}
+
+// A project routed by its own engine on the fabric (`weft route --project`): a plan of tables
+// with the project's partitions, policies and service levels.
+Result<CommitPlan> planProject(const Fabric &fabric, const Project &project, const HeldTables &held, QStringList *missing)
+{
+    const BoundProject bound = bindProject(project, fabric);
+    *missing = bound.missing;
+    Result<IntentRouting> routed = routeIntent(fabric, bound.project);
+    if (!routed)
+        return routed.error();
+    ChangeRequest change;
+    change.serviceLevels = routed->routing.serviceLevels;
+    change.tables = std::make_shared<const ForwardingTables>(std::move(routed->routing.tables));
+    change.intent = bound.project.tenancy;
+    change.partitions = bound.project.tenancy.partitions;
+    change.partitionsFileName = kBody;
+    change.summary = QStringLiteral("project: %1 switches routed by %2, %3 partition(s)")
+                         .arg(fabric.switches().size())
+                         .arg(routed->method)
+                         .arg(bound.project.tenancy.partitions.size());
+    return buildCommitPlan(&fabric, change, held);
+}
+
+// A desk's plan of tables: as it reviewed it, made against what this service holds.
+Result<CommitPlan> planTables(const Fabric &fabric, const QJsonObject &body, const HeldTables &held)
+{
+    ChangeRequest change;
+    Result<ForwardingTables> tables = readLftDump(body.value(QStringLiteral("lfts")).toString().toUtf8(), kBody + QStringLiteral(" (lfts)"), &fabric);
+    if (!tables)
+        return tables.error();
+    change.tables = std::make_shared<const ForwardingTables>(std::move(*tables));
+    change.partitionsFileName = kBody + QStringLiteral(" (partitions)");
+    Result<PartitionsConfResult> conf = readPartitionsConf(body.value(QStringLiteral("partitions")).toString().toUtf8(), change.partitionsFileName);
+    if (!conf)
+        return conf.error();
+    change.partitions = std::move(conf->partitions);
+    if (const QString levels = body.value(QStringLiteral("service_levels")).toString(); !levels.isEmpty()) {
+        Result<std::map<std::uint16_t, int>> read = readServiceLevels(levels.toUtf8(), kBody + QStringLiteral(" (service_levels)"));
+        if (!read)
+            return read.error();
+        change.serviceLevels = std::move(*read);
+    }
+    if (body.contains(QStringLiteral("project"))) {
+        const QByteArray text = QJsonDocument(body.value(QStringLiteral("project")).toObject()).toJson();
+        Result<Project> project = readProject(text, kBody + QStringLiteral(" (project)"));
+        if (!project)
+            return project.error();
+        change.intent = std::move(project->tenancy);
+    }
+    change.summary = body.value(QStringLiteral("summary")).toString().left(500);
+    change.whatIf = body.value(QStringLiteral("what_if")).toString().left(2000);
+    return buildCommitPlan(&fabric, change, held);
+}
+
+}  // namespace
+
+Result<ServicePlan> makeServicePlan(const QByteArray &body, const Fabric &fabric, const HeldTables &held,
+                                    const PartitionsState &inForce, bool pluginMode)
+{
+    QJsonParseError parseError{};
+    const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return bodyError(body, parseError.offset, QStringLiteral("not JSON: %1").arg(parseError.errorString()));
+    if (!document.isObject())
+        return Error{kBody, 1, QStringLiteral("a plan is a JSON object: a Weft project, or {\"lfts\", \"partitions\", ...}")};
+    const QJsonObject object = document.object();
+    ServicePlan plan;
+    const bool tables = object.contains(QStringLiteral("lfts"));
+    plan.origin = tables ? QStringLiteral("tables") : QStringLiteral("project");
+    Result<CommitPlan> made = Error{};
+    if (tables) {
+        if (pluginMode)
+            return Error{kBody, 1, QStringLiteral("the target routes with Weft's engine inside OpenSM, which installs a project, "
+                                                  "not tables")};
+        made = planTables(fabric, object, held);
+    } else {
+        Result<Project> project = readProject(body, kBody);
+        if (!project)
+            return project.error();
+        made = pluginMode ? planIntentCommit(fabric, *project, body, QStringLiteral("intent"), held, &plan.notes)
+                          : planProject(fabric, *project, held, &plan.notes);
+    }
+    if (!made)
+        return made.error();
+    plan.commit = std::move(*made);
+    plan.check = checkPlan(fabric, plan.commit);
+    plan.review = planCommitChange(fabric, held, inForce, plan.commit);
+    plan.madeAt = QDateTime::currentDateTimeUtc();
+    return plan;
+}
+
+QJsonObject servicePlanJson(const ServicePlan &plan, const QString &state, const QString &refusal)
+{
+    const ReconfigurationDiff &diff = plan.review.diff;
+    QJsonArray partitions;
+    for (const Partition &p : plan.check.partitions) {
+        const QString prefix = QStringLiteral("partition %1 (").arg(p.name);
+        int violations = 0;
+        for (const QString &line : plan.check.violations)
+            violations += line.startsWith(prefix) ? 1 : 0;
+        partitions.append(QJsonObject{{QStringLiteral("name"), p.name},
+                                      {QStringLiteral("pkey"), p.pkey ? pkeyText(*p.pkey) : QString()},
+                                      {QStringLiteral("policy"), policyName(p.policy)},
+                                      {QStringLiteral("met"), violations == 0},
+                                      {QStringLiteral("violations"), violations}});
+    }
+    return QJsonObject{{QStringLiteral("id"), plan.id},
+                       {QStringLiteral("made_at"), plan.madeAt.toString(Qt::ISODate)},
+                       {QStringLiteral("state"), state},
+                       {QStringLiteral("origin"), plan.origin},
+                       {QStringLiteral("by"), plan.by},
+                       {QStringLiteral("summary"), plan.commit.summary},
+                       {QStringLiteral("fabric_generation"), double(plan.fabricGeneration)},
+                       {QStringLiteral("held_generation"), double(plan.heldGeneration)},
+                       {QStringLiteral("changed_entries"), double(diff.changedEntries)},
+                       {QStringLiteral("changed_blocks"), double(diff.changedBlocks)},
+                       {QStringLiteral("switches_touched"), diff.switchesTouched()},
+                       {QStringLiteral("switch_info_sets"), diff.switchInfoSets},
+                       {QStringLiteral("pkey_blocks"), int(diff.pkeyBlocks.size())},
+                       {QStringLiteral("smps"), double(diff.smps())},
+                       {QStringLiteral("valid"), plan.check.reasons.isEmpty()},
+                       {QStringLiteral("problems"), QJsonArray::fromStringList(plan.check.reasons)},
+                       {QStringLiteral("violations"), QJsonArray::fromStringList(plan.check.violations)},
+                       {QStringLiteral("warnings"), QJsonArray::fromStringList(plan.check.warnings + plan.notes)},
+                       {QStringLiteral("partitions"), partitions},
+                       {QStringLiteral("refusal"), refusal},
+                       {QStringLiteral("partitions_conf"), QString::fromUtf8(plan.commit.partitionsConf)},
+                       {QStringLiteral("diff"), diffToJson(diff)}};
+}
+
+}  // namespace weft
