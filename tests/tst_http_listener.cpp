@@ -5,7 +5,12 @@
 #include "HttpListener.h"
 
 #include <QElapsedTimer>
+#include <QProcess>
+#include <QSslKey>
+#include <QSslSocket>
 #include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
 #include <memory>
@@ -51,6 +56,22 @@ QByteArray bodyOf(const QByteArray &reply)
     return reply.mid(reply.indexOf("\r\n\r\n") + 4);
 }
 
+// `openssl ARGS`, true when it succeeded.
+bool openssl(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral("openssl"), args);
+    return p.waitForFinished(60000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+}
+
+// A TLS client of the listener, connected and through its handshake.
+bool connectEncrypted(QSslSocket &socket, quint16 port)
+{
+    socket.setPeerVerifyMode(QSslSocket::VerifyNone);
+    socket.connectToHostEncrypted(QStringLiteral("127.0.0.1"), port);
+    return QTest::qWaitFor([&] { return socket.isEncrypted(); }, 10000);
+}
+
 }  // namespace
 
 class TestHttpListener : public QObject
@@ -59,6 +80,36 @@ class TestHttpListener : public QObject
 
     std::unique_ptr<HttpListener> m_listener;
     std::vector<QString> m_problems;
+    QTemporaryDir m_pki;  // a CA, a server certificate and a client certificate it signed
+    QSslConfiguration m_tls;
+
+    QString pki(const char *name) const { return m_pki.filePath(QLatin1String(name)); }
+
+    // A listener with TLS and an asynchronous handler: `/echo` answers the body, the method and
+    // the client certificate's common name; `/later` answers after 300 ms; `/events` streams.
+    quint16 startTls(HttpLimits limits, std::shared_ptr<HttpResponder> *stream = nullptr)
+    {
+        limits.methods = {"GET", "HEAD", "POST"};
+        m_listener = std::make_unique<HttpListener>(limits);
+        m_listener->setTls(m_tls);
+        m_listener->setHandler([this, stream](const HttpRequest &request, std::shared_ptr<HttpResponder> out) {
+            if (request.path == "/echo") {
+                const QString cn = request.peerCertificate.isNull() ? QStringLiteral("-") : request.peerCertificate.subjectInfo(QSslCertificate::CommonName).value(0);
+                out->reply(HttpReply{200, "text/plain", request.method + ' ' + cn.toUtf8() + ' ' + request.body, "X-Secure: " + QByteArray(request.secure ? "yes" : "no") + "\r\n"});
+            } else if (request.path == "/later") {
+                QTimer::singleShot(300, m_listener.get(), [out, path = request.query] { out->reply(HttpReply{200, "text/plain", "later " + path, {}}); });
+            } else if (request.path == "/events" && stream) {
+                out->startStream(200, "text/event-stream");
+                *stream = out;
+            } else {
+                out->reply(HttpReply{404, "text/plain", "no\n", {}});
+            }
+        });
+        QString error;
+        if (!m_listener->listen(QHostAddress::LocalHost, 0, &error))
+            qFatal("cannot listen: %s", qPrintable(error));
+        return m_listener->port();
+    }
 
     quint16 start(HttpLimits limits = {})
     {
@@ -73,6 +124,164 @@ class TestHttpListener : public QObject
     }
 
 private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_pki.isValid());
+        const QString subj = QStringLiteral("-subj");
+        QVERIFY(openssl({QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"), QStringLiteral("-nodes"),
+                         subj, QStringLiteral("/CN=Test CA"), QStringLiteral("-days"), QStringLiteral("2"), QStringLiteral("-keyout"), pki("ca.key"),
+                         QStringLiteral("-out"), pki("ca.pem")}));
+        for (const char *who : {"server", "client"}) {
+            const QString name = QLatin1String(who);
+            QVERIFY(openssl({QStringLiteral("req"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"), QStringLiteral("-nodes"), subj,
+                             QStringLiteral("/CN=") + name, QStringLiteral("-keyout"), m_pki.filePath(name + QStringLiteral(".key")),
+                             QStringLiteral("-out"), m_pki.filePath(name + QStringLiteral(".csr"))}));
+            QVERIFY(openssl({QStringLiteral("x509"), QStringLiteral("-req"), QStringLiteral("-in"), m_pki.filePath(name + QStringLiteral(".csr")),
+                             QStringLiteral("-CA"), pki("ca.pem"), QStringLiteral("-CAkey"), pki("ca.key"), QStringLiteral("-CAcreateserial"),
+                             QStringLiteral("-days"), QStringLiteral("2"), QStringLiteral("-out"), m_pki.filePath(name + QStringLiteral(".pem"))}));
+        }
+        QFile key(pki("server.key"));
+        QVERIFY(key.open(QIODevice::ReadOnly));
+        m_tls = QSslConfiguration::defaultConfiguration();
+        m_tls.setLocalCertificate(QSslCertificate::fromPath(pki("server.pem")).value(0));
+        m_tls.setPrivateKey(QSslKey(key.readAll(), QSsl::Rsa));
+        m_tls.setCaCertificates(QSslCertificate::fromPath(pki("ca.pem")));
+        m_tls.setPeerVerifyMode(QSslSocket::QueryPeer);
+        QVERIFY(!m_tls.localCertificate().isNull() && !m_tls.privateKey().isNull());
+    }
+
+    void httpsAnswersAndPlainHttpGetsNothing()
+    {
+        const quint16 port = startTls({});
+        QSslSocket client;
+        QVERIFY(connectEncrypted(client, port));
+        client.write("POST /echo HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello");
+        const QByteArray reply = answerOf(client);
+        QCOMPARE(statusOf(reply), 200);
+        QCOMPARE(bodyOf(reply), QByteArray("POST - hello"));
+        QVERIFY(reply.contains("X-Secure: yes\r\n"));
+        // Plain HTTP on the TLS port: the handshake fails and not a byte of HTTP comes back.
+        QTcpSocket plain;
+        QVERIFY(connectTo(plain, port));
+        plain.write("GET /echo HTTP/1.1\r\n\r\n");
+        QByteArray got;
+        QVERIFY(QTest::qWaitFor([&] {
+            got += plain.readAll();
+            return plain.state() == QAbstractSocket::UnconnectedState;
+        },
+                                5000));
+        QVERIFY2(!got.contains("HTTP/"), got.toHex().constData());
+    }
+
+    void aClientThatNeverHandshakesIsClosed()
+    {
+        HttpLimits limits;
+        limits.headerTimeoutMs = 300;
+        const quint16 port = startTls(limits);
+        QTcpSocket silent;
+        QVERIFY(connectTo(silent, port));
+        QVERIFY(QTest::qWaitFor([&] { return m_listener->connectionCount() == 1; }, 5000));
+        QVERIFY(QTest::qWaitFor([&] { return silent.state() == QAbstractSocket::UnconnectedState; }, 5000));
+        QCOMPARE(m_listener->connectionCount(), 0);
+    }
+
+    void clientCertificatesAreSeen()
+    {
+        const quint16 port = startTls({});
+        QSslSocket client;
+        QFile key(pki("client.key"));
+        QVERIFY(key.open(QIODevice::ReadOnly));
+        client.setLocalCertificate(QSslCertificate::fromPath(pki("client.pem")).value(0));
+        client.setPrivateKey(QSslKey(key.readAll(), QSsl::Rsa));
+        QVERIFY(connectEncrypted(client, port));
+        client.write("GET /echo HTTP/1.1\r\n\r\n");
+        QCOMPARE(bodyOf(answerOf(client)), QByteArray("GET client "));
+        // With the peer required, a client without a certificate does not get through.
+        m_tls.setPeerVerifyMode(QSslSocket::VerifyPeer);
+        const quint16 strict = startTls({});
+        m_tls.setPeerVerifyMode(QSslSocket::QueryPeer);
+        QSslSocket anonymous;
+        anonymous.setPeerVerifyMode(QSslSocket::VerifyNone);
+        anonymous.connectToHostEncrypted(QStringLiteral("127.0.0.1"), strict);
+        (void)QTest::qWaitFor([&] { return anonymous.isEncrypted() || anonymous.state() == QAbstractSocket::UnconnectedState; }, 5000);
+        anonymous.write("GET /echo HTTP/1.1\r\n\r\n");
+        QVERIFY2(statusOf(answerOf(anonymous, 3000)) == 0, "a client without a certificate was answered");
+    }
+
+    void bodiesAnswersLaterAndPipelining()
+    {
+        HttpLimits limits;
+        limits.headerTimeoutMs = 400;
+        limits.maxBodyBytes = 100;
+        const quint16 port = startTls(limits);
+        QSslSocket client;
+        QVERIFY(connectEncrypted(client, port));
+        // Two requests at once: the second waits for the first's late answer, then comes in turn.
+        client.write("GET /later?1 HTTP/1.1\r\n\r\nPOST /echo HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc");
+        QElapsedTimer timer;
+        timer.start();
+        QByteArray both;
+        QVERIFY(QTest::qWaitFor([&] {
+            both += client.readAll();
+            return both.contains("POST - abc");
+        },
+                                5000));
+        QVERIFY(timer.elapsed() >= 250);
+        QVERIFY2(both.indexOf("later 1") < both.indexOf("POST - abc"), both.constData());
+        // An answer the server takes longer than the timeout for is still delivered.
+        limits.headerTimeoutMs = 100;
+        const quint16 quick = startTls(limits);
+        QSslSocket patient;
+        QVERIFY(connectEncrypted(patient, quick));
+        patient.write("GET /later?2 HTTP/1.1\r\n\r\n");
+        QCOMPARE(bodyOf(answerOf(patient)), QByteArray("later 2"));
+        // A body over the limit is refused; one announced and never sent is closed on.
+        QSslSocket big;
+        QVERIFY(connectEncrypted(big, quick));
+        big.write("POST /echo HTTP/1.1\r\nContent-Length: 101\r\n\r\n");
+        QCOMPARE(statusOf(answerOf(big)), 413);
+        QSslSocket stingy;
+        QVERIFY(connectEncrypted(stingy, quick));
+        stingy.write("POST /echo HTTP/1.1\r\nContent-Length: 50\r\n\r\nonly this");
+        QVERIFY(QTest::qWaitFor([&] { return stingy.state() == QAbstractSocket::UnconnectedState; }, 5000));
+    }
+
+    void aStreamsSlowReaderIsCutOff()
+    {
+        HttpLimits limits;
+        limits.maxStreamBacklog = 256 * 1024;
+        std::shared_ptr<HttpResponder> stream;
+        const quint16 port = startTls(limits, &stream);
+        QSslSocket reader;
+        QVERIFY(connectEncrypted(reader, port));
+        reader.write("GET /events HTTP/1.1\r\n\r\n");
+        QVERIFY(QTest::qWaitFor([&] { return stream != nullptr; }, 5000));
+        QVERIFY(stream->write("event: tick\ndata: 1\n\n"));
+        QVERIFY(stream->write("event: tick\ndata: 2\n\n"));
+        QByteArray got;
+        QVERIFY(QTest::qWaitFor([&] {
+            got += reader.readAll();
+            return got.contains("data: 2");
+        },
+                                5000));
+        QVERIFY(got.startsWith("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream"));
+        QVERIFY(got.indexOf("data: 1") < got.indexOf("data: 2"));
+        // The reader stops reading: its backlog grows until the stream is cut, and says so.
+        bool closedSaid = false;
+        stream->onClosed([&closedSaid] { closedSaid = true; });
+        reader.setReadBufferSize(1);
+        const QByteArray chunk(16 * 1024, 'x');
+        bool cut = false;
+        for (int i = 0; i < 10000 && !cut; ++i) {
+            cut = !stream->write("data: " + chunk + "\n\n");
+            QTest::qWait(1);
+        }
+        QVERIFY2(cut, "the backlog never passed its bound");
+        QVERIFY(!stream->isOpen());
+        QVERIFY(closedSaid);
+        QVERIFY(!stream->write("data: after\n\n"));
+    }
+
     void getHeadAndKeepAlive()
     {
         const quint16 port = start();
