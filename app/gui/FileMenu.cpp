@@ -32,6 +32,7 @@ FileMenu::FileMenu(QMainWindow *window, FabricDocument *document)
     : QObject(window), m_window(window), m_document(document)
 {
     QMenu *menu = window->menuBar()->addMenu(tr("&File"));
+    m_menu = menu;
     QAction *open = menu->addAction(tr("&Open Topology…"), this, &FileMenu::chooseTopologyFile);
     open->setShortcut(QKeySequence::Open);
     menu->addAction(tr("Open &Demo Fabric"), this, [this] {
@@ -45,7 +46,7 @@ FileMenu::FileMenu(QMainWindow *window, FabricDocument *document)
     openLfts->setStatusTip(tr("Load the forwarding tables the fabric holds now (ibroute, dump_lfts or OpenSM's dump)"));
     m_recentMenu = menu->addMenu(tr("Open &Recent"));
     updateRecentFilesMenu();
-    menu->addSeparator();
+    m_connectionsAnchor = menu->addSeparator();
     QAction *save = menu->addAction(tr("&Save Project"), this, &FileMenu::saveCurrentProject);
     save->setShortcut(QKeySequence::Save);
     QAction *saveAs = menu->addAction(tr("Save Project &As…"), this, [this] { chooseProjectToSave(); });
@@ -63,6 +64,12 @@ void FileMenu::showFabric(Fabric fabric, Tenancy tenancy, const QString &title)
     // The scene lays the fabric out when the document announces it: at once when it is small,
     // on a worker thread otherwise (sceneShown() then follows).
     m_document->reset(std::make_shared<const Fabric>(std::move(fabric)), std::move(tenancy), title);
+}
+
+void FileMenu::addConnectionActions(const QList<QAction *> &actions)
+{
+    m_menu->insertSeparator(m_connectionsAnchor);
+    m_menu->insertActions(m_connectionsAnchor, actions);
 }
 
 bool FileMenu::maySetEditsAside(const QString &what)

@@ -7,9 +7,11 @@
 #include "Tenancy.h"
 
 #include <QObject>
+#include <QList>
 #include <QString>
 
 class QMainWindow;
+class QAction;
 class QMenu;
 
 namespace weft {
@@ -35,6 +37,8 @@ public:
     // Unsaved edits would be lost by what is about to happen (`what`): asks to save them first.
     // False when the operator cancels. Asks only while the window is shown.
     bool maySetEditsAside(const QString &what);
+    // The fabric services' actions (Connect to Fabric Service…), after the files'.
+    void addConnectionActions(const QList<QAction *> &actions);
 
 Q_SIGNALS:
     void statusMessage(const QString &text, int timeoutMs);
@@ -42,6 +46,8 @@ Q_SIGNALS:
     void lftDumpOpened();
 
 private:
+    QMenu *m_menu = nullptr;
+    QAction *m_connectionsAnchor = nullptr;
     QString projectDirectory() const;
     void chooseTopologyFile();
     void chooseLftDump();

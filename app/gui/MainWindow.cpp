@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "ConnectServiceDialog.h"
+
 #include "AutopilotDock.h"
 #include "FabricMenu.h"
 #include "FileMenu.h"
@@ -72,6 +74,12 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_files, &FileMenu::statusMessage, statusBar(), &QStatusBar::showMessage);
     connect(m_files, &FileMenu::lftDumpOpened, this, [this] { setShownRouting(ShownRouting::Current); });
     createActions();
+    // A fabric served on its SM host: discovered, planned and committed through the service.
+    m_services = new remote::ServiceConnections(this, m_document->session(), [this] {
+        return m_fabricMenu->startDiscovery(QString(), 0, false);
+    });
+    m_files->addConnectionActions({m_services->connectAction(), m_services->disconnectAction()});
+    connect(m_services, &remote::ServiceConnections::statusMessage, statusBar(), &QStatusBar::showMessage);
     wirePanels();
     wireSession();
     connect(m_document, &FabricDocument::changed, this, &MainWindow::documentChanged);
@@ -80,6 +88,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
     m_countsLabel = new QLabel(this);
     m_zoomLabel = new QLabel(this);
+    statusBar()->addPermanentWidget(m_services->switcher());
     statusBar()->addPermanentWidget(m_countsLabel);
     statusBar()->addPermanentWidget(m_zoomLabel);
     connect(m_view, &FabricView::zoomChanged, this,

@@ -29,6 +29,9 @@ class CommitRecoveryDialog;
 class FabricDocument;
 class FabricMenu;
 class FileMenu;
+namespace remote {
+class ServiceConnections;
+}
 class FabricView;
 class MapOverlays;
 class MapToolBar;
@@ -65,6 +68,8 @@ public:
     // if a discovery is already running.
     bool startDiscovery(const QString &caName, int caPort, bool rediscover);
     bool isDiscovering() const;
+    // File ▸ Connect to Fabric Service…: the fabric services this desk works through.
+    remote::ServiceConnections *serviceConnections() const { return m_services; }
     QAction *discoverAction() const;
     QAction *rediscoverAction() const;
     FabricChangesPanel *fabricChangesPanel() const { return m_docks.changes; }
@@ -165,6 +170,7 @@ private:
     DeskDocks m_docks;
     FileMenu *m_files = nullptr;
     FabricMenu *m_fabricMenu = nullptr;
+    remote::ServiceConnections *m_services = nullptr;
     bool m_syncingSelection = false;  // table and scene select each other: stop the echo
 
     QLabel *m_countsLabel = nullptr;

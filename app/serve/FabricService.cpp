@@ -3,6 +3,7 @@
 #include "Autopilot.h"
 #include "CommitJournal.h"
 #include "CommitPlanning.h"
+#include "PKeyTables.h"
 #include "PrometheusExposition.h"
 #include "RuleLanguage.h"
 #include "ServiceFormat.h"
@@ -269,7 +270,13 @@ void FabricService::handleApi(const net::HttpRequest &request, const QByteArray 
             return out->reply(errorReply(503, m_lastDiscoveryError.isEmpty() ? QStringLiteral("the fabric is being discovered") : QStringLiteral("the fabric could not be discovered: %1").arg(m_lastDiscoveryError)));
         if (path == "fabric")
             return out->reply(jsonReply(200, fabricToJson(*fabric, m_fabricGeneration)));
-        return out->reply(jsonReply(200, heldToJson(*fabric, m_session.held(), m_session.currentTablesName(), m_session.heldGeneration(), m_session.baselinePartitions())));
+        // The partitions the ports hold, named as the partitions.conf in force names them.
+        std::vector<Partition> partitions = m_session.baselinePartitions();
+        if (const HeldTables &held = m_session.held(); held.pkeys) {
+            partitions = partitionsHeld(*fabric, *held.pkeys);
+            nameAfter(partitions, partitionsOnTarget(m_session.planningTarget()).partitions);
+        }
+        return out->reply(jsonReply(200, heldToJson(*fabric, m_session.held(), m_session.currentTablesName(), m_session.heldGeneration(), partitions)));
     }
     if (path == "telemetry")
         return read ? telemetry(request, std::move(out)) : wrongMethod("GET");

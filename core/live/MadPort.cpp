@@ -244,8 +244,18 @@ void MadPortCloser::operator()(ibmad_port *port) const
     mad_rpc_close_port(port);
 }
 
+namespace {
+std::atomic<int> g_madPortAttempts{0};
+}  // namespace
+
+int madPortAttempts()
+{
+    return g_madPortAttempts.load();
+}
+
 Result<MadPortHandle> openMadPort(const LiveOptions &options, std::initializer_list<int> classes)
 {
+    g_madPortAttempts.fetch_add(1);
     std::lock_guard<std::recursive_mutex> lock(umadMutex());
     if (Status s = checkAdapter(options); !s)
         return Error{{}, 0, QStringLiteral("cannot open a MAD port on %1: %2").arg(adapterText(options), s.error().message)};
@@ -295,6 +305,7 @@ extern "C" {
 
 __attribute__((visibility("default"))) int umad_open_port(const char *ca_name, int portnum)
 {
+    weft::g_madPortAttempts.fetch_add(1);
     std::lock_guard<std::recursive_mutex> lock(weft::umadMutex());
     const int fd = weft::libibumad().openPort(ca_name, portnum);
     const int error = errno;

@@ -29,6 +29,11 @@ namespace weft {
 // stand-ins.
 std::recursive_mutex &umadMutex();
 
+// How many times this process has tried to open a MAD port (Weft's own or libibnetdisc's through
+// the stand-in for umad_open_port), whether or not it opened: a desk working through a fabric
+// service (app/remote) must never try, and its test holds it to that.
+int madPortAttempts();
+
 // The local adapters' names; an Error saying why there are none. The caller holds umadMutex().
 Result<QStringList> adapterNames();
 // Done when options.caName is empty or names an adapter that exists. The caller holds umadMutex().

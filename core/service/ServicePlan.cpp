@@ -153,4 +153,25 @@ QJsonObject servicePlanJson(const ServicePlan &plan, const QString &state, const
                        {QStringLiteral("diff"), diffToJson(diff)}};
 }
 
+QString servicePlanDisagreement(const CommitPlan &plan, const QJsonObject &servicePlan)
+{
+    if (!plan.madeFor)
+        return QStringLiteral("the plan names no fabric, so the service's count of it cannot be checked");
+    const ReconfigurationDiff ours = planCommitChange(*plan.madeFor, plan.expectedHeld.value_or(HeldTables{}), PartitionsState{}, plan).diff;
+    QStringList differences;
+    const auto compare = [&](const char *key, long long mine) {
+        const auto theirs = static_cast<long long>(servicePlan.value(QLatin1String(key)).toDouble(-1));
+        if (theirs != mine)
+            differences << QStringLiteral("%1 %2 here, %3 on the service").arg(QLatin1String(key)).arg(mine).arg(theirs);
+    };
+    compare("changed_entries", ours.changedEntries);
+    compare("changed_blocks", ours.changedBlocks);
+    compare("smps", ours.smps());
+    if (differences.isEmpty())
+        return {};
+    return QStringLiteral("the service counts the plan otherwise (%1): the fabric holds something else than this desk was shown; "
+                          "discover again and review the plan anew")
+        .arg(differences.join(QStringLiteral(", ")));
+}
+
 }  // namespace weft

@@ -42,4 +42,10 @@ Result<ServicePlan> makeServicePlan(const QByteArray &body, const Fabric &fabric
 // `refusal` why a commit would refuse it now.
 QJsonObject servicePlanJson(const ServicePlan &plan, const QString &state, const QString &refusal);
 
+// Why the plan a service made of a desk's `plan` (its JSON answer to POST plans) is not the plan
+// as the desk counts it against what it held (the LFT entries, blocks and SMPs the review
+// showed); empty when they agree. A desk commits only a plan whose figures agree, so that what
+// its operator reviewed is what the service installs.
+QString servicePlanDisagreement(const CommitPlan &plan, const QJsonObject &servicePlan);
+
 }  // namespace weft

@@ -255,6 +255,8 @@ void FabricSession::setAdapter(const QString &caName, int caPort)
 
 QString FabricSession::adapterText() const
 {
+    if (m_remote && !m_remote->via.isEmpty())
+        return m_remote->via;
     const QString name = m_caName.isEmpty() ? tr("the first adapter") : m_caName;
     return m_caPort > 0 ? tr("%1 port %2").arg(name).arg(m_caPort) : name;
 }

@@ -97,7 +97,8 @@ struct PlanProvenance
 // thread and answers with the service's report (no read-back tables: the session rediscovers).
 struct RemoteTarget
 {
-    QString description;      // "service lab at https://sm1:8443"
+    QString description;      // "subnet lab through the fabric service at sm1:8443"
+    QString via;              // "the fabric service at sm1:8443": how the fabric is reached (adapterText)
     bool pluginMode = false;  // the service's target routes with Weft's engine inside OpenSM
     std::function<CommitReport(const CommitPlan &plan, const CommitOptions &options)> commit;
     // The service's unfinished commit, if any (optional).

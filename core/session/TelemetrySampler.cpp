@@ -18,9 +18,11 @@ class TelemetrySamplerWorker : public QObject
 {
 public:
     TelemetrySamplerWorker(TelemetrySampler *sampler, quint64 generation, std::shared_ptr<const Fabric> fabric,
-                           LiveOptions options, QString historyPath, double interval, bool clearCounters)
+                           LiveOptions options, QString historyPath, double interval, bool clearCounters,
+                           TelemetrySampler::Source source)
         : m_sampler(sampler), m_generation(generation), m_fabric(std::move(fabric)), m_options(std::move(options)),
-          m_historyPath(std::move(historyPath)), m_interval(interval), m_clearCounters(clearCounters)
+          m_historyPath(std::move(historyPath)), m_interval(interval), m_clearCounters(clearCounters),
+          m_source(std::move(source))
     {
     }
 
@@ -32,12 +34,14 @@ public:
                 return fail(opened.error().toString());
             m_history = std::move(*opened);
         }
-        m_reader = std::make_unique<PortCounterReader>(*m_fabric, m_options);
-        m_reader->setClearCounters(m_clearCounters);
-        Result<PortCounterPass> first = m_reader->read();
-        if (!first)
-            return fail(first.error().toString());
-        m_previous = std::move(*first);
+        if (!m_source) {
+            m_reader = std::make_unique<PortCounterReader>(*m_fabric, m_options);
+            m_reader->setClearCounters(m_clearCounters);
+            Result<PortCounterPass> first = m_reader->read();
+            if (!first)
+                return fail(first.error().toString());
+            m_previous = std::move(*first);
+        }
         auto *timer = new QTimer(this);
         connect(timer, &QTimer::timeout, this, [this] { tick(); });
         timer->start(int(m_interval * 1000));
@@ -48,6 +52,8 @@ private:
     {
         if (m_failed)
             return;
+        if (m_source)
+            return tickFromSource();
         Result<PortCounterPass> pass = m_reader->read();
         if (!pass)
             return fail(pass.error().toString());
@@ -56,6 +62,19 @@ private:
                                                                 pass->wallTime);
         std::vector<NodeIndex> silent = pass->silentNodes;
         m_previous = std::move(*pass);
+        deliver(std::move(records), std::move(silent));
+    }
+
+    void tickFromSource()
+    {
+        Result<std::vector<TelemetryRecord>> records = m_source(*m_fabric);
+        if (!records)
+            return fail(records.error().toString());
+        deliver(std::move(*records), {});
+    }
+
+    void deliver(std::vector<TelemetryRecord> records, std::vector<NodeIndex> silent)
+    {
         if (m_history)
             if (Status s = m_history->record(records); !s)
                 return fail(s.error().toString());
@@ -85,6 +104,7 @@ private:
     QString m_historyPath;
     double m_interval;
     bool m_clearCounters;
+    TelemetrySampler::Source m_source;
     bool m_failed = false;
     std::unique_ptr<TelemetryHistory> m_history;
     std::unique_ptr<PortCounterReader> m_reader;
@@ -125,7 +145,7 @@ bool TelemetrySampler::start()
     m_thread = new QThread(this);
     m_thread->setObjectName(QStringLiteral("weft-telemetry"));
     m_worker = new TelemetrySamplerWorker(this, m_generation, m_fabric, *m_options, m_historyPath, m_interval,
-                                          m_clearCounters);
+                                          m_clearCounters, m_source);
     m_worker->moveToThread(m_thread);
     connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     m_thread->start();

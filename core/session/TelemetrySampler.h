@@ -9,11 +9,13 @@
 // feed synthetic ticks through the same path.
 
 #include "Fabric.h"
+#include "Result.h"
 #include "TelemetryRecord.h"
 
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -51,6 +53,14 @@ public:
     void setClearCounters(bool on) { m_clearCounters = on; }
     bool clearCounters() const { return m_clearCounters; }
 
+    // Where each tick comes from instead of the adapter's port counters: a fabric service's
+    // latest tick (a desk connected to `weft serve` opens no MAD port). Called on the sampler's
+    // thread once per interval; an error stops the sampler as a failed pass does. Unset: the
+    // counters through the adapter. Takes effect at the next start.
+    using Source = std::function<Result<std::vector<TelemetryRecord>>(const Fabric &)>;
+    void setSource(Source source) { m_source = std::move(source); }
+    bool hasSource() const { return static_cast<bool>(m_source); }
+
     // False (and nothing starts) without a fabric.
     bool start();
     void stop();
@@ -84,6 +94,7 @@ private:
     TelemetrySamplerWorker *m_worker = nullptr;
     std::vector<TelemetryRecord> m_latest;
     std::vector<NodeIndex> m_silent;
+    Source m_source;
 };
 
 }  // namespace weft

@@ -396,7 +396,9 @@ void DiffReview::updateTargetLabel()
     const FabricSession *s = session();
     const CommitTarget target = s ? s->commitTarget() : configuredCommitTarget();
     const QString through = s ? s->adapterText() : tr("the first adapter");
-    if (s && s->subnetTarget())
+    if (s && s->remoteTarget())
+        m_target->setText(tr("Commit target: %1").arg(s->commitTargetText()));
+    else if (s && s->subnetTarget())
         m_target->setText(tr("Commit target: %1, through %2").arg(s->commitTargetText(), through));
     else if (target.routingFile().isEmpty())
         m_target->setText(tr("No commit target: Approve writes the plan files."));

@@ -1,0 +1,81 @@
+#pragma once
+// A desk's connection to Weft's service (`weft serve`, docs/service-api.md) on an SM host: HTTPS
+// with a bearer token or a client certificate, the server's certificate pinned on first use as
+// ssh pins a host key (a known-services file of "host:port sha256" lines), and every call
+// blocking in the calling thread (its own network access and event loop), so the session's
+// workers can discover and commit through it as they do through an adapter.
+//
+// The desk reaches a remote fabric through the same session interface as a local one:
+// liveReader() is the session's reader of the fabric (FabricSession::setLiveReader), remoteTarget()
+// its commit target (FabricSession::setRemoteTarget), telemetrySource() its sampler's ticks
+// (TelemetrySampler::setSource). None opens a MAD port.
+
+#include "FabricSession.h"
+#include "TelemetrySampler.h"
+
+#include <QJsonObject>
+#include <QSslCertificate>
+#include <QString>
+#include <QUrl>
+
+#include <memory>
+
+namespace weft::remote {
+
+struct ServiceCredential
+{
+    QByteArray token;         // Authorization: Bearer
+    QString certificatePath;  // or a client certificate (PEM) with its key
+    QString keyPath;
+};
+
+// What the first contact with a service found.
+struct ServiceContact
+{
+    enum class Pin : std::uint8_t { Known,
+                                    Unknown,
+                                    Changed };
+    Pin pin = Pin::Unknown;
+    QString fingerprint;  // the server certificate's SHA-256, hex, colon-separated
+    QString pinned;       // the fingerprint on file (Changed)
+    QSslCertificate certificate;
+    QJsonObject status;  // GET status (Known only: nothing is read from an unpinned server)
+};
+
+class ServiceClient
+{
+public:
+    // `address`: "host:port" or "https://host:port"; `knownServices`: the pins file (empty: the
+    // default, WEFT_KNOWN_SERVICES or the user's configuration directory).
+    ServiceClient(const QString &address, ServiceCredential credential, QString knownServices = {});
+
+    QUrl url() const { return m_url; }
+    QString hostPort() const;  // "sm1:8443"
+    static QString defaultKnownServicesPath();
+
+    // Connects, reads the server's certificate and, when it is the one pinned, the status.
+    Result<ServiceContact> contact();
+    // Pins `fingerprint` for this host and port (replacing an earlier pin).
+    Status pin(const QString &fingerprint);
+
+    // GET, POST or PUT under /api/v1 (`path` without it); the JSON answer of a 2xx status, else an
+    // error naming the service, the status and the service's own words.
+    Result<QJsonObject> call(const QByteArray &method, const QString &path, const QJsonObject &body = {}, int timeoutMs = 60000);
+
+    // The fabric and what it holds, as the service read them.
+    Result<LiveState> liveState();
+    // For the session.
+    std::function<Result<LiveState>()> liveReader();
+    RemoteTarget remoteTarget(const QString &subnet);
+    TelemetrySampler::Source telemetrySource();
+
+private:
+    QUrl m_url;
+    ServiceCredential m_credential;
+    QString m_knownServices;
+};
+
+// "ab:cd:…" of a certificate's SHA-256.
+QString certificateFingerprint(const QSslCertificate &certificate);
+
+}  // namespace weft::remote
