@@ -18,6 +18,7 @@
 #include "PartitionPanel.h"
 #include "SceneReady.h"
 #include "Screenshots.h"
+#include "TelemetrySampler.h"
 #include "ServeLab.h"
 
 #include <QComboBox>
@@ -182,6 +183,17 @@ private Q_SLOTS:
                  qPrintable(QStringList(names.begin(), names.end()).join(QLatin1Char(' '))));
         const QString label = window.diffReview()->findChild<QLabel *>(QStringLiteral("commitTargetLabel"))->text();
         QVERIFY2(label.contains(QStringLiteral("fabric service at 127.0.0.1:%1").arg(m_lab->port)), qPrintable(label));
+
+        // Port counters come from the service's ticks (Fabric ▸ Sample Port Counters).
+        TelemetrySampler *sampler = session->sampler();
+        QVERIFY(sampler->hasSource());
+        QSignalSpy sampled(sampler, &TelemetrySampler::sampled);
+        if (!sampler->isRunning())
+            window.telemetryAction()->trigger();
+        QVERIFY(sampler->isRunning());
+        QVERIFY(sampled.count() > 0 || sampled.wait(30000));
+        QVERIFY(!sampler->latest().empty());
+        QCOMPARE(sampler->latest().front().portIndex == kNoIndex, false);
 
         const QString shot = qEnvironmentVariable("WEFT_REMOTE_DESK_SCREENSHOT", m_dir.filePath(QStringLiteral("remote-desk.png")));
         QCoreApplication::processEvents();
