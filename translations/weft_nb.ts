@@ -1090,24 +1090,24 @@ Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</tran
         <translation>Ingen gjeldende tabeller er kjent: hver svitsj regnes som tom fra start.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="402"/>
+        <location filename="../views/review/DiffReview.cpp" line="404"/>
         <source>No commit target: Approve writes the plan files.</source>
         <translation>Ikke noe mål for innføring: Godkjenn skriver planfilene.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="415"/>
+        <location filename="../views/review/DiffReview.cpp" line="417"/>
         <source>there is no plan to write</source>
         <translation>det finnes ingen plan å skrive</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="428"/>
+        <location filename="../views/review/DiffReview.cpp" line="430"/>
         <source>Plan written to %1: plan.lfts (load with opensm -R file -U) and partitions.conf.</source>
         <translation>Planen er skrevet til %1: plan.lfts (lastes med opensm -R file -U) og partitions.conf.</translation>
     </message>
     <message>
         <location filename="../views/review/DiffReview.cpp" line="351"/>
-        <location filename="../views/review/DiffReview.cpp" line="445"/>
-        <location filename="../views/review/DiffReview.cpp" line="481"/>
+        <location filename="../views/review/DiffReview.cpp" line="447"/>
+        <location filename="../views/review/DiffReview.cpp" line="483"/>
         <source>Approve refused: %1</source>
         <translation>Godkjenning avvist: %1</translation>
     </message>
@@ -1164,16 +1164,21 @@ Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</tran
     </message>
     <message>
         <location filename="../views/review/DiffReview.cpp" line="400"/>
+        <source>Commit target: %1</source>
+        <translation>Mål for innføring: %1</translation>
+    </message>
+    <message>
+        <location filename="../views/review/DiffReview.cpp" line="402"/>
         <source>Commit target: %1, through %2</source>
         <translation>Mål for innføring: %1, gjennom %2</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="404"/>
+        <location filename="../views/review/DiffReview.cpp" line="406"/>
         <source>Commit target: Weft&apos;s engine inside OpenSM, intent %1 and %2, through %3</source>
         <translation>Mål for innføring: Wefts motor inne i OpenSM, intensjon %1 og %2, gjennom %3</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="407"/>
+        <location filename="../views/review/DiffReview.cpp" line="409"/>
         <source>Commit target: %1 and %2, through %3</source>
         <translation>Mål for innføring: %1 og %2, gjennom %3</translation>
     </message>
@@ -1183,24 +1188,24 @@ Rull tilbake: sikkerhetskopiene legges tilbake med en gang og verifiseres.</tran
         <translation>den første adapteren</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="451"/>
+        <location filename="../views/review/DiffReview.cpp" line="453"/>
         <source>Write the Plan Files To</source>
         <translation>Skriv planfilene til</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="457"/>
+        <location filename="../views/review/DiffReview.cpp" line="459"/>
         <source>Cannot Write the Plan</source>
         <translation>Kan ikke skrive planen</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="462"/>
+        <location filename="../views/review/DiffReview.cpp" line="464"/>
         <source>Approve refused: %1
 Recover it first (Fabric &gt; Recover Unfinished Commit…).</source>
         <translation>Godkjenn avvist: %1
 Gjenopprett den først (Fabric &gt; Gjenopprett ufullført innføring …).</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="467"/>
+        <location filename="../views/review/DiffReview.cpp" line="469"/>
         <source>Install this plan on every SM of %1 now?
 
 %2
@@ -1213,7 +1218,7 @@ The SM that is master reloads its files, every other SM gets the same files; Wef
 SM-en som er master, laster filene sine på nytt, hver av de andre SM-ene får de samme filene; Weft leser tabellene tilbake og ruller hver SM tilbake ved avvik.</translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="470"/>
+        <location filename="../views/review/DiffReview.cpp" line="472"/>
         <source>Install this plan on the fabric now?
 
 %1
@@ -1226,7 +1231,7 @@ OpenSM reloads %2 and %3; Weft reads the tables back and rolls back on a mismatc
 OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake ved avvik.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../views/review/DiffReview.cpp" line="473"/>
+        <location filename="../views/review/DiffReview.cpp" line="475"/>
         <source>You accept %n isolation violation(s):</source>
         <translation>
             <numerusform>Du godtar %n isolasjonsbrudd:</numerusform>
@@ -1234,7 +1239,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../views/review/DiffReview.cpp" line="476"/>
+        <location filename="../views/review/DiffReview.cpp" line="478"/>
         <source>Approve the Plan</source>
         <translation>Godkjenn planen</translation>
     </message>
@@ -1908,17 +1913,17 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         <translation>lagret i svitsjene</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="258"/>
+        <location filename="../core/session/FabricSession.cpp" line="260"/>
         <source>the first adapter</source>
         <translation>den første adapteren</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="259"/>
+        <location filename="../core/session/FabricSession.cpp" line="261"/>
         <source>%1 port %2</source>
         <translation>port %2 på %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../core/session/FabricSession.cpp" line="321"/>
+        <location filename="../core/session/FabricSession.cpp" line="336"/>
         <source>subnet %1 (%n SM(s): %2)</source>
         <translation>
             <numerusform>subnett %1 (%n SM: %2)</numerusform>
@@ -1926,128 +1931,133 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="325"/>
+        <location filename="../core/session/FabricSession.cpp" line="340"/>
         <source>intent %1 and %2</source>
         <translation>intensjon %1 og %2</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="326"/>
+        <location filename="../core/session/FabricSession.cpp" line="341"/>
         <source>%1 and %2</source>
         <translation>%1 og %2</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="422"/>
+        <location filename="../core/session/FabricSession.cpp" line="378"/>
+        <source>the fabric service recovers its own commits (weft commit --recover on its host)</source>
+        <translation>fabric-tjenesten gjenoppretter sine egne innføringer (weft commit --recover på verten dens)</translation>
+    </message>
+    <message>
+        <location filename="../core/session/FabricSession.cpp" line="454"/>
         <source>Discovery cancelled.</source>
         <translation>Oppdagelsen ble avbrutt.</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="465"/>
+        <location filename="../core/session/FabricSession.cpp" line="497"/>
         <source>read again at %1</source>
         <translation>lest på nytt kl. %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="528"/>
+        <location filename="../core/session/FabricSession.cpp" line="560"/>
         <source>another fabric is open</source>
         <translation>en annen fabric er åpen</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="535"/>
+        <location filename="../core/session/FabricSession.cpp" line="567"/>
         <source>links gone: %1</source>
         <translation>forsvunne lenker: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="536"/>
+        <location filename="../core/session/FabricSession.cpp" line="568"/>
         <source>new links: %1</source>
         <translation>nye lenker: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="537"/>
+        <location filename="../core/session/FabricSession.cpp" line="569"/>
         <source>nodes gone: %1</source>
         <translation>forsvunne noder: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="538"/>
+        <location filename="../core/session/FabricSession.cpp" line="570"/>
         <source>new nodes: %1</source>
         <translation>nye noder: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="539"/>
+        <location filename="../core/session/FabricSession.cpp" line="571"/>
         <source>LIDs moved: %1</source>
         <translation>flyttede LID-er: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="540"/>
+        <location filename="../core/session/FabricSession.cpp" line="572"/>
         <source>The fabric changed since it was discovered (%1): this plan is stale. Discover the fabric again (Fabric ▸ Rediscover), then preview again.</source>
         <translation>Fabricen er endret siden den ble oppdaget (%1): denne planen er utdatert. Oppdag fabricen på nytt (Fabric ▸ Oppdag på nytt), og forhåndsvis deretter på nytt.</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="545"/>
+        <location filename="../core/session/FabricSession.cpp" line="577"/>
         <source>this plan was %1: the fabric holds it now</source>
         <translation>denne planen ble %1: fabricen har den nå</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="547"/>
+        <location filename="../core/session/FabricSession.cpp" line="579"/>
         <source>what the fabric holds changed since this plan was made (now: %1): preview or plan again</source>
         <translation>det fabricen har, er endret siden denne planen ble laget (nå: %1): forhåndsvis eller planlegg på nytt</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="549"/>
+        <location filename="../core/session/FabricSession.cpp" line="581"/>
         <source>the partitions, policies or weights were edited since this plan was made (an edit, undo or redo): preview or plan again</source>
         <translation>partisjonene, reglene eller vektene er redigert siden denne planen ble laget (en endring, angring eller omgjøring): forhåndsvis eller planlegg på nytt</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="552"/>
+        <location filename="../core/session/FabricSession.cpp" line="584"/>
         <source>the what-if events changed since this plan was made: plan again in the studio</source>
         <translation>hva-om-hendelsene er endret siden denne planen ble laget: planlegg på nytt i studioet</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="559"/>
+        <location filename="../core/session/FabricSession.cpp" line="591"/>
         <source>there is no plan to commit</source>
         <translation>det finnes ingen plan å innføre</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="561"/>
-        <location filename="../core/session/FabricSession.cpp" line="636"/>
+        <location filename="../core/session/FabricSession.cpp" line="593"/>
+        <location filename="../core/session/FabricSession.cpp" line="668"/>
         <source>a commit is running</source>
         <translation>en innføring pågår</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="591"/>
+        <location filename="../core/session/FabricSession.cpp" line="623"/>
         <source>the commit target routes with Weft&apos;s engine inside OpenSM, which installs an intent (a Routing Preview&apos;s engine with the partitions); %1 is not one. Commit it to a target with OpenSM&apos;s file engine, or preview an engine.</source>
         <translation>målet for innføring ruter med Wefts motor inne i OpenSM, som innfører en intensjon (motoren fra en forhåndsvisning av ruting, med partisjonene); %1 er ikke en slik. Innfør den på et mål med OpenSMs filmotor, eller forhåndsvis en motor.</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="638"/>
+        <location filename="../core/session/FabricSession.cpp" line="670"/>
         <source>no commit target is configured (Fabric ▸ Commit Target…)</source>
         <translation>ikke noe mål for innføring er satt opp (Fabric ▸ Mål for innføring …)</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="640"/>
+        <location filename="../core/session/FabricSession.cpp" line="672"/>
         <source>the commit target routes with Weft&apos;s engine inside OpenSM, which installs intents only; %1 is a plan of tables</source>
         <translation>målet for innføring ruter med Wefts motor inne i OpenSM, som bare innfører intensjoner; %1 er en plan med tabeller</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="643"/>
+        <location filename="../core/session/FabricSession.cpp" line="675"/>
         <source>an unfinished commit is in the journal (%1, started %2): recover it first (Fabric ▸ Recover Unfinished Commit…)</source>
         <translation>det ligger en ufullført innføring i loggen (%1, startet %2): gjenopprett den først (Fabric ▸ Gjenopprett ufullført innføring …)</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="662"/>
+        <location filename="../core/session/FabricSession.cpp" line="696"/>
         <source>Committing %1…</source>
         <translation>Innfører %1 …</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="662"/>
+        <location filename="../core/session/FabricSession.cpp" line="696"/>
         <source>the plan</source>
         <translation>planen</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="690"/>
+        <location filename="../core/session/FabricSession.cpp" line="732"/>
         <source>committed at %1</source>
         <translation>innført kl. %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="699"/>
+        <location filename="../core/session/FabricSession.cpp" line="741"/>
         <source>read back after the commit at %1</source>
         <translation>lest tilbake etter innføringen kl. %1</translation>
     </message>
@@ -2191,77 +2201,77 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         <translation>&amp;Fil</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="35"/>
+        <location filename="../app/gui/FileMenu.cpp" line="36"/>
         <source>&amp;Open Topology…</source>
         <translation>&amp;Åpne topologi …</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="37"/>
+        <location filename="../app/gui/FileMenu.cpp" line="38"/>
         <source>Open &amp;Demo Fabric</source>
         <translation>Åpne &amp;demofabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="38"/>
+        <location filename="../app/gui/FileMenu.cpp" line="39"/>
         <source>The demo fabric replaces the fabric shown.</source>
         <translation>Demofabricen erstatter fabricen som vises.</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="41"/>
+        <location filename="../app/gui/FileMenu.cpp" line="42"/>
         <source>Open &amp;Project…</source>
         <translation>Åpne &amp;prosjekt …</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="43"/>
+        <location filename="../app/gui/FileMenu.cpp" line="44"/>
         <source>Open &amp;LFT Dump…</source>
         <translation>Åpne L&amp;FT-dump …</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="45"/>
+        <location filename="../app/gui/FileMenu.cpp" line="46"/>
         <source>Load the forwarding tables the fabric holds now (ibroute, dump_lfts or OpenSM&apos;s dump)</source>
         <translation>Last inn videresendingstabellene fabricen har nå (ibroute, dump_lfts eller OpenSMs dump)</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="46"/>
+        <location filename="../app/gui/FileMenu.cpp" line="47"/>
         <source>Open &amp;Recent</source>
         <translation>Åpne &amp;nylig brukt</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="49"/>
+        <location filename="../app/gui/FileMenu.cpp" line="50"/>
         <source>&amp;Save Project</source>
         <translation>&amp;Lagre prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="51"/>
+        <location filename="../app/gui/FileMenu.cpp" line="52"/>
         <source>Save Project &amp;As…</source>
         <translation>Lagre prosjekt &amp;som …</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="54"/>
+        <location filename="../app/gui/FileMenu.cpp" line="55"/>
         <source>&amp;Quit</source>
         <translation>&amp;Avslutt</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="72"/>
+        <location filename="../app/gui/FileMenu.cpp" line="79"/>
         <source>Unsaved Changes</source>
         <translation>Ulagrede endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="73"/>
+        <location filename="../app/gui/FileMenu.cpp" line="80"/>
         <source>%1 The partitions, policies or weights have unsaved changes. Save them as a project first?</source>
         <translation>%1 Partisjonene, isolasjonsreglene eller vektene har ulagrede endringer. Vil du lagre dem som et prosjekt først?</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="94"/>
+        <location filename="../app/gui/FileMenu.cpp" line="101"/>
         <source>open a fabric first</source>
         <translation>åpne en fabric først</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="108"/>
+        <location filename="../app/gui/FileMenu.cpp" line="115"/>
         <source>Current tables: %1</source>
         <translation>Gjeldende tabeller: %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/FileMenu.cpp" line="109"/>
+        <location filename="../app/gui/FileMenu.cpp" line="116"/>
         <source>Current tables: %1 (%n switch(es) not fully covered)</source>
         <translation>
             <numerusform>Gjeldende tabeller: %1 (%n svitsj ikke fullt dekket)</numerusform>
@@ -2269,27 +2279,27 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="117"/>
+        <location filename="../app/gui/FileMenu.cpp" line="124"/>
         <source>Open LFT Dump</source>
         <translation>Åpne LFT-dump</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="118"/>
+        <location filename="../app/gui/FileMenu.cpp" line="125"/>
         <source>LFT dumps (*.lfts *.dump *.txt);;All files (*)</source>
         <translation>LFT-dumper (*.lfts *.dump *.txt);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="124"/>
+        <location filename="../app/gui/FileMenu.cpp" line="131"/>
         <source>Cannot Open the LFT Dump</source>
         <translation>Kan ikke åpne LFT-dumpen</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="131"/>
+        <location filename="../app/gui/FileMenu.cpp" line="138"/>
         <source>open the project&apos;s fabric first</source>
         <translation>åpne prosjektets fabric først</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/FileMenu.cpp" line="144"/>
+        <location filename="../app/gui/FileMenu.cpp" line="151"/>
         <source>%n GUID(s) of the project are not in this fabric and were left out</source>
         <translation>
             <numerusform>%n GUID i prosjektet finnes ikke i denne fabricen og ble utelatt</numerusform>
@@ -2297,94 +2307,94 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="159"/>
+        <location filename="../app/gui/FileMenu.cpp" line="166"/>
         <source>Saved %1</source>
         <translation>Lagret %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="165"/>
+        <location filename="../app/gui/FileMenu.cpp" line="172"/>
         <source>Opening a project replaces the partitions, policies and weights.</source>
         <translation>Når et prosjekt åpnes, erstattes partisjonene, reglene og vektene.</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="167"/>
+        <location filename="../app/gui/FileMenu.cpp" line="174"/>
         <source>Open Project</source>
         <translation>Åpne prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="167"/>
+        <location filename="../app/gui/FileMenu.cpp" line="174"/>
         <source>Weft projects (*.weft);;All files (*)</source>
         <translation>Weft-prosjekter (*.weft);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="173"/>
-        <location filename="../app/gui/FileMenu.cpp" line="253"/>
+        <location filename="../app/gui/FileMenu.cpp" line="180"/>
+        <location filename="../app/gui/FileMenu.cpp" line="260"/>
         <source>Cannot Open the Project</source>
         <translation>Kan ikke åpne prosjektet</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="178"/>
+        <location filename="../app/gui/FileMenu.cpp" line="185"/>
         <source>Save Project</source>
         <translation>Lagre prosjekt</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="178"/>
+        <location filename="../app/gui/FileMenu.cpp" line="185"/>
         <source>Weft projects (*.weft)</source>
         <translation>Weft-prosjekter (*.weft)</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="185"/>
-        <location filename="../app/gui/FileMenu.cpp" line="199"/>
+        <location filename="../app/gui/FileMenu.cpp" line="192"/>
+        <location filename="../app/gui/FileMenu.cpp" line="206"/>
         <source>Cannot Save the Project</source>
         <translation>Kan ikke lagre prosjektet</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="232"/>
+        <location filename="../app/gui/FileMenu.cpp" line="239"/>
         <source>Cannot Open the Demo Fabric</source>
         <translation>Kan ikke åpne demofabricen</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="237"/>
+        <location filename="../app/gui/FileMenu.cpp" line="244"/>
         <source>Opening a topology replaces the fabric shown.</source>
         <translation>Når en topologi åpnes, erstattes fabricen som vises.</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="240"/>
+        <location filename="../app/gui/FileMenu.cpp" line="247"/>
         <source>Open Topology</source>
         <translation>Åpne topologi</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="241"/>
+        <location filename="../app/gui/FileMenu.cpp" line="248"/>
         <source>Topology files (ibnetdiscover, ibsim) (*.txt *.net *.topo);;All files (*)</source>
         <translation>Topologifiler (ibnetdiscover, ibsim) (*.txt *.net *.topo);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="262"/>
+        <location filename="../app/gui/FileMenu.cpp" line="269"/>
         <source>Cannot Open Topology</source>
         <translation>Kan ikke åpne topologien</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="263"/>
+        <location filename="../app/gui/FileMenu.cpp" line="270"/>
         <source>%1 could not be read. The fabric shown before is unchanged.</source>
         <translation>Kunne ikke lese %1. Fabricen som ble vist fra før, er uendret.</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="288"/>
+        <location filename="../app/gui/FileMenu.cpp" line="295"/>
         <source>&amp;%1 %2</source>
         <translation>&amp;%1 %2</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="289"/>
+        <location filename="../app/gui/FileMenu.cpp" line="296"/>
         <source>Opening %1 replaces what is shown.</source>
         <translation>Når %1 åpnes, erstattes det som vises.</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="296"/>
+        <location filename="../app/gui/FileMenu.cpp" line="303"/>
         <source>No Recent Files</source>
         <translation>Ingen nylig brukte filer</translation>
     </message>
     <message>
-        <location filename="../app/gui/FileMenu.cpp" line="300"/>
+        <location filename="../app/gui/FileMenu.cpp" line="307"/>
         <source>&amp;Clear List</source>
         <translation>&amp;Tøm listen</translation>
     </message>
@@ -2542,12 +2552,12 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="86"/>
+        <location filename="../app/gui/MainWindow.cpp" line="95"/>
         <source>Zoom %1 %</source>
         <translation>Zoom %1 %</translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="113"/>
+        <location filename="../app/gui/MainWindow.cpp" line="122"/>
         <source>Route shown both ways: %n hop(s) in all</source>
         <translation>
             <numerusform>Ruten vises begge veier: %n hopp i alt</numerusform>
@@ -2555,7 +2565,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../app/gui/MainWindow.cpp" line="115"/>
+        <location filename="../app/gui/MainWindow.cpp" line="124"/>
         <source>%n nodes selected: drag the hosts onto a partition to add them</source>
         <translation>
             <numerusform>%n node valgt: dra vertene til en partisjon for å legge dem til</numerusform>
@@ -2563,107 +2573,107 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="88"/>
+        <location filename="../app/gui/MainWindow.cpp" line="97"/>
         <source>Weft</source>
         <translation>Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="193"/>
+        <location filename="../app/gui/MainWindow.cpp" line="202"/>
         <source>Commit: %1</source>
         <translation>Innføring: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="190"/>
+        <location filename="../app/gui/MainWindow.cpp" line="199"/>
         <source>Port counters: %1</source>
         <translation>Porttellere: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="92"/>
+        <location filename="../app/gui/MainWindow.cpp" line="101"/>
         <source>The subnet target cannot be used: %1</source>
         <translation>Subnettmålet kan ikke brukes: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="202"/>
+        <location filename="../app/gui/MainWindow.cpp" line="211"/>
         <source>Subnet managers: %1</source>
         <translation>Subnet-managere: %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="246"/>
+        <location filename="../app/gui/MainWindow.cpp" line="255"/>
         <source>No eBB results to show: run the Routing Preview with eBB on</source>
         <translation>Ingen eBB-resultater å vise: kjør forhåndsvisningen av ruting med eBB slått på</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="248"/>
+        <location filename="../app/gui/MainWindow.cpp" line="257"/>
         <source>No link limits any stream in the eBB samples</source>
         <translation>Ingen lenke begrenser noen strøm i eBB-utvalgene</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="255"/>
+        <location filename="../app/gui/MainWindow.cpp" line="264"/>
         <source>&amp;Edit</source>
         <translation>R&amp;ediger</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="256"/>
+        <location filename="../app/gui/MainWindow.cpp" line="265"/>
         <source>&amp;Undo</source>
         <translation>&amp;Angre</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="259"/>
+        <location filename="../app/gui/MainWindow.cpp" line="268"/>
         <source>&amp;Redo</source>
         <translation>&amp;Gjør om</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="265"/>
+        <location filename="../app/gui/MainWindow.cpp" line="274"/>
         <source>&amp;Find Node…</source>
         <translation>&amp;Finn node …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="275"/>
+        <location filename="../app/gui/MainWindow.cpp" line="284"/>
         <source>&amp;View</source>
         <translation>&amp;Vis</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="276"/>
+        <location filename="../app/gui/MainWindow.cpp" line="285"/>
         <source>&amp;Fit to Window</source>
         <translation>&amp;Tilpass til vinduet</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="278"/>
+        <location filename="../app/gui/MainWindow.cpp" line="287"/>
         <source>Zoom &amp;In</source>
         <translation>Zoom &amp;inn</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="280"/>
+        <location filename="../app/gui/MainWindow.cpp" line="289"/>
         <source>Zoom &amp;Out</source>
         <translation>Zoom &amp;ut</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="282"/>
+        <location filename="../app/gui/MainWindow.cpp" line="291"/>
         <source>Go to &amp;Hottest Bundle</source>
         <translation>Gå til &amp;varmeste bunt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="284"/>
+        <location filename="../app/gui/MainWindow.cpp" line="293"/>
         <source>No bundle to go to: zoom a big fabric out, with cables coloured by load</source>
         <translation>Ingen bunt å gå til: zoom ut en stor fabric, med kabler farget etter last</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="288"/>
+        <location filename="../app/gui/MainWindow.cpp" line="297"/>
         <source>Show &amp;eBB Bottlenecks</source>
         <translation>Vis &amp;eBB-flaskehalser</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="291"/>
+        <location filename="../app/gui/MainWindow.cpp" line="300"/>
         <source>Highlight the links that limit the most streams in the eBB samples, with the share they limit</source>
         <translation>Fremhev lenkene som begrenser flest strømmer i eBB-utvalgene, med andelen de begrenser</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="297"/>
+        <location filename="../app/gui/MainWindow.cpp" line="306"/>
         <source>&amp;Language</source>
         <translation>&amp;Språk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="525"/>
+        <location filename="../app/gui/MainWindow.cpp" line="534"/>
         <source>Weft is closing.</source>
         <translation>Weft avsluttes.</translation>
     </message>
@@ -2673,62 +2683,62 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         <translation>Commit-&amp;logg…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="303"/>
+        <location filename="../app/gui/MainWindow.cpp" line="312"/>
         <source>&amp;Help</source>
         <translation>&amp;Hjelp</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="304"/>
+        <location filename="../app/gui/MainWindow.cpp" line="313"/>
         <source>&amp;About Weft</source>
         <translation>&amp;Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="306"/>
+        <location filename="../app/gui/MainWindow.cpp" line="315"/>
         <source>About &amp;Qt</source>
         <translation>Om &amp;Qt</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="318"/>
+        <location filename="../app/gui/MainWindow.cpp" line="327"/>
         <source>System Language</source>
         <translation>Systemets språk</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="336"/>
+        <location filename="../app/gui/MainWindow.cpp" line="345"/>
         <source>The new language applies when Weft is started again.</source>
         <translation>Det nye språket gjelder fra neste gang Weft startes.</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="209"/>
+        <location filename="../app/gui/MainWindow.cpp" line="218"/>
         <source>%1[*] — Weft</source>
         <translation>%1[*] — Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="212"/>
+        <location filename="../app/gui/MainWindow.cpp" line="221"/>
         <source>Laying out the fabric (%1 nodes)…</source>
         <translation>Plasserer nodene i fabricen (%1 noder) …</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="272"/>
+        <location filename="../app/gui/MainWindow.cpp" line="281"/>
         <source>No node matches &quot;%1&quot;</source>
         <translation>Ingen node passer med «%1»</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="496"/>
+        <location filename="../app/gui/MainWindow.cpp" line="505"/>
         <source>About Weft</source>
         <translation>Om Weft</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="497"/>
+        <location filename="../app/gui/MainWindow.cpp" line="506"/>
         <source>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;A fabric manager for InfiniBand: topology, partitions and routing, previewed before they reach the subnet manager.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Weft %1&lt;/h3&gt;&lt;p&gt;En fabric-forvalter for InfiniBand: topologi, partisjoner og ruting, forhåndsvist før de når subnet-manageren.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="410"/>
+        <location filename="../app/gui/MainWindow.cpp" line="419"/>
         <source>No fabric</source>
         <translation>Ingen fabric</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="415"/>
+        <location filename="../app/gui/MainWindow.cpp" line="424"/>
         <source>Switches: %1 · Hosts: %2 · Cables: %3</source>
         <translation>Svitsjer: %1 · Verter: %2 · Kabler: %3</translation>
     </message>
@@ -5285,6 +5295,189 @@ Vranglåsfri: %3</translation>
         <location filename="../views/tenancy/WeightTableModel.cpp" line="108"/>
         <source>Weight</source>
         <translation>Vekt</translation>
+    </message>
+</context>
+<context>
+    <name>weft::remote::ConnectServiceDialog</name>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="29"/>
+        <source>Connect to Fabric Service</source>
+        <translation>Koble til fabric-tjeneste</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="34"/>
+        <source>sm1.example.org:8443</source>
+        <translation>sm1.example.org:8443</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="35"/>
+        <source>&amp;Address:</source>
+        <translation>&amp;Adresse:</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="39"/>
+        <source>weft_… (from weft serve token add)</source>
+        <translation>weft_… (fra weft serve token add)</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="40"/>
+        <source>&amp;Token:</source>
+        <translation>&amp;Token:</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="44"/>
+        <source>Browse…</source>
+        <translation>Bla gjennom …</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="46"/>
+        <source>Choose a PEM File</source>
+        <translation>Velg en PEM-fil</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="46"/>
+        <source>PEM files (*.pem *.crt *.key);;All files (*)</source>
+        <translation>PEM-filer (*.pem *.crt *.key);;Alle filer (*)</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="55"/>
+        <source>or client &amp;certificate:</source>
+        <translation>eller klient&amp;sertifikat:</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="56"/>
+        <source>its &amp;key:</source>
+        <translation>dets &amp;nøkkel:</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="57"/>
+        <source>The service&apos;s own certificate is shown the first time you connect, to be trusted as ssh trusts a host key; later connections accept that certificate and no other.</source>
+        <translation>Tjenestens eget sertifikat vises første gang du kobler til, for å bli stolt på slik ssh stoler på en vertsnøkkel; senere tilkoblinger godtar det sertifikatet og ikke noe annet.</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="62"/>
+        <source>Connect</source>
+        <translation>Koble til</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="65"/>
+        <source>Give the service&apos;s address and a token or a client certificate.</source>
+        <translation>Oppgi tjenestens adresse og et token eller et klientsertifikat.</translation>
+    </message>
+</context>
+<context>
+    <name>weft::remote::ServiceConnections</name>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="97"/>
+        <source>Connect to Fabric &amp;Service…</source>
+        <translation>Koble til fabric-&amp;tjeneste …</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="99"/>
+        <source>Work on a fabric served by weft serve on its SM host: no local adapter needed</source>
+        <translation>Arbeid på en fabric som weft serve betjener på SM-verten: ingen lokal adapter trengs</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="101"/>
+        <source>&amp;Disconnect from Fabric Service</source>
+        <translation>&amp;Koble fra fabric-tjeneste</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="114"/>
+        <source>The fabric this desk works on: the local one, or a connected fabric service&apos;s subnet</source>
+        <translation>Fabricen dette skrivebordet arbeider på: den lokale, eller subnettet til en tilkoblet fabric-tjeneste</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="131"/>
+        <source>a connection is being made</source>
+        <translation>en tilkobling opprettes</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="136"/>
+        <source>Connecting to %1…</source>
+        <translation>Kobler til %1 …</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="153"/>
+        <source>The Service&apos;s Certificate Has Changed</source>
+        <translation>Tjenestens sertifikat er endret</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="154"/>
+        <source>The fabric service at %1 shows another certificate than the one trusted before.
+
+Trusted: %2
+Shown:   %3
+
+Someone may be in between. Nothing was sent to it. If its certificate was replaced on purpose, remove its line from %4 and connect again.</source>
+        <translation>Fabric-tjenesten på %1 viser et annet sertifikat enn det som ble godtatt før.
+
+Godtatt: %2
+Vist:    %3
+
+Noen kan stå imellom. Ingenting ble sendt til den. Hvis sertifikatet ble byttet med vilje, fjern linjen dens fra %4 og koble til på nytt.</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="158"/>
+        <source>%1: the service&apos;s certificate changed; not connected</source>
+        <translation>%1: tjenestens sertifikat er endret; ikke tilkoblet</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="162"/>
+        <source>Trust This Fabric Service?</source>
+        <translation>Stole på denne fabric-tjenesten?</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="163"/>
+        <source>The authenticity of the fabric service at %1 cannot be established.
+
+Its certificate: %2
+SHA-256 fingerprint:
+%3
+
+Compare the fingerprint with the one on the SM host (openssl x509 -noout -fingerprint -sha256 -in CERT). Trust it from now on?</source>
+        <translation>Ektheten til fabric-tjenesten på %1 kan ikke fastslås.
+
+Sertifikatet: %2
+SHA-256-fingeravtrykk:
+%3
+
+Sammenlign fingeravtrykket med det på SM-verten (openssl x509 -noout -fingerprint -sha256 -in CERT). Stole på det fra nå av?</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="170"/>
+        <source>%1: its certificate was not trusted; not connected</source>
+        <translation>%1: sertifikatet ble ikke godtatt; ikke tilkoblet</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="194"/>
+        <source>Connected to %1 as %2</source>
+        <translation>Koblet til %1 som %2</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="210"/>
+        <source>Working on the local fabric</source>
+        <translation>Arbeider på den lokale fabricen</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="219"/>
+        <source>Working on subnet %1 through the fabric service at %2</source>
+        <translation>Arbeider på subnett %1 gjennom fabric-tjenesten på %2</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="230"/>
+        <source>Local fabric</source>
+        <translation>Lokal fabric</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="232"/>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="232"/>
+        <source>subnet</source>
+        <translation>subnett</translation>
     </message>
 </context>
 </TS>
