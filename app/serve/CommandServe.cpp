@@ -15,6 +15,10 @@
 #include <QSslKey>
 #include <QTimer>
 
+#include <csignal>
+
+#include <unistd.h>
+
 namespace weft::cli {
 
 namespace {
@@ -113,9 +117,9 @@ int serve(const QStringList &args)
     parser.addOption({QStringLiteral("tls-key"), QStringLiteral("The certificate's private key (PEM, unencrypted)."), QStringLiteral("PEM")});
     parser.addOption({QStringLiteral("tokens"), QStringLiteral("The tokens file (weft serve token add)."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("target"), QStringLiteral("The subnet's commit target (JSON naming each OpenSM and its files)."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("history"), QStringLiteral("Directory of the telemetry history (one SQLite file per fabric)."), QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("history"), QStringLiteral("Directory of the telemetry history (one SQLite file per fabric; default: the user's data directory, /var/lib/weft/history as root)."), QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("rules"), QStringLiteral("Rules of the self-adaptive loop (weft rules check)."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("mode"), QStringLiteral("The loop's mode: auto, approve (the default) or dry-run."), QStringLiteral("MODE")});
+    parser.addOption({QStringLiteral("mode"), QStringLiteral("The loop's mode: auto, approve or dry-run (the default: firings are logged, nothing is committed)."), QStringLiteral("MODE")});
     parser.addOption({QStringLiteral("client-ca"), QStringLiteral("Accept client certificates signed by these CAs (PEM) as credentials (mutual TLS)."), QStringLiteral("PEM")});
     parser.addOption({QStringLiteral("interval"), QStringLiteral("Seconds between port counter passes (default 10)."), QStringLiteral("SECONDS"), QStringLiteral("10")});
     parser.addOption({QStringLiteral("rediscover"), QStringLiteral("Seconds between rediscoveries (default 60; 0: only on request and the loop's events)."), QStringLiteral("SECONDS"), QStringLiteral("60")});
@@ -173,6 +177,10 @@ int serve(const QStringList &args)
     options.tokensPath = parser.value(QStringLiteral("tokens"));
     options.targetPath = parser.value(QStringLiteral("target"));
     options.historyDir = parser.value(QStringLiteral("history"));
+    // A service started by systemd runs as root without a home: its history goes where the
+    // package's unit keeps state.
+    if (options.historyDir.isEmpty() && geteuid() == 0)
+        options.historyDir = QStringLiteral("/var/lib/weft/history");
     options.rulesPath = parser.value(QStringLiteral("rules"));
     options.caName = parser.value(QStringLiteral("ca"));
     options.caPort = parser.value(QStringLiteral("ca-port")).toInt();
@@ -217,6 +225,10 @@ int serve(const QStringList &args)
     out() << "weft serve: listening on https://" << shownHost << ':' << service.port() << Qt::endl;
 
     catchStopSignals();
+    // A service stops on SIGTERM or SIGINT only: a reader of its output gone (SIGPIPE) or a
+    // terminal hung up (SIGHUP) must not end it with a clean exit that systemd will not restart.
+    std::signal(SIGPIPE, SIG_IGN);
+    std::signal(SIGHUP, SIG_IGN);
     QTimer stopWatch;
     QObject::connect(&stopWatch, &QTimer::timeout, [] {
         if (stopSignal())

@@ -16,6 +16,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QPointer>
+#include <QRegularExpression>
 #include <QSslCertificate>
 #include <QUrlQuery>
 #include <QtConcurrent>
@@ -242,6 +243,11 @@ void FabricService::reloadTokensIfChanged()
 
 void FabricService::serveMetrics(const net::HttpRequest &request, Responder out)
 {
+    if (request.method != "GET" && request.method != "HEAD") {
+        net::HttpReply reply = errorReply(405, QStringLiteral("allowed here: GET"));
+        reply.extraHeaders = "Allow: GET, HEAD\r\n";
+        return out->reply(reply);
+    }
     const bool loopback = request.peer.isLoopback();
     const bool open = m_options.metrics == MetricsAccess::Open || (m_options.metrics == MetricsAccess::Loopback && loopback);
     if (!open && !authenticate(request, out))
@@ -407,13 +413,19 @@ void FabricService::postPlan(const net::HttpRequest &request, const Caller &call
 {
     const std::shared_ptr<const Fabric> fabric = m_session.fabric();
     if (!fabric)
-        return out->reply(errorReply(503, QStringLiteral("the fabric is being discovered: plan once it is")));
+        return out->reply(errorReply(503, m_lastDiscoveryError.isEmpty() ? QStringLiteral("the fabric is being discovered: plan once it is") : QStringLiteral("the fabric could not be discovered: %1").arg(m_lastDiscoveryError)));
     const PartitionsState inForce = partitionsOnTarget(m_session.planningTarget());
     Result<ServicePlan> made = makeServicePlan(request.body, *fabric, m_session.held(), inForce,
                                                m_session.subnetTarget() && m_session.subnetTarget()->pluginMode());
     if (!made) {
+        // "line 3, column 7" as for every other body; a part of the body (its lfts, its project)
+        // is named with its own line.
         const Error &e = made.error();
-        return out->reply(errorReply(400, e.message, e.line > 0 ? QStringLiteral("%1 line %2").arg(e.file).arg(e.line) : e.file));
+        static const QRegularExpression column(QStringLiteral("^column (\\d+): (.*)$"), QRegularExpression::DotMatchesEverythingOption);
+        const QRegularExpressionMatch m = column.match(e.message);
+        if (m.hasMatch())
+            return out->reply(errorReply(400, m.captured(2), QStringLiteral("line %1, column %2").arg(e.line).arg(m.captured(1))));
+        return out->reply(errorReply(400, e.message, e.line > 0 ? QStringLiteral("%1, line %2").arg(e.file).arg(e.line) : e.file));
     }
     ServicePlan plan = std::move(*made);
     const int number = m_nextPlan++;

@@ -45,7 +45,6 @@ struct ServiceOptions
     QString targetPath;  // the subnet's commit target (SubnetTarget.h)
     QString historyDir;  // empty: the user's data directory
     QString rulesPath;   // empty: no rules
-    QString mode;        // the loop's mode ("auto", "approve", "dry-run"); empty: approve
     QString caName;
     int caPort = 0;
     double interval = 10;        // seconds between counter passes

@@ -11,6 +11,8 @@
 #include <QJsonObject>
 #include <QRandomGenerator>
 
+#include <sys/stat.h>
+
 namespace weft {
 
 namespace {
@@ -113,9 +115,12 @@ Status TokenStore::write() const
     }
     const QByteArray bytes = QJsonDocument(QJsonObject{{QStringLiteral("format"), kFormat}, {QStringLiteral("tokens"), tokens}})
                                  .toJson(QJsonDocument::Indented);
-    if (Status written = writeFileAtomically(m_path, bytes); !written)
+    // Hashes only, but still nobody else's business: made readable by its owner alone.
+    const mode_t before = umask(077);
+    const Status written = writeFileAtomically(m_path, bytes);
+    umask(before);
+    if (!written)
         return written;
-    // Hashes only, but still nobody else's business.
     QFile::setPermissions(m_path, QFile::ReadOwner | QFile::WriteOwner);
     return Done{};
 }
