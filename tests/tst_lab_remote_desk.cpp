@@ -39,19 +39,6 @@ QString pluginDirectory()
     return qEnvironmentVariable("WEFT_OSM_PLUGIN_DIR", SimulatedFabric::weftOsmPluginDirectory());
 }
 
-// The hosts' nodes by port GUID, ascending; every other one from `parity`.
-std::vector<NodeIndex> hostsOf(const Fabric &fabric, int parity)
-{
-    std::vector<std::pair<Guid, NodeIndex>> hosts;
-    for (NodeIndex n : fabric.endNodes())
-        hosts.emplace_back(fabric.port(fabric.portOf(n, 1)).guid, n);
-    std::sort(hosts.begin(), hosts.end());
-    std::vector<NodeIndex> picked;
-    for (std::size_t i = std::size_t(parity); i < hosts.size(); i += 2)
-        picked.push_back(hosts[i].second);
-    return picked;
-}
-
 }  // namespace
 
 class TestLabRemoteDesk : public QObject
@@ -111,9 +98,9 @@ private Q_SLOTS:
         PartitionPanel *partitions = window.partitionPanel();
         QVERIFY(partitions->createPartition(QStringLiteral("red"), QStringLiteral("0x0001")).ok());
         QVERIFY(partitions->createPartition(QStringLiteral("blue"), QStringLiteral("0x0002")).ok());
-        const std::vector<NodeIndex> red = hostsOf(*window.fabric(), 0);
+        const std::vector<NodeIndex> red = test::everyOtherHost(*window.fabric(), 0);
         QVERIFY(test::dropHostsOnPartition(window, red, 0x0001));
-        QVERIFY(test::dropHostsOnPartition(window, hostsOf(*window.fabric(), 1), 0x0002));
+        QVERIFY(test::dropHostsOnPartition(window, test::everyOtherHost(*window.fabric(), 1), 0x0002));
         QVERIFY(runPreviewAndWait(window, QStringLiteral("pftree"), 120000));
         DeskDocks::raise(window.diffDock());
         const long long reviewedSmps = session->plan()->review.diff.smps();

@@ -173,19 +173,6 @@ void approveAndCompare(MainWindow &window, const QDir &lab, const QString &step)
     QVERIFY(!review->isApproveEnabled());
 }
 
-// The hosts' port GUIDs, ascending; alternately red and blue.
-std::vector<NodeIndex> hostsOf(const Fabric &fabric, int parity)
-{
-    std::vector<std::pair<Guid, NodeIndex>> hosts;
-    for (NodeIndex n : fabric.endNodes())
-        hosts.emplace_back(fabric.port(fabric.portOf(n, 1)).guid, n);
-    std::sort(hosts.begin(), hosts.end());
-    std::vector<NodeIndex> picked;
-    for (std::size_t i = std::size_t(parity); i < hosts.size(); i += 2)
-        picked.push_back(hosts[i].second);
-    return picked;
-}
-
 // The map's what-if menu on the first switch-to-switch cable, its "Fail this link" triggered at
 // the cable's middle; the studio plans.
 bool failSwitchCableFromTheMap(MainWindow &window)
@@ -274,8 +261,8 @@ private Q_SLOTS:
         PartitionPanel *panel = window.partitionPanel();
         QVERIFY(panel->createPartition(QStringLiteral("red"), QStringLiteral("0x0001")).ok());
         QVERIFY(panel->createPartition(QStringLiteral("blue"), QStringLiteral("0x0002")).ok());
-        QVERIFY(test::dropHostsOnPartition(window, hostsOf(*window.fabric(), 0), 0x0001));
-        QVERIFY(test::dropHostsOnPartition(window, hostsOf(*window.fabric(), 1), 0x0002));
+        QVERIFY(test::dropHostsOnPartition(window, test::everyOtherHost(*window.fabric(), 0), 0x0001));
+        QVERIFY(test::dropHostsOnPartition(window, test::everyOtherHost(*window.fabric(), 1), 0x0002));
 
         // 1. Preview pftree, Approve.
         QVERIFY(runPreviewAndWait(window, QStringLiteral("pftree"), 120000));

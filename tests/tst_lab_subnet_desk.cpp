@@ -61,19 +61,6 @@ const QLatin1String kChild("--subnet-desk-child");
 // SMInfo polled once a second and given up on after two misses, as `weft lab --standby` runs them.
 const QColor kWarningColour(0xb0, 0x1c, 0x1c);
 
-// The hosts' port GUIDs, ascending; alternately red and blue.
-std::vector<NodeIndex> hostsOf(const Fabric &fabric, int parity)
-{
-    std::vector<std::pair<Guid, NodeIndex>> hosts;
-    for (NodeIndex n : fabric.endNodes())
-        hosts.emplace_back(fabric.port(fabric.portOf(n, 1)).guid, n);
-    std::sort(hosts.begin(), hosts.end());
-    std::vector<NodeIndex> picked;
-    for (std::size_t i = std::size_t(parity); i < hosts.size(); i += 2)
-        picked.push_back(hosts[i].second);
-    return picked;
-}
-
 // The row of the panel's table whose port GUID column says `guid`; -1 if none.
 int rowOfPort(const QTableWidget *table, Guid guid)
 {
@@ -205,8 +192,8 @@ private Q_SLOTS:
         PartitionPanel *partitions = window.partitionPanel();
         QVERIFY(partitions->createPartition(QStringLiteral("red"), QStringLiteral("0x0001")).ok());
         QVERIFY(partitions->createPartition(QStringLiteral("blue"), QStringLiteral("0x0002")).ok());
-        QVERIFY(test::dropHostsOnPartition(window, hostsOf(*window.fabric(), 0), 0x0001));
-        QVERIFY(test::dropHostsOnPartition(window, hostsOf(*window.fabric(), 1), 0x0002));
+        QVERIFY(test::dropHostsOnPartition(window, test::everyOtherHost(*window.fabric(), 0), 0x0001));
+        QVERIFY(test::dropHostsOnPartition(window, test::everyOtherHost(*window.fabric(), 1), 0x0002));
         QVERIFY(runPreviewAndWait(window, QStringLiteral("pftree"), 120000));
         DeskDocks::raise(window.diffDock());
         checked.clear();

@@ -122,13 +122,11 @@ void HttpResponder::close()
 {
     if (!m_listener)
         return;
-    auto *c = static_cast<HttpListener::Connection *>(m_connection);
-    if (!m_answered && !m_streaming) {
+    if (!m_streaming) {
         reply(HttpReply{500, "text/plain; charset=utf-8", "no answer\n", {}});
         return;
     }
-    c->closing = true;
-    c->socket->disconnectFromHost();
+    m_listener->endStream(static_cast<HttpListener::Connection *>(m_connection));
 }
 
 void HttpResponder::detach()
@@ -299,7 +297,10 @@ void HttpListener::process(Connection *c)
         c->head = std::move(parsed);
         c->head.request.peer = c->socket->peerAddress();
         c->head.request.secure = c->ssl != nullptr;
-        if (c->ssl)
+        // With QueryPeer the handshake goes on whatever certificate the client shows, and what
+        // did not verify against the configured authorities is only listed among the handshake's
+        // errors: such a certificate is not the client's identity, so it is not handed on.
+        if (c->ssl && c->ssl->sslHandshakeErrors().isEmpty())
             c->head.request.peerCertificate = c->ssl->peerCertificate();
         c->readingBody = true;
         if (c->head.contentLength > 0)
@@ -331,8 +332,7 @@ void HttpListener::replyTo(Connection *c, const HttpReply &reply)
 {
     c->awaiting = false;
     if (c->responder)
-        c->responder->m_listener = nullptr;  // answered: the responder's part is done
-    c->responder.reset();
+        std::exchange(c->responder, {})->detach();  // answered: the responder's part is done
     answer(c, reply.status, reply.contentType, reply.body, c->keepAlive, c->head.request.method == "HEAD", reply.extraHeaders);
     // Requests that came meanwhile, in their turn (not from inside the handler's call).
     if (!c->closing && !c->buffer.isEmpty())
@@ -351,6 +351,17 @@ bool HttpListener::startStreamOn(Connection *c, int status, const QByteArray &co
     out += "Content-Type: " + contentType + "\r\n" + extraHeaders + "Connection: close\r\n\r\n";
     c->socket->write(out);
     return true;
+}
+
+void HttpListener::endStream(Connection *c)
+{
+    c->streaming = false;
+    c->closing = true;
+    if (c->responder)
+        std::exchange(c->responder, {})->detach();
+    // What is still unsent must drain within the usual time, or the reader is cut off.
+    c->timer.start(m_limits.headerTimeoutMs);
+    c->socket->disconnectFromHost();
 }
 
 bool HttpListener::writeStream(Connection *c, const QByteArray &chunk)

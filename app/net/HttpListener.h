@@ -9,7 +9,9 @@
 // - with TLS (setTls), HTTPS only: each accepted socket is wrapped in a QSslSocket here rather
 //   than by QSslServer, whose Qt 6.4 version has no handshake timeout, so the handshake counts
 //   against the connection cap and the same timeout as the head; a plain HTTP client fails the
-//   handshake and is closed without a byte of HTTP;
+//   handshake and is closed without a byte of HTTP; a client certificate reaches the request
+//   only when it verified against the configuration's CAs (with QueryPeer, a client without
+//   one, or with another, is still served, as anonymous);
 // - a request's head and its body must each arrive within headerTimeoutMs (of the connection, or
 //   of the last answer on a kept-alive one), and an answer must drain within it, or the
 //   connection closes; a connection waiting for its own answer is not timed;
@@ -66,8 +68,11 @@ public:
     // More of the stream; false (and the connection dropped) when the reader has fallen
     // maxStreamBacklog bytes behind, or it is closed.
     bool write(const QByteArray &chunk);
+    // Ends the stream once what was written has left (within headerTimeoutMs); without an
+    // answer yet, answers 500.
     void close();
-    // Called once when the connection goes, whoever ends it.
+    // Called once when the responder is done: its answer given, its stream closed, or its
+    // connection gone, whoever ends it. isOpen() is false by then.
     void onClosed(std::function<void()> closed) { m_closed = std::move(closed); }
 
 private:
@@ -129,6 +134,7 @@ private:
     void replyTo(Connection *c, const HttpReply &reply);
     bool startStreamOn(Connection *c, int status, const QByteArray &contentType, const QByteArray &extraHeaders);
     bool writeStream(Connection *c, const QByteArray &chunk);
+    void endStream(Connection *c);
 
     HttpLimits m_limits;
     int m_maxConnections = 64;

@@ -27,6 +27,24 @@ bool isToken(const QByteArray &text)
     });
 }
 
+// What a request target may hold: visible ASCII, no spaces and no control characters, so that
+// a handler never meets a byte a log line or a file name could be fooled by.
+bool isTarget(const QByteArray &text)
+{
+    return text.startsWith('/') && std::all_of(text.begin(), text.end(), [](char c) { return c > ' ' && c < 0x7f; });
+}
+
+// A field value: no control character but the tab (a stray CR, a NUL).
+bool isFieldValue(const QByteArray &text)
+{
+    return std::all_of(text.begin(), text.end(), [](char c) { return c == '\t' || (quint8(c) >= ' ' && c != 0x7f); });
+}
+
+bool isDigits(const QByteArray &text)
+{
+    return !text.isEmpty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 }  // namespace
 
 QByteArray HttpRequest::header(const QByteArray &lowerCaseName) const
@@ -56,7 +74,7 @@ HttpParse parseRequestHead(const QByteArray &buffer, const HttpLimits &limits)
         if (line.endsWith('\r'))
             line.chop(1);
     const QList<QByteArray> words = lines.front().split(' ');
-    if (words.size() != 3 || !isToken(words[0]) || !words[1].startsWith('/') || !words[2].startsWith("HTTP/"))
+    if (words.size() != 3 || !isToken(words[0]) || !isTarget(words[1]) || !words[2].startsWith("HTTP/"))
         return refused(400, "not an HTTP request line");
     if (words[2] != "HTTP/1.1" && words[2] != "HTTP/1.0")
         return refused(505, "HTTP/1.0 and HTTP/1.1 only");
@@ -75,9 +93,12 @@ HttpParse parseRequestHead(const QByteArray &buffer, const HttpLimits &limits)
             return refused(400, "a header line without a name and a colon");
         const QByteArray name = lines[i].left(colon).toLower();
         const QByteArray value = lines[i].mid(colon + 1).trimmed();
+        if (!isFieldValue(value))
+            return refused(400, "a header value with a control character");
         if (name == "content-length") {
+            // Digits alone: no sign, no list, nothing a proxy in front might read differently.
             bool ok = false;
-            const qint64 length = value.toLongLong(&ok);
+            const qint64 length = isDigits(value) ? value.toLongLong(&ok) : -1;
             if (!ok || length < 0 || (lengthSeen && length != p.contentLength))
                 return refused(400, "a Content-Length that is not one number");
             p.contentLength = length;

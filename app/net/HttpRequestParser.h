@@ -31,7 +31,7 @@ struct HttpRequest
     std::vector<std::pair<QByteArray, QByteArray>> headers;  // names in lower case, in order
     QByteArray body;
     QHostAddress peer;
-    QSslCertificate peerCertificate;  // null without mutual TLS
+    QSslCertificate peerCertificate;  // null unless the client showed one the configured CAs verify
     bool secure = false;              // came over TLS
 
     // The first field of that name (lower case), or empty.

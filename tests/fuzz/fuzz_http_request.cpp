@@ -31,11 +31,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             weft::fuzz::broken("a method that is not allowed was accepted");
         if (!p.request.path.startsWith('/'))
             weft::fuzz::broken("a path that does not start with '/' was accepted");
+        const auto visible = [](const QByteArray &text) { return std::none_of(text.begin(), text.end(), [](char c) { return c <= ' ' || c == 0x7f; }); };
+        if (!visible(p.request.path) || !visible(p.request.query))
+            weft::fuzz::broken("a request target with a space or a control character was accepted");
         if (p.contentLength < 0 || p.contentLength > limits.maxBodyBytes)
             weft::fuzz::broken("a body length outside the limit was accepted");
-        for (const auto &[name, value] : p.request.headers)
+        for (const auto &[name, value] : p.request.headers) {
             if (name != name.toLower() || name.isEmpty())
                 weft::fuzz::broken("a header name not in lower case");
+            if (value.contains('\r') || value.contains('\n') || value.contains('\0'))
+                weft::fuzz::broken("a header value with a line break or a NUL was accepted");
+        }
         // The same bytes with more after them parse to the same head: the parse does not read on.
         const HttpParse again = parseRequestHead(buffer + "GET / HTTP/1.1\r\n\r\n", limits);
         if (again.state != HttpParse::State::Parsed || again.consumed != p.consumed || again.request.path != p.request.path)
