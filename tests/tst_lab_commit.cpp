@@ -303,8 +303,10 @@ private Q_SLOTS:
         QVERIFY(writeFileAtomically(lab.pidFile, QByteArray::number(lab.sim->openSmPid()) + '\n', false).ok());
         QCOMPARE(::kill(pid_t(commit.processId()), SIGCONT), 0);
         QVERIFY(commit.waitForFinished(180000));
-        const QJsonObject report = json(commit.readAllStandardOutput());
-        QCOMPARE(report.value(QStringLiteral("outcome")).toString(), QStringLiteral("committed"));
+        const QByteArray printed = commit.readAllStandardOutput();
+        const QJsonObject report = json(printed);
+        QVERIFY2(report.value(QStringLiteral("outcome")).toString() == QLatin1String("committed"),
+                 qPrintable(report.value(QStringLiteral("reasons")).toVariant().toStringList().join(QLatin1Char('\n')).left(900)));
         const QString warnings = report.value(QStringLiteral("warnings")).toVariant().toStringList().join(QLatin1Char('\n'));
         QVERIFY2(warnings.contains(QStringLiteral("OpenSM was restarted while the commit ran: pid %1 is gone, pid %2").arg(before).arg(lab.sim->openSmPid())),
                  qPrintable(warnings));

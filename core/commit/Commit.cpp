@@ -951,8 +951,16 @@ private:
     QStringList reloadAndVerify(const ForwardingTables &tables, const PKeyTables &pkeys, const QString &what)
     {
         qint64 logOffset = m_target.logPath.isEmpty() ? 0 : QFileInfo(m_target.logPath).size();
+        // The log's first bytes: a restarted OpenSM that starts its log afresh is told by them
+        // changing, even once the new log has grown past where the old one was.
+        QByteArray logHead;
+        if (QFile log(m_target.logPath); !m_target.logPath.isEmpty() && log.open(QIODevice::ReadOnly))
+            logHead = log.read(4096);
         if (!openSmRuns())
             return {QStringLiteral("OpenSM (pid %1) is no longer running").arg(m_pid)};
+        // An OpenSM restarted before the SIGHUP sweeps for it like any other; one restarted
+        // after it is waited for by its own first sweep.
+        const bool restartedBefore = m_restarted;
         const Status hup = m_backend.reload(m_pid);
         if (!hup)
             return {hup.error().toString()};
@@ -966,9 +974,11 @@ private:
                     return {QStringLiteral("OpenSM (pid %1) stopped during its sweep").arg(m_pid)};
                 QFile log(m_target.logPath);
                 // A restarted OpenSM may have started its log afresh: then it is read from its start.
-                if (log.open(QIODevice::ReadOnly) && log.size() < logOffset)
+                if (log.open(QIODevice::ReadOnly) && logOffset > 0 && (log.size() < logOffset || log.read(logHead.size()) != logHead))
                     logOffset = 0;
-                if (log.isOpen() && (m_restarted ? sweptSinceItStarted(log) : (log.seek(logOffset) && log.readAll().contains("SUBNET UP"))))
+                if (log.isOpen()
+                    && (m_restarted && !restartedBefore ? sweptSinceItStarted(log, logOffset)
+                                                        : (log.seek(logOffset) && log.readAll().contains("SUBNET UP"))))
                     break;
                 if (deadline.hasExpired())
                     return {QStringLiteral("OpenSM did not finish its sweep within %1 s").arg(m_options.timeoutMs / 1000.0)};
@@ -1012,19 +1022,21 @@ private:
     }
 
     // A restarted OpenSM loads the files as they are when it starts: its first sweep is the one
-    // to wait for, found after the last line with which an OpenSM starts its log ("OpenSM 3.3.23"),
-    // wherever the log was when the commit began (the new one may have erased it, or appended).
-    static bool sweptSinceItStarted(QFile &log)
+    // to wait for, found after the last line with which an OpenSM starts its log ("OpenSM 3.3.23")
+    // written since `from` (where the log was at the SIGHUP; 0 when the new one erased it). The
+    // old OpenSM's start and sweeps before `from` do not count: a loaded machine may adopt the
+    // new process before it has written a line.
+    static bool sweptSinceItStarted(QFile &log, qint64 from)
     {
         const qint64 window = qint64(16) << 20;
-        if (log.size() > window && !log.seek(log.size() - window))
+        if (!log.seek(std::max(from, log.size() - window)))
             return false;
         const QByteArray text = log.readAll();
         static const QRegularExpression start(QStringLiteral("-> OpenSM \\d"));
-        qsizetype from = -1;
+        qsizetype lastStart = -1;
         for (auto it = start.globalMatch(QString::fromLatin1(text)); it.hasNext();)
-            from = it.next().capturedStart();
-        return from >= 0 && text.indexOf("SUBNET UP", from) >= 0;
+            lastStart = it.next().capturedStart();
+        return lastStart >= 0 && text.indexOf("SUBNET UP", lastStart) >= 0;
     }
 
     void fail(const QStringList &problems)
