@@ -269,6 +269,43 @@ private Q_SLOTS:
         QVERIFY2(got.count("event: tick") >= 2, got.left(600).constData());
     }
 
+    void historyAndMetrics()
+    {
+        // The ticks went into the history, read back with ?since=; /metrics serves the latest.
+        const test::HttpAnswer history = call("GET", QStringLiteral("/api/v1/telemetry?since=0"), m_lab->viewerToken);
+        QCOMPARE(history.status, 200);
+        const QJsonArray samples = history.json().value(QStringLiteral("samples")).toArray();
+        QVERIFY2(!samples.isEmpty(), history.body.left(500).constData());
+        QVERIFY(samples.first().toObject().value(QStringLiteral("guid")).toString().startsWith(QStringLiteral("0x")));
+        const test::HttpAnswer latest = call("GET", QStringLiteral("/api/v1/telemetry"), m_lab->viewerToken);
+        QCOMPARE(latest.status, 200);
+        // Every cable's ports are read: at least one record per cable.
+        QVERIFY(latest.json().value(QStringLiteral("ports")).toArray().size() >= qsizetype(m_lab->tree.generated.fabric.links().size()));
+        QCOMPARE(call("GET", QStringLiteral("/api/v1/telemetry?since=yesterday"), m_lab->viewerToken).status, 400);
+        const test::HttpAnswer metrics = call("GET", QStringLiteral("/metrics"), m_lab->viewerToken);
+        QCOMPARE(metrics.status, 200);
+        QVERIFY2(metrics.body.contains("weft_"), metrics.body.left(300).constData());
+    }
+
+    // Last: it locks this address out for a minute.
+    void failedAuthenticationsAreRateLimited()
+    {
+        // Ten failures from one address in a minute (the earlier tests' count too), then 429.
+        int refused = 0;
+        test::HttpAnswer limited;
+        for (int i = 0; i < 11 && limited.status != 429; ++i) {
+            limited = call("GET", QStringLiteral("/api/v1/status"), "weft_guess" + QByteArray::number(i));
+            refused += limited.status == 401 ? 1 : 0;
+        }
+        QCOMPARE(limited.status, 429);
+        QVERIFY2(refused >= 1 && refused <= 10, qPrintable(QString::number(refused)));
+        QVERIFY2(limited.body.contains("too many failed"), limited.body.constData());
+        // From this address, for now, even a valid credential waits.
+        QCOMPARE(call("GET", QStringLiteral("/api/v1/status"), m_lab->viewerToken).status, 429);
+        // The service went on sampling meanwhile.
+        QVERIFY(m_lab->service->state() == QProcess::Running);
+    }
+
     void cleanupTestCase() { m_lab.reset(); }
 };
 
