@@ -5,7 +5,8 @@
 // and approves; the switches then hold the plan (dump_lfts, smpquery), the desk shows what they
 // hold, and the journal names the token. A second service joins the subnet switcher.
 //
-// WEFT_REMOTE_DESK_SCREENSHOT=FILE keeps the picture of the desk connected (1366x768).
+// WEFT_REMOTE_DESK_SCREENSHOT=FILE keeps the picture of the desk connected (1366x768),
+// WEFT_REMOTE_DIALOG_SCREENSHOT=FILE that of File ▸ Connect to Fabric Service… over the desk.
 
 #include "ConnectServiceDialog.h"
 #include "DeskDocks.h"
@@ -23,6 +24,10 @@
 
 #include <QComboBox>
 #include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPainter>
 #include <QJsonArray>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -71,6 +76,37 @@ private Q_SLOTS:
         remote::ServiceConnections *services = window.serviceConnections();
         QVERIFY(services);
         QVERIFY(services->connectAction()->parent());
+
+        // File ▸ Connect to Fabric Service… asks for the address and a credential (kept as a
+        // picture over the desk, WEFT_REMOTE_DIALOG_SCREENSHOT); the test then connects directly.
+        QMenu *fileMenu = window.menuBar()->actions().value(0)->menu();
+        QVERIFY(fileMenu && fileMenu->actions().contains(services->connectAction()));
+        QVERIFY(fileMenu->actions().contains(services->disconnectAction()));
+        QVERIFY(!services->disconnectAction()->isEnabled());
+        services->connectAction()->trigger();
+        auto *dialog = window.findChild<remote::ConnectServiceDialog *>();
+        QVERIFY(dialog && QTest::qWaitForWindowExposed(dialog));
+        auto *addressEdit = dialog->findChild<QLineEdit *>(QStringLiteral("serviceAddress"));
+        auto *tokenEdit = dialog->findChild<QLineEdit *>(QStringLiteral("serviceToken"));
+        QVERIFY(addressEdit && tokenEdit);
+        QCOMPARE(tokenEdit->echoMode(), QLineEdit::Password);
+        addressEdit->setText(QStringLiteral("127.0.0.1:%1").arg(m_lab->port));
+        tokenEdit->setText(QString::fromLatin1(m_lab->adminToken));
+        QCOMPARE(dialog->address(), addressEdit->text());
+        QCOMPARE(dialog->credential().token, m_lab->adminToken);
+        {
+            QPixmap shot = window.grab();
+            const QPixmap over = dialog->grab();
+            QPainter painter(&shot);
+            const QRect where((shot.width() - over.width()) / 2, (shot.height() - over.height()) / 3, over.width(), over.height());
+            painter.drawPixmap(where.topLeft(), over);
+            painter.setPen(QPen(window.palette().color(QPalette::Dark), 2));  // the frame a window manager would draw
+            painter.drawRect(where.adjusted(-1, -1, 0, 0));
+            painter.end();
+            const QString dialogShot = qEnvironmentVariable("WEFT_REMOTE_DIALOG_SCREENSHOT", m_dir.filePath(QStringLiteral("connect-dialog.png")));
+            QVERIFY(shot.save(dialogShot));
+        }
+        dialog->reject();
 
         // Connected with the admin's token; the certificate seen for the first time is pinned.
         QSignalSpy connected(services, &remote::ServiceConnections::connected);
@@ -185,6 +221,20 @@ private Q_SLOTS:
         const QString shot = qEnvironmentVariable("WEFT_REMOTE_DESK_SCREENSHOT", m_dir.filePath(QStringLiteral("remote-desk.png")));
         QCoreApplication::processEvents();
         QVERIFY(window.grab().save(shot));
+
+        // Disconnect: the desk works locally again, the other service still in the switcher, and
+        // nothing local is read unasked.
+        sampler->stop();
+        QVERIFY(services->disconnectAction()->isEnabled());
+        services->disconnectAction()->trigger();
+        QCOMPARE(services->serviceCount(), 1);
+        QCOMPARE(services->currentService(), -1);
+        QCOMPARE(services->switcher()->currentIndex(), 0);
+        QVERIFY2(services->switcher()->itemText(1).startsWith(QStringLiteral("lab-b")), qPrintable(services->switcher()->itemText(1)));
+        QVERIFY(!session->remoteTarget());
+        QVERIFY(!sampler->hasSource());
+        QVERIFY(!services->disconnectAction()->isEnabled());
+        QVERIFY(!session->isDiscovering());
 
         // Nothing of this opened, or tried to open, a MAD port here.
         QCOMPARE(madPortAttempts(), attemptsBefore);

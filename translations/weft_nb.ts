@@ -5340,27 +5340,27 @@ Vranglåsfri: %3</translation>
         <translation>PEM-filer (*.pem *.crt *.key);;Alle filer (*)</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="55"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="58"/>
         <source>or client &amp;certificate:</source>
         <translation>eller klient&amp;sertifikat:</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="56"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="59"/>
         <source>its &amp;key:</source>
         <translation>dets &amp;nøkkel:</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="57"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="60"/>
         <source>The service&apos;s own certificate is shown the first time you connect, to be trusted as ssh trusts a host key; later connections accept that certificate and no other.</source>
         <translation>Tjenestens eget sertifikat vises første gang du kobler til, for å bli stolt på slik ssh stoler på en vertsnøkkel; senere tilkoblinger godtar det sertifikatet og ikke noe annet.</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="62"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="65"/>
         <source>Connect</source>
         <translation>Koble til</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="65"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="68"/>
         <source>Give the service&apos;s address and a token or a client certificate.</source>
         <translation>Oppgi tjenestens adresse og et token eller et klientsertifikat.</translation>
     </message>
@@ -5368,42 +5368,42 @@ Vranglåsfri: %3</translation>
 <context>
     <name>weft::remote::ServiceConnections</name>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="97"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="100"/>
         <source>Connect to Fabric &amp;Service…</source>
         <translation>Koble til fabric-&amp;tjeneste …</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="99"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="102"/>
         <source>Work on a fabric served by weft serve on its SM host: no local adapter needed</source>
         <translation>Arbeid på en fabric som weft serve betjener på SM-verten: ingen lokal adapter trengs</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="101"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="104"/>
         <source>&amp;Disconnect from Fabric Service</source>
         <translation>&amp;Koble fra fabric-tjeneste</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="114"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="117"/>
         <source>The fabric this desk works on: the local one, or a connected fabric service&apos;s subnet</source>
         <translation>Fabricen dette skrivebordet arbeider på: den lokale, eller subnettet til en tilkoblet fabric-tjeneste</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="131"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="134"/>
         <source>a connection is being made</source>
         <translation>en tilkobling opprettes</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="136"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="139"/>
         <source>Connecting to %1…</source>
         <translation>Kobler til %1 …</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="153"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="156"/>
         <source>The Service&apos;s Certificate Has Changed</source>
         <translation>Tjenestens sertifikat er endret</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="154"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="157"/>
         <source>The fabric service at %1 shows another certificate than the one trusted before.
 
 Trusted: %2
@@ -5418,17 +5418,17 @@ Vist:    %3
 Noen kan stå imellom. Ingenting ble sendt til den. Hvis sertifikatet ble byttet med vilje, fjern linjen dens fra %4 og koble til på nytt.</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="158"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="161"/>
         <source>%1: the service&apos;s certificate changed; not connected</source>
         <translation>%1: tjenestens sertifikat er endret; ikke tilkoblet</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="162"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="165"/>
         <source>Trust This Fabric Service?</source>
         <translation>Stole på denne fabric-tjenesten?</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="163"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="166"/>
         <source>The authenticity of the fabric service at %1 cannot be established.
 
 Its certificate: %2
@@ -5445,37 +5445,42 @@ SHA-256-fingeravtrykk:
 Sammenlign fingeravtrykket med det på SM-verten (openssl x509 -noout -fingerprint -sha256 -in CERT). Stole på det fra nå av?</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="170"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="173"/>
         <source>%1: its certificate was not trusted; not connected</source>
         <translation>%1: sertifikatet ble ikke godtatt; ikke tilkoblet</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="194"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="197"/>
         <source>Connected to %1 as %2</source>
         <translation>Koblet til %1 som %2</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="210"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="215"/>
         <source>Working on the local fabric</source>
         <translation>Arbeider på den lokale fabricen</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="219"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="216"/>
+        <source>Working on the local fabric: the fabric shown is as %1 last served it; Fabric ▸ Discover reads the local one</source>
+        <translation>Arbeider på den lokale fabricen: fabricen som vises, er slik %1 sist leverte den; Fabric ▸ Oppdag leser den lokale</translation>
+    </message>
+    <message>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="228"/>
         <source>Working on subnet %1 through the fabric service at %2</source>
         <translation>Arbeider på subnett %1 gjennom fabric-tjenesten på %2</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="230"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="238"/>
         <source>Local fabric</source>
         <translation>Lokal fabric</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="232"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="240"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <location filename="../app/remote/ConnectServiceDialog.cpp" line="232"/>
+        <location filename="../app/remote/ConnectServiceDialog.cpp" line="240"/>
         <source>subnet</source>
         <translation>subnett</translation>
     </message>

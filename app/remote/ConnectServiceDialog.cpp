@@ -50,7 +50,10 @@ ConnectServiceDialog::ConnectServiceDialog(QWidget *parent)
         auto *row = new QHBoxLayout;
         row->addWidget(edit);
         row->addWidget(browse);
-        form->addRow(label, row);
+        // A row of a layout gets no buddy from the form: without one the mnemonic shows as "&".
+        auto *caption = new QLabel(label, this);
+        caption->setBuddy(edit);
+        form->addRow(caption, row);
     };
     fileRow(m_certificate, tr("or client &certificate:"), QStringLiteral("serviceCertificate"), QStringLiteral("service/certificate"));
     fileRow(m_key, tr("its &key:"), QStringLiteral("serviceKey"), QStringLiteral("service/key"));
@@ -198,16 +201,22 @@ void ServiceConnections::makeCurrent(int index)
 {
     if (index >= int(m_services.size()))
         return;
+    // The sampler reads the fabric shown; it starts again on the operator's word, for the next.
     TelemetrySampler *sampler = m_session->sampler();
-    const bool sampling = sampler->isRunning();
     sampler->stop();
+    const QString previous = m_current >= 0 ? m_services[std::size_t(m_current)].client->hostPort() : QString();
     m_current = index;
     if (index < 0) {
         m_session->setLiveReader(nullptr);
         m_session->setRemoteTarget(std::nullopt);
         m_session->setCommitUser({});
         sampler->setSource({});
-        Q_EMIT statusMessage(tr("Working on the local fabric"), 8000);
+        // The picture stays as the service last showed it; nothing local is read unasked.
+        Q_EMIT statusMessage(previous.isEmpty() ? tr("Working on the local fabric")
+                                                : tr("Working on the local fabric: the fabric shown is as %1 last served it; Fabric ▸ "
+                                                     "Discover reads the local one")
+                                                      .arg(previous),
+                             15000);
     } else {
         const Service &service = m_services[std::size_t(index)];
         m_session->setLiveReader(service.client->liveReader());
@@ -219,7 +228,6 @@ void ServiceConnections::makeCurrent(int index)
         Q_EMIT statusMessage(tr("Working on subnet %1 through the fabric service at %2").arg(service.subnet, service.client->hostPort()), 8000);
         m_discover();
     }
-    Q_UNUSED(sampling);  // the sampler starts again on the operator's word, for the fabric now shown
     m_disconnect->setEnabled(m_current >= 0);
     m_switcher->setCurrentIndex(m_current + 1);
 }

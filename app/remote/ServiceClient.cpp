@@ -43,7 +43,33 @@ struct Exchange
     QByteArray body;
     QString networkError;
     QSslCertificate peer;
+    bool timedOut = false;
 };
+
+// The TLS settings of a request: the system's, with the client certificate and its key when the
+// credential is one. A file that cannot be read is an error here rather than a handshake without
+// a certificate that the service would answer with a puzzling 401.
+Result<QSslConfiguration> tlsFor(const ServiceCredential &credential)
+{
+    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    if (credential.certificatePath.isEmpty())
+        return tls;
+    const QList<QSslCertificate> certificates = QSslCertificate::fromPath(credential.certificatePath);
+    if (certificates.isEmpty())
+        return Error{credential.certificatePath, 0, QStringLiteral("no PEM certificate could be read from it")};
+    QFile keyFile(credential.keyPath.isEmpty() ? credential.certificatePath : credential.keyPath);
+    if (!keyFile.open(QIODevice::ReadOnly))
+        return Error{keyFile.fileName(), 0, QStringLiteral("the client certificate's key cannot be read: %1").arg(keyFile.errorString())};
+    const QByteArray bytes = keyFile.readAll();
+    QSslKey key(bytes, QSsl::Rsa);
+    if (key.isNull())
+        key = QSslKey(bytes, QSsl::Ec);
+    if (key.isNull())
+        return Error{keyFile.fileName(), 0, QStringLiteral("no unencrypted RSA or EC private key (PEM) in it")};
+    tls.setLocalCertificate(certificates.front());
+    tls.setPrivateKey(key);
+    return tls;
+}
 
 }  // namespace
 
@@ -77,51 +103,49 @@ QString ServiceClient::hostPort() const
     return QStringLiteral("%1:%2").arg(m_url.host()).arg(m_url.port(443));
 }
 
-// One request, blocking in this thread. `pinned`: the fingerprint the server's certificate must
-// have (then it is trusted whoever signed it); empty: any certificate is read (first contact
-// only sends no credential).
-static Exchange exchange(const QUrl &url, const QByteArray &method, const QByteArray &body, const ServiceCredential &credential,
-                         const QString &pinned, bool sendCredential, int timeoutMs)
+// One request, blocking in this thread, sent only to a server whose certificate has the
+// fingerprint `pinned` (then it is trusted whoever signed it, self-signed too). With no pin it is
+// a probe: the handshake alone, to read the certificate, and nothing sent, not even the request
+// line, before the operator has trusted it.
+static Exchange exchange(const QUrl &url, const QByteArray &method, const QByteArray &body, const QByteArray &token,
+                         const QSslConfiguration &tls, const QString &pinned, int timeoutMs)
 {
     QNetworkAccessManager network;
     QNetworkRequest request(url);
     request.setTransferTimeout(timeoutMs);
-    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
-    if (sendCredential && !credential.certificatePath.isEmpty()) {
-        tls.setLocalCertificate(QSslCertificate::fromPath(credential.certificatePath).value(0));
-        QFile key(credential.keyPath);
-        if (key.open(QIODevice::ReadOnly)) {
-            const QByteArray bytes = key.readAll();
-            QSslKey k(bytes, QSsl::Rsa);
-            tls.setPrivateKey(k.isNull() ? QSslKey(bytes, QSsl::Ec) : k);
-        }
-    }
     request.setSslConfiguration(tls);
-    if (sendCredential && !credential.token.isEmpty())
-        request.setRawHeader("Authorization", "Bearer " + credential.token);
+    if (!token.isEmpty())
+        request.setRawHeader("Authorization", "Bearer " + token);
     if (!body.isNull())
         request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     QNetworkReply *reply = network.sendCustomRequest(request, method, body);
     Exchange result;
     QObject::connect(reply, &QNetworkReply::sslErrors, reply, [reply, &pinned, &result](const QList<QSslError> &) {
-        const QSslCertificate peer = reply->sslConfiguration().peerCertificate();
-        result.peer = peer;
-        // A self-signed service is trusted by its pin alone; without a pin nothing is sent on.
-        if (pinned.isEmpty() || certificateFingerprint(peer) == pinned)
+        result.peer = reply->sslConfiguration().peerCertificate();
+        // A certificate no CA vouches for (or for another name) goes on only when it is the pinned one.
+        if (!pinned.isEmpty() && certificateFingerprint(result.peer) == pinned)
             reply->ignoreSslErrors();
     });
-    QObject::connect(reply, &QNetworkReply::encrypted, reply, [reply, &pinned, &result] {
+    // Reached once the handshake succeeded, before any data is sent (QNetworkReply::encrypted).
+    bool refusedPeer = false;
+    QObject::connect(reply, &QNetworkReply::encrypted, reply, [reply, &pinned, &result, &refusedPeer] {
         result.peer = reply->sslConfiguration().peerCertificate();
-        if (!pinned.isEmpty() && certificateFingerprint(result.peer) != pinned)
-            reply->abort();  // a certificate a CA vouches for is still not the one pinned
+        if (pinned.isEmpty() || certificateFingerprint(result.peer) != pinned) {
+            refusedPeer = true;
+            reply->abort();  // a probe; or a certificate a CA vouches for that is still not the one pinned
+        }
     });
     QEventLoop loop;
     QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    // The transfer timeout counts silence; this one, a little longer, catches a connection that
+    // never gets as far as the transfer.
     QTimer::singleShot(timeoutMs + 1000, &loop, [reply] { reply->abort(); });
     if (!reply->isFinished())
         loop.exec();
+    result.timedOut = (reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError) && !refusedPeer;
     result.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    result.body = reply->readAll();
+    if (reply->isOpen())
+        result.body = reply->readAll();
     if (result.peer.isNull())
         result.peer = reply->sslConfiguration().peerCertificate();
     if (reply->error() != QNetworkReply::NoError && result.status == 0)
@@ -135,10 +159,10 @@ Result<ServiceContact> ServiceClient::contact()
     ServiceContact contact;
     const std::map<QString, QString> pins = readPins(m_knownServices);
     const auto pinned = pins.find(hostPort());
-    // First the certificate alone, no credential sent.
+    // First the certificate alone: a handshake, nothing sent.
     QUrl statusUrl = m_url;
     statusUrl.setPath(QStringLiteral("/api/v1/status"));
-    const Exchange first = exchange(statusUrl, "GET", QByteArray(), m_credential, {}, false, 15000);
+    const Exchange first = exchange(statusUrl, "GET", QByteArray(), QByteArray(), QSslConfiguration::defaultConfiguration(), QString(), 15000);
     if (first.peer.isNull())
         return Error{{}, 0, QStringLiteral("service %1: no TLS connection: %2").arg(hostPort(), first.networkError)};
     contact.certificate = first.peer;
@@ -151,10 +175,10 @@ Result<ServiceContact> ServiceClient::contact()
         return contact;
     }
     contact.pin = ServiceContact::Pin::Known;
-    Result<QJsonObject> status = call("GET", QStringLiteral("status"));
-    if (!status)
-        return status.error();
-    contact.status = std::move(*status);
+    Result<QJsonObject> answer = status();
+    if (!answer)
+        return answer.error();
+    contact.status = std::move(*answer);
     return contact;
 }
 
@@ -181,7 +205,19 @@ Result<QJsonObject> ServiceClient::call(const QByteArray &method, const QString 
     if (question >= 0)
         url.setQuery(path.mid(question + 1));
     const QByteArray bytes = method == "GET" ? QByteArray() : QJsonDocument(body).toJson(QJsonDocument::Compact);
-    const Exchange answer = exchange(url, method, bytes, m_credential, pinned->second, true, timeoutMs);
+    const Result<QSslConfiguration> tls = tlsFor(m_credential);
+    if (!tls)
+        return Error{tls.error().file, 0, QStringLiteral("service %1: %2").arg(hostPort(), tls.error().message)};
+    const Exchange answer = exchange(url, method, bytes, m_credential.token, *tls, pinned->second, timeoutMs);
+    // As ssh says it: another certificate than the one trusted is never talked to, and the
+    // operator must hear why rather than see a failed handshake.
+    if (!answer.peer.isNull() && certificateFingerprint(answer.peer) != pinned->second)
+        return Error{{}, 0, QStringLiteral("service %1: ITS CERTIFICATE HAS CHANGED since it was trusted (trusted %2, shown %3): "
+                                           "someone may be in between; nothing was sent. If it was replaced on purpose, remove its line "
+                                           "from %4 and connect again")
+                                .arg(hostPort(), pinned->second, certificateFingerprint(answer.peer), m_knownServices)};
+    if (answer.timedOut)
+        return Error{{}, 0, QStringLiteral("service %1: %2 %3: no answer within %4 s").arg(hostPort(), QString::fromLatin1(method), path).arg(timeoutMs / 1000.0)};
     if (!answer.networkError.isEmpty())
         return Error{{}, 0, QStringLiteral("service %1: %2").arg(hostPort(), answer.networkError)};
     const QJsonObject json = QJsonDocument::fromJson(answer.body).object();
@@ -190,12 +226,49 @@ Result<QJsonObject> ServiceClient::call(const QByteArray &method, const QString 
     return json;
 }
 
+// A discovery, a plan or a commit keeps the service busy, silent, for as long as it takes on a
+// large fabric; a commit includes OpenSM's sweeps and may wait for another commit's lock.
+constexpr int kReadTimeoutMs = 60000;
+constexpr int kFabricTimeoutMs = 300000;
+constexpr int kCommitTimeoutMs = 1800000;
+
+Result<QJsonObject> ServiceClient::status()
+{
+    return call("GET", QStringLiteral("status"), {}, kReadTimeoutMs);
+}
+
+Result<QJsonObject> ServiceClient::plan(const QJsonObject &body)
+{
+    return call("POST", QStringLiteral("plans"), body, kFabricTimeoutMs);
+}
+
+Result<QJsonObject> ServiceClient::commitPlan(const QString &id, bool acceptViolations)
+{
+    return call("POST", QStringLiteral("plans/%1/commit").arg(id), QJsonObject{{QStringLiteral("accept_violations"), acceptViolations}},
+                kCommitTimeoutMs);
+}
+
+Result<QJsonObject> ServiceClient::journal()
+{
+    return call("GET", QStringLiteral("journal"), {}, kReadTimeoutMs);
+}
+
+Result<QJsonObject> ServiceClient::telemetry()
+{
+    return call("GET", QStringLiteral("telemetry"), {}, kReadTimeoutMs);
+}
+
+Result<QJsonObject> ServiceClient::recover(bool rollback)
+{
+    return call("POST", QStringLiteral("recover"), QJsonObject{{QStringLiteral("rollback"), rollback}}, kCommitTimeoutMs);
+}
+
 Result<LiveState> ServiceClient::liveState()
 {
-    Result<QJsonObject> fabric = call("GET", QStringLiteral("fabric"), {}, 300000);
+    Result<QJsonObject> fabric = call("GET", QStringLiteral("fabric"), {}, kFabricTimeoutMs);
     if (!fabric)
         return fabric.error();
-    Result<QJsonObject> tables = call("GET", QStringLiteral("tables"), {}, 300000);
+    Result<QJsonObject> tables = call("GET", QStringLiteral("tables"), {}, kFabricTimeoutMs);
     if (!tables)
         return tables.error();
     return liveStateFromJson(*fabric, *tables);
@@ -209,7 +282,7 @@ std::function<Result<LiveState>()> ServiceClient::liveReader()
 TelemetrySampler::Source ServiceClient::telemetrySource()
 {
     return [client = *this](const Fabric &fabric) mutable -> Result<std::vector<TelemetryRecord>> {
-        Result<QJsonObject> tick = client.call("GET", QStringLiteral("telemetry"));
+        Result<QJsonObject> tick = client.telemetry();
         if (!tick)
             return tick.error();
         return telemetryFromJson(*tick, fabric);
@@ -227,7 +300,7 @@ RemoteTarget ServiceClient::remoteTarget(const QString &subnet)
         report.outcome = CommitOutcome::Refused;
         if (options.progress)
             options.progress(QStringLiteral("Sending the plan to %1…").arg(client.hostPort()));
-        Result<QJsonObject> made = client.call("POST", QStringLiteral("plans"), planRequestJson(plan), 300000);
+        Result<QJsonObject> made = client.plan(planRequestJson(plan));
         if (!made) {
             report.reasons << made.error().toString();
             return report;
@@ -242,8 +315,7 @@ RemoteTarget ServiceClient::remoteTarget(const QString &subnet)
             options.progress(QStringLiteral("The service counts the plan as reviewed (%1 SMPs): committing plan %2…")
                                  .arg(made->value(QStringLiteral("smps")).toDouble())
                                  .arg(id));
-        Result<QJsonObject> committed = client.call("POST", QStringLiteral("plans/%1/commit").arg(id),
-                                                    QJsonObject{{QStringLiteral("accept_violations"), options.acceptViolations}}, 1800000);
+        Result<QJsonObject> committed = client.commitPlan(id, options.acceptViolations);
         if (!committed) {
             report.reasons << committed.error().toString();
             return report;
@@ -251,8 +323,7 @@ RemoteTarget ServiceClient::remoteTarget(const QString &subnet)
         return commitReportFromJson(*committed);
     };
     target.recover = [client = *this](CommitOptions options) mutable {
-        Result<QJsonObject> recovered = client.call("POST", QStringLiteral("recover"),
-                                                    QJsonObject{{QStringLiteral("rollback"), options.recoverByRollback}}, 1800000);
+        Result<QJsonObject> recovered = client.recover(options.recoverByRollback);
         if (!recovered) {
             CommitReport report;
             report.reasons << recovered.error().toString();

@@ -26,7 +26,7 @@ struct ServiceCredential
 {
     QByteArray token;         // Authorization: Bearer
     QString certificatePath;  // or a client certificate (PEM) with its key
-    QString keyPath;
+    QString keyPath;          // empty: the key is in the certificate's file
 };
 
 // What the first contact with a service found.
@@ -53,15 +53,25 @@ public:
     QString hostPort() const;  // "sm1:8443"
     static QString defaultKnownServicesPath();
 
-    // Connects, reads the server's certificate and, when it is the one pinned, the status.
+    // Reads the server's certificate by a TLS handshake alone (nothing is sent to a server not yet
+    // trusted) and, when it is the one pinned, the status with the credential.
     Result<ServiceContact> contact();
     // Pins `fingerprint` for this host and port (replacing an earlier pin).
     Status pin(const QString &fingerprint);
 
     // GET, POST or PUT under /api/v1 (`path` without it); the JSON answer of a 2xx status, else an
-    // error naming the service, the status and the service's own words.
+    // error naming the service, the status and the service's own words. Only to the certificate
+    // pinned: another one is refused before anything is sent, and the error says it changed.
+    // `timeoutMs`: the longest silence of the service (a commit is silent until it ends).
     Result<QJsonObject> call(const QByteArray &method, const QString &path, const QJsonObject &body = {}, int timeoutMs = 60000);
 
+    // The endpoints the desk uses (docs/service-api.md), each a call() with its own timeout.
+    Result<QJsonObject> status();
+    Result<QJsonObject> plan(const QJsonObject &body);  // POST plans: the plan with its figures
+    Result<QJsonObject> commitPlan(const QString &id, bool acceptViolations);
+    Result<QJsonObject> journal();
+    Result<QJsonObject> telemetry();  // the latest tick
+    Result<QJsonObject> recover(bool rollback);
     // The fabric and what it holds, as the service read them.
     Result<LiveState> liveState();
     // For the session.
