@@ -16,7 +16,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QPointer>
-#include <QRegularExpression>
 #include <QSslCertificate>
 #include <QUrlQuery>
 #include <QtConcurrent>
@@ -50,10 +49,7 @@ std::optional<QJsonObject> objectBody(const net::HttpRequest &request, net::Http
     QJsonParseError e{};
     const QJsonDocument document = QJsonDocument::fromJson(request.body, &e);
     if (e.error != QJsonParseError::NoError || !document.isObject()) {
-        const QByteArray before = request.body.left(e.offset);
-        const QString where = QStringLiteral("line %1, column %2")
-                                  .arg(before.count('\n') + 1)
-                                  .arg(e.offset - (before.lastIndexOf('\n') + 1) + 1);
+        const QString where = jsonErrorPlace(request.body, e.offset);
         *refusal = errorReply(400, e.error != QJsonParseError::NoError ? QStringLiteral("not JSON: %1").arg(e.errorString()) : QStringLiteral("the body must be a JSON object"),
                               e.error != QJsonParseError::NoError ? where : QString());
         return std::nullopt;
@@ -361,9 +357,7 @@ QJsonObject FabricService::status(const Caller *caller) const
     const std::shared_ptr<const Fabric> fabric = m_session.fabric();
     QJsonObject counts;
     if (fabric)
-        counts = QJsonObject{{QStringLiteral("switches"), int(fabric->switches().size())},
-                             {QStringLiteral("hosts"), int(fabric->channelAdapterCount())},
-                             {QStringLiteral("links"), int(fabric->links().size())}};
+        counts = fabricCountsJson(*fabric);
     const TelemetrySampler *sampler = m_session.sampler();
     const std::optional<CommitJournalEntry> unfinished = m_session.unfinishedCommit();
     QJsonObject o{{QStringLiteral("subnet"), m_session.subnetTarget() ? m_session.subnetTarget()->subnet : QString()},
@@ -415,16 +409,17 @@ void FabricService::postPlan(const net::HttpRequest &request, const Caller &call
     if (!fabric)
         return out->reply(errorReply(503, m_lastDiscoveryError.isEmpty() ? QStringLiteral("the fabric is being discovered: plan once it is") : QStringLiteral("the fabric could not be discovered: %1").arg(m_lastDiscoveryError)));
     const PartitionsState inForce = partitionsOnTarget(m_session.planningTarget());
+    // A body that is not a JSON object is refused as every other body is ("line 3, column 7").
+    net::HttpReply refusal;
+    if (request.body.trimmed().isEmpty())
+        return out->reply(errorReply(400, QStringLiteral("the body must be a Weft project, or a plan of tables (docs/service-api.md)")));
+    if (!objectBody(request, &refusal))
+        return out->reply(refusal);
     Result<ServicePlan> made = makeServicePlan(request.body, *fabric, m_session.held(), inForce,
                                                m_session.subnetTarget() && m_session.subnetTarget()->pluginMode());
     if (!made) {
-        // "line 3, column 7" as for every other body; a part of the body (its lfts, its project)
-        // is named with its own line.
+        // A part of the body (its lfts, its project) is named with its own line.
         const Error &e = made.error();
-        static const QRegularExpression column(QStringLiteral("^column (\\d+): (.*)$"), QRegularExpression::DotMatchesEverythingOption);
-        const QRegularExpressionMatch m = column.match(e.message);
-        if (m.hasMatch())
-            return out->reply(errorReply(400, m.captured(2), QStringLiteral("line %1, column %2").arg(e.line).arg(m.captured(1))));
         return out->reply(errorReply(400, e.message, e.line > 0 ? QStringLiteral("%1, line %2").arg(e.file).arg(e.line) : e.file));
     }
     ServicePlan plan = std::move(*made);
@@ -651,7 +646,9 @@ void FabricService::onSessionChanged(DocumentChanges what)
                                .arg(m_fabricSeen->switches().size())
                                .arg(m_fabricSeen->channelAdapterCount())
                                .arg(m_fabricSeen->links().size()));
-            broadcast("fabric", QJsonObject{{QStringLiteral("fabric_generation"), double(m_fabricGeneration)}, {QStringLiteral("switches"), int(m_fabricSeen->switches().size())}, {QStringLiteral("hosts"), int(m_fabricSeen->channelAdapterCount())}, {QStringLiteral("links"), int(m_fabricSeen->links().size())}});
+            QJsonObject event = fabricCountsJson(*m_fabricSeen);
+            event.insert(QStringLiteral("fabric_generation"), double(m_fabricGeneration));
+            broadcast("fabric", event);
         }
     }
     if (m_session.heldGeneration() != m_heldSeen) {

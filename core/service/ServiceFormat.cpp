@@ -46,13 +46,25 @@ CounterRate rateFromJson(const QJsonValue &value)
 
 }  // namespace
 
-QJsonObject fabricToJson(const Fabric &fabric, quint64 generation)
+QJsonObject fabricCountsJson(const Fabric &fabric)
 {
     return QJsonObject{{QStringLiteral("switches"), int(fabric.switches().size())},
                        {QStringLiteral("hosts"), int(fabric.channelAdapterCount())},
-                       {QStringLiteral("links"), int(fabric.links().size())},
-                       {QStringLiteral("fabric_generation"), double(generation)},
-                       {QStringLiteral("topology"), QString::fromUtf8(writeIbnetdiscover(fabric))}};
+                       {QStringLiteral("links"), int(fabric.links().size())}};
+}
+
+QJsonObject fabricToJson(const Fabric &fabric, quint64 generation)
+{
+    QJsonObject json = fabricCountsJson(fabric);
+    json.insert(QStringLiteral("fabric_generation"), double(generation));
+    json.insert(QStringLiteral("topology"), QString::fromUtf8(writeIbnetdiscover(fabric)));
+    return json;
+}
+
+QString jsonErrorPlace(const QByteArray &body, qsizetype offset)
+{
+    const QByteArray before = body.left(offset);
+    return QStringLiteral("line %1, column %2").arg(before.count('\n') + 1).arg(offset - (before.lastIndexOf('\n') + 1) + 1);
 }
 
 QJsonObject heldToJson(const Fabric &fabric, const HeldTables &held, const QString &name, quint64 generation,

@@ -20,7 +20,10 @@
 
 namespace weft {
 
-// GET fabric: `switches`, `hosts`, `links` (counts), `fabric_generation`, `topology`.
+// `switches`, `hosts` (channel adapters) and `links`: the counts every answer about a fabric gives.
+QJsonObject fabricCountsJson(const Fabric &fabric);
+
+// GET fabric: the counts, `fabric_generation`, `topology`.
 QJsonObject fabricToJson(const Fabric &fabric, quint64 generation);
 
 // GET tables: `held_generation`, `name`, `lfts`, `pkeys`, `sm_port`, `partitions` (what the
@@ -31,6 +34,9 @@ QJsonObject heldToJson(const Fabric &fabric, const HeldTables &held, const QStri
 
 // The two answers back into what a discovery reads. An error names the field and the problem.
 Result<LiveState> liveStateFromJson(const QJsonObject &fabric, const QJsonObject &tables);
+
+// Where in a request body a JSON parse stopped: "line 3, column 7".
+QString jsonErrorPlace(const QByteArray &body, qsizetype offset);
 
 // POST plans for a plan a desk made: the plan's tables (`lfts`), its `partitions`, `service_levels`
 // (the .sl form), the intent's policies as a `project`, its `summary` and `what_if`; or, for a
