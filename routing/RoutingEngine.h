@@ -36,6 +36,12 @@ struct Routing
     ForwardingTables tables;                    // one LFT per switch, in fabric order
     std::map<std::uint16_t, int> serviceLevels; // P_Key (low 15 bits) -> SL, where an engine sets one
     QStringList warnings;                       // routed, but something deserves a look
+    // Per LID (indexed by LID; empty when the engine does not say): 1 where the engine saw, as
+    // it routed, that every switch reaches the LID by its tables without a loop. A fat-tree
+    // engine knows it from its hop counts: every entry it writes leads to a switch with fewer
+    // hops to the destination, so a switch with a hop count reaches it. Checked by the walks
+    // (IntentRouting) for every LID not vouched for here.
+    std::vector<char> reachedFromEverySwitch;
 };
 
 class RoutingEngine

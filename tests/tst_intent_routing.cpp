@@ -35,6 +35,63 @@ QString violationsText(const ValidationResult &v)
     return lines.join(QLatin1Char('\n'));
 }
 
+// Whether every switch reaches `lid` by the tables: each walk, followed port by port through
+// the fabric's cables, ends at the end node that has the LID, within as many steps as there
+// are switches (so no loop). The tests' own walker, independent of the engines and of the
+// intent's checks.
+bool everySwitchReaches(const Fabric &fabric, const ForwardingTables &tables, Lid lid)
+{
+    const PortIndex target = fabric.portByLid(lid);
+    if (target == kNoIndex)
+        return false;
+    for (const NodeIndex start : fabric.switches()) {
+        NodeIndex at = start;
+        bool arrived = at == fabric.port(target).node;  // a switch's own LID
+        for (std::size_t step = 0; step <= fabric.switches().size() && !arrived; ++step) {
+            const SwitchForwardingTable *table = tables.find(fabric.node(at).guid);
+            if (!table)
+                return false;
+            const int out = table->lft.port(lid);
+            if (out < 1 || out > fabric.node(at).portCount)
+                return false;
+            const PortIndex remote = fabric.port(fabric.portOf(at, out)).remote;
+            if (remote == kNoIndex)
+                return false;
+            at = fabric.port(remote).node;
+            arrived = at == fabric.port(target).node;
+            if (!arrived && fabric.node(at).type != NodeType::Switch)
+                return false;
+        }
+        if (!arrived)
+            return false;
+    }
+    return true;
+}
+
+// The LIDs a routing vouches for, each checked by the walker; how many of them are end ports'.
+std::size_t checkVouched(const Fabric &fabric, const Routing &routing, QString *wrong)
+{
+    std::size_t vouched = 0;
+    for (std::size_t lid = 1; lid < routing.reachedFromEverySwitch.size(); ++lid) {
+        if (!routing.reachedFromEverySwitch[lid])
+            continue;
+        const PortIndex port = fabric.portByLid(Lid(lid));
+        vouched += port != kNoIndex && fabric.node(fabric.port(port).node).type != NodeType::Switch ? 1 : 0;
+        if (wrong->isEmpty() && !everySwitchReaches(fabric, routing.tables, Lid(lid)))
+            *wrong = QStringLiteral("LID %1 is vouched for by %2 but not reached from every switch").arg(lid).arg(routing.engine);
+    }
+    return vouched;
+}
+
+std::size_t endPortLids(const Fabric &fabric)
+{
+    std::size_t count = 0;
+    for (const NodeIndex n : fabric.endNodes())
+        for (int p = 1; p <= fabric.node(n).portCount; ++p)
+            count += fabric.port(fabric.portOf(n, p)).lid != 0 && fabric.port(fabric.portOf(n, p)).remote != kNoIndex ? 1 : 0;
+    return count;
+}
+
 }  // namespace
 
 class TestIntentRouting : public QObject
@@ -42,6 +99,63 @@ class TestIntentRouting : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // What an engine or the repair vouches for (every switch reaches the LID: the walks of the
+    // intent's check are skipped for it) is true by the tests' own walker, on a whole tree and
+    // after faults; on a whole tree the fat-tree engines vouch for every host.
+    void whatIsVouchedForIsReached()
+    {
+        const test::Tree tree = test::makeTree(FabricShapeKind::SwitchRadix, 8, 3);
+        const Fabric &whole = tree.generated.fabric;
+        const std::size_t hosts = endPortLids(whole);
+        QVERIFY(hosts > 0);
+        for (const QString &engine : {QStringLiteral("ftree"), QStringLiteral("pftree")}) {
+            Result<Routing> routed = routeFabric(engine, whole, tree.intent.tenancy);
+            QVERIFY2(routed, routed ? "" : qPrintable(routed.error().toString()));
+            QString wrong;
+            QCOMPARE(checkVouched(whole, *routed, &wrong), hosts);
+            QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+        }
+
+        Result<IntentRouting> first = routeIntent(whole, tree.intent);
+        QVERIFY(first);
+        InstalledRouting installed{std::make_shared<const Fabric>(whole), first->routing.tables, first->routing.serviceLevels,
+                                   QStringLiteral("intent")};
+        // A leaf's uplinks cut one by one: the repair vouches for what it still can, the engines
+        // route the degraded tree; until the leaf is cut off, and then nothing vouched is false.
+        const NodeIndex leaf = whole.port(whole.port(whole.portOf(whole.endNodes().front(), 1)).remote).node;
+        FabricEdit edit;
+        edit.cutPorts.assign(whole.ports().size(), false);
+        edit.removedNodes.assign(whole.nodes().size(), false);
+        std::size_t repairedVouched = 0;
+        for (int p = 1; p <= whole.node(leaf).portCount; ++p) {
+            const Port &port = whole.port(whole.portOf(leaf, p));
+            if (port.remote == kNoIndex || whole.node(whole.port(port.remote).node).type != NodeType::Switch)
+                continue;
+            edit.cutPorts[std::size_t(whole.portOf(leaf, p))] = true;
+            Result<Fabric> degraded = editedFabric(whole, edit);
+            QVERIFY(degraded);
+            Result<IntentRouting> after = routeIntentAfterChange(*degraded, tree.intent, installed.intentDigest, &installed);
+            if (!after)
+                continue;  // the leaf cut off: nothing routes every pair
+            QString wrong;
+            const std::size_t vouched = checkVouched(*degraded, after->routing, &wrong);
+            QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+            if (after->method == QLatin1String("repair"))
+                repairedVouched += vouched;
+            for (const QString &engine : {QStringLiteral("ftree"), QStringLiteral("pftree")}) {
+                Result<Routing> routed = routeFabric(engine, *degraded, tree.intent.tenancy);
+                if (!routed)
+                    continue;
+                QString engineWrong;
+                checkVouched(*degraded, *routed, &engineWrong);
+                QVERIFY2(engineWrong.isEmpty(), qPrintable(engineWrong));
+            }
+            installed = InstalledRouting{std::make_shared<const Fabric>(*degraded), after->routing.tables,
+                                         after->routing.serviceLevels, installed.intentDigest};
+        }
+        QVERIFY2(repairedVouched > 0, "the repair vouched for nothing");
+    }
+
     void faultsAreRepairedMinimallyAndIsolated()
     {
         const test::Tree tree = test::makeTree(FabricShapeKind::SwitchRadix, 8, 3);

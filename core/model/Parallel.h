@@ -5,6 +5,8 @@
 // own (on this thread, after work(0), when no thread can be started); the first exception is
 // rethrown here once every share has finished.
 
+#include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <exception>
 #include <mutex>
@@ -44,6 +46,22 @@ void runOnThreads(std::size_t count, Work &&work)
         thread.join();
     if (first)
         std::rethrow_exception(first);
+}
+
+// work(i) for i in 0 .. items - 1, the items taken one at a time by up to `cores` threads (the
+// machine's cores, at most 4, when 0); on this thread alone below `alone` items.
+template <typename Work>
+void forEachOnThreads(std::size_t items, Work &&work, std::size_t alone = 256, std::size_t cores = 0)
+{
+    if (cores == 0)
+        cores = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 4);
+    if (items < alone)
+        cores = 1;
+    std::atomic<std::size_t> next{0};
+    runOnThreads(cores, [&](std::size_t) {
+        for (std::size_t i = next++; i < items; i = next++)
+            work(i);
+    });
 }
 
 }  // namespace weft

@@ -144,6 +144,10 @@ struct FatTreeEngine::Model
     // By LID, then model switch: routing one LID touches one contiguous row.
     LargeVector<std::uint8_t> lft;
     std::vector<std::uint8_t> hops;
+    // Per LID: every switch reached it in its walk (Routing::reachedFromEverySwitch). Entries are
+    // set only with a hop count one more than the switch they lead to has, and hop counts only
+    // fall, so following them from any switch with a count ends at the target's own port.
+    std::vector<char> reached;
     std::size_t rowLength = 0;  // switches.size(), kept for the hot loop
     std::uint8_t &lftAt(std::size_t sw, std::size_t lid) { return lft[lid * rowLength + sw]; }
     // Hop counts matter only for the target being routed: one row, reset for each.
@@ -924,6 +928,7 @@ void FatTreeEngine::Model::route(const std::function<bool()> &tick)
     rowLength = switches.size();
     lft.assign(switches.size() * lids, kNoPath);
     hops.assign(switches.size(), kNoPath);
+    reached.assign(lids, 0);
 
     // Compute nodes, leaf by leaf in index order, each leaf's CAs in port order.
     for (int leaf : leaves) {
@@ -944,6 +949,7 @@ void FatTreeEngine::Model::route(const std::function<bool()> &tick)
             lftAt(std::size_t(leaf), lid) = group.ports.front().number;
             hopAt(std::size_t(leaf)) = 1;
             routeDowngoingByGoingUp(leaf, -1, lid, true, 1);
+            reached[lid] = std::memchr(hops.data(), kNoPath, hops.size()) == nullptr ? 1 : 0;
             ++routedOnLeaf;
             if (!tick())
                 return;
@@ -1034,6 +1040,7 @@ Result<Routing> FatTreeEngine::route(const RoutingOptions &options)
     // LID 0's row was wiped after each missing CN, so skipping it loses nothing.
     routing::copyRowsToTables(work.lft.data(), std::size_t(work.maxLid) + 1, tableOfModel, tables);
     result.tables = std::move(tables);
+    result.reachedFromEverySwitch = std::move(work.reached);
     return result;
 }
 

@@ -186,11 +186,14 @@ public:
         if (owner) {
             rows = owner->rows;
             started = owner->started;
+            reached = owner->reached;
         } else {
             ownRows = std::make_unique<RowStore>(switches * lids);
             rows = ownRows->data;
             ownStarted.assign(lids, 0);
             started = ownStarted.data();
+            ownReached.assign(lids, 0);
+            reached = ownReached.data();
         }
         hops.assign(switches, kNoPath);
         loadDown.assign(m.cables.size(), 0);
@@ -212,6 +215,9 @@ public:
         lftAt(sw, lid) = ownPort;
         hops[std::size_t(sw)] = ownPort == 0 ? 0 : 1;
         routeDown(sw, -1, lid, key, w, counted);
+        // Every entry written above leads to a switch with fewer hops (hop counts only fall, and
+        // the first is the target's own port), so each switch with a hop count reaches the LID.
+        reached[lid] = std::memchr(hops.data(), kNoPath, hops.size()) == nullptr ? 1 : 0;
     }
 
     // The part of routeTarget(leaf, ..., counted = true) that later LIDs' routing reads, when no
@@ -248,8 +254,10 @@ public:
     };
     std::unique_ptr<RowStore> ownRows;
     std::vector<char> ownStarted;  // per LID: its row was cleared
+    std::vector<char> ownReached;  // per LID: every switch reaches it (Routing::reachedFromEverySwitch)
     std::uint8_t *rows = nullptr;
     char *started = nullptr;
+    char *reached = nullptr;
     void finishRows()
     {
         for (std::size_t lid = 0; lid <= std::size_t(m.layout.maxLid); ++lid)
@@ -1282,6 +1290,7 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
     for (std::size_t cn = 0; cn < cns.size(); ++cn)
         report.routingPKey[cns[cn].portGuid] = m.keys[std::size_t(m.routingKey[cn])].pkey;
     result.tables = routing::tablesFromRows(layout, router.rows, std::size_t(layout.maxLid) + 1);
+    result.reachedFromEverySwitch = std::move(chosen->ownReached);
     result.warnings = warnings;
     m_report = std::move(report);
     return result;

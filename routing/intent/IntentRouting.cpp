@@ -10,6 +10,7 @@
 #include <QJsonValue>
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <cstring>
 #include <set>
@@ -59,7 +60,10 @@ void loadLidBlock(const std::vector<const std::vector<std::uint8_t> *> &entriesO
 // The tables are read 64 LIDs at a time into one block (each switch's 64 entries are one cache
 // line), so the walks of a destination do not touch every switch's table in memory: at 39,366
 // hosts that is the difference between seconds and a fraction of one.
-QString checkWalks(const Fabric &fabric, const ForwardingTables &tables)
+//
+// LIDs the engine vouches for (Routing::reachedFromEverySwitch) are not walked: every switch has
+// a table (checked here), and the engine saw every switch of its tables reach them.
+QString checkWalks(const Fabric &fabric, const ForwardingTables &tables, const std::vector<char> &vouched = {})
 {
     const std::vector<NodeIndex> &switches = fabric.switches();
     const std::size_t switchCount = switches.size();
@@ -97,8 +101,11 @@ QString checkWalks(const Fabric &fabric, const ForwardingTables &tables)
             const Port &port = fabric.port(fabric.portOf(n, p));
             if (port.lid == 0 || port.remote == kNoIndex)
                 continue;
-            for (int k = 0; k < (1 << port.lmc); ++k)
-                destinations.push_back(Lid(port.lid + k));
+            for (int k = 0; k < (1 << port.lmc); ++k) {
+                const Lid lid = Lid(port.lid + k);
+                if (lid >= vouched.size() || !vouched[lid])
+                    destinations.push_back(lid);
+            }
             const int leaf = local[std::size_t(fabric.port(port.remote).node)];
             if (leaf >= 0 && !isLeaf[std::size_t(leaf)]) {
                 isLeaf[std::size_t(leaf)] = 1;
@@ -107,58 +114,91 @@ QString checkWalks(const Fabric &fabric, const ForwardingTables &tables)
         }
     std::sort(destinations.begin(), destinations.end());
 
-    // The destinations in contiguous shares, one per thread (2 on the machines OpenSM runs on).
+    // The destinations by block of 64 LIDs. Within a block each leaf takes the block's
+    // destinations in turn, so its 64 entries (one line) and its cables stay in the first-level
+    // cache. Per switch and column: 0 not yet seen, 1 on the current walk, 2 known to reach the
+    // column's destination.
     constexpr std::size_t kBlock = kLidBlock;
-    auto checkShare = [&](std::size_t begin, std::size_t end) -> QString {
+    struct Column
+    {
+        std::uint8_t column;
+        int target;  // the destination's end node, coded as in `peer`
+        Lid lid;
+    };
+    struct Block
+    {
+        Lid start;
+        std::size_t first, end;  // its columns
+    };
+    std::vector<Column> columns;
+    std::vector<Block> blocks;
+    for (const Lid lid : destinations) {
+        const PortIndex target = fabric.portByLid(lid);
+        if (target == kNoIndex)
+            continue;
+        const Lid start = Lid(lid - lid % kBlock);
+        if (blocks.empty() || blocks.back().start != start)
+            blocks.push_back({start, columns.size(), columns.size()});
+        columns.push_back({std::uint8_t(lid - start), -2 - int(fabric.port(target).node), lid});
+        blocks.back().end = columns.size();
+    }
+    std::atomic<std::size_t> nextBlock{0};
+    auto checkBlocks = [&]() -> QString {
         std::vector<std::uint8_t> block(switchCount * kBlock, kNoRoute);
-        // Per switch: `mark` on the current destination's walk, `mark + 1` known to reach it.
-        std::vector<std::uint32_t> stamp(switchCount, 0);
-        std::uint32_t mark = 0;
+        std::vector<std::uint8_t> state(switchCount * kBlock);
         std::vector<int> walk;
-        Lid blockStart = 0;
-        bool loaded = false;
-        for (std::size_t d = begin; d < end; ++d) {
-            const Lid lid = destinations[d];
-            if (!loaded || lid >= blockStart + kBlock) {
-                blockStart = Lid(lid - lid % kBlock);
-                loadLidBlock(entriesOf, blockStart, block.data());
-                loaded = true;
-            }
-            const PortIndex target = fabric.portByLid(lid);
-            if (target == kNoIndex)
-                continue;
-            const int targetCode = -2 - int(fabric.port(target).node);  // destinations are end ports
-            const std::size_t column = std::size_t(lid - blockStart);
-            mark += 2;
+        for (std::size_t b = nextBlock++; b < blocks.size(); b = nextBlock++) {
+            loadLidBlock(entriesOf, blocks[b].start, block.data());
+            std::fill(state.begin(), state.end(), std::uint8_t(0));
             for (const int start : leaves) {
-                walk.clear();
-                int at = start;
-                bool ok = false;
-                while (true) {
-                    if (stamp[std::size_t(at)] == mark + 1) {
-                        ok = true;
-                        break;
+                const std::uint8_t *row = block.data() + std::size_t(start) * kBlock;
+                const int *cables = peer.data() + std::size_t(start) * stride;
+                std::uint8_t *leafState = state.data() + std::size_t(start) * kBlock;
+                for (std::size_t k = blocks[b].first; k < blocks[b].end; ++k) {
+                    const std::size_t column = columns[k].column;
+                    const int targetCode = columns[k].target;
+                    // Most walks end at the first hop: into the destination, or into a switch
+                    // already known to reach it.
+                    if (leafState[column] == 0) {
+                        const std::uint8_t out = row[column];
+                        if (out != kNoRoute && out != 0 && int(out) <= maxPorts) {
+                            const int next = cables[out];
+                            if (next == targetCode || (next >= 0 && state[std::size_t(next) * kBlock + column] == 2)) {
+                                leafState[column] = 2;
+                                continue;
+                            }
+                        }
                     }
-                    if (stamp[std::size_t(at)] == mark)
-                        return QStringLiteral("a forwarding loop towards LID %1 through %2").arg(lid).arg(fabric.node(switches[std::size_t(at)]).name);
-                    stamp[std::size_t(at)] = mark;
-                    walk.push_back(at);
-                    const std::uint8_t out = block[std::size_t(at) * kBlock + column];
-                    if (out == kNoRoute || out == 0 || int(out) > maxPorts)
-                        break;
-                    const int next = peer[std::size_t(at) * stride + out];
-                    if (next == targetCode) {
-                        ok = true;
-                        break;
+                    walk.clear();
+                    int at = start;
+                    bool ok = false;
+                    while (true) {
+                        std::uint8_t &seen = state[std::size_t(at) * kBlock + column];
+                        if (seen == 2) {
+                            ok = true;
+                            break;
+                        }
+                        if (seen == 1)
+                            return QStringLiteral("a forwarding loop towards LID %1 through %2").arg(columns[k].lid).arg(fabric.node(switches[std::size_t(at)]).name);
+                        seen = 1;
+                        walk.push_back(at);
+                        const std::uint8_t out = block[std::size_t(at) * kBlock + column];
+                        if (out == kNoRoute || out == 0 || int(out) > maxPorts)
+                            break;
+                        const int next = peer[std::size_t(at) * stride + out];
+                        if (next == targetCode) {
+                            ok = true;
+                            break;
+                        }
+                        if (next < 0)
+                            break;
+                        at = next;
                     }
-                    if (next < 0)
-                        break;
-                    at = next;
+                    if (!ok)
+                        return QStringLiteral("LID %1 is not reached from switch %2").arg(columns[k].lid).arg(fabric.node(switches[std::size_t(start)]).name);
+                    for (const int n : walk)
+                        state[std::size_t(n) * kBlock + column] = 2;
                 }
-                if (!ok)
-                    return QStringLiteral("LID %1 is not reached from switch %2").arg(lid).arg(fabric.node(switches[std::size_t(start)]).name);
-                for (const int n : walk)
-                    stamp[std::size_t(n)] = mark + 1;
             }
         }
         return {};
@@ -167,10 +207,7 @@ QString checkWalks(const Fabric &fabric, const ForwardingTables &tables)
         ? 1
         : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 4);
     std::vector<QString> problems(threads);
-    const std::size_t share = (destinations.size() + threads - 1) / threads;
-    runOnThreads(threads, [&](std::size_t t) {
-        problems[t] = checkShare(std::min(destinations.size(), t * share), std::min(destinations.size(), (t + 1) * share));
-    });
+    runOnThreads(threads, [&](std::size_t t) { problems[t] = checkBlocks(); });
     for (const QString &problem : problems)
         if (!problem.isEmpty())
             return problem;
@@ -189,7 +226,7 @@ struct Judgement
 Judgement judgeWalks(const Fabric &fabric, const Routing &routing)
 {
     Judgement j;
-    j.why = checkWalks(fabric, routing.tables);
+    j.why = checkWalks(fabric, routing.tables, routing.reachedFromEverySwitch);
     j.valid = j.why.isEmpty();
     return j;
 }
@@ -200,7 +237,7 @@ Judgement judge(const Fabric &fabric, const Tenancy &tenancy, const Routing &rou
 {
     Judgement j;
     if (fabric.endNodes().size() > kFullValidationLimit) {
-        j.why = checkWalks(fabric, routing.tables);
+        j.why = checkWalks(fabric, routing.tables, routing.reachedFromEverySwitch);
         j.valid = j.why.isEmpty();
         return j;
     }
@@ -268,7 +305,15 @@ std::pair<int, int> difference(const Set &before, const Set &after)
 // switches from. The work is in the entries that move: finding them reads each entry once (a
 // pass shared among the cores), and the choices are made for those alone, so a cable lost at
 // 39,366 hosts costs about a second, not the minutes a pass over every switch for every LID did.
-Result<ForwardingTables> repairUpDown(const Fabric &fabric, const ForwardingTables &installed, const Tenancy &tenancy)
+// The repaired tables, and per LID whether every switch reaches it by them (every entry then
+// goes up towards, or down along, an up*-down* path: ranks rise, then fall, so no loop).
+struct Repair
+{
+    ForwardingTables tables;
+    std::vector<char> reachedFromEverySwitch;
+};
+
+Result<Repair> repairUpDown(const Fabric &fabric, const ForwardingTables &installed, const Tenancy &tenancy)
 {
     const std::vector<NodeIndex> &switches = fabric.switches();
     const std::size_t nodeCount = fabric.nodes().size();
@@ -340,14 +385,17 @@ Result<ForwardingTables> repairUpDown(const Fabric &fabric, const ForwardingTabl
     ForwardingTables tables;
     tables.reserve(switchCount);
     std::vector<int> tableOf(switchCount, -1);
+    std::vector<const SwitchForwardingTable *> oldOf(switchCount);
     for (std::size_t t = 0; t < switchCount; ++t) {
         const NodeIndex s = switches[t];
-        const SwitchForwardingTable *old = installed.find(fabric.node(s).guid);
-        if (!old)
+        oldOf[t] = installed.find(fabric.node(s).guid);
+        if (!oldOf[t])
             return Error{{}, 0, QStringLiteral("no installed table for switch %1").arg(fabric.node(s).name)};
-        tableOf[t] = tables.addSwitch(old->guid, fabric.nodeLid(s), old->description);
-        tables.lft(std::size_t(tableOf[t])) = old->lft;
+        tableOf[t] = tables.addSwitch(oldOf[t]->guid, fabric.nodeLid(s), oldOf[t]->description);
     }
+    // Switch by switch on every core: each writes only its own switches' tables.
+    auto eachSwitch = [&](auto &&work) { forEachOnThreads(switchCount, work); };
+    eachSwitch([&](std::size_t t) { tables.lft(std::size_t(tableOf[t])) = oldOf[t]->lft; });
     // LIDs gone from the fabric: no entry anywhere.
     Lid top = 0;
     for (const SwitchForwardingTable &sw : tables.switches())
@@ -391,25 +439,43 @@ Result<ForwardingTables> repairUpDown(const Fabric &fabric, const ForwardingTabl
     // destinations it leads to. A moved entry is added to its new port; the port it left keeps
     // counting it (most often a cable that is gone), which can only make a port look more used
     // and more shared than it is, never less.
-    // (One flat array each: `words` words per switch port.)
+    // (One flat array each: `words` words per switch port, counted switch by switch on every
+    // core.)
     std::vector<std::uint64_t> carriedBits(switchCount * stride * words, 0);
     std::vector<int> uses(switchCount * stride, 0);
-    auto carried = [&](std::size_t t, int out) { return &carriedBits[(t * stride + std::size_t(out)) * words]; };
-    for (std::size_t t = 0; t < switchCount; ++t) {
+    eachSwitch([&](std::size_t t) {
         const int ports = portCountOf[t];
         const std::vector<std::uint8_t> &entries = tables.lft(std::size_t(tableOf[t])).entries();
         const std::size_t end = std::min(entries.size(), std::size_t(lastLid) + 1);
+        if (words == 1) {
+            // Runs of LIDs on one port (the common case) add up in registers.
+            std::size_t lid = 1;
+            while (lid < end) {
+                const std::uint8_t out = entries[lid];
+                std::size_t last = lid;
+                std::uint64_t bits = 0;
+                for (; last < end && entries[last] == out; ++last)
+                    bits |= lidBits[last];
+                if (out != kNoRoute && out <= ports) {
+                    uses[t * stride + out] += int(last - lid);
+                    carriedBits[t * stride + out] |= bits;
+                }
+                lid = last;
+            }
+            return;
+        }
         for (std::size_t lid = 1; lid < end; ++lid) {
             const std::uint8_t out = entries[lid];
             if (out == kNoRoute || out > ports)
                 continue;
             ++uses[t * stride + out];
             const std::uint64_t *bits = bitsOfLid(Lid(lid));
-            std::uint64_t *there = carried(t, out);
+            std::uint64_t *there = &carriedBits[(t * stride + out) * words];
             for (std::size_t w = 0; w < words; ++w)
                 there[w] |= bits[w];
         }
-    }
+    });
+    auto carried = [&](std::size_t t, int out) { return &carriedBits[(t * stride + std::size_t(out)) * words]; };
 
     // Where a LID is: the port, and the switch it is on or behind (-1: nothing reaches it).
     struct Destination
@@ -497,6 +563,7 @@ Result<ForwardingTables> repairUpDown(const Fabric &fabric, const ForwardingTabl
         int sw = 0;
     };
     std::vector<Failure> failures;
+    std::vector<char> everySwitchReaches(std::size_t(lastLid) + 1, 0);
     {
         constexpr std::size_t kBlock = kLidBlock;
         std::vector<const std::vector<std::uint8_t> *> entriesOf(switchCount);
@@ -525,12 +592,19 @@ Result<ForwardingTables> repairUpDown(const Fabric &fabric, const ForwardingTabl
                         ++generation;
                         lastAttach = d.attach;
                     }
+                    bool all = true;
                     for (std::size_t t = 0; t < switchCount; ++t) {
                         const std::uint8_t entry = block[t * kBlock + k];
+                        // A usable entry leads up to a switch that reaches, or down: the switch
+                        // reaches. Only the others ask whether it does.
+                        if (entry != kNoRoute && usableWith(down, reachOf, t, entry, d))
+                            continue;
                         const bool reaches = reachOf(int(t));
-                        if (!reaches ? entry != kNoRoute : entry == kNoRoute || !usableWith(down, reachOf, t, entry, d))
+                        all = all && reaches;
+                        if (reaches || entry != kNoRoute)
                             found.push_back({lid, int(t)});
                     }
+                    everySwitchReaches[lid] = all ? 1 : 0;  // each LID is one thread's
                 }
             }
         };
@@ -648,7 +722,7 @@ Result<ForwardingTables> repairUpDown(const Fabric &fabric, const ForwardingTabl
         }
         f0 = f1;
     }
-    return tables;
+    return Repair{std::move(tables), std::move(everySwitchReaches)};
 }
 
 }  // namespace
@@ -771,13 +845,14 @@ Result<IntentRouting> routeIntentAfterChange(const Fabric &fabric, const Project
         if (onlyLost && settings->onTopologyChange == TopologyChangeMode::SlimUpdate) {
             // First the smallest repair: only entries that lead where the destination can no
             // longer be reached move. Kept when valid and as isolating as a full re-route.
-            Result<ForwardingTables> repaired = repairUpDown(fabric, installed->tables, intent.tenancy);
+            Result<Repair> repaired = repairUpDown(fabric, installed->tables, intent.tenancy);
             if (!repaired) {
                 notes << QStringLiteral("repair: %1").arg(repaired.error().message);
             } else {
                 IntentRouting patched;
                 patched.routing.engine = QStringLiteral("repair");
-                patched.routing.tables = std::move(*repaired);
+                patched.routing.tables = std::move(repaired->tables);
+                patched.routing.reachedFromEverySwitch = std::move(repaired->reachedFromEverySwitch);
                 patched.routing.serviceLevels = installed->serviceLevels;
                 patched.method = QStringLiteral("repair");
                 const Judgement j = judge(fabric, intent.tenancy, patched.routing);

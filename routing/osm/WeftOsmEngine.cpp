@@ -4,6 +4,7 @@
 #include "WeftOsmEngine.h"
 
 #include "IntentRouting.h"
+#include "Parallel.h"
 #include "ProjectFile.h"
 
 #include <QCryptographicHash>
@@ -11,10 +12,13 @@
 #include <QFile>
 
 #include <algorithm>
+#include <array>
 #include <exception>
 #include <mutex>
 #include <new>
 #include <unordered_map>
+
+#include <sys/stat.h>
 
 using namespace weft;
 
@@ -28,6 +32,9 @@ struct weft_osm_engine
     Project intent;
     QString intentDigest = QStringLiteral("default");
     QString lastRefusedDigest;  // an intent refused once is not logged again until it changes
+    // The intent file as it was last read (good or refused): device, inode, size and
+    // modification time. OpenSM routes at every heavy sweep; an unchanged file is not read and hashed again.
+    std::array<long long, 5> intentStamp{};
     std::unique_ptr<InstalledRouting> installed;
 
     // For path_sl, replaced after each routing run.
@@ -127,22 +134,27 @@ Result<Fabric> fabricOf(const weft_osm_subnet &subnet)
 ForwardingTables heldTables(const weft_osm_subnet &subnet)
 {
     ForwardingTables tables;
+    std::vector<std::pair<const weft_osm_node *, int>> copies;  // node, its table
     for (std::uint32_t i = 0; i < subnet.node_count; ++i) {
         const weft_osm_node &n = subnet.nodes[i];
         if (n.type != 2 || !n.held_lft)
             continue;
         const int t = tables.addSwitch(n.guid, n.ports[0].lid);
-        if (t < 0)
-            continue;
-        // Up to the last LID routed, copied whole (LID 0 is no destination).
+        if (t >= 0)
+            copies.emplace_back(&n, t);
+    }
+    // Each table up to the last LID routed, copied whole (LID 0 is no destination); the
+    // switches shared out among the cores, each table written by one.
+    forEachOnThreads(copies.size(), [&](std::size_t k) {
+        const weft_osm_node &n = *copies[k].first;
         std::uint32_t top = std::min<std::uint32_t>(n.lft_size, std::uint32_t(kMaxUnicastLid) + 1);
         while (top > 1 && n.held_lft[top - 1] == kNoRoute)
             --top;
         if (top <= 1)
-            continue;
-        std::uint8_t *entries = tables.lft(std::size_t(t)).entriesToFill(Lid(top - 1));
+            return;
+        std::uint8_t *entries = tables.lft(std::size_t(copies[k].second)).entriesToFill(Lid(top - 1));
         std::copy(n.held_lft + 1, n.held_lft + top, entries + 1);
-    }
+    });
     return tables;
 }
 
@@ -150,6 +162,17 @@ void reloadIntent(weft_osm_engine &e)
 {
     if (e.intentPath.isEmpty())
         return;
+    struct stat info
+    {
+    };
+    std::array<long long, 5> stamp{};
+    if (::stat(QFile::encodeName(e.intentPath).constData(), &info) == 0) {
+        stamp = {static_cast<long long>(info.st_dev), static_cast<long long>(info.st_ino), static_cast<long long>(info.st_size),
+                 static_cast<long long>(info.st_mtim.tv_sec), static_cast<long long>(info.st_mtim.tv_nsec)};
+        if (stamp == e.intentStamp)
+            return;
+    }
+    e.intentStamp = stamp;  // all zero when the file is missing: read (and refused) again next time
     QFile file(e.intentPath);
     if (!file.open(QIODevice::ReadOnly)) {
         const QString why = QStringLiteral("missing:") + file.errorString();
