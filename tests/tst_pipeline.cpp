@@ -42,7 +42,7 @@ struct Figures
     double changedBlocks = 0;
     double switchInfoSets = 0;
     double smps = 0;
-    QStringList switches;           // "guid: blocks"
+    QStringList switches;           // "guid: N entries, blocks B, top T -> U, SwitchInfo S"
     QStringList pkeyBlocks;         // "node port block: from -> to"
     QStringList partitionsChanges;  // the +/- lines of the partitions.conf diff, headers left out
 };
@@ -62,7 +62,13 @@ Figures figuresOf(const QJsonObject &diff)
     };
     for (const QJsonValue &v : diff.value(QStringLiteral("switches")).toArray()) {
         const QJsonObject s = v.toObject();
-        f.switches << QStringLiteral("%1: %2").arg(s.value(QStringLiteral("guid")).toString(), list(s.value(QStringLiteral("changed_blocks"))));
+        f.switches << QStringLiteral("%1: %2 entries, blocks %3, top %4 -> %5, SwitchInfo %6")
+                          .arg(s.value(QStringLiteral("guid")).toString())
+                          .arg(s.value(QStringLiteral("changed_entries")).toInt())
+                          .arg(list(s.value(QStringLiteral("changed_blocks"))))
+                          .arg(s.value(QStringLiteral("top_from")).toInt())
+                          .arg(s.value(QStringLiteral("top_to")).toInt())
+                          .arg(s.value(QStringLiteral("switch_info_set")).toBool());
     }
     for (const QJsonValue &v : diff.value(QStringLiteral("pkey_blocks")).toArray()) {
         const QJsonObject p = v.toObject();
@@ -215,6 +221,26 @@ private Q_SLOTS:
                                              QStringLiteral("--sm-port"), QStringLiteral("0x%1").arg(smPort, 16, 16, QLatin1Char('0'))});
         QVERIFY2(run.exitCode == 0, run.err.constData());
         const Figures cli = figuresOf(QJsonDocument::fromJson(run.out).object());
+
+        // Per switch, the entries that differ, counted here from the two table sets: what every
+        // front end must report switch by switch.
+        QStringList ownCount;
+        for (const SwitchForwardingTable &to : proposed.switches()) {
+            const SwitchForwardingTable *from = current.find(to.guid);
+            QVERIFY(from);
+            const Lid top = std::max(from->lft.top(), to.lft.top());
+            int differing = 0;
+            for (Lid lid = 0; lid <= top; ++lid)
+                differing += from->lft.port(lid) != to.lft.port(lid) ? 1 : 0;
+            if (differing > 0)
+                ownCount << QStringLiteral("%1: %2").arg(guidText(to.guid)).arg(differing);
+        }
+        QStringList cliCount;
+        for (const QString &line : cli.switches)
+            cliCount << line.section(QStringLiteral(" entries"), 0, 0);
+        ownCount.sort();
+        cliCount.sort();
+        QCOMPARE(cliCount, ownCount);
 
         // The stand-in OpenSM: it holds the current state and loads its files on SIGHUP.
         CommitTarget target;

@@ -204,12 +204,16 @@ std::uint64_t fig4Seed(int hosts, int trial)
     return (std::uint64_t(hosts) << 16) + std::uint64_t(trial);
 }
 
-double fig4DmodkMean(int hosts)
+// The DmodK mean is held to the scratch figures over this many seeds: enough that the mean of
+// our draws, not their luck, is what is compared.
+constexpr int kFig4MeanSeeds = 1000;
+
+double fig4DmodkMean(int hosts, int seeds)
 {
     int sum = 0;
-    for (int trial = 0; trial < kFig4Seeds; ++trial)
+    for (int trial = 0; trial < seeds; ++trial)
         sum += fig4Snapshot(hosts, fig4Seed(hosts, trial)).dmodkMax;
-    return double(sum) / kFig4Seeds;
+    return double(sum) / seeds;
 }
 
 }  // namespace
@@ -886,14 +890,17 @@ void TestRoutingKeys::fig4Shape()
         nrkWorst = std::max(nrkWorst, snap.nrkMax);
     }
     const double dmodkMean = double(dmodkSum) / kFig4Seeds, nrkMean = double(nrkSum) / kFig4Seeds;
-    qInfo("n = %d: DmodK mean max contention %.2f (scratch %.2f), NRK mean %.2f, NRK max %d", hosts, dmodkMean,
-          scratchDmodkMean, nrkMean, nrkWorst);
-    // Loose: 1,000 seeds per size put our DmodK means within 0.25 of the scratch figures.
-    QVERIFY2(std::abs(dmodkMean - scratchDmodkMean) <= 0.5, qPrintable(QStringLiteral("DmodK mean %1").arg(dmodkMean)));
+    const double dmodkLongMean = fig4DmodkMean(hosts, kFig4MeanSeeds);
+    qInfo("n = %d: DmodK mean max contention %.2f (%.3f over %d seeds; scratch %.2f), NRK mean %.2f, NRK max %d", hosts, dmodkMean,
+          dmodkLongMean, kFig4MeanSeeds, scratchDmodkMean, nrkMean, nrkWorst);
+    // The scratch model's draws are not ours: over 1,000 seeds our means are 0.04 (n = 1024) to
+    // 0.248 (n = 256) from its figures; the seeds are fixed, so the figure does not wander.
+    QVERIFY2(std::abs(dmodkLongMean - scratchDmodkMean) <= 0.25,
+             qPrintable(QStringLiteral("DmodK mean %1 over %2 seeds, scratch %3").arg(dmodkLongMean).arg(kFig4MeanSeeds).arg(scratchDmodkMean)));
     if (hosts >= 64)
         QVERIFY2(nrkMean < dmodkMean, qPrintable(QStringLiteral("NRK %1 vs DmodK %2").arg(nrkMean).arg(dmodkMean)));
     if (smallerHosts > 0) {
-        const double smallerMean = fig4DmodkMean(smallerHosts);
+        const double smallerMean = fig4DmodkMean(smallerHosts, kFig4Seeds);
         QVERIFY2(dmodkMean > smallerMean,
                  qPrintable(QStringLiteral("DmodK %1 at n = %2, %3 at n = %4").arg(dmodkMean).arg(hosts).arg(smallerMean).arg(smallerHosts)));
     }

@@ -32,8 +32,9 @@ PortIndex hostPort(const Fabric &fabric, const TinyFabric &t, const QString &hos
 
 bool near(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)); }
 
-// Capacity holds on every directed cable, and every delivered flow has a full bottleneck on which
-// no flow has a larger rate per unit of weight.
+// Capacity holds on every directed cable; every flow whose route arrives (by this test's walk,
+// not the model's count) gets a rate above 0, none starved; and every one of them has a full
+// bottleneck on which no flow has a larger rate per unit of weight.
 void checkMaxMin(const Fabric &fabric, const ForwardingTables &tables, const std::vector<FluidFlow> &flows, const FluidThroughput &r)
 {
     for (std::size_t p = 0; p < fabric.ports().size(); ++p)
@@ -42,19 +43,28 @@ void checkMaxMin(const Fabric &fabric, const ForwardingTables &tables, const std
     std::vector<double> best(fabric.ports().size(), 0);
     TablesByNode byNode(fabric, tables);
     std::vector<std::vector<PortIndex>> paths(flows.size());
+    std::uint64_t delivered = 0;
     for (std::size_t f = 0; f < flows.size(); ++f) {
-        if (r.rates[f] <= 0)
-            continue;
         paths[f].push_back(flows[f].source);
         const Lid lid = fabric.port(flows[f].destination).lid;
-        walkRouteFromPort(fabric, byNode, flows[f].source, lid, [&](const RouteHop &hop) {
+        NodeIndex last = kNoIndex;
+        const RouteEnd end = walkRouteFromPort(fabric, byNode, flows[f].source, lid, [&](const RouteHop &hop) {
             if (hop.from != fabric.port(flows[f].source).node)
                 paths[f].push_back(hop.out);
+            last = hop.next;
             return true;
         });
+        const bool arrives = end == RouteEnd::AtEndNode && last == fabric.port(flows[f].destination).node;
+        if (!arrives) {
+            QVERIFY2(r.rates[f] == 0, qPrintable(QStringLiteral("flow %1 does not arrive but is rated %2").arg(f).arg(r.rates[f])));
+            continue;
+        }
+        ++delivered;
+        QVERIFY2(r.rates[f] > 0, qPrintable(QStringLiteral("flow %1 arrives but is starved (rate 0)").arg(f)));
         for (PortIndex p : paths[f])
             best[std::size_t(p)] = std::max(best[std::size_t(p)], r.rates[f] / flows[f].weight);
     }
+    QCOMPARE(delivered + r.undelivered, std::uint64_t(flows.size()));
     for (std::size_t f = 0; f < flows.size(); ++f) {
         if (r.rates[f] <= 0)
             continue;

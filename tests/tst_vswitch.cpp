@@ -364,9 +364,11 @@ private Q_SLOTS:
         QCOMPARE(maxVfsPerHypervisor(LidModel::Weft, 1620, 11664), std::int64_t(2));
         QCOMPARE(maxRunningVms(LidModel::Weft, 1620, 11664), std::int64_t(35867 - 11664));
         QCOMPARE(lidsNeeded(LidScheme::Dynamic, LidModel::Weft, 1620, 11664, 4, 100), std::int64_t(1620 + 2 * 11664 + 100));
-        QCOMPARE(kExtendedVLidCount, 196608);
-        QCOMPARE(1 << 18, 262144);
-        QCOMPARE(1 << 19, 524288);
+        // 18-bit LIDs: the legacy 16-bit space (pLIDs) plus the vLIDs of the secondary LFT is
+        // 2^18, and that LFT is 3,072 blocks of 64 (spec 001 §1.2).
+        QCOMPARE(65536 + kExtendedVLidCount, 1 << 18);
+        QCOMPARE(kExtendedVLidCount / 64, 3072);
+        QCOMPARE(kExtendedVLidCount % 64, 0);
     }
 
     // A generated hypervisor fabric uses what the Weft model says.

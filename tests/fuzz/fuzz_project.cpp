@@ -13,5 +13,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         fuzz::broken("a project Weft read, written back, is refused by Weft's reader");
     if (again->tenancy.partitions.size() != project->tenancy.partitions.size())
         fuzz::broken("a project written and read back has another number of partitions");
+    // The content: written again, the project read back is the same document (engine and its
+    // options, partitions with policies and members, weights, everything the writer keeps).
+    if (writeProject(*again) != writeProject(*project))
+        fuzz::broken("a project written and read back writes differently");
     return 0;
 }
