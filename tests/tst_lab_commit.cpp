@@ -152,6 +152,30 @@ struct Lab
         return {};
     }
 
+    // Compares every host's P_Key table, by smpquery pkeys, with what `partitions` give it.
+    QString pkeysDiffer(const std::vector<Partition> &partitions) const
+    {
+        const PKeyTables expected = computePKeyTables(live, partitions, PKeyTableOptions{smPort, true});
+        int hosts = 0;
+        for (const PortPKeyTable &table : expected.ports()) {
+            const Port &port = live.port(table.port);
+            if (live.node(port.node).type != NodeType::ChannelAdapter)
+                continue;
+            const auto pkeys = sim->runClient(QStringLiteral("smpquery"), {QStringLiteral("pkeys"), QString::number(port.lid)});
+            if (!pkeys || pkeys->exitCode != 0)
+                return QStringLiteral("smpquery pkeys %1 failed").arg(port.lid);
+            std::set<int> want;
+            for (std::uint16_t e : table.entries)
+                if (e & kPKeyMask)
+                    want.insert(e);
+            const std::set<int> got = smpqueryPKeys(pkeys->out);
+            if (got != want)
+                return QStringLiteral("host %1 (LID %2) holds %3 P_Keys, expected %4").arg(live.node(port.node).description).arg(port.lid).arg(got.size()).arg(want.size());
+            ++hosts;
+        }
+        return hosts == int(generated.hosts.size()) ? QString() : QStringLiteral("%1 hosts read, %2 in the fabric").arg(hosts).arg(generated.hosts.size());
+    }
+
     bool planFilesUntouched(const QByteArray &lftsBefore, const QByteArray &partitionsBefore) const
     {
         return readAll(planLfts) == lftsBefore && readAll(planPartitions) == partitionsBefore;
@@ -698,10 +722,17 @@ private Q_SLOTS:
             QCOMPARE(readAll(lab.lfts), lab.initialLfts);
             QCOMPARE(readAll(lab.partitions), lab.initialPartitions);
         }
-        // dump_lfts: the plan (or the tables before it); the journal closes the killed commit with
-        // what the recovery did.
+        // dump_lfts: the plan (or the tables before it); smpquery pkeys: the partitions OpenSM's
+        // file now holds (the plan's, the hand edit's, or the ones before); the journal closes
+        // the killed commit with what the recovery did.
         const QString differ = lab.tablesDiffer(rollback ? *before : lab.planTables);
         QVERIFY2(differ.isEmpty(), qPrintable(differ));
+        Result<PartitionsConfResult> heldPartitions = readPartitionsConfFile(lab.partitions);
+        QVERIFY(heldPartitions.ok());
+        if (!rollback && !edited)
+            QCOMPARE(readAll(lab.partitions), readAll(lab.planPartitions));
+        const QString pkeysDiffer = lab.pkeysDiffer(heldPartitions->partitions);
+        QVERIFY2(pkeysDiffer.isEmpty(), qPrintable(pkeysDiffer));
         entries = readJournal(journal);
         QVERIFY(entries.ok());
         QVERIFY(!unfinishedCommit(*entries, lab.lfts));
@@ -710,6 +741,56 @@ private Q_SLOTS:
         QCOMPARE(closed->outcome, outcome);
         QVERIFY2(closed->details.join(QLatin1Char('\n')).contains(QStringLiteral("recovered by `weft commit --recover`")), qPrintable(closed->details.join(QLatin1Char('\n'))));
         QCOMPARE(readAll(backupPath(lab.lfts)), lab.initialLfts);
+        lab.sim->stop();
+    }
+
+    // OpenSM killed, and Weft killed with it (the SM host lost): right after Weft's SIGHUP (in
+    // the plan's sweep or just after it; the test says which), or with the files written and no
+    // SIGHUP sent (the switches still hold the old tables). OpenSM is started
+    // again and `weft commit --recover` verifies that the switches hold the plan, LFTs by
+    // dump_lfts and P_Keys by smpquery.
+    void openSmKilledIsRecovered_data()
+    {
+        QTest::addColumn<QString>("step");
+        QTest::addRow("after the SIGHUP") << QStringLiteral("after-sighup");
+        QTest::addRow("before OpenSM read the files") << QStringLiteral("after-write");
+    }
+
+    void openSmKilledIsRecovered()
+    {
+        QFETCH(QString, step);
+        Lab lab;
+        const QString error = lab.start();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QProcess commit;
+        QVERIFY2(startPausedCommit(commit, lab, lab.commitArgs(), step), commit.readAllStandardError().constData());
+        const qint64 killed = lab.sim->openSmPid();
+        QVERIFY(killed > 0);
+        QCOMPARE(::kill(pid_t(killed), SIGKILL), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!processRunning(killed), 10000);
+        QCOMPARE(::kill(pid_t(commit.processId()), SIGKILL), 0);
+        QVERIFY(commit.waitForFinished(30000));
+        // Whether OpenSM died before it had set all of the plan (as a rule it had not begun).
+        const QString unfinishedTables = lab.tablesDiffer(lab.planTables);
+        qInfo("when OpenSM was killed the switches held %s", unfinishedTables.isEmpty() ? "the plan's tables" : qPrintable(QStringLiteral("other tables (%1)").arg(unfinishedTables)));
+        if (step == QLatin1String("after-write")) {
+            QVERIFY2(!unfinishedTables.isEmpty(), "OpenSM loaded the plan without a SIGHUP");
+            QVERIFY(!lab.pkeysDiffer(lab.planPartitionsModel).isEmpty());
+        }
+
+        const Status restarted = lab.sim->restartOpenSm();
+        QVERIFY2(restarted.ok(), restarted.ok() ? "" : qPrintable(restarted.error().toString()));
+        QVERIFY(writeFileAtomically(lab.pidFile, QByteArray::number(lab.sim->openSmPid()) + '\n', false).ok());
+        const QStringList recoverArgs{QStringLiteral("commit"), QStringLiteral("--recover"), QStringLiteral("--opensm-lfts"), lab.lfts,
+                                      QStringLiteral("--opensm-partitions"), lab.partitions, QStringLiteral("--opensm-pidfile"), lab.pidFile,
+                                      QStringLiteral("--opensm-log"), lab.sim->openSmLogPath(), QStringLiteral("--json")};
+        const auto recovered = lab.sim->runClient(weftBinary(), recoverArgs);
+        QVERIFY2(recovered && recovered->exitCode == 0, qPrintable(describe(recovered)));
+        QCOMPARE(json(recovered->out).value(QStringLiteral("outcome")).toString(), QStringLiteral("committed"));
+        const QString differ = lab.tablesDiffer(lab.planTables);
+        QVERIFY2(differ.isEmpty(), qPrintable(differ));
+        const QString pkeysDiffer = lab.pkeysDiffer(lab.planPartitionsModel);
+        QVERIFY2(pkeysDiffer.isEmpty(), qPrintable(pkeysDiffer));
         lab.sim->stop();
     }
 
