@@ -5,7 +5,8 @@
 // host's own cable stays at 77.5 %. `weft adapt --json --interval 2` runs as a client of ibsim;
 // the test advances the driver by exactly one interval after each tick line (so each tick's rates
 // cover one tick of the driver, as in tst_lab_monitor_traffic) and, when OpenSM's -U file
-// changes, has the driver follow the tables in it. The rule:
+// changes, has the driver follow the tables the switches hold (dump_lfts) until they are the
+// file's; after the auto loop's commit, dump_lfts must read back exactly what it committed. The rule:
 //   max(link[all].util) > 0.9 for 4s -> reroute(engine=wftree, weights=learned(20s), method=full)
 // (b) approve: the firing is planned, the plan files are written with the `weft commit` command,
 //     "awaiting-approval" is journalled, and nothing is committed (the -U file unchanged);
@@ -42,6 +43,21 @@
 using namespace weft;
 
 namespace {
+
+// Whether two table sets send every LID of the fabric the same way on every switch.
+bool sameRoutes(const Fabric &fabric, const ForwardingTables &a, const ForwardingTables &b)
+{
+    for (const NodeIndex sw : fabric.switches()) {
+        const SwitchForwardingTable *x = a.find(fabric.node(sw).guid);
+        const SwitchForwardingTable *y = b.find(fabric.node(sw).guid);
+        if (!x || !y)
+            return false;
+        for (const Port &p : fabric.ports())
+            if (p.present && p.lid != 0 && x->lft.port(p.lid) != y->lft.port(p.lid))
+                return false;
+    }
+    return true;
+}
 
 constexpr double kIntervalSeconds = 2.0;
 const char *const kRule = "rule hot priority 10 cooldown 10m mode auto when max(link[all].util) > 0.9 for 4s "
@@ -119,6 +135,8 @@ struct Lab : test::HotSpotLab
             return run;
         }
         QByteArray tablesText = test::readAll(lfts);
+        ForwardingTables fileTables = *tables;
+        bool following = false;
         LabTrafficDriver driver(live, *tables, hot, test::kHotSpotFlowRate);
         if (const Status s = driver.tick(*sim, 0); !s) {  // every counter set before adapt reads them
             run.stderrText = s.error().toString();
@@ -146,12 +164,24 @@ struct Lab : test::HotSpotLab
                 if (!o.contains(QStringLiteral("tick")))
                     continue;
                 ++tickLines;
+                // When OpenSM's -U file changes, the driver follows the tables the switches hold
+                // (dump_lfts), not the file, until they are the file's.
                 if (const QByteArray now = test::readAll(lfts); now != tablesText) {
                     tablesText = now;
-                    if (Result<ForwardingTables> committed = readLftDump(now, lfts, &live))
-                        driver.setTables(*committed);
-                    else
-                        run.stderrText += committed.error().toString() + QLatin1Char('\n');
+                    if (Result<ForwardingTables> written = readLftDump(now, lfts, &live)) {
+                        fileTables = std::move(*written);
+                        following = true;
+                    } else {
+                        run.stderrText += written.error().toString() + QLatin1Char('\n');
+                    }
+                }
+                if (following) {
+                    if (Result<ForwardingTables> held = test::installedTables(*sim, live)) {
+                        following = !sameRoutes(live, *held, fileTables);
+                        driver.setTables(*held);
+                    } else {
+                        run.stderrText += held.error().toString() + QLatin1Char('\n');
+                    }
                 }
                 if (const Status s = driver.tick(*sim, kIntervalSeconds); !s)
                     run.stderrText += s.error().toString() + QLatin1Char('\n');
@@ -453,6 +483,13 @@ private Q_SLOTS:
         QVERIFY2(after.size() >= 3, qPrintable(run.text()));
         const double cooled = std::max(after[after.size() - 1], after[after.size() - 2]);
         QVERIFY2(cooled >= 0 && cooled < 0.9, qPrintable(run.text()));
+
+        // The switches hold what the loop committed: dump_lfts against OpenSM's -U file.
+        Result<ForwardingTables> held = test::installedTables(*m_lab.sim, m_lab.live);
+        QVERIFY2(held, qPrintable(held ? QString() : held.error().toString()));
+        Result<ForwardingTables> written = readLftDumpFile(m_lab.lfts, &m_lab.live);
+        QVERIFY(written);
+        QVERIFY2(sameRoutes(m_lab.live, *held, *written), "the switches do not hold the tables weft adapt committed");
 
         const std::vector<CommitJournalEntry> entries = journal(journalPath);
         QVERIFY(hasAdaptEntry(entries, "fired"));
