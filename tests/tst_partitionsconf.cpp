@@ -97,6 +97,7 @@ private Q_SLOTS:
     void roundTrip_data();
     void roundTrip();
     void writerOutputIsStandardSyntax();
+    void groupUnderALaterDefinitionSurvives();
     void explicitDefault();
     void noPartitionsIsAFileOpenSmTakes();
     void namesWithoutPKeyStayDistinct();
@@ -591,6 +592,33 @@ void TestPartitionsConf::infoPrintsWarningsOnStandardError()
     const test::Run verbose = test::runWeft({QStringLiteral("info"), QStringLiteral("--verbose"), path});
     QCOMPARE(verbose.err.trimmed().split('\n').size(), 6);
     QVERIFY(verbose.err.contains("\"f5\""));
+}
+
+// A later definition of a P_Key, merged by OpenSM into the first, brings an IP group at its own
+// mtu: OpenSM takes the group (its mtu is that definition's). Written back, the group keeps a
+// definition with its mtu, so the file read again holds it and writes the same text.
+void TestPartitionsConf::groupUnderALaterDefinitionSurvives()
+{
+    const QByteArray text = "Tenant=0x0001, ipoib, defmember=full :\n"
+                            "    0x0002c90000000002 ;\n"
+                            "Tenant=0x0001, ipoib, mtu=5 :\n"
+                            "    mgid=ff12:401b::1, mtu=5\n"
+                            "    0x0002c90000000004 ;\n";
+    const auto first = readPartitionsConf(text, QStringLiteral("partitions.conf"));
+    QVERIFY(first.ok());
+    QCOMPARE(first->partitions.size(), std::size_t(1));
+    QCOMPARE(first->partitions[0].multicastGroups.size(), std::size_t(1));
+    const QByteArray written = writePartitionsConf(first->partitions);
+    const auto again = readPartitionsConf(written, QStringLiteral("written.conf"));
+    QVERIFY(again.ok());
+    QCOMPARE(again->partitions.size(), std::size_t(1));
+    QCOMPARE(again->partitions[0].multicastGroups.size(), std::size_t(1));
+    QCOMPARE(again->partitions[0].multicastGroups[0].flags.mtu, first->partitions[0].multicastGroups[0].flags.mtu);
+    QCOMPARE(again->partitions[0].ipoibFlags.mtu, first->partitions[0].ipoibFlags.mtu);
+    QCOMPARE(again->partitions[0].members.size(), std::size_t(2));
+    for (const QString &w : again->warnings)
+        QVERIFY2(!w.contains(QStringLiteral("skipped")), qPrintable(w));
+    QCOMPARE(writePartitionsConf(again->partitions), written);
 }
 
 QTEST_GUILESS_MAIN(TestPartitionsConf)

@@ -798,6 +798,20 @@ void appendFlags(QStringList &parts, const MulticastFlags &f)
 
 }  // namespace
 
+// An IP group (signature 0x401b or 0x601b) whose own rate or mtu is not its partition
+// header's: OpenSM takes it only under a definition whose header has them (a later definition
+// of the same P_Key, merged into the first).
+bool needsOwnHeader(const MulticastGroup &group, const MulticastFlags &header)
+{
+    Ipv6Bytes gid;
+    if (inet_pton(AF_INET6, group.mgid.toLatin1().constData(), gid.raw) != 1)
+        return false;
+    const bool isIp = (gid.raw[2] == 0x40 || gid.raw[2] == 0x60) && gid.raw[3] == 0x1b;
+    return isIp
+        && (group.flags.rate.value_or(header.rate.value_or(kDefaultRate)) != header.rate.value_or(kDefaultRate)
+            || group.flags.mtu.value_or(header.mtu.value_or(kDefaultMtu)) != header.mtu.value_or(kDefaultMtu));
+}
+
 bool isMulticastGid(const QString &mgid)
 {
     Ipv6Bytes gid;
@@ -878,15 +892,25 @@ QByteArray writePartitionsConf(const std::vector<Partition> &given)
         appendFlags(header, p.ipoibFlags);
         out += header.join(QStringLiteral(", ")) + QStringLiteral(" :\n");
 
+        auto groupLine = [](const MulticastGroup &g) {
+            QStringList parts{QStringLiteral("mgid=") + g.mgid};
+            appendFlags(parts, g.flags);
+            return QStringLiteral("    ") + parts.join(QStringLiteral(", ")) + (parts.size() == 1 ? QStringLiteral(" #\n") : QStringLiteral("\n"));
+        };
+        // Groups whose rate or mtu the header does not have, per (rate, mtu): each set goes
+        // under a later definition of the same P_Key with that header, as OpenSM takes them.
+        std::map<std::pair<int, int>, std::vector<const MulticastGroup *>> ownHeaders;
         for (const MulticastGroup &g : p.multicastGroups) {
             // Only a GID OpenSM takes is written: anything else could carry ',' ':' ';' or a
             // line break into the file and add flags, members or whole partitions.
             if (!isMulticastGid(g.mgid))
                 continue;
-            QStringList parts{QStringLiteral("mgid=") + g.mgid};
-            appendFlags(parts, g.flags);
-            out += QStringLiteral("    ") + parts.join(QStringLiteral(", "))
-                   + (parts.size() == 1 ? QStringLiteral(" #\n") : QStringLiteral("\n"));
+            if (p.pkey && needsOwnHeader(g, p.ipoibFlags)) {
+                ownHeaders[{g.flags.rate.value_or(p.ipoibFlags.rate.value_or(kDefaultRate)), g.flags.mtu.value_or(p.ipoibFlags.mtu.value_or(kDefaultMtu))}]
+                    .push_back(&g);
+                continue;
+            }
+            out += groupLine(g);
         }
         // The ';' goes after the last member on its line: alone on a line it makes OpenSM read
         // past the end of that line. NONE (no port) stands in for an empty list.
@@ -899,6 +923,17 @@ QByteArray writePartitionsConf(const std::vector<Partition> &given)
                 entry += QLatin1Char('=') + membershipName(m.membership);
             out += QStringLiteral("    ") + entry
                    + (i + 1 < p.members.size() ? QStringLiteral(",\n") : QStringLiteral(" ;\n"));
+        }
+        for (const auto &[flags, groups] : ownHeaders) {
+            QStringList again{title};
+            if (p.ipoib)
+                again << QStringLiteral("ipoib");
+            again << QStringLiteral("rate=%1").arg(flags.first) << QStringLiteral("mtu=%1").arg(flags.second);
+            out += QStringLiteral("# weft: more IP groups of %1, under their own rate and mtu\n").arg(title);
+            out += again.join(QStringLiteral(", ")) + QStringLiteral(" :\n");
+            for (const MulticastGroup *g : groups)
+                out += groupLine(*g);
+            out += QStringLiteral("    NONE ;\n");
         }
     }
     return out.toUtf8();
