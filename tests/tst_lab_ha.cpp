@@ -122,6 +122,13 @@ QString digestOf(const QString &path)
     return d ? *d : QStringLiteral("unreadable: ") + d.error().toString();
 }
 
+// A failed commit as a test message: its standard error and the end of its report first (the
+// outcome and the reasons), since QtTest cuts a long message short.
+QByteArray commitFailure(const test::Run &run)
+{
+    return "exit " + QByteArray::number(run.exitCode) + "\n" + run.err.right(1500) + "\n...\n" + run.out.right(1500);
+}
+
 }  // namespace
 
 class TestLabHa : public QObject
@@ -173,7 +180,7 @@ private Q_SLOTS:
         const Result<QStringList> args = commitArguments(lab, dir.path());
         QVERIFY2(args, args ? "" : qPrintable(args.error().toString()));
         const test::Run committed = runLabWeft(*lab.sim, *args);
-        QVERIFY2(committed.exitCode == 0, committed.out + committed.err);
+        QVERIFY2(committed.exitCode == 0, commitFailure(committed).constData());
         QVERIFY2(committed.out.contains("outcome: committed"), committed.out.constData());
         QVERIFY2(committed.out.contains("standby sm2: wrote"), committed.out.constData());
         QCOMPARE(test::readAll(lab.sm2.partitions), test::readAll(lab.sm1.partitions));
@@ -314,7 +321,7 @@ private Q_SLOTS:
         const Result<QStringList> args = commitArguments(lab, dir.path());
         QVERIFY(args);
         const test::Run committed = runLabWeft(*lab.sim, *args);
-        QVERIFY2(committed.exitCode == 0, committed.out + committed.err);
+        QVERIFY2(committed.exitCode == 0, commitFailure(committed).constData());
         QVERIFY2(committed.out.contains("warning: an SM the target does not name runs on port GUID " + guidText(roguePort).toUtf8()),
                  committed.out.constData());
     }
