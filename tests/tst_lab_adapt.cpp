@@ -44,21 +44,6 @@ using namespace weft;
 
 namespace {
 
-// Whether two table sets send every LID of the fabric the same way on every switch.
-bool sameRoutes(const Fabric &fabric, const ForwardingTables &a, const ForwardingTables &b)
-{
-    for (const NodeIndex sw : fabric.switches()) {
-        const SwitchForwardingTable *x = a.find(fabric.node(sw).guid);
-        const SwitchForwardingTable *y = b.find(fabric.node(sw).guid);
-        if (!x || !y)
-            return false;
-        for (const Port &p : fabric.ports())
-            if (p.present && p.lid != 0 && x->lft.port(p.lid) != y->lft.port(p.lid))
-                return false;
-    }
-    return true;
-}
-
 constexpr double kIntervalSeconds = 2.0;
 const char *const kRule = "rule hot priority 10 cooldown 10m mode auto when max(link[all].util) > 0.9 for 4s "
                           "then reroute(engine=wftree, weights=learned(20s), method=full)\n";
@@ -177,7 +162,7 @@ struct Lab : test::HotSpotLab
                 }
                 if (following) {
                     if (Result<ForwardingTables> held = test::installedTables(*sim, live)) {
-                        following = !sameRoutes(live, *held, fileTables);
+                        following = !test::firstRouteDifference(live, fileTables, *held).isEmpty();
                         driver.setTables(*held);
                     } else {
                         run.stderrText += held.error().toString() + QLatin1Char('\n');
@@ -489,7 +474,8 @@ private Q_SLOTS:
         QVERIFY2(held, qPrintable(held ? QString() : held.error().toString()));
         Result<ForwardingTables> written = readLftDumpFile(m_lab.lfts, &m_lab.live);
         QVERIFY(written);
-        QVERIFY2(sameRoutes(m_lab.live, *held, *written), "the switches do not hold the tables weft adapt committed");
+        const QString differ = test::firstRouteDifference(m_lab.live, *written, *held);
+        QVERIFY2(differ.isEmpty(), qPrintable(QStringLiteral("the switches do not hold the tables weft adapt committed: ") + differ));
 
         const std::vector<CommitJournalEntry> entries = journal(journalPath);
         QVERIFY(hasAdaptEntry(entries, "fired"));

@@ -90,27 +90,6 @@ std::vector<Guid> sortedHostPorts(const Fabric &fabric)
 
 std::uint16_t tenantPKeyOf(std::size_t sortedIndex) { return sortedIndex % 2 == 0 ? kRedPKey : kBluePKey; }
 
-
-// "switch S LID L: holds port a, expected b" for the first entry where two sets of tables
-// differ on a LID the fabric assigns; empty when they agree everywhere.
-QString firstDifference(const Fabric &fabric, const ForwardingTables &expected, const ForwardingTables &actual)
-{
-    for (NodeIndex sw : fabric.switches()) {
-        const Guid guid = fabric.node(sw).guid;
-        const SwitchForwardingTable *want = expected.find(guid);
-        const SwitchForwardingTable *got = actual.find(guid);
-        for (const Port &p : fabric.ports()) {
-            if (!p.present || p.lid == 0)
-                continue;
-            const int a = want ? want->lft.port(p.lid) : kNoRoute;
-            const int b = got ? got->lft.port(p.lid) : kNoRoute;
-            if (a != b)
-                return QStringLiteral("switch %1 LID %2: holds port %3, expected %4").arg(fabric.node(sw).description).arg(p.lid).arg(b).arg(a);
-        }
-    }
-    return {};
-}
-
 // ---------------------------------------------------------------------------------------------
 // The child: the GUI half, run inside the simulation. Its own QTest run, so that a failure
 // names the step; the parent checks its exit code and shows its output.
@@ -431,9 +410,9 @@ private Q_SLOTS:
         QVERIFY2(installed.ok(), installed.ok() ? "" : qPrintable(installed.error().toString()));
         Result<ForwardingTables> proposed = readLftDumpFile(proposedLftsPath(lab.path()), &*live);
         QVERIFY2(proposed.ok(), proposed.ok() ? "" : qPrintable(proposed.error().toString()));
-        QString differ = firstDifference(*live, *proposed, *installed);
+        QString differ = test::firstRouteDifference(*live, *proposed, *installed);
         QVERIFY2(differ.isEmpty(), qPrintable(QStringLiteral("installed file vs the GUI's proposal: ") + differ));
-        QVERIFY2(!firstDifference(*live, *before, *proposed).isEmpty(), "the GUI's plan must change the tables");
+        QVERIFY2(!test::firstRouteDifference(*live, *before, *proposed).isEmpty(), "the GUI's plan must change the tables");
 
         // ... and dump_lfts reads those tables back from every switch.
         const auto dumpAfter = sim.runClient(QStringLiteral("dump_lfts"), {});
@@ -441,7 +420,7 @@ private Q_SLOTS:
         Result<ForwardingTables> after = readLftDump(dumpAfter->out, QStringLiteral("dump_lfts after"), &*live);
         QVERIFY2(after.ok(), after.ok() ? "" : qPrintable(after.error().toString()));
         QCOMPARE(after->size(), live->switches().size());
-        differ = firstDifference(*live, *installed, *after);
+        differ = test::firstRouteDifference(*live, *installed, *after);
         QVERIFY2(differ.isEmpty(), qPrintable(QStringLiteral("dump_lfts vs the installed file: ") + differ));
 
         // smpquery pkeys: every host holds its own partition's key, full, and not the other's.

@@ -141,6 +141,13 @@ struct Ipv6Bytes
     std::uint8_t raw[16] = {};
 };
 
+// An IP multicast group: signature 0x401b (IPv4) or 0x601b (IPv6). OpenSM checks its P_Key,
+// rate and mtu against its partition's header.
+bool isIpGroup(const Ipv6Bytes &gid)
+{
+    return (gid.raw[2] == 0x40 || gid.raw[2] == 0x60) && gid.raw[3] == 0x1b;
+}
+
 const char *const kKeywordNames[] = {"ALL", "ALL_CAS", "ALL_SWITCHES", "ALL_ROUTERS", "SELF"};
 const PartitionMember::Kind kKeywordKinds[] = {PartitionMember::Kind::All, PartitionMember::Kind::AllCas,
                                                PartitionMember::Kind::AllSwitches,
@@ -685,8 +692,7 @@ int ConfParser::createMulticastGroup(char *flagText, const Item &item, bool ends
 
     // IP groups (signature 0x401b or 0x601b) must carry the partition's P_Key (or 0) and the
     // rate and mtu of the partition's header; otherwise OpenSM logs an error and skips them.
-    const bool isIp = (gid.raw[2] == 0x40 || gid.raw[2] == 0x60) && gid.raw[3] == 0x1b;
-    if (isIp) {
+    if (isIpGroup(gid)) {
         const int gidPKey = (gid.raw[4] << 8) | gid.raw[5];
         static const std::uint8_t broadcast[16] = {0xff, 0x12, 0x40, 0x1b, 0xff, 0xff, 0, 0,
                                                    0,    0,    0,    0,    0xff, 0xff, 0xff, 0xff};
@@ -796,21 +802,13 @@ void appendFlags(QStringList &parts, const MulticastFlags &f)
         parts << QStringLiteral("FlowLabel=%1").arg(hex(*f.flowLabel));
 }
 
-}  // namespace
-
-// An IP group (signature 0x401b or 0x601b) whose own rate or mtu is not its partition
-// header's: OpenSM takes it only under a definition whose header has them (a later definition
-// of the same P_Key, merged into the first).
-bool needsOwnHeader(const MulticastGroup &group, const MulticastFlags &header)
+bool isIpGroup(const QString &mgid)
 {
     Ipv6Bytes gid;
-    if (inet_pton(AF_INET6, group.mgid.toLatin1().constData(), gid.raw) != 1)
-        return false;
-    const bool isIp = (gid.raw[2] == 0x40 || gid.raw[2] == 0x60) && gid.raw[3] == 0x1b;
-    return isIp
-        && (group.flags.rate.value_or(header.rate.value_or(kDefaultRate)) != header.rate.value_or(kDefaultRate)
-            || group.flags.mtu.value_or(header.mtu.value_or(kDefaultMtu)) != header.mtu.value_or(kDefaultMtu));
+    return inet_pton(AF_INET6, mgid.toLatin1().constData(), gid.raw) == 1 && isIpGroup(gid);
 }
+
+}  // namespace
 
 bool isMulticastGid(const QString &mgid)
 {
@@ -897,17 +895,19 @@ QByteArray writePartitionsConf(const std::vector<Partition> &given)
             appendFlags(parts, g.flags);
             return QStringLiteral("    ") + parts.join(QStringLiteral(", ")) + (parts.size() == 1 ? QStringLiteral(" #\n") : QStringLiteral("\n"));
         };
-        // Groups whose rate or mtu the header does not have, per (rate, mtu): each set goes
-        // under a later definition of the same P_Key with that header, as OpenSM takes them.
+        // IP groups whose rate or mtu the header does not have, per (rate, mtu): OpenSM takes
+        // them only under a header that has them, so each set goes under a later definition of
+        // the same P_Key with that header (merged into this one).
+        const std::pair<int, int> headerRateMtu{p.ipoibFlags.rate.value_or(kDefaultRate), p.ipoibFlags.mtu.value_or(kDefaultMtu)};
         std::map<std::pair<int, int>, std::vector<const MulticastGroup *>> ownHeaders;
         for (const MulticastGroup &g : p.multicastGroups) {
             // Only a GID OpenSM takes is written: anything else could carry ',' ':' ';' or a
             // line break into the file and add flags, members or whole partitions.
             if (!isMulticastGid(g.mgid))
                 continue;
-            if (p.pkey && needsOwnHeader(g, p.ipoibFlags)) {
-                ownHeaders[{g.flags.rate.value_or(p.ipoibFlags.rate.value_or(kDefaultRate)), g.flags.mtu.value_or(p.ipoibFlags.mtu.value_or(kDefaultMtu))}]
-                    .push_back(&g);
+            const std::pair<int, int> rateMtu{g.flags.rate.value_or(headerRateMtu.first), g.flags.mtu.value_or(headerRateMtu.second)};
+            if (p.pkey && rateMtu != headerRateMtu && isIpGroup(g.mgid)) {
+                ownHeaders[rateMtu].push_back(&g);
                 continue;
             }
             out += groupLine(g);

@@ -394,8 +394,7 @@ Result<Repair> repairUpDown(const Fabric &fabric, const ForwardingTables &instal
         tableOf[t] = tables.addSwitch(oldOf[t]->guid, fabric.nodeLid(s), oldOf[t]->description);
     }
     // Switch by switch on every core: each writes only its own switches' tables.
-    auto eachSwitch = [&](auto &&work) { forEachOnThreads(switchCount, work); };
-    eachSwitch([&](std::size_t t) { tables.lft(std::size_t(tableOf[t])) = oldOf[t]->lft; });
+    forEachOnThreads(switchCount, [&](std::size_t t) { tables.lft(std::size_t(tableOf[t])) = oldOf[t]->lft; });
     // LIDs gone from the fabric: no entry anywhere.
     Lid top = 0;
     for (const SwitchForwardingTable &sw : tables.switches())
@@ -443,7 +442,7 @@ Result<Repair> repairUpDown(const Fabric &fabric, const ForwardingTables &instal
     // core.)
     std::vector<std::uint64_t> carriedBits(switchCount * stride * words, 0);
     std::vector<int> uses(switchCount * stride, 0);
-    eachSwitch([&](std::size_t t) {
+    forEachOnThreads(switchCount, [&](std::size_t t) {
         const int ports = portCountOf[t];
         const std::vector<std::uint8_t> &entries = tables.lft(std::size_t(tableOf[t])).entries();
         const std::size_t end = std::min(entries.size(), std::size_t(lastLid) + 1);
