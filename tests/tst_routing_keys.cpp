@@ -3,6 +3,7 @@
 // deterministic, LID budget arithmetic).
 
 #include "FabricGenerator.h"
+#include "KeySchedule.h"
 #include "LftDump.h"
 #include "RoutingKeys.h"
 #include "TrafficModel.h"
@@ -254,6 +255,7 @@ private Q_SLOTS:
     void keysRealisedInFabric_data();
     void keysRealisedInFabric();
     void deterministic();
+    void phaseOrders();
     void fig4Shape_data();
     void fig4Shape();
 };
@@ -852,6 +854,54 @@ void TestRoutingKeys::deterministic()
         }
         QCOMPARE(first.load().links, second.load().links);
     }
+}
+
+// Applications running the phases in their own orders: step t holds each application's t-th
+// phase at that phase's offset; identity orders are the plain schedule; per-application maxima
+// are the most flows on a link the application crosses; an order that is no permutation fails.
+void TestRoutingKeys::phaseOrders()
+{
+    const KeyTreeShape s = KeyTreeShape::xgft3(6, 6, 6, 6, 6);
+    KeyScheduleRequest request;
+    request.placement = randomPlacement(s.hosts(), 2, 108, 1);
+    request.phases = cartesianPhases(balancedDims(108));
+    request.scheme = KeyScheme::Nrk;
+    const int phases = int(request.phases.size());
+    const Result<KeySchedule> plain = scheduleKeys(s, request);
+    QVERIFY(plain);
+    std::vector<int> forward(static_cast<std::size_t>(phases)), backward(static_cast<std::size_t>(phases));
+    std::iota(forward.begin(), forward.end(), 0);
+    std::reverse_copy(forward.begin(), forward.end(), backward.begin());
+
+    request.phaseOrders = {forward, forward};
+    const Result<KeySchedule> same = scheduleKeys(s, request);
+    QVERIFY(same);
+    for (int t = 0; t < phases; ++t) {
+        const PhaseKeys &a = plain->phases[std::size_t(t)], &b = same->phases[std::size_t(t)];
+        QCOMPARE(b.phase.name, QStringLiteral("step %1").arg(t + 1));
+        QCOMPARE(b.keyed.max, a.keyed.max);
+        QCOMPARE(b.dmodk.appMax, a.dmodk.appMax);
+        QCOMPARE(b.keyed.appMax, a.keyed.appMax);
+    }
+
+    request.phaseOrders = {forward, backward};
+    const Result<KeySchedule> crossed = scheduleKeys(s, request);
+    QVERIFY(crossed);
+    for (int t = 0; t < phases; ++t) {
+        const PhaseKeys &step = crossed->phases[std::size_t(t)];
+        QCOMPARE(step.appPhases, std::vector<int>({t, phases - 1 - t}));
+        QCOMPARE(step.keys[1].flows.size(), request.phases[std::size_t(phases - 1 - t)].flows.size());
+        QCOMPARE(*std::max_element(step.dmodk.appMax.begin(), step.dmodk.appMax.end()), step.dmodk.max);
+        QCOMPARE(*std::max_element(step.keyed.appMax.begin(), step.keyed.appMax.end()), step.keyed.max);
+    }
+    // App 1's key for phase 0 runs at the last step and is realised at phase 0's offset.
+    QCOMPARE(crossed->realised[std::size_t(2 * (phases - 1) + 1)].offset, 1);
+
+    request.phaseOrders = {forward, forward};
+    request.phaseOrders[1][0] = 1;
+    QVERIFY(!scheduleKeys(s, request));
+    request.phaseOrders = {forward};
+    QVERIFY(!scheduleKeys(s, request));
 }
 
 // T16: the static Fig. 4 experiment (§4.1) on the √n-Clos, 20 seeds per size. The [S] figures

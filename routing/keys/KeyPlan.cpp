@@ -111,6 +111,7 @@ Result<KeyPlan> planKeys(const KeyTreeShape &shape, int switches, const KeyPlanR
     schedule.arkIdentityMapping = request.arkIdentityMapping;
     schedule.cost = request.cost;
     schedule.decomposition = request.decomposition;
+    schedule.phaseOrders = request.phaseOrders;
     Result<KeySchedule> keys = scheduleKeys(shape, schedule);
     if (!keys)
         return keys.error();

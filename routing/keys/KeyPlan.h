@@ -36,6 +36,9 @@ struct KeyPlanRequest
     ShiftCost cost = ShiftCost::Link;
     Decomposition decomposition = Decomposition::Regularized;
     std::optional<int> lmc;  // for the budget; default the smallest with an offset per phase
+    // Per application, the order it runs the phases in (KeyScheduleRequest::phaseOrders); empty:
+    // all applications in each phase at once.
+    std::vector<std::vector<int>> phaseOrders;
 };
 
 struct KeyPlan

@@ -668,6 +668,13 @@ LoadFigures loadFigures(const KeyTreeShape &shape, const std::vector<std::vector
         figures.sumSquares += std::int64_t(c) * c;
     }
     figures.mean = total.empty() ? 0 : double(sum) / double(total.size());
+    for (const auto &app : routesPerApp) {
+        int most = 0;
+        for (const auto &route : app)
+            for (int link : route)
+                most = std::max(most, total[std::size_t(link)]);
+        figures.appMax.push_back(most);
+    }
     return figures;
 }
 

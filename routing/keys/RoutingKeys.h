@@ -197,6 +197,9 @@ struct LoadFigures
     double mean = 0;       // over all directed switch links
     std::int64_t sumSquares = 0;
     int maxIntra = 0;      // most flows of one application on one link
+    // Per application: the most flows, of all applications, on one link its own flows cross
+    // (0 when none crosses a switch link): its slowest flow's share of a link.
+    std::vector<int> appMax;
 };
 
 // Loads of several applications' flows routed together: each inner vector is one app's routes.
