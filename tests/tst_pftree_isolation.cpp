@@ -2,8 +2,11 @@
 // exhaustive oracle on small generated fat-trees decides, for random placements of phy-isolated
 // partitions, the least number k of directed switch links that two of them must share among
 // all routings with one down path per destination (k = 0: an isolating one exists). pftree,
-// judged by validateRouting on its tables, must share exactly k links, and strict mode must
-// accept where k = 0.
+// judged by validateRouting on its tables, must share exactly k links (or more only where its
+// search says it stopped at its budget, in at most one placement in 20), and strict mode must
+// accept where k = 0. Every shape must show both outcomes. Placements put some hosts in several
+// partitions (their one down path carries all of them), and four shapes are degraded trees: a
+// top-level switch or two failed, with their cables.
 //
 // The oracle knows nothing of the engine: it reads the tree from the generator's levels and
 // cables, and models a destination's routes directly: on two levels, source leaf -> top ->
@@ -11,6 +14,7 @@
 // path's middle switch, another one up to the top switch's middle switch in its own pod, then
 // to the top and down the down path.
 
+#include "FabricEdit.h"
 #include "FabricGenerator.h"
 #include "GeneratedFabrics.h"
 #include "RoutingEngine.h"
@@ -36,17 +40,23 @@ struct Shape
     int maxPartitions;
     int maxMembers;
     int placements;
+    int sharedOneIn;  // a member is a host of an earlier partition about once in this many
+    int failedTops;   // top-level switches removed (a degraded tree), the first ones
 };
 
 const std::vector<Shape> &shapes()
 {
     static const std::vector<Shape> all{
-        {"radix 4, 2 levels", 4, 2, 4, 4, 150},
-        {"radix 6, 2 levels", 6, 2, 4, 6, 150},
-        {"radix 8, 2 levels", 8, 2, 4, 8, 150},
-        {"radix 4, 3 levels", 4, 3, 4, 4, 150},
-        {"radix 6, 3 levels", 6, 3, 4, 5, 100},
-        {"radix 8, 3 levels", 8, 3, 3, 4, 60},
+        {"radix 4, 2 levels", 4, 2, 4, 4, 150, 6, 0},
+        {"radix 6, 2 levels", 6, 2, 5, 6, 150, 6, 0},
+        {"radix 8, 2 levels", 8, 2, 6, 8, 100, 6, 0},
+        {"radix 4, 3 levels", 4, 3, 4, 4, 150, 6, 0},
+        {"radix 6, 3 levels", 6, 3, 5, 5, 60, 6, 0},
+        {"radix 8, 3 levels", 8, 3, 4, 4, 60, 6, 0},
+        {"radix 6, 2 levels, a spine failed", 6, 2, 4, 6, 100, 6, 1},
+        {"radix 8, 2 levels, two spines failed", 8, 2, 4, 8, 100, 6, 2},
+        {"radix 4, 3 levels, a top switch failed", 4, 3, 4, 4, 100, 6, 1},
+        {"radix 6, 3 levels, a top switch failed", 6, 3, 4, 5, 40, 6, 1},
     };
     return all;
 }
@@ -141,65 +151,142 @@ Placement place(const GeneratedFabric &g, const Shape &shape, std::mt19937 &rng)
     for (int k = 0; k < count; ++k) {
         const int members = 2 + int(rng() % std::uint32_t(shape.maxMembers - 1));
         std::vector<Placement::Member> list;
-        for (int i = 0; i < members && next < hosts.size(); ++i)
-            list.push_back({hosts[next++], i == 0 || rng() % 4 != 0});
+        for (int i = 0; i < members && next < hosts.size(); ++i) {
+            // Now and then a host already in an earlier partition (a shared storage or login
+            // host): its one down path carries every partition it is in.
+            NodeIndex host = hosts[next];
+            if (k > 0 && rng() % std::uint32_t(shape.sharedOneIn) == 0) {
+                host = hosts[rng() % next];
+                if (std::any_of(list.begin(), list.end(), [&](const Placement::Member &m) { return m.host == host; }))
+                    host = hosts[next];
+            }
+            if (host == hosts[next])
+                ++next;
+            list.push_back({host, i == 0 || rng() % 4 != 0});
+        }
         p.partitions.push_back(list);
     }
     return p;
 }
 
-// The least number of directed links carrying two or more partitions, over every choice of
-// down path per (partition, leaf); exhaustive, with the obvious cut (a partial cost never drops).
+// The least number of directed links carrying two or more partitions, over every choice of one
+// down path per destination. Destinations on one leaf with the same partitions are one choice
+// (where one's flows are a subset of another's, it takes the other's path: that never costs
+// more). Exhaustive, with two cuts that keep the answer exact: a partial cost never drops, and
+// switches no chosen path touches yet are interchangeable (swapping two such spines, two such
+// top switches of one group, or two such groups of a three-level tree maps the tree onto
+// itself and every partial choice onto itself), so of such options only the first is tried.
 int oracleMinimum(const Tree &t, const Placement &placement)
 {
-    struct Variable
-    {
-        int partition;
-        std::vector<std::set<Link>> options;
-    };
-    std::vector<Variable> vars;
-    for (std::size_t k = 0; k < placement.partitions.size(); ++k) {
-        std::map<NodeIndex, bool> leafHasFull;  // leaf -> a full member there
-        std::set<NodeIndex> all, full;
+    const std::size_t partitions = placement.partitions.size();
+    // Per host: partition -> full member.
+    std::map<NodeIndex, std::map<int, bool>> signature;
+    std::vector<std::set<NodeIndex>> allLeaves(partitions), fullLeaves(partitions);
+    for (std::size_t k = 0; k < partitions; ++k)
         for (const Placement::Member &m : placement.partitions[k]) {
-            all.insert(t.leafOf.at(m.host));
+            signature[m.host][int(k)] = signature[m.host][int(k)] || m.full;
+            allLeaves[k].insert(t.leafOf.at(m.host));
             if (m.full)
-                full.insert(t.leafOf.at(m.host));
-            leafHasFull[t.leafOf.at(m.host)] |= m.full;
+                fullLeaves[k].insert(t.leafOf.at(m.host));
         }
-        for (const auto &[leaf, anyFull] : leafHasFull) {
-            const std::set<NodeIndex> &senders = anyFull ? all : full;
-            if (senders.empty() || (senders.size() == 1 && *senders.begin() == leaf))
+    // Per leaf, the distinct signatures, less those another of the same partitions covers.
+    std::map<NodeIndex, std::set<std::map<int, bool>>> byLeaf;
+    for (const auto &[host, sig] : signature)
+        byLeaf[t.leafOf.at(host)].insert(sig);
+    auto covers = [](const std::map<int, bool> &a, const std::map<int, bool> &b) {
+        if (a == b || a.size() != b.size())
+            return false;
+        for (auto i = a.begin(), j = b.begin(); i != a.end(); ++i, ++j)
+            if (i->first != j->first || (j->second && !i->second))
+                return false;
+        return true;
+    };
+
+    std::map<Link, int> linkId;
+    struct Option
+    {
+        NodeIndex first = kNoIndex, top = kNoIndex;
+        std::vector<std::pair<int, int>> labels;  // (link id, partition)
+    };
+    std::vector<std::vector<Option>> vars;
+    for (const auto &[leaf, sigs] : byLeaf) {
+        for (const std::map<int, bool> &sig : sigs) {
+            if (std::any_of(sigs.begin(), sigs.end(), [&](const std::map<int, bool> &o) { return covers(o, sig); }))
                 continue;
-            Variable v;
-            v.partition = int(k);
+            std::vector<std::pair<std::vector<NodeIndex>, Option>> paths;
             for (NodeIndex first : t.parents.at(leaf)) {
-                if (t.levels == 2) {
-                    std::set<Link> links;
-                    linksTowards(t, leaf, {first}, senders, links);
-                    v.options.push_back(links);
-                    continue;
-                }
-                for (NodeIndex top : t.parents.at(first)) {
-                    std::set<Link> links;
-                    linksTowards(t, leaf, {first, top}, senders, links);
-                    v.options.push_back(links);
-                }
+                if (t.levels == 2)
+                    paths.push_back({{first}, Option{first, kNoIndex, {}}});
+                else
+                    for (NodeIndex top : t.parents.at(first))
+                        paths.push_back({{first, top}, Option{first, top, {}}});
             }
-            vars.push_back(v);
+            std::vector<Option> options;
+            for (auto &[path, option] : paths) {
+                std::set<std::pair<int, int>> labels;
+                for (const auto &[k, full] : sig) {
+                    std::set<Link> links;
+                    linksTowards(t, leaf, path, full ? allLeaves[std::size_t(k)] : fullLeaves[std::size_t(k)], links);
+                    for (const Link &l : links)
+                        labels.insert({linkId.emplace(l, int(linkId.size())).first->second, k});
+                }
+                option.labels.assign(labels.begin(), labels.end());
+                if (!option.labels.empty())
+                    options.push_back(option);
+            }
+            if (!options.empty())
+                vars.push_back(options);
         }
     }
-    std::map<Link, std::map<int, int>> on;
+    // The widest choices first: their cost shows early and cuts more.
+    std::stable_sort(vars.begin(), vars.end(), [](const std::vector<Option> &a, const std::vector<Option> &b) {
+        return a.front().labels.size() > b.front().labels.size();
+    });
+
+    // Interchangeable switches: a spine (two levels), a top switch of its group, or a whole
+    // group (its top switches and the middle switches below them), none touched yet.
+    std::map<NodeIndex, std::vector<NodeIndex>> groupOf;  // top -> its group's switches
+    if (t.levels == 3)
+        for (const auto &[sw, ups] : t.parents)
+            for (NodeIndex top : ups)
+                if (!t.parents.count(top))
+                    for (NodeIndex mid : t.children.at(top))
+                        for (NodeIndex sameGroup : t.parents.at(mid))
+                            groupOf[top].push_back(sameGroup), groupOf[top].push_back(mid);
+    std::map<NodeIndex, int> touched;
+    auto untouched = [&](NodeIndex n) { return touched[n] == 0; };
+
+    std::vector<int> count(linkId.size() * partitions, 0), distinct(linkId.size(), 0);
     int cost = 0;
     int best = std::numeric_limits<int>::max();
-    auto add = [&](const std::set<Link> &links, int k, int sign) {
-        for (const Link &l : links) {
-            std::map<int, int> &parts = on[l];
-            const bool before = parts.size() >= 2;
-            if ((parts[k] += sign) == 0)
-                parts.erase(k);
-            cost += int(parts.size() >= 2) - int(before);
+    Link none{kNoIndex, kNoIndex};
+    std::vector<Link> byId(linkId.size(), none);
+    for (const auto &[l, id] : linkId)
+        byId[std::size_t(id)] = l;
+    auto apply = [&](const Option &o, int sign) {
+        for (const auto &[id, k] : o.labels) {
+            int &c = count[std::size_t(id) * partitions + std::size_t(k)];
+            const int before = distinct[std::size_t(id)];
+            if (sign > 0 && c++ == 0)
+                ++distinct[std::size_t(id)];
+            if (sign < 0 && --c == 0)
+                --distinct[std::size_t(id)];
+            cost += int(distinct[std::size_t(id)] >= 2) - int(before >= 2);
+            touched[byId[std::size_t(id)].first] += sign;
+            touched[byId[std::size_t(id)].second] += sign;
         }
+    };
+    // The option's class: options of one class are images of each other under a symmetry that
+    // fixes every choice made so far.
+    auto classOf = [&](const Option &o) -> std::pair<int, NodeIndex> {
+        if (t.levels == 2)
+            return untouched(o.first) ? std::pair<int, NodeIndex>{0, kNoIndex} : std::pair<int, NodeIndex>{1, o.first};
+        const std::vector<NodeIndex> &group = groupOf.at(o.top);
+        if (std::all_of(group.begin(), group.end(), untouched))
+            return {0, NodeIndex(t.parents.at(o.first).size())};  // groups alike only with as many tops
+        if (untouched(o.top))
+            return {1, o.first};
+        return {2, o.top};
     };
     auto dfs = [&](auto &&self, std::size_t i) -> void {
         if (cost >= best)
@@ -208,10 +295,13 @@ int oracleMinimum(const Tree &t, const Placement &placement)
             best = cost;
             return;
         }
-        for (const std::set<Link> &option : vars[i].options) {
-            add(option, vars[i].partition, +1);
+        std::set<std::pair<int, NodeIndex>> tried;
+        for (const Option &option : vars[i]) {
+            if (!tried.insert(classOf(option)).second)
+                continue;
+            apply(option, +1);
             self(self, i + 1);
-            add(option, vars[i].partition, -1);
+            apply(option, -1);
             if (best == 0)
                 return;
         }
@@ -261,6 +351,38 @@ GeneratedFabric generate(int radix, int levels)
     return test::generate({FabricShapeKind::SwitchRadix, radix, levels, 0});
 }
 
+// The shape's tree, less its first `failedTops` top-level switches with their cables: every
+// remaining leaf still reaches every remaining top, so one down path per destination still
+// routes it, and the oracle's model holds.
+GeneratedFabric generate(const Shape &shape)
+{
+    GeneratedFabric whole = generate(shape.radix, shape.levels);
+    if (shape.failedTops == 0)
+        return whole;
+    FabricEdit edit;
+    edit.removedNodes.assign(whole.fabric.nodes().size(), false);
+    int removed = 0;
+    for (NodeIndex sw : whole.fabric.switches())
+        if (whole.nodeLevel[std::size_t(sw)] == 0 && removed < shape.failedTops) {
+            edit.removedNodes[std::size_t(sw)] = true;
+            ++removed;
+        }
+    Result<Fabric> degraded = editedFabric(whole.fabric, edit);
+    if (!degraded)
+        qFatal("%s", qPrintable(degraded.error().toString()));
+    GeneratedFabric g = whole;
+    g.fabric = std::move(degraded).value();
+    g.nodeLevel.assign(g.fabric.nodes().size(), 0);
+    for (std::size_t n = 0; n < whole.fabric.nodes().size(); ++n) {
+        const NodeIndex there = g.fabric.nodeByGuid(whole.fabric.node(NodeIndex(n)).guid);
+        if (there != kNoIndex)
+            g.nodeLevel[std::size_t(there)] = whole.nodeLevel[n];
+    }
+    for (NodeIndex &h : g.hosts)
+        h = g.fabric.nodeByGuid(whole.fabric.node(h).guid);
+    return g;
+}
+
 }  // namespace
 
 class TestPftreeIsolation : public QObject
@@ -279,14 +401,19 @@ private Q_SLOTS:
     {
         QFETCH(int, shape);
         const Shape &sh = shapes()[std::size_t(shape)];
-        const GeneratedFabric g = generate(sh.radix, sh.levels);
+        const GeneratedFabric g = generate(sh);
         const Tree tree = readTree(g, sh.levels);
-        int isolated = 0, sharing = 0, searched = 0;
+        int isolated = 0, sharing = 0, searched = 0, sharedHosts = 0, unproven = 0;
         QElapsedTimer timer;
         timer.start();
         for (int seed = 1; seed <= sh.placements; ++seed) {
             std::mt19937 rng(std::uint32_t(seed * 7919 + shape));
             const Placement placement = place(g, sh, rng);
+            std::map<NodeIndex, int> partitionsOf;
+            for (const auto &members : placement.partitions)
+                for (const Placement::Member &m : members)
+                    ++partitionsOf[m.host];
+            sharedHosts += std::any_of(partitionsOf.begin(), partitionsOf.end(), [](const auto &h) { return h.second > 1; }) ? 1 : 0;
             const int k = oracleMinimum(tree, placement);
             const Tenancy bestEffort = tenancyOf(g, placement, PolicyMode::BestEffort);
             Result<Routing> routed = routeFabric(QStringLiteral("pftree"), g.fabric, bestEffort);
@@ -300,7 +427,13 @@ private Q_SLOTS:
             if (shared != k)
                 qWarning("seed %d: pftree shares %d, oracle minimum %d; warnings: %s", seed, shared, k,
                          qPrintable(routed->warnings.join(QStringLiteral(" | "))));
-            QCOMPARE(shared, k);
+            // pftree shares exactly the minimum, unless its search ran out of budget and says so.
+            if (shared != k) {
+                QVERIFY(shared > k);
+                QVERIFY(routed->warnings.join(QLatin1Char('\n')).contains(QStringLiteral("not proven minimal")));
+                ++unproven;
+                continue;
+            }
             const Tenancy strict = tenancyOf(g, placement, PolicyMode::Strict);
             Result<Routing> strictRouted = routeFabric(QStringLiteral("pftree"), g.fabric, strict);
             if (k == 0) {
@@ -313,9 +446,17 @@ private Q_SLOTS:
                 QVERIFY(!strictRouted);
             }
         }
-        qInfo("%s: %d placements isolated, %d with a forced minimum; the per-leaf allocation was replaced in %d (%lld ms)",
-              sh.name, isolated, sharing, searched, qint64(timer.elapsed()));
+        qInfo("%s: %d placements isolated, %d with a forced minimum (%d with a host in several partitions); the "
+              "per-leaf allocation was replaced in %d; pftree's search stopped at its budget above the minimum in %d "
+              "(%lld ms)",
+              sh.name, isolated, sharing, sharedHosts, searched, unproven, qint64(timer.elapsed()));
+        // Both outcomes on every shape: pftree isolates where the oracle can, and shares exactly
+        // the forced minimum where it cannot.
+        QVERIFY(isolated > 0);
+        QVERIFY(sharing > 0);
+        QVERIFY(sharedHosts > 0);
         QVERIFY(searched > 0);  // the oracle exercises the search, not only the paper's allocation
+        QVERIFY2(unproven * 20 <= sh.placements, "pftree's search ran out of budget in more than one placement in 20");
     }
 
     // The example: three phy tenants spread over every leaf of a two-level tree with

@@ -1,8 +1,11 @@
 #include "IsolationSearch.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
+#include <map>
 #include <numeric>
+#include <set>
 #include <tuple>
 #include <utility>
 
@@ -162,6 +165,91 @@ std::pair<int, int> primary(const Score &s)
     return {std::get<0>(s), std::get<1>(s)};
 }
 
+// Switches the search may treat as interchangeable while no chosen path touches them. Roots
+// with the same switches below are twins: swapping two untouched twins maps the tree, and every
+// choice made so far, onto itself. On three levels a column (a set of twin roots and the middle
+// switches below them, which lead up only to those roots) can be swapped whole with another
+// untouched column of the same shape (as many roots, middle switches with the same leaves below),
+// as a failed top switch leaves one column smaller. Options of one class lead to equal
+// minimums, so the branch and bound tries only the first of each class.
+class Symmetry
+{
+public:
+    explicit Symmetry(const Problem &p)
+        : m_p(p), m_twin(std::size_t(p.switchCount), -1)
+    {
+        std::map<std::vector<int>, int> twinIds;
+        for (int sw = 0; sw < p.switchCount; ++sw) {
+            if (!p.upGroups[std::size_t(sw)].empty() || p.downGroups[std::size_t(sw)].empty())
+                continue;
+            const std::vector<int> below = lowerSwitches(sw);
+            const auto [it, fresh] = twinIds.emplace(below, int(m_twins.size()));
+            if (fresh)
+                m_twins.push_back({{}, below, -1});
+            m_twins[std::size_t(it->second)].roots.push_back(sw);
+            m_twin[std::size_t(sw)] = it->second;
+        }
+        // Columns: the twins' middle switches must lead up to exactly those roots.
+        std::map<std::pair<std::size_t, std::vector<std::vector<int>>>, int> columnIds;
+        for (Twins &t : m_twins) {
+            std::vector<std::vector<int>> shape;
+            bool regular = true;
+            for (int mid : t.below) {
+                std::vector<int> above;
+                for (int g : p.upGroups[std::size_t(mid)])
+                    above.push_back(p.groups[std::size_t(g)].upper);
+                std::sort(above.begin(), above.end());
+                above.erase(std::unique(above.begin(), above.end()), above.end());
+                regular = regular && above == t.roots && !p.downGroups[std::size_t(mid)].empty();
+                shape.push_back(lowerSwitches(mid));
+            }
+            if (!regular)
+                continue;
+            std::sort(shape.begin(), shape.end());
+            t.column = columnIds.emplace(std::make_pair(t.roots.size(), shape), int(columnIds.size())).first->second;
+        }
+    }
+
+    // The class of `path` (groups from a leaf up to a root); `index` keeps paths of no class apart.
+    std::tuple<int, int, int> classOf(const std::vector<int> &path, int index, const std::function<bool(int)> &touched) const
+    {
+        if (path.empty())
+            return {2, index, 0};
+        const int root = m_p.groups[std::size_t(path.back())].upper;
+        const int twin = m_twin[std::size_t(root)];
+        if (twin < 0 || touched(root) || path.size() > 2)
+            return {2, index, 0};
+        const Twins &t = m_twins[std::size_t(twin)];
+        if (path.size() == 1)
+            return {0, twin, 0};
+        if (t.column >= 0 && std::none_of(t.roots.begin(), t.roots.end(), touched)
+            && std::none_of(t.below.begin(), t.below.end(), touched))
+            return {0, t.column, 0};
+        return {1, twin, m_p.groups[std::size_t(path.front())].upper};
+    }
+
+private:
+    std::vector<int> lowerSwitches(int sw) const
+    {
+        std::vector<int> below;
+        for (int g : m_p.downGroups[std::size_t(sw)])
+            below.push_back(m_p.groups[std::size_t(g)].lower);
+        std::sort(below.begin(), below.end());
+        below.erase(std::unique(below.begin(), below.end()), below.end());
+        return below;
+    }
+
+    struct Twins
+    {
+        std::vector<int> roots;  // sorted
+        std::vector<int> below;  // the switches below them, sorted
+        int column = -1;         // the column's shape, or -1: not a column that can be swapped
+    };
+    const Problem &m_p;
+    std::vector<int> m_twin;  // per switch: its twins, or -1 (not a root)
+    std::vector<Twins> m_twins;
+};
+
 }  // namespace
 
 IsolationPlan searchIsolation(const IsolationProblem &p)
@@ -195,7 +283,8 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
             most = std::max(most, downLoad[std::size_t(g)]);
         return most;
     };
-    auto rootOf = [&](const std::vector<int> &path) { return p.groups[std::size_t(path.back())].upper; };
+    const Symmetry symmetry(p);
+    const std::function<bool(int)> touched = [&](int sw) { return state.touched(sw); };
 
     // Phase 1: classes with a phy partition, by branch and bound. Partitions spread over more
     // leaves first (they are the hardest to place), then partition, then leaf order.
@@ -259,7 +348,7 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
             int index;
         };
         std::vector<Option> options;
-        bool untouchedTried = false;
+        std::set<std::tuple<int, int, int>> tried;
         for (int k = 0; k < int(paths.size()); ++k)
             options.push_back({primary(state.delta(usage[std::size_t(c)][std::size_t(k)])), loadOf(paths[std::size_t(k)]), k});
         std::stable_sort(options.begin(), options.end(), [](const Option &a, const Option &b) {
@@ -269,11 +358,8 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
             if (std::make_pair(now.first + o.delta.first, now.second + o.delta.second) >= bestScore)
                 break;
             const std::vector<int> &path = paths[std::size_t(o.index)];
-            if (p.interchangeableRoots && !state.touched(rootOf(path))) {
-                if (untouchedTried)
-                    continue;
-                untouchedTried = true;
-            }
+            if (!tried.insert(symmetry.classOf(path, o.index, touched)).second)
+                continue;
             chosen[std::size_t(c)] = o.index;
             state.add(usage[std::size_t(c)][std::size_t(o.index)], +1);
             for (int g : path)

@@ -13,8 +13,9 @@
 // Objective, lexicographic: (1) directed links carrying two or more phy partitions, (2) links
 // carrying a phy partition and any other. Classes holding a phy partition are placed by an exact
 // branch and bound (most spread partitions first; candidates tried cheapest first, then least
-// loaded, then in ftree's up-port order; on a two-level tree whose roots all see every leaf,
-// only the first untouched root is tried, the others being interchangeable). The other classes
+// loaded, then in ftree's up-port order; of paths through switches no choice touches yet, only
+// the first of each kind is tried: roots with the same switches below are interchangeable, and
+// on three levels so are whole columns of the same shape, roots and middle switches). The other classes
 // then take, one at a time in class order, the path adding the least of (1), (2), (3) links
 // shared by any two partitions, then the least loaded. Last, each class's hosts spread over
 // every path that changes none of these counts, least loaded first, ties in ftree order.
@@ -50,7 +51,6 @@ struct IsolationProblem
     std::vector<std::vector<int>> downGroups;  // per switch, in ftree's order
     std::vector<char> physical;                // per partition
     std::vector<DestinationClass> classes;
-    bool interchangeableRoots = false;  // two levels, every root one group to every leaf
     std::int64_t budget = 400000;       // branch-and-bound nodes
     int maxCandidates = 256;            // up paths per leaf beyond which no search runs
 };

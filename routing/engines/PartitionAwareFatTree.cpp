@@ -534,8 +534,6 @@ SearchInput searchInput(const Model &m)
                 fullLeavesOf[std::size_t(k)].insert(layout.computeNodes[std::size_t(cn)].leaf);
         }
     }
-    std::set<int> roots;
-    bool levels2 = layout.leafRank == 1;
     for (int leaf : layout.leaves) {
         std::map<std::vector<std::pair<int, bool>>, int> classOf;
         for (int cn : layout.computeNodesOfSwitch[std::size_t(leaf)]) {
@@ -563,17 +561,7 @@ SearchInput searchInput(const Model &m)
             ++p.classes[std::size_t(it->second)].hosts;
             in.computeNodesOfClass[std::size_t(it->second)].push_back(cn);
         }
-        std::set<int> above;
-        for (int g : layout.switches[std::size_t(leaf)].up) {
-            above.insert(layout.groups[std::size_t(g)].upper);
-            levels2 = levels2 && layout.groups[std::size_t(g)].cables.size() == 1;
-        }
-        levels2 = levels2 && above.size() == layout.switches[std::size_t(leaf)].up.size();
-        if (roots.empty())
-            roots = above;
-        levels2 = levels2 && above == roots;
     }
-    p.interchangeableRoots = levels2;
     return in;
 }
 
