@@ -97,6 +97,7 @@ private Q_SLOTS:
     void roundTrip_data();
     void roundTrip();
     void writerOutputIsStandardSyntax();
+    void groupUnderALaterDefinitionSurvives_data();
     void groupUnderALaterDefinitionSurvives();
     void explicitDefault();
     void noPartitionsIsAFileOpenSmTakes();
@@ -597,13 +598,26 @@ void TestPartitionsConf::infoPrintsWarningsOnStandardError()
 // A later definition of a P_Key, merged by OpenSM into the first, brings an IP group at its own
 // mtu: OpenSM takes the group (its mtu is that definition's). Written back, the group keeps a
 // definition with its mtu, so the file read again holds it and writes the same text.
+void TestPartitionsConf::groupUnderALaterDefinitionSurvives_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addRow("same P_Key") << QByteArray("Tenant=0x0001, ipoib, defmember=full :\n"
+                                              "    0x0002c90000000002 ;\n"
+                                              "Tenant=0x0001, ipoib, mtu=5 :\n"
+                                              "    mgid=ff12:401b::1, mtu=5\n"
+                                              "    0x0002c90000000004 ;\n");
+    // Without a P_Key the later definition is merged by name, and the generated P_Key (0x0001,
+    // the first free one) is the one the group's P_Key bits may name.
+    QTest::addRow("same name, no P_Key") << QByteArray("Tenant, ipoib, defmember=full :\n"
+                                                       "    0x0002c90000000002 ;\n"
+                                                       "Tenant, ipoib, mtu=5 :\n"
+                                                       "    mgid=ff12:401b:8001::1, mtu=5\n"
+                                                       "    0x0002c90000000004 ;\n");
+}
+
 void TestPartitionsConf::groupUnderALaterDefinitionSurvives()
 {
-    const QByteArray text = "Tenant=0x0001, ipoib, defmember=full :\n"
-                            "    0x0002c90000000002 ;\n"
-                            "Tenant=0x0001, ipoib, mtu=5 :\n"
-                            "    mgid=ff12:401b::1, mtu=5\n"
-                            "    0x0002c90000000004 ;\n";
+    QFETCH(QByteArray, text);
     const auto first = readPartitionsConf(text, QStringLiteral("partitions.conf"));
     QVERIFY(first.ok());
     QCOMPARE(first->partitions.size(), std::size_t(1));

@@ -897,7 +897,8 @@ QByteArray writePartitionsConf(const std::vector<Partition> &given)
         };
         // IP groups whose rate or mtu the header does not have, per (rate, mtu): OpenSM takes
         // them only under a header that has them, so each set goes under a later definition of
-        // the same P_Key with that header (merged into this one).
+        // the same P_Key with that header (merged into this one); a partition without a P_Key
+        // is found again by its name, which is distinct among those written without one.
         const std::pair<int, int> headerRateMtu{p.ipoibFlags.rate.value_or(kDefaultRate), p.ipoibFlags.mtu.value_or(kDefaultMtu)};
         std::map<std::pair<int, int>, std::vector<const MulticastGroup *>> ownHeaders;
         for (const MulticastGroup &g : p.multicastGroups) {
@@ -906,7 +907,7 @@ QByteArray writePartitionsConf(const std::vector<Partition> &given)
             if (!isMulticastGid(g.mgid))
                 continue;
             const std::pair<int, int> rateMtu{g.flags.rate.value_or(headerRateMtu.first), g.flags.mtu.value_or(headerRateMtu.second)};
-            if (p.pkey && rateMtu != headerRateMtu && isIpGroup(g.mgid)) {
+            if (rateMtu != headerRateMtu && isIpGroup(g.mgid)) {
                 ownHeaders[rateMtu].push_back(&g);
                 continue;
             }
