@@ -39,9 +39,10 @@ using test::smpqueryPKeys;
 
 QString weftBinary() { return qEnvironmentVariable("WEFT_BINARY"); }
 QString lftPokeBinary() { return qEnvironmentVariable("WEFT_LFT_POKE"); }
-
-
-
+QString lftKillLibrary()
+{
+    return qEnvironmentVariable("WEFT_OSM_LFT_KILL");
+}
 
 // A lab: a generated 4-ary 2-tree under ibsim, OpenSM with `-R file -U -P`, started on ftree
 // tables and a partitions.conf with only the default partition; a plan (pftree for two
@@ -61,8 +62,9 @@ struct Lab
     QString path(const char *name) const { return dir.filePath(QLatin1String(name)); }
 
     // `initialConf`: OpenSM's partitions.conf at start; empty: the default partition alone,
-    // limited for all but OpenSM's own port.
-    QString start(const QByteArray &initialConf = {})
+    // limited for all but OpenSM's own port. `killArm`: OpenSM runs with the LFT kill shim
+    // (tests/tools/osm_lft_kill.cpp), armed while that file exists.
+    QString start(const QByteArray &initialConf = {}, const QString &killArm = {})
     {
         GeneratorOptions o;
         o.arity = 4;
@@ -88,7 +90,11 @@ struct Lab
         initialPartitions = initialConf.isEmpty() ? writePartitionsConf(withExplicitDefault({})) : initialConf;
         writeFileAtomically(lfts, initialLfts, false);
         writeFileAtomically(partitions, initialPartitions, false);
-        auto started = test::startFileRoutedLab(fabric, smHost, path("fabric.net"), lfts, partitions, pidFile);
+        QStringList openSmEnvironment;
+        if (!killArm.isEmpty())
+            openSmEnvironment << QStringLiteral("LD_PRELOAD=%1:%2").arg(lftKillLibrary(), SimulatedFabric::umad2simLibrary())
+                              << QStringLiteral("WEFT_TEST_LFT_KILL_ARM=") + killArm;
+        auto started = test::startFileRoutedLab(fabric, smHost, path("fabric.net"), lfts, partitions, pidFile, {}, openSmEnvironment);
         if (!started)
             return started.error().toString();
         sim = std::move(*started);
@@ -226,6 +232,7 @@ private Q_SLOTS:
         QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("the lab tests need: ") + missing));
         QVERIFY2(QFileInfo::exists(weftBinary()), "WEFT_BINARY does not name the weft executable");
         QVERIFY2(QFileInfo::exists(lftPokeBinary()), "WEFT_LFT_POKE does not name the weft_lft_poke executable");
+        QVERIFY2(QFileInfo::exists(lftKillLibrary()), "WEFT_OSM_LFT_KILL does not name the weft_osm_lft_kill library");
     }
 
     void commitsPftreeForTwoTenants()
@@ -738,20 +745,35 @@ private Q_SLOTS:
         QTest::addColumn<QString>("step");
         QTest::addRow("after the SIGHUP") << QStringLiteral("after-sighup");
         QTest::addRow("before OpenSM read the files") << QStringLiteral("after-write");
+        QTest::addRow("in the middle of its sweep") << QStringLiteral("during-sweep");
     }
 
     void openSmKilledIsRecovered()
     {
         QFETCH(QString, step);
+        const bool duringSweep = step == QLatin1String("during-sweep");
         Lab lab;
-        const QString error = lab.start();
+        // During the sweep: OpenSM kills itself right after the first LFT block it sends once
+        // the arm file exists, which the test creates after OpenSM has come up on its tables.
+        const QString arm = duringSweep ? lab.path("lft-kill.arm") : QString();
+        const QString error = lab.start({}, arm);
         QVERIFY2(error.isEmpty(), qPrintable(error));
+        Result<ForwardingTables> before = lab.installedTables();
+        QVERIFY2(before, before ? "" : qPrintable(before.error().toString()));
+        if (duringSweep)
+            QVERIFY(writeFileAtomically(arm, "armed\n", false).ok());
         QProcess commit;
-        QVERIFY2(startPausedCommit(commit, lab, lab.commitArgs(), step), commit.readAllStandardError().constData());
+        QVERIFY2(startPausedCommit(commit, lab, lab.commitArgs(), duringSweep ? QStringLiteral("after-sighup") : step),
+                 commit.readAllStandardError().constData());
         const qint64 killed = lab.sim->openSmPid();
         QVERIFY(killed > 0);
-        QCOMPARE(::kill(pid_t(killed), SIGKILL), 0);
+        if (duringSweep)
+            QTRY_VERIFY_WITH_TIMEOUT(readAll(arm).startsWith("killed after 1 LFT blocks"), 30000);
+        else
+            QCOMPARE(::kill(pid_t(killed), SIGKILL), 0);
         QTRY_VERIFY_WITH_TIMEOUT(!processRunning(killed), 10000);
+        if (duringSweep)
+            QVERIFY(QFile::remove(arm));  // the restarted OpenSM runs unharmed
         QCOMPARE(::kill(pid_t(commit.processId()), SIGKILL), 0);
         QVERIFY(commit.waitForFinished(30000));
         // Whether OpenSM died before it had set all of the plan (as a rule it had not begun).
@@ -760,6 +782,13 @@ private Q_SLOTS:
         if (step == QLatin1String("after-write")) {
             QVERIFY2(!unfinishedTables.isEmpty(), "OpenSM loaded the plan without a SIGHUP");
             QVERIFY(!lab.pkeysDiffer(lab.planPartitionsModel).isEmpty());
+        }
+        if (duringSweep) {
+            // Provably in the middle: one block of the plan is in a switch, the rest is not.
+            QVERIFY2(!unfinishedTables.isEmpty(), "OpenSM had set the whole plan before it died");
+            const QString changed = lab.tablesDiffer(*before);
+            QVERIFY2(!changed.isEmpty(), "no LFT block reached a switch before OpenSM died");
+            qInfo("OpenSM died after one LFT block: %s", qPrintable(changed));
         }
 
         const Status restarted = lab.sim->restartOpenSm();
