@@ -2,9 +2,20 @@
 
 #include <QFile>
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 
 namespace weft {
+
+namespace {
+
+// Digests alive on this thread. OpenSSL keeps state per thread (its error queue, allocated by
+// the first digest) that it frees only when the thread ends while OpenSSL is still initialised;
+// a pool thread that outlives OpenSSL's exit handler would leak it. So a thread gives its state
+// back when its last digest is done.
+thread_local int liveDigests = 0;
+
+}  // namespace
 
 struct Sha256::State
 {
@@ -15,10 +26,18 @@ struct Sha256::State
 Sha256::Sha256()
     : m_state(std::make_unique<State>())
 {
+    ++liveDigests;
     EVP_DigestInit_ex(m_state->context, EVP_sha256(), nullptr);
 }
 
-Sha256::~Sha256() = default;
+Sha256::~Sha256()
+{
+    m_state.reset();
+    if (--liveDigests <= 0) {  // below 0: a digest made on another thread ended here
+        liveDigests = 0;
+        OPENSSL_thread_stop();
+    }
+}
 
 void Sha256::add(const char *data, std::size_t size)
 {
