@@ -3,9 +3,12 @@
 // closed-form all-to-all loads of full k-ary n-trees routed by ftree, and determinism of the
 // seeded traffic models.
 
+#include "FabricEdit.h"
 #include "FabricGenerator.h"
 #include "Metrics.h"
 #include "RoutingEngine.h"
+#include "RoutingEvaluation.h"
+#include "Validation.h"
 
 #include "GeneratedFabrics.h"
 #include "Partitions.h"
@@ -92,6 +95,101 @@ std::uint64_t power(std::uint64_t base, int exponent)
         r *= base;
     return r;
 }
+
+// The first difference between two results, field by field, doubles to the bit; empty when equal.
+QString differences(const Statistics &a, const Statistics &b, const QString &what)
+{
+    if (a.max != b.max || a.min != b.min || a.mean != b.mean || a.stddev != b.stddev)
+        return what;
+    return {};
+}
+
+QString differences(const Metrics &a, const Metrics &b)
+{
+    if (a.endPorts != b.endPorts || a.modelFlows != b.modelFlows || a.undeliveredFlows != b.undeliveredFlows)
+        return QStringLiteral("flow counts");
+    if (a.links.size() != b.links.size())
+        return QStringLiteral("link count");
+    for (std::size_t i = 0; i < a.links.size(); ++i) {
+        const LinkLoad &x = a.links[i];
+        const LinkLoad &y = b.links[i];
+        if (x.from != y.from || x.to != y.to || x.fromLevel != y.fromLevel || x.toLevel != y.toLevel || x.routes != y.routes
+            || x.weightedRoutes != y.weightedRoutes || x.flows != y.flows || x.load != y.load || x.partitions != y.partitions)
+            return QStringLiteral("link %1").arg(i);
+    }
+    if (a.tiers.size() != b.tiers.size())
+        return QStringLiteral("tier count");
+    for (std::size_t i = 0; i < a.tiers.size(); ++i) {
+        const TierBalance &x = a.tiers[i];
+        const TierBalance &y = b.tiers[i];
+        if (x.name != y.name || x.links != y.links)
+            return QStringLiteral("tier %1").arg(x.name);
+        for (const QString &d : {differences(x.routes, y.routes, x.name + QLatin1String(" routes")),
+                                 differences(x.weightedRoutes, y.weightedRoutes, x.name + QLatin1String(" weighted routes")),
+                                 differences(x.flows, y.flows, x.name + QLatin1String(" flows")),
+                                 differences(x.load, y.load, x.name + QLatin1String(" load"))})
+            if (!d.isEmpty())
+                return d;
+    }
+    for (const QString &d : {differences(a.allRoutes, b.allRoutes, QStringLiteral("all routes")), differences(a.allLoad, b.allLoad, QStringLiteral("all load"))})
+        if (!d.isEmpty())
+            return d;
+    if (a.partitions.size() != b.partitions.size())
+        return QStringLiteral("partition count");
+    for (std::size_t i = 0; i < a.partitions.size(); ++i) {
+        const PartitionSharing &x = a.partitions[i];
+        const PartitionSharing &y = b.partitions[i];
+        if (x.name != y.name || x.pkey != y.pkey || x.members != y.members || x.linksUsed != y.linksUsed
+            || x.sharedLinks != y.sharedLinks || x.flows != y.flows)
+            return QStringLiteral("partition %1").arg(x.name);
+    }
+    if (a.sharedLinks != b.sharedLinks || a.sharedLinksUp != b.sharedLinksUp || a.sharedLinksDown != b.sharedLinksDown
+        || a.interference != b.interference || a.interferencePairwise != b.interferencePairwise)
+        return QStringLiteral("sharing");
+    const ReceiverContention &x = a.contention;
+    const ReceiverContention &y = b.contention;
+    if (x.receivers != y.receivers || x.totalDown != y.totalDown || x.totalUp != y.totalUp || x.contendedDown != y.contendedDown
+        || x.contendedUp != y.contendedUp)
+        return QStringLiteral("contention");
+    return {};
+}
+
+QString differences(const ValidationResult &a, const ValidationResult &b)
+{
+    if (a.ok != b.ok || a.endPorts != b.endPorts || a.switches != b.switches || a.partitionPairs != b.partitionPairs
+        || a.unreachablePartitionPairs != b.unreachablePartitionPairs || a.unreachableOtherPairs != b.unreachableOtherPairs
+        || a.loops != b.loops || a.deadlockFree != b.deadlockFree || a.virtualLanes != b.virtualLanes
+        || a.dependencies != b.dependencies || a.policyViolations != b.policyViolations)
+        return QStringLiteral("counts");
+    if (a.creditLoop != b.creditLoop)
+        return QStringLiteral("credit loop");
+    if (a.problems != b.problems)
+        return QStringLiteral("problems: %1 | %2").arg(a.problems.join(QLatin1Char(';')), b.problems.join(QLatin1Char(';')));
+    if (a.managementProblems != b.managementProblems)
+        return QStringLiteral("management problems");
+    if (a.partitions.size() != b.partitions.size())
+        return QStringLiteral("partition count");
+    for (std::size_t i = 0; i < a.partitions.size(); ++i) {
+        const PartitionIsolationReport &x = a.partitions[i];
+        const PartitionIsolationReport &y = b.partitions[i];
+        if (x.name != y.name || x.pkey != y.pkey || x.virtualLane != y.virtualLane || x.members != y.members
+            || x.linksUsed != y.linksUsed || x.violations != y.violations || x.violationCount != y.violationCount
+            || x.shared.size() != y.shared.size())
+            return QStringLiteral("partition %1").arg(x.name);
+        for (std::size_t j = 0; j < x.shared.size(); ++j)
+            if (x.shared[j].from != y.shared[j].from || x.shared[j].link != y.shared[j].link || x.shared[j].others != y.shared[j].others)
+                return QStringLiteral("partition %1 shared link %2").arg(x.name).arg(j);
+    }
+    return {};
+}
+
+// What the shared-walk tests run on: a 432-host tree (enough destinations for threads).
+enum class Damage { None,
+                    CutCables,
+                    Loops };
+enum class Tenants { None,
+                     Partitions,
+                     OddWeights };
 
 }  // namespace
 
@@ -280,6 +378,129 @@ private Q_SLOTS:
         QCOMPARE(hostCableFlows, flows);
         QVERIFY(sameAsAgain);
         QCOMPARE(!sameAsOther, seeded);
+    }
+
+    // Validation and metrics each on one thread, against both on threads (evaluateRouting's one
+    // walk per destination, and each alone): the same figures and the same examples, in order.
+    void threadsAndSharedWalk_data()
+    {
+        QTest::addColumn<int>("damage");
+        QTest::addColumn<int>("tenants");
+        QTest::addColumn<int>("pattern");
+        const auto row = [](const char *name, Damage damage, Tenants tenants, TrafficPattern pattern) {
+            QTest::addRow("%s", name) << int(damage) << int(tenants) << int(pattern);
+        };
+        row("healthy", Damage::None, Tenants::None, TrafficPattern::PartitionAllToAll);
+        row("healthy, uniform random", Damage::None, Tenants::None, TrafficPattern::UniformRandom);
+        row("cables cut", Damage::CutCables, Tenants::None, TrafficPattern::AllToAll);
+        row("loops", Damage::Loops, Tenants::None, TrafficPattern::PartitionAllToAll);
+        row("partitions, lanes, weights", Damage::None, Tenants::Partitions, TrafficPattern::PartitionAllToAll);
+        row("partitions, cables cut", Damage::CutCables, Tenants::Partitions, TrafficPattern::PartitionAllToAll);
+        row("partitions, loops, shift", Damage::Loops, Tenants::Partitions, TrafficPattern::Shift);
+        row("weights not in halves (one thread)", Damage::CutCables, Tenants::OddWeights, TrafficPattern::PartitionAllToAll);
+    }
+
+    void threadsAndSharedWalk()
+    {
+        QFETCH(int, damage);
+        QFETCH(int, tenants);
+        QFETCH(int, pattern);
+        const GeneratedFabric g = test::generate({FabricShapeKind::SwitchRadix, 12, 3});
+        QCOMPARE(g.hosts.size(), std::size_t(432));
+        const Fabric &full = g.fabric;
+        const auto guidOf = [&](std::size_t h) { return full.port(full.portOf(g.hosts[h], 1)).guid; };
+
+        Tenancy tenancy;
+        LaneAssignment lanes;
+        if (Tenants(tenants) == Tenants::Partitions) {
+            const IsolationPolicy policies[] = {IsolationPolicy::Physical, IsolationPolicy::VirtualLane, IsolationPolicy::Default,
+                                                IsolationPolicy::VirtualLane};
+            for (int p = 0; p < 4; ++p) {
+                std::vector<Guid> fullMembers, limited;
+                for (std::size_t h = 0; h < g.hosts.size(); ++h) {
+                    if (int(h % 5) == p)
+                        fullMembers.push_back(guidOf(h));
+                    else if (h % 37 == std::size_t(p))
+                        limited.push_back(guidOf(h));
+                }
+                tenancy.partitions.push_back(test::partition(QStringLiteral("tenant%1").arg(p), std::uint16_t(0x8001 + p), fullMembers,
+                                                             policies[p], limited));
+                lanes.serviceLevels[std::uint16_t(0x0001 + p)] = p % 2;
+            }
+        }
+        for (std::size_t h = 0; h < g.hosts.size() && Tenants(tenants) != Tenants::None; ++h)
+            tenancy.nodeWeights[guidOf(h)] = Tenants(tenants) == Tenants::OddWeights ? 0.1 * double(1 + h % 7) : 1.0 + 0.5 * double(h % 4);
+
+        Result<Routing> routing = routeFabric(QStringLiteral("ftree"), full, Tenancy{});
+        QVERIFY(routing.ok());
+        ForwardingTables tables = routing->tables;
+        Fabric fabric = full;
+        if (Damage(damage) == Damage::CutCables) {
+            FabricEdit edit;
+            edit.cutPorts.assign(full.ports().size(), false);
+            int cut = 0;
+            for (NodeIndex sw : full.switches()) {
+                const PortIndex p = full.portOf(sw, 1 + cut % 6);
+                if (g.nodeLevel[std::size_t(sw)] == 1 && cut++ % 7 == 0 && full.port(p).remote != kNoIndex)
+                    edit.cutPorts[std::size_t(p)] = true;
+            }
+            Result<Fabric> edited = editedFabric(full, edit);
+            QVERIFY(edited.ok());
+            fabric = std::move(edited).value();
+        } else if (Damage(damage) == Damage::Loops) {
+            // Some hosts' LIDs bounce between a leaf that is not theirs and the switch above it.
+            const NodeIndex leaf = full.port(full.port(full.portOf(g.hosts[0], 1)).remote).node;
+            PortIndex up = kNoIndex;
+            for (int n = 1; n <= full.node(leaf).portCount && up == kNoIndex; ++n) {
+                const PortIndex p = full.portOf(leaf, n);
+                if (full.port(p).remote != kNoIndex && full.node(full.port(full.port(p).remote).node).type == NodeType::Switch)
+                    up = p;
+            }
+            QVERIFY(up != kNoIndex);
+            const NodeIndex above = full.port(full.port(up).remote).node;
+            for (std::size_t h = 100; h < g.hosts.size(); h += 9) {
+                const Lid lid = full.port(full.portOf(g.hosts[h], 1)).lid;
+                tables.lft(std::size_t(tables.indexOf(full.node(leaf).guid))).setPort(lid, full.port(up).number);
+                tables.lft(std::size_t(tables.indexOf(full.node(above).guid))).setPort(lid, full.port(full.port(up).remote).number);
+            }
+        }
+
+        TrafficModel model;
+        model.pattern = TrafficPattern(pattern);
+        model.seed = 7;
+        model.shift = 5;
+        ValidationOptions alone;
+        alone.threads = 1;
+        const ValidationResult validation = validateRouting(fabric, tenancy, tables, lanes, alone);
+        const Metrics metrics = computeMetrics(fabric, tenancy, tables, model, 1);
+        if (Damage(damage) != Damage::None) {
+            QVERIFY(!validation.ok);
+            QVERIFY(!validation.problems.isEmpty());
+        }
+        if (Damage(damage) == Damage::Loops)
+            QVERIFY(validation.loops > 0);
+        if (Tenants(tenants) == Tenants::Partitions)
+            QVERIFY(validation.partitions.size() == 4 && validation.policyViolations > 0);
+
+        for (int threads : {2, 3}) {
+            ValidationOptions shared;
+            shared.threads = threads;
+            QString d = differences(validation, validateRouting(fabric, tenancy, tables, lanes, shared));
+            QVERIFY2(d.isEmpty(), qPrintable(QStringLiteral("validation on %1 threads: %2").arg(threads).arg(d)));
+            d = differences(metrics, computeMetrics(fabric, tenancy, tables, model, threads));
+            QVERIFY2(d.isEmpty(), qPrintable(QStringLiteral("metrics on %1 threads: %2").arg(threads).arg(d)));
+
+            EvaluationOptions options;
+            options.lanes = lanes;
+            options.model = model;
+            options.threads = threads;
+            Result<RoutingEvaluation> evaluation = evaluateRouting(fabric, tenancy, tables, options);
+            QVERIFY(evaluation.ok());
+            d = differences(validation, evaluation->validation);
+            QVERIFY2(d.isEmpty(), qPrintable(QStringLiteral("evaluation's validation on %1 threads: %2").arg(threads).arg(d)));
+            d = differences(metrics, *evaluation->metrics);
+            QVERIFY2(d.isEmpty(), qPrintable(QStringLiteral("evaluation's metrics on %1 threads: %2").arg(threads).arg(d)));
+        }
     }
 
     void trafficModelNames_data()

@@ -1,5 +1,7 @@
 #include "Metrics.h"
 
+#include "DestinationPasses.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -78,19 +80,61 @@ std::vector<std::vector<int>> modelSourcesOf(const TrafficModel &model, std::siz
     return explicitFlows(model, endPorts);
 }
 
-Metrics computeMetrics(const Fabric &fabric, const Tenancy &tenancy, const ForwardingTables &tables, const TrafficModel &model)
+// What every destination's pass reads: the links, and the sources by switch and class.
+struct MetricsPass::Sources
 {
-    Metrics metrics;
-    metrics.model = model;
-    const PartitionMembership membership(fabric, tenancy);
+    struct ClassSlot
+    {
+        int membershipClass;
+        std::uint64_t count;
+        std::size_t sums;  // its flows and load in Shard::classFlows and classLoad
+    };
+    std::vector<int> slotOf;  // by out port, into links
+    std::vector<LinkLoad> links;
+    std::vector<NodeIndex> attachSwitches;
+    std::vector<std::vector<ClassSlot>> classesAt;
+    std::size_t classSlots = 0;
+    std::vector<std::uint64_t> endsAt;
+    std::vector<char> talksToItself;
+    std::vector<std::vector<int>> sourcesOf;
+    bool allPairs = false;
+};
+
+struct MetricsPass::Shard
+{
+    std::size_t receivers = 0;
+    std::uint64_t modelFlows = 0;
+    std::uint64_t undeliveredFlows = 0;
+    // By out port rather than by link: a hop costs one look-up, and one cache line.
+    struct LinkSums
+    {
+        std::uint64_t routes = 0;
+        double weightedRoutes = 0;
+        std::uint64_t receiverRoutes = 0;
+        std::uint64_t flows = 0;
+        double load = 0;
+    };
+    std::vector<LinkSums> links;
+    // Per (switch, class): destinations reached, all of the class's sources there together.
+    std::vector<std::uint64_t> classFlows;
+    std::vector<double> classLoad;
+    std::vector<std::uint64_t> reachCount;  // by node
+    std::vector<double> reachWeight;
+    std::vector<std::pair<std::size_t, char>> selfReach;  // does the end port's own switch reach it
+    std::vector<char> classTalks;
+    std::vector<std::size_t> stamp;
+    std::vector<std::uint64_t> carried;  // model flows through each switch
+};
+
+MetricsPass::MetricsPass(const Fabric &fabric, const PartitionMembership &membership, const TrafficModel &model)
+    : m_fabric(fabric), m_membership(membership), m_model(model), m_sources(std::make_unique<Sources>())
+{
+    Sources &s = *m_sources;
     const std::vector<EndPort> &ends = membership.endPorts();
-    RouteTracer tracer(fabric, tables);
-    PartitionFlowCounter flowCounter(fabric, membership);
     const std::vector<int> level = nodeLevels(fabric);
-    metrics.endPorts = ends.size();
 
     // One slot per directed link, by out port.
-    std::vector<int> slotOf(fabric.ports().size(), -1);
+    s.slotOf.assign(fabric.ports().size(), -1);
     for (std::size_t p = 0; p < fabric.ports().size(); ++p) {
         const Port &port = fabric.port(PortIndex(p));
         if (!port.present || port.remote == kNoIndex)
@@ -100,161 +144,247 @@ Metrics computeMetrics(const Fabric &fabric, const Tenancy &tenancy, const Forwa
         link.to = port.remote;
         link.fromLevel = level[std::size_t(port.node)];
         link.toLevel = level[std::size_t(fabric.port(port.remote).node)];
-        slotOf[p] = int(metrics.links.size());
-        metrics.links.push_back(link);
+        s.slotOf[p] = int(s.links.size());
+        s.links.push_back(link);
     }
-    std::vector<std::uint64_t> receiverRoutes(metrics.links.size(), 0);
 
-    // Sources per switch, by membership class; accumulators for the sources' own cables.
-    struct ClassSlot
-    {
-        int membershipClass;
-        std::uint64_t count;
-        std::uint64_t flows = 0;  // destinations reached, all of this class's sources together
-        double load = 0;
-    };
-    std::vector<NodeIndex> attachSwitches;
-    std::vector<std::vector<ClassSlot>> classesAt(fabric.nodes().size());
-    std::vector<std::uint64_t> reachCount(fabric.nodes().size(), 0);
-    std::vector<double> reachWeight(fabric.nodes().size(), 0);
+    // Sources per switch, by membership class.
+    s.classesAt.resize(fabric.nodes().size());
     for (const EndPort &e : ends) {
         if (e.attachedSwitch == kNoIndex)
             continue;
-        auto &slots = classesAt[std::size_t(e.attachedSwitch)];
+        auto &slots = s.classesAt[std::size_t(e.attachedSwitch)];
         if (slots.empty())
-            attachSwitches.push_back(e.attachedSwitch);
-        auto it = std::find_if(slots.begin(), slots.end(), [&](const ClassSlot &c) { return c.membershipClass == e.membershipClass; });
+            s.attachSwitches.push_back(e.attachedSwitch);
+        auto it = std::find_if(slots.begin(), slots.end(), [&](const Sources::ClassSlot &c) { return c.membershipClass == e.membershipClass; });
         if (it == slots.end())
-            slots.push_back({e.membershipClass, 1});
+            slots.push_back({e.membershipClass, 1, s.classSlots++});
         else
             ++it->count;
     }
-    std::vector<std::uint64_t> endsAt(fabric.nodes().size(), 0);
+    s.endsAt.assign(fabric.nodes().size(), 0);
     for (const EndPort &e : ends)
         if (e.attachedSwitch != kNoIndex)
-            ++endsAt[std::size_t(e.attachedSwitch)];
-    std::vector<char> selfReach(ends.size(), 0);  // does the end port's own switch reach it
-    std::vector<char> talksToItself(std::size_t(membership.classCount()), 0);
+            ++s.endsAt[std::size_t(e.attachedSwitch)];
+    s.talksToItself.assign(std::size_t(membership.classCount()), 0);
     for (int c = 0; c < membership.classCount(); ++c)
-        talksToItself[std::size_t(c)] = membership.mayTalk(c, c);
+        s.talksToItself[std::size_t(c)] = membership.mayTalk(c, c);
+    s.sourcesOf = explicitFlows(model, ends.size());
+    s.allPairs = model.pattern == TrafficPattern::AllToAll || model.pattern == TrafficPattern::PartitionAllToAll;
+}
 
-    const std::vector<std::vector<int>> sourcesOf = explicitFlows(model, ends.size());
-    const bool allPairs = model.pattern == TrafficPattern::AllToAll || model.pattern == TrafficPattern::PartitionAllToAll;
-    std::vector<char> classTalks(std::size_t(membership.classCount()), 1);
-    std::vector<std::size_t> stamp(fabric.nodes().size(), std::size_t(-1));
-    std::vector<std::uint64_t> carried(fabric.nodes().size(), 0);  // model flows through each switch
+MetricsPass::~MetricsPass() = default;
 
-    for (std::size_t d = 0; d < ends.size(); ++d) {
-        const EndPort &destination = ends[d];
-        const bool receiver = destination.weight > 1;
-        metrics.contention.receivers += receiver ? 1 : 0;
-        tracer.trace(destination.port, destination.lid);
-        if (destination.attachedSwitch != kNoIndex)
-            selfReach[d] = tracer.verdict(destination.attachedSwitch) == RouteTracer::Verdict::Reaches;
-        if (model.pattern == TrafficPattern::PartitionAllToAll)
-            for (int c = 0; c < membership.classCount(); ++c)
-                classTalks[std::size_t(c)] = membership.mayTalk(c, destination.membershipClass);
+void MetricsPass::ShardDeleter::operator()(Shard *shard) const
+{
+    delete shard;
+}
 
-        for (NodeIndex sw : attachSwitches) {
-            if (tracer.verdict(sw) != RouteTracer::Verdict::Reaches) {
-                if (allPairs)
-                    for (const ClassSlot &slot : classesAt[std::size_t(sw)])
-                        if (classTalks[std::size_t(slot.membershipClass)])
-                            metrics.undeliveredFlows += slot.count - (sw == destination.attachedSwitch && slot.membershipClass == destination.membershipClass ? 1 : 0);
-                continue;
-            }
-            // The destination's routes: every switch its sources' packets pass, once.
-            std::uint64_t sources = 0;
-            for (ClassSlot &slot : classesAt[std::size_t(sw)]) {
-                std::uint64_t n = slot.count;
-                if (sw == destination.attachedSwitch && slot.membershipClass == destination.membershipClass)
-                    --n;
-                if (allPairs && n && classTalks[std::size_t(slot.membershipClass)]) {
-                    sources += n;
-                    slot.flows += 1;
-                    slot.load += destination.weight;
-                }
-            }
-            reachCount[std::size_t(sw)] += 1;
-            reachWeight[std::size_t(sw)] += destination.weight;
-            const bool onlyTheDestination = sw == destination.attachedSwitch && endsAt[std::size_t(sw)] == 1;
-            for (NodeIndex at = sw; at != kNoIndex && !onlyTheDestination; at = tracer.nextSwitch(at)) {
-                if (stamp[std::size_t(at)] == d)
-                    break;
-                stamp[std::size_t(at)] = d;
-                LinkLoad &link = metrics.links[std::size_t(slotOf[std::size_t(tracer.outPort(at))])];
-                ++link.routes;
-                link.weightedRoutes += destination.weight;
-                if (receiver)
-                    ++receiverRoutes[std::size_t(slotOf[std::size_t(tracer.outPort(at))])];
-            }
-            carried[std::size_t(sw)] += sources;
+bool MetricsPass::exactInAnyOrder() const
+{
+    // The largest sum is a link's load: at most n² flows of the heaviest weight.
+    const std::vector<EndPort> &ends = m_membership.endPorts();
+    double heaviest = 0;
+    for (const EndPort &e : ends)
+        heaviest = std::max(heaviest, e.weight);
+    for (int bits = 0; bits <= 20; ++bits) {
+        const double unit = std::ldexp(1.0, -bits);
+        const bool whole = std::all_of(ends.begin(), ends.end(), [&](const EndPort &e) { return std::floor(e.weight / unit) == e.weight / unit; });
+        if (whole)
+            return heaviest / unit * double(ends.size()) * double(ends.size()) < std::ldexp(1.0, 52);
+    }
+    return false;
+}
+
+MetricsPass::ShardPointer MetricsPass::shard() const
+{
+    const Sources &s = *m_sources;
+    const std::size_t nodes = m_fabric.nodes().size();
+    ShardPointer shard(new Shard);
+    shard->links.resize(m_fabric.ports().size());
+    shard->classFlows.assign(s.classSlots, 0);
+    shard->classLoad.assign(s.classSlots, 0);
+    shard->reachCount.assign(nodes, 0);
+    shard->reachWeight.assign(nodes, 0);
+    shard->classTalks.assign(std::size_t(m_membership.classCount()), 1);
+    shard->stamp.assign(nodes, std::size_t(-1));
+    shard->carried.assign(nodes, 0);
+    return shard;
+}
+
+void MetricsPass::add(std::size_t d, const RouteTracer &tracer, Shard &shard) const
+{
+    const Sources &s = *m_sources;
+    const Fabric &fabric = m_fabric;
+    const PartitionMembership &membership = m_membership;
+    const std::vector<EndPort> &ends = membership.endPorts();
+    const TrafficModel &model = m_model;
+    const bool allPairs = s.allPairs;
+    std::vector<char> &classTalks = shard.classTalks;
+    std::vector<std::size_t> &stamp = shard.stamp;
+    std::vector<std::uint64_t> &carried = shard.carried;
+
+    const EndPort &destination = ends[d];
+    const bool receiver = destination.weight > 1;
+    shard.receivers += receiver ? 1 : 0;
+    if (destination.attachedSwitch != kNoIndex)
+        shard.selfReach.push_back({d, tracer.verdict(destination.attachedSwitch) == RouteTracer::Verdict::Reaches});
+    if (model.pattern == TrafficPattern::PartitionAllToAll)
+        for (int c = 0; c < membership.classCount(); ++c)
+            classTalks[std::size_t(c)] = membership.mayTalk(c, destination.membershipClass);
+
+    for (NodeIndex sw : s.attachSwitches) {
+        if (tracer.verdict(sw) != RouteTracer::Verdict::Reaches) {
+            if (allPairs)
+                for (const Sources::ClassSlot &slot : s.classesAt[std::size_t(sw)])
+                    if (classTalks[std::size_t(slot.membershipClass)])
+                        shard.undeliveredFlows += slot.count - (sw == destination.attachedSwitch && slot.membershipClass == destination.membershipClass ? 1 : 0);
+            continue;
         }
-        if (allPairs) {
-            // Flows accumulate down the tree: walk each source switch's share to the destination.
-            for (NodeIndex sw : attachSwitches) {
-                const std::uint64_t n = carried[std::size_t(sw)];
-                if (!n)
-                    continue;
-                carried[std::size_t(sw)] = 0;
-                metrics.modelFlows += n;
-                for (NodeIndex at = sw; at != kNoIndex; at = tracer.nextSwitch(at)) {
-                    LinkLoad &link = metrics.links[std::size_t(slotOf[std::size_t(tracer.outPort(at))])];
-                    link.flows += n;
-                    link.load += double(n) * destination.weight;
-                }
+        // The destination's routes: every switch its sources' packets pass, once.
+        std::uint64_t sources = 0;
+        for (const Sources::ClassSlot &slot : s.classesAt[std::size_t(sw)]) {
+            std::uint64_t n = slot.count;
+            if (sw == destination.attachedSwitch && slot.membershipClass == destination.membershipClass)
+                --n;
+            if (allPairs && n && classTalks[std::size_t(slot.membershipClass)]) {
+                sources += n;
+                shard.classFlows[slot.sums] += 1;
+                shard.classLoad[slot.sums] += destination.weight;
             }
-        } else {
-            for (int s : sourcesOf[d]) {
-                ++metrics.modelFlows;
-                const EndPort &source = ends[std::size_t(s)];
-                const NodeIndex sw = source.attachedSwitch;
-                if (sw == kNoIndex || tracer.verdict(sw) != RouteTracer::Verdict::Reaches) {
-                    const bool direct = fabric.port(source.port).remote == destination.port;
-                    if (!direct)
-                        ++metrics.undeliveredFlows;
-                    if (direct) {
-                        LinkLoad &link = metrics.links[std::size_t(slotOf[std::size_t(source.port)])];
-                        ++link.flows;
-                        link.load += destination.weight;
-                    }
-                    continue;
-                }
-                LinkLoad &own = metrics.links[std::size_t(slotOf[std::size_t(source.port)])];
-                ++own.flows;
-                own.load += destination.weight;
-                for (NodeIndex at = sw; at != kNoIndex; at = tracer.nextSwitch(at)) {
-                    LinkLoad &link = metrics.links[std::size_t(slotOf[std::size_t(tracer.outPort(at))])];
+        }
+        shard.reachCount[std::size_t(sw)] += 1;
+        shard.reachWeight[std::size_t(sw)] += destination.weight;
+        const bool onlyTheDestination = sw == destination.attachedSwitch && s.endsAt[std::size_t(sw)] == 1;
+        for (NodeIndex at = sw; at != kNoIndex && !onlyTheDestination; at = tracer.nextSwitch(at)) {
+            if (stamp[std::size_t(at)] == d)
+                break;
+            stamp[std::size_t(at)] = d;
+            Shard::LinkSums &link = shard.links[std::size_t(tracer.outPort(at))];
+            ++link.routes;
+            link.weightedRoutes += destination.weight;
+            if (receiver)
+                ++link.receiverRoutes;
+        }
+        carried[std::size_t(sw)] += sources;
+    }
+    if (allPairs) {
+        // Flows accumulate down the tree: walk each source switch's share to the destination.
+        for (NodeIndex sw : s.attachSwitches) {
+            const std::uint64_t n = carried[std::size_t(sw)];
+            if (!n)
+                continue;
+            carried[std::size_t(sw)] = 0;
+            shard.modelFlows += n;
+            for (NodeIndex at = sw; at != kNoIndex; at = tracer.nextSwitch(at)) {
+                Shard::LinkSums &link = shard.links[std::size_t(tracer.outPort(at))];
+                link.flows += n;
+                link.load += double(n) * destination.weight;
+            }
+        }
+    } else {
+        for (int source : s.sourcesOf[d]) {
+            ++shard.modelFlows;
+            const EndPort &from = ends[std::size_t(source)];
+            const NodeIndex sw = from.attachedSwitch;
+            if (sw == kNoIndex || tracer.verdict(sw) != RouteTracer::Verdict::Reaches) {
+                const bool direct = fabric.port(from.port).remote == destination.port;
+                if (!direct)
+                    ++shard.undeliveredFlows;
+                if (direct) {
+                    Shard::LinkSums &link = shard.links[std::size_t(from.port)];
                     ++link.flows;
                     link.load += destination.weight;
                 }
+                continue;
+            }
+            Shard::LinkSums &own = shard.links[std::size_t(from.port)];
+            ++own.flows;
+            own.load += destination.weight;
+            for (NodeIndex at = sw; at != kNoIndex; at = tracer.nextSwitch(at)) {
+                Shard::LinkSums &link = shard.links[std::size_t(tracer.outPort(at))];
+                ++link.flows;
+                link.load += destination.weight;
             }
         }
-        flowCounter.addDestination(int(d), tracer);
     }
+}
+
+Metrics MetricsPass::finish(Shards shards, const PartitionFlowCounter &flowCounter) const
+{
+    const Sources &s = *m_sources;
+    const PartitionMembership &membership = m_membership;
+    const std::vector<EndPort> &ends = membership.endPorts();
+    const TrafficModel &model = m_model;
+    const bool allPairs = s.allPairs;
+    const std::vector<int> &slotOf = s.slotOf;
+    Metrics metrics;
+    metrics.model = model;
+    metrics.endPorts = ends.size();
+    metrics.links = s.links;
+
+    Shard &sum = *shards.front();
+    for (std::size_t t = 1; t < shards.size(); ++t) {
+        const Shard &shard = *shards[t];
+        sum.receivers += shard.receivers;
+        sum.modelFlows += shard.modelFlows;
+        sum.undeliveredFlows += shard.undeliveredFlows;
+        for (std::size_t p = 0; p < sum.links.size(); ++p) {
+            sum.links[p].routes += shard.links[p].routes;
+            sum.links[p].weightedRoutes += shard.links[p].weightedRoutes;
+            sum.links[p].receiverRoutes += shard.links[p].receiverRoutes;
+            sum.links[p].flows += shard.links[p].flows;
+            sum.links[p].load += shard.links[p].load;
+        }
+        for (std::size_t i = 0; i < s.classSlots; ++i) {
+            sum.classFlows[i] += shard.classFlows[i];
+            sum.classLoad[i] += shard.classLoad[i];
+        }
+        for (std::size_t n = 0; n < sum.reachCount.size(); ++n) {
+            sum.reachCount[n] += shard.reachCount[n];
+            sum.reachWeight[n] += shard.reachWeight[n];
+        }
+        sum.selfReach.insert(sum.selfReach.end(), shard.selfReach.begin(), shard.selfReach.end());
+    }
+    std::vector<std::uint64_t> receiverRoutes(metrics.links.size(), 0);
+    for (std::size_t i = 0; i < metrics.links.size(); ++i) {
+        LinkLoad &link = metrics.links[i];
+        const Shard::LinkSums &sums = sum.links[std::size_t(link.from)];
+        link.routes = sums.routes;
+        link.weightedRoutes = sums.weightedRoutes;
+        link.flows = sums.flows;
+        link.load = sums.load;
+        receiverRoutes[i] = sums.receiverRoutes;
+    }
+    std::vector<char> selfReach(ends.size(), 0);
+    for (const auto &[d, reaches] : sum.selfReach)
+        selfReach[d] = reaches;
+    metrics.contention.receivers = sum.receivers;
+    metrics.modelFlows = sum.modelFlows;
+    metrics.undeliveredFlows = sum.undeliveredFlows;
     if (allPairs)
         metrics.modelFlows += metrics.undeliveredFlows;
 
     // The sources' own cables: routes to every destination their switch reaches but themselves;
     // model flows to every such destination they may talk to.
-    for (std::size_t s = 0; s < ends.size(); ++s) {
-        const EndPort &source = ends[s];
+    for (std::size_t e = 0; e < ends.size(); ++e) {
+        const EndPort &source = ends[e];
         if (source.attachedSwitch == kNoIndex)
             continue;
         LinkLoad &own = metrics.links[std::size_t(slotOf[std::size_t(source.port)])];
-        own.routes = reachCount[std::size_t(source.attachedSwitch)] - (selfReach[s] ? 1 : 0);
-        own.weightedRoutes = reachWeight[std::size_t(source.attachedSwitch)] - (selfReach[s] ? source.weight : 0);
+        own.routes = sum.reachCount[std::size_t(source.attachedSwitch)] - (selfReach[e] ? 1 : 0);
+        own.weightedRoutes = sum.reachWeight[std::size_t(source.attachedSwitch)] - (selfReach[e] ? source.weight : 0);
         if (!allPairs)
             continue;
-        for (const ClassSlot &slot : classesAt[std::size_t(source.attachedSwitch)]) {
+        for (const Sources::ClassSlot &slot : s.classesAt[std::size_t(source.attachedSwitch)]) {
             if (slot.membershipClass != source.membershipClass)
                 continue;
-            // slot.flows counted one flow per destination for every source of the slot but the
+            // The slot counted one flow per destination for every source of the slot but the
             // destination itself; take back the one it counted when this source was the destination.
-            const bool countedItself = selfReach[s] && slot.count > 1
-                && (model.pattern == TrafficPattern::AllToAll || talksToItself[std::size_t(slot.membershipClass)]);
-            own.flows = slot.flows - (countedItself ? 1 : 0);
-            own.load = slot.load - (countedItself ? source.weight : 0);
+            const bool countedItself = selfReach[e] && slot.count > 1
+                && (model.pattern == TrafficPattern::AllToAll || s.talksToItself[std::size_t(slot.membershipClass)]);
+            own.flows = sum.classFlows[slot.sums] - (countedItself ? 1 : 0);
+            own.load = sum.classLoad[slot.sums] - (countedItself ? source.weight : 0);
         }
     }
 
@@ -344,6 +474,28 @@ Metrics computeMetrics(const Fabric &fabric, const Tenancy &tenancy, const Forwa
         }
     }
     return metrics;
+}
+
+Metrics computeMetrics(const Fabric &fabric, const Tenancy &tenancy, const ForwardingTables &tables, const TrafficModel &model,
+                       int threads)
+{
+    const PartitionMembership membership(fabric, tenancy);
+    const std::vector<EndPort> &ends = membership.endPorts();
+    const MetricsPass pass(fabric, membership, model);
+    const std::size_t count = pass.exactInAnyOrder() ? destinationThreads(threads, ends.size()) : 1;
+    MetricsPass::Shards shards(count);
+    std::vector<std::unique_ptr<PartitionFlowCounter>> flows(count);
+    const auto begin = [&](std::size_t thread) {
+        shards[thread] = pass.shard();
+        flows[thread] = std::make_unique<PartitionFlowCounter>(fabric, membership);
+    };
+    traceDestinations(fabric, tables, ends, count, begin, [&](std::size_t d, const RouteTracer &tracer, std::size_t thread) {
+        pass.add(d, tracer, *shards[thread]);
+        flows[thread]->addDestination(int(d), tracer);
+    });
+    for (std::size_t t = 1; t < count; ++t)
+        flows.front()->merge(*flows[t]);
+    return pass.finish(std::move(shards), *flows.front());
 }
 
 }  // namespace weft

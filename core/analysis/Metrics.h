@@ -97,7 +97,10 @@ struct Metrics
     ReceiverContention contention;
 };
 
+// `threads`: the threads the destinations are shared among; 0, the machine's cores (at most 4).
+// The figures are the same with any number (one thread where node weights would make sums
+// depend on their order).
 Metrics computeMetrics(const Fabric &fabric, const Tenancy &tenancy, const ForwardingTables &tables,
-                       const TrafficModel &model = {});
+                       const TrafficModel &model = {}, int threads = 0);
 
 }  // namespace weft

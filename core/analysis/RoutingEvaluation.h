@@ -32,6 +32,9 @@ struct EvaluationOptions
     TrafficModel model;
     int ebbSamples = 0;    // random bisections; 0: no eBB
     int ebbThreads = 0;    // 0: one per hardware thread
+    // Threads validation and metrics share the destinations among (0: the machine's cores, at
+    // most 4); the figures are the same with any number.
+    int threads = 0;
     // Rate the traffic model's flows with the fluid max-min model (FluidThroughput.h), when the
     // model has no more than `throughputMaxFlows` flows (else a warning says why not).
     bool throughput = false;
@@ -49,6 +52,8 @@ struct RoutingEvaluation
     std::optional<EbbResult> ebb;  // when asked for and the tables allow it
     std::optional<FluidThroughput> throughput;  // when asked for and affordable
     QStringList warnings;          // why eBB was asked for and not computed
+    // Validation and metrics follow each destination's routes once, together: that time is
+    // counted in validationSeconds, metricsSeconds is the metrics' own summing up.
     double validationSeconds = 0;
     double metricsSeconds = 0;
 };

@@ -3,6 +3,7 @@
 #include "TextReader.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include <algorithm>
@@ -356,13 +357,94 @@ QString PartitionMembership::partitionLabel(int partition) const
 // ---------------------------------------------------------------------------------------------
 
 RouteTracer::RouteTracer(const Fabric &fabric, const ForwardingTables &tables)
-    : m_fabric(fabric), m_tables(fabric, tables)
+    : m_fabric(fabric), m_slotOf(fabric.nodes().size(), -1)
 {
     const std::size_t n = fabric.nodes().size();
     m_verdict.assign(n, Verdict::Unknown);
     m_blame.assign(n, kNoIndex);
     m_outPort.assign(n, kNoIndex);
     m_next.assign(n, kNoIndex);
+
+    const TablesByNode tableOf(fabric, tables);
+    m_slots.reserve(fabric.switches().size());
+    for (NodeIndex sw : fabric.switches()) {
+        m_slotOf[std::size_t(sw)] = std::int32_t(m_slots.size());
+        SwitchSlot slot;
+        slot.node = sw;
+        slot.firstPort = fabric.node(sw).firstPort;
+        slot.portCount = fabric.node(sw).portCount;
+        slot.lft = tableOf(sw);
+        m_slots.push_back(slot);
+    }
+    for (SwitchSlot &slot : m_slots) {
+        slot.firstHop = std::uint32_t(m_hops.size());
+        for (int number = 0; number <= slot.portCount; ++number) {
+            Hop hop;
+            const PortIndex out = fabric.portOf(slot.node, number);
+            if (out != kNoIndex && fabric.port(out).remote != kNoIndex) {
+                hop.remote = fabric.port(out).remote;
+                hop.next = fabric.port(hop.remote).node;
+                hop.nextSlot = m_slotOf[std::size_t(hop.next)];
+            }
+            m_hops.push_back(hop);
+            m_steps.push_back(hop.remote == kNoIndex ? kStepDead : hop.nextSlot >= 0 ? hop.nextSlot
+                                                                                     : kStepEnd);
+        }
+    }
+    m_single.assign(m_slots.size(), kNoRoute);
+}
+
+void RouteTracer::loadRow(Lid lid)
+{
+    const int block = int(lid / 64);
+    const std::size_t offset = lid % 64;
+    const std::size_t count = m_slots.size();
+    if (block == m_loadedBlock) {
+        m_row = m_block.data() + offset * count;
+    } else if (m_inBlocks || block == m_lastBlock || lid == Lid(m_lastLid + 1)) {
+        m_block.resize(64 * count);
+        const std::size_t first = std::size_t(block) * 64;
+        // Eight switches' entries for a LID go in as one word where all eight tables hold the
+        // block: an eighth of the stores.
+        std::size_t s = 0;
+        for (; s + 8 <= count; s += 8) {
+            const std::uint8_t *entries[8];
+            bool whole = true;
+            for (std::size_t k = 0; k < 8 && whole; ++k) {
+                const LinearForwardingTable *lft = m_slots[s + k].lft;
+                whole = lft && first + 64 <= lft->entries().size();
+                entries[k] = whole ? lft->entries().data() + first : nullptr;
+            }
+            if (!whole)
+                break;
+            for (std::size_t i = 0; i < 64; ++i) {
+                std::uint8_t word[8];
+                for (std::size_t k = 0; k < 8; ++k)
+                    word[k] = entries[k][i];
+                std::memcpy(m_block.data() + i * count + s, word, 8);
+            }
+        }
+        for (; s < count; ++s) {
+            const LinearForwardingTable *lft = m_slots[s].lft;
+            const std::size_t size = lft ? lft->entries().size() : 0;
+            const std::uint8_t *entries = lft ? lft->entries().data() : nullptr;
+            if (first + 64 <= size) {
+                for (std::size_t i = 0; i < 64; ++i)
+                    m_block[i * count + s] = entries[first + i];
+            } else {
+                for (std::size_t i = 0; i < 64; ++i)
+                    m_block[i * count + s] = first + i < size ? entries[first + i] : kNoRoute;
+            }
+        }
+        m_loadedBlock = block;
+        m_row = m_block.data() + offset * count;
+    } else {
+        for (std::size_t s = 0; s < count; ++s)
+            m_single[s] = m_slots[s].lft ? m_slots[s].lft->port(lid) : kNoRoute;
+        m_row = m_single.data();
+    }
+    m_lastBlock = block;
+    m_lastLid = lid;
 }
 
 void RouteTracer::trace(PortIndex destination, Lid lid)
@@ -370,12 +452,14 @@ void RouteTracer::trace(PortIndex destination, Lid lid)
     m_destination = destination;
     m_destinationNode = m_fabric.port(destination).node;
     m_lid = lid;
+    m_destinationOnSwitch = m_slotOf[std::size_t(m_destinationNode)] >= 0;
     m_loops.clear();
     for (NodeIndex sw : m_fabric.switches()) {
         m_verdict[std::size_t(sw)] = Verdict::Unknown;
         m_next[std::size_t(sw)] = kNoIndex;
         m_outPort[std::size_t(sw)] = kNoIndex;
     }
+    loadRow(lid);
     for (NodeIndex sw : m_fabric.switches())
         if (m_verdict[std::size_t(sw)] == Verdict::Unknown)
             settle(sw);
@@ -384,7 +468,6 @@ void RouteTracer::trace(PortIndex destination, Lid lid)
 void RouteTracer::settle(NodeIndex start)
 {
     m_path.clear();
-    NodeIndex at = start;
     Verdict found = Verdict::Unknown;
     NodeIndex blame = kNoIndex;
     // Takes a switch onto this walk's path; false where the walk meets a switch already settled
@@ -408,27 +491,44 @@ void RouteTracer::settle(NodeIndex start)
         blame = sw;
         return true;
     };
+    // walkRoute's walk (RouteWalk.h) and its ends, on the compact copies.
     if (enter(start)) {
-        const RouteEnd end = walkRoute(m_fabric, m_tables, start, m_lid, [&](const RouteHop &hop) {
-            m_outPort[std::size_t(hop.from)] = hop.out;
-            if (hop.remote == m_destination) {
-                found = Verdict::Reaches;
-                return false;
+        std::int32_t at = m_slotOf[std::size_t(start)];
+        found = Verdict::Loop;  // more hops through switches than there are switches
+        for (std::size_t hops = 0; hops <= m_slots.size(); ++hops) {
+            const SwitchSlot &slot = m_slots[std::size_t(at)];
+            if (!slot.lft) {
+                found = Verdict::NoTable;
+                break;
             }
-            if (!hop.intoSwitch)
-                return true;
-            m_next[std::size_t(hop.from)] = hop.next;
-            at = hop.next;
-            return enter(at);
-        });
-        switch (end) {
-        case RouteEnd::AtSwitch: found = at == m_destinationNode ? Verdict::Reaches : Verdict::WrongNode; break;
-        case RouteEnd::AtEndNode: found = Verdict::WrongNode; break;
-        case RouteEnd::NoTable: found = Verdict::NoTable; break;
-        case RouteEnd::NoRoute: found = Verdict::NoRoute; break;
-        case RouteEnd::DeadPort: found = Verdict::DeadPort; break;
-        case RouteEnd::Loop: found = Verdict::Loop; break;  // enter() sees a loop first
-        case RouteEnd::Stopped: break;                      // enter() or the destination decided
+            const std::uint8_t number = m_row[std::size_t(at)];
+            if (number == kNoRoute) {
+                found = Verdict::NoRoute;
+                break;
+            }
+            if (number == 0) {
+                found = slot.node == m_destinationNode ? Verdict::Reaches : Verdict::WrongNode;
+                break;
+            }
+            const std::int32_t step = number <= slot.portCount ? m_steps[slot.firstHop + number] : kStepDead;
+            if (step == kStepDead) {
+                found = Verdict::DeadPort;
+                break;
+            }
+            m_outPort[std::size_t(slot.node)] = slot.firstPort + number;
+            if ((step == kStepEnd || m_destinationOnSwitch) && m_hops[slot.firstHop + number].remote == m_destination) {
+                found = Verdict::Reaches;
+                break;
+            }
+            if (step == kStepEnd) {
+                found = Verdict::WrongNode;
+                break;
+            }
+            const NodeIndex next = m_slots[std::size_t(step)].node;
+            m_next[std::size_t(slot.node)] = next;
+            if (!enter(next))
+                break;  // enter() decided
+            at = step;
         }
     }
     for (NodeIndex sw : m_path) {
@@ -441,7 +541,7 @@ QString RouteTracer::explain(NodeIndex sw, Lid lid) const
 {
     const NodeIndex at = m_blame[std::size_t(sw)] == kNoIndex ? sw : m_blame[std::size_t(sw)];
     const QString name = m_fabric.node(at).description.isEmpty() ? m_fabric.node(at).name : m_fabric.node(at).description;
-    const LinearForwardingTable *lft = m_tables(at);
+    const LinearForwardingTable *lft = m_slotOf[std::size_t(at)] < 0 ? nullptr : m_slots[std::size_t(m_slotOf[std::size_t(at)])].lft;
     const int out = lft ? lft->port(lid) : -1;
     switch (m_verdict[std::size_t(sw)]) {
     case Verdict::NoTable: return QStringLiteral("%1 has no forwarding table").arg(name);
@@ -552,6 +652,32 @@ void PartitionFlowCounter::addDestination(int destinationEndPort, const RouteTra
                 it->second += sources;
             }
         }
+    }
+}
+
+void PartitionFlowCounter::merge(const PartitionFlowCounter &other)
+{
+    for (std::size_t port = 0; port < m_perLink.size(); ++port) {
+        const auto &theirs = other.m_perLink[port];
+        if (theirs.empty())
+            continue;
+        auto &counts = m_perLink[port];
+        std::vector<std::pair<int, std::uint64_t>> merged;
+        merged.reserve(counts.size() + theirs.size());
+        std::size_t i = 0;
+        std::size_t j = 0;
+        while (i < counts.size() || j < theirs.size()) {
+            if (j == theirs.size() || (i < counts.size() && counts[i].first < theirs[j].first))
+                merged.push_back(counts[i++]);
+            else if (i == counts.size() || theirs[j].first < counts[i].first)
+                merged.push_back(theirs[j++]);
+            else {
+                merged.push_back({counts[i].first, counts[i].second + theirs[j].second});
+                ++i;
+                ++j;
+            }
+        }
+        counts = std::move(merged);
     }
 }
 

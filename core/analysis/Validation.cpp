@@ -1,5 +1,7 @@
 #include "Validation.h"
 
+#include "DestinationPasses.h"
+
 #include <algorithm>
 #include <set>
 
@@ -23,20 +25,41 @@ QString endPortText(const Fabric &fabric, const EndPort &e)
 class DependencyTable
 {
 public:
-    explicit DependencyTable(const Fabric &fabric) : m_fabric(fabric), m_offset(fabric.nodes().size(), 0)
+    explicit DependencyTable(const Fabric &fabric)
+        : m_fabric(fabric), m_offset(offsets(fabric, nullptr))
     {
         std::size_t size = 0;
-        for (NodeIndex sw : fabric.switches()) {
-            m_offset[std::size_t(sw)] = size;
-            const std::size_t ports = std::size_t(fabric.node(sw).portCount) + 1;
-            size += ports * ports;
-        }
+        offsets(fabric, &size);
         m_lanes.assign(size, 0);
     }
-    void add(NodeIndex sw, int in, int out, std::uint16_t lanes)
+    // Where each switch's entries start, by node; `size`: all entries.
+    static std::vector<std::size_t> offsets(const Fabric &fabric, std::size_t *size)
     {
-        const std::size_t ports = std::size_t(m_fabric.node(sw).portCount) + 1;
-        m_lanes[m_offset[std::size_t(sw)] + std::size_t(in) * ports + std::size_t(out)] |= lanes;
+        std::vector<std::size_t> offset(fabric.nodes().size(), 0);
+        std::size_t next = 0;
+        for (NodeIndex sw : fabric.switches()) {
+            offset[std::size_t(sw)] = next;
+            const std::size_t ports = std::size_t(fabric.node(sw).portCount) + 1;
+            next += ports * ports;
+        }
+        if (size)
+            *size = next;
+        return offset;
+    }
+    // The entry of (sw, in, out) is offsets()[sw] + in * (ports + 1) + out.
+    void add(std::size_t entry, std::uint16_t lanes) { m_lanes[entry] |= lanes; }
+    void merge(const DependencyTable &other)
+    {
+        for (std::size_t i = 0; i < m_lanes.size(); ++i)
+            m_lanes[i] |= other.m_lanes[i];
+    }
+    // Every lane some dependency is on.
+    std::uint16_t lanesUsed() const
+    {
+        std::uint16_t used = 0;
+        for (std::uint16_t lanes : m_lanes)
+            used |= lanes;
+        return used;
     }
     std::uint16_t lanes(NodeIndex sw, int in, int out) const
     {
@@ -71,7 +94,10 @@ QStringList findCreditLoop(const Fabric &fabric, const DependencyTable &deps, st
     }
     const std::size_t channels = portOfChannel.size();
     *edgeCount = 0;
+    const std::uint16_t lanesUsed = deps.lanesUsed();
     for (int vl = 0; vl < 16; ++vl) {
+        if (!(lanesUsed & (1u << vl)))
+            continue;  // no dependency on this lane: a scan would find none
         std::vector<std::vector<int>> next(channels);
         bool any = false;
         for (NodeIndex sw : fabric.switches()) {
@@ -136,131 +162,245 @@ QStringList findCreditLoop(const Fabric &fabric, const DependencyTable &deps, st
 
 }  // namespace
 
-ValidationResult validateRouting(const Fabric &fabric, const Tenancy &tenancy, const ForwardingTables &tables,
-                                 const LaneAssignment &lanes, const ValidationOptions &options)
+// Sources grouped by the switch they hang off, then by membership class.
+struct ValidationPass::Sources
 {
-    ValidationResult result;
-    const PartitionMembership membership(fabric, tenancy);
-    const std::vector<EndPort> &ends = membership.endPorts();
-    RouteTracer tracer(fabric, tables);
-    PartitionFlowCounter flowCounter(fabric, membership);
-    DependencyTable deps(fabric);
-    result.endPorts = ends.size();
-    result.switches = fabric.switches().size();
-
-    // Sources grouped by the switch they hang off, then by membership class.
     struct ClassCount
     {
         int membershipClass;
         std::uint64_t count;
     };
     std::vector<NodeIndex> attachSwitches;
-    std::vector<std::vector<ClassCount>> classesAt(fabric.nodes().size());
-    std::vector<std::vector<int>> endsAt(fabric.nodes().size());
+    std::vector<std::vector<ClassCount>> classesAt;
+    std::vector<std::vector<int>> endsAt;
     std::vector<int> detached;  // end ports cabled to another end node
+    // By a switch's out port to another switch: where the next switch's dependencies of
+    // packets that arrive by that cable start (DependencyTable::add(entry)); a port's number.
+    std::vector<std::size_t> dependencyRow;
+    std::vector<std::uint8_t> number;
+};
+
+struct ValidationPass::Shard
+{
+    explicit Shard(const Fabric &fabric)
+        : deps(fabric) {}
+    std::uint64_t partitionPairs = 0;
+    std::uint64_t unreachablePartitionPairs = 0;
+    std::uint64_t unreachableOtherPairs = 0;
+    std::size_t loops = 0;
+    DependencyTable deps;
+    std::vector<std::uint16_t> lanesOfClass;
+    std::vector<std::uint16_t> lanesAt;
+    // Destinations with examples to report: bit 0 for problems, bit 1 for management ones.
+    std::vector<std::pair<std::size_t, std::uint8_t>> examples;
+};
+
+ValidationPass::ValidationPass(const Fabric &fabric, const PartitionMembership &membership, const LaneAssignment &lanes,
+                               const ValidationOptions &options)
+    : m_fabric(fabric), m_membership(membership), m_lanes(lanes), m_options(options), m_sources(std::make_unique<Sources>())
+{
+    const std::vector<EndPort> &ends = membership.endPorts();
+    Sources &s = *m_sources;
+    const std::vector<std::size_t> offset = DependencyTable::offsets(fabric, nullptr);
+    s.dependencyRow.assign(fabric.ports().size(), 0);
+    s.number.assign(fabric.ports().size(), 0);
+    for (std::size_t p = 0; p < fabric.ports().size(); ++p) {
+        const Port &port = fabric.port(PortIndex(p));
+        s.number[p] = port.number;
+        if (port.remote == kNoIndex)
+            continue;
+        const Port &in = fabric.port(port.remote);
+        s.dependencyRow[p] = offset[std::size_t(in.node)] + std::size_t(in.number) * (std::size_t(fabric.node(in.node).portCount) + 1);
+    }
+    s.classesAt.resize(fabric.nodes().size());
+    s.endsAt.resize(fabric.nodes().size());
     for (std::size_t e = 0; e < ends.size(); ++e) {
         const NodeIndex sw = ends[e].attachedSwitch;
         if (sw == kNoIndex) {
-            detached.push_back(int(e));
+            s.detached.push_back(int(e));
             continue;
         }
-        if (endsAt[std::size_t(sw)].empty())
-            attachSwitches.push_back(sw);
-        endsAt[std::size_t(sw)].push_back(int(e));
-        std::vector<ClassCount> &counts = classesAt[std::size_t(sw)];
-        auto it = std::find_if(counts.begin(), counts.end(), [&](const ClassCount &c) { return c.membershipClass == ends[e].membershipClass; });
+        if (s.endsAt[std::size_t(sw)].empty())
+            s.attachSwitches.push_back(sw);
+        s.endsAt[std::size_t(sw)].push_back(int(e));
+        std::vector<Sources::ClassCount> &counts = s.classesAt[std::size_t(sw)];
+        auto it = std::find_if(counts.begin(), counts.end(), [&](const Sources::ClassCount &c) { return c.membershipClass == ends[e].membershipClass; });
         if (it == counts.end())
             counts.push_back({ends[e].membershipClass, 1});
         else
             ++it->count;
     }
+}
 
-    std::vector<std::uint16_t> lanesOfClass(std::size_t(membership.classCount()), 0);
-    std::vector<std::uint16_t> lanesAt(fabric.nodes().size(), 0);
-    const auto maxReported = qsizetype(options.maxReported);
+ValidationPass::~ValidationPass() = default;
 
-    for (std::size_t d = 0; d < ends.size(); ++d) {
-        const EndPort &destination = ends[d];
-        tracer.trace(destination.port, destination.lid);
-        for (const std::vector<NodeIndex> &loop : tracer.loops()) {
-            ++result.loops;
-            if (result.problems.size() < maxReported) {
-                QStringList names;
-                for (NodeIndex n : loop)
-                    names << nodeText(fabric, n);
-                names << nodeText(fabric, loop.front());
-                result.problems << QStringLiteral("forwarding loop for LID %1 (%2): %3")
-                                       .arg(destination.lid).arg(portText(fabric, destination.port), names.join(QStringLiteral(" -> ")));
-            }
-        }
-        for (int c = 0; c < membership.classCount(); ++c)
-            lanesOfClass[std::size_t(c)] = membership.sharedLanes(c, destination.membershipClass, lanes);
+void ValidationPass::ShardDeleter::operator()(Shard *shard) const
+{
+    delete shard;
+}
 
-        auto reportUnreachable = [&](int source, bool mayTalk, const QString &why) {
-            QStringList &list = mayTalk ? result.problems : result.managementProblems;
-            if (list.size() < maxReported)
-                list << QStringLiteral("%1 cannot reach %2: %3").arg(endPortText(fabric, ends[std::size_t(source)]),
-                                                                    endPortText(fabric, destination), why);
-        };
+ValidationPass::ShardPointer ValidationPass::shard() const
+{
+    ShardPointer shard(new Shard(m_fabric));
+    shard->lanesOfClass.assign(std::size_t(m_membership.classCount()), 0);
+    shard->lanesAt.assign(m_fabric.nodes().size(), 0);
+    return shard;
+}
 
-        for (NodeIndex sw : attachSwitches) {
-            const bool arrives = tracer.verdict(sw) == RouteTracer::Verdict::Reaches;
-            std::uint16_t inject = 0;
-            for (const ClassCount &cc : classesAt[std::size_t(sw)]) {
-                std::uint64_t n = cc.count;
-                if (sw == destination.attachedSwitch && cc.membershipClass == destination.membershipClass)
-                    --n;
-                if (n == 0)
-                    continue;
-                const std::uint16_t classLanes = lanesOfClass[std::size_t(cc.membershipClass)];
-                if (classLanes) {
-                    result.partitionPairs += n;
-                    inject |= classLanes;
-                    if (!arrives)
-                        result.unreachablePartitionPairs += n;
-                } else if (!arrives) {
-                    result.unreachableOtherPairs += n;
-                }
-            }
-            if (!arrives) {
-                for (int e : endsAt[std::size_t(sw)]) {
-                    if (std::size_t(e) == d)
-                        continue;
-                    const bool talk = lanesOfClass[std::size_t(ends[std::size_t(e)].membershipClass)] != 0;
-                    if ((talk ? result.problems : result.managementProblems).size() >= maxReported)
-                        break;
-                    reportUnreachable(e, talk, tracer.explain(sw, destination.lid));
-                }
+void ValidationPass::add(std::size_t d, const RouteTracer &tracer, Shard &shard) const
+{
+    const Fabric &fabric = m_fabric;
+    const std::vector<EndPort> &ends = m_membership.endPorts();
+    const Sources &sources = *m_sources;
+    const EndPort &destination = ends[d];
+    std::vector<std::uint16_t> &lanesOfClass = shard.lanesOfClass;
+    std::vector<std::uint16_t> &lanesAt = shard.lanesAt;
+    std::uint8_t examples = 0;
+    shard.loops += tracer.loops().size();
+    if (!tracer.loops().empty())
+        examples |= 1;
+    for (int c = 0; c < m_membership.classCount(); ++c)
+        lanesOfClass[std::size_t(c)] = m_membership.sharedLanes(c, destination.membershipClass, m_lanes);
+
+    for (NodeIndex sw : sources.attachSwitches) {
+        const bool arrives = tracer.verdict(sw) == RouteTracer::Verdict::Reaches;
+        std::uint16_t inject = 0;
+        for (const Sources::ClassCount &cc : sources.classesAt[std::size_t(sw)]) {
+            std::uint64_t n = cc.count;
+            if (sw == destination.attachedSwitch && cc.membershipClass == destination.membershipClass)
+                --n;
+            if (n == 0)
                 continue;
+            const std::uint16_t classLanes = lanesOfClass[std::size_t(cc.membershipClass)];
+            if (classLanes) {
+                shard.partitionPairs += n;
+                inject |= classLanes;
+                if (!arrives)
+                    shard.unreachablePartitionPairs += n;
+            } else if (!arrives) {
+                shard.unreachableOtherPairs += n;
             }
-            for (NodeIndex at = sw; at != kNoIndex && (lanesAt[std::size_t(at)] | inject) != lanesAt[std::size_t(at)];
-                 at = tracer.nextSwitch(at))
-                lanesAt[std::size_t(at)] |= inject;
         }
-        for (int e : detached) {
+        if (!arrives) {
+            for (int e : sources.endsAt[std::size_t(sw)])
+                if (std::size_t(e) != d)
+                    examples |= lanesOfClass[std::size_t(ends[std::size_t(e)].membershipClass)] != 0 ? 1 : 2;
+            continue;
+        }
+        for (NodeIndex at = sw; at != kNoIndex && (lanesAt[std::size_t(at)] | inject) != lanesAt[std::size_t(at)];
+             at = tracer.nextSwitch(at))
+            lanesAt[std::size_t(at)] |= inject;
+    }
+    for (int e : sources.detached) {
+        if (std::size_t(e) == d)
+            continue;
+        const bool talk = lanesOfClass[std::size_t(ends[std::size_t(e)].membershipClass)] != 0;
+        shard.partitionPairs += talk ? 1 : 0;
+        if (fabric.port(ends[std::size_t(e)].port).remote == destination.port)
+            continue;
+        (talk ? shard.unreachablePartitionPairs : shard.unreachableOtherPairs) += 1;
+        examples |= talk ? 1 : 2;
+    }
+
+    // Dependencies: traffic on u -> v continues v -> w on the same lanes.
+    for (NodeIndex u : fabric.switches()) {
+        const std::uint16_t through = lanesAt[std::size_t(u)];
+        if (!through)
+            continue;
+        lanesAt[std::size_t(u)] = 0;
+        const NodeIndex v = tracer.nextSwitch(u);
+        if (v == kNoIndex || tracer.nextSwitch(v) == kNoIndex)
+            continue;
+        shard.deps.add(sources.dependencyRow[std::size_t(tracer.outPort(u))] + sources.number[std::size_t(tracer.outPort(v))], through);
+    }
+    if (examples)
+        shard.examples.push_back({d, examples});
+}
+
+// The examples one destination gives, as one pass through the destinations in order lists them.
+void ValidationPass::report(std::size_t d, const RouteTracer &tracer, ValidationResult &result) const
+{
+    const Fabric &fabric = m_fabric;
+    const std::vector<EndPort> &ends = m_membership.endPorts();
+    const Sources &sources = *m_sources;
+    const EndPort &destination = ends[d];
+    const auto maxReported = qsizetype(m_options.maxReported);
+    for (const std::vector<NodeIndex> &loop : tracer.loops()) {
+        if (result.problems.size() < maxReported) {
+            QStringList names;
+            for (NodeIndex n : loop)
+                names << nodeText(fabric, n);
+            names << nodeText(fabric, loop.front());
+            result.problems << QStringLiteral("forwarding loop for LID %1 (%2): %3")
+                                   .arg(destination.lid)
+                                   .arg(portText(fabric, destination.port), names.join(QStringLiteral(" -> ")));
+        }
+    }
+    const auto talks = [&](int e) {
+        return m_membership.sharedLanes(ends[std::size_t(e)].membershipClass, destination.membershipClass, m_lanes) != 0;
+    };
+    auto reportUnreachable = [&](int source, bool mayTalk, const QString &why) {
+        QStringList &list = mayTalk ? result.problems : result.managementProblems;
+        if (list.size() < maxReported)
+            list << QStringLiteral("%1 cannot reach %2: %3").arg(endPortText(fabric, ends[std::size_t(source)]), endPortText(fabric, destination), why);
+    };
+    for (NodeIndex sw : sources.attachSwitches) {
+        if (tracer.verdict(sw) == RouteTracer::Verdict::Reaches)
+            continue;
+        for (int e : sources.endsAt[std::size_t(sw)]) {
             if (std::size_t(e) == d)
                 continue;
-            const bool talk = lanesOfClass[std::size_t(ends[std::size_t(e)].membershipClass)] != 0;
-            result.partitionPairs += talk ? 1 : 0;
-            if (fabric.port(ends[std::size_t(e)].port).remote == destination.port)
-                continue;
-            (talk ? result.unreachablePartitionPairs : result.unreachableOtherPairs) += 1;
-            reportUnreachable(e, talk, QStringLiteral("its cable leads to another end node"));
+            const bool talk = talks(e);
+            if ((talk ? result.problems : result.managementProblems).size() >= maxReported)
+                break;
+            reportUnreachable(e, talk, tracer.explain(sw, destination.lid));
         }
+    }
+    for (int e : sources.detached) {
+        if (std::size_t(e) == d || fabric.port(ends[std::size_t(e)].port).remote == destination.port)
+            continue;
+        reportUnreachable(e, talks(e), QStringLiteral("its cable leads to another end node"));
+    }
+}
 
-        // Dependencies: traffic on u -> v continues v -> w on the same lanes.
-        for (NodeIndex u : fabric.switches()) {
-            const std::uint16_t through = lanesAt[std::size_t(u)];
-            if (!through)
+ValidationResult ValidationPass::finish(Shards shards, const PartitionFlowCounter &flowCounter,
+                                        const ForwardingTables &tables) const
+{
+    const Fabric &fabric = m_fabric;
+    const PartitionMembership &membership = m_membership;
+    const LaneAssignment &lanes = m_lanes;
+    ValidationResult result;
+    result.endPorts = membership.endPorts().size();
+    result.switches = fabric.switches().size();
+    std::vector<std::pair<std::size_t, std::uint8_t>> examples;
+    for (std::size_t t = 0; t < shards.size(); ++t) {
+        const Shard &shard = *shards[t];
+        result.partitionPairs += shard.partitionPairs;
+        result.unreachablePartitionPairs += shard.unreachablePartitionPairs;
+        result.unreachableOtherPairs += shard.unreachableOtherPairs;
+        result.loops += shard.loops;
+        if (t > 0)
+            shards.front()->deps.merge(shard.deps);
+        examples.insert(examples.end(), shard.examples.begin(), shard.examples.end());
+    }
+    const DependencyTable &deps = shards.front()->deps;
+
+    // The examples, in destination order, until both lists are full.
+    std::sort(examples.begin(), examples.end());
+    const auto maxReported = qsizetype(m_options.maxReported);
+    if (!examples.empty()) {
+        RouteTracer tracer(fabric, tables);
+        for (const auto &[d, kinds] : examples) {
+            const std::uint8_t open = std::uint8_t((result.problems.size() < maxReported ? 1 : 0)
+                                                   | (result.managementProblems.size() < maxReported ? 2 : 0));
+            if (!open)
+                break;
+            if (!(kinds & open))
                 continue;
-            lanesAt[std::size_t(u)] = 0;
-            const NodeIndex v = tracer.nextSwitch(u);
-            if (v == kNoIndex || tracer.nextSwitch(v) == kNoIndex)
-                continue;
-            const int in = fabric.port(fabric.port(tracer.outPort(u)).remote).number;
-            deps.add(v, in, fabric.port(tracer.outPort(v)).number, through);
+            const EndPort &destination = membership.endPorts()[d];
+            tracer.trace(destination.port, destination.lid);
+            report(d, tracer, result);
         }
-        flowCounter.addDestination(int(d), tracer);
     }
 
     result.creditLoop = findCreditLoop(fabric, deps, &result.dependencies);
@@ -326,6 +466,28 @@ ValidationResult validateRouting(const Fabric &fabric, const Tenancy &tenancy, c
 
     result.ok = result.unreachablePartitionPairs == 0 && result.loops == 0 && result.deadlockFree && result.policyViolations == 0;
     return result;
+}
+
+ValidationResult validateRouting(const Fabric &fabric, const Tenancy &tenancy, const ForwardingTables &tables,
+                                 const LaneAssignment &lanes, const ValidationOptions &options)
+{
+    const PartitionMembership membership(fabric, tenancy);
+    const std::vector<EndPort> &ends = membership.endPorts();
+    const ValidationPass pass(fabric, membership, lanes, options);
+    const std::size_t threads = destinationThreads(options.threads, ends.size());
+    ValidationPass::Shards shards(threads);
+    std::vector<std::unique_ptr<PartitionFlowCounter>> flows(threads);
+    const auto begin = [&](std::size_t thread) {
+        shards[thread] = pass.shard();
+        flows[thread] = std::make_unique<PartitionFlowCounter>(fabric, membership);
+    };
+    traceDestinations(fabric, tables, ends, threads, begin, [&](std::size_t d, const RouteTracer &tracer, std::size_t thread) {
+        pass.add(d, tracer, *shards[thread]);
+        flows[thread]->addDestination(int(d), tracer);
+    });
+    for (std::size_t t = 1; t < threads; ++t)
+        flows.front()->merge(*flows[t]);
+    return pass.finish(std::move(shards), *flows.front(), tables);
 }
 
 }  // namespace weft

@@ -33,6 +33,9 @@ namespace weft {
 struct ValidationOptions
 {
     int maxReported = 20;  // examples kept per kind of problem; counts are always complete
+    // Threads the destinations are shared among: 0, the machine's cores (at most 4). The result
+    // is the same with any number.
+    int threads = 0;
 };
 
 struct SharedLinkReport
