@@ -12,97 +12,97 @@
 <context>
     <name>QMainWindow</name>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="73"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="74"/>
         <source>Summary</source>
         <translation>Sammendrag</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="76"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="77"/>
         <source>Fabric as opened</source>
         <translation>Fabricen slik den ble åpnet</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="77"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="78"/>
         <source>History</source>
         <translation>Historikk</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="79"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="80"/>
         <source>Policies</source>
         <translation>Isolasjonsregler</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="81"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="82"/>
         <source>Node Weights</source>
         <translation>Nodevekter</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="89"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="90"/>
         <source>Partitions</source>
         <translation>Partisjoner</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="91"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="92"/>
         <source>Routing Preview</source>
         <translation>Forhåndsvisning av ruting</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="93"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="94"/>
         <source>Autopilot</source>
         <translation>Autopilot</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="100"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="101"/>
         <source>Nodes</source>
         <translation>Noder</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="103"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="104"/>
         <source>Diff Review</source>
         <translation>Gjennomgang av endringer</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="106"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="107"/>
         <source>Reconfiguration Studio</source>
         <translation>Rekonfigureringsstudio</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="110"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="114"/>
         <source>Telemetry</source>
         <translation>Telemetri</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="112"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="116"/>
         <source>Fabric Changes</source>
         <translation>Endringer i fabricen</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="116"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="120"/>
         <source>LFT Inspector</source>
         <translation>LFT-inspektør</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="120"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="124"/>
         <source>Trace Path</source>
         <translation>Spor vei</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="124"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="128"/>
         <source>Virtual Machines</source>
         <translation>Virtuelle maskiner</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="127"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="131"/>
         <source>Routing Keys</source>
         <translation>Rutingnøkler</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="130"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="134"/>
         <source>OpenSM</source>
         <translation>OpenSM</translation>
     </message>
     <message>
-        <location filename="../app/gui/DeskDocks.cpp" line="133"/>
+        <location filename="../app/gui/DeskDocks.cpp" line="137"/>
         <source>Subnet Managers</source>
         <translation>Subnet-managere</translation>
     </message>
@@ -4717,107 +4717,158 @@ Vranglåsfri: %3</translation>
 <context>
     <name>weft::TelemetryDock</name>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="44"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="50"/>
         <source>Busiest links</source>
         <translation>Travleste lenker</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="45"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="51"/>
         <source>Most congested links</source>
         <translation>Mest overbelastede lenker</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="50"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="56"/>
         <source>Link</source>
         <translation>Lenke</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="50"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="56"/>
         <source>Utilisation</source>
         <translation>Utnyttelse</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="50"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="56"/>
         <source>xmit_wait/s</source>
         <translation>xmit_wait/s</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="50"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="56"/>
         <source>Errors</source>
         <translation>Feil</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="67"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="73"/>
         <source>Measured utilisation (%)</source>
         <translation>Målt utnyttelse (%)</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="68"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="74"/>
         <source>Routing model&apos;s load</source>
         <translation>Rutingmodellens last</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="75"/>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="275"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="81"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="352"/>
         <source>Select a link to see its last hour.</source>
         <translation>Velg en lenke for å se den siste timen.</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="83"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="86"/>
+        <source>Where the time series is read from</source>
+        <translation>Hvor tidsserien leses fra</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="99"/>
         <source>Show:</source>
         <translation>Vis:</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="85"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="101"/>
         <source>Export…</source>
         <translation>Eksporter…</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="87"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="103"/>
         <source>Export the telemetry history to CSV</source>
         <translation>Eksporter telemetrihistorikken til CSV</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="128"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="113"/>
+        <source>History:</source>
+        <translation>Historikk:</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="149"/>
         <source>no fabric is shown</source>
         <translation>ingen fabric vises</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="145"/>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="149"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="181"/>
+        <source>Embedded history</source>
+        <translation>Innebygd historikk</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="182"/>
+        <source>Prometheus server…</source>
+        <translation>Prometheus-server…</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="182"/>
+        <source>Prometheus at %1</source>
+        <translation>Prometheus på %1</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="190"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="199"/>
+        <source>Prometheus Server</source>
+        <translation>Prometheus-server</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="191"/>
+        <source>The Prometheus server that scrapes `weft monitor --prometheus` (http://host:9090):</source>
+        <translation>Prometheus-serveren som henter fra `weft monitor --prometheus` (http://vert:9090):</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="220"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="224"/>
         <source>Export Telemetry History</source>
         <translation>Eksporter telemetrihistorikk</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="145"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="220"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV-filer (*.csv)</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="233"/>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="234"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="308"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="309"/>
         <source>n/a</source>
         <translation>i.t.</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="125"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="446"/>
+        <source>Last hour of %1 ↔ %2 from %3 (solid: measured; dashed: the routing model&apos;s load of the tables held now)</source>
+        <translation>Siste time for %1 ↔ %2 fra %3 (heltrukket: målt; stiplet: rutingmodellens last for tabellene som holdes nå)</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="447"/>
+        <source>the embedded history</source>
+        <translation>den innebygde historikken</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="146"/>
         <source>No telemetry history is recorded for this fabric.</source>
         <translation>Ingen telemetrihistorikk er lagret for denne fabricen.</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="307"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="359"/>
+        <source>This desk cannot read a Prometheus server.</source>
+        <translation>Dette skrivebordet kan ikke lese en Prometheus-server.</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="392"/>
+        <source>Reading the last hour from %1…</source>
+        <translation>Leser siste time fra %1…</translation>
+    </message>
+    <message>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="426"/>
         <source>Measured %1 → %2</source>
         <translation>Målt %1 → %2</translation>
     </message>
     <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="314"/>
+        <location filename="../views/telemetry/TelemetryDock.cpp" line="433"/>
         <source>Model %1 → %2</source>
         <translation>Modell %1 → %2</translation>
-    </message>
-    <message>
-        <location filename="../views/telemetry/TelemetryDock.cpp" line="325"/>
-        <source>Last hour of %1 ↔ %2 (solid: measured; dashed: the routing model&apos;s load of the tables held now)</source>
-        <translation>Siste time for %1 ↔ %2 (heltrukket: målt; stiplet: rutingmodellens last for tabellene som holdes nå)</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,8 @@
 #include "LiveFabric.h"
 #include "PortCounterReader.h"
 #include "PrometheusExposition.h"
+#include "PrometheusHistory.h"
+#include "PrometheusHistorySource.h"
 #include "SafeFile.h"
 #include "TelemetryHistory.h"
 #include "TelemetryRecord.h"
@@ -23,6 +25,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <thread>
 
 namespace weft::cli {
@@ -221,6 +224,22 @@ int reportFailure(const Error &error)
     return kExitFailure;
 }
 
+// Every port's points over `query` from a Prometheus server, read as the desk's Telemetry dock
+// reads them, waited for.
+Result<std::vector<HistoryPoint>> readFromPrometheus(const QUrl &server, const HistoryQuery &query)
+{
+    remote::PrometheusHistorySource source(server);
+    std::optional<Result<std::vector<HistoryPoint>>> answer;
+    QEventLoop loop;
+    source.read(query, &loop, [&](Result<std::vector<HistoryPoint>> points) {
+        answer = std::move(points);
+        loop.quit();
+    });
+    if (!answer)
+        loop.exec();
+    return std::move(*answer);
+}
+
 }  // namespace
 
 int monitor(const QStringList &args)
@@ -248,6 +267,9 @@ int monitor(const QStringList &args)
     parser.addOption({QStringLiteral("db"), QStringLiteral("Record every tick into this history (SQLite, one file per fabric; continued when it exists)."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("raw-window"), QStringLiteral("With --db: seconds of raw ticks kept; older ones become per-minute means and maxima (default 86400)."), QStringLiteral("S"), QStringLiteral("86400")});
     parser.addOption({QStringLiteral("export"), QStringLiteral("With --db: write the history as CSV (the --csv form) and exit, without a fabric."), QStringLiteral("CSV")});
+    parser.addOption({QStringLiteral("from-prometheus"), QStringLiteral("With --export: read the history from this Prometheus server (what it scraped of `weft monitor --prometheus`, by its query_range API) instead of --db."), QStringLiteral("URL")});
+    parser.addOption({QStringLiteral("since"), QStringLiteral("With --from-prometheus: seconds of history up to now (default 3600)."), QStringLiteral("S"), QStringLiteral("3600")});
+    parser.addOption({QStringLiteral("step"), QStringLiteral("With --from-prometheus: seconds between the points the server evaluates (default 15)."), QStringLiteral("S"), QStringLiteral("15")});
     int exitCode = kExitOk;
     if (!parseArguments(parser, command, args, &exitCode))
         return exitCode;
@@ -276,9 +298,30 @@ int monitor(const QStringList &args)
     historyOptions.rawWindowSeconds = parser.value(QStringLiteral("raw-window")).toDouble(&ok);
     if (!ok || historyOptions.rawWindowSeconds < 0)
         return reportBadInput(command, QStringLiteral("--raw-window: not a number of seconds: \"%1\"").arg(parser.value(QStringLiteral("raw-window"))));
+    if (parser.isSet(QStringLiteral("export")) && parser.isSet(QStringLiteral("from-prometheus"))) {
+        const Result<QUrl> server = prometheusServerUrl(parser.value(QStringLiteral("from-prometheus")));
+        if (!server)
+            return reportBadInput(command, QStringLiteral("--from-prometheus: ") + server.error().toString());
+        const double since = parser.value(QStringLiteral("since")).toDouble(&ok);
+        if (!ok || !(since > 0))
+            return reportBadInput(command, QStringLiteral("--since: not a positive number of seconds: \"%1\"").arg(parser.value(QStringLiteral("since"))));
+        const double step = parser.value(QStringLiteral("step")).toDouble(&ok);
+        if (!ok || !(step > 0))
+            return reportBadInput(command, QStringLiteral("--step: not a positive number of seconds: \"%1\"").arg(parser.value(QStringLiteral("step"))));
+        const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000;
+        const Result<std::vector<HistoryPoint>> points = readFromPrometheus(*server, {0, 0, now - since, now, step});
+        if (!points)
+            return reportFailure(points.error());
+        QByteArray csv = telemetryCsvHeader();
+        for (const HistoryPoint &p : *points)
+            csv += telemetryCsvRow(p.time, p.guid, p.port, p.xmitBytes, p.rcvBytes, p.xmitWait, p.utilisation);
+        if (Status s = writeOutput(parser.value(QStringLiteral("export")), csv); !s)
+            return reportFailure(s.error());
+        return kExitOk;
+    }
     if (parser.isSet(QStringLiteral("export"))) {
         if (dbPath.isEmpty())
-            return reportBadInput(command, QStringLiteral("--export needs --db, the history to export"));
+            return reportBadInput(command, QStringLiteral("--export needs --db, the history to export (or --from-prometheus, a server's)"));
         if (!QFileInfo::exists(dbPath))
             return reportBadInput(command, Error{dbPath, 0, QStringLiteral("no such telemetry history")});
         // The file says which fabric it belongs to; an export does not need to know.

@@ -12,6 +12,7 @@
 #include "PartitionPanel.h"
 #include "PathTrace.h"
 #include "PolicyEditor.h"
+#include "PrometheusHistorySource.h"
 #include "ReconfigurationStudio.h"
 #include "RoutingKeysPanel.h"
 #include "RoutingPreview.h"
@@ -107,6 +108,9 @@ DeskDocks createDeskDocks(QMainWindow *window, FabricDocument *document, MapOver
     d.telemetry = new TelemetryDock(window);
     d.telemetry->setScene(map->scene());
     d.telemetry->setDocument(document);
+    d.telemetry->setPrometheusSourceFactory([](const QUrl &server) -> std::unique_ptr<HistorySource> {
+        return std::make_unique<remote::PrometheusHistorySource>(server);
+    });
     d.telemetryDock = addDock(window, bottom, d.telemetry, QMainWindow::tr("Telemetry"), QStringLiteral("telemetryDock"), true);
     d.changes = new FabricChangesPanel(document, window);
     d.changesDock = addDock(window, bottom, d.changes, QMainWindow::tr("Fabric Changes"), QStringLiteral("fabricChangesDock"), false);

@@ -25,17 +25,17 @@ CounterRate errorsOf(const TelemetryRecord &r)
 }
 
 const Metric kMetrics[] = {
-    {"weft_port_xmit_bytes_per_second", "Octets the port transmitted per second over the last interval.",
+    {kPrometheusXmitBytesMetric, "Octets the port transmitted per second over the last interval.",
      [](const TelemetryRecord &r) { return r.rates.xmitBytes; }},
-    {"weft_port_rcv_bytes_per_second", "Octets the port received per second over the last interval.",
+    {kPrometheusRcvBytesMetric, "Octets the port received per second over the last interval.",
      [](const TelemetryRecord &r) { return r.rates.rcvBytes; }},
     {"weft_port_xmit_packets_per_second", "Packets the port transmitted per second over the last interval.",
      [](const TelemetryRecord &r) { return r.rates.xmitPackets; }},
     {"weft_port_rcv_packets_per_second", "Packets the port received per second over the last interval.",
      [](const TelemetryRecord &r) { return r.rates.rcvPackets; }},
-    {"weft_port_xmit_wait_per_second", "PortXmitWait ticks per second (data to send, no credit): congestion.",
+    {kPrometheusXmitWaitMetric, "PortXmitWait ticks per second (data to send, no credit): congestion.",
      [](const TelemetryRecord &r) { return r.rates.xmitWait; }},
-    {"weft_port_utilisation", "Transmit side, share of the link's data rate (0..1).",
+    {kPrometheusUtilisationMetric, "Transmit side, share of the link's data rate (0..1).",
      [](const TelemetryRecord &r) { return r.rates.utilisation; }},
     {"weft_port_errors", "Error counter increments over the last interval, all PortCounters error fields together.",
      errorsOf},
@@ -74,7 +74,7 @@ QByteArray prometheusExposition(const Fabric &fabric, const std::vector<Telemetr
     labels.reserve(records.size());
     for (const TelemetryRecord &r : records) {
         const QString description = r.portIndex != kNoIndex ? fabric.node(fabric.port(r.portIndex).node).description : QString();
-        labels.push_back("{guid=\"" + guidText(r.guid).toLatin1() + "\",port=\"" + QByteArray::number(r.port) + "\",lid=\""
+        labels.push_back(QByteArray("{") + kPrometheusGuidLabel + "=\"" + guidText(r.guid).toLatin1() + "\"," + kPrometheusPortLabel + "=\"" + QByteArray::number(r.port) + "\",lid=\""
                          + QByteArray::number(r.lid) + "\",node=\"" + prometheusLabelValue(description) + "\"}");
     }
     QByteArray text;

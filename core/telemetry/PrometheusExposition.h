@@ -13,6 +13,15 @@
 
 namespace weft {
 
+// The names the exposition writes, which a reader of what a Prometheus server scraped asks for
+// (PrometheusHistory.h). Each series is labelled guid (guidText), port, lid and node.
+inline constexpr char kPrometheusXmitBytesMetric[] = "weft_port_xmit_bytes_per_second";
+inline constexpr char kPrometheusRcvBytesMetric[] = "weft_port_rcv_bytes_per_second";
+inline constexpr char kPrometheusXmitWaitMetric[] = "weft_port_xmit_wait_per_second";
+inline constexpr char kPrometheusUtilisationMetric[] = "weft_port_utilisation";
+inline constexpr char kPrometheusGuidLabel[] = "guid";
+inline constexpr char kPrometheusPortLabel[] = "port";
+
 // A label value escaped as the format asks: backslash, double quote and line feed.
 QByteArray prometheusLabelValue(const QString &value);
 

@@ -3,6 +3,7 @@
 #include "FabricDocument.h"
 #include "FabricScene.h"
 #include "FabricSession.h"
+#include "PrometheusHistory.h"
 #include "TelemetryHistory.h"
 
 #include <QComboBox>
@@ -10,9 +11,12 @@
 #include <QFileDialog>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QSplitter>
 #include <QTableWidget>
@@ -27,6 +31,8 @@ namespace weft {
 namespace {
 
 constexpr double kSeriesSeconds = 3600;  // the time series shows the last hour
+constexpr double kServerStep = 15;       // a server evaluates it every 15 s: 240 points
+const QString kPrometheusServerKey = QStringLiteral("telemetry/prometheusServer");
 
 QString endName(const Fabric &f, PortIndex p)
 {
@@ -75,6 +81,16 @@ TelemetryDock::TelemetryDock(QWidget *parent)
     m_plotNote = new QLabel(tr("Select a link to see its last hour."), this);
     m_plotNote->setObjectName(QStringLiteral("telemetryPlotNote"));
     m_plotNote->setWordWrap(true);
+    m_sourceBox = new QComboBox(this);
+    m_sourceBox->setObjectName(QStringLiteral("telemetryHistorySource"));
+    m_sourceBox->setToolTip(tr("Where the time series is read from"));
+    showSourceChoice();
+    connect(m_sourceBox, &QComboBox::activated, this, [this](int index) {
+        if (index == 0)
+            setPrometheusServer({});
+        else
+            choosePrometheusServerWithDialog();
+    });
 
     auto *top = new QWidget(this);
     auto *topLayout = new QVBoxLayout(top);
@@ -93,6 +109,10 @@ TelemetryDock::TelemetryDock(QWidget *parent)
     auto *bottom = new QWidget(this);
     auto *bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
+    auto *sourceRow = new QHBoxLayout;
+    sourceRow->addWidget(new QLabel(tr("History:"), bottom));
+    sourceRow->addWidget(m_sourceBox, 1);
+    bottomLayout->addLayout(sourceRow);
     bottomLayout->addWidget(m_plotNote);
     bottomLayout->addWidget(m_plot, 1);
     auto *splitter = new QSplitter(Qt::Vertical, this);
@@ -112,6 +132,7 @@ void TelemetryDock::setHistoryPath(const QString &path)
     if (path == m_historyPath)
         return;
     m_historyPath = path;
+    m_embedded.reset();
     m_history.reset();
     m_exportButton->setEnabled(!path.isEmpty());
     updatePlot();
@@ -130,7 +151,61 @@ Status TelemetryDock::openHistory()
     if (!opened)
         return opened.error();
     m_history = std::move(*opened);
+    m_embedded = std::make_unique<EmbeddedHistorySource>(*m_history);
     return Done{};
+}
+
+void TelemetryDock::setPrometheusSourceFactory(PrometheusSourceFactory factory)
+{
+    m_prometheusFactory = std::move(factory);
+    const QString remembered = QSettings().value(kPrometheusServerKey).toString();
+    if (Result<QUrl> server = prometheusServerUrl(remembered); server && m_prometheusFactory)
+        setPrometheusServer(*server);
+}
+
+void TelemetryDock::setPrometheusServer(const QUrl &server)
+{
+    QSettings().setValue(kPrometheusServerKey, server.toString());
+    m_prometheusServer = server;
+    m_prometheus.reset();
+    if (!server.isEmpty() && m_prometheusFactory)
+        m_prometheus = m_prometheusFactory(server);
+    showSourceChoice();
+    updatePlot();
+}
+
+void TelemetryDock::showSourceChoice()
+{
+    const QSignalBlocker quiet(m_sourceBox);
+    m_sourceBox->clear();
+    m_sourceBox->addItem(tr("Embedded history"));
+    m_sourceBox->addItem(m_prometheusServer.isEmpty() ? tr("Prometheus server…") : tr("Prometheus at %1").arg(m_prometheusServer.toString()));
+    m_sourceBox->setCurrentIndex(m_prometheusServer.isEmpty() ? 0 : 1);
+}
+
+void TelemetryDock::choosePrometheusServerWithDialog()
+{
+    const QString remembered = QSettings().value(kPrometheusServerKey).toString();
+    bool ok = false;
+    const QString text = QInputDialog::getText(this, tr("Prometheus Server"),
+                                               tr("The Prometheus server that scrapes `weft monitor --prometheus` (http://host:9090):"),
+                                               QLineEdit::Normal, remembered.isEmpty() ? QStringLiteral("http://localhost:9090") : remembered, &ok);
+    if (!ok) {
+        showSourceChoice();
+        return;
+    }
+    const Result<QUrl> server = prometheusServerUrl(text);
+    if (!server) {
+        QMessageBox::warning(this, tr("Prometheus Server"), server.error().toString());
+        showSourceChoice();
+        return;
+    }
+    setPrometheusServer(*server);
+}
+
+QString TelemetryDock::plotNote() const
+{
+    return m_plotNote->text();
 }
 
 Status TelemetryDock::exportCsv(const QString &path)
@@ -267,6 +342,8 @@ std::vector<QPointF> TelemetryDock::seriesPoints(int series) const
 
 void TelemetryDock::updatePlot()
 {
+    const quint64 generation = ++m_plotGeneration;  // an answer to an earlier read is dropped
+    m_pendingReads = 0;
     m_plot->clearGraphs();
     m_plot->yAxis2->setVisible(false);
     m_plot->setVisible(false);  // until there is a series to show
@@ -274,24 +351,66 @@ void TelemetryDock::updatePlot()
     if (!f || m_selected == kNoIndex || std::size_t(m_selected) >= f->links().size()) {
         m_plotNote->setText(tr("Select a link to see its last hour."));
         m_plot->replot();
+        Q_EMIT plotUpdated();
         return;
+    }
+    HistorySource *source = m_prometheus.get();
+    if (!m_prometheusServer.isEmpty() && !source) {
+        m_plotNote->setText(tr("This desk cannot read a Prometheus server."));
+        m_plot->replot();
+        Q_EMIT plotUpdated();
+        return;
+    }
+    if (!source) {
+        if (Status opened = openHistory(); !opened) {
+            m_plotNote->setText(opened.error().toString());
+            m_plot->replot();
+            Q_EMIT plotUpdated();
+            return;
+        }
+        source = m_embedded.get();
     }
     const Link &link = f->links()[std::size_t(m_selected)];
-    if (Status opened = openHistory(); !opened) {
-        m_plotNote->setText(opened.error().toString());
-        m_plot->replot();
-        return;
+    m_plotNow = double(QDateTime::currentMSecsSinceEpoch()) / 1000;
+    m_sourceName = source->name();
+    m_pendingReads = 2;
+    int direction = 0;
+    for (PortIndex from : {link.a, link.b}) {
+        m_answers[direction].reset();
+        const HistoryQuery query{f->node(f->port(from).node).guid, f->port(from).number, m_plotNow - kSeriesSeconds, m_plotNow, kServerStep};
+        // The embedded history answers at once; a server later, unless the plot moved on.
+        source->read(query, this, [this, generation, direction](Result<std::vector<HistoryPoint>> points) {
+            if (generation != m_plotGeneration)
+                return;
+            m_answers[direction] = std::move(points);
+            if (--m_pendingReads == 0)
+                drawSeries();
+        });
+        ++direction;
     }
-    const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000;
+    if (m_pendingReads > 0) {
+        m_plotNote->setText(tr("Reading the last hour from %1…").arg(m_sourceName));
+        m_plot->replot();
+    }
+}
+
+void TelemetryDock::drawSeries()
+{
+    const Fabric *f = m_scene ? m_scene->fabric() : nullptr;
+    if (!f || m_selected == kNoIndex || std::size_t(m_selected) >= f->links().size())
+        return;
+    const Link &link = f->links()[std::size_t(m_selected)];
+    const double now = m_plotNow;
     const std::shared_ptr<const Metrics> metrics = m_document ? m_document->session()->currentMetrics() : nullptr;
     const QColor colours[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e)};
     int series = 0;
+    QStringList problems;
     double newest = now - kSeriesSeconds;
+    int direction = 0;
     for (const auto &[from, to] : {std::pair{link.a, link.b}, std::pair{link.b, link.a}}) {
-        const Node &node = f->node(f->port(from).node);
-        Result<std::vector<HistoryPoint>> points = m_history->read(now - kSeriesSeconds, now, node.guid, f->port(from).number);
+        const Result<std::vector<HistoryPoint>> &points = *m_answers[direction++];
         if (!points) {
-            m_plotNote->setText(points.error().toString());
+            problems << points.error().toString();
             continue;
         }
         QVector<double> times;
@@ -321,9 +440,11 @@ void TelemetryDock::updatePlot()
         ++series;
     }
     m_plot->setVisible(series > 0);
-    if (series > 0)
-        m_plotNote->setText(tr("Last hour of %1 ↔ %2 (solid: measured; dashed: the routing model's load of the tables held now)")
-                                .arg(endName(*f, link.a), endName(*f, link.b)));
+    if (!problems.isEmpty())
+        m_plotNote->setText(problems.join(QLatin1Char('\n')));
+    else if (series > 0)
+        m_plotNote->setText(tr("Last hour of %1 ↔ %2 from %3 (solid: measured; dashed: the routing model's load of the tables held now)")
+                                .arg(endName(*f, link.a), endName(*f, link.b), m_prometheus ? m_sourceName : tr("the embedded history")));
     m_plot->xAxis->setRange(now - kSeriesSeconds, std::max(now, newest));
     m_plot->yAxis->rescale();
     m_plot->yAxis->setRangeLower(0);
@@ -335,6 +456,7 @@ void TelemetryDock::updatePlot()
         m_plot->yAxis2->setRangeUpper(std::max(1.0, m_plot->yAxis2->range().upper * 1.1));
     }
     m_plot->replot();
+    Q_EMIT plotUpdated();
 }
 
 }  // namespace weft
