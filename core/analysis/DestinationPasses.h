@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace weft {
@@ -59,6 +60,30 @@ void traceDestinations(const Fabric &fabric, const ForwardingTables &tables, con
             }
         }
     });
+}
+
+// Every destination traced once on `threads` threads for each of `passes` (pairs of a pass and
+// its shards, one shard per thread, each made on its own thread) and for the partition flow
+// counter that validation and metrics both read; returns that counter, merged.
+template <typename... Pass>
+std::unique_ptr<PartitionFlowCounter> tracePasses(const Fabric &fabric, const PartitionMembership &membership,
+                                                  const ForwardingTables &tables, std::size_t threads,
+                                                  std::pair<const Pass *, typename Pass::Shards *>... passes)
+{
+    (passes.second->resize(threads), ...);
+    std::vector<std::unique_ptr<PartitionFlowCounter>> flows(threads);
+    const auto begin = [&](std::size_t thread) {
+        (((*passes.second)[thread] = passes.first->shard()), ...);
+        flows[thread] = std::make_unique<PartitionFlowCounter>(fabric, membership);
+    };
+    traceDestinations(fabric, tables, membership.endPorts(), threads, begin,
+                      [&](std::size_t d, const RouteTracer &tracer, std::size_t thread) {
+                          (passes.first->add(d, tracer, *(*passes.second)[thread]), ...);
+                          flows[thread]->addDestination(int(d), tracer);
+                      });
+    for (std::size_t t = 1; t < threads; ++t)
+        flows.front()->merge(*flows[t]);
+    return std::move(flows.front());
 }
 
 class ValidationPass

@@ -480,22 +480,11 @@ Metrics computeMetrics(const Fabric &fabric, const Tenancy &tenancy, const Forwa
                        int threads)
 {
     const PartitionMembership membership(fabric, tenancy);
-    const std::vector<EndPort> &ends = membership.endPorts();
     const MetricsPass pass(fabric, membership, model);
-    const std::size_t count = pass.exactInAnyOrder() ? destinationThreads(threads, ends.size()) : 1;
-    MetricsPass::Shards shards(count);
-    std::vector<std::unique_ptr<PartitionFlowCounter>> flows(count);
-    const auto begin = [&](std::size_t thread) {
-        shards[thread] = pass.shard();
-        flows[thread] = std::make_unique<PartitionFlowCounter>(fabric, membership);
-    };
-    traceDestinations(fabric, tables, ends, count, begin, [&](std::size_t d, const RouteTracer &tracer, std::size_t thread) {
-        pass.add(d, tracer, *shards[thread]);
-        flows[thread]->addDestination(int(d), tracer);
-    });
-    for (std::size_t t = 1; t < count; ++t)
-        flows.front()->merge(*flows[t]);
-    return pass.finish(std::move(shards), *flows.front());
+    const std::size_t count = pass.exactInAnyOrder() ? destinationThreads(threads, membership.endPorts().size()) : 1;
+    MetricsPass::Shards shards;
+    const auto flows = tracePasses(fabric, membership, tables, count, std::pair{&pass, &shards});
+    return pass.finish(std::move(shards), *flows);
 }
 
 }  // namespace weft

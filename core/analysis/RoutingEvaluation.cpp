@@ -29,34 +29,22 @@ Result<RoutingEvaluation> evaluateRouting(const Fabric &fabric, const Tenancy &t
     clock.start();
     // One trace of each destination's routes serves validation and metrics.
     const PartitionMembership membership(fabric, tenancy);
-    const std::vector<EndPort> &ends = membership.endPorts();
     ValidationOptions validationOptions;
     validationOptions.threads = options.threads;
     const ValidationPass validation(fabric, membership, options.lanes, validationOptions);
     const MetricsPass metrics(fabric, membership, options.model);
-    const std::size_t threads = metrics.exactInAnyOrder() ? destinationThreads(options.threads, ends.size()) : 1;
-    ValidationPass::Shards validationShards(threads);
-    MetricsPass::Shards metricsShards(threads);
-    std::vector<std::unique_ptr<PartitionFlowCounter>> flows(threads);
-    const auto begin = [&](std::size_t thread) {
-        validationShards[thread] = validation.shard();
-        metricsShards[thread] = metrics.shard();
-        flows[thread] = std::make_unique<PartitionFlowCounter>(fabric, membership);
-    };
-    traceDestinations(fabric, tables, ends, threads, begin, [&](std::size_t d, const RouteTracer &tracer, std::size_t thread) {
-        validation.add(d, tracer, *validationShards[thread]);
-        metrics.add(d, tracer, *metricsShards[thread]);
-        flows[thread]->addDestination(int(d), tracer);
-    });
-    for (std::size_t t = 1; t < threads; ++t)
-        flows.front()->merge(*flows[t]);
-    evaluation.validation = validation.finish(std::move(validationShards), *flows.front(), tables);
+    const std::size_t threads = metrics.exactInAnyOrder() ? destinationThreads(options.threads, membership.endPorts().size()) : 1;
+    ValidationPass::Shards validationShards;
+    MetricsPass::Shards metricsShards;
+    const auto flows = tracePasses(fabric, membership, tables, threads, std::pair{&validation, &validationShards},
+                                   std::pair{&metrics, &metricsShards});
+    evaluation.validation = validation.finish(std::move(validationShards), *flows, tables);
     evaluation.validationSeconds = double(clock.nsecsElapsed()) / 1e9;
 
     if (!keepGoing(EvaluationStage::Measuring, 0, 1))
         return cancelledError;
     clock.restart();
-    evaluation.metrics = std::make_shared<const Metrics>(metrics.finish(std::move(metricsShards), *flows.front()));
+    evaluation.metrics = std::make_shared<const Metrics>(metrics.finish(std::move(metricsShards), *flows));
     evaluation.metricsSeconds = double(clock.nsecsElapsed()) / 1e9;
 
     if (options.throughput) {

@@ -472,22 +472,11 @@ ValidationResult validateRouting(const Fabric &fabric, const Tenancy &tenancy, c
                                  const LaneAssignment &lanes, const ValidationOptions &options)
 {
     const PartitionMembership membership(fabric, tenancy);
-    const std::vector<EndPort> &ends = membership.endPorts();
     const ValidationPass pass(fabric, membership, lanes, options);
-    const std::size_t threads = destinationThreads(options.threads, ends.size());
-    ValidationPass::Shards shards(threads);
-    std::vector<std::unique_ptr<PartitionFlowCounter>> flows(threads);
-    const auto begin = [&](std::size_t thread) {
-        shards[thread] = pass.shard();
-        flows[thread] = std::make_unique<PartitionFlowCounter>(fabric, membership);
-    };
-    traceDestinations(fabric, tables, ends, threads, begin, [&](std::size_t d, const RouteTracer &tracer, std::size_t thread) {
-        pass.add(d, tracer, *shards[thread]);
-        flows[thread]->addDestination(int(d), tracer);
-    });
-    for (std::size_t t = 1; t < threads; ++t)
-        flows.front()->merge(*flows[t]);
-    return pass.finish(std::move(shards), *flows.front(), tables);
+    const std::size_t threads = destinationThreads(options.threads, membership.endPorts().size());
+    ValidationPass::Shards shards;
+    const auto flows = tracePasses(fabric, membership, tables, threads, std::pair{&pass, &shards});
+    return pass.finish(std::move(shards), *flows, tables);
 }
 
 }  // namespace weft

@@ -1,11 +1,9 @@
 #include "IsolationSearch.h"
 
 #include <algorithm>
-#include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
-#include <set>
 #include <tuple>
 #include <utility>
 
@@ -211,8 +209,9 @@ public:
     }
 
     // The class of `path` (groups from a leaf up to a root); `index` keeps paths of no class apart.
-    std::tuple<int, int, int> classOf(const std::vector<int> &path, int index, const std::function<bool(int)> &touched) const
+    std::tuple<int, int, int> classOf(const std::vector<int> &path, int index, const LinkState &state) const
     {
+        const auto touched = [&state](int sw) { return state.touched(sw); };
         if (path.empty())
             return {2, index, 0};
         const int root = m_p.groups[std::size_t(path.back())].upper;
@@ -284,7 +283,6 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
         return most;
     };
     const Symmetry symmetry(p);
-    const std::function<bool(int)> touched = [&](int sw) { return state.touched(sw); };
 
     // Phase 1: classes with a phy partition, by branch and bound. Partitions spread over more
     // leaves first (they are the hardest to place), then partition, then leaf order.
@@ -348,7 +346,7 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
             int index;
         };
         std::vector<Option> options;
-        std::set<std::tuple<int, int, int>> tried;
+        std::vector<std::tuple<int, int, int>> tried;  // the classes tried at this node
         for (int k = 0; k < int(paths.size()); ++k)
             options.push_back({primary(state.delta(usage[std::size_t(c)][std::size_t(k)])), loadOf(paths[std::size_t(k)]), k});
         std::stable_sort(options.begin(), options.end(), [](const Option &a, const Option &b) {
@@ -358,8 +356,10 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
             if (std::make_pair(now.first + o.delta.first, now.second + o.delta.second) >= bestScore)
                 break;
             const std::vector<int> &path = paths[std::size_t(o.index)];
-            if (!tried.insert(symmetry.classOf(path, o.index, touched)).second)
+            const std::tuple<int, int, int> kind = symmetry.classOf(path, o.index, state);
+            if (std::find(tried.begin(), tried.end(), kind) != tried.end())
                 continue;
+            tried.push_back(kind);
             chosen[std::size_t(c)] = o.index;
             state.add(usage[std::size_t(c)][std::size_t(o.index)], +1);
             for (int g : path)
