@@ -7,6 +7,7 @@
 #include "FabricGenerator.h"
 #include "GeneratedFabrics.h"
 #include "LabTools.h"
+#include "LoopbackPort.h"
 #include "SafeFile.h"
 #include "SimulatedFabric.h"
 #include "TopologyFile.h"
@@ -15,7 +16,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
-#include <QTcpServer>
 #include <QTcpSocket>
 
 #include <QtTest>
@@ -123,10 +123,8 @@ class TestLabMonitor : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        const QString openSm = test::openSmVersionProblem();
-        QVERIFY2(openSm.isEmpty(), qPrintable(openSm));
-        const QString missing = SimulatedFabric::missingTools();
-        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("integration tests need: ") + missing));
+        const QString lab = test::labToolsProblem();
+        QVERIFY2(lab.isEmpty(), qPrintable(lab));
         QVERIFY2(QFileInfo(weftBinary()).isExecutable(), "WEFT_BINARY must name the weft executable");
 
         GeneratorOptions options = test::shapeOptions({FabricShapeKind::SwitchRadix, 8, 3});
@@ -137,16 +135,9 @@ private Q_SLOTS:
 
         m_dir = std::make_unique<QTemporaryDir>();
         QVERIFY(m_dir->isValid());
-        const QString net = m_dir->filePath(QStringLiteral("fabric.net"));
-        const NodeIndex smHost = m_fabric.endNodes().front();
-        QVERIFY(writeFileAtomically(net, writeIbsimNet(m_fabric, smHost)).ok());
-        SimulatedFabric::Options sim;
-        sim.netFile = net;
-        sim.smNode = m_fabric.node(smHost).name;
-        sim.openSmArgs = {QStringLiteral("-s"), QStringLiteral("0")};  // no periodic sweeps: fewer MADs moving counters
-        m_sim = std::make_unique<SimulatedFabric>(sim);
-        const Status started = m_sim->start();
-        QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().toString()));
+        auto started = test::startSweeplessLab(m_fabric, m_dir->path());
+        QVERIFY2(started, started ? "" : qPrintable(started.error().toString()));
+        m_sim = std::move(*started);
     }
 
     void cleanupTestCase()
@@ -315,12 +306,8 @@ private Q_SLOTS:
     // for each metric, labelled with the port's GUID, number, LID and node description.
     void prometheusScrape()
     {
-        quint16 port = 0;
-        {
-            QTcpServer probe;  // a free port for the monitor to listen on
-            QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-            port = probe.serverPort();
-        }
+        const quint16 port = test::freeLoopbackPort();  // for the monitor to listen on
+        QVERIFY(port != 0);
         QProcess monitor;
         monitor.setWorkingDirectory(m_sim->workDir());
         monitor.setProcessEnvironment(m_sim->clientEnvironment());
@@ -391,12 +378,8 @@ private Q_SLOTS:
     // descriptors for the fabric, goes on polling, and still answers a scrape.
     void prometheusSurvivesAFloodOfHalfOpenConnections()
     {
-        quint16 port = 0;
-        {
-            QTcpServer probe;
-            QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-            port = probe.serverPort();
-        }
+        const quint16 port = test::freeLoopbackPort();  // for the monitor to listen on
+        QVERIFY(port != 0);
         QProcess monitor;
         monitor.setWorkingDirectory(m_sim->workDir());
         monitor.setProcessEnvironment(m_sim->clientEnvironment());

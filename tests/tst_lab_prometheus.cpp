@@ -8,6 +8,7 @@
 
 #include "GeneratedFabrics.h"
 #include "LabTools.h"
+#include "LoopbackPort.h"
 #include "PrometheusHistorySource.h"
 #include "SafeFile.h"
 #include "SimulatedFabric.h"
@@ -22,7 +23,6 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QScopeGuard>
-#include <QTcpServer>
 #include <QTimer>
 #include <QUrlQuery>
 
@@ -102,12 +102,6 @@ std::vector<Tick> readTicks(const QByteArray &output, std::size_t ports)
     return ticks;
 }
 
-quint16 freeLoopbackPort()
-{
-    QTcpServer probe;
-    return probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : 0;
-}
-
 // GET of a JSON API answer, within `timeoutMs`; an empty object when there is none.
 QJsonObject getJson(QNetworkAccessManager &network, const QUrl &url, int timeoutMs = 5000)
 {
@@ -161,16 +155,9 @@ private Q_SLOTS:
 
         m_dir = std::make_unique<QTemporaryDir>();
         QVERIFY(m_dir->isValid());
-        const QString net = m_dir->filePath(QStringLiteral("fabric.net"));
-        const NodeIndex smHost = m_fabric.endNodes().front();
-        QVERIFY(writeFileAtomically(net, writeIbsimNet(m_fabric, smHost)).ok());
-        SimulatedFabric::Options sim;
-        sim.netFile = net;
-        sim.smNode = m_fabric.node(smHost).name;
-        sim.openSmArgs = {QStringLiteral("-s"), QStringLiteral("0")};
-        m_sim = std::make_unique<SimulatedFabric>(sim);
-        const Status started = m_sim->start();
-        QVERIFY2(started.ok(), started.ok() ? "" : qPrintable(started.error().toString()));
+        auto started = test::startSweeplessLab(m_fabric, m_dir->path());
+        QVERIFY2(started, started ? "" : qPrintable(started.error().toString()));
+        m_sim = std::move(*started);
     }
 
     void cleanupTestCase()
@@ -181,8 +168,8 @@ private Q_SLOTS:
 
     void historyFromPrometheusEqualsTheMonitor()
     {
-        const quint16 monitorPort = freeLoopbackPort();
-        const quint16 prometheusPort = freeLoopbackPort();
+        const quint16 monitorPort = test::freeLoopbackPort();
+        const quint16 prometheusPort = test::freeLoopbackPort();
         QVERIFY(monitorPort != 0 && prometheusPort != 0 && monitorPort != prometheusPort);
 
         // The monitor, every second, serving its latest tick on loopback.
