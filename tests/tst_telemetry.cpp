@@ -4,6 +4,7 @@
 #include "PortTelemetry.h"
 #include "PrometheusExposition.h"
 #include "TelemetryHistory.h"
+#include "TelemetryHistoryWriter.h"
 #include "TelemetryRecord.h"
 
 #include <QtTest>
@@ -298,10 +299,68 @@ private Q_SLOTS:
         QVERIFY(qAbs(minute.utilisationMax.value - 0.6) < 1e-9);
         QVERIFY(!points->back().downsampled);
 
+        // Buckets past their window are deleted as the next minute is folded.
+        {
+            TelemetryHistoryOptions short_ = options;
+            short_.bucketWindowSeconds = 150;
+            auto bounded = TelemetryHistory::open(dir.filePath(QStringLiteral("bounded.sqlite")), QStringLiteral("1"), short_);
+            QVERIFY(bounded);
+            for (int i = 0; i < 8; ++i)
+                QVERIFY((*bounded)->record({record(6000 + 60 * i, 0xb, 1, 10, 0.1)}).ok());
+            const auto kept = (*bounded)->read(0, 1e9);
+            QVERIFY(kept);
+            // Newest 6420: raw from 6300 on (6300..6420), buckets from 6270 on (6300 is raw, so none).
+            QCOMPARE(kept->size(), std::size_t(3));
+            QCOMPARE(kept->front().time, 6300.0);
+            short_.bucketWindowSeconds = 0;  // all kept
+            auto unbounded = TelemetryHistory::open(dir.filePath(QStringLiteral("unbounded.sqlite")), QStringLiteral("1"), short_);
+            QVERIFY(unbounded);
+            for (int i = 0; i < 8; ++i)
+                QVERIFY((*unbounded)->record({record(6000 + 60 * i, 0xb, 1, 10, 0.1)}).ok());
+            QCOMPARE((*unbounded)->read(0, 1e9)->size(), std::size_t(8));
+        }
+
         // The export: the same form as `weft monitor --csv`, buckets as their means.
         const QString csv = dir.filePath(QStringLiteral("history.csv"));
         QVERIFY((*history)->exportCsv(csv).ok());
         QCOMPARE(readFile(csv), telemetryCsvHeader() + "6000.000,0x000000000000000b,1,350,175,0,0.35\n" + "6200.000,0x000000000000000b,1,50,25,0,0.05\n");
+    }
+
+    // The writer on its own thread: every tick queued is in the file once it is flushed (or
+    // gone), in order, with the fold done there; a file it may not take is refused at open.
+    void historyWriterKeepsEveryTick()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("fabric.sqlite"));
+        TelemetryHistoryOptions options;
+        options.rawWindowSeconds = 120;
+        {
+            auto writer = TelemetryHistoryWriter::open(path, QStringLiteral("1"), options, 2);
+            QVERIFY2(writer, writer ? "" : qPrintable(writer.error().toString()));
+            // More ticks than the queue holds: record waits for room rather than dropping any.
+            for (int i = 0; i < 40; ++i)
+                QVERIFY((*writer)->record({record(6000 + 10 * i, 0xb, 1, 100 * (i + 1), 0.01 * i), record(6000 + 10 * i, 0xb, 2, 1, 0)}).ok());
+            QVERIFY((*writer)->flush().ok());
+            QVERIFY((*writer)->longestWriteSeconds() > 0);
+            QVERIFY((*writer)->record({record(6400, 0xb, 1, 7, 0)}).ok());  // written as the writer closes
+        }
+        auto history = TelemetryHistory::open(path, QStringLiteral("1"), options);
+        QVERIFY(history);
+        const auto points = (*history)->read(0, 1e9, Guid(0xb), 1);
+        QVERIFY(points);
+        // Minutes 6000-6240 folded (6 ticks each, the first 1), 6300-6390 raw, and the last one.
+        int samples = 0;
+        for (const HistoryPoint &p : *points)
+            samples += p.samples;
+        QCOMPARE(samples, 41);
+        QVERIFY(points->front().downsampled);
+        QCOMPARE(points->back().time, 6400.0);
+        QCOMPARE(points->back().xmitBytes.value, 7.0);
+
+        const auto other = TelemetryHistoryWriter::open(path, QStringLiteral("2"));
+        QVERIFY(!other);
+        QVERIFY2(other.error().toString().startsWith(path + QStringLiteral(": the history of another fabric")),
+                 qPrintable(other.error().toString()));
     }
 
     void historyRefusesOtherFiles()

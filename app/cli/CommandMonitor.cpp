@@ -14,8 +14,10 @@
 #include "PrometheusHistorySource.h"
 #include "SafeFile.h"
 #include "TelemetryHistory.h"
+#include "TelemetryHistoryWriter.h"
 #include "TelemetryRecord.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QHostAddress>
 #include <QJsonDocument>
@@ -255,7 +257,7 @@ int monitor(const QStringList &args)
         "A figure that cannot be trusted is left out and its reason given (\"gap\": \"cleared\",\n"
         "\"saturated\", \"no-answer\", \"implausible\", ...), never shown as a negative or huge rate."));
     addLiveOptions(parser, QStringLiteral("MAD"));
-    parser.addOption({QStringLiteral("outstanding-mads"), QStringLiteral("Port counter queries kept in flight (default 4)."), QStringLiteral("N"), QStringLiteral("4")});
+    parser.addOption({QStringLiteral("outstanding-mads"), QStringLiteral("Port counter queries kept in flight at most (default 64); below it the number adapts to timeouts."), QStringLiteral("N"), QStringLiteral("64")});
     parser.addOption({QStringLiteral("interval"), QStringLiteral("Seconds between readings (default 10)."), QStringLiteral("S"), QStringLiteral("10")});
     parser.addOption({QStringLiteral("count"), QStringLiteral("Stop after N ticks of rates (default: run until interrupted)."), QStringLiteral("N"), QStringLiteral("0")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print one JSON object per port per tick.")});
@@ -266,6 +268,7 @@ int monitor(const QStringList &args)
     parser.addOption({QStringLiteral("prometheus"), QStringLiteral("Serve the latest tick at http://ADDR:PORT/metrics in Prometheus' text format (a port alone: loopback)."), QStringLiteral("ADDR:PORT")});
     parser.addOption({QStringLiteral("db"), QStringLiteral("Record every tick into this history (SQLite, one file per fabric; continued when it exists)."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("raw-window"), QStringLiteral("With --db: seconds of raw ticks kept; older ones become per-minute means and maxima (default 86400)."), QStringLiteral("S"), QStringLiteral("86400")});
+    parser.addOption({QStringLiteral("bucket-window"), QStringLiteral("With --db: seconds of per-minute means and maxima kept; older ones are deleted (default 7776000, 90 days; 0: all)."), QStringLiteral("S"), QStringLiteral("7776000")});
     parser.addOption({QStringLiteral("export"), QStringLiteral("With --db: write the history as CSV (the --csv form) and exit, without a fabric."), QStringLiteral("CSV")});
     parser.addOption({QStringLiteral("from-prometheus"), QStringLiteral("With --export: read the history from this Prometheus server (what it scraped of `weft monitor --prometheus`, by its query_range API) instead of --db."), QStringLiteral("URL")});
     parser.addOption({QStringLiteral("since"), QStringLiteral("With --from-prometheus: seconds of history up to now (default 3600)."), QStringLiteral("S"), QStringLiteral("3600")});
@@ -281,8 +284,8 @@ int monitor(const QStringList &args)
         return exitCode;
     bool ok = false;
     const int inFlight = parser.value(QStringLiteral("outstanding-mads")).toInt(&ok);
-    if (!ok || inFlight < 1 || inFlight > 64)
-        return reportBadInput(command, QStringLiteral("--outstanding-mads: not a count from 1 to 64: \"%1\"").arg(parser.value(QStringLiteral("outstanding-mads"))));
+    if (!ok || inFlight < 1 || inFlight > 256)
+        return reportBadInput(command, QStringLiteral("--outstanding-mads: not a count from 1 to 256: \"%1\"").arg(parser.value(QStringLiteral("outstanding-mads"))));
     const double interval = parser.value(QStringLiteral("interval")).toDouble(&ok);
     if (!ok || !(interval > 0) || interval > 86400)
         return reportBadInput(command, QStringLiteral("--interval: not a number of seconds from 0 to 86400: \"%1\"").arg(parser.value(QStringLiteral("interval"))));
@@ -298,6 +301,9 @@ int monitor(const QStringList &args)
     historyOptions.rawWindowSeconds = parser.value(QStringLiteral("raw-window")).toDouble(&ok);
     if (!ok || historyOptions.rawWindowSeconds < 0)
         return reportBadInput(command, QStringLiteral("--raw-window: not a number of seconds: \"%1\"").arg(parser.value(QStringLiteral("raw-window"))));
+    historyOptions.bucketWindowSeconds = parser.value(QStringLiteral("bucket-window")).toDouble(&ok);
+    if (!ok || historyOptions.bucketWindowSeconds < 0)
+        return reportBadInput(command, QStringLiteral("--bucket-window: not a number of seconds: \"%1\"").arg(parser.value(QStringLiteral("bucket-window"))));
     if (parser.isSet(QStringLiteral("export")) && parser.isSet(QStringLiteral("from-prometheus"))) {
         const Result<QUrl> server = prometheusServerUrl(parser.value(QStringLiteral("from-prometheus")));
         if (!server)
@@ -345,9 +351,11 @@ int monitor(const QStringList &args)
         && !parseListenAddress(parser.value(QStringLiteral("prometheus")), &listenAddress, &listenPort))
         return reportBadInput(command, QStringLiteral("--prometheus: not ADDR:PORT or a port: \"%1\"").arg(parser.value(QStringLiteral("prometheus"))));
 
-    std::unique_ptr<TelemetryHistory> history;
+    // Written on a thread of its own: a minute's fold of 20,000 ports' raw rows can take longer
+    // than a tick.
+    std::unique_ptr<TelemetryHistoryWriter> history;
     if (!dbPath.isEmpty()) {
-        Result<std::unique_ptr<TelemetryHistory>> opened = TelemetryHistory::open(dbPath, fabricHistoryId(*fabric), historyOptions);
+        Result<std::unique_ptr<TelemetryHistoryWriter>> opened = TelemetryHistoryWriter::open(dbPath, fabricHistoryId(*fabric), historyOptions);
         if (!opened)
             return reportBadInput(command, opened.error());
         history = std::move(*opened);
@@ -405,17 +413,42 @@ int monitor(const QStringList &args)
         seen = std::move(*now);
     };
 
-    QByteArray csv = telemetryCsvHeader();
+    // The CSV replaces what the path held (atomically, with a backup), then grows by one write of
+    // each tick's rows: rewriting it whole each tick would cost more with every tick.
+    QFile csv;
+    if (!csvPath.isEmpty()) {
+        if (Status s = writeOutput(csvPath, telemetryCsvHeader()); !s)
+            return reportFailure(s.error());
+        const bool toStdout = csvPath == QLatin1String("-");
+        if (!toStdout)
+            csv.setFileName(csvPath);
+        if (!(toStdout ? csv.open(stdout, QIODevice::WriteOnly) : csv.open(QIODevice::WriteOnly | QIODevice::Append)))
+            return reportFailure(Error{csvPath, 0, QStringLiteral("cannot append to it: %1").arg(csv.errorString())});
+    }
     auto nextAt = std::chrono::steady_clock::now();
+    double lastPassSeconds = 0;
+    double lastOutputSeconds = 0;
     const auto step = std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(interval));
     for (int tick = 1; count == 0 || tick <= count; ++tick) {
         // A pass longer than the interval delays the next one; it does not queue up a burst.
-        nextAt = std::max(nextAt + step, std::chrono::steady_clock::now());
+        const auto due = nextAt + step;
+        const auto now = std::chrono::steady_clock::now();
+        nextAt = std::max(due, now);
+        // Said when a tick starts more than a fifth of the interval late (the last pass and its
+        // outputs took longer than the interval), with how late and what took the time.
+        if (tick > 1 && now - due > step / 5)
+            err() << "weft " << command << ": tick " << tick << " is " << QString::number(std::chrono::duration<double>(now - due).count(), 'f', 2)
+                  << " s late: the last tick's pass took " << QString::number(lastPassSeconds, 'f', 2) << " s and its outputs "
+                  << QString::number(lastOutputSeconds, 'f', 2) << " s" << Qt::endl;
         if (server)
             waitServing(nextAt);
         else
             std::this_thread::sleep_until(nextAt);
+        const auto passStart = std::chrono::steady_clock::now();
         Result<PortCounterPass> pass = reader.read();
+        const auto passEnd = std::chrono::steady_clock::now();
+        lastPassSeconds = std::chrono::duration<double>(passEnd - passStart).count();
+        lastOutputSeconds = 0;
         if (!pass) {
             // A pass that could not be made (the adapter gone a while, out of descriptors) is a
             // gap: said, and the next tick tries again; the rates then span the gap.
@@ -425,7 +458,7 @@ int monitor(const QStringList &args)
         }
         if (fabricMayHaveChanged(*previous, *pass))
             tellChanges();
-        const std::vector<TelemetryRecord> records = telemetryRecords(
+        std::vector<TelemetryRecord> records = telemetryRecords(
             *fabric, reader.ports(), previous->samples, previous->readAt, pass->samples, pass->readAt, pass->wallTime);
         if (json) {
             for (std::size_t i = 0; i < records.size(); ++i) {
@@ -438,26 +471,37 @@ int monitor(const QStringList &args)
         } else {
             printBusiest(*fabric, records, *pass);
         }
+        if (pass->mads.timeouts > 0)
+            err() << "weft " << command << ": tick " << tick << ": " << pass->mads.timeouts << " of " << pass->mads.sent
+                  << " queries went unanswered in time; " << pass->mads.resent << " sent again, " << pass->mads.failed
+                  << " given up" << Qt::endl;
         if (!pass->silentNodes.empty()) {
             QStringList names;
             for (NodeIndex n : pass->silentNodes)
                 names << QStringLiteral("\"%1\" (%2)").arg(fabric->node(n).description, guidText(fabric->node(n).guid));
             err() << "weft " << command << ": no answer from " << names.join(QStringLiteral(", ")) << Qt::endl;
         }
-        if (!csvPath.isEmpty()) {
+        if (csv.isOpen()) {
+            QByteArray rows;
+            rows.reserve(qsizetype(records.size()) * 64);
             for (const TelemetryRecord &r : records)
-                csv += telemetryCsvRow(r);
-            // Rewritten whole each tick, atomically: a reader never sees half a row.
-            if (Status s = writeOutput(csvPath, csv); !s)
-                return reportFailure(s.error());
+                rows += telemetryCsvRow(r);
+            out().flush();  // when the CSV goes to standard output too
+            if (csv.write(rows) != rows.size() || !csv.flush())
+                return reportFailure(Error{csvPath, 0, QStringLiteral("cannot append tick %1: %2").arg(tick).arg(csv.errorString())});
         }
         if (server)
             server->setText(prometheusExposition(*fabric, records));
         if (history) {
-            if (Status s = history->record(records); !s)
+            if (Status s = history->record(std::move(records)); !s)
                 return reportFailure(s.error());
         }
+        lastOutputSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - passEnd).count();
         previous = std::move(pass);
+    }
+    if (history) {
+        if (Status s = history->flush(); !s)
+            return reportFailure(s.error());
     }
     return kExitOk;
 }

@@ -300,7 +300,8 @@ Result<MadPortHandle> openMadPort(const LiveOptions &options, std::initializer_l
 // before libibumad's for every caller in the process; they call libibumad's own, found with
 // dlsym(RTLD_NEXT), and leave errno as it left it. (libumad2sim routes a class's answers to the
 // port that registered the class last, and unregistering any agent of the class ends that
-// routing: two ports of one class open at once were never served there, see PortCounterReader.)
+// routing: two ports of one class open at once were never served there; PortCounterReader keeps
+// every query of a pass on one port.)
 extern "C" {
 
 __attribute__((visibility("default"))) int umad_open_port(const char *ca_name, int portnum)

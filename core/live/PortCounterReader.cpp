@@ -8,10 +8,8 @@
 #include <QDateTime>
 
 #include <algorithm>
-#include <atomic>
+#include <array>
 #include <chrono>
-#include <mutex>
-#include <thread>
 
 namespace weft {
 
@@ -42,50 +40,100 @@ constexpr MAD_FIELDS kErrorFields[kPortErrorCounterCount] = {
     IB_PC_VL15_DROPPED_F,
 };
 
-constexpr std::size_t kBufferSize = 1024;  // a whole MAD and then some, as perfquery allocates
-
 double monotonicSeconds()
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// One libibmad port for the performance class, closed when it goes out of scope.
-class PmaPort
+// The pipeline's transport: libibumad's calls on one MAD port registered for the performance
+// class. Answers come back on the port that asked (ibsim's libumad2sim, too, routes them by
+// class to one port per process), so one port carries every request of a pass.
+class UmadTransport final : public GmpTransport
 {
 public:
-    static Result<std::unique_ptr<PmaPort>> open(const LiveOptions &options)
+    explicit UmadTransport(MadPortHandle port)
+        : m_port(std::move(port)), m_fd(mad_rpc_portid(m_port.get())),
+          m_agent(mad_rpc_class_agent(m_port.get(), IB_PERFORMANCE_CLASS)),
+          m_sendBuffer(umad_size() + IB_MAD_SIZE), m_receiveBuffer(umad_size() + IB_MAD_SIZE) {}
+
+    bool send(const GmpRequest &request, std::uint32_t tid, int timeoutMs) override
     {
-        Result<MadPortHandle> port = openMadPort(options, {IB_PERFORMANCE_CLASS});
-        if (!port)
-            return port.error();
-        return std::unique_ptr<PmaPort>(new PmaPort(std::move(*port), options.timeoutMs));
+        std::fill(m_sendBuffer.begin(), m_sendBuffer.end(), std::uint8_t(0));
+        ib_rpc_t rpc{};
+        rpc.mgtclass = IB_PERFORMANCE_CLASS;
+        rpc.method = request.method;
+        rpc.attr.id = request.attribute;
+        rpc.timeout = unsigned(timeoutMs);
+        rpc.datasz = IB_PC_DATA_SZ;
+        rpc.dataoffs = IB_PC_DATA_OFFS;
+        rpc.trid = tid;
+        ib_portid_t id{};
+        ib_portid_set(&id, request.lid, 1, IB_DEFAULT_QP1_QKEY);
+        std::array<std::uint8_t, IB_PC_DATA_SZ> data = request.data;
+        if (mad_build_pkt(m_sendBuffer.data(), &rpc, &id, nullptr, data.data()) < 0)
+            return false;
+        // No retries in the kernel: the pipeline resends, with a new transaction ID.
+        return umad_send(m_fd, m_agent, m_sendBuffer.data(), IB_MAD_SIZE, timeoutMs, 0) == 0;
     }
 
-    // PerfGet(attribute) with PortSelect `portNumber`; null when the PMA does not answer.
-    std::uint8_t *get(Lid lid, int portNumber, unsigned attribute, std::uint8_t *buffer) const
+    GmpEvent wait(int waitMs) override
     {
-        ib_portid_t id{};
-        ib_portid_set(&id, lid, 1, IB_DEFAULT_QP1_QKEY);
-        std::fill(buffer, buffer + kBufferSize, std::uint8_t(0));
-        return pma_query_via(buffer, &id, portNumber, unsigned(std::max(1, m_timeoutMs)), attribute, m_port.get());
+        GmpEvent event;
+        int length = IB_MAD_SIZE;
+        // umad_recv blocks without a limit when given 0.
+        if (umad_recv(m_fd, m_receiveBuffer.data(), &length, std::max(1, waitMs)) < 0)
+            return event;
+        const auto *mad = static_cast<const std::uint8_t *>(umad_get_mad(m_receiveBuffer.data()));
+        event.tid = std::uint32_t(mad_get_field64(const_cast<std::uint8_t *>(mad), 0, IB_MAD_TRID_F));
+        if (umad_status(m_receiveBuffer.data()) != 0) {
+            event.kind = GmpEvent::Kind::Lost;  // our request, given back unanswered
+            return event;
+        }
+        if (!mad_get_field(const_cast<std::uint8_t *>(mad), 0, IB_MAD_RESPONSE_F))
+            return GmpEvent{};  // a request to this port, not an answer: not ours to take
+        event.kind = GmpEvent::Kind::Answer;
+        event.madStatus = int(mad_get_field(const_cast<std::uint8_t *>(mad), 0, IB_MAD_STATUS_F));
+        std::copy(mad + IB_PC_DATA_OFFS, mad + IB_MAD_SIZE, event.data.begin());
+        return event;
     }
 
-    // PerfSet(PortCounters) clearing the counters in `mask`; false when the PMA does not answer.
-    bool clearPortCounters(Lid lid, int portNumber, unsigned mask, std::uint8_t *buffer) const
-    {
-        ib_portid_t id{};
-        ib_portid_set(&id, lid, 1, IB_DEFAULT_QP1_QKEY);
-        std::fill(buffer, buffer + kBufferSize, std::uint8_t(0));
-        return performance_reset_via(buffer, &id, portNumber, mask, unsigned(std::max(1, m_timeoutMs)),
-                                     IB_GSI_PORT_COUNTERS, m_port.get()) != nullptr;
-    }
+    std::uint32_t nextTid() override { return std::uint32_t(mad_trid()); }
 
 private:
-    PmaPort(MadPortHandle port, int timeoutMs)
-        : m_port(std::move(port)), m_timeoutMs(timeoutMs) {}
     MadPortHandle m_port;
-    int m_timeoutMs;
+    int m_fd;
+    int m_agent;
+    std::vector<std::uint8_t> m_sendBuffer;
+    std::vector<std::uint8_t> m_receiveBuffer;
 };
+
+// A performance-class request for `portNumber` (PortSelect) at `lid`.
+GmpRequest pmaRequest(Lid lid, int portNumber, unsigned attribute, std::uint8_t method)
+{
+    GmpRequest request;
+    request.lid = lid;
+    request.attribute = std::uint16_t(attribute);
+    request.method = method;
+    mad_set_field(request.data.data(), 0, IB_PC_PORT_SELECT_F, unsigned(portNumber));
+    return request;
+}
+
+// The data and packet counters of a PortCountersExtended answer (64 bits) or a PortCounters one
+// (32 bits), from its data block.
+void takeDataCounters(PortCounterSample &sample, std::uint8_t *data, bool extended)
+{
+    if (extended) {
+        sample.xmitData = mad_get_field64(data, 0, IB_PC_EXT_XMT_BYTES_F);
+        sample.rcvData = mad_get_field64(data, 0, IB_PC_EXT_RCV_BYTES_F);
+        sample.xmitPackets = mad_get_field64(data, 0, IB_PC_EXT_XMT_PKTS_F);
+        sample.rcvPackets = mad_get_field64(data, 0, IB_PC_EXT_RCV_PKTS_F);
+    } else {
+        sample.xmitData = mad_get_field(data, 0, IB_PC_XMT_BYTES_F);
+        sample.rcvData = mad_get_field(data, 0, IB_PC_RCV_BYTES_F);
+        sample.xmitPackets = mad_get_field(data, 0, IB_PC_XMT_PKTS_F);
+        sample.rcvPackets = mad_get_field(data, 0, IB_PC_RCV_PKTS_F);
+    }
+}
 
 // The LID a port's PMA answers at: a switch's port 0 for all its ports, a CA port's own.
 Lid pmaLid(const Fabric &fabric, PortIndex portIndex)
@@ -94,10 +142,28 @@ Lid pmaLid(const Fabric &fabric, PortIndex portIndex)
     return fabric.node(port.node).type == NodeType::Switch ? fabric.nodeLid(port.node) : port.lid;
 }
 
+// What a request of a pass is for, kept in its tag with the node or sample it concerns.
+enum class Ask : std::uint64_t { ClassInfo,
+                                 Counters,
+                                 Extended,
+                                 Clear };
+std::uint64_t tagOf(Ask ask, std::size_t index)
+{
+    return (std::uint64_t(index) << 2) | std::uint64_t(ask);
+}
+Ask askOf(std::uint64_t tag)
+{
+    return Ask(tag & 3u);
+}
+std::size_t indexOf(std::uint64_t tag)
+{
+    return std::size_t(tag >> 2);
+}
+
 }  // namespace
 
-PortCounterReader::PortCounterReader(const Fabric &fabric, LiveOptions options, int threads)
-    : m_fabric(fabric), m_options(std::move(options)), m_threads(std::max(1, threads)),
+PortCounterReader::PortCounterReader(const Fabric &fabric, LiveOptions options, int maxInFlight)
+    : m_fabric(fabric), m_options(std::move(options)), m_maxInFlight(std::max(1, maxInFlight)),
       m_capabilities(fabric.nodes().size())
 {
     for (NodeIndex n = 0; n < NodeIndex(fabric.nodes().size()); ++n) {
@@ -108,6 +174,7 @@ PortCounterReader::PortCounterReader(const Fabric &fabric, LiveOptions options, 
                 continue;
             samples.push_back(m_ports.size());
             m_ports.push_back(port);
+            m_sampleNode.push_back(m_nodes.size());
         }
         if (!samples.empty()) {
             m_nodes.push_back(n);
@@ -129,101 +196,159 @@ Result<PortCounterPass> PortCounterReader::read()
     pass.wallTime = QDateTime::currentMSecsSinceEpoch() / 1000.0;
     pass.samples.resize(m_ports.size());
     pass.readAt.resize(m_ports.size());
-    std::vector<char> silent(m_nodes.size(), 0);
 
-    int workers = std::min<int>(m_threads, std::max<int>(1, int(m_nodes.size())));
-    // Under ibsim's libumad2sim the answers to one class's GMPs do not all reach the MAD port
-    // that asked when a process has several open (seen as timeouts): one at a time there.
-    if (qEnvironmentVariable("LD_PRELOAD").contains(QLatin1String("umad2sim")))
-        workers = 1;
-    std::vector<std::unique_ptr<PmaPort>> ports;
-    for (int w = 0; w < workers; ++w) {
-        Result<std::unique_ptr<PmaPort>> port = PmaPort::open(m_options);
-        if (!port)
-            return port.error();
-        ports.push_back(std::move(*port));
-    }
+    Result<MadPortHandle> port = openMadPort(m_options, {IB_PERFORMANCE_CLASS});
+    if (!port)
+        return port.error();
+    UmadTransport transport(std::move(*port));
+    GmpPipelineOptions pipelineOptions;
+    pipelineOptions.maxInFlight = m_maxInFlight;
+    pipelineOptions.initialWindow = std::min(m_maxInFlight, 4);
+    pipelineOptions.timeoutMs = m_options.timeoutMs;
+    pipelineOptions.retries = m_options.retries;
+    GmpPipeline pipeline(transport, pipelineOptions, int(m_nodes.size()));
 
-    std::atomic<std::size_t> next{0};
-    std::atomic<bool> cancelled{false};
-    std::mutex progressMutex;
+    // Per sample: which of its answers came; a sample is answered once all it needs did.
+    constexpr std::uint8_t kCountersIn = 1, kExtendedIn = 2, kRefused = 4;
+    std::vector<std::uint8_t> arrived(m_ports.size(), 0);
+    std::vector<int> unsettled(m_nodes.size(), 0);  // per node: requests not yet answered or given up
+    std::vector<char> answeredAny(m_nodes.size(), 0);
+    bool cancelled = false;
     int done = 0;
     const int total = int(m_nodes.size());
 
-    auto readNode = [&](const PmaPort &pma, std::size_t k) {
-        const NodeIndex node = m_nodes[k];
-        NodeCapabilities &caps = m_capabilities[std::size_t(node)];
-        std::uint8_t buffer[kBufferSize];
-        const Lid classLid = pmaLid(m_fabric, m_ports[m_nodeSamples[k].front()]);
-        if (!caps.known && classLid != 0 && pma.get(classLid, 0, CLASS_PORT_INFO, buffer)) {
-            const std::uint32_t mask = mad_get_field(buffer, 0, IB_CPI_CAPMASK_F);
-            caps.known = true;
-            caps.extended = mask & (kPmExtendedWidth | kPmExtendedWidthNoIetf);
-            caps.xmitWait = mask & kPmXmitWait;
-        }
-        bool anyAnswer = false;
+    auto settle = [&](std::size_t k, std::size_t requests) {
+        unsettled[k] -= int(requests);
+        if (unsettled[k] == 0 && m_options.progress && !cancelled && !m_options.progress(++done, total))
+            cancelled = true;
+    };
+    auto wantsExtended = [&](std::size_t k) {
+        return m_capabilities[std::size_t(m_nodes[k])].extended && !m_basicCounters;
+    };
+    auto ask = [&](std::size_t k, Ask what, std::size_t index, const GmpRequest &request) {
+        ++unsettled[k];
+        pipeline.submit(int(k), request, tagOf(what, index));
+    };
+    auto askCounters = [&](std::size_t k) {
         for (std::size_t index : m_nodeSamples[k]) {
-            PortCounterSample &sample = pass.samples[index];
             const Lid lid = pmaLid(m_fabric, m_ports[index]);
             const int number = m_fabric.port(m_ports[index]).number;
-            if (!caps.known || lid == 0 || !pma.get(lid, number, IB_GSI_PORT_COUNTERS, buffer))
+            if (lid == 0)
                 continue;
-            pass.readAt[index] = monotonicSeconds();
-            sample.hasXmitWait = caps.xmitWait;
-            sample.xmitWait = mad_get_field(buffer, 0, IB_PC_XMT_WAIT_F);
-            for (int e = 0; e < kPortErrorCounterCount; ++e)
-                sample.errors[std::size_t(e)] = mad_get_field(buffer, 0, kErrorFields[e]);
-            if (caps.extended && !m_basicCounters) {
-                if (!pma.get(lid, number, IB_GSI_PORT_COUNTERS_EXT, buffer))
-                    continue;
-                sample.extended = true;
-                sample.xmitData = mad_get_field64(buffer, 0, IB_PC_EXT_XMT_BYTES_F);
-                sample.rcvData = mad_get_field64(buffer, 0, IB_PC_EXT_RCV_BYTES_F);
-                sample.xmitPackets = mad_get_field64(buffer, 0, IB_PC_EXT_XMT_PKTS_F);
-                sample.rcvPackets = mad_get_field64(buffer, 0, IB_PC_EXT_RCV_PKTS_F);
+            ask(k, Ask::Counters, index, pmaRequest(lid, number, IB_GSI_PORT_COUNTERS, IB_MAD_METHOD_GET));
+            if (wantsExtended(k))
+                ask(k, Ask::Extended, index, pmaRequest(lid, number, IB_GSI_PORT_COUNTERS_EXT, IB_MAD_METHOD_GET));
+        }
+    };
+    auto sampleComplete = [&](std::size_t k, std::size_t index) {
+        const std::uint8_t needed = kCountersIn | (wantsExtended(k) ? kExtendedIn : 0);
+        if ((arrived[index] & (needed | kRefused)) != needed)
+            return;
+        PortCounterSample &sample = pass.samples[index];
+        sample.answered = true;
+        answeredAny[k] = 1;
+        if (m_clearCounters && portCountersNeedClearing(sample)) {
+            const NodeCapabilities &caps = m_capabilities[std::size_t(m_nodes[k])];
+            GmpRequest clear = pmaRequest(pmaLid(m_fabric, m_ports[index]), m_fabric.port(m_ports[index]).number,
+                                          IB_GSI_PORT_COUNTERS, IB_MAD_METHOD_SET);
+            // CounterSelect, and CounterSelect2's PortXmitWait bit (what perfquery -R sets).
+            mad_set_field(clear.data.data(), 0, IB_PC_COUNTER_SELECT_F, kClearAllCounters);
+            mad_set_field(clear.data.data(), 0, IB_PC_COUNTER_SELECT2_F, caps.xmitWait ? (kClearXmitWait >> 16) : 0u);
+            ask(k, Ask::Clear, index, clear);
+        }
+    };
+
+    pipeline.onAnswer([&](std::uint64_t tag, const GmpEvent &answer) {
+        const std::size_t index = indexOf(tag);
+        // libibmad reads fields through non-const pointers; nothing here writes.
+        auto *data = const_cast<std::uint8_t *>(answer.data.data());
+        switch (askOf(tag)) {
+        case Ask::ClassInfo: {
+            const std::size_t k = index;
+            if (answer.madStatus == 0) {
+                NodeCapabilities &caps = m_capabilities[std::size_t(m_nodes[k])];
+                const std::uint32_t mask = mad_get_field(data, 0, IB_CPI_CAPMASK_F);
+                caps.known = true;
+                caps.extended = mask & (kPmExtendedWidth | kPmExtendedWidthNoIetf);
+                caps.xmitWait = mask & kPmXmitWait;
+                askCounters(k);
+            }
+            settle(k, 1);
+            return;
+        }
+        case Ask::Counters: {
+            const std::size_t k = m_sampleNode[index];
+            if (answer.madStatus != 0) {
+                arrived[index] |= kRefused;
             } else {
-                sample.xmitData = mad_get_field(buffer, 0, IB_PC_XMT_BYTES_F);
-                sample.rcvData = mad_get_field(buffer, 0, IB_PC_RCV_BYTES_F);
-                sample.xmitPackets = mad_get_field(buffer, 0, IB_PC_XMT_PKTS_F);
-                sample.rcvPackets = mad_get_field(buffer, 0, IB_PC_RCV_PKTS_F);
+                PortCounterSample &sample = pass.samples[index];
+                pass.readAt[index] = monotonicSeconds();
+                sample.hasXmitWait = m_capabilities[std::size_t(m_nodes[k])].xmitWait;
+                sample.xmitWait = mad_get_field(data, 0, IB_PC_XMT_WAIT_F);
+                for (int e = 0; e < kPortErrorCounterCount; ++e)
+                    sample.errors[std::size_t(e)] = mad_get_field(data, 0, kErrorFields[e]);
+                if (!wantsExtended(k))
+                    takeDataCounters(sample, data, false);
+                arrived[index] |= kCountersIn;
+                sampleComplete(k, index);
             }
-            sample.answered = true;
-            anyAnswer = true;
-            if (m_clearCounters && portCountersNeedClearing(sample))
-                sample.clearedAfter =
-                    pma.clearPortCounters(lid, number, kClearAllCounters | (caps.xmitWait ? kClearXmitWait : 0u), buffer);
+            settle(k, 1);
+            return;
         }
-        if (!anyAnswer)
-            silent[k] = 1;
-    };
-
-    auto work = [&](const PmaPort &pma) {
-        for (;;) {
-            if (cancelled.load())
-                return;
-            const std::size_t k = next.fetch_add(1);
-            if (k >= m_nodes.size())
-                return;
-            readNode(pma, k);
-            if (m_options.progress) {
-                std::lock_guard<std::mutex> lock(progressMutex);
-                if (!m_options.progress(++done, total))
-                    cancelled.store(true);
+        case Ask::Extended: {
+            const std::size_t k = m_sampleNode[index];
+            if (answer.madStatus != 0) {
+                arrived[index] |= kRefused;
+            } else {
+                PortCounterSample &sample = pass.samples[index];
+                sample.extended = true;
+                takeDataCounters(sample, data, true);
+                arrived[index] |= kExtendedIn;
+                sampleComplete(k, index);
             }
+            settle(k, 1);
+            return;
         }
-    };
+        case Ask::Clear:
+            pass.samples[index].clearedAfter = answer.madStatus == 0;
+            settle(m_sampleNode[index], 1);
+            return;
+        }
+    });
+    // A request that went unanswered through all its retries: the node is taken as silent for the
+    // rest of this pass (what it still had queued is not sent), as a synchronous reader waiting out
+    // every port of a dead switch would only take longer to find.
+    pipeline.onFailure([&](std::uint64_t tag) {
+        const Ask what = askOf(tag);
+        const std::size_t k = what == Ask::ClassInfo ? indexOf(tag) : m_sampleNode[indexOf(tag)];
+        if (what == Ask::Clear) {
+            settle(k, 1);
+            return;
+        }
+        if (what != Ask::ClassInfo)
+            arrived[indexOf(tag)] |= kRefused;
+        settle(k, 1 + pipeline.dropQueued(int(k)));
+    });
 
-    std::vector<std::thread> threads;
-    for (int w = 1; w < workers; ++w)
-        threads.emplace_back(work, std::cref(*ports[std::size_t(w)]));
-    work(*ports.front());
-    for (std::thread &t : threads)
-        t.join();
+    for (std::size_t k = 0; k < m_nodes.size(); ++k) {
+        const NodeCapabilities &caps = m_capabilities[std::size_t(m_nodes[k])];
+        const Lid classLid = pmaLid(m_fabric, m_ports[m_nodeSamples[k].front()]);
+        ++unsettled[k];  // held until its requests are queued, so that it cannot settle early
+        if (caps.known)
+            askCounters(k);
+        else if (classLid != 0)
+            ask(k, Ask::ClassInfo, k, pmaRequest(classLid, 0, CLASS_PORT_INFO, IB_MAD_METHOD_GET));
+        settle(k, 1);
+    }
+    const bool finished = !cancelled && pipeline.run([&] { return !cancelled; });
+    pass.mads = pipeline.stats();
 
-    if (cancelled.load())
+    if (cancelled)
         return Error{{}, 0, QStringLiteral("reading the port counters was cancelled")};
+    if (!finished)
+        return Error{{}, 0, QStringLiteral("no port-counter query could be sent through %1").arg(adapterText(m_options))};
     for (std::size_t k = 0; k < m_nodes.size(); ++k)
-        if (silent[k])
+        if (!answeredAny[k])
             pass.silentNodes.push_back(m_nodes[k]);
     return pass;
 }

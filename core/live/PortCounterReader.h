@@ -7,12 +7,15 @@
 // PortCountersExtended for the 64-bit data and packet counters (unless setBasicCounters); others
 // give them from PortCounters (32 bits). PortXmitWait and the error counters always come from PortCounters.
 //
-// A pass reads every linked port of every node. libibmad's calls are synchronous, so a pass runs
-// `threads` workers, each with its own MAD port: at most that many GMPs are in flight. A node
-// that does not answer is marked silent for that pass (its samples have answered = false) and
-// the next pass asks it again.
+// A pass reads every linked port of every node through one MAD port, many GMPs in flight
+// (GmpPipeline.h): the window adapts to losses up to `maxInFlight`, at most 4 are outstanding at
+// one node, each answer is matched by transaction ID (no port is counted twice), and a request
+// that times out is sent again up to LiveOptions::retries times. A node that does not answer
+// through all of them is marked silent for that pass (its samples have answered = false; what it
+// still had queued is not sent) and the next pass asks it again.
 
 #include "Fabric.h"
+#include "GmpPipeline.h"
 #include "LiveFabric.h"
 #include "PortTelemetry.h"
 #include "Result.h"
@@ -29,13 +32,15 @@ struct PortCounterPass
     std::vector<double> readAt;
     std::vector<NodeIndex> silentNodes;  // nodes whose PMA did not answer this pass
     double wallTime = 0;                 // seconds since the epoch when the pass began
+    GmpPipelineStats mads;               // requests sent, answered, lost, resent; the window
 };
 
 class PortCounterReader
 {
 public:
-    // `fabric` must outlive the reader. `threads` is the number of GMPs in flight (at least 1).
-    PortCounterReader(const Fabric &fabric, LiveOptions options, int threads = 4);
+    // `fabric` must outlive the reader. `maxInFlight`: the most GMPs in flight (at least 1).
+    PortCounterReader(const Fabric &fabric, LiveOptions options, int maxInFlight = kDefaultMadsInFlight);
+    static constexpr int kDefaultMadsInFlight = 64;
     ~PortCounterReader();
     PortCounterReader(const PortCounterReader &) = delete;
     PortCounterReader &operator=(const PortCounterReader &) = delete;
@@ -45,7 +50,7 @@ public:
 
     // One pass over all ports. An Error only when no MAD can be sent at all (no adapter, no
     // umad access) or when LiveOptions::progress cancelled it; silent nodes are not errors.
-    // progress(nodes done, nodes) is called from the worker threads, one call at a time.
+    // progress(nodes done, nodes) is called on the calling thread as each node's last answer comes.
     Result<PortCounterPass> read();
 
     // Off by default. On: a port whose PortCounters passed 75 % of a counter's range in a reading
@@ -71,12 +76,13 @@ private:
     };
     const Fabric &m_fabric;
     LiveOptions m_options;
-    int m_threads;
+    int m_maxInFlight;
     bool m_clearCounters = false;
     bool m_basicCounters = false;
     std::vector<PortIndex> m_ports;
     std::vector<NodeIndex> m_nodes;                       // nodes with a port read, in order
     std::vector<std::vector<std::size_t>> m_nodeSamples;  // per m_nodes entry: indices into m_ports
+    std::vector<std::size_t> m_sampleNode;                // per m_ports entry: its m_nodes entry
     std::vector<NodeCapabilities> m_capabilities;         // per node of the fabric
 };
 

@@ -197,8 +197,13 @@ Status TelemetryHistory::downsample(double newest)
     QSqlQuery drop(db);
     drop.prepare(QStringLiteral("DELETE FROM raw WHERE time < ?"));
     drop.addBindValue(cutoff);
-    if (!q.exec() || !drop.exec()) {
-        const QString message = q.lastError().isValid() ? q.lastError().text() : drop.lastError().text();
+    QSqlQuery expire(db);
+    expire.prepare(QStringLiteral("DELETE FROM bucket WHERE time < ?"));
+    expire.addBindValue(m_options.bucketWindowSeconds > 0 ? newest - m_options.bucketWindowSeconds : -1.0);
+    if (!q.exec() || !drop.exec() || !expire.exec()) {
+        const QString message = q.lastError().isValid() ? q.lastError().text()
+            : drop.lastError().isValid()                ? drop.lastError().text()
+                                                        : expire.lastError().text();
         db.rollback();
         return error(QStringLiteral("cannot downsample: %1").arg(message));
     }

@@ -22,6 +22,9 @@ struct TelemetryHistoryOptions
 {
     double rawWindowSeconds = 24 * 3600;  // raw rows younger than this (from the newest) are kept
     int bucketSeconds = 60;               // older ones become one row per port and bucket
+    // Buckets older than this (from the newest tick) are deleted, so that the file stops growing:
+    // at 20,000 ports a day of buckets is about 29 million rows. 0 keeps them all.
+    double bucketWindowSeconds = 90 * 24 * 3600;
 };
 
 // One point of a port's history: a raw tick, or a bucket (time = its start) of means with maxima.
@@ -54,7 +57,8 @@ public:
     TelemetryHistory(const TelemetryHistory &) = delete;
     TelemetryHistory &operator=(const TelemetryHistory &) = delete;
 
-    // Adds one tick (in one transaction), then folds raw rows older than the window into buckets.
+    // Adds one tick (in one transaction), then folds raw rows older than the window into buckets
+    // and deletes buckets older than theirs.
     Status record(const std::vector<TelemetryRecord> &records);
 
     // Points between `from` and `to` (seconds since the epoch, inclusive), by time then GUID and
