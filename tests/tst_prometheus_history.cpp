@@ -453,6 +453,14 @@ private Q_SLOTS:
         QCOMPARE(dock.seriesPoints(0).back(), QPointF(now - 45, 50.0));
         QCOMPARE(dock.seriesPoints(1).back(), QPointF(now - 45, 25.0));
         QVERIFY2(dock.plotNote().contains(server.url().toString()), qPrintable(dock.plotNote()));
+        // Ticks within the server's step do not ask it again; the plot stays.
+        const int asked = server.requests;
+        dock.showRecords({});
+        dock.showRecords({});
+        QCOMPARE(server.requests, asked);
+        QCOMPARE(dock.serverReadsSpared(), 2);
+        QVERIFY(!dock.plotPending());
+        QCOMPARE(dock.seriesCount(), 2);
 
         server.status = 400;
         server.body = kRefused;

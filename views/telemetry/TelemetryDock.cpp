@@ -264,6 +264,15 @@ void TelemetryDock::showRecords(const std::vector<TelemetryRecord> &records)
         }
     }
     sortAndFill();
+    // A server evaluates the series once a step: a tick sooner than that after the last read of
+    // the same link would fetch the same points again (two GETs a tick for nothing), and one
+    // while a read is out would only pile up behind it.
+    const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000;
+    if (m_prometheus && m_selected != kNoIndex && m_selected == m_plottedLink
+        && (m_pendingReads > 0 || now - m_plotNow < kServerStep)) {
+        ++m_serverReadsSpared;
+        return;
+    }
     updatePlot();
 }
 
@@ -344,6 +353,7 @@ void TelemetryDock::updatePlot()
 {
     const quint64 generation = ++m_plotGeneration;  // an answer to an earlier read is dropped
     m_pendingReads = 0;
+    m_plottedLink = kNoIndex;
     m_plot->clearGraphs();
     m_plot->yAxis2->setVisible(false);
     m_plot->setVisible(false);  // until there is a series to show
@@ -372,6 +382,7 @@ void TelemetryDock::updatePlot()
     }
     const Link &link = f->links()[std::size_t(m_selected)];
     m_plotNow = double(QDateTime::currentMSecsSinceEpoch()) / 1000;
+    m_plottedLink = m_selected;
     m_sourceName = source->name();
     m_pendingReads = 2;
     int direction = 0;

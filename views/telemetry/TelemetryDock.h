@@ -68,6 +68,9 @@ public:
     QUrl prometheusServer() const { return m_prometheusServer; }
     // Whether the series' history is still being read (a server's answer awaited).
     bool plotPending() const { return m_pendingReads > 0; }
+    // Ticks that did not read the selected link's series from a Prometheus server again, because
+    // its last read was less than a step (15 s) before or still out.
+    int serverReadsSpared() const { return m_serverReadsSpared; }
     // What the plot's note says: its subject, or why there is no series.
     QString plotNote() const;
 
@@ -121,6 +124,8 @@ private:
     quint64 m_plotGeneration = 0;
     int m_pendingReads = 0;
     double m_plotNow = 0;
+    LinkIndex m_plottedLink = kNoIndex;  // the link whose series the last read asked for
+    int m_serverReadsSpared = 0;
     QString m_sourceName;
     std::optional<Result<std::vector<HistoryPoint>>> m_answers[2];
     std::vector<LinkRow> m_allRows;
