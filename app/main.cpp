@@ -60,7 +60,7 @@ QList<QCommandLineOption> guiOptions()
         {QStringLiteral("lang"), QStringLiteral("User interface language (en, nb)."), QStringLiteral("LANG")},
         {QStringLiteral("discover"), QStringLiteral("Start on the live fabric, as Fabric > Discover reads it (first adapter).")},
         {QStringLiteral("screenshot"), QStringLiteral("Save a screenshot of the main window to PNG and exit."), QStringLiteral("PNG")},
-        {QStringLiteral("screenshot-view"), QStringLiteral("What the screenshot shows: partitions, load, preview (ftree), small-screen (every dock open at 1366x768), preview-pftree, vms (a VM migration), lft (the LFT inspector), studio or whatif (a link failure planned in the Reconfiguration Studio), autopilot (the Autopilot dock after a hot-spot rule fired in approve mode), subnet-managers (the Subnet Managers dock of a subnet target), tutorial-discovered, -tenants, -preview-ftree, -preview-pftree, -diff, -approve, -journal (docs/tutorial.md's steps, on `weft lab --gui -- ...`)."),
+        {QStringLiteral("screenshot-view"), QStringLiteral("What the screenshot shows: partitions, load, preview (ftree), small-screen (every dock open at 1366x768), preview-pftree, vms (a VM migration), lft (the LFT inspector), studio or whatif (a link failure planned in the Reconfiguration Studio), autopilot (the Autopilot dock after a hot-spot rule fired in approve mode), telemetry (measured load and the Telemetry dock's last hour of the busiest cable from a history), subnet-managers (the Subnet Managers dock of a subnet target), tutorial-discovered, -tenants, -preview-ftree, -preview-pftree, -diff, -approve, -journal (docs/tutorial.md's steps, on `weft lab --gui -- ...`)."),
          QStringLiteral("VIEW")},
     };
 }

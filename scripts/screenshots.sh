@@ -62,6 +62,8 @@ shoot "$out/whatif.png" --lang en --screenshot-view whatif
 shoot "$out/lft-inspector.png" --lang en --screenshot-view lft
 # The Autopilot dock after a hot-spot rule fired in approve mode on synthetic ticks.
 shoot "$out/autopilot.png" --lang en --screenshot-view autopilot
+# Measured load and the Telemetry dock's last hour of the busiest cable, from a history.
+shoot "$out/telemetry.png" --lang en --screenshot-view telemetry
 # The tutorial's steps, each in a lab of its own (its GUI takes the arguments after --).
 shoot_lab() {
     target=$1

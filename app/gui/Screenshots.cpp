@@ -16,11 +16,14 @@
 #include "LftInspector.h"
 #include "AutopilotDock.h"
 #include "TelemetrySampler.h"
+#include "TelemetryDock.h"
+#include "TelemetryHistory.h"
 #include "DiffReview.h"
 #include "CommitJournalDialog.h"
 #include "SubnetManagersPanel.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -36,6 +39,7 @@
 #include <QPixmap>
 #include <QScrollArea>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTimer>
 
 namespace weft {
@@ -372,6 +376,52 @@ bool prepareAutopilotScreenshot(MainWindow &window)
     return true;
 }
 
+// "telemetry": the oversubscribed fat-tree coloured by measured load, and the Telemetry dock with
+// the busiest cable selected and its last hour read from an embedded history: one synthetic tick a
+// minute, the two hot hosts' load rising for half an hour, then falling.
+bool prepareTelemetryScreenshot(MainWindow &window)
+{
+    Result<GeneratedFabric> generated = generateXgft(QStringLiteral("2;4,8;4,1"));
+    if (!generated)
+        return false;
+    window.showFabric(std::move(generated->fabric), Tenancy(), QStringLiteral("Oversubscribed fat-tree"));
+    if (!waitForScene(window, kSceneTimeoutMs))
+        return false;
+    const Fabric &fabric = *window.fabric();
+    const std::set<NodeIndex> hot = hotSpotHosts(fabric);
+    static QTemporaryDir dir;  // the history outlives this call: the dock reads it when drawn
+    const QString path = dir.filePath(QStringLiteral("telemetry.sqlite"));
+    const double now = double(QDateTime::currentSecsSinceEpoch());
+    std::vector<TelemetryRecord> last;
+    {
+        Result<std::unique_ptr<TelemetryHistory>> history = TelemetryHistory::open(path, fabricHistoryId(fabric));
+        if (!history)
+            return false;
+        for (int minute = 59; minute >= 0; --minute) {
+            const double rise = 1.0 - std::abs(double(minute) - 30.0) / 30.0;  // 0 .. 1 .. 0
+            last = syntheticTick(fabric, now - 60.0 * minute, hot, 1e9 + 2.6e9 * rise, 4e8 + 1e8 * rise);
+            if (!(*history)->record(last))
+                return false;
+        }
+    }
+    TelemetryDock *dock = window.telemetryDock();
+    dock->setHistoryPath(path);
+    window.telemetrySampler()->takeRecords(last);
+    window.setLinkColouring(LinkColouring::Measured);
+    // The busiest cable: a hot host's own.
+    if (hot.empty())
+        return false;
+    const PortIndex hostPort = fabric.portOf(*hot.begin(), 1);
+    if (hostPort == kNoIndex || fabric.port(hostPort).link == kNoIndex)
+        return false;
+    dock->selectLink(fabric.port(hostPort).link);
+    window.telemetryDockWidget()->show();
+    window.telemetryDockWidget()->raise();
+    window.resizeDocks({window.telemetryDockWidget()}, {440}, Qt::Vertical);
+    QCoreApplication::processEvents();
+    return dock->seriesCount() > 0;
+}
+
 }  // namespace
 
 std::set<NodeIndex> hotSpotHosts(const Fabric &fabric)
@@ -550,6 +600,8 @@ bool prepareScreenshot(MainWindow &window, const QString &view)
         return prepareLftScreenshot(window);
     if (view == QLatin1String("autopilot"))
         return prepareAutopilotScreenshot(window);
+    if (view == QLatin1String("telemetry"))
+        return prepareTelemetryScreenshot(window);
     if (view.startsWith(QLatin1String("tutorial-")))
         return prepareTutorialScreenshot(window, view);
     return view.isEmpty();
