@@ -255,7 +255,10 @@ int monitor(const QStringList &args)
         "The first reading only primes the counters: the first rates are printed one interval later, and\n"
         "a note says so at the start (on standard error with --json, whose standard output is JSON lines only).\n"
         "A figure that cannot be trusted is left out and its reason given (\"gap\": \"cleared\",\n"
-        "\"saturated\", \"no-answer\", \"implausible\", ...), never shown as a negative or huge rate."));
+        "\"saturated\", \"no-answer\", \"implausible\", ...), never shown as a negative or huge rate.\n"
+        "A pass keeps up to --outstanding-mads queries in flight on one MAD port, fewer while they time out;\n"
+        "one that times out is sent again (--retries), and a tick with losses says so on standard error, as\n"
+        "does a tick that starts more than a fifth of the interval late."));
     addLiveOptions(parser, QStringLiteral("MAD"));
     parser.addOption({QStringLiteral("outstanding-mads"), QStringLiteral("Port counter queries kept in flight at most (default 64); below it the number adapts to timeouts."), QStringLiteral("N"), QStringLiteral("64")});
     parser.addOption({QStringLiteral("interval"), QStringLiteral("Seconds between readings (default 10)."), QStringLiteral("S"), QStringLiteral("10")});
