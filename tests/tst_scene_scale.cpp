@@ -7,6 +7,7 @@
 #include "FabricScene.h"
 #include "FabricSummary.h"
 #include "FabricView.h"
+#include "EbbBottlenecks.h"
 #include "GeneratedFabrics.h"
 #include "Metrics.h"
 #include "Partitions.h"
@@ -15,9 +16,12 @@
 
 #include <QDir>
 #include <QImage>
+#include <QLocale>
+#include <QPainterPath>
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
 #include <memory>
 #include <set>
 
@@ -51,6 +55,8 @@ private Q_SLOTS:
     void smallFabricDrawsEveryCable();
     void hottestBundleAtFullZoomOut();
     void bundlesShowThePartitionsTheyCarry();
+    void zoomedOutFramesVisitLittle();
+    void marksAreDrawnWhereTheyAreInView();
 };
 
 void TestSceneScale::groupsOfAFatTreeArePods_data()
@@ -283,6 +289,129 @@ void TestSceneScale::bundlesShowThePartitionsTheyCarry()
         }
     }
     QCOMPARE(carrying, std::size_t(16));  // from each of the two pods, one to each band of roots
+}
+
+void TestSceneScale::zoomedOutFramesVisitLittle()
+{
+    const GeneratedFabric g = test::generate({FabricShapeKind::SwitchRadix, 36, 3});
+    auto fabric = std::make_shared<const Fabric>(g.fabric);
+    FabricScene scene;
+    scene.setFabric(fabric, computeFabricLayout(*fabric));
+    // A shallow index: the cable layers span the picture, and are filed in every leaf they
+    // cross. Qt would pick 14 levels (16,384 leaves) for these 13,000 items.
+    QVERIFY2(scene.bspTreeDepth() >= 4 && scene.bspTreeDepth() <= 10, qPrintable(QString::number(scene.bspTreeDepth())));
+
+    const auto visibleHosts = [&] {
+        std::size_t shown = 0;
+        for (NodeIndex h : fabric->endNodes())
+            shown += scene.nodeItem(h)->isVisible() ? 1 : 0;
+        return shown;
+    };
+    QCOMPARE(visibleHosts(), fabric->endNodes().size());
+    const NodeIndex chosen = fabric->endNodes()[100];
+    scene.selectNode(chosen);
+    // Collapsed: the racks stand in for their hosts, which leave the picture but the selected.
+    scene.setHostsCollapsed(true);
+    QCOMPARE(visibleHosts(), std::size_t(1));
+    QVERIFY(scene.nodeItem(chosen)->isVisible());
+    QCOMPARE(scene.selectedNodes(), std::vector<NodeIndex>{chosen});
+    // A host chosen elsewhere (the node table) comes out to be selected.
+    const NodeIndex other = fabric->endNodes()[5000];
+    scene.selectNodes({other});
+    QVERIFY(scene.nodeItem(other)->isVisible());
+    QCOMPARE(scene.selectedNodes(), std::vector<NodeIndex>{other});
+    // A rubber band over a collapsed rack selects its hosts, as it does zoomed in.
+    QSignalSpy selection(&scene, &FabricScene::nodeSelectionChanged);
+    const FabricLayout::Rack &rack = scene.layout().racks[7];
+    QPainterPath band;
+    band.addRect(rack.bounds.adjusted(1, 1, -1, -1));
+    scene.selectHostsIn(band);
+    QCOMPARE(selection.count(), 1);
+    std::vector<NodeIndex> expected = rack.hosts;
+    expected.push_back(other);
+    std::sort(expected.begin(), expected.end());
+    QCOMPARE(scene.selectedNodes(), expected);
+    for (NodeIndex h : rack.hosts)
+        QVERIFY(scene.nodeItem(h)->isVisible());
+    // Zoomed in again, every host is back.
+    scene.setHostsCollapsed(false);
+    QCOMPARE(visibleHosts(), fabric->endNodes().size());
+    QCOMPARE(scene.selectedNodes(), expected);
+
+    // A picture built while collapsed starts with its hosts hidden.
+    FabricScene collapsed;
+    collapsed.setHostsCollapsed(true);
+    collapsed.setFabric(fabric, computeFabricLayout(*fabric));
+    for (NodeIndex h : fabric->endNodes())
+        QVERIFY(!collapsed.nodeItem(h)->isVisible());
+    for (NodeIndex s : fabric->switches())
+        QVERIFY(collapsed.nodeItem(s)->isVisible());
+}
+
+void TestSceneScale::marksAreDrawnWhereTheyAreInView()
+{
+    // Zoomed far in on the middle of a long cable: its marks are drawn there, though only a
+    // sliver of each is in view (they are cut to the view before they are stroked).
+    const GeneratedFabric g = test::generate({FabricShapeKind::SwitchRadix, 16, 3});
+    auto fabric = std::make_shared<const Fabric>(g.fabric);
+    FabricScene scene;
+    scene.setFabric(fabric, computeFabricLayout(*fabric));
+    const FabricLayout &layout = scene.layout();
+    // The longest cable between the roots and the row below them.
+    LinkIndex longest = kNoIndex;
+    double length = 0;
+    for (std::size_t l = 0; l < fabric->links().size(); ++l) {
+        const Link &link = fabric->links()[l];
+        const NodeIndex a = fabric->port(link.a).node;
+        const NodeIndex b = fabric->port(link.b).node;
+        if (std::max(layout.tiers[std::size_t(a)], layout.tiers[std::size_t(b)]) != layout.topTier)
+            continue;
+        const double d = std::abs(layout.positions[std::size_t(a)].x() - layout.positions[std::size_t(b)].x());
+        if (d > length) {
+            length = d;
+            longest = LinkIndex(l);
+        }
+    }
+    QVERIFY(longest != kNoIndex);
+    const Link &link = fabric->links()[std::size_t(longest)];
+    const PortIndex from = layout.tiers[std::size_t(fabric->port(link.a).node)] == layout.topTier ? link.a : link.b;
+    scene.setEbbBottlenecks({EbbBottleneck{from, 10, 0.5, 2.0}});
+    QCOMPARE(scene.ebbBottleneckLabels(), QStringList{QLocale().toString(50.0, 'f', 1) + QStringLiteral(" %")});
+
+    FabricView view;
+    view.resize(800, 600);
+    view.setFabricScene(&scene);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setZoom(8);
+    QCOMPARE(view.zoom(), 8.0);
+    const QPointF middle = scene.cableCentre(longest);
+    view.centerOn(middle);
+    QImage shot = view.viewport()->grab().toImage();
+    QCOMPARE(shot.pixelColor(view.mapFromScene(middle)).rgb(), FabricScene::ebbBottleneckColour().rgb());
+
+    // A what-if failure of the same cable: dashed over it, in the what-if colour somewhere
+    // along the stretch in view.
+    scene.setEbbBottlenecks({});
+    scene.setWhatIfMarks({longest}, {});
+    QCOMPARE(scene.whatIfMarkCount(), std::size_t(1));
+    // A third of the way along, where its cross (at the middle) is out of view.
+    NodeIndex upper = fabric->port(link.a).node;
+    NodeIndex lower = fabric->port(link.b).node;
+    if (layout.tiers[std::size_t(upper)] < layout.tiers[std::size_t(lower)])
+        std::swap(upper, lower);
+    const QRectF up = layout.nodeRect(*fabric, upper);
+    const QRectF low = layout.nodeRect(*fabric, lower);
+    const QLineF cable(QPointF(up.center().x(), up.bottom()), QPointF(low.center().x(), low.top()));
+    QCOMPARE(cable.center(), scene.cableCentre(longest));
+    view.centerOn(cable.pointAt(0.3));
+    shot = view.viewport()->grab().toImage();
+    std::size_t marked = 0;
+    for (int x = 0; x < shot.width(); ++x)
+        for (int y = 0; y < shot.height(); ++y)
+            marked += shot.pixelColor(x, y).rgb() == FabricScene::whatIfColour().rgb() ? 1 : 0;
+    QVERIFY2(marked > 50, qPrintable(QString::number(marked)));
+    saveShot(view, QStringLiteral("marks-zoomed-in.png"));
 }
 
 QTEST_MAIN(TestSceneScale)

@@ -10,6 +10,7 @@
 #include "GeneratedFabrics.h"
 #include "LiveFabric.h"
 #include "MainWindow.h"
+#include "Screenshots.h"
 #include "TelemetryDock.h"
 #include "TelemetryHistory.h"
 #include "TelemetrySampler.h"
@@ -112,6 +113,7 @@ private Q_SLOTS:
     void historyFeedsTheTimeSeries();
     void exportWritesTheMonitorsCsvForm();
     void deskOffersMeasuredLoadOnlyForALiveFabric();
+    void screenshotViewReadsTheHistory();
 };
 
 void TestTelemetryDesk::measuredColouringAndDock()
@@ -211,6 +213,11 @@ void TestTelemetryDesk::congestionAndErrorsAreMarked()
     const QString tip = scene.cableToolTipAt((a + b) / 2, 20);
     QVERIFY2(tip.contains(QLatin1String("xmit wait")), qPrintable(tip));
     QVERIFY2(tip.contains(QLatin1String("SymbolError +3")), qPrintable(tip));
+    // The next tick without errors: no error in the tooltip, no badge.
+    scene.setMeasuredTelemetry(tick(*fabric, 2010, 0.1));
+    QCOMPARE(scene.errorBadgeCount(), std::size_t(0));
+    const QString calm = scene.cableToolTipAt((a + b) / 2, 20);
+    QVERIFY2(calm.contains(QLatin1String("xmit wait")) && !calm.contains(QLatin1String("SymbolError")), qPrintable(calm));
 
     // An empty tick clears the marks.
     scene.setMeasuredTelemetry({});
@@ -382,6 +389,26 @@ void TestTelemetryDesk::deskOffersMeasuredLoadOnlyForALiveFabric()
         QTest::qWait(300);
         QVERIFY(window.grab().save(shot));
     }
+}
+
+// `--screenshot-view telemetry`: the map by measured load, the busiest cable selected, and its
+// hour read back from the history the view wrote: a point a minute in each direction.
+void TestTelemetryDesk::screenshotViewReadsTheHistory()
+{
+    MainWindow window;
+    QVERIFY(prepareScreenshot(window, QStringLiteral("telemetry")));
+    TelemetryDock *dock = window.telemetryDock();
+    QCOMPARE(window.fabricScene()->linkColouring(), LinkColouring::Measured);
+    QVERIFY(!window.telemetryDockWidget()->isHidden());
+    QCOMPARE(dock->seriesCount(), 2);
+    QCOMPARE(dock->seriesPoints(0).size(), std::size_t(60));
+    QCOMPARE(dock->seriesPoints(1).size(), std::size_t(60));
+    // The hot host's own cable peaks half an hour ago, well above where it ends.
+    const std::vector<QPointF> points = dock->seriesPoints(0);
+    const auto peak = std::max_element(points.begin(), points.end(), [](const QPointF &a, const QPointF &b) { return a.y() < b.y(); });
+    QVERIFY(peak - points.begin() > 20 && peak - points.begin() < 40);
+    QVERIFY(peak->y() > 2 * points.back().y());
+    QVERIFY2(dock->plotNote().contains(QLatin1String("embedded history")), qPrintable(dock->plotNote()));
 }
 
 QTEST_MAIN(TestTelemetryDesk)

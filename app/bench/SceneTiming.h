@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 namespace weft::cli {
 
@@ -20,7 +21,30 @@ struct SceneTiming
     double recolourSeconds = 0;
     bool aggregated = false;
     std::size_t items = 0;
+    // The same two with the overlays on: a selected switch's cables highlighted, what-if marks,
+    // eBB bottlenecks, and cables coloured by measured load with congestion rings and error
+    // badges; the tick is then a whole measured tick (setMeasuredTelemetry).
+    double overlayRepaintSeconds = 0;
+    double overlayRecolourSeconds = 0;
+    // The zoom sequence (see zoomSequenceLevels), without and with those overlays: each frame is
+    // the zoom or pan itself (aggregation switched on the way) and the viewport's repaint.
+    std::vector<double> zoomFrameSeconds;
+    std::vector<double> overlayZoomFrameSeconds;
 };
+
+// A zoom sequence's frames in figures: the 95th percentile is the nearest rank's.
+struct FrameFigures
+{
+    std::size_t frames = 0;
+    double medianSeconds = 0;
+    double p95Seconds = 0;
+    double maxSeconds = 0;
+};
+FrameFigures frameFigures(std::vector<double> frameSeconds);
+
+// The zoom levels of the sequence, from `fitZoom` (full zoom-out) up: either side of every level
+// where the picture changes (zoom:: in FabricItems.h), 1:1, and closer.
+std::vector<double> zoomSequenceLevels(double fitZoom);
 
 // Routes `fabric` with ftree and computes the uniform-traffic metrics first (not timed), so that
 // cables are coloured by load as an operator looking at the whole fabric would see them.
@@ -34,7 +58,8 @@ public:
 
     // Empty when the fabric could not be routed.
     QString error() const { return m_error; }
-    SceneTiming run(QSize size) const;
+    // `zoomSequence`: also time the zoom sequence (without it only the repaints and ticks).
+    SceneTiming run(QSize size, bool zoomSequence = true) const;
 
 private:
     struct Inputs;

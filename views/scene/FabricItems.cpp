@@ -1,16 +1,55 @@
 #include "FabricItems.h"
 
 #include <QFontMetricsF>
+#include <QGraphicsScene>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 
 #include <algorithm>
+#include <optional>
 
 namespace weft {
 
 namespace {
 
 const QColor kSelectionColour(0xe8, 0x6a, 0x10);
+// Cables per pixel a link layer draws at most (LinkLayerItem::paint).
+constexpr double kDrawnCoverage = 2.0;
+
+// The part of `line` inside `rect` (Liang and Barsky's clipping), none if it misses.
+std::optional<QLineF> clipLine(const QLineF &line, const QRectF &rect)
+{
+    const double dx = line.dx();
+    const double dy = line.dy();
+    double t0 = 0;
+    double t1 = 1;
+    const double p[] = {-dx, dx, -dy, dy};
+    const double q[] = {line.x1() - rect.left(), rect.right() - line.x1(), line.y1() - rect.top(), rect.bottom() - line.y1()};
+    for (int i = 0; i < 4; ++i) {
+        if (p[i] == 0) {
+            if (q[i] < 0)
+                return std::nullopt;
+            continue;
+        }
+        const double t = q[i] / p[i];
+        if (p[i] < 0)
+            t0 = std::max(t0, t);
+        else
+            t1 = std::min(t1, t);
+        if (t0 > t1)
+            return std::nullopt;
+    }
+    return QLineF(line.pointAt(t0), line.pointAt(t1));
+}
+
+// `colour` at `alpha` over `background`, as one opaque colour.
+QColor overBackground(const QColor &colour, double alpha, const QColor &background)
+{
+    const double a = std::clamp(alpha, 0.0, 1.0);
+    const auto mix = [a](double c, double b) { return float(c * a + b * (1 - a)); };
+    return QColor::fromRgbF(mix(colour.redF(), background.redF()), mix(colour.greenF(), background.greenF()),
+                            mix(colour.blueF(), background.blueF()));
+}
 
 double levelOfDetail(const QPainter *painter, const QStyleOptionGraphicsItem *option)
 {
@@ -31,12 +70,14 @@ QRectF boundsOf(const std::vector<QLineF> &lines)
     return QRectF(QPointF(left, top), QPointF(right, bottom)).adjusted(-2, -2, 2, 2);
 }
 
-// Draws only the lines that cross the exposed area: at high zoom most of a layer is off screen.
-void drawVisibleLines(QPainter *painter, const std::vector<QLineF> &lines, const QRectF &exposed)
+// Draws only the lines that cross the exposed area (at high zoom most of a layer is off
+// screen), and of those every `stride`-th.
+void drawVisibleLines(QPainter *painter, const std::vector<QLineF> &lines, const QRectF &exposed, std::size_t stride)
 {
     std::vector<QLineF> visible;
-    visible.reserve(lines.size());
-    for (const QLineF &l : lines) {
+    visible.reserve(lines.size() / stride + 1);
+    for (std::size_t i = 0; i < lines.size(); i += stride) {
+        const QLineF &l = lines[i];
         const QRectF box = QRectF(l.p1(), l.p2()).normalized();
         if (box.right() >= exposed.left() && box.left() <= exposed.right() && box.bottom() >= exposed.top()
             && box.top() <= exposed.bottom())
@@ -152,14 +193,25 @@ void LinkLayerItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *opt
     const double lod = levelOfDetail(painter, option);
     const double area = m_bounds.width() * m_bounds.height() * lod;
     const double coverage = area > 0 ? m_totalLength / area : 0;  // inked pixels per pixel
-    QColor colour = m_colour;
-    if (coverage > 0.8)
-        colour.setAlphaF(float(colour.alphaF() * std::max(0.04, 0.8 / coverage)));
+    double fade = coverage > 0.8 ? std::max(0.04, 0.8 / coverage) : 1.0;
+    // Past a few cables per pixel, every cable drawn only adds to a wash whose tone the fading
+    // sets: only every stride-th is drawn, that much less faded, so that the ink per pixel stays
+    // as it was and a pan shows the same cables.
+    std::size_t stride = 1;
+    if (coverage > kDrawnCoverage) {
+        stride = std::size_t(coverage / kDrawnCoverage);
+        fade = std::min(1.0, fade * double(stride));
+    }
+    // The faded colour is drawn opaque, as it looks over the background: the raster engine
+    // blends a translucent cable pixel by pixel, some thirty times slower than it fills an
+    // opaque one, which at radix 54 made a frame of tens of thousands of cables take half a
+    // second. Where cables cross, the denser ink still shows where they run thick.
+    const QColor colour = overBackground(m_colour, m_colour.alphaF() * fade, scene() ? scene()->backgroundBrush().color() : QColor(Qt::white));
     QPen pen(colour, m_width);
     pen.setCosmetic(true);
     painter->setPen(pen);
     painter->setBrush(Qt::NoBrush);
-    drawVisibleLines(painter, m_lines, option->exposedRect);
+    drawVisibleLines(painter, m_lines, option->exposedRect, stride);
     if (!m_curves.isEmpty())
         painter->drawPath(m_curves);
 }
@@ -222,8 +274,72 @@ void BundleItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWid
     painter->drawLine(m_line);
 }
 
-HighlightItem::HighlightItem(const QColor &colour, Qt::PenStyle style) : m_colour(colour), m_style(style)
+MarksItem::MarksItem(std::vector<QRectF> marks, Shape shape, const QPen &pen, const QColor &fill)
+    : m_marks(std::move(marks)), m_shape(shape), m_pen(pen), m_fill(fill)
 {
+    for (const QRectF &mark : m_marks)
+        m_bounds |= mark;
+    m_bounds.adjust(-2, -2, 2, 2);
+    setFlag(ItemUsesExtendedStyleOption);
+}
+
+void MarksItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
+{
+    // Only the marks in view: a measured tick can mark thousands of ports, and a path of them
+    // all would be stroked whole at every frame.
+    const double lod = levelOfDetail(painter, option);
+    const QRectF exposed = option->exposedRect;
+    std::vector<QRectF> visible;
+    for (const QRectF &mark : m_marks)
+        if (mark.intersects(exposed))
+            visible.push_back(mark);
+    if (visible.empty())
+        return;
+    const double pixels = visible.front().width() * lod;
+    if (pixels < 4) {
+        // Too small to tell a ring from a dot: a dot a few pixels wide, in the mark's colour.
+        const double half = 2.0 / std::max(lod, 1e-9);
+        for (QRectF &mark : visible)
+            mark = QRectF(mark.center() - QPointF(half, half), QSizeF(2 * half, 2 * half));
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(m_shape == Shape::Ring ? m_pen.color() : m_fill);
+        painter->drawRects(visible.data(), int(visible.size()));
+        return;
+    }
+    painter->setPen(m_pen);
+    if (m_shape == Shape::Square) {
+        painter->setBrush(m_fill);
+        painter->drawRects(visible.data(), int(visible.size()));
+        return;
+    }
+    painter->setBrush(Qt::NoBrush);
+    for (const QRectF &mark : visible)
+        painter->drawEllipse(mark);
+}
+
+CableMarkItem::CableMarkItem(const QLineF &line, QGraphicsItem *parent)
+    : QGraphicsLineItem(line, parent)
+{
+    setFlag(ItemUsesExtendedStyleOption);
+}
+
+void CableMarkItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
+{
+    // A wide pen is stroked along the whole line, in view or not: zoomed in, that is a polygon
+    // hundreds of thousands of pixels long for a few hundred on screen.
+    const double lod = levelOfDetail(painter, option);
+    const double margin = (pen().widthF() + 2) / std::max(lod, 1e-9);
+    const std::optional<QLineF> part = clipLine(line(), option->exposedRect.adjusted(-margin, -margin, margin, margin));
+    if (!part)
+        return;
+    painter->setPen(pen());
+    painter->drawLine(*part);
+}
+
+HighlightItem::HighlightItem(const QColor &colour, Qt::PenStyle style, double width, Qt::PenCapStyle cap)
+    : m_colour(colour), m_style(style), m_width(width), m_cap(cap)
+{
+    setFlag(ItemUsesExtendedStyleOption);
     setZValue(4);
 }
 
@@ -235,14 +351,36 @@ void HighlightItem::setLines(std::vector<QLineF> lines)
     update();
 }
 
-void HighlightItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *)
+void HighlightItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
 {
     if (m_lines.empty())
         return;
-    QPen pen(m_colour, 2.5, m_style, Qt::RoundCap);
+    QPen pen(m_colour, m_width, m_style, m_cap);
     pen.setCosmetic(true);
+    // Only the part of each line in view is drawn: zoomed in, a line across the fabric is
+    // hundreds of thousands of pixels long, and a dashed pen dashes all of it.
+    const double lod = levelOfDetail(painter, option);
+    const double margin = (m_width + 2) / std::max(lod, 1e-9);
+    const QRectF view = option->exposedRect.adjusted(-margin, -margin, margin, margin);
+    const bool solid = m_style == Qt::SolidLine;
+    std::vector<QLineF> shown;
+    shown.reserve(m_lines.size());
     painter->setPen(pen);
-    painter->drawLines(m_lines.data(), int(m_lines.size()));
+    for (const QLineF &line : m_lines) {
+        const std::optional<QLineF> part = clipLine(line, view);
+        if (!part)
+            continue;
+        if (solid) {
+            shown.push_back(*part);
+            continue;
+        }
+        // The dashes stay where they were on the whole line, wherever the view cuts it.
+        pen.setDashOffset(QLineF(line.p1(), part->p1()).length() * lod / std::max(m_width, 1.0));
+        painter->setPen(pen);
+        painter->drawLine(*part);
+    }
+    if (!shown.empty())
+        painter->drawLines(shown.data(), int(shown.size()));
 }
 
 }  // namespace weft

@@ -7,8 +7,10 @@
 
 #include <QColor>
 #include <QGraphicsItem>
+#include <QGraphicsLineItem>
 #include <QLineF>
 #include <QPainterPath>
+#include <QPen>
 
 #include <vector>
 
@@ -20,6 +22,7 @@ constexpr double kCollapseRacksBelow = 0.45;  // hosts of a leaf become one rack
 constexpr double kLabelsAbove = 0.9;          // switch descriptions are drawn in the boxes
 constexpr double kHostLabelsAbove = 2.0;      // and host descriptions
 constexpr double kPlainBoxesBelow = 0.2;      // no outlines, just filled boxes
+constexpr double kAntialiasAbove = 0.6;       // antialiased edges (costly with thousands of cables)
 constexpr double kAggregateBelow = 0.1;       // a big fabric's switches become groups, cables bundles
 }  // namespace zoom
 
@@ -31,6 +34,7 @@ enum FabricItemType {
     RowBandItemType,
     GroupItemType,
     BundleItemType,
+    MarksItemType,
 };
 
 /** One switch, host or router. */
@@ -174,15 +178,48 @@ private:
     bool m_outlined = false;
 };
 
-/** The cables of the selected nodes, drawn over everything else. */
+/** Many small marks of one look (rings, or filled squares), drawn where they are in view. */
+class MarksItem : public QGraphicsItem
+{
+public:
+    enum { Type = MarksItemType };
+    enum class Shape : std::uint8_t { Ring,
+                                      Square };
+
+    // `pen` cosmetic; `fill` for squares.
+    MarksItem(std::vector<QRectF> marks, Shape shape, const QPen &pen, const QColor &fill = QColor());
+    std::size_t markCount() const { return m_marks.size(); }
+
+    int type() const override { return Type; }
+    QRectF boundingRect() const override { return m_bounds; }
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
+
+private:
+    std::vector<QRectF> m_marks;
+    QRectF m_bounds;
+    Shape m_shape;
+    QPen m_pen;
+    QColor m_fill;
+};
+
+/** One cable marked over the picture (an eBB bottleneck): only its part in view is stroked. */
+class CableMarkItem : public QGraphicsLineItem
+{
+public:
+    CableMarkItem(const QLineF &line, QGraphicsItem *parent);
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
+};
+
+/** The cables of the selected nodes, drawn over everything else; also the marks on cables. */
 class HighlightItem : public QGraphicsItem
 {
 public:
     enum { Type = HighlightItemType };
 
     // A dashed highlight can lie over a solid one (a route back over the route there) and
-    // both stay visible.
-    explicit HighlightItem(const QColor &colour, Qt::PenStyle style = Qt::SolidLine);
+    // both stay visible. `width` in pixels.
+    explicit HighlightItem(const QColor &colour, Qt::PenStyle style = Qt::SolidLine, double width = 2.5,
+                           Qt::PenCapStyle cap = Qt::RoundCap);
     void setLines(std::vector<QLineF> lines);
     std::size_t lineCount() const { return m_lines.size(); }
 
@@ -195,6 +232,8 @@ private:
     QRectF m_bounds;
     QColor m_colour;
     Qt::PenStyle m_style;
+    double m_width;
+    Qt::PenCapStyle m_cap;
 };
 
 }  // namespace weft

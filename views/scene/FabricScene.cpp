@@ -35,6 +35,20 @@ constexpr double kHottestBundleZ = 3.6;  // over the other bundles and the block
 constexpr double kBundleZ = 3.5;
 // Below this many nodes the layout takes a few milliseconds: do it at once, no worker thread.
 constexpr std::size_t kAsyncLayoutNodes = 3000;
+// Items per leaf of the BSP index the scene aims at (see bspDepthFor).
+constexpr double kItemsPerBspLeaf = 256;
+
+// The depth of the scene's BSP index for about `items` items. Qt's own choice grows with the
+// item count alone (16 levels, 65,536 leaves, for a 39,366-host fat-tree's 44,000 items), but
+// the cable layers, row bands, bundles, highlights and marks each span much of the picture and
+// are filed in every leaf they cross: at that depth a paint at full zoom-out walks millions of
+// leaf entries, and every recolour files the new cable layers in tens of thousands of leaves.
+// Leaves of a few hundred nodes keep both short, and a zoomed-in view still looks in a few.
+int bspDepthFor(std::size_t items)
+{
+    const double leaves = std::max(1.0, double(items) / kItemsPerBspLeaf);
+    return std::clamp(int(std::ceil(std::log2(leaves))), 4, 10);
+}
 
 // Where a cable meets a node's box: the bottom edge towards lower rows, the top edge upwards.
 QPointF cableEnd(const FabricLayout &layout, const Fabric &fabric, NodeIndex node, bool towardsBelow)
@@ -116,24 +130,22 @@ void FabricScene::markLiveChanges()
     // Drawn between the two nodes as a cable between their tiers is; a cable to a node the
     // picture does not have (a new node) is only listed.
     const auto paths = [&](const std::vector<FabricChanges::LinkEnds> &links, std::size_t *drawn) {
-        QPainterPath path;
+        std::vector<QLineF> lines;
         for (const FabricChanges::LinkEnds &link : links) {
             const NodeIndex a = f.nodeByGuid(link.nodeA);
             const NodeIndex b = f.nodeByGuid(link.nodeB);
             if (a == kNoIndex || b == kNoIndex)
                 continue;
-            const QLineF line = cableLineBetween(a, b);
-            path.moveTo(line.p1());
-            path.lineTo(line.p2());
+            lines.push_back(cableLineBetween(a, b));
             ++*drawn;
         }
-        return path;
+        return lines;
     };
-    const auto item = [this](const QPainterPath &path, const QColor &colour, Qt::PenStyle style) {
-        QPen pen(colour, 3.5, style, Qt::RoundCap);
-        pen.setCosmetic(true);
-        QGraphicsPathItem *marks = addPath(path, pen);
+    const auto item = [this](std::vector<QLineF> lines, const QColor &colour, Qt::PenStyle style) {
+        auto *marks = new HighlightItem(colour, style, 3.5);
+        marks->setLines(std::move(lines));
         marks->setZValue(kHighlightZ + 0.5);  // above a route shown: what is gone must show
+        addItem(marks);
         return marks;
     };
     m_goneMarks = item(paths(changes.linksGoneEnds, &m_cablesMarkedGone), goneCableColour(), Qt::DashLine);
@@ -153,7 +165,8 @@ void FabricScene::setWhatIfMarks(const std::vector<LinkIndex> &links, const std:
 {
     delete m_whatIfMarks;
     delete m_whatIfShades;
-    m_whatIfMarks = m_whatIfShades = nullptr;
+    m_whatIfMarks = nullptr;
+    m_whatIfShades = nullptr;
     m_whatIfMarkCount = 0;
     if (!m_fabric || (links.empty() && nodes.empty())) {
         Q_EMIT coloursChanged();
@@ -163,7 +176,7 @@ void FabricScene::setWhatIfMarks(const std::vector<LinkIndex> &links, const std:
     // A failed cable: dashed red where it runs, crossed at its middle; a failed switch or a
     // removed host: greyed over and crossed. Drawn over everything, the fabric stays as it is.
     QPainterPath crosses;
-    QPainterPath dashes;
+    std::vector<QLineF> dashes;
     QPainterPath shades;
     const auto cross = [&crosses](const QPointF &centre, double half) {
         crosses.moveTo(centre + QPointF(-half, -half));
@@ -176,8 +189,7 @@ void FabricScene::setWhatIfMarks(const std::vector<LinkIndex> &links, const std:
             continue;
         const Link &link = f.links()[std::size_t(index)];
         const QLineF line = cableLineBetween(f.port(link.a).node, f.port(link.b).node);
-        dashes.moveTo(line.p1());
-        dashes.lineTo(line.p2());
+        dashes.push_back(line);
         cross(cableCentre(index), 6);
         ++m_whatIfMarkCount;
     }
@@ -191,12 +203,12 @@ void FabricScene::setWhatIfMarks(const std::vector<LinkIndex> &links, const std:
     }
     m_whatIfShades = addPath(shades, Qt::NoPen, QColor(0x80, 0x80, 0x80, 0xb0));
     m_whatIfShades->setZValue(kHighlightZ + 0.6);
-    QPen dashPen(whatIfColour(), 2.5, Qt::DashLine, Qt::FlatCap);
-    dashPen.setCosmetic(true);
     QPen crossPen(whatIfColour(), 3, Qt::SolidLine, Qt::RoundCap);
     crossPen.setCosmetic(true);
-    m_whatIfMarks = addPath(dashes, dashPen);
+    m_whatIfMarks = new HighlightItem(whatIfColour(), Qt::DashLine, 2.5, Qt::FlatCap);
+    m_whatIfMarks->setLines(std::move(dashes));
     m_whatIfMarks->setZValue(kHighlightZ + 0.7);
+    addItem(m_whatIfMarks);
     auto *crossItem = new QGraphicsPathItem(crosses, m_whatIfMarks);
     crossItem->setPen(crossPen);
     Q_EMIT coloursChanged();
@@ -240,7 +252,7 @@ void FabricScene::setEbbBottlenecks(const std::vector<EbbBottleneck> &bottleneck
         if (m_layout.tiers[std::size_t(from)] < m_layout.tiers[std::size_t(to)])
             line = QLineF(line.p2(), line.p1());
         const QString share = QLocale().toString(100 * b.share, 'f', 1) + QStringLiteral(" %");
-        auto *item = new QGraphicsLineItem(line, m_ebbMarks);
+        auto *item = new CableMarkItem(line, m_ebbMarks);
         item->setPen(pen);
         item->setToolTip(tr("eBB bottleneck %1: limits %2 of the sampled streams (%n stream(s)), mean congestion %3", "",
                             int(std::min<std::uint64_t>(b.streams, std::uint64_t(std::numeric_limits<int>::max()))))
@@ -425,7 +437,8 @@ void FabricScene::clearFabric()
     m_returnHighlight = nullptr;
     m_goneMarks = m_newMarks = nullptr;
     m_cablesMarkedGone = m_cablesMarkedNew = 0;
-    m_whatIfMarks = m_whatIfShades = nullptr;
+    m_whatIfMarks = nullptr;
+    m_whatIfShades = nullptr;
     m_whatIfMarkCount = 0;
     m_ebbMarks = nullptr;
     m_ebbBottlenecks.clear();
@@ -436,6 +449,7 @@ void FabricScene::clearFabric()
     m_overlayLoadByPort.clear();
     m_hasLoadOverlay = false;
     m_measuredByPort.clear();
+    m_measuredErrors.clear();
     m_fabric.reset();
     m_tables.reset();
     m_metrics.reset();
@@ -455,6 +469,8 @@ void FabricScene::setFabric(std::shared_ptr<const Fabric> fabric, FabricLayout l
         return;
     ++m_sceneBuilds;
     const Fabric &f = *m_fabric;
+    // Before the first item goes in: a new depth rebuilds the index.
+    setBspTreeDepth(bspDepthFor(f.nodes().size() + m_layout.racks.size()));
 
     m_nodeItems.assign(f.nodes().size(), nullptr);
     for (std::size_t i = 0; i < f.nodes().size(); ++i) {
@@ -474,6 +490,7 @@ void FabricScene::setFabric(std::shared_ptr<const Fabric> fabric, FabricLayout l
         }
         const QString label = node.description.isEmpty() ? node.name : node.description;
         auto *item = new NodeItem(n, node.type, m_layout.nodeRect(f, n), fill, label);
+        item->setVisible(!m_hostsCollapsed || node.type == NodeType::Switch);  // see showCollapsedHosts
         addItem(item);
         m_nodeItems[i] = item;
     }
@@ -1046,12 +1063,20 @@ void FabricScene::setMeasuredTelemetry(const std::vector<TelemetryRecord> &recor
     if (!m_fabric)
         return;
     const std::size_t ports = m_fabric->ports().size();
-    m_measuredByPort.assign(ports, std::nullopt);
+    m_measuredByPort.assign(ports, MeasuredPort());
+    m_measuredErrors.clear();
     m_measuredLoadByPort.assign(ports, 0.0);
     for (const TelemetryRecord &r : records) {
         if (r.portIndex < 0 || std::size_t(r.portIndex) >= ports)
             continue;
-        m_measuredByPort[std::size_t(r.portIndex)] = r.rates;
+        MeasuredPort &measured = m_measuredByPort[std::size_t(r.portIndex)];
+        measured.xmitBytes = r.rates.xmitBytes;
+        measured.utilisation = r.rates.utilisation;
+        measured.xmitWait = r.rates.xmitWait;
+        measured.measured = true;
+        measured.erred = std::any_of(r.rates.errors.begin(), r.rates.errors.end(), [](const CounterDelta &d) { return d.ok() && d.delta > 0; });
+        if (measured.erred)
+            m_measuredErrors[r.portIndex] = r.rates.errors;
         if (r.rates.utilisation.ok())
             m_measuredLoadByPort[std::size_t(r.portIndex)] = r.rates.utilisation.value;
     }
@@ -1082,8 +1107,8 @@ void FabricScene::markMeasuredPorts()
     if (!m_fabric || m_measuredByPort.empty())
         return;
     const Fabric &f = *m_fabric;
-    QPainterPath congestion;
-    QPainterPath errors;
+    std::vector<QRectF> congestion;
+    std::vector<QRectF> errors;
     for (std::size_t l = 0; l < f.links().size(); ++l) {
         // A cable folded into a bundle has no end to mark: the bundle's colour speaks for it.
         if (!linkDrawnAlone(LinkIndex(l)))
@@ -1103,19 +1128,16 @@ void FabricScene::markMeasuredPorts()
         const double radius = 0.3 * m_layout.nodeRect(f, a).height();
         // The mark sits on the cable just off the end of the port it is about.
         for (const auto &[port, from, to] : {std::tuple{pa, endA, endB}, std::tuple{pb, endB, endA}}) {
-            const std::optional<PortRates> &rates = m_measuredByPort[std::size_t(port)];
-            if (!rates)
+            const MeasuredPort &rates = m_measuredByPort[std::size_t(port)];
+            if (!rates.measured)
                 continue;
             const QPointF at = from + 0.15 * (to - from);
-            if (rates->xmitWait.ok() && rates->xmitWait.value > 0) {
-                congestion.addEllipse(at, radius, radius);
+            if (rates.xmitWait.ok() && rates.xmitWait.value > 0) {
+                congestion.emplace_back(at - QPointF(radius, radius), QSizeF(2 * radius, 2 * radius));
                 ++m_congestionMarkCount;
             }
-            bool erred = false;
-            for (const CounterDelta &d : rates->errors)
-                erred = erred || (d.ok() && d.delta > 0);
-            if (erred) {
-                errors.addRect(QRectF(at - QPointF(radius, radius), QSizeF(2 * radius, 2 * radius)).translated(radius * 1.5, 0));
+            if (rates.erred) {
+                errors.push_back(QRectF(at - QPointF(radius, radius), QSizeF(2 * radius, 2 * radius)).translated(radius * 1.5, 0));
                 ++m_errorBadgeCount;
             }
         }
@@ -1123,12 +1145,14 @@ void FabricScene::markMeasuredPorts()
     const bool shown = m_linkColouring == LinkColouring::Measured;
     QPen pen(congestionColour(), 2.5);
     pen.setCosmetic(true);
-    m_congestionMarks = addPath(congestion, pen);
+    m_congestionMarks = new MarksItem(std::move(congestion), MarksItem::Shape::Ring, pen);
+    addItem(m_congestionMarks);
     m_congestionMarks->setZValue(kHighlightZ + 0.4);
     m_congestionMarks->setVisible(shown);
     QPen badgePen(errorBadgeColour().darker(130), 1);
     badgePen.setCosmetic(true);
-    m_errorBadges = addPath(errors, badgePen, errorBadgeColour());
+    m_errorBadges = new MarksItem(std::move(errors), MarksItem::Shape::Square, badgePen, errorBadgeColour());
+    addItem(m_errorBadges);
     m_errorBadges->setZValue(kHighlightZ + 0.45);
     m_errorBadges->setVisible(shown);
 }
@@ -1146,13 +1170,14 @@ QString FabricScene::measuredCableText(const Link &link) const
     };
     QString text;
     for (const auto &[from, to] : {std::pair{link.a, link.b}, std::pair{link.b, link.a}}) {
-        const std::optional<PortRates> &rates = m_measuredByPort[std::size_t(from)];
-        if (!rates)
+        const MeasuredPort &rates = m_measuredByPort[std::size_t(from)];
+        if (!rates.measured)
             continue;
-        text += QStringLiteral("<br>") + tr("Measured %1 → %2: %3 MB/s, %4 % of the link, xmit wait %5/s").arg(end(from), end(to), figure(rates->xmitBytes, 1e-6, 1), figure(rates->utilisation, 100, 1), figure(rates->xmitWait, 1, 0));
+        text += QStringLiteral("<br>") + tr("Measured %1 → %2: %3 MB/s, %4 % of the link, xmit wait %5/s").arg(end(from), end(to), figure(rates.xmitBytes, 1e-6, 1), figure(rates.utilisation, 100, 1), figure(rates.xmitWait, 1, 0));
+        const auto deltas = m_measuredErrors.find(from);
         QStringList errors;
-        for (int e = 0; e < kPortErrorCounterCount; ++e) {
-            const CounterDelta &d = rates->errors[std::size_t(e)];
+        for (int e = 0; deltas != m_measuredErrors.end() && e < kPortErrorCounterCount; ++e) {
+            const CounterDelta &d = deltas->second[std::size_t(e)];
             if (d.ok() && d.delta > 0)
                 errors << QStringLiteral("%1 +%2").arg(portErrorCounterName(PortErrorCounter(e))).arg(d.delta);
         }
@@ -1198,7 +1223,7 @@ void FabricScene::setLinkColouring(LinkColouring colouring)
     m_linkColouring = colouring;
     if (measuredBefore != (colouring == LinkColouring::Measured)) {
         takeShownLoads();
-        for (QGraphicsPathItem *marks : {m_congestionMarks, m_errorBadges})
+        for (MarksItem *marks : {m_congestionMarks, m_errorBadges})
             if (marks)
                 marks->setVisible(colouring == LinkColouring::Measured);
     }
@@ -1268,8 +1293,45 @@ void FabricScene::setHostsCollapsed(bool collapsed)
     if (collapsed == m_hostsCollapsed)
         return;
     m_hostsCollapsed = collapsed;
+    showCollapsedHosts();
     for (RackItem *rack : m_rackItems)
         rack->setZValue(collapsed ? kRackZCollapsed : kRackZExpanded);
+}
+
+void FabricScene::showCollapsedHosts()
+{
+    // Collapsed, a host is drawn only when selected (its rack stands in for it otherwise), so
+    // the others leave the picture: 39,366 hosts cost a paint each at every frame otherwise,
+    // even ones that draw nothing. Hidden items are not in the index's answers.
+    if (!m_fabric)
+        return;
+    for (NodeIndex n : m_fabric->endNodes())
+        if (NodeItem *item = nodeItem(n))
+            item->setVisible(!m_hostsCollapsed || item->isSelected());
+}
+
+void FabricScene::selectHostsIn(const QPainterPath &area)
+{
+    if (!m_fabric)
+        return;
+    const QRectF bounds = area.boundingRect();
+    bool changed = false;
+    QSignalBlocker blocker(this);
+    for (const FabricLayout::Rack &rack : m_layout.racks) {
+        if (!rack.bounds.intersects(bounds))
+            continue;
+        for (NodeIndex host : rack.hosts) {
+            NodeItem *item = nodeItem(host);
+            if (!item || item->isSelected() || !area.intersects(m_layout.nodeRect(*m_fabric, host)))
+                continue;
+            item->setVisible(true);
+            item->setSelected(true);
+            changed = true;
+        }
+    }
+    blocker.unblock();
+    if (changed)
+        Q_EMIT selectionChanged();
 }
 
 QString FabricScene::toolTipFor(NodeIndex n) const
@@ -1546,6 +1608,10 @@ bool FabricScene::linkDrawnAlone(LinkIndex link) const
 
 void FabricScene::revealSwitches(const std::vector<NodeIndex> &nodes)
 {
+    // A collapsed host comes out from behind its rack to be selected (and drawn as selected).
+    for (NodeIndex n : nodes)
+        if (NodeItem *item = nodeItem(n); item && item->nodeType() != NodeType::Switch)
+            item->setVisible(true);
     // A hidden item cannot be selected: a switch chosen elsewhere (the node table) comes out
     // from behind its block.
     bool changed = false;

@@ -28,7 +28,9 @@
 
 class QGraphicsPathItem;
 
+#include <array>
 #include <map>
+#include <unordered_map>
 
 #include <memory>
 #include <optional>
@@ -41,6 +43,7 @@ class FabricDocument;
 class GroupItem;
 class HighlightItem;
 class LinkLayerItem;
+class MarksItem;
 class NodeItem;
 class RackItem;
 class RowBandItem;
@@ -187,10 +190,14 @@ public:
     std::vector<Guid> selectedPortGuids() const;
     void selectNodes(const std::vector<NodeIndex> &nodes);
 
-    // Hosts are hidden when their racks stand in for them, so that hovering and clicking a
-    // collapsed rack reaches the rack, not an invisible host. FabricView calls this on zoom.
+    // Collapsed (FabricView calls this on zoom), the hosts not selected are hidden: their racks
+    // stand in for them, so hovering and clicking a rack reaches the rack, and a frame visits no
+    // host. A host selected by any means is shown.
     void setHostsCollapsed(bool collapsed);
     bool hostsCollapsed() const { return m_hostsCollapsed; }
+    // Adds the hosts whose boxes meet `area` to the selection, hidden or not: a rubber band
+    // over collapsed racks selects their hosts as it would zoomed in.
+    void selectHostsIn(const QPainterPath &area);
 
     static QColor switchColour(int tier, int topTier);
     static QColor hostColour();
@@ -269,6 +276,7 @@ private:
     void rebuildLinkLayers();
     void buildRowBands();
     void updateHighlight();
+    void showCollapsedHosts();
     void updateNodeColours();
     void updatePartitionIndex();
     void markLiveChanges();
@@ -313,11 +321,11 @@ private:
     HighlightItem *m_highlight = nullptr;
     HighlightItem *m_returnHighlight = nullptr;
     bool m_tracedRoutesShown = false;
-    QGraphicsPathItem *m_goneMarks = nullptr;
-    QGraphicsPathItem *m_newMarks = nullptr;
+    HighlightItem *m_goneMarks = nullptr;
+    HighlightItem *m_newMarks = nullptr;
     std::size_t m_cablesMarkedGone = 0;
     std::size_t m_cablesMarkedNew = 0;
-    QGraphicsPathItem *m_whatIfMarks = nullptr;
+    HighlightItem *m_whatIfMarks = nullptr;
     QGraphicsPathItem *m_whatIfShades = nullptr;
     std::size_t m_whatIfMarkCount = 0;
     QGraphicsPathItem *m_ebbMarks = nullptr;  // parent of one line and one label per bottleneck
@@ -338,9 +346,20 @@ private:
     std::vector<double> m_measuredLoadByPort;  // transmit utilisation, from setMeasuredTelemetry
     std::vector<double> m_overlayLoadByPort;   // setLoadOverlay's
     bool m_hasLoadOverlay = false;
-    std::vector<std::optional<PortRates>> m_measuredByPort;
-    QGraphicsPathItem *m_congestionMarks = nullptr;
-    QGraphicsPathItem *m_errorBadges = nullptr;
+    // What the map keeps of a port's measured rates: the figures its tooltip and marks show,
+    // not the whole PortRates, so that a tick of every port copies a few MB rather than 70.
+    struct MeasuredPort
+    {
+        CounterRate xmitBytes;
+        CounterRate utilisation;
+        CounterRate xmitWait;
+        bool measured = false;
+        bool erred = false;  // new errors: its deltas are in m_measuredErrors
+    };
+    std::vector<MeasuredPort> m_measuredByPort;
+    std::unordered_map<PortIndex, std::array<CounterDelta, kPortErrorCounterCount>> m_measuredErrors;
+    MarksItem *m_congestionMarks = nullptr;
+    MarksItem *m_errorBadges = nullptr;
     std::size_t m_congestionMarkCount = 0;
     std::size_t m_errorBadgeCount = 0;
     LinkColouring m_linkColouring = LinkColouring::Plain;

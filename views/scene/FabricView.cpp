@@ -26,7 +26,6 @@ namespace {
 constexpr double kMaxZoom = 12.0;
 constexpr double kWheelStep = 1.0015;  // per eighth of a degree: one notch zooms by about 20 %
 constexpr double kButtonStep = 1.25;
-constexpr double kAntialiasAbove = 0.6;
 constexpr double kFocusZoom = 2.0;
 constexpr int kLabelGutter = 110;  // pixels left of the fitted picture for the tier labels
 constexpr double kMaxFitZoom = 2.0;  // a tiny fabric fitted any larger looks like a toy
@@ -111,6 +110,14 @@ void FabricView::zoomOut()
     setTransformationAnchor(anchor);
 }
 
+void FabricView::setZoom(double zoom)
+{
+    const ViewportAnchor anchor = transformationAnchor();
+    setTransformationAnchor(AnchorViewCenter);
+    zoomBy(zoom / std::max(this->zoom(), 1e-9));
+    setTransformationAnchor(anchor);
+}
+
 void FabricView::zoomBy(double factor)
 {
     const double current = zoom();
@@ -140,7 +147,7 @@ void FabricView::applyZoomDependentSettings()
 {
     const double z = zoom();
     // Antialiasing costs a lot with thousands of cables on screen and shows only up close.
-    setRenderHint(QPainter::Antialiasing, z >= kAntialiasAbove);
+    setRenderHint(QPainter::Antialiasing, z >= zoom::kAntialiasAbove);
     setRenderHint(QPainter::TextAntialiasing, true);
     if (m_scene) {
         m_scene->setHostsCollapsed(z < zoom::kCollapseRacksBelow);
@@ -234,6 +241,12 @@ void FabricView::mouseMoveEvent(QMouseEvent *event)
         return;
     }
     QGraphicsView::mouseMoveEvent(event);
+    // The band selected what it could see; collapsed hosts are hidden, so they are added here.
+    if (m_scene && m_scene->hostsCollapsed() && !rubberBandRect().isNull()) {
+        QPainterPath band;
+        band.addPolygon(mapToScene(rubberBandRect()));
+        m_scene->selectHostsIn(band);
+    }
 }
 
 void FabricView::mouseReleaseEvent(QMouseEvent *event)

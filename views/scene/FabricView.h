@@ -32,6 +32,8 @@ public:
 public Q_SLOTS:
     void zoomIn();
     void zoomOut();
+    // Zooms to `zoom` around the middle of the view, within the limits the wheel keeps to.
+    void setZoom(double zoom);
     // Shows the whole fabric, and keeps doing so on resize until the operator zooms or pans.
     void fitToWindow();
     // Zooms in far enough to read the node, centres it and selects it.
