@@ -116,7 +116,9 @@ void TestLabLfts::initTestCase()
 
     // OpenSM's own routing, read back by the real dump_lfts.
     {
-        SimulatedFabric lab(SimulatedFabric::Options{m_netFile, {}, true, {}, {}, 180000, {}});
+        SimulatedFabric::Options options;
+        options.netFile = m_netFile;
+        SimulatedFabric lab(options);
         const Status started = lab.start();
         QVERIFY2(started.ok(), qPrintable(started.ok() ? QString() : started.error().toString()));
         QByteArray text;
@@ -182,8 +184,11 @@ void TestLabLfts::openSmLoadsWeftDump_data()
 // Starts a fresh subnet whose OpenSM routes from Weft's file and returns what the switches hold.
 Result<ForwardingTables> TestLabLfts::routeFromWeftDump(const QString &workDir, const QString &what, const QString &lftsPath)
 {
-    SimulatedFabric lab(SimulatedFabric::Options{
-        m_netFile, {}, true, {QStringLiteral("-R"), QStringLiteral("file"), QStringLiteral("-U"), lftsPath}, {}, 180000, workDir});
+    SimulatedFabric::Options options;
+    options.netFile = m_netFile;
+    options.openSmArgs = {QStringLiteral("-R"), QStringLiteral("file"), QStringLiteral("-U"), lftsPath};
+    options.workDir = workDir;
+    SimulatedFabric lab(options);
     const Status started = lab.start();
     if (!started)
         return started.error();

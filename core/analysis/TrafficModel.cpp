@@ -600,10 +600,7 @@ std::vector<int> nodeLevels(const Fabric &fabric)
 // ---------------------------------------------------------------------------------------------
 
 PartitionFlowCounter::PartitionFlowCounter(const Fabric &fabric, const PartitionMembership &membership)
-    : m_fabric(fabric)
-    , m_membership(membership)
-    , m_groups(membership.partitions().size())
-    , m_perLink(fabric.ports().size())
+    : m_membership(membership), m_groups(membership.partitions().size()), m_perLink(fabric.ports().size())
 {
     std::vector<int> groupOf(fabric.nodes().size(), -1);
     for (std::size_t p = 0; p < membership.partitions().size(); ++p) {

@@ -276,7 +276,6 @@ private:
         std::uint32_t members = 0;
         std::uint32_t fullMembers = 0;
     };
-    const Fabric &m_fabric;
     const PartitionMembership &m_membership;
     std::vector<std::vector<Group>> m_groups;  // per partition, per switch its members hang off
     std::vector<std::vector<std::pair<int, std::uint64_t>>> m_perLink;

@@ -138,9 +138,7 @@ void LeastHopPorts::store(int target, const HopRow &row)
 }
 
 MinHopSearch::MinHopSearch(const SwitchGraph &graph)
-    : m_graph(&graph)
-    , m_distance(graph.switches.size())
-    , m_least(graph.switches.size())
+    : m_distance(graph.switches.size()), m_least(graph.switches.size())
 {
     const int n = int(graph.switches.size());
     m_linkStart.reserve(std::size_t(n) + 1);

@@ -109,7 +109,6 @@ public:
     void storeMasksOf(int sw, const std::uint8_t *distances, LeastHopPorts &ports) const;
 
 private:
-    const SwitchGraph *m_graph;
     std::vector<int> m_linkStart;  // per switch, into m_links; one past the end at n
     struct Link
     {
