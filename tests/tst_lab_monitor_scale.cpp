@@ -29,39 +29,6 @@ QString weftBinary()
     return qEnvironmentVariable("WEFT_BINARY");
 }
 
-std::size_t linkedPorts(const Fabric &fabric)
-{
-    std::size_t n = 0;
-    for (const Port &p : fabric.ports())
-        n += p.present && p.link != kNoIndex;
-    return n;
-}
-
-struct Lab
-{
-    std::unique_ptr<QTemporaryDir> dir;
-    std::unique_ptr<SimulatedFabric> sim;
-    Fabric fabric;
-};
-
-// A sweepless lab on the `radix`-port 3-level tree.
-Lab startLab(int radix)
-{
-    Lab lab;
-    GeneratorOptions options = test::shapeOptions({FabricShapeKind::SwitchRadix, radix, 3});
-    options.linkSpeed = LinkSpeed::SDR;  // what ibsim reports
-    lab.fabric = test::generateOrFail(options).fabric;
-    lab.dir = std::make_unique<QTemporaryDir>();
-    if (!lab.dir->isValid())
-        return lab;
-    auto started = test::startSweeplessLab(lab.fabric, lab.dir->path());
-    if (started)
-        lab.sim = std::move(*started);
-    else
-        qWarning("%s", qPrintable(started.error().toString()));
-    return lab;
-}
-
 }  // namespace
 
 class TestLabMonitorScale : public QObject
@@ -83,8 +50,9 @@ private Q_SLOTS:
     // error, with what was sent again; the silent host's port is a "no-answer" gap.
     void lossyAgentsAreReadOnceEach()
     {
-        Lab lab = startLab(8);
-        QVERIFY(lab.sim);
+        auto started = test::startCounterLab({FabricShapeKind::SwitchRadix, 8, 3});
+        QVERIFY2(started, started ? "" : qPrintable(started.error().toString()));
+        test::CounterLab &lab = *started;
         const Fabric &fabric = lab.fabric;
         std::vector<NodeIndex> lossy;
         for (NodeIndex sw : fabric.switches())
@@ -121,7 +89,7 @@ private Q_SLOTS:
         QVERIFY2(run && run->exitCode == 0, qPrintable(test::describe(run)));
         const QString errors = QString::fromUtf8(run->err);
 
-        const std::size_t ports = linkedPorts(fabric);
+        const std::size_t ports = lab.linkedPorts;
         std::map<std::pair<QString, int>, int> seen;  // per tick, then summed
         std::size_t lines = 0;
         int lossyAnswered = 0;
@@ -162,10 +130,11 @@ private Q_SLOTS:
     // its rates, and the history holding every tick.
     void everyTickWithinTheSecondAtScale()
     {
-        Lab lab = startLab(24);
-        QVERIFY(lab.sim);
+        auto started = test::startCounterLab({FabricShapeKind::SwitchRadix, 24, 3});
+        QVERIFY2(started, started ? "" : qPrintable(started.error().toString()));
+        test::CounterLab &lab = *started;
         QCOMPARE(lab.fabric.endNodes().size(), std::size_t(3456));
-        const std::size_t ports = linkedPorts(lab.fabric);
+        const std::size_t ports = lab.linkedPorts;
         const QString csv = lab.dir->filePath(QStringLiteral("ticks.csv"));
         const QString db = lab.dir->filePath(QStringLiteral("history.sqlite"));
         constexpr int kTicks = 30;

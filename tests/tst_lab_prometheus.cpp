@@ -147,17 +147,12 @@ private Q_SLOTS:
         QVERIFY2(QFileInfo(kPrometheus).isExecutable(),
                  "this test needs Debian's prometheus package (/usr/bin/prometheus; scripts/weft-setup installs it)");
 
-        GeneratorOptions options = test::shapeOptions({FabricShapeKind::SwitchRadix, 4, 2});
-        options.linkSpeed = LinkSpeed::SDR;  // what ibsim reports
-        m_fabric = test::generateOrFail(options).fabric;
-        for (const Port &p : m_fabric.ports())
-            m_linkedPorts += p.present && p.link != kNoIndex;
-
-        m_dir = std::make_unique<QTemporaryDir>();
-        QVERIFY(m_dir->isValid());
-        auto started = test::startSweeplessLab(m_fabric, m_dir->path());
+        auto started = test::startCounterLab({FabricShapeKind::SwitchRadix, 4, 2});
         QVERIFY2(started, started ? "" : qPrintable(started.error().toString()));
-        m_sim = std::move(*started);
+        m_dir = std::move(started->dir);
+        m_sim = std::move(started->sim);
+        m_fabric = std::move(started->fabric);
+        m_linkedPorts = started->linkedPorts;
     }
 
     void cleanupTestCase()

@@ -316,21 +316,32 @@ bool prepareTutorialScreenshot(MainWindow &window, const QString &view)
     return window.findChild<CommitJournalDialog *>() != nullptr;
 }
 
+// The fabric of the autopilot and telemetry views: 4 leaves of 8 hosts under 4 spines (2:1
+// oversubscribed), shown with ftree's tables as the current ones when `withTables`.
+bool showOversubscribedTree(MainWindow &window, bool withTables)
+{
+    Result<GeneratedFabric> generated = generateXgft(QStringLiteral("2;4,8;4,1"));
+    if (!generated)
+        return false;
+    std::shared_ptr<const ForwardingTables> tables;
+    if (withTables) {
+        Result<Routing> routing = routeFabric(QStringLiteral("ftree"), generated->fabric, {});
+        if (!routing)
+            return false;
+        tables = std::make_shared<const ForwardingTables>(std::move(routing->tables));
+    }
+    window.showFabric(std::move(generated->fabric), Tenancy(), QStringLiteral("Oversubscribed fat-tree"));
+    if (tables)
+        window.document()->session()->setCurrentTables(std::move(tables), QStringLiteral("ftree"));
+    return waitForScene(window, kSceneTimeoutMs);
+}
+
 // "autopilot": an oversubscribed fat-tree (4 leaves of 8 hosts under 4 spines) on ftree tables,
 // a hot-spot rule applied in approve mode, and three synthetic ticks of two hot hosts on one
 // spine: the rule fires, the wftree candidate with learned weights waits in the Diff Review.
 bool prepareAutopilotScreenshot(MainWindow &window)
 {
-    Result<GeneratedFabric> generated = generateXgft(QStringLiteral("2;4,8;4,1"));
-    if (!generated)
-        return false;
-    Result<Routing> routing = routeFabric(QStringLiteral("ftree"), generated->fabric, {});
-    if (!routing)
-        return false;
-    window.showFabric(std::move(generated->fabric), Tenancy(), QStringLiteral("Oversubscribed fat-tree"));
-    window.document()->session()->setCurrentTables(std::make_shared<const ForwardingTables>(std::move(routing->tables)),
-                                                   QStringLiteral("ftree"));
-    if (!waitForScene(window, kSceneTimeoutMs))
+    if (!showOversubscribedTree(window, true))
         return false;
     AutopilotDock *autopilot = window.autopilot();
     autopilot->setRulesText(QStringLiteral("# A host receiving over 20 Gb/s for 20 s: re-route with weights learned\n"
@@ -381,11 +392,7 @@ bool prepareAutopilotScreenshot(MainWindow &window)
 // minute, the two hot hosts' load rising for half an hour, then falling.
 bool prepareTelemetryScreenshot(MainWindow &window)
 {
-    Result<GeneratedFabric> generated = generateXgft(QStringLiteral("2;4,8;4,1"));
-    if (!generated)
-        return false;
-    window.showFabric(std::move(generated->fabric), Tenancy(), QStringLiteral("Oversubscribed fat-tree"));
-    if (!waitForScene(window, kSceneTimeoutMs))
+    if (!showOversubscribedTree(window, false))
         return false;
     const Fabric &fabric = *window.fabric();
     const std::set<NodeIndex> hot = hotSpotHosts(fabric);

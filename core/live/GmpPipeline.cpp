@@ -168,7 +168,6 @@ bool GmpPipeline::run(const std::function<bool()> &keepGoing)
         }
         if (m_outstanding.empty()) {
             // Nothing in flight and nothing could be sent: everything queued is done.
-            m_stats.finalWindow = m_window;
             return !(m_sendFailed && m_stats.answered == 0);
         }
         double earliest = m_outstanding.front().deadline;
@@ -192,10 +191,8 @@ bool GmpPipeline::run(const std::function<bool()> &keepGoing)
             else
                 ++i;
         }
-        if (keepGoing && !keepGoing()) {
-            m_stats.finalWindow = m_window;
+        if (keepGoing && !keepGoing())
             return false;
-        }
     }
 }
 

@@ -78,7 +78,6 @@ struct GmpPipelineStats
     std::size_t failed = 0;        // requests given up after all their retries
     std::size_t strayAnswers = 0;  // answers to nothing outstanding (late or duplicated)
     int peakInFlight = 0;
-    double finalWindow = 0;
 };
 
 class GmpPipeline

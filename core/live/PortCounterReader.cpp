@@ -83,16 +83,16 @@ public:
         // umad_recv blocks without a limit when given 0.
         if (umad_recv(m_fd, m_receiveBuffer.data(), &length, std::max(1, waitMs)) < 0)
             return event;
-        const auto *mad = static_cast<const std::uint8_t *>(umad_get_mad(m_receiveBuffer.data()));
-        event.tid = std::uint32_t(mad_get_field64(const_cast<std::uint8_t *>(mad), 0, IB_MAD_TRID_F));
+        auto *mad = static_cast<std::uint8_t *>(umad_get_mad(m_receiveBuffer.data()));
+        event.tid = std::uint32_t(mad_get_field64(mad, 0, IB_MAD_TRID_F));
         if (umad_status(m_receiveBuffer.data()) != 0) {
             event.kind = GmpEvent::Kind::Lost;  // our request, given back unanswered
             return event;
         }
-        if (!mad_get_field(const_cast<std::uint8_t *>(mad), 0, IB_MAD_RESPONSE_F))
+        if (!mad_get_field(mad, 0, IB_MAD_RESPONSE_F))
             return GmpEvent{};  // a request to this port, not an answer: not ours to take
         event.kind = GmpEvent::Kind::Answer;
-        event.madStatus = int(mad_get_field(const_cast<std::uint8_t *>(mad), 0, IB_MAD_STATUS_F));
+        event.madStatus = int(mad_get_field(mad, 0, IB_MAD_STATUS_F));
         std::copy(mad + IB_PC_DATA_OFFS, mad + IB_MAD_SIZE, event.data.begin());
         return event;
     }
@@ -276,34 +276,27 @@ Result<PortCounterPass> PortCounterReader::read()
             settle(k, 1);
             return;
         }
-        case Ask::Counters: {
-            const std::size_t k = m_sampleNode[index];
-            if (answer.madStatus != 0) {
-                arrived[index] |= kRefused;
-            } else {
-                PortCounterSample &sample = pass.samples[index];
-                pass.readAt[index] = monotonicSeconds();
-                sample.hasXmitWait = m_capabilities[std::size_t(m_nodes[k])].xmitWait;
-                sample.xmitWait = mad_get_field(data, 0, IB_PC_XMT_WAIT_F);
-                for (int e = 0; e < kPortErrorCounterCount; ++e)
-                    sample.errors[std::size_t(e)] = mad_get_field(data, 0, kErrorFields[e]);
-                if (!wantsExtended(k))
-                    takeDataCounters(sample, data, false);
-                arrived[index] |= kCountersIn;
-                sampleComplete(k, index);
-            }
-            settle(k, 1);
-            return;
-        }
+        case Ask::Counters:
         case Ask::Extended: {
             const std::size_t k = m_sampleNode[index];
+            const bool extended = askOf(tag) == Ask::Extended;
             if (answer.madStatus != 0) {
                 arrived[index] |= kRefused;
             } else {
                 PortCounterSample &sample = pass.samples[index];
-                sample.extended = true;
-                takeDataCounters(sample, data, true);
-                arrived[index] |= kExtendedIn;
+                if (extended) {
+                    sample.extended = true;
+                    takeDataCounters(sample, data, true);
+                } else {
+                    pass.readAt[index] = monotonicSeconds();
+                    sample.hasXmitWait = m_capabilities[std::size_t(m_nodes[k])].xmitWait;
+                    sample.xmitWait = mad_get_field(data, 0, IB_PC_XMT_WAIT_F);
+                    for (int e = 0; e < kPortErrorCounterCount; ++e)
+                        sample.errors[std::size_t(e)] = mad_get_field(data, 0, kErrorFields[e]);
+                    if (!wantsExtended(k))
+                        takeDataCounters(sample, data, false);
+                }
+                arrived[index] |= extended ? kExtendedIn : kCountersIn;
                 sampleComplete(k, index);
             }
             settle(k, 1);
