@@ -9,34 +9,54 @@
 
 namespace weft {
 
+namespace {
+
+template <typename Engine, auto... arguments>
+std::unique_ptr<RoutingEngine> make()
+{
+    return std::make_unique<Engine>(arguments...);
+}
+
+using PartitionAware = PartitionAwareFatTreeEngine::Algorithm;
+
+}  // namespace
+
+const std::vector<RoutingEngineEntry> &routingEngines()
+{
+    static const std::vector<RoutingEngineEntry> engines{
+        {"ftree", make<FatTreeEngine>},
+        {"minhop", make<MinHopEngine>},
+        {"updn", make<UpDownEngine>},
+        {"pftree", make<PartitionAwareFatTreeEngine, PartitionAware::Extended>},
+        {"pftree-wt", make<PartitionAwareFatTreeEngine, PartitionAware::Weighted>},
+        {"wftree", make<PartitionAwareFatTreeEngine, PartitionAware::WeightedFatTree>},
+        {"sssp", make<SsspEngine, SsspEngine::Variant::PerDestination>},
+        {"sssp2", make<SsspEngine, SsspEngine::Variant::PerPair>},
+        {"vswitch-ftree", make<VSwitchFatTreeEngine>},
+    };
+    return engines;
+}
+
 std::unique_ptr<RoutingEngine> makeRoutingEngine(const QString &name)
 {
-    if (name == QLatin1String("ftree"))
-        return std::make_unique<FatTreeEngine>();
-    if (name == QLatin1String("minhop"))
-        return std::make_unique<MinHopEngine>();
-    if (name == QLatin1String("updn"))
-        return std::make_unique<UpDownEngine>();
-    if (name == QLatin1String("pftree"))
-        return std::make_unique<PartitionAwareFatTreeEngine>(PartitionAwareFatTreeEngine::Algorithm::Extended);
-    if (name == QLatin1String("pftree-wt"))
-        return std::make_unique<PartitionAwareFatTreeEngine>(PartitionAwareFatTreeEngine::Algorithm::Weighted);
-    if (name == QLatin1String("wftree"))
-        return std::make_unique<PartitionAwareFatTreeEngine>(PartitionAwareFatTreeEngine::Algorithm::WeightedFatTree);
-    if (name == QLatin1String("sssp"))
-        return std::make_unique<SsspEngine>(SsspEngine::Variant::PerDestination);
-    if (name == QLatin1String("sssp2"))
-        return std::make_unique<SsspEngine>(SsspEngine::Variant::PerPair);
-    if (name == QLatin1String("vswitch-ftree"))
-        return std::make_unique<VSwitchFatTreeEngine>();
+    for (const RoutingEngineEntry &entry : routingEngines())
+        if (name == QLatin1String(entry.name))
+            return entry.make();
     return nullptr;
 }
 
 QStringList routingEngineNames()
 {
-    return {QStringLiteral("ftree"), QStringLiteral("minhop"), QStringLiteral("updn"),
-            QStringLiteral("pftree"), QStringLiteral("pftree-wt"), QStringLiteral("wftree"),
-            QStringLiteral("sssp"), QStringLiteral("sssp2"), QStringLiteral("vswitch-ftree")};
+    QStringList names;
+    for (const RoutingEngineEntry &entry : routingEngines())
+        names << QLatin1String(entry.name);
+    return names;
+}
+
+QString routingEngineDescription(const QString &name)
+{
+    const std::unique_ptr<RoutingEngine> engine = makeRoutingEngine(name);
+    return engine ? engine->description() : QString();
 }
 
 Result<Routing> routeFabric(const QString &engine, const Fabric &fabric, const Tenancy &tenancy,

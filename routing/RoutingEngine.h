@@ -19,6 +19,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <vector>
 
 namespace weft {
 
@@ -63,10 +64,22 @@ public:
     virtual Result<Routing> route(const RoutingOptions &options) = 0;
 };
 
-// One of routingEngineNames() (OpenSM's ftree, minhop, updn; pftree, pftree-wt, wftree; sssp,
-// sssp2); nullptr for an unknown name.
+// The engines a user can name, in the order they are offered (OpenSM's ftree, minhop, updn;
+// pftree, pftree-wt, wftree; sssp, sssp2; vswitch-ftree): the one list that the factory, the
+// names and the descriptions below are read from. Each engine says its own description(), so the
+// table holds no second copy of it.
+struct RoutingEngineEntry
+{
+    const char *name;
+    std::unique_ptr<RoutingEngine> (*make)();
+};
+const std::vector<RoutingEngineEntry> &routingEngines();
+
+// One of routingEngineNames(); nullptr for an unknown name.
 std::unique_ptr<RoutingEngine> makeRoutingEngine(const QString &name);
 QStringList routingEngineNames();
+// The engine's one line for a user choosing it; empty for an unknown name.
+QString routingEngineDescription(const QString &name);
 
 // prepare() then route() with a fresh engine of that name.
 Result<Routing> routeFabric(const QString &engine, const Fabric &fabric, const Tenancy &tenancy,

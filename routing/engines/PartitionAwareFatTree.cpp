@@ -1,4 +1,5 @@
 #include "PartitionAwareFatTree.h"
+#include "PftreePhases.h"
 
 #include "FatTreeLayout.h"
 #include "IsolationSearch.h"
@@ -171,6 +172,10 @@ namespace {
 
 using Model = PartitionAwareFatTreeEngine::Model;
 using Algorithm = PartitionAwareFatTreeEngine::Algorithm;
+
+}  // namespace
+
+namespace pftree {
 
 // One routing run: loads, marks, tables.
 class Router
@@ -473,6 +478,15 @@ private:
         }
     }
 };
+
+void RouterDeleter::operator()(Router *router) const
+{
+    delete router;
+}
+
+}  // namespace pftree
+
+namespace {
 
 // What the isolation search minimises (IsolationSearch.h), measured on a routing's P(l).
 struct IsolationScore
@@ -825,35 +839,42 @@ Status PartitionAwareFatTreeEngine::prepare(const Fabric &fabric, const Tenancy 
     return Done{};
 }
 
-Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options)
+namespace pftree {
+
+namespace {
+
+// Threads that routing and the sharing walks may use.
+std::size_t shareCountOf()
 {
-    const QString engine = name();
-    if (!m_model)
-        return Error{{}, 0, QStringLiteral("%1: route() without a successful prepare()").arg(engine)};
-    const Model &m = *m_model;
+    const unsigned cores = std::thread::hardware_concurrency();
+    return std::clamp<std::size_t>(cores == 0 ? 1 : cores, 1, 4);
+}
+
+}  // namespace
+
+Run::Run(const PartitionAwareFatTreeEngine &owner, const RoutingOptions &routingOptions)
+    : model(*owner.m_model), algorithm(owner.m_algorithm), options(owner.m_options), engine(owner.name()),
+      progress(routingOptions.progress),
+      total(int(model.layout.computeNodes.size()) + int(model.layout.switches.size()) + 1)
+{
+}
+
+bool Run::tick()
+{
+    ++done;
+    return !(progress && (done % 64 == 0 || done == total) && !progress(done, total));
+}
+
+std::vector<Target> routingTargets(const Run &run)
+{
+    const Model &m = run.model;
     const FatTreeLayout &layout = m.layout;
     const std::vector<FatTreeLayout::ComputeNode> &cns = layout.computeNodes;
-    const bool strict = m.strict;
-    const int total = int(cns.size()) + int(layout.switches.size()) + 1;
-    int done = 0;
-    auto tick = [&]() {
-        ++done;
-        return !(options.progress && (done % 64 == 0 || done == total) && !options.progress(done, total));
-    };
-    if (options.progress && !options.progress(0, total))
-        return routing::cancelledError(engine);
-
-    // What is routed, in the algorithm's order: compute nodes (counted ones change the loads),
-    // then the switches' own LIDs, unbalanced and unmarked, as ftree routes them.
-    struct Target
-    {
-        int index = 0;  // compute node, or switch for a switch's LID
-        bool computeNode = true;
-        bool counted = false;
-    };
+    // Compute nodes (counted ones change the loads), then the switches' own LIDs, unbalanced and
+    // unmarked, as ftree routes them.
     std::vector<Target> targets;
     targets.reserve(cns.size() + layout.switches.size());
-    if (m_algorithm == Algorithm::WeightedFatTree) {
+    if (run.algorithm == Algorithm::WeightedFatTree) {
         // Heaviest first across the whole fabric, ties by port GUID (spec 003 §3.3).
         std::vector<int> order(cns.size());
         std::iota(order.begin(), order.end(), 0);
@@ -869,12 +890,12 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
             std::vector<int> counted, filtered;
             for (int cn : layout.computeNodesOfSwitch[std::size_t(leaf)])
                 (m.singleLeaf[std::size_t(cn)] ? filtered : counted).push_back(cn);
-            if (m_algorithm == Algorithm::Extended) {
+            if (run.algorithm == Algorithm::Extended) {
                 std::stable_sort(counted.begin(), counted.end(), [&m](int a, int b) {
                     return strictness(m.keys[std::size_t(m.routingKey[std::size_t(a)])].policy)
                         > strictness(m.keys[std::size_t(m.routingKey[std::size_t(b)])].policy);
                 });
-            } else if (m_algorithm == Algorithm::Weighted) {
+            } else if (run.algorithm == Algorithm::Weighted) {
                 std::stable_sort(counted.begin(), counted.end(),
                                  [&m](int a, int b) { return m.weight[std::size_t(a)] > m.weight[std::size_t(b)]; });
             }
@@ -882,7 +903,7 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
             for (int cn : counted)
                 keys.push_back(m.routingKey[std::size_t(cn)]);
             const std::vector<int> order =
-                routing::orderComputeNodes(keys, int(m.upCables[std::size_t(leaf)].size()), m_options.ordering);
+                routing::orderComputeNodes(keys, int(m.upCables[std::size_t(leaf)].size()), run.options.ordering);
             for (int i : order)
                 targets.push_back({counted[std::size_t(i)], true, true});
             for (int cn : filtered)
@@ -891,12 +912,17 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
     }
     for (int s = 0; s < int(layout.switches.size()); ++s)
         targets.push_back({s, false, false});
+    return targets;
+}
 
-    // With `forced`, compute nodes go along the isolation search's paths.
-    const std::map<int, std::vector<int>> *forced = nullptr;
-    auto keyOf = [&](int cn) { return m_algorithm == Algorithm::WeightedFatTree ? kNoKey : m.routingKey[std::size_t(cn)]; };
+RouterPtr routeRows(Run &run, const std::vector<Target> &targets, const ForcedPaths *forced)
+{
+    const Model &m = run.model;
+    const FatTreeLayout &layout = m.layout;
+    const std::vector<FatTreeLayout::ComputeNode> &cns = layout.computeNodes;
+    auto keyOf = [&](int cn) { return run.algorithm == Algorithm::WeightedFatTree ? kNoKey : m.routingKey[std::size_t(cn)]; };
     auto forcePath = [&](Router &router, int cn) {
-        const auto path = forced ? forced->find(cn) : std::map<int, std::vector<int>>::const_iterator{};
+        const auto path = forced ? forced->find(cn) : ForcedPaths::const_iterator{};
         if (!forced || path == forced->end())
             return false;
         int at = cns[std::size_t(cn)].leaf;
@@ -920,7 +946,7 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
     auto routeSequentially = [&](Router &router) -> bool {
         for (const Target &t : targets) {
             routeOne(router, t);
-            if (!forced && !tick())
+            if (!forced && !run.tick())
                 return false;
         }
         return true;
@@ -933,8 +959,7 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
     // their own rows. Each share must end in the state the next one starts from (the check that
     // the walks changed nothing more); otherwise the LIDs are routed again one after another.
     // The tables are the sequential run's, entry for entry.
-    const unsigned cores = std::thread::hardware_concurrency();
-    const std::size_t shareCount = std::clamp<std::size_t>(cores == 0 ? 1 : cores, 1, 4);
+    const std::size_t shareCount = shareCountOf();
     const bool sideBySide = shareCount > 1 && !m.parallelCables && targets.size() * layout.switches.size() >= 4'000'000;
     auto routeAllRows = [&](Router &router) -> bool {
         if (!sideBySide)
@@ -968,7 +993,7 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
         std::atomic<bool> stop{false};
         std::vector<char> consistent(shareCount, 1);
         auto routeShare = [&](std::size_t k, bool reportsProgress) {
-            Router share(m, m_algorithm, m_options, &router);
+            Router share(m, run.algorithm, run.options, &router);
             share.loadDown = starts[k].loadDown;
             share.markDown = starts[k].markDown;
             share.forcedGroup.assign(router.forcedGroup.size(), -1);
@@ -977,7 +1002,7 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
             for (std::size_t i = starts[k].first; i < end && !stop.load(std::memory_order_relaxed); ++i) {
                 routeOne(share, targets[i]);
                 const int now = routed.fetch_add(1, std::memory_order_relaxed) + 1;
-                if (reportsProgress && !forced && options.progress && now % 64 == 0 && !options.progress(now, total))
+                if (reportsProgress && !forced && run.progress && now % 64 == 0 && !run.progress(now, run.total))
                     stop = true;
             }
             consistent[k] = share.loadDown == (last ? router.loadDown : starts[k + 1].loadDown)
@@ -988,7 +1013,7 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
             return false;
         if (std::find(consistent.begin(), consistent.end(), 0) != consistent.end()) {
             std::fill(router.started, router.started + std::size_t(layout.maxLid) + 1, 0);
-            Router again(m, m_algorithm, m_options, &router);
+            Router again(m, run.algorithm, run.options, &router);
             again.forcedGroup.assign(router.forcedGroup.size(), -1);
             if (!routeSequentially(again))
                 return false;
@@ -999,15 +1024,25 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
         }
         if (forced)
             return true;
-        done = int(targets.size()) - 1;
-        return tick();
-    };
-    auto routeAll = [&](Router &router) {
-        const bool finished = routeAllRows(router);
-        router.finishRows();
-        return finished;
+        run.done = int(targets.size()) - 1;
+        return run.tick();
     };
 
+    RouterPtr router(new Router(m, run.algorithm, run.options));
+    if (forced)
+        router->forcedGroup.assign(layout.switches.size(), -1);
+    const bool finished = routeAllRows(*router);
+    router->finishRows();
+    if (!finished)
+        return nullptr;
+    return router;
+}
+
+LinkSharing linkSharing(const Run &run, const Router &router)
+{
+    const Model &m = run.model;
+    const FatTreeLayout &layout = m.layout;
+    const std::vector<FatTreeLayout::ComputeNode> &cns = layout.computeNodes;
     // P(l) per directed switch link (§2.3): walk each partition's allowed flows towards each
     // member, stopping where the destination tree was already walked for that partition.
     const int realKeys = m.realKeyCount();
@@ -1019,12 +1054,12 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
         bool member = false, fullMember = false;
     };
     std::vector<std::vector<LeafPresence>> leavesOfKey(std::size_t(std::max(realKeys, 0)));
-    struct Run
+    struct WalkRun
     {
         int key = 0;
         std::size_t first = 0, end = 0;  // members of the key
     };
-    std::vector<Run> runs;
+    std::vector<WalkRun> runs;
     std::size_t walkCost = 0;
     for (int k = 0; k < realKeys; ++k) {
         const Model::Key &key = m.keys[std::size_t(k)];
@@ -1044,112 +1079,115 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
             runs.push_back({k, first, std::min(key.members.size(), first + kRun)});
         walkCost += key.members.size() * onLeaf.size();
     }
-    auto sharing = [&](const Router &router, int &unreachable) {
-        auto walkRuns = [&](std::vector<std::vector<int>> &partsOfLink, std::atomic<std::size_t> &nextRun) {
-            int lost = 0;
-            std::vector<std::uint32_t> visited(layout.switches.size(), 0);
-            std::uint32_t stamp = 0;
-            for (std::size_t r = nextRun++; r < runs.size(); r = nextRun++) {
-                const int k = runs[r].key;
-                const std::vector<LeafPresence> &onLeaf = leavesOfKey[std::size_t(k)];
-                for (std::size_t i = runs[r].first; i < runs[r].end; ++i) {
-                    const auto &[cn, full] = m.keys[std::size_t(k)].members[i];
-                    const FatTreeLayout::ComputeNode &dst = cns[std::size_t(cn)];
-                    ++stamp;
-                    visited[std::size_t(dst.leaf)] = stamp;
-                    for (const LeafPresence &present : onLeaf) {
-                        if (present.leaf == dst.leaf || !(full ? present.member : present.fullMember))
-                            continue;
-                        int at = present.leaf;
-                        for (std::size_t step = 0; visited[std::size_t(at)] != stamp; ++step) {
-                            visited[std::size_t(at)] = stamp;
-                            const std::uint8_t out = router.lftAt(at, dst.lid);
-                            const int link = (out == kNoPath || out >= m.dirLinkOfPort[std::size_t(at)].size())
-                                ? -1
-                                : m.dirLinkOfPort[std::size_t(at)][out];
-                            if (link < 0 || step > layout.switches.size()) {
-                                ++lost;
-                                break;
-                            }
-                            std::vector<int> &parts = partsOfLink[std::size_t(link)];
-                            if (std::find(parts.begin(), parts.end(), k) == parts.end())
-                                parts.insert(std::upper_bound(parts.begin(), parts.end(), k), k);
-                            const Model::Cable &c = m.cables[std::size_t(link / 2)];
-                            at = link % 2 == 0 ? c.upper : c.lower;
+    auto walkRuns = [&](std::vector<std::vector<int>> &partsOfLink, std::atomic<std::size_t> &nextRun) {
+        int lost = 0;
+        std::vector<std::uint32_t> visited(layout.switches.size(), 0);
+        std::uint32_t stamp = 0;
+        for (std::size_t r = nextRun++; r < runs.size(); r = nextRun++) {
+            const int k = runs[r].key;
+            const std::vector<LeafPresence> &onLeaf = leavesOfKey[std::size_t(k)];
+            for (std::size_t i = runs[r].first; i < runs[r].end; ++i) {
+                const auto &[cn, full] = m.keys[std::size_t(k)].members[i];
+                const FatTreeLayout::ComputeNode &dst = cns[std::size_t(cn)];
+                ++stamp;
+                visited[std::size_t(dst.leaf)] = stamp;
+                for (const LeafPresence &present : onLeaf) {
+                    if (present.leaf == dst.leaf || !(full ? present.member : present.fullMember))
+                        continue;
+                    int at = present.leaf;
+                    for (std::size_t step = 0; visited[std::size_t(at)] != stamp; ++step) {
+                        visited[std::size_t(at)] = stamp;
+                        const std::uint8_t out = router.lftAt(at, dst.lid);
+                        const int link = (out == kNoPath || out >= m.dirLinkOfPort[std::size_t(at)].size())
+                            ? -1
+                            : m.dirLinkOfPort[std::size_t(at)][out];
+                        if (link < 0 || step > layout.switches.size()) {
+                            ++lost;
+                            break;
                         }
+                        std::vector<int> &parts = partsOfLink[std::size_t(link)];
+                        if (std::find(parts.begin(), parts.end(), k) == parts.end())
+                            parts.insert(std::upper_bound(parts.begin(), parts.end(), k), k);
+                        const Model::Cable &c = m.cables[std::size_t(link / 2)];
+                        at = link % 2 == 0 ? c.upper : c.lower;
                     }
                 }
             }
-            return lost;
-        };
-        const std::size_t threads = walkCost < 200'000 || runs.size() < 2 ? 1 : std::min<std::size_t>(shareCount, runs.size());
-        std::vector<std::vector<std::vector<int>>> parts(threads, std::vector<std::vector<int>>(m.cables.size() * 2));
-        std::vector<int> lost(threads, 0);
-        std::atomic<std::size_t> nextRun{0};
-        runOnThreads(threads, [&](std::size_t t) { lost[t] = walkRuns(parts[t], nextRun); });
-        for (std::size_t t = 1; t < threads; ++t) {
-            for (std::size_t l = 0; l < parts[0].size(); ++l) {
-                if (parts[t][l].empty())
-                    continue;
-                std::vector<int> merged;
-                std::set_union(parts[0][l].begin(), parts[0][l].end(), parts[t][l].begin(), parts[t][l].end(), std::back_inserter(merged));
-                parts[0][l] = std::move(merged);
-            }
         }
-        for (int n : lost)
-            unreachable += n;
-        return std::move(parts[0]);
+        return lost;
     };
-
-    auto paper = std::make_unique<Router>(m, m_algorithm, m_options);
-    if (!routeAll(*paper))
-        return routing::cancelledError(engine);
-    PartitionRoutingReport report;
-    QStringList warnings = m.prepareWarnings;
-    int unreachable = 0;
-    std::vector<std::vector<int>> partsOfLink = sharing(*paper, unreachable);
-    std::unique_ptr<Router> chosen = std::move(paper);
-    if (m_algorithm == Algorithm::Extended) {
-        const IsolationScore paperScore = isolationScore(m, partsOfLink);
-        if (paperScore.phyConflicts > 0) {
-            const SearchInput input = searchInput(m);
-            const routing::IsolationPlan plan = routing::searchIsolation(input.problem);
-            if (plan.ran) {
-                std::map<int, std::vector<int>> paths = forcedPaths(input, plan);
-                auto searched = std::make_unique<Router>(m, m_algorithm, m_options);
-                searched->forcedGroup.assign(layout.switches.size(), -1);
-                forced = &paths;
-                routeAll(*searched);
-                forced = nullptr;
-                int searchedUnreachable = 0;
-                std::vector<std::vector<int>> searchedParts = sharing(*searched, searchedUnreachable);
-                const IsolationScore score = isolationScore(m, searchedParts);
-                if (score < paperScore) {
-                    warnings << QStringLiteral("%1: the per-leaf allocation left %2 link(s) shared by phy-isolated partitions "
-                                               "and %3 shared by one with another; top switches assigned per partition "
-                                               "instead: %4 and %5%6")
-                                    .arg(engine)
-                                    .arg(paperScore.phyShared)
-                                    .arg(paperScore.phyConflicts)
-                                    .arg(score.phyShared)
-                                    .arg(score.phyConflicts)
-                                    .arg(plan.proven ? QString() : QStringLiteral(" (search stopped at its budget; not proven minimal)"));
-                    chosen = std::move(searched);
-                    partsOfLink = std::move(searchedParts);
-                    unreachable = searchedUnreachable;
-                }
-            }
+    const std::size_t threads = walkCost < 200'000 || runs.size() < 2 ? 1 : std::min<std::size_t>(shareCountOf(), runs.size());
+    std::vector<std::vector<std::vector<int>>> parts(threads, std::vector<std::vector<int>>(m.cables.size() * 2));
+    std::vector<int> lost(threads, 0);
+    std::atomic<std::size_t> nextRun{0};
+    runOnThreads(threads, [&](std::size_t t) { lost[t] = walkRuns(parts[t], nextRun); });
+    for (std::size_t t = 1; t < threads; ++t) {
+        for (std::size_t l = 0; l < parts[0].size(); ++l) {
+            if (parts[t][l].empty())
+                continue;
+            std::vector<int> merged;
+            std::set_union(parts[0][l].begin(), parts[0][l].end(), parts[t][l].begin(), parts[t][l].end(), std::back_inserter(merged));
+            parts[0][l] = std::move(merged);
         }
     }
-    const Router &router = *chosen;
-    if (unreachable > 0)
-        warnings << QStringLiteral("%1: %2 intra-partition walk(s) found no route; the tree is too degraded for some pairs")
-                        .arg(engine).arg(unreachable);
-    for (const std::vector<int> &parts : partsOfLink)
-        report.sharedLinks += parts.size() >= 2;
+    LinkSharing sharing;
+    for (int n : lost)
+        sharing.unreachable += n;
+    sharing.partsOfLink = std::move(parts[0]);
+    return sharing;
+}
 
+std::optional<IsolatedRouting> isolationSearch(Run &run, const std::vector<Target> &targets, const LinkSharing &paper)
+{
+    const Model &m = run.model;
+    if (run.algorithm != Algorithm::Extended)
+        return std::nullopt;
+    const IsolationScore paperScore = isolationScore(m, paper.partsOfLink);
+    if (paperScore.phyConflicts <= 0)
+        return std::nullopt;
+    const SearchInput input = searchInput(m);
+    const routing::IsolationPlan plan = routing::searchIsolation(input.problem);
+    if (!plan.ran)
+        return std::nullopt;
+    const ForcedPaths paths = forcedPaths(input, plan);
+    RouterPtr searched = routeRows(run, targets, &paths);
+    if (!searched)
+        return std::nullopt;  // not reached: a run along forced paths is not cancelled
+    LinkSharing sharing = linkSharing(run, *searched);
+    const IsolationScore score = isolationScore(m, sharing.partsOfLink);
+    if (!(score < paperScore))
+        return std::nullopt;
+    QString warning = QStringLiteral("%1: the per-leaf allocation left %2 link(s) shared by phy-isolated partitions "
+                                     "and %3 shared by one with another; top switches assigned per partition "
+                                     "instead: %4 and %5%6")
+                          .arg(run.engine)
+                          .arg(paperScore.phyShared)
+                          .arg(paperScore.phyConflicts)
+                          .arg(score.phyShared)
+                          .arg(score.phyConflicts)
+                          .arg(plan.proven ? QString() : QStringLiteral(" (search stopped at its budget; not proven minimal)"));
+    return IsolatedRouting{std::move(searched), std::move(sharing), std::move(warning)};
+}
+
+namespace {
+
+Error strictFailure(const Run &run, const QString &why)
+{
+    return Error{{}, 0, QStringLiteral("%1: routing failed (strict policy mode): %2").arg(run.engine, why)};
+}
+
+}  // namespace
+
+Result<VirtualLanes> assignLanes(const Run &run, const LinkSharing &sharing)
+{
     // ASSIGN_VIRTUAL_LANES (§3.2.5 resolved, §3.5 for base and weighted).
-    std::vector<int> vl(std::size_t(m.keyCount()), 0);
+    const Model &m = run.model;
+    const std::vector<std::vector<int>> &partsOfLink = sharing.partsOfLink;
+    const int realKeys = m.realKeyCount();
+    const bool strict = m.strict;
+    VirtualLanes lanes;
+    std::vector<int> &vl = lanes.ofKey;
+    vl.assign(std::size_t(m.keyCount()), 0);
     std::vector<char> phyViolated(std::size_t(m.keyCount()), 0);
     for (const std::vector<int> &parts : partsOfLink)
         if (parts.size() >= 2)
@@ -1160,12 +1198,11 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
     std::stable_sort(byPriority.begin(), byPriority.end(), [&m](int a, int b) {
         return strictness(m.keys[std::size_t(a)].policy) > strictness(m.keys[std::size_t(b)].policy);
     });
-    auto failed = [&engine](const QString &why) { return Error{{}, 0, QStringLiteral("%1: routing failed (strict policy mode): %2").arg(engine, why)}; };
     int inUse = 1;
-    const int maxVl = m_options.maxVirtualLanes;
+    const int maxVl = run.options.maxVirtualLanes;
     for (int p : byPriority) {
         const IsolationPolicy policy = m.keys[std::size_t(p)].policy;
-        if (m_algorithm == Algorithm::Extended && policy != IsolationPolicy::VirtualLane
+        if (run.algorithm == Algorithm::Extended && policy != IsolationPolicy::VirtualLane
             && !(policy == IsolationPolicy::Physical && phyViolated[std::size_t(p)] && !strict))
             continue;
         int witness = -1, other = -1;
@@ -1186,23 +1223,38 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
             const QString why = QStringLiteral("partition %1 needs a VL of its own (it meets %2 on %3) but only one data VL is available")
                                     .arg(m.keyName(p), m.keyName(other), m.linkName(witness));
             if (strict)
-                return failed(why);
-            warnings << QStringLiteral("%1: %2").arg(engine, why);
+                return strictFailure(run, why);
+            lanes.warnings << QStringLiteral("%1: %2").arg(run.engine, why);
             continue;
         }
         if (inUse == maxVl) {
             if (strict)
-                return failed(QStringLiteral("VLs exhausted: partition %1 needs a VL of its own (it meets %2 on %3) and all %4 data VLs are in use")
-                                  .arg(m.keyName(p), m.keyName(other), m.linkName(witness)).arg(maxVl));
+                return strictFailure(run, QStringLiteral("VLs exhausted: partition %1 needs a VL of its own (it meets %2 on %3) and all %4 data VLs are in use")
+                                              .arg(m.keyName(p), m.keyName(other), m.linkName(witness)).arg(maxVl));
             inUse = 1;
-            warnings << QStringLiteral("%1: VLs exhausted; VL1 is used again, for partition %2").arg(engine, m.keyName(p));
+            lanes.warnings << QStringLiteral("%1: VLs exhausted; VL1 is used again, for partition %2").arg(run.engine, m.keyName(p));
         }
         ++inUse;
         vl[std::size_t(p)] = inUse - 1;
     }
+    return lanes;
+}
+
+Result<PolicyCheck> checkPolicies(const Run &run, const Router &router, const LinkSharing &sharing, const VirtualLanes &lanes)
+{
+    const Model &m = run.model;
+    const FatTreeLayout &layout = m.layout;
+    const std::vector<std::vector<int>> &partsOfLink = sharing.partsOfLink;
+    const std::vector<int> &vl = lanes.ofKey;
+    const QString &engine = run.engine;
+    PolicyCheck check;
+    PartitionRoutingReport &report = check.report;
+    QStringList &warnings = check.warnings;
+    for (const std::vector<int> &parts : partsOfLink)
+        report.sharedLinks += parts.size() >= 2;
 
     // VALIDATE_POLICIES (§3.2.6).
-    for (int p = 0; p < realKeys; ++p) {
+    for (int p = 0; p < m.realKeyCount(); ++p) {
         const Model::Key &key = m.keys[std::size_t(p)];
         if (key.policy == IsolationPolicy::Default)
             continue;
@@ -1240,13 +1292,13 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
             .arg(m.keyName(self), v.reason, others.join(QStringLiteral(", ")), v.link);
     };
     if (!report.violations.empty()) {
-        if (strict) {
+        if (m.strict) {
             QStringList lines;
             for (std::size_t i = 0; i < report.violations.size() && i < 10; ++i)
                 lines << describe(report.violations[i]);
             if (report.violations.size() > 10)
                 lines << QStringLiteral("and %1 more").arg(report.violations.size() - 10);
-            return failed(QStringLiteral("%1 policy violation(s): %2").arg(report.violations.size()).arg(lines.join(QStringLiteral("; "))));
+            return strictFailure(run, QStringLiteral("%1 policy violation(s): %2").arg(report.violations.size()).arg(lines.join(QStringLiteral("; "))));
         }
         for (const PolicyViolation &v : report.violations)
             warnings << QStringLiteral("%1: %2").arg(engine, describe(v));
@@ -1264,22 +1316,68 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
                             .arg(count).arg(m.keyName(k));
         }
     }
-    if (m_algorithm != Algorithm::Extended && report.sharedLinks > 0)
+    if (run.algorithm != Algorithm::Extended && report.sharedLinks > 0)
         warnings << QStringLiteral("%1: %2 directed switch link(s) carry flows of more than one partition").arg(engine).arg(report.sharedLinks);
-    if (!tick())
+    return check;
+}
+
+Routing finishRouting(const Run &run, Router &router, const VirtualLanes &lanes, QStringList warnings,
+                      PartitionRoutingReport &report)
+{
+    const Model &m = run.model;
+    const FatTreeLayout &layout = m.layout;
+    Routing result;
+    result.engine = run.engine;
+    for (int k = 0; k < m.realKeyCount(); ++k) {
+        result.serviceLevels[m.keys[std::size_t(k)].pkey] = lanes.ofKey[std::size_t(k)];
+        report.virtualLanes[m.keys[std::size_t(k)].pkey] = lanes.ofKey[std::size_t(k)];
+    }
+    for (std::size_t cn = 0; cn < layout.computeNodes.size(); ++cn)
+        report.routingPKey[layout.computeNodes[cn].portGuid] = m.keys[std::size_t(m.routingKey[cn])].pkey;
+    result.tables = routing::tablesFromRows(layout, router.rows, std::size_t(layout.maxLid) + 1);
+    result.reachedFromEverySwitch = std::move(router.ownReached);
+    result.warnings = std::move(warnings);
+    return result;
+}
+
+}  // namespace pftree
+
+Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options)
+{
+    const QString engine = name();
+    if (!m_model)
+        return Error{{}, 0, QStringLiteral("%1: route() without a successful prepare()").arg(engine)};
+    pftree::Run run(*this, options);
+    if (run.progress && !run.progress(0, run.total))
         return routing::cancelledError(engine);
 
-    Routing result;
-    result.engine = engine;
-    for (int k = 0; k < realKeys; ++k) {
-        result.serviceLevels[m.keys[std::size_t(k)].pkey] = vl[std::size_t(k)];
-        report.virtualLanes[m.keys[std::size_t(k)].pkey] = vl[std::size_t(k)];
+    const std::vector<pftree::Target> targets = pftree::routingTargets(run);
+    pftree::RouterPtr rows = pftree::routeRows(run, targets);
+    if (!rows)
+        return routing::cancelledError(engine);
+    QStringList warnings = m_model->prepareWarnings;
+    pftree::LinkSharing sharing = pftree::linkSharing(run, *rows);
+    if (std::optional<pftree::IsolatedRouting> isolated = pftree::isolationSearch(run, targets, sharing)) {
+        warnings << isolated->warning;
+        rows = std::move(isolated->rows);
+        sharing = std::move(isolated->sharing);
     }
-    for (std::size_t cn = 0; cn < cns.size(); ++cn)
-        report.routingPKey[cns[cn].portGuid] = m.keys[std::size_t(m.routingKey[cn])].pkey;
-    result.tables = routing::tablesFromRows(layout, router.rows, std::size_t(layout.maxLid) + 1);
-    result.reachedFromEverySwitch = std::move(chosen->ownReached);
-    result.warnings = warnings;
+    if (sharing.unreachable > 0)
+        warnings << QStringLiteral("%1: %2 intra-partition walk(s) found no route; the tree is too degraded for some pairs")
+                        .arg(engine).arg(sharing.unreachable);
+    Result<pftree::VirtualLanes> lanes = pftree::assignLanes(run, sharing);
+    if (!lanes)
+        return lanes.error();
+    warnings << lanes->warnings;
+    Result<pftree::PolicyCheck> checked = pftree::checkPolicies(run, *rows, sharing, *lanes);
+    if (!checked)
+        return checked.error();
+    warnings << checked->warnings;
+    if (!run.tick())
+        return routing::cancelledError(engine);
+
+    PartitionRoutingReport report = std::move(checked->report);
+    Routing result = pftree::finishRouting(run, *rows, *lanes, std::move(warnings), report);
     m_report = std::move(report);
     return result;
 }

@@ -68,6 +68,10 @@ struct PartitionRoutingReport
     int selectionConflicts = 0;                    // forced up-port choices (§3.2.2)
 };
 
+namespace pftree {
+struct Run;
+}
+
 class PartitionAwareFatTreeEngine : public RoutingEngine
 {
 public:
@@ -87,6 +91,8 @@ public:
     struct Model;
 
 private:
+    friend struct pftree::Run;  // the phases of route() (PftreePhases.h) read the model and settings
+
     Algorithm m_algorithm;
     PartitionAwareOptions m_options;
     std::unique_ptr<Model> m_model;

@@ -4,6 +4,7 @@
 #include "Parallel.h"
 #include "SlimUpdate.h"
 #include "TrafficModel.h"
+#include "UpDownRepair.h"
 #include "Validation.h"
 
 #include <QFileInfo>
@@ -296,46 +297,124 @@ std::pair<int, int> difference(const Set &before, const Set &after)
     return {lost, gained};
 }
 
-// The smallest repair of up/down tables after cables or switches were lost: every entry whose
-// next hop can still reach its destination by an up*-down* path is kept; only the others (all of
-// them on paths that crossed what was lost) move, to a port that can: the one whose way on to
-// the destination puts its partitions on the fewest cables of other partitions where either is
-// phy-isolated, then one the destination's partitions already use there, then the least used.
-// Entries for LIDs that are gone are cleared. Refused when the fabric has no leaves to rank
-// switches from. The work is in the entries that move: finding them reads each entry once (a
-// pass shared among the cores), and the choices are made for those alone, so a cable lost at
-// 39,366 hosts costs about a second, not the minutes a pass over every switch for every LID did.
-// The repaired tables, and per LID whether every switch reaches it by them (every entry then
-// goes up towards, or down along, an up*-down* path: ranks rise, then fall, so no loop).
-struct Repair
+// What the up/down repair's phases (UpDownRepair.h) ask of a destination.
+
+// Where a LID is: the port, and the switch it is on or behind (-1: nothing reaches it).
+struct Destination
 {
-    ForwardingTables tables;
-    std::vector<char> reachedFromEverySwitch;
+    int attach = -1;        // the switch the LID is on or behind; -1: nothing reaches it
+    bool onSwitch = false;  // the switch's own LID (port 0)
+    int last = -1;          // else the switch's port to it
 };
 
-Result<Repair> repairUpDown(const Fabric &fabric, const ForwardingTables &installed, const Tenancy &tenancy)
+Destination destinationOf(const Fabric &fabric, const repair::UpDownGraph &g, Lid lid)
+{
+    Destination d;
+    const PortIndex target = fabric.portByLid(lid);
+    if (target == kNoIndex)
+        return d;
+    const NodeIndex node = fabric.port(target).node;
+    if (fabric.node(node).type == NodeType::Switch) {
+        d.attach = g.local[std::size_t(node)];
+        d.onSwitch = true;
+        return d;
+    }
+    const PortIndex leafPort = fabric.port(target).remote;
+    if (leafPort != kNoIndex) {
+        d.attach = g.local[std::size_t(fabric.port(leafPort).node)];
+        d.last = fabric.port(leafPort).number;
+    }
+    return d;
+}
+
+// Down: switches with a pure down path to the LID's switch (upwards from it); reach: those
+// with an up* then down* path (downwards from the down ones).
+void downFrom(const repair::UpDownGraph &g, int attach, std::vector<char> &down, std::vector<int> &work)
+{
+    std::fill(down.begin(), down.end(), char(0));
+    down[std::size_t(attach)] = 1;
+    work.assign(1, attach);
+    for (std::size_t i = 0; i < work.size(); ++i) {
+        const std::size_t t = std::size_t(work[i]);
+        for (int u = g.upBegin[t]; u < g.upBegin[t + 1]; ++u) {
+            const int peer = g.upPeers[std::size_t(u)];
+            if (!down[std::size_t(peer)]) {
+                down[std::size_t(peer)] = 1;
+                work.push_back(peer);
+            }
+        }
+    }
+}
+
+// Whether switch n has an up* path to one of `down` (reach: the up*-down* paths), memoised in
+// `stamp` for one `generation`: 2g known to reach, 2g + 1 known not to. Up only, so no cycle:
+// a switch being looked at is marked "not" meanwhile.
+bool reaches(const repair::UpDownGraph &g, const std::vector<char> &down, std::vector<std::uint32_t> &stamp,
+             std::uint32_t generation, int n)
+{
+    const auto up = [&](auto &&self, int s) -> bool {
+        if (down[std::size_t(s)] || stamp[std::size_t(s)] == 2 * generation)
+            return true;
+        if (stamp[std::size_t(s)] == 2 * generation + 1)
+            return false;
+        stamp[std::size_t(s)] = 2 * generation + 1;
+        for (int u = g.upBegin[std::size_t(s)]; u < g.upBegin[std::size_t(s) + 1]; ++u)
+            if (self(self, g.upPeers[std::size_t(u)])) {
+                stamp[std::size_t(s)] = 2 * generation;
+                return true;
+            }
+        return false;
+    };
+    return up(up, n);
+}
+
+// Whether `out` at switch t leads the LID on by an up*-down* path.
+template <typename ReachOf>
+bool usableWith(const repair::UpDownGraph &g, const std::vector<char> &down, ReachOf &&reachOf, std::size_t t, int out,
+                const Destination &d)
+{
+    if (out == 0)
+        return d.onSwitch && int(t) == d.attach;
+    if (out > g.portCountOf[t])
+        return false;
+    if (int(t) == d.attach && out == d.last)
+        return true;
+    const int next = g.peerOf[t * g.stride + std::size_t(out)];
+    if (next < 0)
+        return false;
+    if (down[t])
+        return g.rankOf[std::size_t(next)] < g.rankOf[t] && down[std::size_t(next)];
+    return g.rankOf[std::size_t(next)] > g.rankOf[t] && reachOf(next);
+}
+
+}  // namespace
+
+namespace repair {
+
+Result<UpDownGraph> rankSwitches(const Fabric &fabric)
 {
     const std::vector<NodeIndex> &switches = fabric.switches();
     const std::size_t nodeCount = fabric.nodes().size();
     const std::size_t switchCount = switches.size();
+    UpDownGraph g;
     // The switches by their index among them, and what is behind each of their ports: a switch
     // (its index), an end port (-2) or nothing (-1).
-    std::vector<int> local(nodeCount, -1);
-    std::vector<int> portCountOf(switchCount);
+    g.local.assign(nodeCount, -1);
+    g.portCountOf.resize(switchCount);
     int maxPorts = 0;
     for (std::size_t t = 0; t < switchCount; ++t) {
-        local[std::size_t(switches[t])] = int(t);
-        portCountOf[t] = fabric.node(switches[t]).portCount;
-        maxPorts = std::max(maxPorts, portCountOf[t]);
+        g.local[std::size_t(switches[t])] = int(t);
+        g.portCountOf[t] = fabric.node(switches[t]).portCount;
+        maxPorts = std::max(maxPorts, g.portCountOf[t]);
     }
-    const std::size_t stride = std::size_t(maxPorts) + 1;
-    std::vector<int> peerOf(switchCount * stride, -1);
+    const std::size_t stride = g.stride = std::size_t(maxPorts) + 1;
+    g.peerOf.assign(switchCount * stride, -1);
     for (std::size_t t = 0; t < switchCount; ++t)
-        for (int p = 1; p <= portCountOf[t]; ++p) {
+        for (int p = 1; p <= g.portCountOf[t]; ++p) {
             const PortIndex remote = fabric.port(fabric.portOf(switches[t], p)).remote;
             if (remote != kNoIndex) {
-                const int peer = local[std::size_t(fabric.port(remote).node)];
-                peerOf[t * stride + std::size_t(p)] = peer >= 0 ? peer : -2;
+                const int peer = g.local[std::size_t(fabric.port(remote).node)];
+                g.peerOf[t * stride + std::size_t(p)] = peer >= 0 ? peer : -2;
             }
         }
 
@@ -344,16 +423,16 @@ Result<Repair> repairUpDown(const Fabric &fabric, const ForwardingTables &instal
     std::vector<NodeIndex> queue;
     for (std::size_t t = 0; t < switchCount; ++t)
         for (int p = 1; p <= fabric.node(switches[t]).portCount; ++p)
-            if (peerOf[t * stride + std::size_t(p)] == -2 && rank[std::size_t(switches[t])] < 0) {
+            if (g.peerOf[t * stride + std::size_t(p)] == -2 && rank[std::size_t(switches[t])] < 0) {
                 rank[std::size_t(switches[t])] = 0;
                 queue.push_back(switches[t]);
             }
     if (queue.empty())
         return Error{{}, 0, QStringLiteral("no leaf switches")};
     for (std::size_t i = 0; i < queue.size(); ++i) {
-        const std::size_t t = std::size_t(local[std::size_t(queue[i])]);
+        const std::size_t t = std::size_t(g.local[std::size_t(queue[i])]);
         for (int p = 1; p <= fabric.node(queue[i]).portCount; ++p) {
-            const int peer = peerOf[t * stride + std::size_t(p)];
+            const int peer = g.peerOf[t * stride + std::size_t(p)];
             if (peer >= 0 && rank[std::size_t(switches[std::size_t(peer)])] < 0) {
                 rank[std::size_t(switches[std::size_t(peer)])] = rank[std::size_t(queue[i])] + 1;
                 queue.push_back(switches[std::size_t(peer)]);
@@ -363,52 +442,60 @@ Result<Repair> repairUpDown(const Fabric &fabric, const ForwardingTables &instal
     for (NodeIndex s : switches)
         if (rank[std::size_t(s)] < 0)
             return Error{{}, 0, QStringLiteral("switch %1 is not connected to a leaf").arg(fabric.node(s).name)};
-    std::vector<int> rankOf(switchCount);
+    g.rankOf.resize(switchCount);
     for (std::size_t t = 0; t < switchCount; ++t)
-        rankOf[t] = rank[std::size_t(switches[t])];
+        g.rankOf[t] = rank[std::size_t(switches[t])];
     // Per switch, the switches above it (higher rank), one flat list.
-    std::vector<int> upBegin(switchCount + 1, 0), upPeers;
+    g.upBegin.assign(switchCount + 1, 0);
     for (std::size_t t = 0; t < switchCount; ++t) {
-        upBegin[t] = int(upPeers.size());
-        for (std::size_t p = 1; p <= std::size_t(portCountOf[t]); ++p) {
-            const int peer = peerOf[t * stride + p];
-            if (peer >= 0 && rankOf[std::size_t(peer)] > rankOf[t])
-                upPeers.push_back(peer);
+        g.upBegin[t] = int(g.upPeers.size());
+        for (std::size_t p = 1; p <= std::size_t(g.portCountOf[t]); ++p) {
+            const int peer = g.peerOf[t * stride + p];
+            if (peer >= 0 && g.rankOf[std::size_t(peer)] > g.rankOf[t])
+                g.upPeers.push_back(peer);
         }
     }
-    upBegin[switchCount] = int(upPeers.size());
-    std::vector<NodeIndex> byRankDown = switches;  // highest rank first
-    std::sort(byRankDown.begin(), byRankDown.end(), [&](NodeIndex a, NodeIndex b) { return rank[std::size_t(a)] > rank[std::size_t(b)]; });
-    std::vector<NodeIndex> byRankUp(byRankDown.rbegin(), byRankDown.rend());
+    g.upBegin[switchCount] = int(g.upPeers.size());
+    g.byRankDown = switches;
+    std::sort(g.byRankDown.begin(), g.byRankDown.end(), [&](NodeIndex a, NodeIndex b) { return rank[std::size_t(a)] > rank[std::size_t(b)]; });
+    g.byRankUp.assign(g.byRankDown.rbegin(), g.byRankDown.rend());
+    return g;
+}
 
-    // The tables, in the fabric's switch order; every switch of the fabric must have one.
-    ForwardingTables tables;
+Result<RepairTables> installedTables(const Fabric &fabric, const ForwardingTables &installed)
+{
+    const std::vector<NodeIndex> &switches = fabric.switches();
+    const std::size_t switchCount = switches.size();
+    RepairTables r;
+    ForwardingTables &tables = r.tables;
     tables.reserve(switchCount);
-    std::vector<int> tableOf(switchCount, -1);
+    r.tableOf.assign(switchCount, -1);
     std::vector<const SwitchForwardingTable *> oldOf(switchCount);
     for (std::size_t t = 0; t < switchCount; ++t) {
         const NodeIndex s = switches[t];
         oldOf[t] = installed.find(fabric.node(s).guid);
         if (!oldOf[t])
             return Error{{}, 0, QStringLiteral("no installed table for switch %1").arg(fabric.node(s).name)};
-        tableOf[t] = tables.addSwitch(oldOf[t]->guid, fabric.nodeLid(s), oldOf[t]->description);
+        r.tableOf[t] = tables.addSwitch(oldOf[t]->guid, fabric.nodeLid(s), oldOf[t]->description);
     }
     // Switch by switch on every core: each writes only its own switches' tables.
-    forEachOnThreads(switchCount, [&](std::size_t t) { tables.lft(std::size_t(tableOf[t])) = oldOf[t]->lft; });
+    forEachOnThreads(switchCount, [&](std::size_t t) { tables.lft(std::size_t(r.tableOf[t])) = oldOf[t]->lft; });
     // LIDs gone from the fabric: no entry anywhere.
-    Lid top = 0;
     for (const SwitchForwardingTable &sw : tables.switches())
-        top = std::max(top, sw.lft.top());
-    for (Lid lid = 1; lid <= top; ++lid)
+        r.top = std::max(r.top, sw.lft.top());
+    for (Lid lid = 1; lid <= r.top; ++lid)
         if (fabric.portByLid(lid) == kNoIndex)
             for (std::size_t t = 0; t < tables.size(); ++t)
                 tables.lft(t).clear(lid);
+    return r;
+}
 
-    // The partitions of each end port, as bit sets (the default partition and those with every
-    // port isolate nothing and are left out), and which of them are phy-isolated.
-    const std::size_t words = std::max<std::size_t>(1, (tenancy.partitions.size() + 63) / 64);
+PartitionBits partitionBits(const Fabric &fabric, const Tenancy &tenancy, Lid top)
+{
+    PartitionBits b;
+    const std::size_t words = b.words = std::max<std::size_t>(1, (tenancy.partitions.size() + 63) / 64);
     using Bits = std::vector<std::uint64_t>;
-    Bits phyBits(words, 0);
+    b.phy.assign(words, 0);
     std::unordered_map<Guid, Bits> bitsOf;
     for (std::size_t k = 0; k < tenancy.partitions.size(); ++k) {
         const Partition &partition = tenancy.partitions[k];
@@ -418,34 +505,41 @@ Result<Repair> repairUpDown(const Fabric &fabric, const ForwardingTables &instal
                         [](const PartitionMember &m) { return m.kind != PartitionMember::Kind::PortGuid; }))
             continue;
         if (partition.policy == IsolationPolicy::Physical)
-            phyBits[k / 64] |= std::uint64_t(1) << (k % 64);
+            b.phy[k / 64] |= std::uint64_t(1) << (k % 64);
         for (const PartitionMember &m : partition.members) {
             Bits &bits = bitsOf.try_emplace(m.guid, Bits(words, 0)).first->second;
             bits[k / 64] |= std::uint64_t(1) << (k % 64);
         }
     }
-    const Lid lastLid = std::max<Lid>(top, fabric.maxLid());
+    b.lastLid = std::max<Lid>(top, fabric.maxLid());
     // (By LID, one flat array: read for every entry of every switch.)
-    std::vector<std::uint64_t> lidBits((std::size_t(lastLid) + 1) * words, 0);
-    for (Lid lid = 1; lid <= lastLid; ++lid) {
+    b.ofLid.assign((std::size_t(b.lastLid) + 1) * words, 0);
+    for (Lid lid = 1; lid <= b.lastLid; ++lid) {
         const PortIndex p = fabric.portByLid(lid);
         const auto found = p == kNoIndex ? bitsOf.end() : bitsOf.find(fabric.port(p).guid);
         if (found != bitsOf.end())
-            std::copy(found->second.begin(), found->second.end(), lidBits.begin() + std::ptrdiff_t(std::size_t(lid) * words));
+            std::copy(found->second.begin(), found->second.end(), b.ofLid.begin() + std::ptrdiff_t(std::size_t(lid) * words));
     }
-    auto bitsOfLid = [&](Lid lid) { return &lidBits[std::size_t(lid) * words]; };
-    // Per switch and port: the partitions whose destinations the port leads to, and how many
-    // destinations it leads to. A moved entry is added to its new port; the port it left keeps
-    // counting it (most often a cable that is gone), which can only make a port look more used
-    // and more shared than it is, never less.
-    // (One flat array each: `words` words per switch port, counted switch by switch on every
-    // core.)
-    std::vector<std::uint64_t> carriedBits(switchCount * stride * words, 0);
-    std::vector<int> uses(switchCount * stride, 0);
+    return b;
+}
+
+PortUsage portUsage(const UpDownGraph &g, const RepairTables &r, const PartitionBits &b)
+{
+    // A moved entry is added to its new port; the port it left keeps counting it (most often a
+    // cable that is gone), which can only make a port look more used and more shared than it
+    // is, never less. (One flat array each, counted switch by switch on every core.)
+    const std::size_t switchCount = g.portCountOf.size();
+    const std::size_t stride = g.stride;
+    const std::size_t words = b.words;
+    PortUsage usage;
+    std::vector<std::uint64_t> &carriedBits = usage.carriedBits;
+    std::vector<int> &uses = usage.uses;
+    carriedBits.assign(switchCount * stride * words, 0);
+    uses.assign(switchCount * stride, 0);
     forEachOnThreads(switchCount, [&](std::size_t t) {
-        const int ports = portCountOf[t];
-        const std::vector<std::uint8_t> &entries = tables.lft(std::size_t(tableOf[t])).entries();
-        const std::size_t end = std::min(entries.size(), std::size_t(lastLid) + 1);
+        const int ports = g.portCountOf[t];
+        const std::vector<std::uint8_t> &entries = r.tables.at(std::size_t(r.tableOf[t])).lft.entries();
+        const std::size_t end = std::min(entries.size(), std::size_t(b.lastLid) + 1);
         if (words == 1) {
             // Runs of LIDs on one port (the common case) add up in registers.
             std::size_t lid = 1;
@@ -454,7 +548,7 @@ Result<Repair> repairUpDown(const Fabric &fabric, const ForwardingTables &instal
                 std::size_t last = lid;
                 std::uint64_t bits = 0;
                 for (; last < end && entries[last] == out; ++last)
-                    bits |= lidBits[last];
+                    bits |= b.ofLid[last];
                 if (out != kNoRoute && out <= ports) {
                     uses[t * stride + out] += int(last - lid);
                     carriedBits[t * stride + out] |= bits;
@@ -468,164 +562,99 @@ Result<Repair> repairUpDown(const Fabric &fabric, const ForwardingTables &instal
             if (out == kNoRoute || out > ports)
                 continue;
             ++uses[t * stride + out];
-            const std::uint64_t *bits = bitsOfLid(Lid(lid));
+            const std::uint64_t *bits = b.of(Lid(lid));
             std::uint64_t *there = &carriedBits[(t * stride + out) * words];
             for (std::size_t w = 0; w < words; ++w)
                 there[w] |= bits[w];
         }
     });
-    auto carried = [&](std::size_t t, int out) { return &carriedBits[(t * stride + std::size_t(out)) * words]; };
+    return usage;
+}
 
-    // Where a LID is: the port, and the switch it is on or behind (-1: nothing reaches it).
-    struct Destination
-    {
-        int attach = -1;        // the switch the LID is on or behind; -1: nothing reaches it
-        bool onSwitch = false;  // the switch's own LID (port 0)
-        int last = -1;          // else the switch's port to it
-    };
-    auto destinationOf = [&](Lid lid) {
-        Destination d;
-        const PortIndex target = fabric.portByLid(lid);
-        if (target == kNoIndex)
-            return d;
-        const NodeIndex node = fabric.port(target).node;
-        if (fabric.node(node).type == NodeType::Switch) {
-            d.attach = local[std::size_t(node)];
-            d.onSwitch = true;
-            return d;
-        }
-        const PortIndex leafPort = fabric.port(target).remote;
-        if (leafPort != kNoIndex) {
-            d.attach = local[std::size_t(fabric.port(leafPort).node)];
-            d.last = fabric.port(leafPort).number;
-        }
-        return d;
-    };
-    // Down: switches with a pure down path to the LID's switch (upwards from it); reach: those
-    // with an up* then down* path (downwards from the down ones).
-    auto downFrom = [&](int attach, std::vector<char> &down, std::vector<int> &work) {
-        std::fill(down.begin(), down.end(), char(0));
-        down[std::size_t(attach)] = 1;
-        work.assign(1, attach);
-        for (std::size_t i = 0; i < work.size(); ++i) {
-            const std::size_t t = std::size_t(work[i]);
-            for (int u = upBegin[t]; u < upBegin[t + 1]; ++u) {
-                const int peer = upPeers[std::size_t(u)];
-                if (!down[std::size_t(peer)]) {
-                    down[std::size_t(peer)] = 1;
-                    work.push_back(peer);
+Failures findFailures(const Fabric &fabric, const UpDownGraph &g, const RepairTables &r, Lid lastLid)
+{
+    // The tables are read 64 LIDs at a time, the LIDs shared among the cores; reach is found
+    // only where an entry goes up (memoised).
+    const std::size_t switchCount = g.portCountOf.size();
+    Failures result;
+    std::vector<Failure> &failures = result.entries;
+    std::vector<char> &everySwitchReaches = result.everySwitchReaches;
+    everySwitchReaches.assign(std::size_t(lastLid) + 1, 0);
+    constexpr std::size_t kBlock = kLidBlock;
+    std::vector<const std::vector<std::uint8_t> *> entriesOf(switchCount);
+    for (std::size_t t = 0; t < switchCount; ++t)
+        entriesOf[t] = &r.tables.at(std::size_t(r.tableOf[t])).lft.entries();
+    auto scan = [&](std::size_t firstBlock, std::size_t step, std::vector<Failure> &found) {
+        std::vector<std::uint8_t> block(switchCount * kBlock);
+        std::vector<char> down(switchCount);
+        std::vector<int> work;
+        std::vector<std::uint32_t> reachStamp(switchCount, 0);  // 2g: known to reach, 2g + 1: known not to
+        std::uint32_t generation = 0;
+        const auto reachOf = [&](int n) { return reaches(g, down, reachStamp, generation, n); };
+        int lastAttach = -1;
+        for (std::size_t b = firstBlock; b * kBlock <= std::size_t(lastLid); b += step) {
+            const std::size_t first = b * kBlock;
+            loadLidBlock(entriesOf, first, block.data());
+            for (std::size_t k = 0; k < kBlock && first + k <= std::size_t(lastLid); ++k) {
+                const Lid lid = Lid(first + k);
+                if (lid == 0)
+                    continue;
+                const Destination d = destinationOf(fabric, g, lid);
+                if (d.attach < 0)
+                    continue;
+                if (d.attach != lastAttach) {
+                    downFrom(g, d.attach, down, work);
+                    ++generation;
+                    lastAttach = d.attach;
                 }
+                bool all = true;
+                for (std::size_t t = 0; t < switchCount; ++t) {
+                    const std::uint8_t entry = block[t * kBlock + k];
+                    // A usable entry leads up to a switch that reaches, or down: the switch
+                    // reaches. Only the others ask whether it does.
+                    if (entry != kNoRoute && usableWith(g, down, reachOf, t, entry, d))
+                        continue;
+                    const bool reached = reachOf(int(t));
+                    all = all && reached;
+                    if (reached || entry != kNoRoute)
+                        found.push_back({lid, int(t)});
+                }
+                everySwitchReaches[lid] = all ? 1 : 0;  // each LID is one thread's
             }
         }
     };
-    // Whether switch n has an up* path to one of `down` (reach: the up*-down* paths), memoised in
-    // `stamp` for one `generation`: 2g known to reach, 2g + 1 known not to. Up only, so no cycle:
-    // a switch being looked at is marked "not" meanwhile.
-    const auto reaches = [&](const std::vector<char> &down, std::vector<std::uint32_t> &stamp, std::uint32_t generation, int n) {
-        const auto up = [&](auto &&self, int s) -> bool {
-            if (down[std::size_t(s)] || stamp[std::size_t(s)] == 2 * generation)
-                return true;
-            if (stamp[std::size_t(s)] == 2 * generation + 1)
-                return false;
-            stamp[std::size_t(s)] = 2 * generation + 1;
-            for (int u = upBegin[std::size_t(s)]; u < upBegin[std::size_t(s) + 1]; ++u)
-                if (self(self, upPeers[std::size_t(u)])) {
-                    stamp[std::size_t(s)] = 2 * generation;
-                    return true;
-                }
-            return false;
-        };
-        return up(up, n);
-    };
-    // Whether `out` at switch t leads the LID on by an up*-down* path.
-    auto usableWith = [&](const std::vector<char> &down, auto &&reachOf, std::size_t t, int out, const Destination &d) {
-        if (out == 0)
-            return d.onSwitch && int(t) == d.attach;
-        if (out > portCountOf[t])
-            return false;
-        if (int(t) == d.attach && out == d.last)
-            return true;
-        const int next = peerOf[t * stride + std::size_t(out)];
-        if (next < 0)
-            return false;
-        if (down[t])
-            return rankOf[std::size_t(next)] < rankOf[t] && down[std::size_t(next)];
-        return rankOf[std::size_t(next)] > rankOf[t] && reachOf(next);
-    };
+    const std::size_t blocks = std::size_t(lastLid) / kBlock + 1;
+    const std::size_t threads = blocks * switchCount < 100000 ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 4);
+    std::vector<std::vector<Failure>> found(threads);
+    runOnThreads(threads, [&](std::size_t i) { scan(i, threads, found[i]); });
+    for (const std::vector<Failure> &part : found)
+        failures.insert(failures.end(), part.begin(), part.end());
+    std::stable_sort(failures.begin(), failures.end(), [](const Failure &a, const Failure &b) { return a.lid < b.lid; });
+    return result;
+}
 
-    // Which entries need the repair: one that is not usable, or one a cut-off switch holds;
-    // every other entry is kept. The tables are read 64 LIDs at a time, the LIDs shared among
-    // the cores; reach is found only where an entry goes up (memoised).
-    struct Failure
-    {
-        Lid lid = 0;
-        int sw = 0;
-    };
-    std::vector<Failure> failures;
-    std::vector<char> everySwitchReaches(std::size_t(lastLid) + 1, 0);
-    {
-        constexpr std::size_t kBlock = kLidBlock;
-        std::vector<const std::vector<std::uint8_t> *> entriesOf(switchCount);
-        for (std::size_t t = 0; t < switchCount; ++t)
-            entriesOf[t] = &tables.lft(std::size_t(tableOf[t])).entries();
-        auto scan = [&](std::size_t firstBlock, std::size_t step, std::vector<Failure> &found) {
-            std::vector<std::uint8_t> block(switchCount * kBlock);
-            std::vector<char> down(switchCount);
-            std::vector<int> work;
-            std::vector<std::uint32_t> reachStamp(switchCount, 0);  // 2g: known to reach, 2g + 1: known not to
-            std::uint32_t generation = 0;
-            const auto reachOf = [&](int n) { return reaches(down, reachStamp, generation, n); };
-            int lastAttach = -1;
-            for (std::size_t b = firstBlock; b * kBlock <= std::size_t(lastLid); b += step) {
-                const std::size_t first = b * kBlock;
-                loadLidBlock(entriesOf, first, block.data());
-                for (std::size_t k = 0; k < kBlock && first + k <= std::size_t(lastLid); ++k) {
-                    const Lid lid = Lid(first + k);
-                    if (lid == 0)
-                        continue;
-                    const Destination d = destinationOf(lid);
-                    if (d.attach < 0)
-                        continue;
-                    if (d.attach != lastAttach) {
-                        downFrom(d.attach, down, work);
-                        ++generation;
-                        lastAttach = d.attach;
-                    }
-                    bool all = true;
-                    for (std::size_t t = 0; t < switchCount; ++t) {
-                        const std::uint8_t entry = block[t * kBlock + k];
-                        // A usable entry leads up to a switch that reaches, or down: the switch
-                        // reaches. Only the others ask whether it does.
-                        if (entry != kNoRoute && usableWith(down, reachOf, t, entry, d))
-                            continue;
-                        const bool reaches = reachOf(int(t));
-                        all = all && reaches;
-                        if (reaches || entry != kNoRoute)
-                            found.push_back({lid, int(t)});
-                    }
-                    everySwitchReaches[lid] = all ? 1 : 0;  // each LID is one thread's
-                }
-            }
-        };
-        const std::size_t blocks = std::size_t(lastLid) / kBlock + 1;
-        const std::size_t threads = blocks * switchCount < 100000 ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 4);
-        std::vector<std::vector<Failure>> found(threads);
-        runOnThreads(threads, [&](std::size_t i) { scan(i, threads, found[i]); });
-        for (const std::vector<Failure> &part : found)
-            failures.insert(failures.end(), part.begin(), part.end());
-        std::stable_sort(failures.begin(), failures.end(), [](const Failure &a, const Failure &b) { return a.lid < b.lid; });
-    }
-
+Status moveFailedEntries(const Fabric &fabric, const UpDownGraph &g, RepairTables &r, const PartitionBits &partitions,
+                         PortUsage &usage, const Failures &found)
+{
     // Each LID with failures: its cut-off switches lose the entry; the others, in the order that
     // puts every switch after its next hop (those with a down path from the destination's
     // upwards, then the others from the top down), take the port whose way to the destination
     // breaks the fewest phy-isolations, then one this LID's partitions already use, then the
     // least used. A switch's conflicts (the phy-isolations broken on its way on) are found when
     // a later one asks, from its final entry.
+    const std::vector<NodeIndex> &switches = fabric.switches();
+    const std::size_t switchCount = switches.size();
+    const std::size_t stride = g.stride;
+    const std::size_t words = partitions.words;
+    const std::vector<Failure> &failures = found.entries;
+    ForwardingTables &tables = r.tables;
+    const std::vector<int> &tableOf = r.tableOf;
+    std::vector<int> &uses = usage.uses;
+    auto carried = [&](std::size_t t, int out) { return &usage.carriedBits[(t * stride + std::size_t(out)) * words]; };
     std::vector<std::size_t> positionUp(switchCount), positionDown(switchCount);
     for (std::size_t i = 0; i < switchCount; ++i) {
-        positionUp[std::size_t(local[std::size_t(byRankUp[i])])] = i;
-        positionDown[std::size_t(local[std::size_t(byRankDown[i])])] = i;
+        positionUp[std::size_t(g.local[std::size_t(g.byRankUp[i])])] = i;
+        positionDown[std::size_t(g.local[std::size_t(g.byRankDown[i])])] = i;
     }
     std::vector<char> down(switchCount);
     std::vector<int> work;
@@ -638,18 +667,18 @@ Result<Repair> repairUpDown(const Fabric &fabric, const ForwardingTables &instal
         std::size_t f1 = f0;
         while (f1 < failures.size() && failures[f1].lid == lid)
             ++f1;
-        const Destination d = destinationOf(lid);
-        downFrom(d.attach, down, work);
+        const Destination d = destinationOf(fabric, g, lid);
+        downFrom(g, d.attach, down, work);
         ++generation;
-        const auto reachOf = [&](int n) { return reaches(down, reachStamp, generation, n); };
-        auto usable = [&](std::size_t t, int out) { return usableWith(down, reachOf, t, out, d); };
+        const auto reachOf = [&](int n) { return reaches(g, down, reachStamp, generation, n); };
+        auto usable = [&](std::size_t t, int out) { return usableWith(g, down, reachOf, t, out, d); };
         // A port leads this LID's traffic onto a cable that breaks a phy-isolation when it
         // carries destinations of a partition the LID shares none with, and either side is
         // phy-isolated.
-        const std::uint64_t *mine = bitsOfLid(lid);
+        const std::uint64_t *mine = partitions.of(lid);
         bool minePhy = false, mineAny = false;
         for (std::size_t w = 0; w < words; ++w) {
-            minePhy |= (mine[w] & phyBits[w]) != 0;
+            minePhy |= (mine[w] & partitions.phy[w]) != 0;
             mineAny |= mine[w] != 0;
         }
         auto breaks = [&](std::size_t t, int out) {
@@ -658,7 +687,7 @@ Result<Repair> repairUpDown(const Fabric &fabric, const ForwardingTables &instal
             const std::uint64_t *there = carried(t, out);
             for (std::size_t w = 0; w < words; ++w) {
                 const std::uint64_t foreign = there[w] & ~mine[w];
-                if ((foreign & phyBits[w]) != 0 || (minePhy && foreign != 0))
+                if ((foreign & partitions.phy[w]) != 0 || (minePhy && foreign != 0))
                     return 1;
             }
             return 0;
@@ -666,7 +695,7 @@ Result<Repair> repairUpDown(const Fabric &fabric, const ForwardingTables &instal
         auto nextOf = [&](std::size_t t, int out) {
             if (out == 0 || (int(t) == d.attach && out == d.last))
                 return -1;
-            return peerOf[t * stride + std::size_t(out)];
+            return g.peerOf[t * stride + std::size_t(out)];
         };
         // (Along final entries only, each earlier in the order than the switch that asks.)
         const auto conflictsUp = [&](auto &&self, int n) -> int {
@@ -703,7 +732,7 @@ Result<Repair> repairUpDown(const Fabric &fabric, const ForwardingTables &instal
                 return std::make_tuple(conflictVia(out), !ours, uses[t * stride + std::size_t(out)]);
             };
             int best = -1;
-            for (int out = 1; out <= portCountOf[t]; ++out) {
+            for (int out = 1; out <= g.portCountOf[t]; ++out) {
                 if (!usable(t, out))
                     continue;
                 if (best < 0 || cost(out) < cost(best))
@@ -721,10 +750,27 @@ Result<Repair> repairUpDown(const Fabric &fabric, const ForwardingTables &instal
         }
         f0 = f1;
     }
-    return Repair{std::move(tables), std::move(everySwitchReaches)};
+    return Done{};
 }
 
-}  // namespace
+Result<Repair> repairUpDown(const Fabric &fabric, const ForwardingTables &installed, const Tenancy &tenancy)
+{
+    const Result<UpDownGraph> graph = rankSwitches(fabric);
+    if (!graph)
+        return graph.error();
+    Result<RepairTables> tables = installedTables(fabric, installed);
+    if (!tables)
+        return tables.error();
+    const PartitionBits bits = partitionBits(fabric, tenancy, tables->top);
+    PortUsage usage = portUsage(*graph, *tables, bits);
+    Failures failures = findFailures(fabric, *graph, *tables, bits.lastLid);
+    const Status moved = moveFailedEntries(fabric, *graph, *tables, bits, usage, failures);
+    if (!moved)
+        return moved.error();
+    return Repair{std::move(tables->tables), std::move(failures.everySwitchReaches)};
+}
+
+}  // namespace repair
 
 Result<IntentOptions> intentOptions(const Project &project, const QString &fileName)
 {
@@ -844,7 +890,7 @@ Result<IntentRouting> routeIntentAfterChange(const Fabric &fabric, const Project
         if (onlyLost && settings->onTopologyChange == TopologyChangeMode::SlimUpdate) {
             // First the smallest repair: only entries that lead where the destination can no
             // longer be reached move. Kept when valid and as isolating as a full re-route.
-            Result<Repair> repaired = repairUpDown(fabric, installed->tables, intent.tenancy);
+            Result<repair::Repair> repaired = repair::repairUpDown(fabric, installed->tables, intent.tenancy);
             if (!repaired) {
                 notes << QStringLiteral("repair: %1").arg(repaired.error().message);
             } else {

@@ -1,0 +1,113 @@
+#pragma once
+// PartitionAwareFatTreeEngine::route() as the phases it runs, in this order, each a function that
+// a test can call on its own (tests/tst_engine_phases.cpp):
+//
+//   routingTargets    what is routed, in the algorithm's order
+//   routeRows         the LFT rows, loads and marks of routing every target
+//   linkSharing       P(l): the partitions whose flows each directed switch link carries
+//   isolationSearch   pftree only: the isolation search's routing, when it shares fewer links
+//   assignLanes       ASSIGN_VIRTUAL_LANES
+//   checkPolicies     VALIDATE_POLICIES, forced up-port choices, shared links
+//   finishRouting     the tables, service levels and report
+//
+// route() is these calls and nothing else, so running them in sequence gives its tables,
+// warnings and report; the phases share one Run, the prepared model with the run's settings.
+
+#include "PartitionAwareFatTree.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace weft::pftree {
+
+using Model = PartitionAwareFatTreeEngine::Model;
+using Algorithm = PartitionAwareFatTreeEngine::Algorithm;
+
+// One run of an engine after a successful prepare(): its model and settings, and the progress
+// reported so far (the engine's unit: one per target, one for the checks at the end).
+struct Run
+{
+    Run(const PartitionAwareFatTreeEngine &owner, const RoutingOptions &routingOptions);
+
+    const Model &model;
+    Algorithm algorithm;
+    PartitionAwareOptions options;
+    QString engine;  // name(), the start of every message
+    std::function<bool(int done, int total)> progress;
+    int done = 0;
+    int total = 0;
+
+    // One more unit done; false when the caller cancels.
+    bool tick();
+};
+
+struct Target
+{
+    int index = 0;  // compute node, or switch for a switch's LID
+    bool computeNode = true;
+    bool counted = false;  // changes the loads and marks later targets are routed by
+};
+
+// Compute nodes in the algorithm's order (per leaf, Alg. 2, for the partition-aware ones;
+// heaviest first across the fabric for wftree), then every switch's own LID.
+std::vector<Target> routingTargets(const Run &run);
+
+class Router;  // one routing's LFT rows, loads and marks (PartitionAwareFatTree.cpp)
+struct RouterDeleter
+{
+    void operator()(Router *router) const;
+};
+using RouterPtr = std::unique_ptr<Router, RouterDeleter>;
+
+// Per compute node, the port groups its route down takes, from its leaf up (IsolationSearch.h).
+using ForcedPaths = std::map<int, std::vector<int>>;
+
+// Every target routed, in order (side by side where the fabric is large, with the sequential
+// run's tables). nullptr when the caller cancels; a run with `forced` paths does not report
+// progress, and is never cancelled.
+RouterPtr routeRows(Run &run, const std::vector<Target> &targets, const ForcedPaths *forced = nullptr);
+
+struct LinkSharing
+{
+    std::vector<std::vector<int>> partsOfLink;  // per directed link (2 * cable + down): keys, ascending
+    int unreachable = 0;                        // intra-partition walks that found no route
+};
+LinkSharing linkSharing(const Run &run, const Router &rows);
+
+struct IsolatedRouting
+{
+    RouterPtr rows;
+    LinkSharing sharing;
+    QString warning;  // what the search improved on the per-leaf allocation
+};
+// The routing along the isolation search's paths, when the paper's `sharing` lets a
+// phy-isolated partition share a link and the search's shares strictly fewer; pftree only.
+std::optional<IsolatedRouting> isolationSearch(Run &run, const std::vector<Target> &targets, const LinkSharing &paper);
+
+struct VirtualLanes
+{
+    std::vector<int> ofKey;  // per key, its VL (0: the default lane)
+    QStringList warnings;
+};
+// Fails in strict mode when the VLs are too few.
+Result<VirtualLanes> assignLanes(const Run &run, const LinkSharing &sharing);
+
+struct PolicyCheck
+{
+    PartitionRoutingReport report;  // violations, shared links and selection conflicts
+    QStringList warnings;
+};
+// Fails in strict mode on any violation.
+Result<PolicyCheck> checkPolicies(const Run &run, const Router &rows, const LinkSharing &sharing, const VirtualLanes &lanes);
+
+// The routing result from the chosen rows (whose per-LID reach it takes), completing `report`.
+Routing finishRouting(const Run &run, Router &rows, const VirtualLanes &lanes, QStringList warnings,
+                      PartitionRoutingReport &report);
+
+}  // namespace weft::pftree
