@@ -1,20 +1,23 @@
 #include "Commit.h"
 
+#include "CommitEdits.h"
 #include "CommitJournal.h"
 #include "CommitPlanning.h"
+#include "CommitRollback.h"
+#include "CommitStaging.h"
+#include "CommitSteps.h"
+#include "CommitVerification.h"
 #include "FabricChanges.h"
 #include "LftDump.h"
 #include "PartitionsConf.h"
 #include "ReconfigurationPlan.h"
 #include "SafeFile.h"
 #include "TextReader.h"
+#include "OpenSmSignal.h"
 #include "Validation.h"
-#include "FileDigest.h"
 #include "WarningSummary.h"
 
 #include <QDeadlineTimer>
-#include <QElapsedTimer>
-#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -206,45 +209,6 @@ QString planSummaryOf(const ForwardingTables &tables, const std::vector<Partitio
     for (const Partition &p : partitions)
         names << QStringLiteral("%1 (%2)").arg(p.name, p.pkey ? pkeyText(*p.pkey) : QStringLiteral("auto"));
     return QStringLiteral("%1 switch tables; partitions: %2").arg(tables.size()).arg(names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", ")));
-}
-
-struct FileSnapshot
-{
-    QString path;
-    bool existed = false;
-    // The previous content; not read for the LFT dump, whose backup (SafeFile's second name for
-    // the replaced file) is put back instead: a 6 GB dump is never held in memory.
-    QByteArray content;
-    bool fromBackup = false;
-    bool written = false;  // replaced by this commit: only such a file is restored
-};
-
-Result<FileSnapshot> snapshot(const QString &path, bool keepContent = true)
-{
-    FileSnapshot s;
-    s.path = path;
-    s.existed = QFileInfo::exists(path);
-    s.fromBackup = !keepContent;
-    if (s.existed && keepContent) {
-        QFile f(path);
-        if (!f.open(QIODevice::ReadOnly))
-            return Error{path, 0, QStringLiteral("cannot read: %1").arg(f.errorString())};
-        s.content = f.readAll();
-    }
-    return s;
-}
-
-Status restore(const FileSnapshot &s)
-{
-    if (!s.written)
-        return Done{};
-    if (!s.existed) {
-        if (QFileInfo::exists(s.path) && !QFile::remove(s.path))
-            return Error{s.path, 0, QStringLiteral("cannot remove the file written by the failed commit")};
-        return Done{};
-    }
-    // The backup beside it already holds this content; keep it.
-    return s.fromBackup ? restoreBackup(s.path) : writeFileAtomically(s.path, s.content, false);
 }
 
 }  // namespace
@@ -610,16 +574,27 @@ QStringList compareReadBack(const Fabric &fabric, const ForwardingTables &expect
 
 namespace {
 
+CommitBackend withDefaults(CommitBackend backend)
+{
+    if (!backend.isRunning)
+        backend.isRunning = processRunning;
+    if (!backend.reload)
+        backend.reload = sendHangup;
+    return backend;
+}
+
+// One commit, or one recovery, on one target: its locks, the journal's unfinished commit, the
+// plan checked against the fabric as discovered and read, and then the stages in order: the
+// files staged and switched in (CommitStaging.h), OpenSM's reload (OpenSmSignal.h), the
+// read-back (CommitVerification.h) and on a failure the rollback (CommitRollback.h). The report
+// and the journal are kept here.
 class CommitRun
 {
 public:
     CommitRun(const CommitPlan &plan, const CommitTarget &target, const CommitBackend &backend, const CommitOptions &options)
-        : m_plan(plan), m_target(target), m_backend(backend), m_options(options)
+        : m_plan(plan), m_target(target), m_backend(withDefaults(backend)), m_options(options), m_steps(m_report, options.progress),
+          m_staging(target), m_openSm(target, m_backend, m_steps)
     {
-        if (!m_backend.isRunning)
-            m_backend.isRunning = processRunning;
-        if (!m_backend.reload)
-            m_backend.reload = sendHangup;
         m_id = QStringLiteral("%1-%2").arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddTHHmmss.zzz"))).arg(::getpid());
     }
 
@@ -642,26 +617,21 @@ public:
     }
 
 private:
-    // Closes the stage that ran since the last lap (or the start).
-    void lap(const QString &stage, CommitStageTime::Kind kind)
-    {
-        const qint64 now = m_clock.nsecsElapsed();
-        m_report.stageTimes.push_back({stage, double(now - m_lapStart) / 1e9, kind});
-        m_lapStart = now;
-    }
-
-    void step(const QString &text)
-    {
-        m_report.steps << text;
-        if (m_options.progress)
-            m_options.progress(text);
-    }
+    void step(const QString &text) { m_steps.step(text); }
 
     void refuse(CommitOutcome outcome, const QStringList &reasons)
     {
         m_report.outcome = outcome;
         m_report.reasons << reasons;
     }
+
+    bool refused(const Error &error)
+    {
+        refuse(CommitOutcome::Refused, {error.toString()});
+        return false;
+    }
+
+    CommitVerification verification() { return CommitVerification(m_backend, m_fabric, m_steps); }
 
     void execute()
     {
@@ -675,17 +645,21 @@ private:
                                                                                              "to verify the fabric against it or roll it back to the backups")});
             return;
         }
+        m_steps.startClock();
+        if (discoverAndCheckPlan() && readHeldAndCount() && writeFiles())
+            verifyPlan();
+    }
 
-        // 1. Before anything is written.
-        m_clock.start();
-        m_lapStart = 0;
+    // 1. Before anything is read: the fabric discovered, the plan checked on it, OpenSM running.
+    bool discoverAndCheckPlan()
+    {
         step(QStringLiteral("discovering the fabric"));
         Result<Fabric> live = m_backend.discover();
         if (!live) {
             refuse(CommitOutcome::Refused, {QStringLiteral("discovery failed: %1").arg(live.error().toString())});
-            return;
+            return false;
         }
-        lap(QStringLiteral("discovery"), CommitStageTime::Kind::Fabric);
+        m_steps.lap(QStringLiteral("discovery"), CommitStageTime::Kind::Fabric);
         m_fabric = std::move(*live);
         m_discovered = true;
         step(QStringLiteral("discovered %1 nodes, %2 switches, %3 links").arg(m_fabric.nodes().size()).arg(m_fabric.switches().size()).arg(m_fabric.links().size()));
@@ -693,7 +667,7 @@ private:
             const FabricChanges changes = compareFabrics(*m_plan.madeFor, m_fabric);
             if (!changes.empty()) {
                 refuse(CommitOutcome::Stale, {QStringLiteral("the fabric changed since the plan was made; make a new plan"), changes.toText()});
-                return;
+                return false;
             }
             step(QStringLiteral("the fabric is the one the plan was made for"));
         }
@@ -712,7 +686,7 @@ private:
                 return r.contains(QLatin1String("not a switch of the fabric"));
             });
             refuse(stale ? CommitOutcome::Stale : CommitOutcome::Refused, unsafe);
-            return;
+            return false;
         }
         m_partitions = plannedPartitions(std::move(m_partitions));
         if (check.violations.isEmpty())
@@ -722,7 +696,7 @@ private:
                                 "violations accepted (best-effort)")
                      .arg(check.violations.size()));
         if (!planServiceLevels())
-            return;
+            return false;
         // What it is (its origin, when given) and what it holds.
         m_summary = m_plan.summary.isEmpty() ? planSummaryOf(m_plan.tables, m_partitions)
                                              : QStringLiteral("%1; %2").arg(m_plan.summary, planSummaryOf(m_plan.tables, m_partitions));
@@ -730,37 +704,43 @@ private:
         Result<qint64> pid = readPidFile(m_target.pidFile);
         if (!pid) {
             refuse(CommitOutcome::Refused, {QStringLiteral("OpenSM's pid file: %1").arg(pid.error().toString())});
-            return;
+            return false;
         }
-        adoptPid(*pid);
-        if (!m_backend.isRunning(m_pid)) {
-            refuse(CommitOutcome::Refused, {QStringLiteral("OpenSM (pid %1 from %2) is not running").arg(m_pid).arg(m_target.pidFile)});
-            return;
+        m_openSm.adopt(*pid);
+        if (!m_backend.isRunning(m_openSm.pid())) {
+            refuse(CommitOutcome::Refused, {QStringLiteral("OpenSM (pid %1 from %2) is not running").arg(m_openSm.pid()).arg(m_target.pidFile)});
+            return false;
         }
+        m_steps.lap(QStringLiteral("plan check"), CommitStageTime::Kind::Weft);
+        return true;
+    }
 
-        lap(QStringLiteral("plan check"), CommitStageTime::Kind::Weft);
+    // What the fabric holds now, that the plan must still be made against, and the count of
+    // what the plan sends on top of it.
+    bool readHeldAndCount()
+    {
         step(QStringLiteral("reading the tables the fabric holds now"));
-        Result<TablesRead> before = readHeld();
+        Result<TablesRead> before = verification().readHeld();
         if (!before) {
             refuse(CommitOutcome::Refused, {QStringLiteral("cannot read the current tables: %1").arg(before.error().toString())});
-            return;
+            return false;
         }
         m_beforeTables = std::move(before->lfts);
         m_beforePKeys = std::move(before->pkeys);
 
         const std::optional<Guid> sm = smPort();
         if (!sm)
-            return;
+            return false;
         m_smPort = *sm;
         keepHeld(m_beforeTables, m_beforePKeys);
-        lap(QStringLiteral("table read-back"), CommitStageTime::Kind::Fabric);
+        m_steps.lap(QStringLiteral("table read-back"), CommitStageTime::Kind::Fabric);
         if (!stillHeldAsPlanned())
-            return;
+            return false;
         if (!m_plan.whatIf.isEmpty()) {
             // A pre-emptive plan keeps every route the switches have now, theirs included.
             if (const QStringList lost = coverageLost(m_fabric, m_beforeTables, m_plan.tables); !lost.isEmpty()) {
                 refuse(CommitOutcome::Refused, QStringList{whatIfRefusal(m_plan.whatIf)} + summarizeWarnings(lost, 3, QString()));
-                return;
+                return false;
             }
             step(QStringLiteral("a pre-emptive plan for a what-if (%1): valid on the fabric as it is, every pair of ports and every "
                                 "route the switches have now kept")
@@ -774,76 +754,95 @@ private:
         m_plannedConf = std::move(planned.plannedPartitionsConf);
         step(QStringLiteral("diff: %1 LFT blocks on %2 switches, %3 P_Key blocks: %4 SMPs")
                  .arg(m_report.diff.changedBlocks).arg(m_report.diff.switchesTouched()).arg(m_report.diff.pkeyBlocks.size()).arg(m_report.diff.smps()));
-        lap(QStringLiteral("diff"), CommitStageTime::Kind::Weft);
+        m_steps.lap(QStringLiteral("diff"), CommitStageTime::Kind::Weft);
+        return true;
+    }
 
-        // 2. Write.
-        Result<FileSnapshot> lfts = snapshot(m_target.routingFile(), false);
-        Result<FileSnapshot> partitions = snapshot(m_target.partitionsPath);
-        if (!lfts || !partitions) {
-            refuse(CommitOutcome::Refused, {(lfts ? partitions.error() : lfts.error()).toString()});
-            return;
-        }
-        m_previous = {*lfts, *partitions};
-        m_fileSm = {-1, -1};
-        m_fileRole = {FileRole::Routing, FileRole::Partitions};
-        if (!snapshotQos() || !snapshotStandbys())
-            return;
-        // What each file holds now (its backup-to-be): the journal's digests, that recovery holds
-        // the disk to.
-        m_replacedDigests.clear();
-        for (const FileSnapshot &f : m_previous) {
-            Result<QString> digest = f.existed ? fileSha256(f.path) : Result<QString>(QString());
-            if (!digest) {
-                refuse(CommitOutcome::Refused, {digest.error().toString()});
-                return;
-            }
-            m_replacedDigests << *digest;
-        }
+    // 2. Every SM's files kept, staged, and switched in with the journal's intent before them.
+    bool writeFiles()
+    {
+        if (const Status kept = m_staging.keepMasterFiles(); !kept)
+            return refused(kept.error());
+        if (!keepOptionsFile())
+            return false;
+        if (const Status kept = m_staging.keepStandbyFiles(m_qos.on); !kept)
+            return refused(kept.error());
+        m_standbyOutcomes = QStringList(qsizetype(m_target.standbys.size()), QStringLiteral("not written"));
+        if (const Status digested = m_staging.digestReplaced(); !digested)
+            return refused(digested.error());
         if (!noEditsSinceWeftWrote())
-            return;
+            return false;
         // Every file of every SM written whole beside its place first: one that cannot be written
         // (a full disk, a directory not writable) stops the commit before any SM has changed.
-        std::vector<StagedFile> staged;
-        if (!stageAll(&staged))
-            return;
+        Result<std::vector<StagedFile>> staged = m_staging.stage({m_plan.tables, m_fabric, m_plan.intentFile, m_plannedConf, m_qos.slToVl});
+        if (!staged)
+            return refused(staged.error());
+        if (!m_target.standbys.empty())
+            step(QStringLiteral("staged the plan's files for %1 subnet managers (nothing replaced yet)").arg(m_target.standbys.size() + 1));
         // The intent, on disk before the first file is switched in: a Weft killed from here on
         // leaves an unfinished commit that the next one finds.
         if (const Status intent = journalProgress(QLatin1String(kJournalInProgress)); !intent) {
             refuse(CommitOutcome::Refused, {QStringLiteral("cannot record the commit's intent: %1").arg(intent.error().toString())});
-            return;
+            return false;
         }
-        for (std::size_t i = 0; i < staged.size(); ++i) {
-            if (const Status installed = staged[i].install(); !installed) {
-                fail({QStringLiteral("writing failed: %1").arg(installed.error().toString())});
-                return;
-            }
-            m_previous[i].written = true;
-            m_report.written = true;
+        const Status installed = m_staging.install(*staged);
+        m_report.written = m_staging.anyWritten();
+        if (!installed) {
+            fail({QStringLiteral("writing failed: %1").arg(installed.error().toString())});
+            return false;
         }
-        step((m_target.name.isEmpty() ? QString() : smName(-1) + QStringLiteral(": "))
+        step((m_target.name.isEmpty() ? QString() : subnetManagerName(m_target, -1) + QStringLiteral(": "))
              + QStringLiteral("wrote %1 and %2 (previous versions kept as .bak)").arg(m_target.routingFile(), m_target.partitionsPath));
-        if (m_qos)
-            step(QStringLiteral("wrote %1: qos TRUE, qos_sl2vl %2 (previous version kept as .bak)").arg(m_target.optionsPath, slToVlText(m_slToVl)));
+        if (m_qos.on)
+            step(QStringLiteral("wrote %1: qos TRUE, qos_sl2vl %2 (previous version kept as .bak)").arg(m_target.optionsPath, slToVlText(m_qos.slToVl)));
         if (!verifyStandbyFiles())
-            return;
+            return false;
         if (const Status written = journalProgress(QLatin1String(kJournalWritten)); !written)
             step(QStringLiteral("warning: %1").arg(written.error().toString()));
-        keepJournalCopies();
-        testStop("after-write");
-        lap(QStringLiteral("writing"), CommitStageTime::Kind::Weft);
+        if (!m_options.journalPath.isEmpty())
+            for (const QString &problem : keepJournalCopies(m_staging, m_target, m_options.journalPath, m_plan.intentFile, m_plannedConf))
+                step(QStringLiteral("warning: %1").arg(problem));
+        commitTestStop("after-write");
+        m_steps.lap(QStringLiteral("writing"), CommitStageTime::Kind::Weft);
+        return true;
+    }
 
-        // 3 and 4. Reload and verify.
-        m_timeReload = true;
-        QStringList problems = reloadAndVerify(m_plan.tables, m_expectedPKeys, QStringLiteral("plan"));
-        m_timeReload = false;
+    // 3 and 4. Reload and verify; 5. on a failure, roll back.
+    void verifyPlan()
+    {
+        QStringList problems = reloadAndVerify(m_plan.tables, m_expectedPKeys, QStringLiteral("plan"), true);
         if (problems.isEmpty()) {
             m_report.outcome = CommitOutcome::Committed;
             step(QStringLiteral("verified: every switch's LFT and every port's P_Key table match the plan"));
-            problems = verifyQos();
+            problems = verification().verifyServiceLevels(m_qos, m_partitions);
             if (problems.isEmpty())
                 return;
         }
         fail(problems);
+    }
+
+    QStringList reloadAndVerify(const ForwardingTables &tables, const PKeyTables &pkeys, const QString &what, bool timed)
+    {
+        CommitVerification::ReadBack back = verification().reloadAndVerify(m_openSm, tables, pkeys, what, m_options.timeoutMs, timed);
+        if (back.held)
+            keepHeld(std::move(back.held->lfts), std::move(back.held->pkeys));
+        return back.mismatches;
+    }
+
+    void fail(const QStringList &problems)
+    {
+        m_report.reasons << problems;
+        const CommitRollback::Input input{m_beforeTables, m_beforePKeys, m_recovering ? m_recoveredTables : m_plan.tables,
+                                          m_expectedPKeys, m_qos, m_options.timeoutMs};
+        CommitRollback::Outcome back = CommitRollback(m_target, m_backend, m_fabric, m_openSm, m_steps).run(m_staging, input);
+        m_report.outcome = back.outcome;
+        m_report.reasons << back.reasons;
+        if (back.held)
+            keepHeld(std::move(back.held->lfts), std::move(back.held->pkeys));
+        if (back.standbysRestored)
+            for (QString &o : m_standbyOutcomes)
+                if (o != QLatin1String("not written"))
+                    o = QStringLiteral("restored");
     }
 
     // What the fabric was last read to hold, for the report (and the session that adopts it).
@@ -906,234 +905,14 @@ private:
         return std::nullopt;
     }
 
-    // Whether OpenSM runs: the process the commit started with or, when that one is gone, the one
-    // its pid file names now (a supervisor restarted it, on the files as they are): followed from
-    // then on, and named in the report.
-    // The OpenSM the commit talks to, known by its pid and when that process started: a pid that
-    // runs again later is OpenSM's only if it is the same process (not a new one given its number).
-    void adoptPid(qint64 pid)
-    {
-        m_pid = pid;
-        m_pidStart = processStartTime(pid);
-        m_pidFileStamp = QFileInfo(m_target.pidFile).lastModified();
-    }
-
-    bool sameOpenSm(qint64 pid) const
-    {
-        return m_backend.isRunning(pid) && (m_pidStart == 0 || processStartTime(pid) == m_pidStart);
-    }
-
-    bool openSmRuns()
-    {
-        if (sameOpenSm(m_pid))
-            return true;
-        const Result<qint64> now = readPidFile(m_target.pidFile);
-        if (!now || !m_backend.isRunning(*now))
-            return false;
-        // The same number in a pid file nobody rewrote is another process given OpenSM's pid.
-        if (*now == m_pid && QFileInfo(m_target.pidFile).lastModified() == m_pidFileStamp)
-            return false;
-        const QString restarted = *now == m_pid
-            ? QStringLiteral("OpenSM was restarted while the commit ran: a new process with pid %1 (from %2) runs").arg(*now).arg(m_target.pidFile)
-            : QStringLiteral("OpenSM was restarted while the commit ran: pid %1 is gone, pid %2 (from %3) runs")
-                  .arg(m_pid)
-                  .arg(*now)
-                  .arg(m_target.pidFile);
-        step(restarted);
-        m_report.warnings << restarted;
-        adoptPid(*now);
-        m_restarted = true;
-        return true;
-    }
-
-    // Sends SIGHUP, waits for the sweep and reads back until the fabric holds `tables` and
-    // `pkeys` or time runs out. Empty when it does.
-    QStringList reloadAndVerify(const ForwardingTables &tables, const PKeyTables &pkeys, const QString &what)
-    {
-        qint64 logOffset = m_target.logPath.isEmpty() ? 0 : QFileInfo(m_target.logPath).size();
-        // The log's first bytes: a restarted OpenSM that starts its log afresh is told by them
-        // changing, even once the new log has grown past where the old one was.
-        QByteArray logHead;
-        if (QFile log(m_target.logPath); !m_target.logPath.isEmpty() && log.open(QIODevice::ReadOnly))
-            logHead = log.read(4096);
-        if (!openSmRuns())
-            return {QStringLiteral("OpenSM (pid %1) is no longer running").arg(m_pid)};
-        // An OpenSM restarted before the SIGHUP sweeps for it like any other; one restarted
-        // after it is waited for by its own first sweep.
-        const bool restartedBefore = m_restarted;
-        const Status hup = m_backend.reload(m_pid);
-        if (!hup)
-            return {hup.error().toString()};
-        step(QStringLiteral("sent SIGHUP to OpenSM (pid %1); waiting for its sweep").arg(m_pid));
-        if (m_timeReload)
-            testStop("after-sighup");
-        QDeadlineTimer deadline(m_options.timeoutMs);
-        if (!m_target.logPath.isEmpty()) {
-            while (true) {
-                if (!openSmRuns())
-                    return {QStringLiteral("OpenSM (pid %1) stopped during its sweep").arg(m_pid)};
-                QFile log(m_target.logPath);
-                // A restarted OpenSM may have started its log afresh: then it is read from its start.
-                if (log.open(QIODevice::ReadOnly) && logOffset > 0 && (log.size() < logOffset || log.read(logHead.size()) != logHead))
-                    logOffset = 0;
-                if (log.isOpen()
-                    && (m_restarted && !restartedBefore ? sweptSinceItStarted(log, logOffset)
-                                                        : (log.seek(logOffset) && log.readAll().contains("SUBNET UP"))))
-                    break;
-                if (deadline.hasExpired())
-                    return {QStringLiteral("OpenSM did not finish its sweep within %1 s").arg(m_options.timeoutMs / 1000.0)};
-                QThread::msleep(100);
-            }
-            step(QStringLiteral("OpenSM finished its sweep"));
-            if (m_timeReload)
-                lap(QStringLiteral("OpenSM load and sweep"), CommitStageTime::Kind::OpenSm);
-        }
-        // With the log, the sweep is known to be over: one read-back decides (a second only if
-        // the first could not be read). Without it, poll until the tables hold or time runs out;
-        // each read-back opens a MAD port and walks every switch, so not too often.
-        const bool sweepSeen = !m_target.logPath.isEmpty();
-        QStringList mismatches;
-        for (int attempt = 0;; ++attempt) {
-            if (!openSmRuns())
-                return {QStringLiteral("OpenSM (pid %1) stopped during its sweep").arg(m_pid)};
-            if (m_timeReload)
-                testStop("during-verify");
-            Result<TablesRead> held = readHeld();
-            const bool readFailed = !held;
-            if (readFailed) {
-                mismatches = {QStringLiteral("read-back failed: %1").arg(held.error().toString())};
-            } else {
-                mismatches = compareReadBack(m_fabric, tables, held->lfts, pkeys, held->pkeys);
-                keepHeld(std::move(held->lfts), std::move(held->pkeys));
-            }
-            if (mismatches.isEmpty()) {
-                step(QStringLiteral("read back every LFT and P_Key table: the fabric holds the %1").arg(what));
-                if (m_timeReload)  // without OpenSM's log, its sweep is in this figure too
-                    lap(sweepSeen ? QStringLiteral("verification") : QStringLiteral("OpenSM sweep + verification"),
-                        sweepSeen ? CommitStageTime::Kind::Fabric : CommitStageTime::Kind::OpenSm);
-                return {};
-            }
-            if (deadline.hasExpired() || (sweepSeen && (!readFailed || attempt >= 1)))
-                break;
-            QThread::msleep(1000);
-        }
-        mismatches.prepend(QStringLiteral("read-back does not match the %1:").arg(what));
-        return mismatches;
-    }
-
-    // A restarted OpenSM loads the files as they are when it starts: its first sweep is the one
-    // to wait for, found after the last line with which an OpenSM starts its log ("OpenSM 3.3.23")
-    // written since `from` (where the log was at the SIGHUP; 0 when the new one erased it). The
-    // old OpenSM's start and sweeps before `from` do not count: a loaded machine may adopt the
-    // new process before it has written a line.
-    static bool sweptSinceItStarted(QFile &log, qint64 from)
-    {
-        const qint64 window = qint64(16) << 20;
-        if (!log.seek(std::max(from, log.size() - window)))
-            return false;
-        const QByteArray text = log.readAll();
-        static const QRegularExpression start(QStringLiteral("-> OpenSM \\d"));
-        qsizetype lastStart = -1;
-        for (auto it = start.globalMatch(QString::fromLatin1(text)); it.hasNext();)
-            lastStart = it.next().capturedStart();
-        return lastStart >= 0 && text.indexOf("SUBNET UP", lastStart) >= 0;
-    }
-
-    void fail(const QStringList &problems)
-    {
-        m_report.reasons << problems;
-        step(QStringLiteral("commit failed; restoring the previous files"));
-        for (const FileSnapshot &s : m_previous) {
-            const Status restored = restore(s);
-            if (!restored) {
-                m_report.outcome = CommitOutcome::RollbackFailed;
-                m_report.reasons << QStringLiteral("restoring failed: %1").arg(restored.error().toString());
-                return;
-            }
-        }
-        if (m_previous.empty()) {
-            m_report.outcome = CommitOutcome::RolledBack;
-            return;
-        }
-        step(QStringLiteral("restored %1 and %2").arg(m_target.routingFile(), m_target.partitionsPath)
-             + (m_target.standbys.empty() ? QString() : QStringLiteral(", and the files of the other subnet managers")));
-        if (const QStringList notBack = filesRestored(); !notBack.isEmpty()) {
-            m_report.outcome = CommitOutcome::RollbackFailed;
-            m_report.reasons << QStringLiteral("after restoring the files:") << notBack;
-            return;
-        }
-        if (!openSmRuns()) {
-            // No OpenSM to reload: say what the fabric holds now, so the state is known.
-            m_report.outcome = CommitOutcome::RollbackFailed;
-            m_report.reasons << QStringLiteral("OpenSM (pid %1) is not running: the restored files take effect when it is started again").arg(m_pid);
-            const Result<TablesRead> held = readHeld();
-            if (!held) {
-                m_report.reasons << QStringLiteral("the fabric's tables cannot be read back");
-            } else if (compareReadBack(m_fabric, m_beforeTables, held->lfts, m_beforePKeys, held->pkeys).isEmpty()) {
-                m_report.reasons << QStringLiteral("verified: the switches still hold the previous tables and P_Keys");
-            } else if (compareReadBack(m_fabric, m_recovering ? m_recoveredTables : m_plan.tables, held->lfts, m_expectedPKeys, held->pkeys).isEmpty()) {
-                m_report.reasons << QStringLiteral("verified: the switches hold the plan's tables and P_Keys");
-            } else {
-                m_report.reasons << writeBackPrevious(*held);
-            }
-            return;
-        }
-        QStringList back = reloadAndVerify(m_beforeTables, m_beforePKeys, QStringLiteral("previous state"));
-        if (back.isEmpty())
-            back = verifyQosRestored();
-        if (back.isEmpty()) {
-            m_report.outcome = CommitOutcome::RolledBack;
-            return;
-        }
-        m_report.outcome = CommitOutcome::RollbackFailed;
-        m_report.reasons << QStringLiteral("after the rollback:") << back;
-    }
-
-    // Every switch's LFT and every port's P_Key table as the fabric holds them now.
-    struct TablesRead
-    {
-        ForwardingTables lfts;
-        PKeyTables pkeys;
-    };
-    Result<TablesRead> readHeld() const
-    {
-        Result<ForwardingTables> lfts = m_backend.readTables(m_fabric);
-        if (!lfts)
-            return lfts.error();
-        Result<PKeyTables> pkeys = m_backend.readPKeys(m_fabric);
-        if (!pkeys)
-            return pkeys.error();
-        return TablesRead{std::move(*lfts), std::move(*pkeys)};
-    }
-
-    // OpenSM died in the middle of its sweep: the switches hold part of the plan. With no subnet
-    // manager to reload the restored files, Weft writes the previous tables itself and reads
-    // them back, so that the fabric is as it was and known to be.
-    QString writeBackPrevious(const TablesRead &held)
-    {
-        const QString neither = QStringLiteral("the switches hold neither the previous tables nor the plan's");
-        if (!m_backend.writeTables)
-            return neither;
-        step(QStringLiteral("writing the previous tables back through SMPs (no subnet manager runs)"));
-        if (const Status written = m_backend.writeTables(m_fabric, m_beforeTables, held.lfts, m_beforePKeys, held.pkeys); !written)
-            return neither + QStringLiteral("; writing the previous ones back failed: ") + written.error().toString();
-        const Result<TablesRead> after = readHeld();
-        if (!after)
-            return neither + QStringLiteral("; the tables written back cannot be read");
-        const QStringList left = compareReadBack(m_fabric, m_beforeTables, after->lfts, m_beforePKeys, after->pkeys);
-        if (!left.isEmpty())
-            return neither + QStringLiteral("; after writing the previous ones back: ") + left.join(QStringLiteral("; "));
-        return QStringLiteral("verified: the switches hold the previous tables and P_Keys again (written back by Weft through SMPs)");
-    }
-
     // The planned partitions' SLs (the plan's and `sl=` already in its partitions.conf). With
     // any SL other than 0, QoS is part of the commit: the SL2VL table to write, and what it
     // needs. False (refused) when that cannot be done.
     bool planServiceLevels()
     {
-        m_levels = plannedServiceLevels(m_partitions, m_plan.serviceLevels);
-        m_qos = std::any_of(m_levels.begin(), m_levels.end(), [](const auto &l) { return l.second != 0; });
-        if (!m_qos)
+        m_qos.levels = plannedServiceLevels(m_partitions, m_plan.serviceLevels);
+        m_qos.on = std::any_of(m_qos.levels.begin(), m_qos.levels.end(), [](const auto &l) { return l.second != 0; });
+        if (!m_qos.on)
             return true;
         QStringList missing;
         if (m_target.optionsPath.isEmpty())
@@ -1141,122 +920,39 @@ private:
                                       "needed, where Weft turns QoS on and maps each SL to its own VL");
         if (!m_backend.readSlToVl || !m_backend.pathServiceLevel)
             missing << QStringLiteral("the fabric access cannot read SL2VL tables or PathRecords");
-        const Result<SlToVl> table = planSlToVl(m_levels);
+        const Result<SlToVl> table = planSlToVl(m_qos.levels);
         if (!table)
             missing << table.error().message;
         if (!missing.isEmpty()) {
             refuse(CommitOutcome::Refused, missing);
             return false;
         }
-        m_slToVl = *table;
+        m_qos.slToVl = *table;
         QStringList text;
-        for (const auto &[pkey, sl] : m_levels)
-            text << QStringLiteral("%1 SL %2 -> VL %3").arg(pkeyText(pkey)).arg(sl).arg(m_slToVl[std::size_t(sl)]);
+        for (const auto &[pkey, sl] : m_qos.levels)
+            text << QStringLiteral("%1 SL %2 -> VL %3").arg(pkeyText(pkey)).arg(sl).arg(m_qos.slToVl[std::size_t(sl)]);
         step(QStringLiteral("service levels: %1").arg(text.join(QStringLiteral(", "))));
         return true;
     }
 
-    // The options file and the SL2VL tables as they are, before anything is written.
-    bool snapshotQos()
+    // With service levels: OpenSM's options file and the ports' SL2VL tables as they are, before
+    // anything is written.
+    bool keepOptionsFile()
     {
-        if (!m_qos)
+        if (!m_qos.on)
             return true;
-        Result<FileSnapshot> options = snapshot(m_target.optionsPath);
-        if (!options) {
-            refuse(CommitOutcome::Refused, {options.error().toString()});
-            return false;
-        }
+        Result<CommitFile> options = snapshotFile(m_target.optionsPath);
+        if (!options)
+            return refused(options.error());
         static const QRegularExpression qosOn(QStringLiteral("^\\s*qos\\s+TRUE\\b"), QRegularExpression::MultilineOption);
-        m_previousQos = QString::fromUtf8(options->content).contains(qosOn);
+        m_qos.previouslyOn = QString::fromUtf8(options->content).contains(qosOn);
         Result<std::vector<PortSlToVl>> before = m_backend.readSlToVl(m_fabric);
         if (!before) {
             refuse(CommitOutcome::Refused, {QStringLiteral("cannot read the SL2VL tables: %1").arg(before.error().toString())});
             return false;
         }
-        m_beforeSlToVl = std::move(*before);
-        m_previous.push_back(*options);
-        m_fileSm.push_back(-1);
-        m_fileRole.push_back(FileRole::Options);
-        return true;
-    }
-
-    // Each standby's routing file, partitions.conf and (with service levels) options, as they are.
-    bool snapshotStandbys()
-    {
-        for (std::size_t k = 0; k < m_target.standbys.size(); ++k) {
-            const CommitTarget::Standby &sb = m_target.standbys[k];
-            if (sb.intentPath.isEmpty() == m_target.pluginMode()) {
-                refuse(CommitOutcome::Refused, {QStringLiteral("standby %1 routes %2 and the master %3: one plan cannot be both").arg(sb.name, sb.intentPath.isEmpty() ? QStringLiteral("by OpenSM's file engine") : QStringLiteral("by Weft's engine"), m_target.pluginMode() ? QStringLiteral("by Weft's engine") : QStringLiteral("by OpenSM's file engine"))});
-                return false;
-            }
-            if (m_qos && sb.optionsPath.isEmpty()) {
-                refuse(CommitOutcome::Refused, {QStringLiteral("the plan gives partitions their own service levels: standby %1's options file is needed").arg(sb.name)});
-                return false;
-            }
-            std::vector<std::pair<QString, FileRole>> files{{sb.routingFile(), FileRole::Routing}, {sb.partitionsPath, FileRole::Partitions}};
-            if (m_qos)
-                files.emplace_back(sb.optionsPath, FileRole::Options);
-            for (const auto &[path, role] : files) {
-                Result<FileSnapshot> f = snapshot(path, role != FileRole::Routing);
-                if (!f) {
-                    refuse(CommitOutcome::Refused, {QStringLiteral("standby %1: %2").arg(sb.name, f.error().toString())});
-                    return false;
-                }
-                m_previous.push_back(*f);
-                m_fileSm.push_back(int(k));
-                m_fileRole.push_back(role);
-            }
-        }
-        m_standbyOutcomes = QStringList(qsizetype(m_target.standbys.size()), QStringLiteral("not written"));
-        return true;
-    }
-
-    QString smName(int sm) const
-    {
-        if (sm >= 0)
-            return QStringLiteral("standby %1").arg(m_target.standbys[std::size_t(sm)].name);
-        return m_target.name.isEmpty() ? QStringLiteral("OpenSM") : QStringLiteral("master %1").arg(m_target.name);
-    }
-
-    // Every file of the commit written to a temporary file beside its place (SafeFile.h:
-    // stageFile), nothing replaced yet; the digests of what each will hold. False (refused,
-    // nothing changed, every staged file removed) when any cannot be written.
-    bool stageAll(std::vector<StagedFile> *staged)
-    {
-        m_writtenDigests = QStringList(qsizetype(m_previous.size()), QString());
-        for (std::size_t i = 0; i < m_previous.size(); ++i) {
-            const QString &path = m_previous[i].path;
-            Result<StagedFile> file = Error{path, 0, QString()};
-            switch (m_fileRole[i]) {
-            case FileRole::Routing:
-                // Only OpenSM reads the tables file: the compact form, streamed (never whole in memory).
-                if (m_target.pluginMode()) {
-                    m_writtenDigests[qsizetype(i)] = sha256Hex(m_plan.intentFile);
-                    file = stageFile(path, m_plan.intentFile);
-                } else {
-                    file = stageLftDumpFile(path, m_plan.tables, &m_fabric, LftDumpForm::Compact, &m_writtenDigests[qsizetype(i)]);
-                }
-                break;
-            case FileRole::Partitions:
-                m_writtenDigests[qsizetype(i)] = sha256Hex(m_plannedConf);
-                file = stageFile(path, m_plannedConf);
-                break;
-            case FileRole::Options: {
-                const QByteArray options = withQosOptions(m_previous[i].content, m_slToVl);
-                m_writtenDigests[qsizetype(i)] = sha256Hex(options);
-                file = stageFile(path, options);
-                break;
-            }
-            }
-            if (!file) {
-                staged->clear();
-                refuse(CommitOutcome::Refused, {QStringLiteral("%1's files cannot be written, so no SM was changed: %2").arg(smName(m_fileSm[i]), file.error().toString())});
-                return false;
-            }
-            staged->push_back(std::move(*file));
-        }
-        if (!m_target.standbys.empty())
-            step(QStringLiteral("staged the plan's files for %1 subnet managers (nothing replaced yet)").arg(m_target.standbys.size() + 1));
+        m_qos.before = std::move(*before);
+        m_staging.keepOptionsFile(std::move(*options));
         return true;
     }
 
@@ -1265,121 +961,17 @@ private:
     bool verifyStandbyFiles()
     {
         for (std::size_t k = 0; k < m_target.standbys.size(); ++k) {
-            QStringList problems;
             QStringList written;
-            for (std::size_t i = 0; i < m_previous.size(); ++i) {
-                if (m_fileSm[i] != int(k))
-                    continue;
-                written << m_previous[i].path;
-                const Result<QString> now = fileSha256(m_previous[i].path);
-                if (!now)
-                    problems << now.error().toString();
-                else if (*now != m_writtenDigests.value(qsizetype(i)))
-                    problems << QStringLiteral("%1 does not hold what was written (SHA-256 %2...)").arg(m_previous[i].path, now->left(16));
-            }
+            const QStringList problems = m_staging.standbyFilesDiffer(int(k), &written);
             if (!problems.isEmpty()) {
                 m_standbyOutcomes[qsizetype(k)] = QStringLiteral("files differ");
-                fail(QStringList{QStringLiteral("%1's files do not hold the plan:").arg(smName(int(k)))} + problems);
+                fail(QStringList{QStringLiteral("%1's files do not hold the plan:").arg(subnetManagerName(m_target, int(k)))} + problems);
                 return false;
             }
             m_standbyOutcomes[qsizetype(k)] = QStringLiteral("files verified");
-            step(QStringLiteral("%1: wrote %2; read back, each holds the plan (SHA-256)").arg(smName(int(k)), written.join(QStringLiteral(", "))));
+            step(QStringLiteral("%1: wrote %2; read back, each holds the plan (SHA-256)").arg(subnetManagerName(m_target, int(k)), written.join(QStringLiteral(", "))));
         }
         return true;
-    }
-
-    // After a rollback: each file restored that OpenSM's read-back does not cover (every
-    // standby's, and the master's own besides its routing file) holds what it held before the
-    // commit. Empty when all do.
-    QStringList filesRestored()
-    {
-        const QStringList &before = m_recovering ? m_recovering->replacedDigests : m_replacedDigests;
-        QStringList problems;
-        int checked = 0;
-        for (std::size_t i = 0; i < m_previous.size(); ++i) {
-            const FileSnapshot &f = m_previous[i];
-            const bool standby = i < m_fileSm.size() ? m_fileSm[i] >= 0 : f.path != m_target.routingFile() && f.path != m_target.partitionsPath;
-            if (!f.written || !standby || before.size() != qsizetype(m_previous.size()))
-                continue;
-            ++checked;
-            const QString &was = before[qsizetype(i)];
-            if (was.isEmpty()) {
-                if (QFileInfo::exists(f.path))
-                    problems << QStringLiteral("%1 was not there before the commit and is still there").arg(f.path);
-                continue;
-            }
-            const Result<QString> now = fileSha256(f.path);
-            if (!now)
-                problems << now.error().toString();
-            else if (*now != was)
-                problems << QStringLiteral("%1 does not hold what it held before the commit").arg(f.path);
-        }
-        if (checked && problems.isEmpty()) {
-            step(QStringLiteral("the other subnet managers' files hold what they held before the commit (SHA-256)"));
-            for (QString &o : m_standbyOutcomes)
-                if (o != QLatin1String("not written"))
-                    o = QStringLiteral("restored");
-        }
-        return problems;
-    }
-
-    // After the sweep: every port's SL2VL tables keep the planned SLs apart, and the SA gives
-    // each partition's SL in a PathRecord between two of its members. Empty when both hold.
-    QStringList verifyQos()
-    {
-        if (!m_qos)
-            return {};
-        Result<std::vector<PortSlToVl>> read = m_backend.readSlToVl(m_fabric);
-        if (!read)
-            return {QStringLiteral("cannot read the SL2VL tables back: %1").arg(read.error().toString())};
-        QStringList problems = checkSlToVl(m_fabric, *read, m_levels, m_slToVl);
-        if (!problems.isEmpty())
-            problems.prepend(QStringLiteral("the SL2VL tables do not keep the planned service levels apart:"));
-        else
-            step(QStringLiteral("read back %1 SL2VL tables: each planned SL on its own VL").arg(read->size()));
-        for (const PathProbe &probe : pathProbes(m_fabric, m_partitions, m_levels)) {
-            const Result<int> sl = m_backend.pathServiceLevel(m_fabric, probe.source, probe.destination, probe.pkey);
-            if (!sl)
-                problems << QStringLiteral("PathRecord LID %1 -> %2 in %3: %4").arg(probe.source).arg(probe.destination).arg(pkeyText(probe.pkey), sl.error().toString());
-            else if (*sl != probe.serviceLevel)
-                problems << QStringLiteral("PathRecord LID %1 -> %2 in %3 has SL %4, planned %5").arg(probe.source).arg(probe.destination).arg(pkeyText(probe.pkey)).arg(*sl).arg(probe.serviceLevel);
-            else
-                step(QStringLiteral("PathRecord LID %1 -> %2 in %3: SL %4").arg(probe.source).arg(probe.destination).arg(pkeyText(probe.pkey)).arg(*sl));
-        }
-        return problems;
-    }
-
-    // After the rollback's sweep: the SL2VL tables are back as they were. OpenSM reprograms them
-    // only with QoS on, and keeps QoS on once a re-read turned it on (QosConfig.h): with QoS off
-    // before, the tables cannot come back until OpenSM restarts, which is said, not hidden.
-    QStringList verifyQosRestored()
-    {
-        if (!m_qos)
-            return {};
-        if (!m_previousQos) {
-            m_report.reasons << QStringLiteral("%1 is restored, but OpenSM keeps QoS on and the planned SL2VL tables until it is "
-                                               "restarted (it does not turn QoS off when a re-read file no longer says qos TRUE)")
-                                    .arg(m_target.optionsPath);
-            return {};
-        }
-        Result<std::vector<PortSlToVl>> read = m_backend.readSlToVl(m_fabric);
-        if (!read)
-            return {QStringLiteral("cannot read the SL2VL tables back: %1").arg(read.error().toString())};
-        QStringList problems = compareSlToVl(m_fabric, m_beforeSlToVl, *read);
-        if (problems.isEmpty())
-            step(QStringLiteral("read back every SL2VL table: the ports hold the previous ones"));
-        return problems;
-    }
-
-    // For the tests of crash safety only: WEFT_COMMIT_TEST_STOP_AT=STEP kills this process at
-    // that step (SIGKILL: no handler, no cleanup), WEFT_COMMIT_TEST_PAUSE_AT=STEP stops it
-    // (SIGSTOP) until it is continued or killed. Steps: after-write, after-sighup, during-verify.
-    static void testStop(const char *stepName)
-    {
-        if (qEnvironmentVariable("WEFT_COMMIT_TEST_PAUSE_AT") == QLatin1String(stepName))
-            ::raise(SIGSTOP);
-        if (qEnvironmentVariable("WEFT_COMMIT_TEST_STOP_AT") == QLatin1String(stepName))
-            ::raise(SIGKILL);
     }
 
     // The subnet's lock and each SM's (commitLockPaths), all or none. False: refused.
@@ -1397,7 +989,7 @@ private:
                                                        })
                     - m_target.standbys.begin();
                 if (standby < qsizetype(m_target.standbys.size()) && !QFileInfo(QFileInfo(path).absolutePath()).isWritable())
-                    refuse(CommitOutcome::Refused, {QStringLiteral("%1's files cannot be written, so no SM was changed: %2").arg(smName(int(standby)), lock.error().toString())});
+                    refuse(CommitOutcome::Refused, {QStringLiteral("%1's files cannot be written, so no SM was changed: %2").arg(subnetManagerName(m_target, int(standby)), lock.error().toString())});
                 else
                     refuse(CommitOutcome::Refused, {lock.error().toString()});
                 return false;
@@ -1416,16 +1008,6 @@ private:
         for (const CommitTarget::Standby &s : m_target.standbys)
             files << s.routingFile();
         return files;
-    }
-
-    // A partitions.conf or intent of any SM of the target: the files operators edit by hand.
-    bool operatorFile(const QString &path) const
-    {
-        if (path == m_target.partitionsPath || (m_target.pluginMode() && path == m_target.intentPath))
-            return true;
-        return std::any_of(m_target.standbys.begin(), m_target.standbys.end(), [&](const CommitTarget::Standby &s) {
-            return path == s.partitionsPath || (!s.intentPath.isEmpty() && path == s.intentPath);
-        });
     }
 
     // The journal's unfinished commit on this target, if any. A journal that cannot be read
@@ -1479,12 +1061,12 @@ private:
             e.replacedDigests = m_recovering->replacedDigests;
             e.writtenDigests = m_recovering->writtenDigests;
         } else {
-            for (const FileSnapshot &f : m_previous) {
+            for (const CommitFile &f : m_staging.files()) {
                 e.files << f.path;
                 e.backups << (f.existed ? backupPath(f.path) : QString());
             }
-            e.replacedDigests = m_replacedDigests;
-            e.writtenDigests = m_writtenDigests;
+            e.replacedDigests = m_staging.replacedDigests();
+            e.writtenDigests = m_staging.writtenDigests();
         }
         return e;
     }
@@ -1495,9 +1077,9 @@ private:
         QJsonArray sms;
         auto record = [&](const QString &name, const QString &role, int sm, const QString &smOutcome) {
             QStringList files;
-            for (std::size_t i = 0; i < m_previous.size() && i < m_fileSm.size(); ++i)
-                if (m_fileSm[i] == sm)
-                    files << m_previous[i].path;
+            for (const CommitFile &f : m_staging.files())
+                if (f.sm == sm)
+                    files << f.path;
             sms.append(QJsonObject{{QStringLiteral("name"), name},
                                    {QStringLiteral("role"), role},
                                    {QStringLiteral("files"), QJsonArray::fromStringList(files)},
@@ -1520,43 +1102,14 @@ private:
     }
 
     // The files an operator edits by hand (partitions.conf; the intent in plugin mode) must be
-    // what Weft last left there: the digest the journal's last commit on this target recorded
-    // (what it wrote, or what it put back on a rollback). Otherwise someone changed them since,
-    // and the commit would silently undo that: refused, with the change, unless --force.
+    // what Weft last left there, or the commit would silently undo someone's change: refused,
+    // with the change, unless --force.
     bool noEditsSinceWeftWrote()
     {
         if (m_options.journalPath.isEmpty())
             return true;
         // The journal as findUnfinished read it at the start of this commit (under its lock).
-        const CommitJournalEntry *last = nullptr;
-        for (const CommitJournalEntry &e : m_journal)
-            if (!e.isAdapt() && (sameFile(e.lftsPath, m_target.routingFile()) || (!m_target.subnet.isEmpty() && e.subnet == m_target.subnet)) && !e.files.isEmpty()
-                && e.writtenDigests.size() == e.files.size() && e.replacedDigests.size() == e.files.size()
-                && (e.outcome == QLatin1String("committed") || e.outcome == QLatin1String("rolled-back")))
-                last = &e;
-        if (!last)
-            return true;
-        const bool committed = last->outcome == QLatin1String("committed");
-        QStringList edits;
-        for (qsizetype i = 0; i < last->files.size(); ++i) {
-            const QString &path = last->files[i];
-            if (!operatorFile(path))
-                continue;
-            const QString left = committed ? last->writtenDigests[i] : last->replacedDigests[i];
-            // What it holds now was hashed with the commit's other files (m_replacedDigests).
-            const auto held = std::find_if(m_previous.begin(), m_previous.end(), [&](const FileSnapshot &f) { return f.path == path; });
-            if (held == m_previous.end() || m_replacedDigests.value(held - m_previous.begin()) == left)
-                continue;
-            edits << QStringLiteral("%1 changed since Weft last wrote it (commit %2 of %3 by %4)")
-                         .arg(path, last->id, last->time.toString(Qt::ISODate), last->user);
-            const QString copy = journalCopyPath(m_options.journalPath, left);
-            QFile leftFile(copy);
-            QFile nowFile(path);
-            if (!left.isEmpty() && leftFile.open(QIODevice::ReadOnly) && nowFile.open(QIODevice::ReadOnly)) {
-                edits << QStringLiteral("--- %1 (as Weft left it)").arg(path) << QStringLiteral("+++ %1 (now)").arg(path);
-                edits << changedLines(leftFile.readAll(), nowFile.readAll());
-            }
-        }
+        const QStringList edits = editsSinceWeftWrote(m_journal, m_target, m_staging, m_options.journalPath);
         if (edits.isEmpty())
             return true;
         if (m_options.overwriteEdits) {
@@ -1572,91 +1125,29 @@ private:
         return false;
     }
 
-    // Copies of the small files written and replaced (not LFT dumps), by digest, beside the
-    // journal: what noEditsSinceWeftWrote shows an operator's change against.
-    void keepJournalCopies()
-    {
-        if (m_options.journalPath.isEmpty())
-            return;
-        for (std::size_t i = 0; i < m_previous.size(); ++i) {
-            const FileSnapshot &f = m_previous[i];
-            if (!operatorFile(f.path))
-                continue;
-            const bool intent = m_fileRole[i] == FileRole::Routing;
-            const QByteArray written = intent ? m_plan.intentFile : m_plannedConf;
-            // (The intent's snapshot keeps no content: what it replaced is its backup now.)
-            QByteArray replaced = f.content;
-            if (intent && f.existed) {
-                QFile backup(backupPath(f.path));
-                if (backup.open(QIODevice::ReadOnly))
-                    replaced = backup.readAll();
-            }
-            const std::pair<QString, QByteArray> copies[] = {{m_writtenDigests.value(qsizetype(i)), written},
-                                                             {m_replacedDigests.value(qsizetype(i)), replaced}};
-            for (const auto &[digest, content] : copies) {
-                if (digest.isEmpty() || QFileInfo::exists(journalCopyPath(m_options.journalPath, digest)))
-                    continue;
-                QDir().mkpath(QFileInfo(journalCopyPath(m_options.journalPath, digest)).absolutePath());
-                if (const Status kept = writeFileAtomically(journalCopyPath(m_options.journalPath, digest), content, false); !kept)
-                    step(QStringLiteral("warning: %1").arg(kept.error().toString()));
-            }
-        }
-    }
-
-    // Recovery trusts nothing on disk it cannot tell is the interrupted commit's: each backup must
-    // hold what the commit kept, and each file what it wrote (or, if it had not finished
-    // writing, what it replaced). Anything else was changed by someone since: refused, naming
-    // the file, unless told to go on (--force). A journal without digests (an older Weft's) is
-    // taken as it is, and the report says so.
+    // Recovery trusts nothing on disk it cannot tell is the interrupted commit's: anything
+    // changed since is refused, naming the file, unless told to go on (--force). A journal
+    // without digests (an older Weft's) is taken as it is, and the report says so.
     bool filesAsJournalled(const CommitJournalEntry &e)
     {
-        const qsizetype n = e.files.size();
-        if (e.replacedDigests.size() != n || e.writtenDigests.size() != n) {
+        const InterruptedFilesCheck check = changedSinceInterrupted(e);
+        if (!check.digestsKnown) {
             step(QStringLiteral("the journal has no digests of the files (an older Weft wrote it): they are taken as they are"));
             return true;
         }
-        const bool written = e.outcome == QLatin1String(kJournalWritten);
-        QStringList changed;
-        auto shortDigest = [](const QString &d) { return d.isEmpty() ? QStringLiteral("no file") : d.left(16); };
-        for (qsizetype i = 0; i < n; ++i) {
-            if (!e.backups[i].isEmpty()) {
-                Result<QString> backup = fileSha256(e.backups[i]);
-                if (!backup) {
-                    changed << backup.error().toString();
-                } else if (*backup != e.replacedDigests[i]) {
-                    changed << QStringLiteral("%1: the backup is not what the commit kept (SHA-256 %2..., the journal says %3...)")
-                                   .arg(e.backups[i], shortDigest(*backup), shortDigest(e.replacedDigests[i]));
-                }
-            }
-            Result<QString> now = fileSha256(e.files[i]);
-            if (!now) {
-                changed << now.error().toString();
-                continue;
-            }
-            const QString &wrote = e.writtenDigests[i];
-            const bool asWritten = !wrote.isEmpty() && *now == wrote;
-            const bool asBefore = *now == e.replacedDigests[i];
-            // Not finished writing: a file is the old one, or the new one whole (SafeFile renames
-            // only complete files); a new LFT dump's digest is known only once it was written.
-            const bool ok = written ? asWritten : (asWritten || asBefore || wrote.isEmpty());
-            if (!ok)
-                changed << QStringLiteral("%1: changed since the interrupted commit (SHA-256 %2... on disk; the commit %3 %4...)")
-                               .arg(e.files[i], shortDigest(*now), written ? QStringLiteral("wrote") : QStringLiteral("replaced"),
-                                    shortDigest(written ? wrote : e.replacedDigests[i]));
-        }
-        if (changed.isEmpty()) {
+        if (check.changed.isEmpty()) {
             step(QStringLiteral("the files and their backups are the ones the interrupted commit wrote and kept (SHA-256)"));
             return true;
         }
         if (m_options.recoverChangedFiles) {
-            for (const QString &c : changed)
+            for (const QString &c : check.changed)
                 step(QStringLiteral("warning: %1; recovering anyway, as asked").arg(c));
-            m_report.warnings << changed;
+            m_report.warnings << check.changed;
             return true;
         }
         refuse(CommitOutcome::Refused, QStringList{QStringLiteral("someone changed the commit's files since it was interrupted; look at them, "
                                                                   "then recover with --force to go on regardless")}
-                   + changed);
+                   + check.changed);
         return false;
     }
 
@@ -1699,8 +1190,8 @@ private:
                                                 : QStringLiteral("OpenSM's pid file: %1").arg(pid.error().toString())});
             return false;
         }
-        adoptPid(*pid);
-        Result<TablesRead> held = readHeld();
+        m_openSm.adopt(*pid);
+        Result<TablesRead> held = verification().readHeld();
         if (!held) {
             refuse(CommitOutcome::Refused, {QStringLiteral("cannot read the current tables: %1").arg(held.error().toString())});
             return false;
@@ -1710,61 +1201,80 @@ private:
         if (!sm)
             return false;
         m_smPort = *sm;
-        // What the backups hold: the state to roll back to.
-        for (qsizetype i = 0; i < unfinished->files.size(); ++i) {
-            FileSnapshot previous{unfinished->files[i], !unfinished->backups[i].isEmpty(), {}, false, true};
-            if (previous.existed) {
-                Result<FileSnapshot> backup = snapshot(unfinished->backups[i]);
-                if (!backup || !backup->existed) {
-                    refuse(CommitOutcome::Refused, {QStringLiteral("the backup %1 is gone: cannot roll back").arg(unfinished->backups[i])});
-                    return false;
-                }
-                previous.content = std::move(backup->content);
-            }
-            m_previous.push_back(std::move(previous));
-        }
-        const PKeyTableOptions pkeyOptions{*sm, true};
-        Result<Expected> before = expectedFrom(m_previous[0].content, m_previous[1].content, unfinished->backups[0], unfinished->backups[1], pkeyOptions, held->pkeys);
-        if (!before) {
-            refuse(CommitOutcome::Refused, {before.error().toString()});
+        if (!keepRecoveredFiles(*unfinished))
             return false;
-        }
+        const PKeyTableOptions pkeyOptions{*sm, true};
+        const std::vector<CommitFile> &previous = m_staging.files();
+        Result<Expected> before = expectedFrom(previous[0].content, previous[1].content, unfinished->backups[0], unfinished->backups[1], pkeyOptions, held->pkeys);
+        if (!before)
+            return refused(before.error());
         m_beforeTables = std::move(before->tables);
         m_beforePKeys = std::move(before->pkeys);
         m_report.written = true;
 
-        if (m_options.recoverByRollback) {
+        if (m_options.recoverByRollback)
             fail({QStringLiteral("rolling back to the backups, as asked, without trying the interrupted commit's files")});
-        } else if (unfinished->outcome != QLatin1String(kJournalWritten)) {
+        else if (unfinished->outcome != QLatin1String(kJournalWritten))
             fail({QStringLiteral("the interrupted commit had not finished writing its files")});
-        } else {
-            Result<FileSnapshot> lfts = snapshot(m_target.routingFile());
-            Result<FileSnapshot> partitions = snapshot(m_target.partitionsPath);
-            Result<Expected> plan = lfts && partitions ? expectedFrom(lfts->content, partitions->content, m_target.routingFile(), m_target.partitionsPath, pkeyOptions, held->pkeys)
-                                                       : Result<Expected>((lfts ? partitions.error() : lfts.error()));
-            if (!plan) {
-                fail({QStringLiteral("the files the commit wrote cannot be read: %1").arg(plan.error().toString())});
-            } else if (const QStringList unsafe = checkPlan(m_fabric, plan->tables, partitions->content, m_target.partitionsPath);
-                       !unsafe.isEmpty()) {
-                // What the interrupted commit wrote is checked as any plan is before it goes in.
-                fail(QStringList{QStringLiteral("the interrupted commit's plan does not pass the plan check")} + unsafe);
-            } else {
-                step(QStringLiteral("the interrupted commit's plan passes the plan check: reachability, loops, deadlock freedom, partitions.conf"));
-                m_expectedPKeys = plan->pkeys;
-                m_recoveredTables = plan->tables;
-                step(QStringLiteral("verifying the fabric against the interrupted commit's plan (the files it wrote)"));
-                const QStringList problems = reloadAndVerify(plan->tables, plan->pkeys, QStringLiteral("plan"));
-                if (problems.isEmpty()) {
-                    m_report.outcome = CommitOutcome::Committed;
-                    step(QStringLiteral("verified: every switch's LFT and every port's P_Key table match the interrupted commit's plan"));
-                } else {
-                    fail(problems);
-                }
-            }
-        }
+        else
+            verifyInterruptedPlan(pkeyOptions, held->pkeys);
         const QString by = m_options.recoveredBy.isEmpty() ? QStringLiteral("`weft commit --recover`") : m_options.recoveredBy;
         m_report.reasons.prepend(QStringLiteral("recovered by %1 (%2): %3").arg(by, CommitLock::holderText(), unfinishedText(*unfinished)));
         return true;
+    }
+
+    // What the backups hold: the state to roll back to. Every file is the interrupted commit's
+    // (written); which SM each is the journal does not say, so every file besides the master's
+    // routing file and partitions.conf is checked by its digest once put back.
+    bool keepRecoveredFiles(const CommitJournalEntry &unfinished)
+    {
+        for (qsizetype i = 0; i < unfinished.files.size(); ++i) {
+            CommitFile previous;
+            previous.path = unfinished.files[i];
+            previous.existed = !unfinished.backups[i].isEmpty();
+            previous.written = true;
+            previous.restoreCheckedByDigest = previous.path != m_target.routingFile() && previous.path != m_target.partitionsPath;
+            if (previous.existed) {
+                Result<CommitFile> backup = snapshotFile(unfinished.backups[i]);
+                if (!backup || !backup->existed) {
+                    refuse(CommitOutcome::Refused, {QStringLiteral("the backup %1 is gone: cannot roll back").arg(unfinished.backups[i])});
+                    return false;
+                }
+                previous.content = std::move(backup->content);
+            }
+            m_staging.keepRecoveredFile(std::move(previous));
+        }
+        m_staging.replacedDigests() = unfinished.replacedDigests;
+        return true;
+    }
+
+    // The files the interrupted commit wrote, checked as any plan is before it goes in, then
+    // reloaded and read back; rolled back when they do not hold.
+    void verifyInterruptedPlan(const PKeyTableOptions &pkeyOptions, const PKeyTables &held)
+    {
+        Result<CommitFile> lfts = snapshotFile(m_target.routingFile());
+        Result<CommitFile> partitions = snapshotFile(m_target.partitionsPath);
+        Result<Expected> plan = lfts && partitions ? expectedFrom(lfts->content, partitions->content, m_target.routingFile(), m_target.partitionsPath, pkeyOptions, held)
+                                                   : Result<Expected>((lfts ? partitions.error() : lfts.error()));
+        if (!plan) {
+            fail({QStringLiteral("the files the commit wrote cannot be read: %1").arg(plan.error().toString())});
+            return;
+        }
+        if (const QStringList unsafe = checkPlan(m_fabric, plan->tables, partitions->content, m_target.partitionsPath); !unsafe.isEmpty()) {
+            fail(QStringList{QStringLiteral("the interrupted commit's plan does not pass the plan check")} + unsafe);
+            return;
+        }
+        step(QStringLiteral("the interrupted commit's plan passes the plan check: reachability, loops, deadlock freedom, partitions.conf"));
+        m_expectedPKeys = plan->pkeys;
+        m_recoveredTables = plan->tables;
+        step(QStringLiteral("verifying the fabric against the interrupted commit's plan (the files it wrote)"));
+        const QStringList problems = reloadAndVerify(plan->tables, plan->pkeys, QStringLiteral("plan"), false);
+        if (!problems.isEmpty()) {
+            fail(problems);
+            return;
+        }
+        m_report.outcome = CommitOutcome::Committed;
+        step(QStringLiteral("verified: every switch's LFT and every port's P_Key table match the interrupted commit's plan"));
     }
 
     // The tables and P_Keys the fabric holds once OpenSM has loaded these files.
@@ -1802,51 +1312,30 @@ private:
             m_report.steps << QStringLiteral("journal: %1").arg(m_options.journalPath);
     }
 
-    std::vector<std::unique_ptr<CommitLock>> m_locks;  // released last, when the run ends
-    QString m_id;                                   // this commit's entries in the journal
-    std::vector<CommitJournalEntry> m_journal;      // as findUnfinished read it at the start
-    QStringList m_replacedDigests;                  // SHA-256 of each file of m_previous as it was ("" if none)
-    QStringList m_writtenDigests;                   // and as written ("" until known)
-    std::optional<CommitJournalEntry> m_recovering;  // --recover: the unfinished commit
-    ForwardingTables m_recoveredTables;
     const CommitPlan &m_plan;
     const CommitTarget &m_target;
-    CommitBackend m_backend;
+    const CommitBackend m_backend;
     const CommitOptions &m_options;
     CommitReport m_report;
+    CommitSteps m_steps;
+    CommitStaging m_staging;
+    OpenSmSignal m_openSm;
+    std::vector<std::unique_ptr<CommitLock>> m_locks;  // released last, when the run ends
+    QString m_id;                                      // this commit's entries in the journal
+    std::vector<CommitJournalEntry> m_journal;         // as findUnfinished read it at the start
+    std::optional<CommitJournalEntry> m_recovering;    // --recover: the unfinished commit
+    ForwardingTables m_recoveredTables;
     Fabric m_fabric;
     bool m_discovered = false;
     Guid m_smPort = 0;
     std::vector<Partition> m_partitions;
     QString m_summary;
-    qint64 m_pid = 0;
-    quint64 m_pidStart = 0;    // its start time (processStartTime), 0 where it cannot be read
-    QDateTime m_pidFileStamp;  // when the pid file it came from was last written
     ForwardingTables m_beforeTables;
     PKeyTables m_beforePKeys;
     PKeyTables m_expectedPKeys;
     QByteArray m_plannedConf;
-    std::vector<FileSnapshot> m_previous;
-    // For each file of m_previous (a commit's, not a recovery's): which SM it is (-1 the master,
-    // else the index of its standby) and what it is.
-    enum class FileRole : std::uint8_t { Routing,
-                                         Partitions,
-                                         Options };
-    std::vector<int> m_fileSm;
-    std::vector<FileRole> m_fileRole;
     QStringList m_standbyOutcomes;  // per standby, for the journal: "files verified", "restored", ...
-    // Service levels (QosConfig.h): P_Key -> SL of the planned partitions, the SL2VL table
-    // written to OpenSM's options, the tables the ports held before, and whether the previous
-    // options had QoS on (then the rollback can be verified on the SL2VL tables too).
-    std::map<std::uint16_t, int> m_levels;
-    bool m_qos = false;
-    QElapsedTimer m_clock;
-    qint64 m_lapStart = 0;
-    bool m_timeReload = false;  // reloadAndVerify laps only for the plan, not for a rollback
-    bool m_restarted = false;   // OpenSM was restarted while the commit ran (openSmRuns adopted a new one)
-    SlToVl m_slToVl{};
-    std::vector<PortSlToVl> m_beforeSlToVl;
-    bool m_previousQos = false;
+    CommitServiceLevels m_qos;
 };
 
 }  // namespace
