@@ -8,6 +8,7 @@
 #include "AutopilotDock.h"
 #include "CommitJournal.h"
 #include "CommitJournalModel.h"
+#include "CommitTargetSettings.h"
 #include "DiffReview.h"
 #include "FabricDocument.h"
 #include "FabricGenerator.h"

@@ -18,6 +18,7 @@
 
 #include "AutopilotDock.h"
 #include "CommitJournal.h"
+#include "CommitTargetSettings.h"
 #include "DiffReview.h"
 #include "FabricDocument.h"
 #include "HotSpotLab.h"

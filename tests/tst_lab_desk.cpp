@@ -9,6 +9,7 @@
 // check the result: dump_lfts must show the tables the GUI proposed and the commit installed,
 // and `smpquery pkeys` each host's new partition.
 
+#include "CommitTargetSettings.h"
 #include "DiffReview.h"
 #include "DiscoveryDialog.h"
 #include "FabricChangesPanel.h"

@@ -18,6 +18,7 @@
 // ibsim reaches its rules as link_down.
 
 #include "AutopilotDock.h"
+#include "CommitTargetSettings.h"
 #include "DeskDriving.h"
 #include "DiffReview.h"
 #include "FabricDocument.h"

@@ -5,6 +5,7 @@
 // it and clicks Approve in the Diff Review. Back outside, dump_lfts (an independent tool) must
 // read from the switches exactly the candidate's tables.
 
+#include "CommitTargetSettings.h"
 #include "DiffReview.h"
 #include "FabricDocument.h"
 #include "FabricScene.h"

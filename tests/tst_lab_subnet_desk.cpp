@@ -16,6 +16,7 @@
 // and the Commit Target dialog's beside it (FILE's name with "-dialog").
 
 #include "CommitTargetDialog.h"
+#include "CommitTargetSettings.h"
 #include "DeskDriving.h"
 #include "DiffReview.h"
 #include "FabricDocument.h"

@@ -1,4 +1,4 @@
-// What Weft's service and its desks share (core/service): the tokens file (hashes only, each
+// What Weft's service and its desks share (session/service): the tokens file (hashes only, each
 // bad file refused with its line, constant-time lookup by token or certificate), the JSON of the
 // fabric, its tables, telemetry and commit reports read back to what they were, and plans made
 // from a body: a malformed one refused with its line and column, a desk's plan of tables counted

@@ -1,4 +1,4 @@
-// The session (core/session/FabricSession.h) through the document that feeds it, headless, on a
+// The session (session/FabricSession.h) through the document that feeds it, headless, on a
 // stand-in OpenSM (tests/fixtures/StandInOpenSm.h): what it holds after a discovery and after a
 // commit, the plan going stale with everything it was made from (an edit, undo, redo, the
 // what-if events, a commit, a rediscovery), a commit refused when the fabric no longer holds what

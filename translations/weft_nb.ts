@@ -195,67 +195,67 @@
 <context>
     <name>weft::Autopilot</name>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="59"/>
+        <location filename="../session/Autopilot.cpp" line="59"/>
         <source>the operator replaced or dropped the proposal</source>
         <translation>operatøren erstattet eller forkastet forslaget</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="166"/>
+        <location filename="../session/Autopilot.cpp" line="166"/>
         <source>Auto mode needs a commit target (Fabric ▸ Commit Target…).</source>
         <translation>Automatisk modus trenger et mål for innføring (Fabric ▸ Mål for innføring …).</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="173"/>
+        <location filename="../session/Autopilot.cpp" line="173"/>
         <source>The autopilot stays in dry run: %1</source>
         <translation>Autopiloten blir værende i tørrkjøring: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="186"/>
+        <location filename="../session/Autopilot.cpp" line="186"/>
         <source>the autopilot was set to dry run</source>
         <translation>autopiloten ble satt til tørrkjøring</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="260"/>
+        <location filename="../session/Autopilot.cpp" line="260"/>
         <source>Discovering the fabric again failed: %1</source>
         <translation>Ny oppdagelse av fabricen mislyktes: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="278"/>
+        <location filename="../session/Autopilot.cpp" line="278"/>
         <source>autonomy was paused or set to dry run while the change was planned</source>
         <translation>autonomien ble satt på pause eller til tørrkjøring mens endringen ble planlagt</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="281"/>
+        <location filename="../session/Autopilot.cpp" line="281"/>
         <source>the plan chose no candidate</source>
         <translation>planen valgte ingen kandidat</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="284"/>
+        <location filename="../session/Autopilot.cpp" line="284"/>
         <source>an earlier change is still being committed</source>
         <translation>den forrige endringen holder på å bli innført</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="285"/>
+        <location filename="../session/Autopilot.cpp" line="285"/>
         <source>a newer plan replaced it</source>
         <translation>en nyere plan erstattet den</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="287"/>
+        <location filename="../session/Autopilot.cpp" line="287"/>
         <source>Autopilot: rule %1 (%2)</source>
         <translation>Autopilot: regel %1 (%2)</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="295"/>
+        <location filename="../session/Autopilot.cpp" line="295"/>
         <source>the unattended commit was refused: %1</source>
         <translation>den uovervåkede innføringen ble avvist: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="296"/>
+        <location filename="../session/Autopilot.cpp" line="296"/>
         <source>Unattended commit refused: %1</source>
         <translation>Uovervåket innføring avvist: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/Autopilot.cpp" line="347"/>
+        <location filename="../session/Autopilot.cpp" line="347"/>
         <source>The autopilot&apos;s commit: %1</source>
         <translation>Autopilotens innføring: %1</translation>
     </message>
@@ -1890,7 +1890,7 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::FabricSession</name>
     <message numerus="yes">
-        <location filename="../core/session/FabricSession.cpp" line="76"/>
+        <location filename="../session/FabricSession.cpp" line="76"/>
         <source>the forwarding tables of %n switch(es) changed</source>
         <translation>
             <numerusform>videresendingstabellene til %n svitsj er endret</numerusform>
@@ -1898,32 +1898,32 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="79"/>
+        <location filename="../session/FabricSession.cpp" line="79"/>
         <source>P_Key tables changed</source>
         <translation>P_Key-tabellene er endret</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="81"/>
+        <location filename="../session/FabricSession.cpp" line="81"/>
         <source>OpenSM now runs on %1</source>
         <translation>OpenSM kjører nå på %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="127"/>
+        <location filename="../session/FabricSession.cpp" line="127"/>
         <source>held by the switches</source>
         <translation>lagret i svitsjene</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="260"/>
+        <location filename="../session/FabricSession.cpp" line="260"/>
         <source>the first adapter</source>
         <translation>den første adapteren</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="261"/>
+        <location filename="../session/FabricSession.cpp" line="261"/>
         <source>%1 port %2</source>
         <translation>port %2 på %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../core/session/FabricSession.cpp" line="336"/>
+        <location filename="../session/FabricSession.cpp" line="336"/>
         <source>subnet %1 (%n SM(s): %2)</source>
         <translation>
             <numerusform>subnett %1 (%n SM: %2)</numerusform>
@@ -1931,133 +1931,133 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
         </translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="340"/>
+        <location filename="../session/FabricSession.cpp" line="340"/>
         <source>intent %1 and %2</source>
         <translation>intensjon %1 og %2</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="341"/>
+        <location filename="../session/FabricSession.cpp" line="341"/>
         <source>%1 and %2</source>
         <translation>%1 og %2</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="378"/>
+        <location filename="../session/FabricSession.cpp" line="378"/>
         <source>the fabric service recovers its own commits (weft commit --recover on its host)</source>
         <translation>fabric-tjenesten gjenoppretter sine egne innføringer (weft commit --recover på verten dens)</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="454"/>
+        <location filename="../session/FabricSession.cpp" line="454"/>
         <source>Discovery cancelled.</source>
         <translation>Oppdagelsen ble avbrutt.</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="497"/>
+        <location filename="../session/FabricSession.cpp" line="497"/>
         <source>read again at %1</source>
         <translation>lest på nytt kl. %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="560"/>
+        <location filename="../session/FabricSession.cpp" line="560"/>
         <source>another fabric is open</source>
         <translation>en annen fabric er åpen</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="567"/>
+        <location filename="../session/FabricSession.cpp" line="567"/>
         <source>links gone: %1</source>
         <translation>forsvunne lenker: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="568"/>
+        <location filename="../session/FabricSession.cpp" line="568"/>
         <source>new links: %1</source>
         <translation>nye lenker: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="569"/>
+        <location filename="../session/FabricSession.cpp" line="569"/>
         <source>nodes gone: %1</source>
         <translation>forsvunne noder: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="570"/>
+        <location filename="../session/FabricSession.cpp" line="570"/>
         <source>new nodes: %1</source>
         <translation>nye noder: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="571"/>
+        <location filename="../session/FabricSession.cpp" line="571"/>
         <source>LIDs moved: %1</source>
         <translation>flyttede LID-er: %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="572"/>
+        <location filename="../session/FabricSession.cpp" line="572"/>
         <source>The fabric changed since it was discovered (%1): this plan is stale. Discover the fabric again (Fabric ▸ Rediscover), then preview again.</source>
         <translation>Fabricen er endret siden den ble oppdaget (%1): denne planen er utdatert. Oppdag fabricen på nytt (Fabric ▸ Oppdag på nytt), og forhåndsvis deretter på nytt.</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="577"/>
+        <location filename="../session/FabricSession.cpp" line="577"/>
         <source>this plan was %1: the fabric holds it now</source>
         <translation>denne planen ble %1: fabricen har den nå</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="579"/>
+        <location filename="../session/FabricSession.cpp" line="579"/>
         <source>what the fabric holds changed since this plan was made (now: %1): preview or plan again</source>
         <translation>det fabricen har, er endret siden denne planen ble laget (nå: %1): forhåndsvis eller planlegg på nytt</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="581"/>
+        <location filename="../session/FabricSession.cpp" line="581"/>
         <source>the partitions, policies or weights were edited since this plan was made (an edit, undo or redo): preview or plan again</source>
         <translation>partisjonene, reglene eller vektene er redigert siden denne planen ble laget (en endring, angring eller omgjøring): forhåndsvis eller planlegg på nytt</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="584"/>
+        <location filename="../session/FabricSession.cpp" line="584"/>
         <source>the what-if events changed since this plan was made: plan again in the studio</source>
         <translation>hva-om-hendelsene er endret siden denne planen ble laget: planlegg på nytt i studioet</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="591"/>
+        <location filename="../session/FabricSession.cpp" line="591"/>
         <source>there is no plan to commit</source>
         <translation>det finnes ingen plan å innføre</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="593"/>
-        <location filename="../core/session/FabricSession.cpp" line="668"/>
+        <location filename="../session/FabricSession.cpp" line="593"/>
+        <location filename="../session/FabricSession.cpp" line="668"/>
         <source>a commit is running</source>
         <translation>en innføring pågår</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="623"/>
+        <location filename="../session/FabricSession.cpp" line="623"/>
         <source>the commit target routes with Weft&apos;s engine inside OpenSM, which installs an intent (a Routing Preview&apos;s engine with the partitions); %1 is not one. Commit it to a target with OpenSM&apos;s file engine, or preview an engine.</source>
         <translation>målet for innføring ruter med Wefts motor inne i OpenSM, som innfører en intensjon (motoren fra en forhåndsvisning av ruting, med partisjonene); %1 er ikke en slik. Innfør den på et mål med OpenSMs filmotor, eller forhåndsvis en motor.</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="670"/>
+        <location filename="../session/FabricSession.cpp" line="670"/>
         <source>no commit target is configured (Fabric ▸ Commit Target…)</source>
         <translation>ikke noe mål for innføring er satt opp (Fabric ▸ Mål for innføring …)</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="672"/>
+        <location filename="../session/FabricSession.cpp" line="672"/>
         <source>the commit target routes with Weft&apos;s engine inside OpenSM, which installs intents only; %1 is a plan of tables</source>
         <translation>målet for innføring ruter med Wefts motor inne i OpenSM, som bare innfører intensjoner; %1 er en plan med tabeller</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="675"/>
+        <location filename="../session/FabricSession.cpp" line="675"/>
         <source>an unfinished commit is in the journal (%1, started %2): recover it first (Fabric ▸ Recover Unfinished Commit…)</source>
         <translation>det ligger en ufullført innføring i loggen (%1, startet %2): gjenopprett den først (Fabric ▸ Gjenopprett ufullført innføring …)</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="696"/>
+        <location filename="../session/FabricSession.cpp" line="696"/>
         <source>Committing %1…</source>
         <translation>Innfører %1 …</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="696"/>
+        <location filename="../session/FabricSession.cpp" line="696"/>
         <source>the plan</source>
         <translation>planen</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="732"/>
+        <location filename="../session/FabricSession.cpp" line="732"/>
         <source>committed at %1</source>
         <translation>innført kl. %1</translation>
     </message>
     <message>
-        <location filename="../core/session/FabricSession.cpp" line="741"/>
+        <location filename="../session/FabricSession.cpp" line="741"/>
         <source>read back after the commit at %1</source>
         <translation>lest tilbake etter innføringen kl. %1</translation>
     </message>

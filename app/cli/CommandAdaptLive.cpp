@@ -140,7 +140,7 @@ public:
         m_session.setAdapter(m_settings.live.caName, m_settings.live.caPort);
         m_session.setCommitTarget(m_settings.target);
         if (m_settings.subnet)
-            m_session.setSubnetTarget(m_settings.subnet->fileName);  // read already: cannot fail but by a race
+            m_session.setSubnetTarget(*m_settings.subnet);
     }
 
     // Discovery, the installed tables and tenancy, the rules, the first (priming) pass.

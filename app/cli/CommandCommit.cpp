@@ -8,10 +8,9 @@
 #include "Commit.h"
 #include "CommitJournal.h"
 #include "CommitPlanning.h"
+#include "FabricSession.h"
 #include "IntentRouting.h"
 #include "LftDump.h"
-#include "LiveCommitBackend.h"
-#include "LiveFabric.h"
 #include "PartitionsConf.h"
 #include "SafeFile.h"
 #include "ProjectFile.h"
@@ -51,8 +50,7 @@ int reportCommit(const CommitReport &report, bool json)
 // computes from it for the fabric discovered now (`weft route --project`), and the commit
 // verifies that the switches hold exactly those, with the project's partitions on the ports.
 // The partitions' service levels are the engine's to answer (path_sl), not partitions.conf's.
-int commitIntent(const QCommandLineParser &parser, const std::function<CommitReport(const CommitPlan &)> &install,
-                 const CommitBackend &backend, bool json)
+int commitIntent(const QCommandLineParser &parser, FabricSession &session, const CommitOptions &options, bool json)
 {
     const QString command = QStringLiteral("commit");
     const QString projectPath = parser.value(QStringLiteral("project"));
@@ -64,7 +62,7 @@ int commitIntent(const QCommandLineParser &parser, const std::function<CommitRep
         return reportBadInput(command, project.error());
     if (const Result<IntentOptions> settings = intentOptions(*project, projectPath); !settings)
         return reportBadInput(command, settings.error());
-    Result<Fabric> fabric = backend.discover();
+    Result<Fabric> fabric = session.fabricAccess().discover();
     if (!fabric) {
         err() << "weft commit: " << fabric.error().toString() << Qt::endl;
         return kExitFailure;
@@ -75,7 +73,7 @@ int commitIntent(const QCommandLineParser &parser, const std::function<CommitRep
         err() << "weft commit: not in the fabric, left out: " << guid << Qt::endl;
     if (!plan)
         return reportBadInput(command, plan.error());
-    return reportCommit(install(*plan), json);
+    return reportCommit(session.commitNow(*plan, options), json);
 }
 
 }  // namespace
@@ -188,28 +186,31 @@ int commit(const QStringList &args)
     if (!backupsOk || backups < 1 || backups > 100)
         return reportBadInput(command, QStringLiteral("--backups: not a count from 1 to 100: \"%1\"").arg(parser.value(QStringLiteral("backups"))));
     setBackupGenerations(backups);
-    CommitBackend backend = liveCommitBackend(live);
-    backend.routeIntent = routeIntentFile;
-    // A subnet target: the SM that is master now takes the SIGHUP, every other SM the files; the
-    // journal is beside the target file unless --journal names one.
-    if (subnet && !parser.isSet(QStringLiteral("journal")))
-        options.journalPath.clear();
-    auto install = [&](const CommitPlan &plan) {
-        return subnet ? commitToSubnet(plan, *subnet, backend, options) : commitPlan(plan, target, backend, options);
-    };
+    // Every commit and recovery goes through the session, to the destination it chose for the
+    // target: a subnet's SMs (the master SIGHUPed, every other SM by its files; the journal beside
+    // the target file unless --journal names one) or the one OpenSM.
+    FabricSession session;
+    session.setAdapter(live.caName, live.caPort);
+    if (subnet) {
+        if (!parser.isSet(QStringLiteral("journal")))
+            options.journalPath.clear();
+        session.setSubnetTarget(std::move(*subnet));
+    } else {
+        session.setCommitTarget(target);
+    }
     if (recover)
-        return reportCommit(subnet ? recoverSubnetCommit(*subnet, backend, options) : recoverCommit(target, backend, options), json);
+        return reportCommit(session.recoverNow(options), json);
     if (pluginMode)
-        return commitIntent(parser, install, backend, json);
+        return commitIntent(parser, session, options, json);
 
-    // The plan as every front end builds it (CommitPlanning.h): the tables, the partitions
-    // (Default made explicit), their service levels and the project's policies.
-    ChangeRequest change;
+    // The plan of files as every front end builds it (CommitPlanning.h): the tables, the
+    // partitions (Default made explicit), their service levels and the project's policies.
     const QString lftsFile = parser.value(QStringLiteral("plan-lfts"));
     Result<ForwardingTables> tables = readLftDumpFile(lftsFile);
     if (!tables)
         return reportBadInput(command, tables.error());
-    change.tables = std::make_shared<const ForwardingTables>(std::move(*tables));
+    ProposedRouting routing;
+    routing.tables = std::make_shared<const ForwardingTables>(std::move(*tables));
     // The service levels `weft route` wrote beside the tables (DUMP.sl) belong to the plan: the
     // planned partitions carry them as sl=, and the commit has OpenSM keep them on separate VLs.
     const QString slFile = lftsFile + QStringLiteral(".sl");
@@ -220,27 +221,27 @@ int commit(const QStringList &args)
         Result<std::map<std::uint16_t, int>> levels = readServiceLevels(*slText, slFile);
         if (!levels)
             return reportBadInput(command, levels.error());
-        change.serviceLevels = std::move(*levels);
+        routing.serviceLevels = std::move(*levels);
     }
+    std::optional<Tenancy> policies;
     if (parser.isSet(QStringLiteral("project"))) {
         Result<Project> project = readProjectFile(parser.value(QStringLiteral("project")));
         if (!project)
             return reportBadInput(command, project.error());
-        change.intent = std::move(project->tenancy);
+        policies = std::move(project->tenancy);
     }
-    std::optional<QByteArray> rejectedConf;  // a partitions.conf OpenSM would reject: the commit refuses it, journalled
+    // A partitions.conf OpenSM would reject stays in the plan as its text: the commit refuses it,
+    // journalled.
+    PlanLabel label;
+    std::optional<QByteArray> partitionsConf;  // the plan's file; none: the project's partitions
     if (parser.isSet(QStringLiteral("plan-partitions"))) {
-        change.partitionsFileName = parser.value(QStringLiteral("plan-partitions"));
-        Result<QByteArray> text = TextReader::readFile(change.partitionsFileName);
+        label.partitionsFileName = parser.value(QStringLiteral("plan-partitions"));
+        Result<QByteArray> text = TextReader::readFile(label.partitionsFileName);
         if (!text)
             return reportBadInput(command, text.error());
-        if (Result<PartitionsConfResult> conf = readPartitionsConf(*text, change.partitionsFileName))
-            change.partitions = std::move(conf->partitions);
-        else
-            rejectedConf = *text;
+        partitionsConf = std::move(*text);
     } else {
-        change.partitionsFileName = parser.value(QStringLiteral("project"));
-        change.partitions = change.intent->partitions;
+        label.partitionsFileName = parser.value(QStringLiteral("project"));
     }
     std::optional<Fabric> madeFor;
     if (parser.isSet(QStringLiteral("plan-topology"))) {
@@ -250,11 +251,10 @@ int commit(const QStringList &args)
         madeFor = std::move(*read);
     }
     // Plan files carry no expectation of what the fabric holds: installed over whatever it holds.
-    CommitPlan plan = buildCommitPlan(madeFor ? &*madeFor : nullptr, change, HeldTables{});
-    if (rejectedConf)
-        plan.partitionsConf = *rejectedConf;
-
-    return reportCommit(install(plan), json);
+    const Fabric *planFor = madeFor ? &*madeFor : nullptr;
+    const CommitPlan plan = partitionsConf ? planFromFiles(planFor, routing, *partitionsConf, std::move(policies), label, HeldTables{})
+                                           : planFromTenancy(planFor, routing, *policies, label, HeldTables{});
+    return reportCommit(session.commitNow(plan, options), json);
 }
 
 }  // namespace weft::cli

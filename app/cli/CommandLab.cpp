@@ -152,14 +152,11 @@ Status writeFilePlan(const LabFiles &files, const Fabric &fabric, const Tenancy 
         return Error{{}, 0, QStringLiteral("routing failed: %1").arg(routing.error().toString())};
     for (const QString &w : routing->warnings)
         out() << "      warning: " << w << Qt::endl;
-    ChangeRequest change;
-    change.tables = std::make_shared<const ForwardingTables>(std::move(routing->tables));
-    change.partitions = tenancy.partitions;
-    change.intent = tenancy;
-    change.serviceLevels = routing->serviceLevels;
-    change.partitionsFileName = files.planPartitions();
-    change.summary = QStringLiteral("weft lab: pftree for %1 partitions").arg(tenancy.partitions.size());
-    *plan = buildCommitPlan(&fabric, change, session.held());
+    PlanLabel label;
+    label.partitionsFileName = files.planPartitions();
+    label.summary = QStringLiteral("weft lab: pftree for %1 partitions").arg(tenancy.partitions.size());
+    ProposedRouting proposed{std::make_shared<const ForwardingTables>(std::move(routing->tables)), routing->serviceLevels};
+    *plan = planFromTenancy(&fabric, proposed, tenancy, label, session.held());
     // Only OpenSM reads it: the compact form, streamed.
     if (const Status written = writeLftDumpFile(files.planLfts(), (*plan)->tables, &fabric, LftDumpForm::Compact); !written)
         return written;

@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "CommitTargetSettings.h"
 #include "ConnectServiceDialog.h"
 
 #include "AutopilotDock.h"

@@ -1,7 +1,7 @@
 #pragma once
 // The main window: wiring only. The map in the middle and the docks around it (DeskDocks.h),
 // the menus and the map's toolbar (MapToolBar.h). The FabricDocument holds the fabric and the
-// tenancy being edited; its session (core/session/FabricSession.h) holds what the fabric holds,
+// tenancy being edited; its session (session/FabricSession.h) holds what the fabric holds,
 // the connection, the plans, telemetry and the autopilot; MapOverlays decides what the map
 // shows. The window keeps no copy of any of it: it connects the menus to them and the panels to
 // each other. It shows one fabric at a time; opening another replaces it only once it has been

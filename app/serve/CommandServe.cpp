@@ -16,6 +16,8 @@
 #include <QTimer>
 
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 
 #include <unistd.h>
 
@@ -236,7 +238,18 @@ int serve(const QStringList &args)
     });
     stopWatch.start(200);
     QCoreApplication::exec();
+    // Within the 10 s systemd and operators give a service to stop, whatever the fabric is doing:
+    // a discovery or commit stuck in it is left behind, not waited for.
+    const bool ended = service.stop(serve::FabricService::kStopWithin);
     err() << "weft serve: stopped (signal " << stopSignal() << ")" << Qt::endl;
+    if (!ended) {
+        err() << "weft serve: left unfinished: " << service.leftRunning()
+              << " (an unfinished commit is in the journal: POST recover, or weft commit --recover, once the service is back)" << Qt::endl;
+        // Its thread is still inside the fabric's libraries: exit without running the destructors
+        // and static teardown it could be caught in.
+        std::fflush(nullptr);
+        std::_Exit(kExitOk);
+    }
     return kExitOk;
 }
 

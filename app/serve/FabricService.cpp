@@ -18,7 +18,6 @@
 #include <QPointer>
 #include <QSslCertificate>
 #include <QUrlQuery>
-#include <QtConcurrent>
 
 namespace weft::serve {
 
@@ -100,6 +99,14 @@ FabricService::FabricService(ServiceOptions options, QObject *parent)
         broadcast("tick", QJsonObject{{QStringLiteral("time"), m_lastTick}, {QStringLiteral("ports"), int(records.size())}, {QStringLiteral("silent_nodes"), int(sampler->latestSilentNodes().size())}, {QStringLiteral("max_utilisation"), busiest}});
     });
     connect(sampler, &TelemetrySampler::failed, this, [this](const QString &error) { Q_EMIT logLine(QStringLiteral("telemetry: %1").arg(error)); });
+    connect(sampler, &TelemetrySampler::passSkipped, this, [this](const QString &reason) { Q_EMIT logLine(QStringLiteral("telemetry: %1").arg(reason)); });
+    // A job past its deadline is not stopped (a commit cut short is worse than a late one), but
+    // everything behind it waits: the log and `status` say which.
+    connect(&m_session.link(), &FabricLink::overdue, this, [this](FabricLink::Kind kind, const QString &name, double seconds) {
+        Q_EMIT logLine(QStringLiteral("the %1 (%2) has run for %3 s, past its deadline; the fabric's other work waits for it")
+                           .arg(FabricLink::kindName(kind), name)
+                           .arg(seconds, 0, 'f', 0));
+    });
     Autopilot *autopilot = m_session.autopilot();
     connect(autopilot, &Autopilot::changed, this, [this, autopilot] {
         const quint64 logged = autopilot->recordsLogged();
@@ -129,7 +136,30 @@ FabricService::FabricService(ServiceOptions options, QObject *parent)
     });
 }
 
-FabricService::~FabricService() = default;
+FabricService::~FabricService()
+{
+    if (!m_stopped)
+        stop(kStopWithin);
+}
+
+bool FabricService::stop(std::chrono::milliseconds within)
+{
+    if (m_stopped)
+        return leftRunning().isEmpty();
+    m_stopped = true;
+    m_rediscoverTimer.stop();
+    m_samplingTimer.stop();
+    m_keepAliveTimer.stop();
+    // The link first: a pass the sampler's thread waits for there is dropped with it, so the
+    // sampler then ends at once.
+    const bool ended = m_session.link().stop(within);
+    m_session.sampler()->stop();
+    if (!ended)
+        Q_EMIT logLine(QStringLiteral("stopping: %1 did not end within %2 s; left to itself")
+                           .arg(leftRunning())
+                           .arg(double(within.count()) / 1000, 0, 'f', 0));
+    return ended;
+}
 
 Status FabricService::start()
 {
@@ -369,15 +399,32 @@ QJsonObject FabricService::status(const Caller *caller) const
                   {QStringLiteral("discovering"), m_session.isDiscovering()},
                   {QStringLiteral("discovery_error"), m_lastDiscoveryError},
                   {QStringLiteral("committing"), m_session.isCommitting()},
+                  {QStringLiteral("link"), linkStatus()},
                   {QStringLiteral("unfinished_commit"), unfinished.has_value()},
                   {QStringLiteral("plugin_mode"), m_session.subnetTarget() && m_session.subnetTarget()->pluginMode()},
                   {QStringLiteral("mode"), adapt::modeName(m_session.autopilot()->mode())},
                   {QStringLiteral("telemetry"),
                    QJsonObject{{QStringLiteral("interval"), sampler->interval()},
                                {QStringLiteral("running"), sampler->isRunning()},
-                               {QStringLiteral("last_tick"), m_lastTick}}}};
+                               {QStringLiteral("last_tick"), m_lastTick},
+                               {QStringLiteral("skipped_passes"), sampler->skippedPasses()},
+                               {QStringLiteral("last_skip"), sampler->lastSkipReason()}}}};
     if (caller)
         o.insert(QStringLiteral("you"), QJsonObject{{QStringLiteral("name"), caller->credential.name}, {QStringLiteral("role"), serviceRoleName(caller->credential.role)}});
+    return o;
+}
+
+// What the fabric link is doing: the job running (kind, name, seconds, past its deadline) and how
+// many wait behind it.
+QJsonObject FabricService::linkStatus() const
+{
+    const FabricLink &link = m_session.link();
+    QJsonObject o{{QStringLiteral("queued"), link.queuedJobs()}, {QStringLiteral("stopped"), link.isStopped()}};
+    if (const std::optional<FabricLink::Running> running = link.running())
+        o.insert(QStringLiteral("running"), QJsonObject{{QStringLiteral("kind"), FabricLink::kindName(running->kind)},
+                                                         {QStringLiteral("name"), running->name},
+                                                         {QStringLiteral("seconds"), running->seconds},
+                                                         {QStringLiteral("overdue"), running->overdue}});
     return o;
 }
 
@@ -471,10 +518,8 @@ void FabricService::recover(const net::HttpRequest &request, const Caller &calle
     options.recoveredBy = QStringLiteral("the service (%1)").arg(caller.credential.name);
     options.recoverByRollback = body->value(QStringLiteral("rollback")).toBool();
     m_pendingCommit = PendingCommit{std::move(out), {}, caller.credential.name, true};
-    QtConcurrent::run([recovery = m_session.recovery(), options] { return recovery(options); }).then(this, [this](const CommitReport &report) {
-        m_session.adoptReadBack(report);
-        onCommitFinished(report);
-    });
+    // On the link like a commit: never beside a discovery or a pass on the wire.
+    m_session.recover(options, [this](const CommitReport &report) { onCommitFinished(report); });
 }
 
 void FabricService::onCommitFinished(const CommitReport &report)
@@ -603,6 +648,7 @@ void FabricService::broadcast(const QByteArray &event, const QJsonObject &data)
 
 void FabricService::rediscover()
 {
+    // A commit reads the tables back itself: a rediscovery queued behind it would only read them again.
     if (m_session.isDiscovering() || m_session.isCommitting())
         return;
     m_session.discover(m_session.fabric() != nullptr);

@@ -8,7 +8,10 @@
 //
 // Whatever clients do, the session's work goes on: requests are answered between turns of the
 // event loop, long work (discovery, commits) runs on the session's workers and is answered when
-// it ends, and an event stream whose reader falls behind is cut off (HttpListener).
+// it ends, and an event stream whose reader falls behind is cut off (HttpListener). Everything
+// that reaches the fabric (the API's discoveries and the timer's, counter passes, the loop's and
+// the API's commits, recoveries) waits its turn on the session's one FabricLink: a discovery
+// asked for during a commit is answered once the commit has ended and the fabric been read.
 
 #include "FabricSession.h"
 #include "HttpListener.h"
@@ -23,6 +26,7 @@
 #include <QSslConfiguration>
 #include <QTimer>
 
+#include <chrono>
 #include <deque>
 #include <map>
 #include <memory>
@@ -61,13 +65,21 @@ class FabricService : public QObject
 
 public:
     explicit FabricService(ServiceOptions options, QObject *parent = nullptr);
-    ~FabricService() override;
+    ~FabricService() override;  // stop(kStopWithin), unless stopped already
 
     // Reads the target, the tokens and the rules, listens, and starts the first discovery. An
     // error names the file or address and the problem; nothing is left listening then.
     Status start();
     quint16 port() const;
     FabricSession &session() { return m_session; }
+
+    // Ends the service's work within `within`: no more timers or passes, and the fabric link
+    // stopped (work queued on it refused, the job running asked to stop). True when nothing was
+    // left running; false when a job did not end in time (leftRunning() names it): it is left to
+    // itself, and the process should end without waiting for it.
+    bool stop(std::chrono::milliseconds within);
+    QString leftRunning() const { return m_session.link().leftRunning(); }
+    static constexpr std::chrono::milliseconds kStopWithin{8000};
 
 Q_SIGNALS:
     // One line for the log (stderr): discoveries, commits, refused credentials, problems.
@@ -105,6 +117,7 @@ private:
     void onCommitFinished(const CommitReport &report);
     void rediscover();
     void reloadTokensIfChanged();
+    QJsonObject linkStatus() const;
 
     ServiceOptions m_options;
     FabricSession m_session;
@@ -137,6 +150,7 @@ private:
     QTimer m_keepAliveTimer;
     QTimer m_samplingTimer;
     double m_lastTick = 0;  // the newest tick's time, seconds since the epoch
+    bool m_stopped = false;
     // Failed authentications per address: their times (ms since m_clock started), the last minute.
     QHash<QString, std::deque<qint64>> m_failures;
     QElapsedTimer m_clock;

@@ -231,19 +231,15 @@ CommitPlan AdaptLoop::commitPlanFor(const PlannedChange &plan) const
     const CandidateResult *chosen = plan.chosenCandidate();
     if (!chosen || !chosen->tables || !m_knowledge.fabric)
         return {};
-    ChangeRequest change;
-    change.tables = chosen->tables;
-    change.partitions = plan.tenancy.partitions;
-    change.intent = plan.tenancy;
-    change.serviceLevels = chosen->serviceLevels;
-    change.partitionsFileName = QStringLiteral("partitions.conf (autopilot plan)");
     const double score = std::size_t(plan.chosen) < plan.scores.size() ? plan.scores[std::size_t(plan.chosen)] : 0.0;
-    change.summary = QStringLiteral("autopilot: rule %1, %2 (score %3)").arg(plan.firing.rule, chosen->name, QString::number(score, 'f', 3));
+    PlanLabel label;
+    label.partitionsFileName = QStringLiteral("partitions.conf (autopilot plan)");
+    label.summary = QStringLiteral("autopilot: rule %1, %2 (score %3)").arg(plan.firing.rule, chosen->name, QString::number(score, 'f', 3));
     // Planned from the installed tables: installed over those only (the commit refuses the change
     // as stale when an operator or OpenSM changed them meanwhile).
     HeldTables against;
     against.lfts = m_knowledge.installed;
-    return buildCommitPlan(m_knowledge.fabric.get(), change, against);
+    return planFromTenancy(m_knowledge.fabric.get(), {chosen->tables, chosen->serviceLevels}, plan.tenancy, label, against);
 }
 
 void AdaptLoop::executed(const PendingChange &change, const CommitReport &report)

@@ -834,28 +834,50 @@ Result<IntentRouting> routeIntent(const Fabric &fabric, const Project &intent, c
     return Error{{}, 0, QStringLiteral("no engine routes this fabric: %1").arg(result.notes.join(QStringLiteral("; ")))};
 }
 
-Result<CommitPlan> planIntentCommit(const Fabric &fabric, const Project &intent, const QByteArray &intentFile,
-                                    const QString &intentName, const HeldTables &held, QStringList *missing)
+namespace {
+
+// The project bound to the fabric (its GUIDs the fabric lacks left out, named in `missing`) and
+// routed by its own engine: what both kinds of plan below install.
+Result<std::pair<BoundProject, IntentRouting>> routeBoundProject(const Fabric &fabric, const Project &project, QStringList *missing)
 {
-    const BoundProject bound = bindProject(intent, fabric);
+    BoundProject bound = bindProject(project, fabric);
     if (missing)
         *missing = bound.missing;
     Result<IntentRouting> routed = routeIntent(fabric, bound.project);
     if (!routed)
         return routed.error();
-    ChangeRequest change;
-    change.tables = std::make_shared<const ForwardingTables>(std::move(routed->routing.tables));
-    change.intent = intent.tenancy;
-    change.partitions = intent.tenancy.partitions;
-    change.partitionsFileName = intentName;
-    change.summary = QStringLiteral("intent %1: %2 switches routed by %3, %4 partition(s)")
-                         .arg(QFileInfo(intentName).fileName())
-                         .arg(fabric.switches().size())
-                         .arg(routed->method)
-                         .arg(intent.tenancy.partitions.size());
-    CommitPlan plan = buildCommitPlan(&fabric, change, held);
-    plan.intentFile = intentFile;
-    return plan;
+    return std::make_pair(std::move(bound), std::move(*routed));
+}
+
+ProposedRouting proposedBy(IntentRouting &routed, bool withServiceLevels)
+{
+    ProposedRouting routing;
+    routing.tables = std::make_shared<const ForwardingTables>(std::move(routed.routing.tables));
+    if (withServiceLevels)
+        routing.serviceLevels = routed.routing.serviceLevels;
+    return routing;
+}
+
+}  // namespace
+
+Result<CommitPlan> planIntentCommit(const Fabric &fabric, const Project &intent, const QByteArray &intentFile,
+                                    const QString &intentName, const HeldTables &held, QStringList *missing)
+{
+    Result<std::pair<BoundProject, IntentRouting>> routed = routeBoundProject(fabric, intent, missing);
+    if (!routed)
+        return routed.error();
+    return planFromIntent(fabric, proposedBy(routed->second, false), intent.tenancy, intentFile, routed->second.method,
+                          intentName, held);
+}
+
+Result<CommitPlan> planProjectCommit(const Fabric &fabric, const Project &project, const QString &projectName,
+                                     const HeldTables &held, QStringList *missing)
+{
+    Result<std::pair<BoundProject, IntentRouting>> routed = routeBoundProject(fabric, project, missing);
+    if (!routed)
+        return routed.error();
+    return planFromProject(fabric, proposedBy(routed->second, true), routed->first.project.tenancy, routed->second.method,
+                           projectName, held);
 }
 
 Result<ForwardingTables> routeIntentFile(const Fabric &fabric, const QByteArray &intent, const QString &fileName)

@@ -68,6 +68,12 @@ Result<IntentRouting> routeIntent(const Fabric &fabric, const Project &intent, c
 Result<CommitPlan> planIntentCommit(const Fabric &fabric, const Project &intent, const QByteArray &intentFile,
                                     const QString &intentName, const HeldTables &held, QStringList *missing = nullptr);
 
+// A project routed by its own engine as a plan of tables (`POST plans` with a project): the
+// project bound to `fabric`, its partitions with the engine's service levels, judged by its
+// policies. `projectName` names its partitions in errors.
+Result<CommitPlan> planProjectCommit(const Fabric &fabric, const Project &project, const QString &projectName,
+                                     const HeldTables &held, QStringList *missing = nullptr);
+
 // An intent file's bytes (a Weft project) routed on `fabric` as Weft's engine inside OpenSM
 // routes it at a first sweep: the tables a plugin-mode commit verifies the switches against
 // (CommitBackend::routeIntent). The project's GUIDs the fabric lacks are left out.

@@ -4,7 +4,7 @@
 // per MAPE-K stage, the last tick, the active symptoms and the cooldowns, the firing log with the
 // selected record's details, and a status line.
 //
-// A view: the loop itself is the session's (core/session/Autopilot.h), fed by the session's
+// A view: the loop itself is the session's (session/Autopilot.h), fed by the session's
 // telemetry sampler, planning from what the fabric holds and committing through the session.
 // The dock shows its state and sends the operator's choices (rules, mode, pause); its records go
 // to the commit target's journal, so the Commit Journal dialog shows what it did.

@@ -1,5 +1,6 @@
 #include "CommitJournalDialog.h"
 
+#include "CommitDestination.h"
 #include "CommitJournalModel.h"
 
 #include <QDialogButtonBox>
@@ -84,12 +85,8 @@ void CommitJournalDialog::showDetails()
 
 std::optional<CommitJournalEntry> unfinishedCommitOn(const CommitTarget &target)
 {
-    if (target.routingFile().isEmpty())
-        return std::nullopt;
-    Result<std::vector<CommitJournalEntry>> entries = readJournal(defaultJournalPath(target.routingFile()));
-    if (!entries)
-        return std::nullopt;
-    return unfinishedCommit(*entries, target.routingFile());
+    const std::shared_ptr<const CommitDestination> destination = commitDestination(target);
+    return destination ? destination->unfinished() : std::nullopt;
 }
 
 QString unfinishedCommitText(const CommitJournalEntry &entry)
@@ -105,9 +102,8 @@ CommitRecoveryDialog::CommitRecoveryDialog(const CommitTarget &target, const Com
                                            QWidget *parent)
     : CommitRecoveryDialog(
         tr("%1 and %2").arg(target.routingFile(), target.partitionsPath), entry,
-        [target, backend](CommitOptions options) {
-            options.journalPath = defaultJournalPath(target.routingFile());
-            return recoverCommit(target, backend(), options);
+        [destination = commitDestination(target), backend](CommitOptions options) {
+            return destination->recover(backend(), std::move(options));
         },
         parent)
 {

@@ -1,5 +1,6 @@
 #include "CommitTargetDialog.h"
 
+#include "CommitTargetSettings.h"
 #include "DiffReview.h"
 #include "FabricSession.h"
 #include "SafeFile.h"

@@ -33,17 +33,6 @@ class FabricDocument;
 class FabricSession;
 struct SessionPlan;
 
-// Where the commit goes: QSettings "commit/..." or, under `weft lab`, the lab's OpenSM files
-// (WEFT_LAB_DIR, WEFT_LAB_OPENSM_LOG). Empty lftsPath: none configured. The desk gives it to the
-// session at start and whenever the operator changes it.
-CommitTarget configuredCommitTarget();
-void saveCommitTarget(const CommitTarget &target);
-// The subnet target file (every OpenSM of a subnet: SubnetTarget.h) kept beside it in the
-// settings, or under `weft lab --standby` the lab's (WEFT_LAB_SUBNET_TARGET) when the operator
-// chose no target; empty: none. While one is set, the session commits through it.
-QString configuredSubnetTargetPath();
-void saveSubnetTargetPath(const QString &path);
-
 class DiffReview : public QWidget
 {
     Q_OBJECT

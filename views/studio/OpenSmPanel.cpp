@@ -1,5 +1,6 @@
 #include "OpenSmPanel.h"
 
+#include "CommitTargetSettings.h"
 #include "FabricSession.h"
 
 #include "DiffReview.h"

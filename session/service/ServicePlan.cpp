@@ -24,57 +24,37 @@ Error bodyError(const QByteArray &text, qsizetype offset, const QString &message
     return Error{kBody, line, QStringLiteral("column %1: %2").arg(column).arg(message)};
 }
 
-// A project routed by its own engine on the fabric (`weft route --project`): a plan of tables
-// with the project's partitions, policies and service levels.
-Result<CommitPlan> planProject(const Fabric &fabric, const Project &project, const HeldTables &held, QStringList *missing)
-{
-    const BoundProject bound = bindProject(project, fabric);
-    *missing = bound.missing;
-    Result<IntentRouting> routed = routeIntent(fabric, bound.project);
-    if (!routed)
-        return routed.error();
-    ChangeRequest change;
-    change.serviceLevels = routed->routing.serviceLevels;
-    change.tables = std::make_shared<const ForwardingTables>(std::move(routed->routing.tables));
-    change.intent = bound.project.tenancy;
-    change.partitions = bound.project.tenancy.partitions;
-    change.partitionsFileName = kBody;
-    change.summary = QStringLiteral("project: %1 switches routed by %2, %3 partition(s)")
-                         .arg(fabric.switches().size())
-                         .arg(routed->method)
-                         .arg(bound.project.tenancy.partitions.size());
-    return buildCommitPlan(&fabric, change, held);
-}
-
 // A desk's plan of tables: as it reviewed it, made against what this service holds.
 Result<CommitPlan> planTables(const Fabric &fabric, const QJsonObject &body, const HeldTables &held)
 {
-    ChangeRequest change;
     Result<ForwardingTables> tables = readLftDump(body.value(QStringLiteral("lfts")).toString().toUtf8(), kBody + QStringLiteral(" (lfts)"), &fabric);
     if (!tables)
         return tables.error();
-    change.tables = std::make_shared<const ForwardingTables>(std::move(*tables));
-    change.partitionsFileName = kBody + QStringLiteral(" (partitions)");
-    Result<PartitionsConfResult> conf = readPartitionsConf(body.value(QStringLiteral("partitions")).toString().toUtf8(), change.partitionsFileName);
-    if (!conf)
-        return conf.error();
-    change.partitions = std::move(conf->partitions);
+    ProposedRouting routing;
+    routing.tables = std::make_shared<const ForwardingTables>(std::move(*tables));
+    PlanLabel label;
+    label.partitionsFileName = kBody + QStringLiteral(" (partitions)");
+    // A desk's partitions.conf that OpenSM would reject is refused here, before it is a plan.
+    const QByteArray conf = body.value(QStringLiteral("partitions")).toString().toUtf8();
+    if (Result<PartitionsConfResult> read = readPartitionsConf(conf, label.partitionsFileName); !read)
+        return read.error();
     if (const QString levels = body.value(QStringLiteral("service_levels")).toString(); !levels.isEmpty()) {
         Result<std::map<std::uint16_t, int>> read = readServiceLevels(levels.toUtf8(), kBody + QStringLiteral(" (service_levels)"));
         if (!read)
             return read.error();
-        change.serviceLevels = std::move(*read);
+        routing.serviceLevels = std::move(*read);
     }
+    std::optional<Tenancy> policies;
     if (body.contains(QStringLiteral("project"))) {
         const QByteArray text = QJsonDocument(body.value(QStringLiteral("project")).toObject()).toJson();
         Result<Project> project = readProject(text, kBody + QStringLiteral(" (project)"));
         if (!project)
             return project.error();
-        change.intent = std::move(project->tenancy);
+        policies = std::move(project->tenancy);
     }
-    change.summary = body.value(QStringLiteral("summary")).toString().left(500);
-    change.whatIf = body.value(QStringLiteral("what_if")).toString().left(2000);
-    return buildCommitPlan(&fabric, change, held);
+    label.summary = body.value(QStringLiteral("summary")).toString().left(500);
+    label.whatIf = body.value(QStringLiteral("what_if")).toString().left(2000);
+    return planFromFiles(&fabric, routing, conf, std::move(policies), label, held);
 }
 
 }  // namespace
@@ -103,7 +83,7 @@ Result<ServicePlan> makeServicePlan(const QByteArray &body, const Fabric &fabric
         if (!project)
             return project.error();
         made = pluginMode ? planIntentCommit(fabric, *project, body, QStringLiteral("intent"), held, &plan.notes)
-                          : planProject(fabric, *project, held, &plan.notes);
+                          : planProjectCommit(fabric, *project, kBody, held, &plan.notes);
     }
     if (!made)
         return made.error();

@@ -12,17 +12,32 @@
 
 namespace weft {
 
-// Lives on the sampler's thread: the reader, the previous pass and the history (a Qt SQL
-// connection belongs to the thread that made it) never leave it.
+namespace {
+
+// The reader and the fabric it addresses, shared with the pass running on the link (which may
+// outlive the worker that asked for it, when the worker stopped waiting).
+struct CounterPassReader
+{
+    std::shared_ptr<const Fabric> fabric;
+    // The stop flag of the pass under way, for the reader's progress to cancel it.
+    std::atomic<const std::atomic_bool *> stop{nullptr};
+    std::unique_ptr<PortCounterReader> reader;
+};
+
+}  // namespace
+
+// Lives on the sampler's thread: the previous pass and the history (a Qt SQL connection belongs
+// to the thread that made it) never leave it. The reader is used by passes on the fabric link
+// alone, one at a time.
 class TelemetrySamplerWorker : public QObject
 {
 public:
     TelemetrySamplerWorker(TelemetrySampler *sampler, quint64 generation, std::shared_ptr<const Fabric> fabric,
                            LiveOptions options, QString historyPath, double interval, bool clearCounters,
-                           TelemetrySampler::Source source)
+                           TelemetrySampler::Source source, FabricLink::Caller link, std::shared_ptr<std::atomic_bool> giveUp)
         : m_sampler(sampler), m_generation(generation), m_fabric(std::move(fabric)), m_options(std::move(options)),
           m_historyPath(std::move(historyPath)), m_interval(interval), m_clearCounters(clearCounters),
-          m_source(std::move(source))
+          m_source(std::move(source)), m_link(std::move(link)), m_giveUp(std::move(giveUp))
     {
     }
 
@@ -35,12 +50,18 @@ public:
             m_history = std::move(*opened);
         }
         if (!m_source) {
-            m_reader = std::make_unique<PortCounterReader>(*m_fabric, m_options);
-            m_reader->setClearCounters(m_clearCounters);
-            Result<PortCounterPass> first = m_reader->read();
-            if (!first)
-                return fail(first.error().toString());
-            m_previous = std::move(*first);
+            m_reader = std::make_shared<CounterPassReader>();
+            m_reader->fabric = m_fabric;
+            LiveOptions options = m_options;
+            options.progress = [reader = m_reader.get()](int, int) {
+                const std::atomic_bool *stop = reader->stop.load();
+                return !(stop && stop->load());
+            };
+            m_reader->reader = std::make_unique<PortCounterReader>(*m_fabric, options);
+            m_reader->reader->setClearCounters(m_clearCounters);
+            readPass();  // primes the counters (a pass skipped: the next one will)
+            if (m_failed)
+                return;
         }
         auto *timer = new QTimer(this);
         connect(timer, &QTimer::timeout, this, [this] { tick(); });
@@ -54,15 +75,53 @@ private:
             return;
         if (m_source)
             return tickFromSource();
-        Result<PortCounterPass> pass = m_reader->read();
+        std::optional<PortCounterPass> pass = readPass();
         if (!pass)
-            return fail(pass.error().toString());
-        std::vector<TelemetryRecord> records = telemetryRecords(*m_fabric, m_reader->ports(), m_previous->samples,
+            return;
+        std::vector<TelemetryRecord> records = telemetryRecords(*m_fabric, m_reader->reader->ports(), m_previous->samples,
                                                                 m_previous->readAt, pass->samples, pass->readAt,
                                                                 pass->wallTime);
         std::vector<NodeIndex> silent = pass->silentNodes;
-        m_previous = std::move(*pass);
+        m_previous = std::move(pass);
         deliver(std::move(records), std::move(silent));
+    }
+
+    // One pass through the fabric link, kept as the previous one when there was none. Nothing
+    // when the link skipped it (said to the sampler), when the sampler stopped waiting, or on an
+    // error (the sampler fails).
+    std::optional<PortCounterPass> readPass()
+    {
+        const std::shared_ptr<CounterPassReader> reader = m_reader;
+        Result<PortCounterPass> pass = m_link.call(
+            FabricLink::Kind::CounterPass, QStringLiteral("port counters"),
+            [reader](const FabricLink::Job &job) {
+                reader->stop = job.stopFlag();
+                Result<PortCounterPass> read = reader->reader->read();
+                reader->stop = nullptr;
+                return read;
+            },
+            m_giveUp.get());
+        if (!pass) {
+            switch (FabricLink::refusalOf(pass.error())) {
+            case FabricLink::Refusal::Skipped: skipped(QStringLiteral("counter pass %1").arg(pass.error().toString())); break;
+            case FabricLink::Refusal::Cancelled: break;  // this worker is ending
+            default: fail(pass.error().toString()); break;
+            }
+            return std::nullopt;
+        }
+        if (!m_previous) {
+            m_previous = std::move(*pass);
+            return std::nullopt;
+        }
+        return std::move(*pass);
+    }
+
+    void skipped(const QString &reason)
+    {
+        const quint64 generation = m_generation;
+        TelemetrySampler *sampler = m_sampler;
+        QMetaObject::invokeMethod(
+            m_sampler, [sampler, generation, reason] { sampler->skippedOf(generation, reason); }, Qt::QueuedConnection);
     }
 
     void tickFromSource()
@@ -105,17 +164,25 @@ private:
     double m_interval;
     bool m_clearCounters;
     TelemetrySampler::Source m_source;
+    FabricLink::Caller m_link;
+    std::shared_ptr<std::atomic_bool> m_giveUp;
     bool m_failed = false;
     std::unique_ptr<TelemetryHistory> m_history;
-    std::unique_ptr<PortCounterReader> m_reader;
+    std::shared_ptr<CounterPassReader> m_reader;
     std::optional<PortCounterPass> m_previous;
 };
 
+TelemetrySampler::TelemetrySampler(FabricLink::Caller link, QObject *parent)
+    : QObject(parent), m_link(std::move(link)), m_options(std::make_unique<LiveOptions>()) {}
+
 TelemetrySampler::TelemetrySampler(QObject *parent)
-    : QObject(parent), m_options(std::make_unique<LiveOptions>()) {}
+    : QObject(parent), m_ownLink(std::make_unique<FabricLink>()), m_link(m_ownLink->caller()), m_options(std::make_unique<LiveOptions>()) {}
 
 TelemetrySampler::~TelemetrySampler()
 {
+    // Its own link first, so that a pass the worker waits for there lets it go.
+    if (m_ownLink)
+        m_ownLink->stop(FabricLink::kStopOnDestruction, false);
     finishWorker();
 }
 
@@ -142,10 +209,13 @@ bool TelemetrySampler::start()
         return true;
     m_running = true;
     ++m_generation;
+    m_skippedPasses = 0;
+    m_lastSkip.clear();
+    m_giveUp = std::make_shared<std::atomic_bool>(false);
     m_thread = new QThread(this);
     m_thread->setObjectName(QStringLiteral("weft-telemetry"));
     m_worker = new TelemetrySamplerWorker(this, m_generation, m_fabric, *m_options, m_historyPath, m_interval,
-                                          m_clearCounters, m_source);
+                                          m_clearCounters, m_source, m_link, m_giveUp);
     m_worker->moveToThread(m_thread);
     connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     m_thread->start();
@@ -170,7 +240,10 @@ void TelemetrySampler::finishWorker()
 {
     if (!m_thread)
         return;
-    // A pass under way finishes first; the worker is deleted on its own thread.
+    // A pass the worker waits for on the link (behind a commit, say) is given up; a pass the
+    // link runs for it meanwhile ends on its own. The worker is deleted on its own thread.
+    if (m_giveUp)
+        m_giveUp->store(true);
     m_thread->quit();
     m_thread->wait();
     delete m_thread;
@@ -199,6 +272,15 @@ void TelemetrySampler::takeRecordsOf(quint64 generation, std::vector<TelemetryRe
 {
     if (generation == m_generation && m_running)
         takeRecords(std::move(records), std::move(silentNodes));
+}
+
+void TelemetrySampler::skippedOf(quint64 generation, const QString &reason)
+{
+    if (generation != m_generation || !m_running)
+        return;
+    ++m_skippedPasses;
+    m_lastSkip = reason;
+    Q_EMIT passSkipped(reason);
 }
 
 void TelemetrySampler::failOf(quint64 generation, const QString &error)

@@ -1,14 +1,18 @@
 #pragma once
 // The session's port-counter poller (FabricSession owns one): every interval (10 s by default) it reads every linked port of
-// the live fabric with PortCounterReader on a thread of its own, turns two passes into rates
-// (telemetryRecords, as `weft monitor` does), records them into the fabric's history file when
-// one is set, and hands them to the GUI thread. The first pass only primes the counters.
+// the live fabric with PortCounterReader, turns two passes into rates (telemetryRecords, as
+// `weft monitor` does), records them into the fabric's history file when one is set, and hands
+// them to the GUI thread. The first pass only primes the counters. Its timer and history are on a
+// thread of its own; each pass itself is a job on the session's fabric link, so it never meets a
+// discovery or a commit on the wire. A pass the link skips (a commit runs or waits) is said by
+// passSkipped(), and the next one spans both intervals.
 //
 // Only a discovered fabric can be read: the reader addresses its nodes by the LIDs discovery
 // found. takeRecords is the one way rates reach the desk, so a test (or another source) can
 // feed synthetic ticks through the same path.
 
 #include "Fabric.h"
+#include "FabricLink.h"
 #include "Result.h"
 #include "TelemetryRecord.h"
 
@@ -33,6 +37,9 @@ class TelemetrySampler : public QObject
 public:
     static constexpr double kDefaultIntervalSeconds = 10;
 
+    // `link`: the session's way to the fabric, for every pass.
+    explicit TelemetrySampler(FabricLink::Caller link, QObject *parent = nullptr);
+    // A sampler on its own (a test, a synthetic source): a fabric link of its own.
     explicit TelemetrySampler(QObject *parent = nullptr);
     ~TelemetrySampler() override;
 
@@ -71,10 +78,15 @@ public:
     void takeRecords(std::vector<TelemetryRecord> records, std::vector<NodeIndex> silentNodes = {});
     const std::vector<TelemetryRecord> &latest() const { return m_latest; }
     const std::vector<NodeIndex> &latestSilentNodes() const { return m_silent; }
+    // Passes the fabric link skipped since the sampler started, and why the last one was
+    // ("counter pass skipped: a commit is running (plan p3 by alice)").
+    int skippedPasses() const { return m_skippedPasses; }
+    QString lastSkipReason() const { return m_lastSkip; }
 
 Q_SIGNALS:
     void sampled();  // latest() holds a new tick
     void failed(const QString &error);
+    void passSkipped(const QString &reason);
     void runningChanged(bool running);
 
 private:
@@ -82,7 +94,12 @@ private:
     void finishWorker();
     void takeRecordsOf(quint64 generation, std::vector<TelemetryRecord> records, std::vector<NodeIndex> silentNodes);
     void failOf(quint64 generation, const QString &error);
+    void skippedOf(quint64 generation, const QString &reason);
 
+    std::unique_ptr<FabricLink> m_ownLink;
+    FabricLink::Caller m_link;
+    // Raised when the worker is to end: a pass it waits for on the link is given up.
+    std::shared_ptr<std::atomic_bool> m_giveUp;
     std::shared_ptr<const Fabric> m_fabric;
     std::unique_ptr<LiveOptions> m_options;  // weft_live's, kept out of this header
     QString m_historyPath;
@@ -95,6 +112,8 @@ private:
     std::vector<TelemetryRecord> m_latest;
     std::vector<NodeIndex> m_silent;
     Source m_source;
+    int m_skippedPasses = 0;
+    QString m_lastSkip;
 };
 
 }  // namespace weft

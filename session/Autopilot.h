@@ -4,7 +4,8 @@
 // session's telemetry sampler. The Autopilot dock (views/adapt) only shows it and sends the
 // operator's choices: the rules, the mode, the pause switch.
 //
-// Each tick runs on a worker thread; what the operator does meanwhile (rules applied, mode,
+// Each tick runs on a worker thread (its rediscovery, the only part that reads the fabric, a job
+// on the session's FabricLink); what the operator does meanwhile (rules applied, mode,
 // pause, a commit's outcome, new installed tables) waits for the tick to end, and a tick that
 // arrives while one runs is skipped and counted. Fabric events found during a tick reach the
 // rules (AdaptRunner) and the session (the map marks what changed).
@@ -44,7 +45,7 @@ public:
     static constexpr std::size_t kRecordsKept = 1000;
 
     explicit Autopilot(FabricSession *session);
-    ~Autopilot() override;  // waits for a running tick
+    ~Autopilot() override;  // waits for a running tick (the session stopped its link first: not for long)
 
     // The rules: refused (the parse error, "file:line:column: message") when they do not parse,
     // and then the rules in force stay (the loop logs the refusal). Without a loop yet, the rules

@@ -33,6 +33,18 @@ bool sameHeld(const HeldTables &a, const HeldTables &b)
     return samePointee(a.lfts, b.lfts) && samePointee(a.pkeys, b.pkeys) && a.smPort == b.smPort;
 }
 
+// A commit or recovery the link gave back without running it: nothing was written, nothing is
+// journalled.
+CommitReport reportOf(Result<CommitReport> report)
+{
+    if (report)
+        return std::move(*report);
+    CommitReport refused;
+    refused.outcome = CommitOutcome::Refused;
+    refused.reasons << report.error().toString();
+    return refused;
+}
+
 QString clockTime()
 {
     return QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss"));
@@ -85,8 +97,9 @@ QStringList describeHeldChanges(const Fabric &fabric, const HeldTables &before, 
 }  // namespace
 
 FabricSession::FabricSession(QObject *parent)
-    : QObject(parent), m_sampler(new TelemetrySampler(this))
+    : QObject(parent), m_link(std::make_unique<FabricLink>())
 {
+    m_sampler = new TelemetrySampler(m_link->caller(), this);
     m_autopilot = new Autopilot(this);
 }
 
@@ -94,8 +107,10 @@ FabricSession::~FabricSession()
 {
     if (m_cancelDiscovery)
         m_cancelDiscovery->store(true);
-    // Workers hold their own copies of what they read; their continuations are bound to this
-    // object and are dropped with it.
+    // Before the children go: the sampler's thread and the autopilot's tick may be waiting on the
+    // link, and stopping it releases them. Nobody is called back from here; a job that does not
+    // end in time is left to itself (it holds its own copies of what it reads and writes).
+    m_link->stop(kLinkStopOnDestruction, false);
 }
 
 void FabricSession::announce(DocumentChanges what)
@@ -266,9 +281,17 @@ Result<std::vector<LocalAdapter>> FabricSession::localAdapters()
     return listLocalAdapters();
 }
 
+void FabricSession::chooseDestination()
+{
+    // The one place the kind is decided: a connected service takes every commit, else the
+    // subnet's SMs when a subnet target is set, else the one OpenSM.
+    m_destination = m_remote ? commitDestination(*m_remote) : m_subnet ? commitDestination(*m_subnet) : commitDestination(m_target);
+}
+
 void FabricSession::setCommitTarget(const CommitTarget &target)
 {
     m_target = target;
+    chooseDestination();
     replan();
     announce(DocumentChange::Session | DocumentChange::Plan);
 }
@@ -276,17 +299,14 @@ void FabricSession::setCommitTarget(const CommitTarget &target)
 void FabricSession::setRemoteTarget(std::optional<RemoteTarget> remote)
 {
     m_remote = std::move(remote);
+    chooseDestination();
     replan();
     announce(DocumentChange::Session | DocumentChange::Plan);
 }
 
 QString FabricSession::journalPath() const
 {
-    if (m_remote)
-        return {};
-    if (m_subnet)
-        return subnetJournalPath(*m_subnet);
-    return hasCommitTarget() ? defaultJournalPath(m_target.routingFile()) : QString();
+    return m_destination ? m_destination->journalPath() : QString();
 }
 
 Status FabricSession::setSubnetTarget(const QString &path)
@@ -298,47 +318,55 @@ Status FabricSession::setSubnetTarget(const QString &path)
             return read.error();
         subnet = std::move(*read);
     }
+    setSubnetTarget(std::move(subnet));
+    return Done{};
+}
+
+void FabricSession::setSubnetTarget(std::optional<SubnetTarget> subnet)
+{
     m_subnet = std::move(subnet);
     m_subnetCheck.reset();
     ++m_subnetGeneration;
+    chooseDestination();
     replan();
     announce(DocumentChange::Session | DocumentChange::Plan);
-    return Done{};
+}
+
+QString FabricSession::lastMasterName() const
+{
+    const SubnetManagerStatus *master = m_subnetCheck ? m_subnetCheck->master() : nullptr;
+    return master ? master->name : QString();
 }
 
 CommitTarget FabricSession::planningTarget() const
 {
-    if (!m_subnet)
-        return m_target;
-    const SubnetManagerStatus *master = m_subnetCheck ? m_subnetCheck->master() : nullptr;
-    const SubnetManagerEntry *entry = master ? m_subnet->byName(master->name) : nullptr;
-    CommitTarget target = (entry ? *entry : m_subnet->sms.front()).commitTarget();
-    target.subnet = m_subnet->subnet;
-    target.lockPath = m_subnet->fileName + QStringLiteral(".weft-lock");  // as subnetCommitTarget's
-    return target;
+    return m_destination ? m_destination->planningTarget(lastMasterName()) : m_target;
 }
 
 bool FabricSession::targetPluginMode() const
 {
-    if (m_remote)
-        return m_remote->pluginMode;
-    return m_subnet ? m_subnet->pluginMode() : m_target.pluginMode();
+    return m_destination && m_destination->installsIntents();
 }
 
 QString FabricSession::commitTargetText() const
 {
-    if (m_remote)
+    if (!m_destination)
+        return {};
+    switch (m_destination->kind()) {
+    case CommitDestination::Kind::Service:
         return m_remote->description;
-    if (m_subnet) {
+    case CommitDestination::Kind::Subnet: {
         QStringList names;
         for (const SubnetManagerEntry &e : m_subnet->sms)
             names << e.name;
         return tr("subnet %1 (%n SM(s): %2)", nullptr, int(names.size())).arg(m_subnet->subnet, names.join(QStringLiteral(", ")));
     }
-    if (m_target.routingFile().isEmpty())
-        return {};
-    return m_target.pluginMode() ? tr("intent %1 and %2").arg(m_target.intentPath, m_target.partitionsPath)
-                                 : tr("%1 and %2").arg(m_target.lftsPath, m_target.partitionsPath);
+    case CommitDestination::Kind::OpenSmIntent:
+        return tr("intent %1 and %2").arg(m_target.intentPath, m_target.partitionsPath);
+    case CommitDestination::Kind::OpenSmFiles:
+        return tr("%1 and %2").arg(m_target.lftsPath, m_target.partitionsPath);
+    }
+    return {};
 }
 
 bool FabricSession::checkSubnetManagers()
@@ -354,14 +382,18 @@ bool FabricSession::checkSubnetManagers()
     const quint64 generation = m_subnetGeneration;
     // A live fabric just discovered has its SM ports marked: only their SMInfo is read again.
     const std::shared_ptr<const Fabric> discovered = m_live ? m_fabric : nullptr;
-    QtConcurrent::run([subnet = *m_subnet, access = fabricAccess(), discovered] {
-        return discovered ? checkSubnet(subnet, *discovered, access) : checkSubnet(subnet, access);
-    })
-        .then(this, [this, generation](const SubnetCheck &check) {
+    m_link->submit(
+        FabricLink::Kind::SubnetCheck, tr("the subnet's SMs"), this,
+        [subnet = *m_subnet, access = fabricAccess(), discovered](const FabricLink::Job &) {
+            return discovered ? checkSubnet(subnet, *discovered, access) : checkSubnet(subnet, access);
+        },
+        [this, generation](Result<SubnetCheck> check) {
             m_checkingSubnet = false;
+            if (!check)
+                return;  // the link stopped: the session is ending
             if (generation == m_subnetGeneration) {
-                m_subnetCheck = check;
-                Q_EMIT subnetChecked(check);
+                m_subnetCheck = *check;
+                Q_EMIT subnetChecked(*check);
             }
             if (m_checkSubnetAgain || generation != m_subnetGeneration)
                 checkSubnetManagers();
@@ -371,25 +403,18 @@ bool FabricSession::checkSubnetManagers()
 
 std::function<CommitReport(CommitOptions)> FabricSession::recovery() const
 {
-    if (m_remote)
-        return m_remote->recover ? m_remote->recover : [](CommitOptions) {
+    if (!m_destination)
+        return [](CommitOptions) {
             CommitReport report;
             report.outcome = CommitOutcome::Refused;
-            report.reasons << tr("the fabric service recovers its own commits (weft commit --recover on its host)");
+            report.reasons << tr("no commit target is configured (Fabric ▸ Commit Target…)");
             return report;
         };
-    const CommitBackend access = fabricAccess();
-    const QString journal = journalPath();
-    if (m_subnet)
-        return [subnet = *m_subnet, access, journal](CommitOptions options) {
-            if (options.journalPath.isEmpty())
-                options.journalPath = journal;
-            return recoverSubnetCommit(subnet, access, options);
-        };
-    return [target = m_target, access, journal](CommitOptions options) {
-        if (options.journalPath.isEmpty())
-            options.journalPath = journal;
-        return recoverCommit(target, access, options);
+    // Whoever calls it (the desk's recovery dialog on its worker, the service, a command), the
+    // recovery waits its turn on the link like every other piece of MAD work.
+    return [link = m_link->caller(), destination = m_destination, access = fabricAccess()](CommitOptions options) {
+        return reportOf(link.call(FabricLink::Kind::Recovery, tr("recovery of the unfinished commit"),
+                                  [&](const FabricLink::Job &) { return destination->recover(access, options); }));
     };
 }
 
@@ -424,7 +449,7 @@ void FabricSession::updateSampler()
 
 bool FabricSession::discover(bool rediscover)
 {
-    if (m_discovering || (rediscover && !m_fabric))
+    if (m_discovering || (rediscover && !m_fabric) || m_link->isStopped())
         return false;
     m_discovering = true;
     m_rediscovering = rediscover;
@@ -433,7 +458,7 @@ bool FabricSession::discover(bool rediscover)
     const LiveOptions options = liveOptionsOf(m_caName, m_caPort);
     const QString conf = planningTarget().partitionsPath;
     QPointer<FabricSession> self(this);
-    // Progress crosses to this thread queued; the worker only reads the cancel flag.
+    // Progress crosses to this thread queued; the job only reads its stop flag.
     const LiveReadProgress progress = [self](const QString &step, int done, int total) {
         QMetaObject::invokeMethod(
             self, [self, step, done, total] {
@@ -444,28 +469,34 @@ bool FabricSession::discover(bool rediscover)
     };
     announce(DocumentChange::Session);
     const std::function<Result<LiveState>()> reader = m_reader;
-    QtConcurrent::run([options, conf, progress, cancel, reader] {
-        return std::make_shared<Result<LiveState>>(reader ? reader() : readLiveState(options, conf, progress, cancel.get()));
-    }).then(this, [this, cancel](std::shared_ptr<Result<LiveState>> state) {
-        m_discovering = false;
-        const bool cancelled = cancel->load();
-        if (!*state || cancelled) {
-            announce(DocumentChange::Session);
-            Q_EMIT discoveryFinished(false, cancelled ? tr("Discovery cancelled.") : state->error().toString(), cancelled);
-            return;
-        }
-        if (m_rediscovering) {
-            takeRediscovered(**state);
-        } else {
-            m_discoveredState = std::make_shared<const LiveState>(std::move(**state));
-            // The document takes the fabric (setFabric then takes what it holds).
-            Q_EMIT discovered(m_discoveredState);
-            announce(DocumentChange::Session);
-        }
-        // Which SM is master, and any the target does not name, may have changed with the fabric.
-        checkSubnetManagers();
-        Q_EMIT discoveryFinished(true, {}, false);
-    });
+    // Queued behind a commit, it waits for it (isDiscovering() is true meanwhile) and reads what
+    // the commit left. The link's stop flag cancels it as cancelDiscovery() does.
+    m_discoveryJob = m_link->submit(
+        FabricLink::Kind::Discovery, rediscover ? tr("rediscovery") : tr("discovery"), this,
+        [options, conf, progress, reader](const FabricLink::Job &job) {
+            return reader ? reader() : readLiveState(options, conf, progress, job.stopFlag());
+        },
+        [this, cancel](Result<LiveState> state) {
+            m_discovering = false;
+            m_discoveryJob = 0;
+            const bool cancelled = cancel->load();
+            if (!state || cancelled) {
+                announce(DocumentChange::Session);
+                Q_EMIT discoveryFinished(false, cancelled ? tr("Discovery cancelled.") : state.error().toString(), cancelled);
+                return;
+            }
+            if (m_rediscovering) {
+                takeRediscovered(*state);
+            } else {
+                m_discoveredState = std::make_shared<const LiveState>(std::move(*state));
+                // The document takes the fabric (setFabric then takes what it holds).
+                Q_EMIT discovered(m_discoveredState);
+                announce(DocumentChange::Session);
+            }
+            // Which SM is master, and any the target does not name, may have changed with the fabric.
+            checkSubnetManagers();
+            Q_EMIT discoveryFinished(true, {}, false);
+        });
     return true;
 }
 
@@ -473,6 +504,8 @@ void FabricSession::cancelDiscovery()
 {
     if (m_cancelDiscovery)
         m_cancelDiscovery->store(true);
+    if (m_discoveryJob)
+        m_link->cancel(m_discoveryJob);
 }
 
 void FabricSession::takeRediscovered(const LiveState &state)
@@ -501,7 +534,11 @@ void FabricSession::takeRediscovered(const LiveState &state)
 
 Result<LiveState> FabricSession::discoverNow()
 {
-    Result<LiveState> state = m_reader ? m_reader() : readLiveState(liveOptionsOf(m_caName, m_caPort), planningTarget().partitionsPath);
+    Result<LiveState> state = m_link->call(FabricLink::Kind::Discovery, tr("discovery"),
+                                           [reader = m_reader, options = liveOptionsOf(m_caName, m_caPort),
+                                            conf = planningTarget().partitionsPath](const FabricLink::Job &job) {
+                                               return reader ? reader() : readLiveState(options, conf, {}, job.stopFlag());
+                                           });
     if (!state)
         return state;
     m_discoveredState = std::make_shared<const LiveState>(*state);
@@ -604,12 +641,10 @@ void FabricSession::replan()
     }
     auto plan = std::make_shared<SessionPlan>();
     const Tenancy &tenancy = m_origin.tenancy ? *m_origin.tenancy : m_tenancy;
-    ChangeRequest change;
-    change.tables = m_proposal->proposed.tables;
-    change.partitions = tenancy.partitions;
-    change.intent = tenancy;
-    change.serviceLevels = m_proposal->proposed.serviceLevels;
-    change.summary = m_origin.name;
+    PlanLabel label;
+    label.summary = m_origin.name;
+    if (!m_origin.whatIf.isEmpty())
+        label.whatIf = m_origin.whatIf.describe(*m_fabric);
     // Weft's engine inside OpenSM routes an intent: the plan is the intent file, and its tables
     // are what that engine computes from it (the preview's engine on this fabric), verified so
     // after the commit. The partitions keep their service levels in partitions.conf too, as the
@@ -626,16 +661,14 @@ void FabricSession::replan()
                                 .arg(m_origin.name);
         }
     }
-    if (!m_origin.whatIf.isEmpty())
-        change.whatIf = m_origin.whatIf.describe(*m_fabric);
     plan->against = m_held;
     plan->fromTheFabric = m_live;
     plan->origin = m_origin.name;
-    plan->commit = buildCommitPlan(m_fabric.get(), change, m_held);
+    plan->commit = planFromTenancy(m_fabric.get(), {m_proposal->proposed.tables, m_proposal->proposed.serviceLevels}, tenancy, label, m_held);
     if (intent)
         plan->commit.intentFile = writeProject(*intent);
-    const PartitionsState inForce = !m_remote && hasCommitTarget() && m_live ? partitionsOnTarget(planningTarget())
-                                                                             : PartitionsState{m_baselinePartitions, std::nullopt, {}};
+    const std::optional<PartitionsState> onTarget = m_destination && m_live ? m_destination->partitionsInForce(lastMasterName()) : std::nullopt;
+    const PartitionsState inForce = onTarget ? *onTarget : PartitionsState{m_baselinePartitions, std::nullopt, {}};
     plan->review = planCommitChange(*m_fabric, m_held, inForce, plan->commit);
     m_plan = std::move(plan);
 }
@@ -676,14 +709,12 @@ bool FabricSession::startCommit(CommitPlan plan, bool acceptViolations, const QS
                           .arg(unfinished->planSummary, unfinished->time.toLocalTime().toString(Qt::ISODate)));
     m_committing = true;
     announce(DocumentChange::Session);
-    const CommitTarget target = m_target;
-    const std::optional<SubnetTarget> subnet = m_subnet;
+    const std::shared_ptr<const CommitDestination> destination = m_destination;
     const CommitBackend access = fabricAccess();
     CommitOptions options;
     options.acceptViolations = acceptViolations;
     options.journalPath = journalPath();
     options.user = m_commitUser;
-    const std::optional<RemoteTarget> remote = m_remote;
     QPointer<FabricSession> self(this);
     options.progress = [self](const QString &line) {
         QMetaObject::invokeMethod(
@@ -694,32 +725,41 @@ bool FabricSession::startCommit(CommitPlan plan, bool acceptViolations, const QS
             Qt::QueuedConnection);
     };
     Q_EMIT commitProgress(tr("Committing %1…").arg(origin.isEmpty() ? tr("the plan") : origin));
-    QtConcurrent::run([plan = std::move(plan), target, subnet, access, options, remote] {
-        if (remote)
-            return remote->commit(plan, options);
-        return subnet ? commitToSubnet(plan, *subnet, access, options) : commitPlan(plan, target, access, options);
-    }).then(this, [this, operatorsPlan](const CommitReport &report) {
+    // On the link: a discovery, counter pass or recovery asked meanwhile waits for it.
+    runOnLink(
+        FabricLink::Kind::Commit, origin.isEmpty() ? tr("the plan") : origin,
+        [plan = std::move(plan), destination, access, options] { return destination->commit(plan, access, options); },
+        [this, operatorsPlan, destination](const CommitReport &report) {
         m_committing = false;
         adoptCommit(report, operatorsPlan);
         Q_EMIT commitFinished(report);
         // A service's report carries no read-back: what the fabric holds now is read from it.
-        if (m_remote && !report.fabric)
+        if (!destination->readsBack() && !report.fabric)
             discover(true);
         // What the commit found may not be how the subnet stands now (a master that failed over).
         checkSubnetManagers();
-    });
+        });
     return true;
 }
 
 CommitReport FabricSession::commitNow(const CommitPlan &plan, CommitOptions options)
 {
-    if (options.journalPath.isEmpty())
-        options.journalPath = journalPath();
     if (options.user.isEmpty())
         options.user = m_commitUser;
-    const CommitReport report = m_remote ? m_remote->commit(plan, options)
-        : m_subnet                       ? commitToSubnet(plan, *m_subnet, fabricAccess(), options)
-                                         : commitPlan(plan, m_target, fabricAccess(), options);
+    if (!m_destination)
+        return recovery()(std::move(options));  // refused: no target
+    const CommitReport report = reportOf(m_link->call(FabricLink::Kind::Commit, plan.summary, [&](const FabricLink::Job &) {
+        return m_destination->commit(plan, fabricAccess(), options);
+    }));
+    adoptCommit(report, false);
+    return report;
+}
+
+CommitReport FabricSession::recoverNow(CommitOptions options)
+{
+    if (options.user.isEmpty())
+        options.user = m_commitUser;
+    const CommitReport report = recovery()(std::move(options));
     adoptCommit(report, false);
     return report;
 }
@@ -750,26 +790,33 @@ void FabricSession::adoptCommit(const CommitReport &report, bool operatorsPlan)
 
 std::optional<CommitJournalEntry> FabricSession::unfinishedCommit() const
 {
-    if (m_remote)
-        return m_remote->unfinished ? m_remote->unfinished() : std::nullopt;
-    if (!hasCommitTarget())
-        return std::nullopt;
-    const Result<std::vector<CommitJournalEntry>> entries = readJournal(journalPath());
-    if (!entries)
-        return std::nullopt;
-    if (!m_subnet)
-        return weft::unfinishedCommit(*entries, m_target.routingFile());
-    // The subnet's own commits by its name, whichever SM was master; a commit to one of its
-    // OpenSMs alone by the files it wrote.
-    QStringList files;
-    for (const SubnetManagerEntry &e : m_subnet->sms)
-        files << e.routingFile() << e.partitionsPath;
-    return weft::unfinishedCommit(*entries, m_subnet->sms.front().routingFile(), m_subnet->subnet, files);
+    return m_destination ? m_destination->unfinished() : std::nullopt;
 }
 
 void FabricSession::adoptReadBack(const CommitReport &report)
 {
     adoptCommit(report, false);
+}
+
+void FabricSession::runOnLink(FabricLink::Kind kind, const QString &name, std::function<CommitReport()> work,
+                              std::function<void(CommitReport)> done)
+{
+    m_link->submit(
+        kind, name, this, [work = std::move(work)](const FabricLink::Job &) { return work(); },
+        [done = std::move(done)](Result<CommitReport> report) { done(reportOf(std::move(report))); });
+}
+
+void FabricSession::recover(CommitOptions options, std::function<void(CommitReport)> done)
+{
+    if (!m_destination)
+        return done(recovery()(std::move(options)));  // refused: no target
+    runOnLink(
+        FabricLink::Kind::Recovery, tr("recovery of the unfinished commit"),
+        [destination = m_destination, access = fabricAccess(), options] { return destination->recover(access, options); },
+        [this, done = std::move(done)](const CommitReport &report) {
+            adoptCommit(report, false);
+            done(report);
+        });
 }
 
 }  // namespace weft

@@ -93,8 +93,14 @@ void Autopilot::rebuild()
             return o;
         }();
         const QString conf = m_session->planningTarget().partitionsPath;
+        // The tick runs on a worker thread; its reading of the fabric waits its turn on the
+        // session's link like any other discovery (and gives up when the link stops).
         if (m_session->isLive())
-            access.rediscover = [live, conf] { return readLiveState(live, conf); };
+            access.rediscover = [link = m_session->link().caller(), name = tr("the autopilot's rediscovery"), live, conf] {
+                return link.call(FabricLink::Kind::Discovery, name, [live, conf](const FabricLink::Job &job) {
+                    return readLiveState(live, conf, {}, job.stopFlag());
+                });
+            };
         m_runner = std::make_shared<AdaptRunner>(std::move(knowledge), options, std::move(access));
         m_runner->setRediscoverEvery(m_rediscoverEvery);
         // The sink runs on the tick's worker thread: it writes only into this runner's own

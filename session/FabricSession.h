@@ -29,13 +29,17 @@
 // its one changed() channel. A command sets them directly.
 //
 // Long work (discovery, metrics of big fabrics, commits, recovery) runs on worker threads; the
-// session lives on the thread that made it and announces results there. The blocking forms
-// (discoverNow, commitNow) are for commands, which have no event loop to wait in.
+// session lives on the thread that made it and announces results there. Whatever reaches the
+// fabric (discoveries, SM checks, counter passes, commits, recoveries) goes through the session's
+// one FabricLink, one job at a time in the order asked. The blocking forms (discoverNow,
+// commitNow) are for commands, which have no event loop to wait in.
 
 #include "Commit.h"
+#include "CommitDestination.h"
 #include "CommitJournal.h"
 #include "DocumentChanges.h"
 #include "Fabric.h"
+#include "FabricLink.h"
 #include "FabricChanges.h"
 #include "ForwardingTables.h"
 #include "LiveState.h"
@@ -91,22 +95,6 @@ struct PlanProvenance
     QDateTime madeAt;
 };
 
-// A commit target reached through Weft's service (`weft serve`, docs/service-api.md) instead of
-// OpenSM's files: the desk connected to a remote fabric. The service plans the same change on
-// what the fabric holds there and commits it through its own target; `commit` runs on a worker
-// thread and answers with the service's report (no read-back tables: the session rediscovers).
-struct RemoteTarget
-{
-    QString description;      // "subnet lab through the fabric service at sm1:8443"
-    QString via;              // "the fabric service at sm1:8443": how the fabric is reached (adapterText)
-    bool pluginMode = false;  // the service's target routes with Weft's engine inside OpenSM
-    std::function<CommitReport(const CommitPlan &plan, const CommitOptions &options)> commit;
-    // The service's unfinished commit, if any (optional).
-    std::function<std::optional<CommitJournalEntry>()> unfinished;
-    // Its recovery (optional): `weft commit --recover` there.
-    std::function<CommitReport(CommitOptions)> recover;
-};
-
 // The plan the review shows and Approve installs.
 struct SessionPlan
 {
@@ -124,7 +112,7 @@ class FabricSession : public QObject
 
 public:
     explicit FabricSession(QObject *parent = nullptr);
-    ~FabricSession() override;  // waits for its workers
+    ~FabricSession() override;  // stops the fabric link (kLinkStopOnDestruction), then its workers end
 
     // ---- the fabric and the tenancy as edited -------------------------------------------------
 
@@ -185,7 +173,10 @@ public:
     // inside it); neither: none (Approve writes plan files).
     void setCommitTarget(const CommitTarget &target);
     const CommitTarget &commitTarget() const { return m_target; }
-    bool hasCommitTarget() const { return m_remote || m_subnet.has_value() || !m_target.routingFile().isEmpty(); }
+    bool hasCommitTarget() const { return m_destination != nullptr; }
+    // Where every commit, recovery and journal read goes: chosen when any of the targets here is
+    // set (a service, else a subnet, else one OpenSM); null without one.
+    std::shared_ptr<const CommitDestination> destination() const { return m_destination; }
     // The target's journal (commits and the autopilot's records); empty without a target. With a
     // subnet target: the one beside its file.
     QString journalPath() const;
@@ -206,6 +197,9 @@ public:
     // the SM that is master when the commit starts, every other SM by its files); the single
     // target above is kept for when it is cleared.
     Status setSubnetTarget(const QString &path);
+    // A subnet target read already (`weft adapt --target`, `weft commit --target`); none: the
+    // single target again.
+    void setSubnetTarget(std::optional<SubnetTarget> subnet);
     QString subnetTargetPath() const { return m_subnet ? m_subnet->fileName : QString(); }
     const std::optional<SubnetTarget> &subnetTarget() const { return m_subnet; }
     // The subnet's SMs as the fabric says they are (checkSubnet through fabricAccess()), on a
@@ -235,11 +229,12 @@ public:
 
     // ---- discovery ------------------------------------------------------------------------------
 
-    // Reads the fabric through the adapter on a worker thread. A first discovery ends with
+    // Reads the fabric through the adapter on the fabric link, after whatever it is doing (a
+    // commit: the discovery reads what the commit left). A first discovery ends with
     // discovered() (the document takes the fabric; setFabric then takes what it holds); a
     // rediscovery compares it with the fabric shown: a topology change becomes liveChanges(),
     // otherwise the tables and P_Keys read become what the fabric holds. discoveryFinished()
-    // follows either way. False while a discovery runs.
+    // follows either way. False while a discovery waits or runs, and once the link stopped.
     bool discover(bool rediscover);
     void cancelDiscovery();
     bool isDiscovering() const { return m_discovering; }
@@ -284,6 +279,12 @@ public:
     bool isCommitting() const { return m_committing; }
     // Blocking, for commands: the commit, whose read-back then becomes what the fabric holds.
     CommitReport commitNow(const CommitPlan &plan, CommitOptions options);
+    // Blocking, for commands: the recovery of the unfinished commit (recovery()), whose read-back
+    // then becomes what the fabric holds.
+    CommitReport recoverNow(CommitOptions options);
+    // The same on the link, answering on this thread (the service's `POST recover`); the
+    // read-back becomes what the fabric holds before `done` is called.
+    void recover(CommitOptions options, std::function<void(CommitReport)> done);
     // The unfinished commit in the target's journal, if any.
     std::optional<CommitJournalEntry> unfinishedCommit() const;
     // What a commit or recovery made elsewhere read back becomes what the fabric holds.
@@ -299,6 +300,13 @@ public:
     // user's data directory (…/telemetry).
     void setHistoryDirectory(const QString &dir);
     Autopilot *autopilot() const { return m_autopilot; }
+
+    // ---- the fabric link ----------------------------------------------------------------------
+
+    // The one way to the fabric: every job that sends MADs or touches OpenSM's files.
+    FabricLink &link() { return *m_link; }
+    const FabricLink &link() const { return *m_link; }
+    static constexpr std::chrono::milliseconds kLinkStopOnDestruction{5000};
 
 Q_SIGNALS:
     // What changed here (CurrentTables, Proposal, Plan, LiveChanges, Session, WhatIf).
@@ -322,6 +330,14 @@ private:
     bool startCommit(CommitPlan plan, bool acceptViolations, const QString &origin, bool operatorsPlan, QString *refusal);
     void updateSampler();
     bool targetPluginMode() const;
+    // A commit or recovery (`kind`), named for the link's reports ("plan p3 by alice"), run on
+    // the link after whatever is queued there; `done` gets its report on this thread, and is
+    // dropped with the session. A link that stopped, or a job it dropped, answers with a refused
+    // report saying so (nothing was written).
+    void runOnLink(FabricLink::Kind kind, const QString &name, std::function<CommitReport()> work,
+                   std::function<void(CommitReport)> done);
+    void chooseDestination();
+    QString lastMasterName() const;
 
     std::shared_ptr<const Fabric> m_fabric;
     Tenancy m_tenancy;
@@ -347,6 +363,7 @@ private:
     CommitTarget m_target;
     std::optional<SubnetTarget> m_subnet;
     std::optional<RemoteTarget> m_remote;
+    std::shared_ptr<const CommitDestination> m_destination;  // chooseDestination(): from the three above
     QString m_commitUser;
     QString m_historyDir;
     std::optional<SubnetCheck> m_subnetCheck;
@@ -373,6 +390,12 @@ private:
 
     TelemetrySampler *m_sampler = nullptr;
     Autopilot *m_autopilot = nullptr;
+
+    // The fabric link and the discovery waiting or running on it. Made before the sampler and
+    // the autopilot, which reach the fabric through it; stopped first when the session goes, so
+    // that a thread of theirs waiting on it is released before they are deleted.
+    std::unique_ptr<FabricLink> m_link;
+    FabricLink::JobId m_discoveryJob = 0;
 };
 
 }  // namespace weft
