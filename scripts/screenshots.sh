@@ -4,8 +4,8 @@
 #
 # Usage: scripts/screenshots.sh WEFT_BINARY [OUTPUT_DIR] [TOPOLOGY_FILE...]
 #   Always shoots the desk at 1366x768 with every dock open (desk-1366x768.png), the demo fabric
-#   (demo.png, and demo-nb.png in Norwegian Bokmål), the README's
-#   three pictures (demo-partitions.png: coloured by partition; demo-load.png: by load under a
+#   (demo.png, and demo-nb.png in Norwegian Bokmål), the pictures of docs/screenshots.md
+#   (demo-partitions.png: coloured by partition; demo-load.png: by load under a
 #   previewed ftree routing; demo-preview.png: the routing preview and diff review;
 #   demo-preview-pftree.png: the same for pftree; vm-migration.png: a generated hypervisor
 #   fabric with a VM migration planned; studio.png and whatif.png: a link failure planned in the
