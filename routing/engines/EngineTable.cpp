@@ -1,3 +1,6 @@
+// The engines by name (RoutingEngine.h declares it): the one table that makes them, lists them
+// and describes them. It lives with the engines, so that the interface's folder includes none of
+// them.
 #include "RoutingEngine.h"
 
 #include "FatTreeEngine.h"
