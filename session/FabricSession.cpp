@@ -414,7 +414,9 @@ std::function<CommitReport(CommitOptions)> FabricSession::recovery() const
     // recovery waits its turn on the link like every other piece of MAD work.
     return [link = m_link->caller(), destination = m_destination, access = fabricAccess()](CommitOptions options) {
         return reportOf(link.call(FabricLink::Kind::Recovery, tr("recovery of the unfinished commit"),
-                                  [&](const FabricLink::Job &) { return destination->recover(access, options); }));
+                                  // By value: a caller that stops waiting (the link stopping
+                                  // with the session) leaves the job to run on its own.
+                                  [destination, access, options](const FabricLink::Job &) { return destination->recover(access, options); }));
     };
 }
 
@@ -748,6 +750,8 @@ CommitReport FabricSession::commitNow(const CommitPlan &plan, CommitOptions opti
         options.user = m_commitUser;
     if (!m_destination)
         return recovery()(std::move(options));  // refused: no target
+    // By reference, the plan uncopied: this thread waits for the job, and only this thread
+    // (the session's destructor) can stop the link under it.
     const CommitReport report = reportOf(m_link->call(FabricLink::Kind::Commit, plan.summary, [&](const FabricLink::Job &) {
         return m_destination->commit(plan, fabricAccess(), options);
     }));
