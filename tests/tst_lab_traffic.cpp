@@ -353,7 +353,7 @@ private Q_SLOTS:
             const auto extended = m_lab.read(driver, l.from, true, &error);
             QVERIFY2(error.isEmpty(), qPrintable(error));
             const LabPortCounters &want = driver.counters(l.from);
-            const QString where = portText(m_lab.live, l.from);
+            const QString where = portDisplayName(m_lab.live, l.from);
             QVERIFY2(extended.count(QStringLiteral("PortXmitData")) && extended.count(QStringLiteral("PortRcvData"))
                          && extended.count(QStringLiteral("PortXmitPkts")) && extended.count(QStringLiteral("PortRcvPkts")),
                      qPrintable(where));
@@ -401,7 +401,7 @@ private Q_SLOTS:
         PortIndex hotLink = kNoIndex;
         for (const auto &[port, u] : measured) {
             const double model = driver.load().link(port)->utilisation();
-            QVERIFY2(qAbs(u - model) <= unit, qPrintable(QStringLiteral("%1: measured %2, model %3").arg(portText(live, port)).arg(u).arg(model)));
+            QVERIFY2(qAbs(u - model) <= unit, qPrintable(QStringLiteral("%1: measured %2, model %3").arg(portDisplayName(live, port)).arg(u).arg(model)));
             if (u > ftreeMax) {
                 ftreeMax = u;
                 hotLink = port;

@@ -38,7 +38,7 @@ bool near(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, s
 void checkMaxMin(const Fabric &fabric, const ForwardingTables &tables, const std::vector<FluidFlow> &flows, const FluidThroughput &r)
 {
     for (std::size_t p = 0; p < fabric.ports().size(); ++p)
-        QVERIFY2(r.linkRate[p] <= r.linkCapacity[p] * (1 + 1e-9), qPrintable(portText(fabric, PortIndex(p))));
+        QVERIFY2(r.linkRate[p] <= r.linkCapacity[p] * (1 + 1e-9), qPrintable(portDisplayName(fabric, PortIndex(p))));
     // Per bottleneck cable: the largest rate per weight among the flows crossing it.
     std::vector<double> best(fabric.ports().size(), 0);
     TablesByNode byNode(fabric, tables);

@@ -37,6 +37,11 @@ qint64 procStatusBytes(const char *field)
 
 }  // namespace
 
+double secondsOf(const QElapsedTimer &timer)
+{
+    return double(timer.nsecsElapsed()) / 1e9;
+}
+
 double medianOf(std::vector<double> &values)
 {
     std::sort(values.begin(), values.end());

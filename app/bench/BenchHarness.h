@@ -26,6 +26,9 @@ namespace weft::cli {
 // Seconds of day of an OpenSM log line ("Nov 21 14:17:13 583716 [8E1EB6C0] ..."), or -1.
 double openSmLogTime(const QString &line);
 
+// The seconds a running timer has measured.
+double secondsOf(const QElapsedTimer &timer);
+
 // Sorts `values` (so front() is the minimum) and returns the median.
 double medianOf(std::vector<double> &values);
 

@@ -51,7 +51,7 @@ int clientPass(Benchmark &bench, const QString &topology, int inFlight, int stea
     QElapsedTimer timer;
     timer.start();
     Result<PortCounterPass> pass = reader.read();
-    const double seconds = double(timer.nsecsElapsed()) / 1e9;
+    const double seconds = secondsOf(timer);
     if (!pass)
         return bench.fail(pass.error());
     const auto answered = std::count_if(pass->samples.begin(), pass->samples.end(), [](const PortCounterSample &s) { return s.answered; });
@@ -62,7 +62,7 @@ int clientPass(Benchmark &bench, const QString &topology, int inFlight, int stea
     for (int i = 0; i < steadyPasses; ++i) {
         timer.restart();
         Result<PortCounterPass> next = reader.read();
-        steady.push_back(double(timer.nsecsElapsed()) / 1e9);
+        steady.push_back(secondsOf(timer));
         if (!next)
             return bench.fail(next.error());
         const auto nextAnswered = std::count_if(next->samples.begin(), next->samples.end(), [](const PortCounterSample &s) { return s.answered; });
@@ -145,7 +145,7 @@ int benchMonitor(const QStringList &args)
     timer.start();
     if (Status s = sim.start(); !s)
         return bench.fail(s.error());
-    const double startSeconds = double(timer.nsecsElapsed()) / 1e9;
+    const double startSeconds = secondsOf(timer);
 
     // The fabric with OpenSM's LIDs, as Weft's discovery sees it (not timed).
     const QString weftBinary = QCoreApplication::applicationFilePath();
@@ -165,7 +165,7 @@ int benchMonitor(const QStringList &args)
     Result<SimulatedFabric::ClientResult> pass = sim.runClient(
         weftBinary, {QStringLiteral("bench"), QStringLiteral("monitor"), QStringLiteral("--client-pass"), topology, QStringLiteral("--outstanding-mads"), QString::number(inFlight)},
         kHourMs);
-    const double weftSeconds = double(timer.nsecsElapsed()) / 1e9;
+    const double weftSeconds = secondsOf(timer);
     if (!pass)
         return bench.fail(pass.error());
     if (pass->exitCode != 0)
@@ -196,7 +196,7 @@ int benchMonitor(const QStringList &args)
         const QStringList perfArgs = {QStringLiteral("-x"), QString::number(pmaLid(*fabric, port)), QString::number(fabric->port(port).number)};
         timer.restart();
         Result<SimulatedFabric::ClientResult> run = sim.runClient(QStringLiteral("perfquery"), perfArgs);
-        perfquerySampleSeconds += double(timer.nsecsElapsed()) / 1e9;
+        perfquerySampleSeconds += secondsOf(timer);
         if (!run)
             return bench.fail(run.error());
         if (run->exitCode != 0)
@@ -218,7 +218,7 @@ int benchMonitor(const QStringList &args)
         Result<SimulatedFabric::ClientResult> held = sim.runClient(
             weftBinary, {QStringLiteral("monitor"), QStringLiteral("--interval"), QStringLiteral("1"), QStringLiteral("--count"), QString::number(holdTicks), QStringLiteral("--db"), db, QStringLiteral("--raw-window"), QStringLiteral("60")},
             kHourMs);
-        holdSeconds = double(timer.nsecsElapsed()) / 1e9;
+        holdSeconds = secondsOf(timer);
         if (!held)
             return bench.fail(held.error());
         if (held->exitCode != 0)

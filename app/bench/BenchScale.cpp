@@ -72,8 +72,6 @@ QString topologyPath(const QString &work) { return QDir(work).filePath(QStringLi
 QString dumpPath(const QString &work) { return QDir(work).filePath(QStringLiteral("ftree.lft")); }
 QString projectPath(const QString &work) { return QDir(work).filePath(QStringLiteral("project.weft")); }
 
-double secondsOf(const QElapsedTimer &timer) { return double(timer.nsecsElapsed()) / 1e9; }
-
 // What one stage measured: seconds of the stage itself, and a word on what it did.
 struct StageFigures
 {

@@ -1,5 +1,6 @@
 #include "SceneTiming.h"
 
+#include "BenchHarness.h"
 #include "EbbBottlenecks.h"
 #include "FabricItems.h"
 #include "FabricLayout.h"
@@ -21,11 +22,6 @@
 namespace weft::cli {
 
 namespace {
-
-double secondsOf(const QElapsedTimer &timer)
-{
-    return double(timer.nsecsElapsed()) / 1e9;
-}
 
 // One frame as the view paints it on screen: the viewport's paint event (background, the items
 // the index finds in the exposed area, the legend and tier labels over them) into an image,

@@ -27,7 +27,7 @@ namespace weft::cli {
 
 namespace {
 
-const QString kCommand = QStringLiteral("adapt");
+const QString kAdaptCommand = QStringLiteral("adapt");
 
 bool wantsReplay(const QStringList &args)
 {
@@ -73,16 +73,16 @@ int replay(const QStringList &args)
     parser.addOption({QStringLiteral("utc"), QStringLiteral("Evaluate `time in` (and print times) in UTC rather than local time.")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("One JSON object per line instead of text.")});
     int exitCode = kExitOk;
-    if (!parseArguments(parser, kCommand, args, &exitCode))
+    if (!parseArguments(parser, kAdaptCommand, args, &exitCode))
         return exitCode;
-    if (!requireOptionsOnly(parser, kCommand, {"rules", "replay", "topology"}, &exitCode))
+    if (!requireOptionsOnly(parser, kAdaptCommand, {"rules", "replay", "topology"}, &exitCode))
         return exitCode;
 
     // The rules first: an error in them is the one a user fixes first.
     const QString rulesPath = parser.value(QStringLiteral("rules"));
     Result<QByteArray> rulesText = TextReader::readFile(rulesPath);
     if (!rulesText)
-        return reportBadInput(kCommand, rulesText.error());
+        return reportBadInput(kAdaptCommand, rulesText.error());
     adapt::RuleFile rules = adapt::parseRules(*rulesText, rulesPath);
     if (!rules.ok()) {
         out().flush();
@@ -96,19 +96,19 @@ int replay(const QStringList &args)
     adapt::RuleEngine engine(options);
     Result<std::map<QString, double>> parameters = ruleParameters(parser);
     if (!parameters)
-        return reportBadInput(kCommand, parameters.error());
+        return reportBadInput(kAdaptCommand, parameters.error());
     for (const auto &[name, value] : *parameters)
         engine.setParameter(name, value);
 
     Result<Fabric> fabric = readTopologyFile(parser.value(QStringLiteral("topology")));
     if (!fabric)
-        return reportBadInput(kCommand, fabric.error());
+        return reportBadInput(kAdaptCommand, fabric.error());
     auto shared = std::make_shared<const Fabric>(std::move(fabric).value());
     Tenancy tenancy;
     if (parser.isSet(QStringLiteral("project"))) {
         Result<Project> project = readProjectFile(parser.value(QStringLiteral("project")));
         if (!project)
-            return reportBadInput(kCommand, project.error());
+            return reportBadInput(kAdaptCommand, project.error());
         BoundProject bound = bindProject(*project, *shared);
         for (const QString &missing : bound.missing)
             err() << "warning: " << missing << Qt::endl;
@@ -116,7 +116,7 @@ int replay(const QStringList &args)
     }
     Result<std::vector<adapt::TraceTick>> trace = adapt::readMetricTrace(parser.value(QStringLiteral("replay")), *shared);
     if (!trace)
-        return reportBadInput(kCommand, trace.error());
+        return reportBadInput(kAdaptCommand, trace.error());
 
     engine.setRules(std::move(rules.rules));
     adapt::MetricStore store(shared, std::move(tenancy));

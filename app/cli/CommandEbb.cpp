@@ -14,7 +14,7 @@ namespace weft::cli {
 
 namespace {
 
-const QString kCommand = QStringLiteral("ebb");
+const QString kEbbCommand = QStringLiteral("ebb");
 
 QString fraction(double x)
 {
@@ -54,41 +54,41 @@ int ebb(const QStringList &args)
     parser.addOption({QStringLiteral("threads"), QStringLiteral("Worker threads (default: one per core)."), QStringLiteral("T"), QStringLiteral("0")});
     parser.addOption({QStringLiteral("top"), QStringLiteral("Bottleneck links to list (default 10)."), QStringLiteral("N"), QStringLiteral("10")});
     int exitCode = kExitOk;
-    if (!parseArguments(parser, kCommand, args, &exitCode))
+    if (!parseArguments(parser, kEbbCommand, args, &exitCode))
         return exitCode;
-    if (!requireOptionsOnly(parser, kCommand, {"topology", "lfts"}, &exitCode))
+    if (!requireOptionsOnly(parser, kEbbCommand, {"topology", "lfts"}, &exitCode))
         return exitCode;
     if (parser.isSet(QStringLiteral("partition")) && !parser.isSet(QStringLiteral("partitions")))
-        return reportBadInput(kCommand, QStringLiteral("--partition needs --partitions FILE"));
+        return reportBadInput(kEbbCommand, QStringLiteral("--partition needs --partitions FILE"));
 
     EbbRun run;
     bool ok = false;
     run.samples = parser.value(QStringLiteral("samples")).toInt(&ok);
     if (!ok || run.samples < 1)
-        return reportBadInput(kCommand, QStringLiteral("samples \"%1\" is not a positive number").arg(parser.value(QStringLiteral("samples"))));
+        return reportBadInput(kEbbCommand, QStringLiteral("samples \"%1\" is not a positive number").arg(parser.value(QStringLiteral("samples"))));
     run.seed = parser.value(QStringLiteral("seed")).toULongLong(&ok, 0);
     if (!ok)
-        return reportBadInput(kCommand, QStringLiteral("seed \"%1\" is not a number").arg(parser.value(QStringLiteral("seed"))));
+        return reportBadInput(kEbbCommand, QStringLiteral("seed \"%1\" is not a number").arg(parser.value(QStringLiteral("seed"))));
     run.threads = parser.value(QStringLiteral("threads")).toInt(&ok);
     if (!ok || run.threads < 0)
-        return reportBadInput(kCommand, QStringLiteral("threads \"%1\" is not a number of threads").arg(parser.value(QStringLiteral("threads"))));
+        return reportBadInput(kEbbCommand, QStringLiteral("threads \"%1\" is not a number of threads").arg(parser.value(QStringLiteral("threads"))));
     const QString mode = parser.value(QStringLiteral("mode"));
     if (mode == QLatin1String("uni"))
         run.variant = BisectionVariant::OneWay;
     else if (mode == QLatin1String("bidir"))
         run.variant = BisectionVariant::TwoWay;
     else
-        return reportBadInput(kCommand, QStringLiteral("unknown mode \"%1\" (known: uni, bidir)").arg(mode));
+        return reportBadInput(kEbbCommand, QStringLiteral("unknown mode \"%1\" (known: uni, bidir)").arg(mode));
     const int top = parser.value(QStringLiteral("top")).toInt(&ok);
     if (!ok || top < 0)
-        return reportBadInput(kCommand, QStringLiteral("top \"%1\" is not a number").arg(parser.value(QStringLiteral("top"))));
+        return reportBadInput(kEbbCommand, QStringLiteral("top \"%1\" is not a number").arg(parser.value(QStringLiteral("top"))));
 
     InputOptions wanted;
     wanted.tables = {QStringLiteral("lfts")};
     wanted.partitions = wanted.weights = true;
     Result<CommandInputs> inputs = loadInputs(parser, wanted);
     if (!inputs)
-        return reportBadInput(kCommand, inputs.error());
+        return reportBadInput(kEbbCommand, inputs.error());
     const Fabric &fabric = inputs->fabric;
     const Tenancy &tenancy = inputs->tenancy;
     EbbModel model;
@@ -99,7 +99,7 @@ int ebb(const QStringList &args)
         if (!members) {
             Error e = members.error();
             e.file = parser.value(QStringLiteral("partitions"));
-            return reportBadInput(kCommand, e);
+            return reportBadInput(kEbbCommand, e);
         }
         model.participants = std::move(members).value();
     }
@@ -108,11 +108,11 @@ int ebb(const QStringList &args)
     if (!prepared) {
         Error e = prepared.error();
         e.file = parser.value(QStringLiteral("lfts"));
-        return reportBadInput(kCommand, e);
+        return reportBadInput(kEbbCommand, e);
     }
     const Result<EbbResult> result = prepared->run(run);
     if (!result)
-        return reportBadInput(kCommand, result.error());
+        return reportBadInput(kEbbCommand, result.error());
     const EbbResult &r = *result;
     const int shown = std::min(top, int(r.channels.size()));
     const QString oddRule = r.participants % 2 == 1 ? QStringLiteral("one end port dropped at random per sample") : QStringLiteral("none (even)");

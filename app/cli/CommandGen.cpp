@@ -11,7 +11,7 @@ namespace weft::cli {
 
 namespace {
 
-const QString kCommand = QStringLiteral("gen");
+const QString kGenCommand = QStringLiteral("gen");
 
 // "--name: "x" is not a whole number from min to max" on failure.
 QString parseInt(const QCommandLineParser &parser, const QString &name, int min, int max, int *out)
@@ -156,15 +156,15 @@ int gen(const QStringList &args)
     parser.addOption({QStringLiteral("format"), QStringLiteral("Output format: ibnetdiscover or ibsim (default ibnetdiscover)."), QStringLiteral("FORMAT"), QStringLiteral("ibnetdiscover")});
     parser.addOption({{QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("Output file (written atomically); default stdout."), QStringLiteral("FILE")});
     int exitCode = kExitOk;
-    if (!parseArguments(parser, kCommand, args, &exitCode))
+    if (!parseArguments(parser, kGenCommand, args, &exitCode))
         return exitCode;
 
     Result<Usage> usage = readUsage(parser);
     if (!usage)
-        return reportBadInput(kCommand, usage.error());
+        return reportBadInput(kGenCommand, usage.error());
     Result<GeneratedFabric> generated = generateFabric(usage->options);
     if (!generated)
-        return reportBadInput(kCommand, generated.error());
+        return reportBadInput(kGenCommand, generated.error());
     const GeneratedFabric &g = *generated;
 
     QByteArray text;
@@ -178,7 +178,7 @@ int gen(const QStringList &args)
         text = writeIbnetdiscover(g.fabric, options);
     }
     if (Status s = writeOutput(usage->output, text); !s)
-        return reportBadInput(kCommand, s.error());
+        return reportBadInput(kGenCommand, s.error());
 
     const bool toStdout = usage->output.isEmpty() || usage->output == QLatin1String("-");
     QTextStream &report = toStdout ? err() : out();

@@ -11,7 +11,7 @@ namespace weft::cli {
 
 namespace {
 
-const QString kCommand = QStringLiteral("keys");
+const QString kKeysCommand = QStringLiteral("keys");
 
 Result<int> positive(const QCommandLineParser &parser, const QString &name, int fallback)
 {
@@ -66,9 +66,9 @@ int keys(const QStringList &args)
     parser.addOption({QStringLiteral("paths"), QStringLiteral("Also print every key path (\"A1: 0 → 4 → 1 → DLID(4)\").")});
     parser.addOption({QStringLiteral("out"), QStringLiteral("Write the LFT dump realising every key (hosts need LMC for all offsets)."), QStringLiteral("LFTS")});
     int exitCode = kExitOk;
-    if (!parseArguments(parser, kCommand, args, &exitCode))
+    if (!parseArguments(parser, kKeysCommand, args, &exitCode))
         return exitCode;
-    auto bad = [](const QString &message) { return reportBadInput(kCommand, message); };
+    auto bad = [](const QString &message) { return reportBadInput(kKeysCommand, message); };
     if (!parser.positionalArguments().isEmpty())
         return bad(QStringLiteral("unexpected argument \"%1\" (see weft keys --help)").arg(parser.positionalArguments().constFirst()));
     for (const char *required : {"topology", "scheme", "pattern"})
@@ -100,7 +100,7 @@ int keys(const QStringList &args)
 
     Result<CommandInputs> inputs = loadInputs(parser, {});
     if (!inputs)
-        return reportBadInput(kCommand, inputs.error());
+        return reportBadInput(kKeysCommand, inputs.error());
     const Fabric &fabric = inputs->fabric;
     Result<KeyTreeFabric> tree = inferKeyTree(fabric);
     if (!tree)
@@ -109,10 +109,10 @@ int keys(const QStringList &args)
     if (parser.isSet(QStringLiteral("xgft"))) {
         Result<XgftShape> xgft = parseXgft(parser.value(QStringLiteral("xgft")));
         if (!xgft)
-            return reportBadInput(kCommand, xgft.error());
+            return reportBadInput(kKeysCommand, xgft.error());
         Result<KeyTreeShape> expected = keyTreeFromXgft(*xgft);
         if (!expected)
-            return reportBadInput(kCommand, expected.error());
+            return reportBadInput(kKeysCommand, expected.error());
         if (!(*expected == shape))
             return bad(QStringLiteral("the topology is %1, not %2 as --xgft says").arg(shape.toString(), expected->toString()));
     }
@@ -120,13 +120,13 @@ int keys(const QStringList &args)
     // Placement.
     const Result<int> apps = positive(parser, QStringLiteral("apps"), 1);
     if (!apps)
-        return reportBadInput(kCommand, apps.error());
+        return reportBadInput(kKeysCommand, apps.error());
     std::vector<std::vector<int>> placement;
     const QString placementText = parser.value(QStringLiteral("placement"));
     if (placementText.isEmpty() || placementText == QLatin1String("contiguous") || placementText == QLatin1String("random")) {
         const Result<int> ranks = positive(parser, QStringLiteral("ranks"), shape.hosts() / *apps);
         if (!ranks)
-            return reportBadInput(kCommand, ranks.error());
+            return reportBadInput(kKeysCommand, ranks.error());
         if (*ranks < 1 || std::int64_t(*ranks) * *apps > shape.hosts())
             return bad(QStringLiteral("%1 applications of %2 ranks do not fit on %3 hosts").arg(*apps).arg(*ranks).arg(shape.hosts()));
         if (placementText == QLatin1String("random"))

@@ -12,7 +12,7 @@ namespace weft::cli {
 
 namespace {
 
-const QString kCommand = QStringLiteral("metrics");
+const QString kMetricsCommand = QStringLiteral("metrics");
 
 QJsonObject statisticsJson(const Statistics &s)
 {
@@ -70,42 +70,42 @@ int metrics(const QStringList &args)
     parser.addOption({QStringLiteral("check"), QStringLiteral("Exit with 1 when the routing is not valid.")});
     parser.addOption({QStringLiteral("throughput"), QStringLiteral("Also rate the traffic model's flows with the fluid max-min fair model.")});
     int exitCode = kExitOk;
-    if (!parseArguments(parser, kCommand, args, &exitCode))
+    if (!parseArguments(parser, kMetricsCommand, args, &exitCode))
         return exitCode;
-    if (!requireOptionsOnly(parser, kCommand, {"topology", "lfts"}, &exitCode))
+    if (!requireOptionsOnly(parser, kMetricsCommand, {"topology", "lfts"}, &exitCode))
         return exitCode;
 
     Result<TrafficModel> traffic = trafficOption(parser);
     if (!traffic)
-        return reportBadInput(kCommand, traffic.error());
+        return reportBadInput(kMetricsCommand, traffic.error());
     TrafficModel model = *traffic;
     bool seedOk = false;
     model.seed = parser.value(QStringLiteral("seed")).toULongLong(&seedOk, 0);
     if (!seedOk)
-        return reportBadInput(kCommand, QStringLiteral("seed \"%1\" is not a number").arg(parser.value(QStringLiteral("seed"))));
+        return reportBadInput(kMetricsCommand, QStringLiteral("seed \"%1\" is not a number").arg(parser.value(QStringLiteral("seed"))));
 
     InputOptions wanted;
     wanted.tables = {QStringLiteral("lfts")};
     wanted.partitions = wanted.policies = wanted.weights = true;
     Result<CommandInputs> inputs = loadInputs(parser, wanted);
     if (!inputs)
-        return reportBadInput(kCommand, inputs.error());
+        return reportBadInput(kMetricsCommand, inputs.error());
     EvaluationOptions evaluation;
     evaluation.model = model;
     if (parser.isSet(QStringLiteral("sl"))) {
         const QString path = parser.value(QStringLiteral("sl"));
         Result<QByteArray> data = TextReader::readFile(path);
         if (!data)
-            return reportBadInput(kCommand, data.error());
+            return reportBadInput(kMetricsCommand, data.error());
         Result<std::map<std::uint16_t, int>> levels = readServiceLevels(*data, path);
         if (!levels)
-            return reportBadInput(kCommand, levels.error());
+            return reportBadInput(kMetricsCommand, levels.error());
         evaluation.lanes.serviceLevels = *levels;
     }
 
     const Result<RoutingEvaluation> evaluated = evaluateRouting(inputs->fabric, inputs->tenancy, inputs->tables.front(), evaluation);
     if (!evaluated)
-        return reportBadInput(kCommand, evaluated.error());  // only on cancel, which nothing here asks for
+        return reportBadInput(kMetricsCommand, evaluated.error());  // only on cancel, which nothing here asks for
     const ValidationResult &v = evaluated->validation;
     const Metrics &m = *evaluated->metrics;
     const double validationSeconds = evaluated->validationSeconds;
@@ -115,7 +115,7 @@ int metrics(const QStringList &args)
     if (parser.isSet(QStringLiteral("throughput"))) {
         Result<FluidThroughput> rated = fluidThroughput(inputs->fabric, inputs->tables.front(), modelFlows(inputs->fabric, inputs->tenancy, model), inputs->tenancy);
         if (!rated)
-            return reportBadInput(kCommand, rated.error());
+            return reportBadInput(kMetricsCommand, rated.error());
         throughput = std::move(*rated);
     }
 

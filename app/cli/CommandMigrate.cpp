@@ -12,7 +12,7 @@ namespace weft::cli {
 
 namespace {
 
-const QString kCommand = QStringLiteral("migrate");
+const QString kMigrateCommand = QStringLiteral("migrate");
 
 QString portText(std::uint8_t port)
 {
@@ -46,9 +46,9 @@ int migrate(const QStringList &args)
     parser.addOption({QStringLiteral("out"), QStringLiteral("Write the LFT dump after the migration ('-' for stdout)."), QStringLiteral("LFTS")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
     int exitCode = kExitOk;
-    if (!parseArguments(parser, kCommand, args, &exitCode))
+    if (!parseArguments(parser, kMigrateCommand, args, &exitCode))
         return exitCode;
-    if (!requireOptionsOnly(parser, kCommand, {"topology", "lfts", "vm", "to", "method"}, &exitCode))
+    if (!requireOptionsOnly(parser, kMigrateCommand, {"topology", "lfts", "vm", "to", "method"}, &exitCode))
         return exitCode;
     MigrationRequest request;
     const QString method = parser.value(QStringLiteral("method"));
@@ -59,30 +59,30 @@ int migrate(const QStringList &args)
     else if (method == QLatin1String("full"))
         request.method = ReconfigurationMethod::Full;
     else
-        return reportBadInput(kCommand, QStringLiteral("unknown method \"%1\" (known: itrc, ftreeminrc, full)").arg(method));
+        return reportBadInput(kMigrateCommand, QStringLiteral("unknown method \"%1\" (known: itrc, ftreeminrc, full)").arg(method));
     const QString order = parser.value(QStringLiteral("order"));
     if (order != QLatin1String("safe") && order != QLatin1String("active-first"))
-        return reportBadInput(kCommand, QStringLiteral("unknown order \"%1\" (known: safe, active-first)").arg(order));
+        return reportBadInput(kMigrateCommand, QStringLiteral("unknown order \"%1\" (known: safe, active-first)").arg(order));
     request.order = order == QLatin1String("safe") ? UpdateOrder::Safe : UpdateOrder::ActiveRouteFirst;
 
     InputOptions wanted;
     wanted.tables = {QStringLiteral("lfts")};
     Result<CommandInputs> inputs = loadInputs(parser, wanted);
     if (!inputs)
-        return reportBadInput(kCommand, inputs.error());
+        return reportBadInput(kMigrateCommand, inputs.error());
     const Fabric &fabric = inputs->fabric;
     const ForwardingTables &tables = inputs->tables.front();
     Result<VirtualisedFabric> virt = findHypervisors(fabric);
     if (!virt)
-        return reportBadInput(kCommand, virt.error());
+        return reportBadInput(kMigrateCommand, virt.error());
     Result<PhysicalTree> tree = buildPhysicalTree(fabric, *virt);
     if (!tree)
-        return reportBadInput(kCommand, tree.error());
+        return reportBadInput(kMigrateCommand, tree.error());
     request.scheme = virt->scheme;
 
     const QString vm = parser.value(QStringLiteral("vm"));
     if (!virt->findVf(fabric, vm, &request.hypervisor, &request.vf))
-        return reportBadInput(kCommand, QStringLiteral("no VF \"%1\" (name a VM by its VF description, e.g. \"hyp0003 VF2\", or GUID)").arg(vm));
+        return reportBadInput(kMigrateCommand, QStringLiteral("no VF \"%1\" (name a VM by its VF description, e.g. \"hyp0003 VF2\", or GUID)").arg(vm));
     const QString to = parser.value(QStringLiteral("to"));
     request.destination = virt->findHypervisor(to);
     if (request.destination < 0) {
@@ -91,24 +91,24 @@ int migrate(const QStringList &args)
             request.destination = h;
     }
     if (request.destination < 0)
-        return reportBadInput(kCommand, QStringLiteral("no hypervisor \"%1\" (name it \"hyp0007\", \"hyp0007 VF3\" or by vSwitch GUID)").arg(to));
+        return reportBadInput(kMigrateCommand, QStringLiteral("no hypervisor \"%1\" (name it \"hyp0007\", \"hyp0007 VF3\" or by vSwitch GUID)").arg(to));
 
     Result<MigrationPlan> plan = planMigration(fabric, *virt, *tree, tables, request);
     if (!plan)
-        return reportBadInput(kCommand, plan.error());
+        return reportBadInput(kMigrateCommand, plan.error());
     Result<ReconfiguredFabric> after = applyMigration(fabric, tables, *plan);
     if (!after)
-        return reportBadInput(kCommand, after.error());
+        return reportBadInput(kMigrateCommand, after.error());
     std::optional<RoutingDrift> drift;
     if (parser.isSet(QStringLiteral("drift"))) {
         Result<RoutingDrift> d = routingDrift(after->fabric, after->tables);
         if (!d)
-            return reportBadInput(kCommand, d.error());
+            return reportBadInput(kMigrateCommand, d.error());
         drift = *d;
     }
     if (parser.isSet(QStringLiteral("out"))) {
         if (Status written = writeLftDumpOutput(parser.value(QStringLiteral("out")), after->tables, &after->fabric, LftDumpForm::Annotated); !written)
-            return reportBadInput(kCommand, written.error());
+            return reportBadInput(kMigrateCommand, written.error());
     }
 
     const MigrationPlan &p = *plan;

@@ -14,7 +14,7 @@ namespace weft::cli {
 
 namespace {
 
-const QString kCommand = QStringLiteral("reconfigure");
+const QString kReconfigureCommand = QStringLiteral("reconfigure");
 
 }  // namespace
 
@@ -56,44 +56,44 @@ int reconfigure(const QStringList &args)
     parser.addOption({QStringLiteral("node-order"), QStringLiteral("metabase:mpi-order: the job's ranks, one port GUID or node name a line."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("priority-nodes"), QStringLiteral("metabase:priority: the high-priority nodes, one port GUID or node name a line."), QStringLiteral("FILE")});
     int exitCode = kExitOk;
-    if (!parseArguments(parser, kCommand, args, &exitCode))
+    if (!parseArguments(parser, kReconfigureCommand, args, &exitCode))
         return exitCode;
-    if (!requireOptionsOnly(parser, kCommand, {"topology", "lfts", "candidates"}, &exitCode))
+    if (!requireOptionsOnly(parser, kReconfigureCommand, {"topology", "lfts", "candidates"}, &exitCode))
         return exitCode;
 
     Result<std::vector<CandidateSpec>> specs = parseCandidates(parser.value(QStringLiteral("candidates")));
     if (!specs)
-        return reportBadInput(kCommand, QStringLiteral("--candidates: %1").arg(specs.error().message));
+        return reportBadInput(kReconfigureCommand, QStringLiteral("--candidates: %1").arg(specs.error().message));
     CandidateInput input;
     Result<TrafficModel> traffic = trafficOption(parser);
     if (!traffic)
-        return reportBadInput(kCommand, traffic.error());
+        return reportBadInput(kReconfigureCommand, traffic.error());
     input.model = *traffic;
     bool ok = false;
     input.ebbSamples = parser.value(QStringLiteral("ebb-samples")).toInt(&ok);
     if (!ok || input.ebbSamples < 0)
-        return reportBadInput(kCommand, QStringLiteral("--ebb-samples: not a count: \"%1\"").arg(parser.value(QStringLiteral("ebb-samples"))));
+        return reportBadInput(kReconfigureCommand, QStringLiteral("--ebb-samples: not a count: \"%1\"").arg(parser.value(QStringLiteral("ebb-samples"))));
 
     InputOptions wanted;
     wanted.tables = {QStringLiteral("lfts")};
     wanted.partitions = wanted.weights = true;
     Result<CommandInputs> inputs = loadInputs(parser, wanted);
     if (!inputs)
-        return reportBadInput(kCommand, inputs.error());
+        return reportBadInput(kReconfigureCommand, inputs.error());
     const Fabric &fabric = inputs->fabric;
 
     WhatIf whatIf;
     for (const QString &text : parser.values(QStringLiteral("fail-link"))) {
         Result<std::pair<Guid, int>> end = parseLinkEnd(fabric, text);
         if (!end)
-            return reportBadInput(kCommand, QStringLiteral("--fail-link: %1").arg(end.error().message));
+            return reportBadInput(kReconfigureCommand, QStringLiteral("--fail-link: %1").arg(end.error().message));
         whatIf.failedLinkPorts.push_back(*end);
     }
     for (const auto &[option, isSwitch] : {std::pair{"fail-switch", true}, std::pair{"remove-host", false}}) {
         for (const QString &text : parser.values(QLatin1String(option))) {
             Result<Guid> node = parseWhatIfNode(fabric, text, isSwitch);
             if (!node)
-                return reportBadInput(kCommand, QStringLiteral("--%1: %2").arg(QLatin1String(option), node.error().message));
+                return reportBadInput(kReconfigureCommand, QStringLiteral("--%1: %2").arg(QLatin1String(option), node.error().message));
             (isSwitch ? whatIf.failedSwitches : whatIf.removedHosts).push_back(*node);
         }
     }
@@ -102,12 +102,12 @@ int reconfigure(const QStringList &args)
             continue;
         Result<std::vector<Guid>> ports = readPortListFile(parser.value(QLatin1String(option)), fabric);
         if (!ports)
-            return reportBadInput(kCommand, ports.error());
+            return reportBadInput(kReconfigureCommand, ports.error());
         *list = std::move(ports).value();
     }
     Result<Fabric> after = applyWhatIf(fabric, whatIf);
     if (!after)
-        return reportBadInput(kCommand, after.error());
+        return reportBadInput(kReconfigureCommand, after.error());
 
     input.installedFabric = std::make_shared<const Fabric>(fabric);
     input.installed = std::make_shared<const ForwardingTables>(std::move(inputs->tables.front()));
@@ -125,18 +125,18 @@ int reconfigure(const QStringList &args)
 
     Result<CandidateStudy> study = planCandidates(input, *specs);
     if (!study)
-        return reportBadInput(kCommand, study.error());  // only without tables, which loadInputs rules out
+        return reportBadInput(kReconfigureCommand, study.error());  // only without tables, which loadInputs rules out
 
     if (parser.isSet(QStringLiteral("out-dir"))) {
         const QString dir = parser.value(QStringLiteral("out-dir"));
         if (!QDir().mkpath(dir))
-            return reportBadInput(kCommand, QStringLiteral("--out-dir: cannot create \"%1\"").arg(dir));
+            return reportBadInput(kReconfigureCommand, QStringLiteral("--out-dir: cannot create \"%1\"").arg(dir));
         for (const CandidateResult &c : study->candidates) {
             if (!c.tables)
                 continue;
             const QString path = QDir(dir).filePath(c.name + QStringLiteral(".lfts"));
             if (Status written = writeLftDumpOutput(path, *c.tables, study->fabric.get(), LftDumpForm::Compact); !written)
-                return reportBadInput(kCommand, written.error());
+                return reportBadInput(kReconfigureCommand, written.error());
         }
     }
 
@@ -153,7 +153,7 @@ int reconfigure(const QStringList &args)
     if (failed.isEmpty())
         return kExitOk;
     for (const QString &f : failed)
-        err() << "weft " << kCommand << ": " << f << Qt::endl;
+        err() << "weft " << kReconfigureCommand << ": " << f << Qt::endl;
     return kExitFailure;
 }
 

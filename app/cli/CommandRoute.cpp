@@ -19,7 +19,7 @@ namespace weft::cli {
 
 namespace {
 
-const QString kCommand = QStringLiteral("route");
+const QString kRouteCommand = QStringLiteral("route");
 
 }  // namespace
 
@@ -76,25 +76,25 @@ int routeProject(const QCommandLineParser &parser)
 {
     for (const char *other : {"engine", "partitions", "policy", "weights", "strict"})
         if (parser.isSet(QString::fromLatin1(other)))
-            return reportBadInput(kCommand, QStringLiteral("--%1 and --project exclude each other: the project holds them").arg(QString::fromLatin1(other)));
+            return reportBadInput(kRouteCommand, QStringLiteral("--%1 and --project exclude each other: the project holds them").arg(QString::fromLatin1(other)));
     if (!parser.isSet(QStringLiteral("out")))
-        return reportBadInput(kCommand, QStringLiteral("--out is required"));
+        return reportBadInput(kRouteCommand, QStringLiteral("--out is required"));
     Result<Project> project = readProjectFile(parser.value(QStringLiteral("project")));
     if (!project)
-        return reportBadInput(kCommand, project.error());
+        return reportBadInput(kRouteCommand, project.error());
     if (const Result<IntentOptions> options = intentOptions(*project, parser.value(QStringLiteral("project"))); !options)
-        return reportBadInput(kCommand, options.error());
+        return reportBadInput(kRouteCommand, options.error());
     Fabric fabric;
     if (parser.isSet(QStringLiteral("topology"))) {
         InputOptions wanted;
         Result<CommandInputs> inputs = loadInputs(parser, wanted);
         if (!inputs)
-            return reportBadInput(kCommand, inputs.error());
+            return reportBadInput(kRouteCommand, inputs.error());
         fabric = std::move(inputs->fabric);
     } else {
         LiveOptions live;
         int exitCode = kExitOk;
-        if (!readLiveOptions(parser, kCommand, &live, &exitCode))
+        if (!readLiveOptions(parser, kRouteCommand, &live, &exitCode))
             return exitCode;
         FabricSession session;
         session.setAdapter(live.caName, live.caPort);
@@ -112,7 +112,7 @@ int routeProject(const QCommandLineParser &parser)
     clock.start();
     const Result<IntentRouting> routed = routeIntent(fabric, bound.project);
     if (!routed)
-        return reportBadInput(kCommand, routed.error());
+        return reportBadInput(kRouteCommand, routed.error());
     // The part Weft's engine does inside OpenSM at a first sweep (with its checks of the walks),
     // beside the summary (stderr when the tables go to stdout).
     (parser.value(QStringLiteral("out")) == QLatin1String("-") ? err() : out()) << "routing time: " << QString::number(double(clock.nsecsElapsed()) / 1e9, 'f', 3) << " s" << Qt::endl;
@@ -157,23 +157,23 @@ int route(const QStringList &args)
         "description, and column titles. Default: the compact form (`0xLID PORT portguid 0x...` per entry),\n"
         "all OpenSM's file engine reads.")});
     int exitCode = kExitOk;
-    if (!parseArguments(parser, kCommand, args, &exitCode))
+    if (!parseArguments(parser, kRouteCommand, args, &exitCode))
         return exitCode;
     if (parser.isSet(QStringLiteral("project")))
         return routeProject(parser);
-    if (!requireOptionsOnly(parser, kCommand, {"engine", "topology", "out"}, &exitCode))
+    if (!requireOptionsOnly(parser, kRouteCommand, {"engine", "topology", "out"}, &exitCode))
         return exitCode;
 
     const QString engineName = parser.value(QStringLiteral("engine"));
     std::unique_ptr<RoutingEngine> engine = makeRoutingEngine(engineName);
     if (!engine)
-        return reportBadInput(kCommand, QStringLiteral("unknown routing engine \"%1\" (known: %2)")
+        return reportBadInput(kRouteCommand, QStringLiteral("unknown routing engine \"%1\" (known: %2)")
                                             .arg(engineName, routingEngineNames().join(QStringLiteral(", "))));
     InputOptions wanted;
     wanted.partitions = wanted.policies = wanted.weights = wanted.strict = true;
     Result<CommandInputs> inputs = loadInputs(parser, wanted);
     if (!inputs)
-        return reportBadInput(kCommand, inputs.error());
+        return reportBadInput(kRouteCommand, inputs.error());
     const Fabric &fabric = inputs->fabric;
 
     // Progress on stderr, only for runs long enough to wonder about.
@@ -200,10 +200,10 @@ int route(const QStringList &args)
     };
     const Status prepared = engine->prepare(fabric, inputs->tenancy, options);
     if (!prepared)
-        return reportBadInput(kCommand, QStringLiteral("%1 refuses this fabric: %2").arg(engineName, inTopology(prepared.error())));
+        return reportBadInput(kRouteCommand, QStringLiteral("%1 refuses this fabric: %2").arg(engineName, inTopology(prepared.error())));
     const Result<Routing> routing = engine->route(options);
     if (!routing)
-        return reportBadInput(kCommand, QStringLiteral("%1 could not route: %2").arg(engineName, inTopology(routing.error())));
+        return reportBadInput(kRouteCommand, QStringLiteral("%1 could not route: %2").arg(engineName, inTopology(routing.error())));
 
     return writeRouting(parser, fabric, *routing, {});
 }

@@ -12,7 +12,7 @@ namespace weft::cli {
 
 namespace {
 
-const QString kCommand = QStringLiteral("rules");
+const QString kRulesCommand = QStringLiteral("rules");
 
 QJsonObject ruleJson(const adapt::Rule &rule)
 {
@@ -36,7 +36,7 @@ int check(const QString &path, bool json)
 {
     Result<QByteArray> data = TextReader::readFile(path);
     if (!data)
-        return reportBadInput(kCommand, data.error());
+        return reportBadInput(kRulesCommand, data.error());
     const adapt::RuleFile file = adapt::parseRules(*data, path);
     if (!file.ok()) {
         // Without the command's prefix: the line starts with the place, as a compiler's does.
@@ -80,13 +80,13 @@ int rules(const QStringList &args)
     parser.addPositionalArgument(QStringLiteral("SUBCOMMAND"), QStringLiteral("check"));
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The rules file."));
     int exitCode = kExitOk;
-    if (!parseArguments(parser, kCommand, args, &exitCode))
+    if (!parseArguments(parser, kRulesCommand, args, &exitCode))
         return exitCode;
     const QStringList positional = parser.positionalArguments();
     if (positional.isEmpty() || positional.constFirst() != QLatin1String("check"))
-        return reportBadInput(kCommand, QStringLiteral("expected the subcommand 'check' (see weft rules --help)"));
+        return reportBadInput(kRulesCommand, QStringLiteral("expected the subcommand 'check' (see weft rules --help)"));
     if (positional.size() != 2)
-        return reportBadInput(kCommand, QStringLiteral("expected exactly one FILE after 'check' (see weft rules --help)"));
+        return reportBadInput(kRulesCommand, QStringLiteral("expected exactly one FILE after 'check' (see weft rules --help)"));
     return check(positional.at(1), parser.isSet(QStringLiteral("json")));
 }
 

@@ -463,9 +463,9 @@ Result<EffectiveBisection> EffectiveBisection::prepare(const Fabric &fabric, con
                     const NodeIndex stop = tracer.blame(blamed) == kNoIndex ? blamed : tracer.blame(blamed);
                     fail(QStringLiteral("the forwarding tables do not deliver from %1 (port GUID %2, LID %3) to %4 (port GUID %5, "
                                         "LID %6): the route stops at switch %7 (GUID %8): %9")
-                             .arg(portText(fabric, from), guidText(fabric.port(from).guid))
+                             .arg(portDisplayName(fabric, from), guidText(fabric.port(from).guid))
                              .arg(fabric.port(from).lid)
-                             .arg(portText(fabric, destination.port), guidText(fabric.port(destination.port).guid))
+                             .arg(portDisplayName(fabric, destination.port), guidText(fabric.port(destination.port).guid))
                              .arg(destination.lid)
                              .arg(fabric.node(stop).description.isEmpty() ? fabric.node(stop).name : fabric.node(stop).description,
                                   guidText(fabric.node(stop).guid), tracer.explain(blamed, destination.lid)));
@@ -499,7 +499,7 @@ Result<EffectiveBisection> EffectiveBisection::prepare(const Fabric &fabric, con
                 // End ports cabled to each other directly: the cable is the whole route.
                 if (withChecks && i != j && fabric.port(ebb.m_ports[i]).remote != destination.port) {
                     fail(QStringLiteral("%1 is not attached to a switch and cannot reach %2")
-                             .arg(portText(fabric, ebb.m_ports[i]), portText(fabric, destination.port)));
+                             .arg(portDisplayName(fabric, ebb.m_ports[i]), portDisplayName(fabric, destination.port)));
                     return;
                 }
             }

@@ -110,7 +110,7 @@ Result<FluidThroughput> fluidThroughput(const Fabric &fabric, const ForwardingTa
         if (!isEndPort(fabric, flow.source) || !isEndPort(fabric, flow.destination))
             return Error{QString(), 0, QStringLiteral("flow %1: %2 is not a cabled end port with a LID").arg(f).arg(isEndPort(fabric, flow.source) ? QStringLiteral("its destination") : QStringLiteral("its source"))};
         if (flow.source == flow.destination)
-            return Error{QString(), 0, QStringLiteral("flow %1 goes from %2 to itself").arg(f).arg(portText(fabric, flow.source))};
+            return Error{QString(), 0, QStringLiteral("flow %1 goes from %2 to itself").arg(f).arg(portDisplayName(fabric, flow.source))};
         if (!(flow.weight > 0) || !std::isfinite(flow.weight))
             return Error{QString(), 0, QStringLiteral("flow %1 has weight %2; weights must be positive").arg(f).arg(flow.weight)};
     }
@@ -279,8 +279,8 @@ QJsonObject fluidThroughputToJson(const Fabric &fabric, const FluidThroughput &r
 {
     QJsonArray bottlenecks;
     for (const FluidBottleneck &b : result.bottleneckLinks)
-        bottlenecks.append(QJsonObject{{QStringLiteral("from"), portText(fabric, b.from)},
-                                       {QStringLiteral("to"), portText(fabric, b.to)},
+        bottlenecks.append(QJsonObject{{QStringLiteral("from"), portDisplayName(fabric, b.from)},
+                                       {QStringLiteral("to"), portDisplayName(fabric, b.to)},
                                        {QStringLiteral("capacity_bytes_per_s"), b.capacity},
                                        {QStringLiteral("flows"), double(b.flows)},
                                        {QStringLiteral("share"), b.share},

@@ -558,17 +558,10 @@ QString RouteTracer::explain(NodeIndex sw, Lid lid) const
 
 // ---------------------------------------------------------------------------------------------
 
-QString portText(const Fabric &fabric, PortIndex port)
-{
-    const Port &p = fabric.port(port);
-    const Node &n = fabric.node(p.node);
-    return QStringLiteral("%1[%2]").arg(n.description.isEmpty() ? n.name : n.description).arg(p.number);
-}
-
 QString directedLinkText(const Fabric &fabric, PortIndex from)
 {
     const PortIndex to = fabric.port(from).remote;
-    return to == kNoIndex ? portText(fabric, from) : QStringLiteral("%1 -> %2").arg(portText(fabric, from), portText(fabric, to));
+    return to == kNoIndex ? portDisplayName(fabric, from) : QStringLiteral("%1 -> %2").arg(portDisplayName(fabric, from), portDisplayName(fabric, to));
 }
 
 std::vector<int> nodeLevels(const Fabric &fabric)

@@ -243,8 +243,6 @@ private:
     std::vector<std::vector<NodeIndex>> m_loops;
 };
 
-// "L2 leaf 3[5]": a node and port as an operator reads them.
-QString portText(const Fabric &fabric, PortIndex port);
 // "L2 leaf 3[5] -> L1 aggr 0[2]" for the directed link leaving `from`.
 QString directedLinkText(const Fabric &fabric, PortIndex from);
 

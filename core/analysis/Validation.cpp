@@ -17,7 +17,7 @@ QString nodeText(const Fabric &fabric, NodeIndex n)
 
 QString endPortText(const Fabric &fabric, const EndPort &e)
 {
-    return QStringLiteral("%1 (LID %2)").arg(portText(fabric, e.port)).arg(e.lid);
+    return QStringLiteral("%1 (LID %2)").arg(portDisplayName(fabric, e.port)).arg(e.lid);
 }
 
 // Channel dependencies seen inside each switch: for (switch, in port, out port) the VLs on which
@@ -333,7 +333,7 @@ void ValidationPass::report(std::size_t d, const RouteTracer &tracer, Validation
             names << nodeText(fabric, loop.front());
             result.problems << QStringLiteral("forwarding loop for LID %1 (%2): %3")
                                    .arg(destination.lid)
-                                   .arg(portText(fabric, destination.port), names.join(QStringLiteral(" -> ")));
+                                   .arg(portDisplayName(fabric, destination.port), names.join(QStringLiteral(" -> ")));
         }
     }
     const auto talks = [&](int e) {

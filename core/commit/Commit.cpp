@@ -152,13 +152,6 @@ Result<std::unique_ptr<CommitLock>> CommitLock::acquire(const QString &path, int
 
 namespace {
 
-QString portName(const Fabric &fabric, PortIndex port)
-{
-    const Port &p = fabric.port(port);
-    const Node &n = fabric.node(p.node);
-    return QStringLiteral("%1[%2]").arg(n.description.isEmpty() ? n.name : n.description).arg(p.number);
-}
-
 // LIDs the fabric assigns, each once, ascending: what a switch must route.
 std::vector<Lid> assignedLids(const Fabric &fabric)
 {
@@ -198,7 +191,7 @@ QString smPortText(const Fabric &fabric, Guid portGuid)
     const PortIndex port = fabric.portByGuid(portGuid);
     if (port == kNoIndex)
         return guidText(portGuid);
-    return QStringLiteral("%1 (port GUID %2, LID %3)").arg(portName(fabric, port), guidText(portGuid)).arg(fabric.port(port).lid);
+    return QStringLiteral("%1 (port GUID %2, LID %3)").arg(portDisplayName(fabric, port), guidText(portGuid)).arg(fabric.port(port).lid);
 }
 
 namespace {
@@ -553,7 +546,7 @@ QStringList compareReadBack(const Fabric &fabric, const ForwardingTables &expect
     for (const PortPKeyTable &want : expectedPKeys.ports()) {
         const PortPKeyTable *got = readPKeys.find(want.port);
         if (!got) {
-            report(QStringLiteral("%1: its P_Key table was not read").arg(portName(fabric, want.port)));
+            report(QStringLiteral("%1: its P_Key table was not read").arg(portDisplayName(fabric, want.port)));
             continue;
         }
         // A packed switch port is only written in the blocks its table fills.
@@ -562,7 +555,7 @@ QStringList compareReadBack(const Fabric &fabric, const ForwardingTables &expect
             const std::uint16_t a = i < want.entries.size() ? want.entries[i] : 0;
             const std::uint16_t b = i < got->entries.size() ? got->entries[i] : 0;
             if (a != b) {
-                report(QStringLiteral("%1: P_Key index %2 is %3, expected %4").arg(portName(fabric, want.port)).arg(i).arg(pkeyText(b), pkeyText(a)));
+                report(QStringLiteral("%1: P_Key index %2 is %3, expected %4").arg(portDisplayName(fabric, want.port)).arg(i).arg(pkeyText(b), pkeyText(a)));
                 break;
             }
         }

@@ -10,17 +10,10 @@ namespace weft {
 
 namespace {
 
-QString portLabel(const Fabric &fabric, PortIndex port)
-{
-    const Port &p = fabric.port(port);
-    const Node &n = fabric.node(p.node);
-    return QStringLiteral("%1[%2]").arg(n.description.isEmpty() ? n.name : n.description).arg(p.number);
-}
-
 QString tableLabel(const Fabric &fabric, const PortSlToVl &t)
 {
     const bool onSwitch = fabric.node(fabric.port(t.port).node).type == NodeType::Switch;
-    return onSwitch ? QStringLiteral("%1 from port %2").arg(portLabel(fabric, t.port)).arg(t.inPort) : portLabel(fabric, t.port);
+    return onSwitch ? QStringLiteral("%1 from port %2").arg(portDisplayName(fabric, t.port)).arg(t.inPort) : portDisplayName(fabric, t.port);
 }
 
 // A line of OpenSM's options file that sets `key` (OpenSM: the first token before white space,
@@ -118,7 +111,7 @@ QStringList checkSlToVl(const Fabric &fabric, const std::vector<PortSlToVl> &rea
         }
         for (int in : ins)
             if (!seen.count({p, in}) && ++total <= maxReported)
-                problems << QStringLiteral("SL2VL of %1 from port %2 was not read").arg(portLabel(fabric, p)).arg(in);
+                problems << QStringLiteral("SL2VL of %1 from port %2 was not read").arg(portDisplayName(fabric, p)).arg(in);
     }
     if (total > maxReported)
         problems << QStringLiteral("... and %1 more").arg(total - maxReported);

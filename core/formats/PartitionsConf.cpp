@@ -102,7 +102,7 @@ QString inQuotes(const std::string &s)
 }
 
 // Q_Keys and flow labels, unpadded as OpenSM's partitions.conf writes them.
-QString hex(std::uint64_t value)
+QString hexValue(std::uint64_t value)
 {
     return QStringLiteral("0x%1").arg(value, 0, 16);
 }
@@ -455,7 +455,7 @@ bool ConfParser::applyGroupFlag(const Item &item, MulticastFlags &flags, bool fr
         if (const auto v = numeric("Q_Key")) {
             flags.qkey = std::uint32_t(*v);
             if (*v > 0xffffffffULL)
-                warn(QStringLiteral("Q_Key %1 is wider than 32 bits; OpenSM uses %2").arg(q(*item.value), hex(*flags.qkey)));
+                warn(QStringLiteral("Q_Key %1 is wider than 32 bits; OpenSM uses %2").arg(q(*item.value), hexValue(*flags.qkey)));
             else if (*flags.qkey == 0)
                 warn(QStringLiteral("Q_Key=0: OpenSM uses the default Q_Key"));
         }
@@ -795,11 +795,11 @@ void appendFlags(QStringList &parts, const MulticastFlags &f)
     if (f.scope)
         parts << QStringLiteral("scope=%1").arg(*f.scope);
     if (f.qkey)
-        parts << QStringLiteral("Q_Key=%1").arg(hex(*f.qkey));
+        parts << QStringLiteral("Q_Key=%1").arg(hexValue(*f.qkey));
     if (f.tclass)
         parts << QStringLiteral("TClass=%1").arg(std::uint32_t(*f.tclass));
     if (f.flowLabel)
-        parts << QStringLiteral("FlowLabel=%1").arg(hex(*f.flowLabel));
+        parts << QStringLiteral("FlowLabel=%1").arg(hexValue(*f.flowLabel));
 }
 
 bool isIpGroup(const QString &mgid)

@@ -11,6 +11,17 @@ QString liveNodeName(NodeType type, Guid guid)
     return QStringLiteral("%1-%2").arg(prefix).arg(guidDigits(guid));
 }
 
+QString displayName(const Node &node)
+{
+    return node.description.isEmpty() ? node.name : node.description;
+}
+
+QString portDisplayName(const Fabric &fabric, PortIndex port)
+{
+    const Port &p = fabric.port(port);
+    return QStringLiteral("%1[%2]").arg(displayName(fabric.node(p.node))).arg(p.number);
+}
+
 PortIndex Fabric::portOf(NodeIndex node, int number) const
 {
     if (node < 0 || std::size_t(node) >= m_nodes.size())

@@ -124,6 +124,11 @@ private:
     Lid m_maxLid = 0;
 };
 
+// How Weft names a node to an operator: its NodeDescription, else its node id.
+QString displayName(const Node &node);
+// A port as messages name it: "leaf-3[17]" (the node's display name and the port number).
+QString portDisplayName(const Fabric &fabric, PortIndex port);
+
 // Assembles a Fabric and checks it as it goes. Every method returns an empty string on success
 // or a plain message saying what is wrong (a reader adds its file and line); after a failure the
 // builder may be discarded, nothing is half-built in a Fabric.

@@ -14,12 +14,6 @@ Error whatIfError(const QString &message)
     return Error{{}, 0, message};
 }
 
-// How the fabric names a node to an operator: its description, else its node id.
-QString displayName(const Node &node)
-{
-    return node.description.isEmpty() ? node.name : node.description;
-}
-
 QString kindText(NodeType type)
 {
     return type == NodeType::Switch ? QStringLiteral("a switch") : QStringLiteral("an end node");
@@ -77,12 +71,6 @@ Result<NodeIndex> findNode(const Fabric &fabric, const QString &typed)
     return found.front();
 }
 
-QString portName(const Fabric &fabric, PortIndex p)
-{
-    const Port &port = fabric.port(p);
-    return QStringLiteral("%1[%2]").arg(displayName(fabric.node(port.node))).arg(port.number);
-}
-
 }  // namespace
 
 Result<std::pair<Guid, int>> parseLinkEnd(const Fabric &fabric, const QString &text)
@@ -132,8 +120,8 @@ QString WhatIf::describe(const Fabric &fabric) const
             continue;
         }
         const PortIndex remote = fabric.port(p).remote;
-        clauses << (remote == kNoIndex ? QStringLiteral("link %1 fails").arg(portName(fabric, p))
-                                       : QStringLiteral("link %1–%2 fails").arg(portName(fabric, p), portName(fabric, remote)));
+        clauses << (remote == kNoIndex ? QStringLiteral("link %1 fails").arg(portDisplayName(fabric, p))
+                                       : QStringLiteral("link %1–%2 fails").arg(portDisplayName(fabric, p), portDisplayName(fabric, remote)));
     }
     auto nodeName = [&fabric](Guid guid) {
         const NodeIndex n = fabric.nodeByGuid(guid);

@@ -47,10 +47,10 @@ struct Arc
     int channel = -1;
 };
 
-class Router
+class SsspRouter
 {
 public:
-    Router(const SwitchGraph &graph, const SsspSettings &settings)
+    SsspRouter(const SwitchGraph &graph, const SsspSettings &settings)
         : m_graph(graph), m_settings(settings)
     {
         const std::size_t switchCount = graph.switches.size();
@@ -288,7 +288,7 @@ struct DestinationOrder
     std::vector<int> switches;
 };
 
-DestinationOrder destinationOrder(const SwitchGraph &graph, const Router &router, SsspSettings::Order order)
+DestinationOrder destinationOrder(const SwitchGraph &graph, const SsspRouter &router, SsspSettings::Order order)
 {
     DestinationOrder result;
     if (order == SsspSettings::Order::PortGuid) {
@@ -320,7 +320,7 @@ DestinationOrder destinationOrder(const SwitchGraph &graph, const Router &router
 
 // Channel dependency graph over switch-to-switch channels of every end-port pair's route, read
 // from the tables. True if it has a cycle.
-bool hasCreditLoop(const SwitchGraph &graph, Router &router)
+bool hasCreditLoop(const SwitchGraph &graph, SsspRouter &router)
 {
     const std::size_t switchCount = graph.switches.size();
     std::unordered_set<std::uint64_t> edges;
@@ -386,7 +386,7 @@ bool hasCreditLoop(const SwitchGraph &graph, Router &router)
 // dfsssp's layering: every pair starts on layer 0; while a layer's dependency graph has a
 // cycle, the pairs behind the cycle's least-used dependency move up one layer. Returns the
 // layers used, or 0 if more than `maxLayers` would be needed.
-int layerPairs(const SwitchGraph &graph, Router &router, int maxLayers, std::vector<std::uint8_t> &levels)
+int layerPairs(const SwitchGraph &graph, SsspRouter &router, int maxLayers, std::vector<std::uint8_t> &levels)
 {
     const std::size_t n = graph.endPorts.size();
     // Every routable pair's switch-to-switch channels, CSR by pair id (source * n + destination).
@@ -540,7 +540,7 @@ Result<Routing> SsspEngine::route(const RoutingOptions &options)
     if (!m_graph)
         return Error{{}, 0, QStringLiteral("%1: route() without a successful prepare()").arg(name())};
     const routing::SwitchGraph &graph = *m_graph;
-    Router router(graph, m_settings);
+    SsspRouter router(graph, m_settings);
     const DestinationOrder order = destinationOrder(graph, router, m_settings.order);
     Routing result;
     result.engine = name();

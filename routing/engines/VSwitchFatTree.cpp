@@ -30,10 +30,10 @@ Error refuse(const QString &why)
 //  - upward load is counted on every path that reaches a leaf, secondary ones included.
 // A group is the set of parallel cables to one neighbour; within it the least-loaded cable
 // (first in port order) is used. Loads are scaled integers.
-class Router
+class VSwitchRouter
 {
 public:
-    Router(const PhysicalTree &tree, Lid maxLid, const std::vector<std::vector<int>> &neighbourOrder)
+    VSwitchRouter(const PhysicalTree &tree, Lid maxLid, const std::vector<std::vector<int>> &neighbourOrder)
         : m_tree(tree),
           m_lft(tree.switches.size(), std::vector<std::uint8_t>(std::size_t(maxLid) + 1, kUnset)),
           m_hops(tree.switches.size(), kUnset)
@@ -411,7 +411,7 @@ Result<VSwitchRouting> routeVSwitchFatTree(const Fabric &fabric, const Virtualis
     }
     const std::map<Guid, double> vmWeight = vmWeights(fabric, virt, options.hypervisorWeights);
     const FtreeOrder ftree = ftreeOrder(fabric, virt, tree);
-    Router router(tree, maxLid, ftree.neighbours);
+    VSwitchRouter router(tree, maxLid, ftree.neighbours);
     VSwitchRouting out;
 
     // Per leaf, its vSwitches by ascending VM count (stable: leaf port order).

@@ -3,6 +3,7 @@
 #include "CommitTargetSettings.h"
 #include "DiffReview.h"
 #include "FabricSession.h"
+#include "Palette.h"
 #include "SafeFile.h"
 #include "SubnetTarget.h"
 
@@ -28,7 +29,6 @@ namespace weft {
 
 namespace {
 
-const QColor kErrorColour(0xb0, 0x1c, 0x1c);  // the red the review and the OpenSM panel use
 constexpr int kWidestColumn = 260;
 
 // The target file's key for each column but the routing file's, which the mode names.
@@ -193,7 +193,7 @@ QString CommitTargetDialog::errorText() const
 
 void CommitTargetDialog::showError(const QString &text)
 {
-    m_error->setStyleSheet(QStringLiteral("color: %1;").arg(kErrorColour.name()));
+    m_error->setStyleSheet(QStringLiteral("color: %1;").arg(kProblemColour.name()));
     m_error->setText(text);
     m_error->setVisible(!text.isEmpty());
 }

@@ -2,6 +2,7 @@
 
 #include "CommitTargetSettings.h"
 #include "FabricSession.h"
+#include "Palette.h"
 
 #include "DiffReview.h"
 
@@ -21,7 +22,6 @@ namespace weft {
 namespace {
 
 const QString kOptionsFileKey = QStringLiteral("opensm/optionsFile");
-const QColor kWarningColour(0xb0, 0x1c, 0x1c);  // the red the journal and the preview use
 
 QString yesNo(bool value)
 {
@@ -41,7 +41,7 @@ OpenSmPanel::OpenSmPanel(QWidget *parent)
     m_error = new QLabel(this);
     m_error->setObjectName(QStringLiteral("openSmError"));
     m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("color: %1;").arg(kWarningColour.name()));
+    m_error->setStyleSheet(QStringLiteral("color: %1;").arg(kProblemColour.name()));
     m_error->hide();
 
     m_options = new QTableWidget(0, ColumnCount, this);
@@ -240,7 +240,7 @@ void OpenSmPanel::refresh()
     m_warnings = commitWarnings(s, m_target);
     for (const QString &warning : m_warnings) {
         auto *item = new QListWidgetItem(warning, m_warningList);
-        item->setForeground(kWarningColour);
+        item->setForeground(kProblemColour);
     }
     // What could not be read, and lines OpenSM would skip: grey, not warnings of the commit.
     for (const QString &line : s.problems + o.notes) {

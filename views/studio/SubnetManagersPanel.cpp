@@ -1,6 +1,7 @@
 #include "SubnetManagersPanel.h"
 
 #include "FabricSession.h"
+#include "Palette.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -17,7 +18,6 @@ namespace weft {
 
 namespace {
 
-const QColor kWarningColour(0xb0, 0x1c, 0x1c);  // the red the OpenSM panel and the review use
 
 // An SM's state in the operator's language (SubnetCheck's words are the command's).
 QString stateText(const QString &state)
@@ -62,7 +62,7 @@ SubnetManagersPanel::SubnetManagersPanel(QWidget *parent)
     m_banner->setObjectName(QStringLiteral("subnetManagersBanner"));
     m_banner->setWordWrap(true);
     m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_banner->setStyleSheet(QStringLiteral("color: %1; font-weight: bold;").arg(kWarningColour.name()));
+    m_banner->setStyleSheet(QStringLiteral("color: %1; font-weight: bold;").arg(kProblemColour.name()));
     m_banner->hide();
 
     m_table = new QTableWidget(0, ColumnCount, this);
@@ -191,7 +191,7 @@ void SubnetManagersPanel::showCheck(const SubnetCheck &check)
         if (s.state == QLatin1String("master"))
             m_table->item(row, StateColumn)->setFont(bold);
         if (!s.problems.isEmpty())
-            m_table->item(row, ProblemsColumn)->setForeground(kWarningColour);
+            m_table->item(row, ProblemsColumn)->setForeground(kProblemColour);
     }
     for (const SubnetManagerInfo &u : check.unknown) {
         const QString state = u.answered ? stateText(smStateName(u.state)) : tr("does not answer SMInfo");
@@ -202,7 +202,7 @@ void SubnetManagersPanel::showCheck(const SubnetCheck &check)
                 QString()});
         const int row = m_table->rowCount() - 1;
         for (int c = 0; c < ColumnCount; ++c)
-            m_table->item(row, c)->setForeground(kWarningColour);
+            m_table->item(row, c)->setForeground(kProblemColour);
         if (u.answered && u.state == 3)
             m_table->item(row, StateColumn)->setFont(bold);
     }
