@@ -588,6 +588,7 @@ private Q_SLOTS:
     {
         HttpLimits limits;
         limits.maxConnections = 8;
+        limits.maxUnadmittedPerAddress = 64;  // the cap itself is tried here, from one address
         const quint16 port = start(limits);
         std::vector<std::unique_ptr<QTcpSocket>> flood;
         for (int i = 0; i < 30; ++i) {
@@ -608,6 +609,30 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitFor([&] { return flood.front()->state() == QAbstractSocket::UnconnectedState; }, 5000));
         QCOMPARE(m_problems.size(), std::size_t(1));
         QVERIFY2(m_problems.front().contains(QStringLiteral("8 connections open")), qPrintable(m_problems.front()));
+    }
+
+    // One address holds at most a quarter of the cap in connections that have shown nothing
+    // yet: its oldest makes room for its newest, and the cap is never reached by it alone.
+    void oneAddressHoldsAQuarter()
+    {
+        HttpLimits limits;
+        limits.maxConnections = 8;
+        const quint16 port = start(limits);
+        std::vector<std::unique_ptr<QTcpSocket>> flood;
+        for (int i = 0; i < 6; ++i) {
+            auto s = std::make_unique<QTcpSocket>();
+            QVERIFY(connectTo(*s, port));
+            s->write("GET /metrics HTTP/1.1\r\n");
+            flood.push_back(std::move(s));
+            QVERIFY(QTest::qWaitFor([&] { return m_listener->connectionCount() == std::min(i + 1, 2); }, 5000));
+        }
+        for (int i = 0; i < 4; ++i)
+            QVERIFY(QTest::qWaitFor([&] { return flood[std::size_t(i)]->state() == QAbstractSocket::UnconnectedState; }, 5000));
+        QCOMPARE(flood[4]->state(), QAbstractSocket::ConnectedState);
+        QCOMPARE(flood[5]->state(), QAbstractSocket::ConnectedState);
+        flood[5]->write("\r\n");
+        QCOMPARE(statusOf(answerOf(*flood[5])), 200);
+        QVERIFY(m_problems.empty());
     }
 };
 

@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <chrono>
 
 namespace weft::net {
 
@@ -46,6 +47,15 @@ int openFileLimit()
         return 1 << 20;
     return int(std::min<rlim_t>(limit.rlim_cur, 1 << 20));
 }
+
+qint64 steadyMs()
+{
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// What a socket's buffer takes from the kernel at a time: a client sending faster than its body
+// is wanted waits in its own buffers, not in this process.
+constexpr qint64 kSocketReadBuffer = 64 * 1024;
 
 }  // namespace
 
@@ -91,6 +101,13 @@ struct HttpListener::Connection
     bool streaming = false;  // an open-ended answer is being sent
     bool closing = false;    // answered for the last time; waits for the bytes to leave
     std::shared_ptr<HttpResponder> responder;
+    QHostAddress peer;
+    bool admitted = false;       // a request with an owner was admitted on it
+    QString owner;               // that owner
+    qint64 bodyLimit = 0;        // the body its owner may send
+    qint64 bodyCounted = 0;      // its declared body length, in m_bodyBytesReading while read
+    qint64 lastUnsent = 0;       // a stream's unsent bytes after its last write
+    qint64 lastProgress = 0;     // when its reader last took something (steadyMs)
 };
 
 // ---- HttpResponder --------------------------------------------------------------------------------
@@ -144,6 +161,12 @@ HttpListener::HttpListener(HttpLimits limits, QObject *parent)
 {
     m_server = std::make_unique<Server>(&m_tls);
     m_maxConnections = m_limits.maxConnections > 0 ? m_limits.maxConnections : std::clamp(openFileLimit() / 4, 4, 64);
+    if (m_limits.maxUnadmittedPerAddress <= 0)
+        m_limits.maxUnadmittedPerAddress = std::max(2, m_maxConnections / 4);
+    if (m_limits.maxConnectionsPerOwner <= 0)
+        m_limits.maxConnectionsPerOwner = std::max(2, m_maxConnections / 4);
+    if (m_limits.maxBodyMemory <= 0)
+        m_limits.maxBodyMemory = 4 * std::max<qint64>(m_limits.maxBodyBytes, 1);
     connect(m_server.get(), &QTcpServer::pendingConnectionAvailable, this, &HttpListener::acceptPending);
     connect(m_server.get(), &QTcpServer::acceptError, this, [this](QAbstractSocket::SocketError error) {
         // QTcpServer pauses accepting after an error other than a temporary one; the waiting
@@ -196,23 +219,47 @@ qint64 HttpListener::unsent(const Connection *c) const
     return c->socket->bytesToWrite() + (c->ssl ? c->ssl->encryptedBytesToWrite() : 0);
 }
 
+int HttpListener::unadmittedCount() const
+{
+    return int(std::count_if(m_connections.begin(), m_connections.end(), [](const auto &c) { return !c->admitted && !c->closing; }));
+}
+
 bool HttpListener::makeRoom()
 {
-    for (auto it = m_connections.begin(); it != m_connections.end(); ++it) {
-        Connection *c = it->get();
-        if (!c->closing && !c->awaiting && !c->streaming && !c->readingBody && unsent(c) == 0) {
-            c->socket->abort();
-            drop(c);
-            return true;
+    // Those who have shown no credential go first, oldest first; then idle ones that have.
+    for (const bool admitted : {false, true})
+        for (auto it = m_connections.begin(); it != m_connections.end(); ++it) {
+            Connection *c = it->get();
+            if (c->admitted == admitted && !c->awaiting && !c->streaming && !c->readingBody && (!admitted || unsent(c) == 0)) {
+                c->socket->abort();
+                drop(c);
+                return true;
+            }
         }
-    }
     return false;
+}
+
+void HttpListener::makeRoomFor(const QHostAddress &peer)
+{
+    Connection *oldest = nullptr;
+    int held = 0;
+    for (const auto &c : m_connections)
+        if (!c->admitted && !c->closing && !c->awaiting && !c->streaming && c->peer == peer) {
+            oldest = oldest ? oldest : c.get();
+            ++held;
+        }
+    if (oldest && held >= m_limits.maxUnadmittedPerAddress) {
+        oldest->socket->abort();
+        drop(oldest);
+    }
 }
 
 void HttpListener::acceptPending()
 {
     while (QTcpSocket *socket = m_server->nextPendingConnection()) {
         m_saidExhausted = false;
+        const QHostAddress peer = socket->peerAddress();
+        makeRoomFor(peer);
         if (int(m_connections.size()) >= m_maxConnections) {
             if (!m_saidCap) {
                 m_saidCap = true;
@@ -237,7 +284,9 @@ void HttpListener::acceptPending()
         Connection *c = owned.get();
         c->socket = socket;
         c->ssl = qobject_cast<QSslSocket *>(socket);
+        c->peer = peer;
         socket->setParent(nullptr);
+        socket->setReadBufferSize(kSocketReadBuffer);
         c->timer.setSingleShot(true);
         connect(&c->timer, &QTimer::timeout, this, [this, c] { onTimeout(c); });
         connect(socket, &QTcpSocket::readyRead, this, [this, c] { onReadable(c); });
@@ -262,7 +311,7 @@ void HttpListener::onReadable(Connection *c)
     c->buffer += c->socket->readAll();
     // While an answer is awaited, pipelined requests wait in the buffer, within bounds.
     if (c->awaiting) {
-        if (c->buffer.size() > m_limits.maxHeaderBytes + m_limits.maxBodyBytes) {
+        if (c->buffer.size() > m_limits.maxHeaderBytes + c->bodyLimit) {
             c->socket->abort();
             drop(c);
         }
@@ -282,6 +331,7 @@ void HttpListener::process(Connection *c)
             if (c->head.request.body.size() < c->head.contentLength)
                 return;
             c->readingBody = false;
+            finishBody(c);
             serve(c);
             continue;
         }
@@ -302,11 +352,58 @@ void HttpListener::process(Connection *c)
         // errors: such a certificate is not the client's identity, so it is not handed on.
         if (c->ssl && c->ssl->sslHandshakeErrors().isEmpty())
             c->head.request.peerCertificate = c->ssl->peerCertificate();
+        // Judged before a byte of the body is taken; nothing is reserved for its declared length.
+        if (!admit(c))
+            return;
         c->readingBody = true;
-        if (c->head.contentLength > 0)
-            c->head.request.body.reserve(qsizetype(c->head.contentLength));
+        c->bodyCounted = c->head.contentLength;
+        m_bodyBytesReading += c->bodyCounted;
+        if (c->head.contentLength > 0 && c->head.request.header("expect").toLower() == "100-continue")
+            c->socket->write("HTTP/1.1 100 Continue\r\n\r\n");
         c->timer.start(m_limits.headerTimeoutMs);  // the body within the same time
     }
+}
+
+bool HttpListener::admit(Connection *c)
+{
+    const qint64 length = c->head.contentLength;
+    HttpAdmission admission;
+    if (m_admission)
+        admission = m_admission(c->head.request, length);
+    else
+        admission.maxBodyBytes = m_limits.maxBodyBytes;
+    if (admission.refusal) {
+        const HttpReply &r = *admission.refusal;
+        c->buffer.clear();
+        answer(c, r.status, r.contentType, r.body, false, c->head.request.method == "HEAD", r.extraHeaders);
+        return false;
+    }
+    if (length > admission.maxBodyBytes) {
+        refuse(c, 413, "a request body here may be at most " + QByteArray::number(admission.maxBodyBytes) + " bytes");
+        return false;
+    }
+    if (!admission.owner.isEmpty() && admission.owner != c->owner) {
+        const auto held = std::count_if(m_connections.begin(), m_connections.end(),
+                                         [&](const auto &other) { return other.get() != c && !other->closing && other->owner == admission.owner; });
+        if (held >= m_limits.maxConnectionsPerOwner) {
+            refuse(c, 429, admission.owner.toUtf8() + " holds " + QByteArray::number(qint64(held)) + " connections, the most one credential may",
+                   "Retry-After: 10\r\n");
+            return false;
+        }
+    }
+    if (length > 0 && m_bodyBytesReading + length > m_limits.maxBodyMemory) {
+        refuse(c, 503, "too many request bodies are being read at once: try again shortly", "Retry-After: 5\r\n");
+        return false;
+    }
+    c->admitted = !admission.owner.isEmpty();
+    c->owner = admission.owner;
+    c->bodyLimit = admission.maxBodyBytes;
+    return true;
+}
+
+void HttpListener::finishBody(Connection *c)
+{
+    m_bodyBytesReading -= std::exchange(c->bodyCounted, 0);
 }
 
 void HttpListener::serve(Connection *c)
@@ -350,6 +447,12 @@ bool HttpListener::startStreamOn(Connection *c, int status, const QByteArray &co
     QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n";
     out += "Content-Type: " + contentType + "\r\n" + extraHeaders + "Connection: close\r\n\r\n";
     c->socket->write(out);
+    c->lastUnsent = unsent(c);
+    c->lastProgress = steadyMs();
+    if (c->head.request.method == "HEAD") {  // the head of a stream, and no stream
+        endStream(c);
+        return false;
+    }
     return true;
 }
 
@@ -366,12 +469,17 @@ void HttpListener::endStream(Connection *c)
 
 bool HttpListener::writeStream(Connection *c, const QByteArray &chunk)
 {
-    if (unsent(c) + chunk.size() > m_limits.maxStreamBacklog) {
+    const qint64 now = steadyMs();
+    const qint64 waiting = unsent(c);
+    if (waiting == 0 || waiting < c->lastUnsent)
+        c->lastProgress = now;
+    if (waiting + chunk.size() > m_limits.maxStreamBacklog || now - c->lastProgress > m_limits.streamStallMs) {
         c->socket->abort();
         drop(c);
         return false;
     }
     c->socket->write(chunk);
+    c->lastUnsent = unsent(c);
     return true;
 }
 
@@ -423,6 +531,7 @@ void HttpListener::drop(Connection *c)
     m_connections.erase(it);
     gone->closing = true;
     gone->timer.stop();
+    finishBody(gone.get());
     gone->socket->disconnect(this);
     gone->socket->deleteLater();
     if (gone->responder)

@@ -15,9 +15,18 @@
 // - a request's head and its body must each arrive within headerTimeoutMs (of the connection, or
 //   of the last answer on a kept-alive one), and an answer must drain within it, or the
 //   connection closes; a connection waiting for its own answer is not timed;
-// - at most maxConnections at a time: at the cap, the oldest connection still waiting for its
-//   request makes room, so a flood of half-open connections cannot lock out a client;
-// - an event stream whose reader lets more than maxStreamBacklog bytes pile up is cut off;
+// - with an admission (setAdmission), nothing before the credential: once a request's head has
+//   arrived the caller judges it (its credential, its rate of failures) and either refuses it,
+//   answered at once and the connection closed with none of its body read, or admits it with the
+//   body its owner may send; the body is then read as it arrives, never reserved by its declared
+//   length, and all bodies being read at once stay within maxBodyMemory (503 beyond);
+// - at most maxConnections at a time: at the cap, the oldest connection not yet admitted (in its
+//   handshake, or its head still arriving) makes room, then the oldest admitted one that is idle,
+//   so a flood of half-open or unauthenticated connections cannot lock out a client; one address
+//   holds at most maxUnadmittedPerAddress connections not yet admitted (its oldest makes room for
+//   its newest), and one owner at most maxConnectionsPerOwner (429 beyond);
+// - an event stream whose reader lets more than maxStreamBacklog bytes pile up, or takes nothing
+//   for streamStallMs while bytes wait, is cut off;
 // - when the process runs out of file descriptors, accepting pauses for a second and says so
 //   once, instead of spinning; whatever clients do, the caller's event loop keeps its turns.
 // Handlers run on the listener's thread, between turns of its event loop; an asynchronous one
@@ -53,6 +62,15 @@ struct HttpReply
 };
 
 class HttpListener;
+
+// What the caller makes of a request whose head has arrived, before any of its body is read
+// (HttpListener::setAdmission).
+struct HttpAdmission
+{
+    std::optional<HttpReply> refusal;  // answered at once, the connection closed, the body unread
+    qint64 maxBodyBytes = 0;           // the body this request may bring (413 beyond)
+    QString owner;                     // who it is, for maxConnectionsPerOwner; empty: anonymous
+};
 
 // Where the answer to one request goes, for a handler that answers later or streams. It may
 // outlive its connection: then isOpen() is false and every call does nothing.
@@ -93,6 +111,8 @@ class HttpListener : public QObject
 public:
     using Handler = std::function<HttpReply(const HttpRequest &)>;
     using AsyncHandler = std::function<void(const HttpRequest &, std::shared_ptr<HttpResponder>)>;
+    // Called with a request's head (no body yet) and its declared body length.
+    using Admission = std::function<HttpAdmission(const HttpRequest &, qint64 contentLength)>;
 
     explicit HttpListener(HttpLimits limits = {}, QObject *parent = nullptr);
     ~HttpListener() override;
@@ -101,6 +121,9 @@ public:
     void route(const QByteArray &path, Handler handler);
     // Every request no route takes (without one: 404).
     void setHandler(AsyncHandler handler) { m_handler = std::move(handler); }
+    // Every request's head is judged by it before its body is read (without one, every request
+    // is admitted with limits.maxBodyBytes).
+    void setAdmission(Admission admission) { m_admission = std::move(admission); }
     // HTTPS only, with this certificate and key (and, for mutual TLS, peer verification and CAs).
     // Before listen().
     void setTls(const QSslConfiguration &configuration) { m_tls = configuration; }
@@ -109,6 +132,10 @@ public:
     quint16 port() const;
     int connectionCount() const { return int(m_connections.size()); }
     int maxConnections() const { return m_maxConnections; }
+    // Connections that no request has yet been admitted on, and the declared bytes of the bodies
+    // being read now.
+    int unadmittedCount() const;
+    qint64 bodyBytesReading() const { return m_bodyBytesReading; }
 
 Q_SIGNALS:
     // Something an operator should know: descriptor exhaustion, connections turned away at the
@@ -129,6 +156,9 @@ private:
     void refuse(Connection *c, int status, const QByteArray &why, const QByteArray &extraHeaders = {});
     void drop(Connection *c);
     bool makeRoom();
+    void makeRoomFor(const QHostAddress &peer);
+    bool admit(Connection *c);
+    void finishBody(Connection *c);
     qint64 unsent(const Connection *c) const;
     // HttpResponder's calls, for the connection it answers.
     void replyTo(Connection *c, const HttpReply &reply);
@@ -142,6 +172,8 @@ private:
     std::unique_ptr<QTcpServer> m_server;
     std::map<QByteArray, Handler> m_routes;
     AsyncHandler m_handler;
+    Admission m_admission;
+    qint64 m_bodyBytesReading = 0;  // declared lengths of the bodies being read
     std::list<std::unique_ptr<Connection>> m_connections;  // oldest first
     std::vector<std::unique_ptr<Connection>> m_dropped;    // closed, deleted at the next turn
     bool m_saidExhausted = false;

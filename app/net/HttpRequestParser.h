@@ -21,6 +21,12 @@ struct HttpLimits
     int maxConnections = 0;                          // 0: a quarter of the process's open-file limit, at most 64
     std::vector<QByteArray> methods{"GET", "HEAD"};  // others: 405
     qint64 maxStreamBacklog = 1 << 20;               // an event stream's unsent bytes before its reader is cut off
+    // Connections not yet admitted (HttpListener::setAdmission: no head with a credential yet) one
+    // address may hold; the oldest of them makes room for its next. 0: a quarter of maxConnections.
+    int maxUnadmittedPerAddress = 0;
+    int maxConnectionsPerOwner = 0;   // connections one admitted owner may hold; 0: a quarter of maxConnections
+    qint64 maxBodyMemory = 0;         // bodies being read at once, by their declared lengths; 0: 4 x maxBodyBytes
+    int streamStallMs = 60000;        // an event stream whose reader takes nothing for this long is cut off
 };
 
 struct HttpRequest

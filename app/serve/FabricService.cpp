@@ -15,9 +15,14 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QFile>
 #include <QPointer>
 #include <QSslCertificate>
+#include <QSslCipher>
+#include <QUrl>
 #include <QUrlQuery>
+
+#include <sys/stat.h>
 
 namespace weft::serve {
 
@@ -56,6 +61,24 @@ std::optional<QJsonObject> objectBody(const net::HttpRequest &request, net::Http
     return document.object();
 }
 
+// TLS 1.3, and TLS 1.2 with an ephemeral key exchange and an AEAD cipher: no suite whose
+// recorded traffic a stolen key opens later, none with CBC and SHA-1.
+QSslConfiguration withForwardSecrecyOnly(QSslConfiguration tls)
+{
+    tls.setProtocol(QSsl::TlsV1_2OrLater);
+    QList<QSslCipher> kept;
+    for (const QSslCipher &cipher : QSslConfiguration::supportedCiphers()) {
+        const QString name = cipher.name();
+        const bool tls13 = name.startsWith(QLatin1String("TLS_"));
+        const bool ephemeral = name.startsWith(QLatin1String("ECDHE-")) || name.startsWith(QLatin1String("DHE-"));
+        const bool aead = name.contains(QLatin1String("GCM")) || name.contains(QLatin1String("CHACHA20"));
+        if (tls13 || (ephemeral && aead))
+            kept << cipher;
+    }
+    tls.setCiphers(kept);
+    return tls;
+}
+
 QString timeText(const QDateTime &time)
 {
     return time.isValid() ? time.toUTC().toString(Qt::ISODate) : QString();
@@ -72,8 +95,10 @@ FabricService::FabricService(ServiceOptions options, QObject *parent)
     limits.maxBodyBytes = m_options.maxBodyBytes;
     limits.maxConnections = m_options.maxConnections;
     limits.methods = {"GET", "HEAD", "POST", "PUT", "DELETE"};
+    limits.maxConnectionsPerOwner = m_options.maxConnectionsPerCredential;
     m_listener = std::make_unique<net::HttpListener>(limits);
-    m_listener->setTls(m_options.tls);
+    m_listener->setTls(withForwardSecrecyOnly(m_options.tls));
+    m_listener->setAdmission([this](const net::HttpRequest &head, qint64 length) { return admit(head, length); });
     m_listener->setHandler([this](const net::HttpRequest &request, Responder out) { handle(request, std::move(out)); });
     connect(m_listener.get(), &net::HttpListener::problem, this, &FabricService::logLine);
 
@@ -130,9 +155,15 @@ FabricService::FabricService(ServiceOptions options, QObject *parent)
     // Comments keep idle event streams open through proxies, and find readers that are gone.
     m_keepAliveTimer.setInterval(15000);
     connect(&m_keepAliveTimer, &QTimer::timeout, this, [this] {
-        for (const Responder &out : m_streams)
-            out->write(": keep-alive\n\n");
-        m_streams.erase(std::remove_if(m_streams.begin(), m_streams.end(), [](const Responder &out) { return !out->isOpen(); }), m_streams.end());
+        for (const Stream &stream : m_streams)
+            stream.out->write(": keep-alive\n\n");
+        m_streams.erase(std::remove_if(m_streams.begin(), m_streams.end(), [](const Stream &s) { return !s.out->isOpen(); }), m_streams.end());
+    });
+    // A revoked credential loses its streams as soon as the file says so, not at a restart.
+    m_tokensTimer.setInterval(std::max(50, m_options.tokensCheckMs));
+    connect(&m_tokensTimer, &QTimer::timeout, this, [this] {
+        reloadTokensIfChanged();
+        checkStreams();
     });
 }
 
@@ -150,6 +181,7 @@ bool FabricService::stop(std::chrono::milliseconds within)
     m_rediscoverTimer.stop();
     m_samplingTimer.stop();
     m_keepAliveTimer.stop();
+    m_tokensTimer.stop();
     // The link first: a pass the sampler's thread waits for there is dropped with it, so the
     // sampler then ends at once.
     const bool ended = m_session.link().stop(within);
@@ -165,11 +197,11 @@ Status FabricService::start()
 {
     if (Status set = m_session.setSubnetTarget(m_options.targetPath); !set)
         return set;
+    m_tokensStamp = tokensFileStamp();
     Result<TokenStore> tokens = TokenStore::read(m_options.tokensPath);
     if (!tokens)
         return tokens.error();
     m_tokens = std::move(*tokens);
-    m_tokensModified = QFileInfo(m_options.tokensPath).lastModified();
     if (m_tokens.credentials().empty())
         Q_EMIT logLine(QStringLiteral("%1 names no credential: every request will be refused (weft serve token add)").arg(m_options.tokensPath));
     if (!m_options.rulesPath.isEmpty()) {
@@ -186,6 +218,7 @@ Status FabricService::start()
     if (m_options.rediscoverSeconds > 0)
         m_rediscoverTimer.start();
     m_keepAliveTimer.start();
+    m_tokensTimer.start();
     m_samplingTimer.start();
     m_session.discover(false);
     return Done{};
@@ -197,6 +230,31 @@ quint16 FabricService::port() const
 }
 
 // ---- requests ------------------------------------------------------------------------------------
+
+net::HttpAdmission FabricService::admit(const net::HttpRequest &head, qint64 contentLength)
+{
+    // Nothing before the credential: a request is judged by its head alone, and only one whose
+    // credential holds may send a body, within its role's limit.
+    net::HttpAdmission admission;
+    if (head.path == "/metrics") {
+        const bool open = m_options.metrics == MetricsAccess::Open || (m_options.metrics == MetricsAccess::Loopback && head.peer.isLoopback());
+        if (open)
+            return admission;  // anonymous, and no body
+    } else if (!head.path.startsWith("/api/v1/")) {
+        admission.refusal = errorReply(404, QStringLiteral("no such path: %1 (the API is under /api/v1/)").arg(QString::fromUtf8(head.path.left(200))));
+        return admission;
+    }
+    std::variant<Caller, net::HttpReply> who = identify(head);
+    if (auto *refused = std::get_if<net::HttpReply>(&who)) {
+        admission.refusal = std::move(*refused);
+        return admission;
+    }
+    const ServiceCredential &credential = std::get<Caller>(who).credential;
+    admission.owner = credential.name;
+    admission.maxBodyBytes = credential.role == ServiceRole::Viewer ? std::min(m_options.viewerMaxBody, m_options.maxBodyBytes) : m_options.maxBodyBytes;
+    (void)contentLength;  // the listener holds it to maxBodyBytes
+    return admission;
+}
 
 void FabricService::handle(const net::HttpRequest &request, Responder out)
 {
@@ -213,6 +271,15 @@ void FabricService::handle(const net::HttpRequest &request, Responder out)
 
 std::optional<FabricService::Caller> FabricService::authenticate(const net::HttpRequest &request, Responder &out)
 {
+    std::variant<Caller, net::HttpReply> who = identify(request);
+    if (auto *caller = std::get_if<Caller>(&who))
+        return *caller;
+    out->reply(std::get<net::HttpReply>(who));
+    return std::nullopt;
+}
+
+std::variant<FabricService::Caller, net::HttpReply> FabricService::identify(const net::HttpRequest &request)
+{
     const QString address = request.peer.toString();
     std::deque<qint64> &failures = m_failures[address];
     const qint64 now = m_clock.elapsed();
@@ -221,10 +288,15 @@ std::optional<FabricService::Caller> FabricService::authenticate(const net::Http
     if (int(failures.size()) >= m_options.failedAuthLimit) {
         net::HttpReply reply = errorReply(429, QStringLiteral("too many failed authentications from %1: try again later").arg(address));
         reply.extraHeaders = "Retry-After: " + QByteArray::number((kFailureWindowMs - (now - failures.front())) / 1000 + 1) + "\r\n";
-        out->reply(reply);
-        return std::nullopt;
+        return reply;
     }
     reloadTokensIfChanged();
+    if (!m_tokensProblem.isEmpty()) {
+        // Fail closed: while the file does not parse, nobody is let in, not even as before.
+        net::HttpReply reply = errorReply(503, QStringLiteral("the service's tokens file does not parse, so no credential is accepted until it is mended: %1").arg(m_tokensProblem));
+        reply.extraHeaders = "Retry-After: 10\r\n";
+        return reply;
+    }
     std::optional<ServiceCredential> credential;
     const QByteArray authorization = request.header("authorization");
     if (authorization.startsWith("Bearer "))
@@ -238,10 +310,9 @@ std::optional<FabricService::Caller> FabricService::authenticate(const net::Http
         Q_EMIT logLine(QStringLiteral("refused a request from %1 without a valid credential").arg(address));
     net::HttpReply reply = errorReply(401, authorization.isEmpty() && request.peerCertificate.isNull() ? QStringLiteral("a credential is needed: Authorization: Bearer TOKEN, or a client certificate") : QStringLiteral("the credential is not valid"));
     reply.extraHeaders = "WWW-Authenticate: Bearer realm=\"weft\"\r\n";
-    out->reply(reply);
     if (m_failures.size() > 10000)  // addresses that stopped trying are forgotten
         m_failures.clear();
-    return std::nullopt;
+    return reply;
 }
 
 bool FabricService::allowed(const Caller &caller, ServiceRole needed, Responder &out)
@@ -252,19 +323,44 @@ bool FabricService::allowed(const Caller &caller, ServiceRole needed, Responder 
     return false;
 }
 
+QString FabricService::tokensFileStamp() const
+{
+    // The inode too: `weft serve token` replaces the file by a rename, within the same second.
+    struct stat st{};
+    if (::stat(QFile::encodeName(m_options.tokensPath).constData(), &st) != 0)
+        return QStringLiteral("absent");
+    return QStringLiteral("%1:%2:%3.%4").arg(st.st_ino).arg(st.st_size).arg(st.st_mtim.tv_sec).arg(st.st_mtim.tv_nsec);
+}
+
 void FabricService::reloadTokensIfChanged()
 {
-    const QDateTime modified = QFileInfo(m_options.tokensPath).lastModified();
-    if (modified == m_tokensModified)
+    const QString stamp = tokensFileStamp();
+    if (stamp == m_tokensStamp)
         return;
-    m_tokensModified = modified;
+    m_tokensStamp = stamp;
     Result<TokenStore> tokens = TokenStore::read(m_options.tokensPath);
     if (!tokens) {
-        Q_EMIT logLine(QStringLiteral("the tokens file changed and cannot be read, the credentials before stay: %1").arg(tokens.error().toString()));
+        // Fail closed (docs/service.md): a file half edited by hand may have lost a revocation.
+        const QString problem = tokens.error().toString();
+        if (problem != m_tokensProblem)
+            journalAdminAct(currentUserName(), QStringLiteral("credentials-unreadable"),
+                            QStringLiteral("the tokens file does not parse: no credential is accepted until it does"), {}, problem);
+        m_tokensProblem = problem;
+        m_tokens = TokenStore{};
         return;
     }
+    QStringList before, after;
+    for (const ServiceCredential &c : m_tokens.credentials())
+        before << QStringLiteral("%1 (%2)").arg(c.name, serviceRoleName(c.role));
+    for (const ServiceCredential &c : tokens->credentials())
+        after << QStringLiteral("%1 (%2)").arg(c.name, serviceRoleName(c.role));
+    const bool wasClosed = !m_tokensProblem.isEmpty();
+    m_tokensProblem.clear();
     m_tokens = std::move(*tokens);
     Q_EMIT logLine(QStringLiteral("credentials read again from %1 (%2)").arg(m_options.tokensPath).arg(m_tokens.credentials().size()));
+    if (before != after || wasClosed)
+        journalAdminAct(currentUserName(), QStringLiteral("credentials"), QStringLiteral("the tokens file changed: %1 credentials").arg(after.size()),
+                        before.join(QStringLiteral(", ")), after.join(QStringLiteral(", ")));
 }
 
 void FabricService::serveMetrics(const net::HttpRequest &request, Responder out)
@@ -315,7 +411,7 @@ void FabricService::handleApi(const net::HttpRequest &request, const QByteArray 
     if (path == "journal")
         return read ? journal(std::move(out)) : wrongMethod("GET");
     if (path == "events")
-        return read ? openEvents(std::move(out)) : wrongMethod("GET");
+        return read ? openEvents(caller, std::move(out)) : wrongMethod("GET");
     if (path == "plans") {
         if (read) {
             QJsonArray plans;
@@ -338,8 +434,11 @@ void FabricService::handleApi(const net::HttpRequest &request, const QByteArray 
             return method != "POST" ? wrongMethod("POST") : void();
         const QString id = QString::fromUtf8(rest);
         const auto it = std::find_if(m_plans.begin(), m_plans.end(), [&](const auto &p) { return p.second.id == id; });
-        if (it == m_plans.end())
-            return out->reply(errorReply(404, QStringLiteral("no plan %1 (plans are kept until %2 newer ones are made, and not across restarts)").arg(id.left(40)).arg(kPlansKept)));
+        if (it == m_plans.end()) {
+            // The id as sent, escaped, in one pass: a "%2" in it is text, not a place for a number.
+            const QString shown = QString::fromLatin1(QUrl::toPercentEncoding(QString::fromUtf8(rest.left(40)), "/"));
+            return out->reply(errorReply(404, QStringLiteral("no plan %1 (plans are kept until %2 newer ones are made, and not across restarts)").arg(shown, QString::number(kPlansKept))));
+        }
         if (!commit)
             return read ? out->reply(jsonReply(200, servicePlanJson(it->second, planState(it->second), planRefusal(it->second))))
                         : wrongMethod("GET");
@@ -369,14 +468,14 @@ void FabricService::handleApi(const net::HttpRequest &request, const QByteArray 
         if (method != "PUT")
             return wrongMethod("GET, PUT");
         if (allowed(caller, ServiceRole::Admin, out))
-            putRules(request, std::move(out));
+            putRules(request, caller, std::move(out));
         return;
     }
     if (path == "mode") {
         if (method != "PUT")
             return wrongMethod("PUT");
         if (allowed(caller, ServiceRole::Admin, out))
-            putMode(request, std::move(out));
+            putMode(request, caller, std::move(out));
         return;
     }
     out->reply(errorReply(404, QStringLiteral("no such path: /api/v1/%1").arg(QString::fromUtf8(path.left(200)))));
@@ -434,6 +533,8 @@ QString FabricService::planState(const ServicePlan &plan) const
 {
     if (plan.committed)
         return QStringLiteral("committed");
+    if (!plan.check.reasons.isEmpty())
+        return QStringLiteral("refused");
     return planRefusal(plan).isEmpty() ? QStringLiteral("open") : QStringLiteral("stale");
 }
 
@@ -441,6 +542,9 @@ QString FabricService::planRefusal(const ServicePlan &plan) const
 {
     if (plan.committed)
         return QStringLiteral("committed already");
+    // What the commit's own check would refuse, refused before anything is written or signalled.
+    if (!plan.check.reasons.isEmpty())
+        return QStringLiteral("the commit would refuse it: %1").arg(plan.check.reasons.join(QStringLiteral("; ")));
     if (plan.fabricGeneration != m_fabricGeneration)
         return QStringLiteral("the fabric was discovered again since the plan was made: plan again");
     if (plan.heldGeneration != m_session.heldGeneration())
@@ -600,20 +704,30 @@ void FabricService::journal(Responder out)
     out->reply(jsonReply(200, QJsonObject{{QStringLiteral("entries"), list}}));
 }
 
-void FabricService::putRules(const net::HttpRequest &request, Responder out)
+void FabricService::putRules(const net::HttpRequest &request, const Caller &caller, Responder out)
 {
     net::HttpReply refusal;
     const std::optional<QJsonObject> body = objectBody(request, &refusal);
     if (!body)
         return out->reply(refusal);
-    const QString text = body->value(QStringLiteral("text")).toString();
-    if (Status applied = m_session.autopilot()->applyRules(text.toUtf8(), QStringLiteral("rules")); !applied)
+    // As `weft rules check` reads them, before anything changes: an empty or missing text would
+    // silently remove every rule, so it is refused (a file of comments alone removes them on purpose).
+    const QJsonValue textValue = body->value(QStringLiteral("text"));
+    if (!textValue.isString() || textValue.toString().trimmed().isEmpty())
+        return out->reply(errorReply(400, QStringLiteral("the body must be {\"text\": RULES}, the rules as `weft rules check` reads them; "
+                                                         "an empty text is refused and the rules stay as they are")));
+    const QByteArray text = textValue.toString().toUtf8();
+    const adapt::RuleFile parsed = adapt::parseRules(text, QStringLiteral("rules"));
+    if (!parsed.ok())
+        return out->reply(errorReply(400, parsed.error->toString(), QStringLiteral("line %1, column %2").arg(parsed.error->line).arg(parsed.error->column)));
+    const QString before = m_session.autopilot()->appliedRulesText();
+    if (Status applied = m_session.autopilot()->applyRules(text, QStringLiteral("rules")); !applied)
         return out->reply(errorReply(400, applied.error().message, QStringLiteral("line %1").arg(applied.error().line)));
-    Q_EMIT logLine(QStringLiteral("rules replaced (%1)").arg(m_session.autopilot()->ruleCount()));
+    journalAdminAct(caller.credential.name, QStringLiteral("rules"), QStringLiteral("rules replaced: %1 rules").arg(parsed.rules.size()), before, QString::fromUtf8(text));
     out->reply(jsonReply(200, QJsonObject{{QStringLiteral("rules"), m_session.autopilot()->ruleCount()}}));
 }
 
-void FabricService::putMode(const net::HttpRequest &request, Responder out)
+void FabricService::putMode(const net::HttpRequest &request, const Caller &caller, Responder out)
 {
     net::HttpReply refusal;
     const std::optional<QJsonObject> body = objectBody(request, &refusal);
@@ -623,25 +737,85 @@ void FabricService::putMode(const net::HttpRequest &request, Responder out)
     const std::optional<adapt::RuleMode> mode = adapt::modeFromName(name);
     if (!mode)
         return out->reply(errorReply(400, QStringLiteral("mode: \"%1\" is none of auto, approve, dry-run").arg(name.left(40))));
+    const QString before = adapt::modeName(m_session.autopilot()->mode());
     if (!m_session.autopilot()->setMode(*mode))
         return out->reply(errorReply(409, m_session.autopilot()->lastProblem()));
+    journalAdminAct(caller.credential.name, QStringLiteral("mode"), QStringLiteral("the loop's mode set to %1").arg(adapt::modeName(*mode)), before, adapt::modeName(*mode));
     out->reply(jsonReply(200, QJsonObject{{QStringLiteral("mode"), adapt::modeName(*mode)}}));
 }
 
-void FabricService::openEvents(Responder out)
+void FabricService::journalAdminAct(const QString &user, const QString &act, const QString &summary, const QString &before, const QString &after)
 {
-    if (!out->startStream(200, "text/event-stream", "Cache-Control: no-store\r\n"))
+    Q_EMIT logLine(QStringLiteral("%1: %2").arg(user, summary));
+    const QString path = m_session.journalPath();
+    if (path.isEmpty())
         return;
+    CommitJournalEntry entry;
+    entry.time = QDateTime::currentDateTimeUtc();
+    entry.id = QStringLiteral("admin-%1-%2").arg(act).arg(entry.time.toMSecsSinceEpoch());
+    entry.user = user;
+    entry.kind = QStringLiteral("admin");
+    entry.outcome = act;
+    entry.planSummary = summary;
+    entry.subnet = m_session.subnetTarget() ? m_session.subnetTarget()->subnet : QString();
+    entry.details << QStringLiteral("before: %1").arg(before.left(65536)) << QStringLiteral("after: %1").arg(after.left(65536));
+    if (const Status written = appendJournalEntry(path, entry); !written)
+        Q_EMIT logLine(QStringLiteral("the journal was not written (%1): %2").arg(summary, written.error().toString()));
+}
+
+void FabricService::openEvents(const Caller &caller, Responder out)
+{
+    const QString &name = caller.credential.name;
+    const auto held = std::count_if(m_streams.begin(), m_streams.end(), [&](const Stream &s) { return s.out->isOpen() && s.credential.name == name; });
+    if (held >= m_options.maxStreamsPerCredential) {
+        net::HttpReply reply = errorReply(429, QStringLiteral("%1 has %2 event streams open, the most one credential may").arg(name).arg(held));
+        reply.extraHeaders = "Retry-After: 30\r\n";
+        return out->reply(reply);
+    }
+    if (!out->startStream(200, "text/event-stream", "Cache-Control: no-store\r\n"))
+        return;  // HEAD: the head alone
     out->write("retry: 5000\n\n");
-    m_streams.push_back(std::move(out));
+    m_streams.push_back(Stream{std::move(out), caller.credential, m_clock.elapsed()});
+}
+
+void FabricService::endStream(std::size_t index, const QString &reason)
+{
+    const Responder out = m_streams[index].out;
+    m_streams.erase(m_streams.begin() + std::ptrdiff_t(index));
+    out->write("event: end\ndata: " + QJsonDocument(QJsonObject{{QStringLiteral("reason"), reason}}).toJson(QJsonDocument::Compact) + "\n\n");
+    out->close();
+}
+
+void FabricService::checkStreams()
+{
+    const qint64 now = m_clock.elapsed();
+    for (std::size_t i = m_streams.size(); i-- > 0;) {
+        const Stream &stream = m_streams[i];
+        if (!stream.out->isOpen()) {
+            m_streams.erase(m_streams.begin() + std::ptrdiff_t(i));
+            continue;
+        }
+        const auto now_ = std::find_if(m_tokens.credentials().begin(), m_tokens.credentials().end(),
+                                       [&](const ServiceCredential &c) { return c.name == stream.credential.name; });
+        const bool gone = now_ == m_tokens.credentials().end() || now_->tokenSha256 != stream.credential.tokenSha256
+                          || now_->certificateSha256 != stream.credential.certificateSha256;
+        if (!m_tokensProblem.isEmpty())
+            endStream(i, QStringLiteral("the tokens file does not parse: no credential holds until it does"));
+        else if (gone)
+            endStream(i, QStringLiteral("the credential %1 was revoked").arg(stream.credential.name));
+        else if (now_->role != stream.credential.role)
+            endStream(i, QStringLiteral("the role of %1 changed to %2").arg(stream.credential.name, serviceRoleName(now_->role)));
+        else if (now - stream.openedMs > qint64(m_options.streamMaxLifeSeconds) * 1000)
+            endStream(i, QStringLiteral("the stream reached its longest life (%1 s): connect again").arg(m_options.streamMaxLifeSeconds));
+    }
 }
 
 void FabricService::broadcast(const QByteArray &event, const QJsonObject &data)
 {
     const QByteArray message = "event: " + event + "\ndata: " + QJsonDocument(data).toJson(QJsonDocument::Compact) + "\n\n";
-    for (const Responder &out : m_streams)
-        out->write(message);
-    m_streams.erase(std::remove_if(m_streams.begin(), m_streams.end(), [](const Responder &out) { return !out->isOpen(); }), m_streams.end());
+    for (const Stream &stream : m_streams)
+        stream.out->write(message);
+    m_streams.erase(std::remove_if(m_streams.begin(), m_streams.end(), [](const Stream &s) { return !s.out->isOpen(); }), m_streams.end());
 }
 
 // ---- the fabric ----------------------------------------------------------------------------------

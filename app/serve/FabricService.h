@@ -31,6 +31,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <variant>
 #include <vector>
 
 namespace weft::serve {
@@ -57,6 +58,11 @@ struct ServiceOptions
     int maxConnections = 256;
     qint64 maxBodyBytes = 64 << 20;
     int failedAuthLimit = 10;  // failed authentications per address in a minute before 429
+    qint64 viewerMaxBody = 16384;          // a viewer's requests are reads: their bodies at most this
+    int maxStreamsPerCredential = 8;       // event streams one credential may hold open (429 beyond)
+    int maxConnectionsPerCredential = 0;   // 0: a quarter of maxConnections
+    int streamMaxLifeSeconds = 3600;       // an event stream ends then, saying so (the client reconnects)
+    int tokensCheckMs = 500;               // how often the tokens file is looked at for a change
 };
 
 class FabricService : public QObject
@@ -92,6 +98,9 @@ private:
     };
     using Responder = std::shared_ptr<net::HttpResponder>;
 
+    net::HttpAdmission admit(const net::HttpRequest &head, qint64 contentLength);
+    // The caller of a request, or the reply that refuses it (401, 429, 503), failures counted.
+    std::variant<Caller, net::HttpReply> identify(const net::HttpRequest &request);
     void handle(const net::HttpRequest &request, Responder out);
     void handleApi(const net::HttpRequest &request, const QByteArray &path, const Caller &caller, Responder out);
     std::optional<Caller> authenticate(const net::HttpRequest &request, Responder &out);
@@ -104,9 +113,15 @@ private:
     void recover(const net::HttpRequest &request, const Caller &caller, Responder out);
     void telemetry(const net::HttpRequest &request, Responder out);
     void journal(Responder out);
-    void putRules(const net::HttpRequest &request, Responder out);
-    void putMode(const net::HttpRequest &request, Responder out);
-    void openEvents(Responder out);
+    void putRules(const net::HttpRequest &request, const Caller &caller, Responder out);
+    void putMode(const net::HttpRequest &request, const Caller &caller, Responder out);
+    void openEvents(const Caller &caller, Responder out);
+    // An act of an admin (or of whoever changed the credentials) in the commit journal, kind
+    // "admin", with the old and the new value; said in the log too.
+    void journalAdminAct(const QString &user, const QString &act, const QString &summary, const QString &before, const QString &after);
+    // Ends the streams whose credential is gone or changed, or that are past their life.
+    void checkStreams();
+    void endStream(std::size_t index, const QString &reason);
 
     QString planState(const ServicePlan &plan) const;
     QString planRefusal(const ServicePlan &plan) const;
@@ -117,13 +132,16 @@ private:
     void onCommitFinished(const CommitReport &report);
     void rediscover();
     void reloadTokensIfChanged();
+    QString tokensFileStamp() const;
     QJsonObject linkStatus() const;
 
     ServiceOptions m_options;
     FabricSession m_session;
     std::unique_ptr<net::HttpListener> m_listener;
     TokenStore m_tokens;
-    QDateTime m_tokensModified;
+    QString m_tokensStamp;    // the tokens file's inode, size and time when last read
+    QString m_tokensProblem;  // the tokens file does not parse: no credential is accepted (fail closed)
+    QTimer m_tokensTimer;
     quint64 m_revision = 0;
     quint64 m_fabricGeneration = 0;
     std::shared_ptr<const Fabric> m_fabricSeen;
@@ -145,7 +163,14 @@ private:
     };
     std::optional<PendingCommit> m_pendingCommit;
     std::vector<Responder> m_waitingForDiscovery;
-    std::vector<Responder> m_streams;
+    struct Stream
+    {
+        Responder out;
+        ServiceCredential credential;  // as it was when the stream opened
+        qint64 openedMs = 0;           // m_clock's
+    };
+    std::vector<Stream> m_streams;
+    QTimer m_streamsTimer;
     QTimer m_rediscoverTimer;
     QTimer m_keepAliveTimer;
     QTimer m_samplingTimer;

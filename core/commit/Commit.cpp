@@ -38,7 +38,8 @@ namespace weft {
 
 bool processRunning(qint64 pid)
 {
-    if (pid <= 0 || ::kill(pid_t(pid), 0) != 0)
+    // EPERM: it runs, as another user (OpenSM as root, weft serve as its own user).
+    if (pid <= 0 || (::kill(pid_t(pid), 0) != 0 && errno != EPERM))
         return false;
     // A killed child not yet reaped by its parent still answers kill(0): look at its state.
     QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
@@ -53,8 +54,15 @@ bool processRunning(qint64 pid)
 
 Status sendHangup(qint64 pid)
 {
-    if (pid <= 0 || ::kill(pid_t(pid), SIGHUP) != 0)
-        return Error{{}, 0, QStringLiteral("cannot send SIGHUP to OpenSM (pid %1): %2").arg(pid).arg(QString::fromLocal8Bit(strerror(errno)))};
+    if (pid <= 0 || ::kill(pid_t(pid), SIGHUP) != 0) {
+        const int error = errno;
+        const QString why = QString::fromLocal8Bit(strerror(error));
+        if (error == EPERM)
+            return Error{{}, 0, QStringLiteral("cannot send SIGHUP to OpenSM (pid %1): %2: this process (uid %3) may not signal it; run Weft "
+                                               "as OpenSM's user, or with CAP_KILL (weft-serve.service grants it)")
+                                    .arg(pid).arg(why).arg(::getuid())};
+        return Error{{}, 0, QStringLiteral("cannot send SIGHUP to OpenSM (pid %1): %2").arg(pid).arg(why)};
+    }
     return Done{};
 }
 
@@ -429,6 +437,63 @@ QString journalCopyPath(const QString &journalPath, const QString &digest)
     return journalPath + QStringLiteral(".files/") + digest;
 }
 
+QStringList partitionLimitProblems(const Fabric &fabric, const std::vector<Partition> &partitions, const HeldTables *held)
+{
+    QStringList problems;
+    std::map<std::uint16_t, QString> byPKey;
+    for (const Partition &p : partitions) {
+        const bool isDefault = p.name.compare(QLatin1String("Default"), Qt::CaseInsensitive) == 0;
+        // Without a P_Key, OpenSM takes the partition of that name if there is one (Default is).
+        const bool named = isDefault || std::any_of(byPKey.begin(), byPKey.end(), [&](const auto &e) { return e.second == p.name; });
+        if (!p.pkey && named)
+            continue;
+        if (!p.pkey || (*p.pkey & 0x7fff) == 0) {
+            // (A partitions.conf reads 0x0000 as no P_Key, as OpenSM does.)
+            problems << QStringLiteral("partition %1 has no P_Key (none given, or 0x0000, which is none): OpenSM would choose one "
+                                       "for it itself, which no plan can foresee; give it one from 0x0001 to 0x7ffe")
+                            .arg(p.name);
+            continue;
+        }
+        const std::uint16_t pkey = *p.pkey & 0x7fff;
+        if (pkey == 0x7fff && !isDefault)
+            problems << QStringLiteral("partition %1 takes P_Key 0x7fff, the Default partition's: OpenSM would merge it into Default").arg(p.name);
+        else if (const auto [it, added] = byPKey.emplace(pkey, p.name); !added && it->second != p.name)
+            problems << QStringLiteral("partitions %1 and %2 both take P_Key %3: OpenSM would merge them into %1").arg(it->second, p.name, pkeyText(pkey));
+    }
+    if (!problems.isEmpty() || !held || !held->pkeys)
+        return problems;
+    // Each port's table as OpenSM would lay it out (indices kept, new P_Keys after the last used)
+    // against what the port can hold, as discovery read it.
+    PKeyTableOptions options;
+    options.smPortGuid = held->smPort;
+    const PKeyTables planned = computePKeyTables(fabric, plannedPartitions(partitions), options, held->pkeys.get());
+    int over = 0;
+    QString first;
+    for (const PortPKeyTable &table : planned.ports()) {
+        const PortPKeyTable *read = held->pkeys->find(table.port);
+        if (!read || read->capacity <= 0)
+            continue;
+        int needed = 0;
+        if (table.packed) {
+            needed = int(std::count_if(table.entries.begin(), table.entries.end(), [](std::uint16_t e) { return (e & 0x7fff) != 0; }));
+        } else {
+            for (std::size_t i = 0; i < table.entries.size(); ++i)
+                if (table.entries[i] & 0x7fff)
+                    needed = int(i) + 1;
+        }
+        if (needed > read->capacity && over++ == 0)
+            first = QStringLiteral("%1 would need %2 P_Key entries and holds %3 (%4)")
+                        .arg(portDisplayName(fabric, table.port))
+                        .arg(needed)
+                        .arg(read->capacity)
+                        .arg(table.packed ? QStringLiteral("PartitionEnforcementCap") : QStringLiteral("PartitionCap"));
+    }
+    if (over > 0)
+        problems << QStringLiteral("more P_Keys than the ports hold: %1%2; OpenSM could not program them")
+                        .arg(first, over > 1 ? QStringLiteral(", and %1 more ports").arg(over - 1) : QString());
+    return problems;
+}
+
 PlanCheck checkPlan(const Fabric &fabric, const CommitPlan &plan)
 {
     PlanCheck check;
@@ -440,6 +505,9 @@ PlanCheck checkPlan(const Fabric &fabric, const CommitPlan &plan)
     }
     check.partitions = plan.intent ? withIntentPolicies(parsed->partitions, *plan.intent, &check.warnings) : parsed->partitions;
     check.mode = plan.intent ? plan.intent->mode : PolicyMode::BestEffort;
+    check.reasons << partitionLimitProblems(fabric, check.partitions, plan.expectedHeld ? &*plan.expectedHeld : nullptr);
+    if (!check.reasons.isEmpty())
+        return check;
 
     for (const SwitchForwardingTable &s : plan.tables.switches()) {
         const NodeIndex node = fabric.nodeByGuid(s.guid);

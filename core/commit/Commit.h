@@ -302,6 +302,13 @@ struct PlanCheck
 };
 PlanCheck checkPlan(const Fabric &fabric, const CommitPlan &plan);
 
+// What OpenSM would do otherwise than a plan of `partitions` says, or cannot do (checkPlan's
+// first refusal, so the desk, the CLI, the service and the commit itself refuse alike): a
+// partition without a P_Key or with 0x0000 (OpenSM picks one), two names for one P_Key or 0x7fff
+// outside Default (OpenSM merges them), and, with `held` P_Key tables read from the fabric, a
+// port whose table would grow past its PartitionCap (PartitionEnforcementCap for a switch port).
+QStringList partitionLimitProblems(const Fabric &fabric, const std::vector<Partition> &partitions, const HeldTables *held);
+
 // Differences between what a fabric holds and what it should hold: LFT entries of every fabric
 // switch for every LID the fabric assigns, and the P_Key tables of `expected` (a packed switch
 // port only in the blocks OpenSM writes). Empty when they match. At most `maxReported` lines.

@@ -49,9 +49,11 @@ QJsonObject CommitJournalEntry::toJson() const
         o.insert(QStringLiteral("subnet"), subnet);
     if (!sms.isEmpty())
         o.insert(QStringLiteral("sms"), sms);
-    if (isAdapt()) {
+    // "commit" is written without the field; "adapt" and the service's "admin" acts with it.
+    if (kind != QLatin1String("commit")) {
         o.insert(QStringLiteral("kind"), kind);
-        o.insert(QStringLiteral("adapt"), adapt);
+        if (isAdapt() || !adapt.isEmpty())
+            o.insert(QStringLiteral("adapt"), adapt);
     }
     return o;
 }

@@ -44,7 +44,9 @@ struct CommitJournalEntry
     // is known once written). `weft commit --recover` holds the disk to them.
     QStringList replacedDigests;
     QStringList writtenDigests;
-    // "commit" (the default, written without the field) or "adapt": a record of the
+    // "commit" (the default, written without the field), "admin": an act of `weft serve`'s
+    // admin (rules, mode, credentials, recovery; outcome names it, details hold the old and the
+    // new value, user the credential), or "adapt": a record of the
     // self-adaptive loop (core/adapt/AdaptLoop.h), its details in `adapt`; outcome holds its event
     // ("fired", "suppressed", "committed", ...). Adapt entries never count as unfinished commits.
     // A commit to a subnet target (SubnetTarget.h): the subnet's name, and each SM's part:

@@ -606,6 +606,7 @@ Result<PKeyTables> readPKeyTables(const Fabric &fabric, const LiveOptions &optio
         PortPKeyTable table;
         table.port = p;
         table.packed = external;
+        table.capacity = capacity;
         const int blocks = (capacity + kPKeyBlockSize - 1) / kPKeyBlockSize;
         for (int block = 0; block < blocks; ++block) {
             const unsigned modifier = unsigned(block) | (onSwitch ? unsigned(port.number) << 16 : 0u);

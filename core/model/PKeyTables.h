@@ -15,7 +15,8 @@
 //    gets the CA's table packed: its valid entries in index order, no holes.
 //  - A block is sent when it differs from what the port holds; a switch port is sent only the
 //    blocks its packed table fills.
-// Not modelled: indx0 placement, allow_both_pkeys, tables longer than a port's PartitionCap.
+// Not modelled: indx0 placement, allow_both_pkeys. A table longer than its port's PartitionCap
+// (as read from the fabric) is refused by checkPlan (core/commit/Commit.h) before a commit.
 
 #include "Fabric.h"
 #include "Tenancy.h"
@@ -43,6 +44,9 @@ struct PortPKeyTable
     // P_Key (with the full-member bit) at each index; 0 is an empty slot. A multiple of 32 long.
     std::vector<std::uint16_t> entries;
     bool packed = false;  // a switch port facing a CA: OpenSM sends only the blocks it fills
+    // Entries the port can hold (NodeInfo:PartitionCap, a switch's external port
+    // SwitchInfo:PartitionEnforcementCap) when read from the fabric; 0: not known. Not compared.
+    int capacity = 0;
 
     int blockCount() const { return int(entries.size()) / kPKeyBlockSize; }
     bool operator==(const PortPKeyTable &o) const { return port == o.port && entries == o.entries && packed == o.packed; }

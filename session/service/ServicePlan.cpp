@@ -82,7 +82,9 @@ Result<ServicePlan> makeServicePlan(const QByteArray &body, const Fabric &fabric
         Result<Project> project = readProject(body, kBody);
         if (!project)
             return project.error();
-        made = pluginMode ? planIntentCommit(fabric, *project, body, QStringLiteral("intent"), held, &plan.notes)
+        // The intent OpenSM's engine reads is the project as Weft read it, written anew: fields
+        // it does not know, and whatever else the body carried, do not reach OpenSM's files.
+        made = pluginMode ? planIntentCommit(fabric, *project, writeProject(*project), QStringLiteral("intent"), held, &plan.notes)
                           : planProjectCommit(fabric, *project, kBody, held, &plan.notes);
     }
     if (!made)
