@@ -37,6 +37,9 @@ struct Routing
     ForwardingTables tables;                    // one LFT per switch, in fabric order
     std::map<std::uint16_t, int> serviceLevels; // P_Key (low 15 bits) -> SL, where an engine sets one
     QStringList warnings;                       // routed, but something deserves a look
+    // Where the engine judges its phy-isolated partitions (pftree): one line saying whether
+    // isolation was kept, proven impossible or not proven; empty otherwise.
+    QString isolation;
     // Per LID (indexed by LID; empty when the engine does not say): 1 where the engine saw, as
     // it routed, that every switch reaches the LID by its tables without a loop. A fat-tree
     // engine knows it from its hop counts: every entry it writes leads to a switch with fewer

@@ -69,6 +69,10 @@ Result<PreviewResult> computePreview(const PreviewRequest &request, PreviewProgr
     result.proposed = std::move(after).value();
     result.proposed.serviceLevels = serviceLevels;
     result.proposed.warnings = proposed.warnings + result.proposed.warnings;
+    // Whether phy-isolation was kept, proven impossible or not proven: the last two are warnings
+    // already; a kept one is said too, so the report always answers (issue 41).
+    if (!proposed.isolation.isEmpty() && !result.proposed.warnings.contains(proposed.isolation))
+        result.proposed.warnings.prepend(proposed.isolation);
 
     if (request.current) {
         evaluation.lanes = {};

@@ -169,7 +169,9 @@ private Q_SLOTS:
         QVERIFY(rows);
         pftree::LinkSharing sharing = pftree::linkSharing(run, *rows);
         QVERIFY(!sharing.partsOfLink.empty());
-        std::optional<pftree::IsolatedRouting> isolated = pftree::isolationSearch(run, targets, sharing);
+        pftree::IsolationFinding finding = pftree::isolationSearch(run, targets, sharing);
+        std::optional<pftree::IsolatedRouting> &isolated = finding.routing;
+        QCOMPARE(finding.status.text, whole->isolation);
         if (isolated) {
             QCOMPARE(Algo(algorithm), Algo::Extended);
             QVERIFY(isolated->rows);
@@ -236,7 +238,7 @@ private Q_SLOTS:
         pftree::RouterPtr rows = pftree::routeRows(run, targets);
         QVERIFY(rows);
         const pftree::LinkSharing sharing = pftree::linkSharing(run, *rows);
-        QVERIFY(!pftree::isolationSearch(run, targets, sharing));  // no phy partitions
+        QVERIFY(!pftree::isolationSearch(run, targets, sharing).routing);  // no phy partitions
         const Result<pftree::VirtualLanes> lanes = pftree::assignLanes(run, sharing);
         QVERIFY(!lanes);
         QCOMPARE(lanes.error().message, whole.error().message);

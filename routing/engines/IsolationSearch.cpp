@@ -70,17 +70,25 @@ std::vector<int> destinationTree(const Problem &p, int leaf, const std::vector<i
     return next;
 }
 
-Usage usageOf(const Problem &p, const Problem::DestinationClass &c, const std::vector<int> &path)
+// The directed links and partitions of the class's flows when its down path is `path`.
+// `complete` is false when some sender's leaf does not reach the path by going up (a failed
+// leaf uplink, middle-top link or middle switch in the way): the engine's router then sends
+// those flows down another path, through links this model does not see, so such a path
+// is no candidate wherever the class has one every sender reaches.
+Usage usageOf(const Problem &p, const Problem::DestinationClass &c, const std::vector<int> &path, bool &complete)
 {
     const std::vector<int> next = destinationTree(p, c.leaf, path);
     Usage usage;
+    complete = true;
     for (const Problem::Demand &d : c.demands) {
         for (int from : d.senderLeaves) {
             int at = from;
             for (int step = 0; at != c.leaf && step <= p.switchCount; ++step) {
                 const int link = next[std::size_t(at)];
-                if (link < 0)
-                    break;  // not a tree the model covers; the engine's own check reports it
+                if (link < 0) {
+                    complete = false;
+                    break;
+                }
                 usage.push_back({link, d.partition});
                 const Problem::Group &g = p.groups[std::size_t(link / 2)];
                 at = link % 2 == 0 ? g.upper : g.lower;
@@ -168,8 +176,12 @@ std::pair<int, int> primary(const Score &s)
 // choice made so far, onto itself. On three levels a column (a set of twin roots and the middle
 // switches below them, which lead up only to those roots) can be swapped whole with another
 // untouched column of the same shape (as many roots, middle switches with the same leaves below),
-// as a failed top switch leaves one column smaller. Options of one class lead to equal
-// minimums, so the branch and bound tries only the first of each class.
+// as a failed top switch leaves one column smaller. On a degraded tree the test is the same and
+// still sound: a failed leaf uplink changes the leaves below a middle switch, a failed middle-top
+// link splits the twins (and leaves the middle switch leading up to a root outside them), a
+// failed middle switch leaves its column with fewer; each makes its column unlike every other.
+// Options of one class lead to equal minimums, so the branch and bound tries only the first of
+// each class.
 class Symmetry
 {
 public:
@@ -258,6 +270,9 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
     // Candidates per leaf, usages per class and candidate.
     std::vector<std::vector<std::vector<int>>> pathsOfLeaf(std::size_t(p.switchCount));
     std::vector<std::vector<Usage>> usage{std::size_t(classCount)};
+    // Per class, the paths it may take: those every sender reaches, or all where none does.
+    std::vector<std::vector<int>> candidates{std::size_t(classCount)};
+    plan.exact = true;
     for (int c = 0; c < classCount; ++c) {
         const Problem::DestinationClass &cls = p.classes[std::size_t(c)];
         if (cls.demands.empty())
@@ -269,8 +284,18 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
             if (paths.empty() || int(paths.size()) > p.maxCandidates)
                 return plan;
         }
-        for (const std::vector<int> &path : paths)
-            usage[std::size_t(c)].push_back(usageOf(p, cls, path));
+        std::vector<int> incomplete;
+        for (int k = 0; k < int(paths.size()); ++k) {
+            bool complete = true;
+            usage[std::size_t(c)].push_back(usageOf(p, cls, paths[std::size_t(k)], complete));
+            (complete ? candidates[std::size_t(c)] : incomplete).push_back(k);
+        }
+        if (candidates[std::size_t(c)].empty()) {
+            // Every path leaves some sender to the router's other down paths, which the model
+            // does not count: the search still runs, but proves nothing for this class.
+            candidates[std::size_t(c)] = std::move(incomplete);
+            plan.exact = false;
+        }
     }
     plan.ran = true;
 
@@ -332,8 +357,8 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
         // Lower bound: every remaining class must be placed somewhere.
         for (std::size_t j = i + 1; j < hard.size(); ++j) {
             std::pair<int, int> least{kUnset, kUnset};
-            for (const Usage &u : usage[std::size_t(hard[j])])
-                least = std::min(least, primary(state.delta(u)));
+            for (int k : candidates[std::size_t(hard[j])])
+                least = std::min(least, primary(state.delta(usage[std::size_t(hard[j])][std::size_t(k)])));
             if (std::make_pair(now.first + least.first, now.second + least.second) >= bestScore)
                 return;
         }
@@ -347,7 +372,7 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
         };
         std::vector<Option> options;
         std::vector<std::tuple<int, int, int>> tried;  // the classes tried at this node
-        for (int k = 0; k < int(paths.size()); ++k)
+        for (int k : candidates[std::size_t(c)])
             options.push_back({primary(state.delta(usage[std::size_t(c)][std::size_t(k)])), loadOf(paths[std::size_t(k)]), k});
         std::stable_sort(options.begin(), options.end(), [](const Option &a, const Option &b) {
             return std::tie(a.delta, a.load, a.index) < std::tie(b.delta, b.load, b.index);
@@ -375,6 +400,8 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
     };
     search(search, 0);
     plan.proven = !aborted;
+    plan.leastPhyShared = bestScore.first;
+    plan.leastPhyConflicts = bestScore.second;
     for (int c : hard) {
         if (best[std::size_t(c)] < 0)
             return IsolationPlan{};  // the budget ran out before one complete assignment
@@ -386,7 +413,7 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
         const std::vector<std::vector<int>> &paths = pathsOfLeaf[std::size_t(p.classes[std::size_t(c)].leaf)];
         int pick = -1;
         std::tuple<Score, int> pickKey;
-        for (int k = 0; k < int(paths.size()); ++k) {
+        for (int k : candidates[std::size_t(c)]) {
             const std::tuple<Score, int> key = std::make_tuple(state.delta(usage[std::size_t(c)][std::size_t(k)]), loadOf(paths[std::size_t(k)]));
             if (pick < 0 || key < pickKey) {
                 pick = k;
@@ -410,7 +437,7 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
         for (int h = 0; h < cls.hosts; ++h) {
             int pick = best[std::size_t(c)];
             int pickLoad = loadOf(paths[std::size_t(pick)]);
-            for (int k = 0; k < int(paths.size()); ++k) {
+            for (int k : candidates[std::size_t(c)]) {
                 if (k == pick || state.delta(usage[std::size_t(c)][std::size_t(k)]) != Score{0, 0, 0})
                     continue;
                 const int load = loadOf(paths[std::size_t(k)]);

@@ -1137,26 +1137,105 @@ LinkSharing linkSharing(const Run &run, const Router &router)
     return sharing;
 }
 
-std::optional<IsolatedRouting> isolationSearch(Run &run, const std::vector<Target> &targets, const LinkSharing &paper)
+namespace {
+
+// The status line of a routing whose phy partitions `score` describes.
+IsolationStatus isolationStatus(const Run &run, IsolationOutcome outcome, const IsolationScore &score, const QString &why = {})
+{
+    IsolationStatus status;
+    status.outcome = outcome;
+    status.phyShared = score.phyShared;
+    status.phyConflicts = score.phyConflicts;
+    switch (outcome) {
+    case IsolationOutcome::NotAsked:
+        break;
+    case IsolationOutcome::Kept:
+        status.text = QStringLiteral("%1: phy-isolation kept: no link carries a phy-isolated partition with another").arg(run.engine);
+        break;
+    case IsolationOutcome::ProvenImpossible:
+        status.text = QStringLiteral("%1: phy-isolation proven impossible: every routing with one down path per destination "
+                                     "shares at least %2; this one shares %3 link(s) between phy-isolated partitions and "
+                                     "%4 between one and another")
+                          .arg(run.engine, why)
+                          .arg(score.phyShared)
+                          .arg(score.phyConflicts);
+        break;
+    case IsolationOutcome::NotProven:
+        status.text = QStringLiteral("%1: phy-isolation not proven impossible: %2 link(s) shared between phy-isolated "
+                                     "partitions and %3 between one and another, and %4; fewer may exist")
+                          .arg(run.engine)
+                          .arg(score.phyShared)
+                          .arg(score.phyConflicts)
+                          .arg(why);
+        break;
+    }
+    return status;
+}
+
+}  // namespace
+
+IsolationFinding isolationSearch(Run &run, const std::vector<Target> &targets, const LinkSharing &paper)
 {
     const Model &m = run.model;
+    IsolationFinding finding;
     if (run.algorithm != Algorithm::Extended)
-        return std::nullopt;
+        return finding;
+    bool asked = false;
+    for (int k = 0; k < m.realKeyCount(); ++k)
+        asked = asked || (m.keys[std::size_t(k)].multiLeaf && m.keys[std::size_t(k)].policy == IsolationPolicy::Physical);
+    if (!asked)
+        return finding;
     const IsolationScore paperScore = isolationScore(m, paper.partsOfLink);
-    if (paperScore.phyConflicts <= 0)
-        return std::nullopt;
-    const SearchInput input = searchInput(m);
+    if (paperScore.phyConflicts <= 0) {
+        finding.status = isolationStatus(run, IsolationOutcome::Kept, paperScore);
+        return finding;
+    }
+    SearchInput input = searchInput(m);
+    input.problem.budget = run.options.isolationSearchBudget;
     const routing::IsolationPlan plan = routing::searchIsolation(input.problem);
-    if (!plan.ran)
-        return std::nullopt;
+    if (!plan.ran) {
+        finding.status = isolationStatus(run, IsolationOutcome::NotProven, paperScore,
+                                         QStringLiteral("the isolation search did not run (more than %1 up paths from a leaf, "
+                                                        "or its budget of %2 nodes ran out before a first assignment); this is "
+                                                        "the per-leaf allocation")
+                                             .arg(input.problem.maxCandidates)
+                                             .arg(input.problem.budget));
+        return finding;
+    }
     const ForcedPaths paths = forcedPaths(input, plan);
     RouterPtr searched = routeRows(run, targets, &paths);
     if (!searched)
-        return std::nullopt;  // not reached: a run along forced paths is not cancelled
+        return finding;  // not reached: a run along forced paths is not cancelled
     LinkSharing sharing = linkSharing(run, *searched);
     const IsolationScore score = isolationScore(m, sharing.partsOfLink);
-    if (!(score < paperScore))
-        return std::nullopt;
+    const bool better = score < paperScore;
+    const IsolationScore kept = better ? score : paperScore;
+    // The search's minimum holds for the tables only where its model saw every flow of the
+    // routing it planned (the tables share what the plan counted).
+    const bool modelHeld = score.phyShared == plan.phyShared && score.phyConflicts == plan.phyConflicts;
+    if (kept.phyConflicts == 0)
+        finding.status = isolationStatus(run, IsolationOutcome::Kept, kept);
+    else if (plan.proven && plan.exact && modelHeld && plan.leastPhyConflicts > 0)
+        finding.status = isolationStatus(run, IsolationOutcome::ProvenImpossible, kept,
+                                         plan.leastPhyShared > 0
+                                             ? QStringLiteral("%1 link(s) between phy-isolated partitions").arg(plan.leastPhyShared)
+                                             : QStringLiteral("%1 link(s) between a phy-isolated partition and another").arg(plan.leastPhyConflicts));
+    else {
+        QString why;
+        if (!plan.proven)
+            why = QStringLiteral("the isolation search stopped at its budget of %1 nodes (never more than the per-leaf "
+                                 "allocation's)")
+                      .arg(input.problem.budget);
+        else if (!plan.exact)
+            why = QStringLiteral("some destination has no down path that every sender reaches on this degraded tree");
+        else if (!modelHeld)
+            why = QStringLiteral("the tables share more than the isolation search planned");
+        else
+            why = QStringLiteral("the other partitions' destinations were placed one at a time, not searched");
+        finding.status = isolationStatus(run, IsolationOutcome::NotProven, kept, why);
+    }
+    if (!better)
+        return finding;
     QString warning = QStringLiteral("%1: the per-leaf allocation left %2 link(s) shared by phy-isolated partitions "
                                      "and %3 shared by one with another; top switches assigned per partition "
                                      "instead: %4 and %5%6")
@@ -1166,7 +1245,8 @@ std::optional<IsolatedRouting> isolationSearch(Run &run, const std::vector<Targe
                           .arg(score.phyShared)
                           .arg(score.phyConflicts)
                           .arg(plan.proven ? QString() : QStringLiteral(" (search stopped at its budget; not proven minimal)"));
-    return IsolatedRouting{std::move(searched), std::move(sharing), std::move(warning)};
+    finding.routing = IsolatedRouting{std::move(searched), std::move(sharing), std::move(warning)};
+    return finding;
 }
 
 namespace {
@@ -1357,11 +1437,15 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
         return routing::cancelledError(engine);
     QStringList warnings = m_model->prepareWarnings;
     pftree::LinkSharing sharing = pftree::linkSharing(run, *rows);
-    if (std::optional<pftree::IsolatedRouting> isolated = pftree::isolationSearch(run, targets, sharing)) {
-        warnings << isolated->warning;
-        rows = std::move(isolated->rows);
-        sharing = std::move(isolated->sharing);
+    pftree::IsolationFinding isolation = pftree::isolationSearch(run, targets, sharing);
+    if (isolation.routing) {
+        warnings << isolation.routing->warning;
+        rows = std::move(isolation.routing->rows);
+        sharing = std::move(isolation.routing->sharing);
     }
+    // Shared links deserve a look: whether fewer were possible is said with them.
+    if (isolation.status.outcome == IsolationOutcome::ProvenImpossible || isolation.status.outcome == IsolationOutcome::NotProven)
+        warnings << isolation.status.text;
     if (sharing.unreachable > 0)
         warnings << QStringLiteral("%1: %2 intra-partition walk(s) found no route; the tree is too degraded for some pairs")
                         .arg(engine).arg(sharing.unreachable);
@@ -1377,7 +1461,9 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
         return routing::cancelledError(engine);
 
     PartitionRoutingReport report = std::move(checked->report);
+    report.isolation = isolation.status;
     Routing result = pftree::finishRouting(run, *rows, *lanes, std::move(warnings), report);
+    result.isolation = report.isolation.text;
     m_report = std::move(report);
     return result;
 }

@@ -48,6 +48,9 @@ struct PartitionAwareOptions
     int maxVirtualLanes = 8;
     // Accept trees that ftree would refuse as not pure (failed links); routes still up*/down*.
     bool allowDegraded = true;
+    // Branch-and-bound nodes the isolation search may visit (IsolationSearch.h) before it stops
+    // and says its routing is not proven minimal.
+    std::int64_t isolationSearchBudget = 400000;
 };
 
 struct PolicyViolation
@@ -58,9 +61,27 @@ struct PolicyViolation
     QString reason;                      // "phy-isolation: shares the link" / "vlane-isolation: same VL"
 };
 
+// Whether pftree gave its phy-isolated partitions links of their own (issue 41), in words the
+// desk's report and OpenSM's log both show.
+enum class IsolationOutcome : std::uint8_t {
+    NotAsked,          // no phy-isolated partition has members on two leaves (or not pftree)
+    Kept,              // no directed switch link carries a phy partition with any other
+    ProvenImpossible,  // some must: the isolation search proved no routing it covers shares fewer
+    NotProven,         // links shared, and the search could not prove that fewer is impossible
+};
+
+struct IsolationStatus
+{
+    IsolationOutcome outcome = IsolationOutcome::NotAsked;
+    int phyShared = 0;     // directed links carrying two or more phy partitions
+    int phyConflicts = 0;  // directed links carrying a phy partition and any other
+    QString text;          // one line: "pftree: phy-isolation kept ..."
+};
+
 // What a run decided besides the tables, for tests and the GUI.
 struct PartitionRoutingReport
 {
+    IsolationStatus isolation;
     std::map<Guid, std::uint16_t> routingPKey;     // CN port GUID -> P_Key it was routed as (§2.4)
     std::map<std::uint16_t, int> virtualLanes;     // P_Key -> VL (0 = default lane)
     std::vector<PolicyViolation> violations;

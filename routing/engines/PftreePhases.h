@@ -86,9 +86,16 @@ struct IsolatedRouting
     LinkSharing sharing;
     QString warning;  // what the search improved on the per-leaf allocation
 };
-// The routing along the isolation search's paths, when the paper's `sharing` lets a
-// phy-isolated partition share a link and the search's shares strictly fewer; pftree only.
-std::optional<IsolatedRouting> isolationSearch(Run &run, const std::vector<Target> &targets, const LinkSharing &paper);
+struct IsolationFinding
+{
+    // The routing along the isolation search's paths, when the paper's `sharing` lets a
+    // phy-isolated partition share a link and the search's shares strictly fewer; pftree only.
+    std::optional<IsolatedRouting> routing;
+    // Of the routing route() keeps (the search's when set, else the paper's): whether
+    // phy-isolation was kept, proven impossible or not proven.
+    IsolationStatus status;
+};
+IsolationFinding isolationSearch(Run &run, const std::vector<Target> &targets, const LinkSharing &paper);
 
 struct VirtualLanes
 {

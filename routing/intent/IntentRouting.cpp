@@ -219,8 +219,55 @@ struct Judgement
 {
     bool valid = false;
     std::size_t violations = 0;
+    // What pftree's isolation search minimises, first: directed switch links carrying two or
+    // more phy-isolated partitions, then those carrying one with any other. The repair, SlimUpdate
+    // and a full re-route are weighed by these, then by the violations, so a full pftree that
+    // keeps isolation where the tree allows it is never passed over for a routing that does not.
+    int phyShared = 0;
+    int phyConflicts = 0;
     QString why;
+    std::tuple<int, int, std::size_t> isolationCost() const { return {phyShared, phyConflicts, violations}; }
+    QString isolationText() const
+    {
+        return QStringLiteral("%1 isolation violations (%2 link(s) shared by phy-isolated partitions)").arg(violations).arg(phyShared);
+    }
 };
+
+// What a repaired or SlimUpdated routing kept of phy-isolation, in the words pftree's own
+// routing uses (Routing::isolation): empty without phy-isolated partitions, or where the fabric
+// is too large to judge pair by pair.
+QString isolationOf(const QString &method, const Tenancy &tenancy, const Judgement &j, bool judged)
+{
+    const bool asked = std::any_of(tenancy.partitions.begin(), tenancy.partitions.end(),
+                                   [](const Partition &p) { return p.policy == IsolationPolicy::Physical; });
+    if (!asked || !judged)
+        return {};
+    if (j.phyConflicts == 0)
+        return QStringLiteral("%1: phy-isolation kept: no link carries a phy-isolated partition with another").arg(method);
+    return QStringLiteral("%1: phy-isolation not kept: %2 link(s) shared between phy-isolated partitions and %3 between one "
+                          "and another; a full re-route keeps no more of it")
+        .arg(method)
+        .arg(j.phyShared)
+        .arg(j.phyConflicts);
+}
+
+// The phy-isolated partitions' shared links, by the validation's per-partition reports.
+void countPhySharing(const ValidationResult &v, Judgement &j)
+{
+    std::set<PortIndex> shared, conflicts;
+    for (const PartitionIsolationReport &p : v.partitions) {
+        if (p.policy != IsolationPolicy::Physical)
+            continue;
+        for (const SharedLinkReport &s : p.shared) {
+            conflicts.insert(s.from);
+            for (int q : s.others)
+                if (v.partitions[std::size_t(q)].policy == IsolationPolicy::Physical)
+                    shared.insert(s.from);
+        }
+    }
+    j.phyShared = int(shared.size());
+    j.phyConflicts = int(conflicts.size());
+}
 
 // Valid (every switch reaches every LID, no loop) by the walks alone: an engine's own tables on
 // the fabric it routed, whose up/down or credit-loop freedom the engine guarantees.
@@ -248,6 +295,7 @@ Judgement judge(const Fabric &fabric, const Tenancy &tenancy, const Routing &rou
     options.maxReported = 1;
     const ValidationResult v = validateRouting(fabric, tenancy, routing.tables, lanes, options);
     j.violations = v.policyViolations;
+    countPhySharing(v, j);
     if (v.unreachablePartitionPairs + v.unreachableOtherPairs > 0)
         j.why = QStringLiteral("%1 pairs of ports are not routed to each other")
                     .arg(v.unreachablePartitionPairs + v.unreachableOtherPairs);
@@ -923,25 +971,29 @@ Result<IntentRouting> routeIntentAfterChange(const Fabric &fabric, const Project
                 patched.routing.serviceLevels = installed->serviceLevels;
                 patched.method = QStringLiteral("repair");
                 const Judgement j = judge(fabric, intent.tenancy, patched.routing);
+                Judgement kept = j;
                 bool keep = j.valid;
                 if (!j.valid)
                     notes << QStringLiteral("repair: %1").arg(j.why);
                 if (keep && j.violations > 0) {
                     Result<IntentRouting> full = routeIntent(fabric, intent, options);
                     const Judgement f = full ? judge(fabric, intent.tenancy, full->routing) : Judgement{};
-                    if (full && f.violations < j.violations) {
+                    if (full && f.isolationCost() < j.isolationCost()) {
                         // Partitions on lanes may need other lanes on the repaired routes: the
                         // full routing's lanes with the repaired routes, if that is enough.
                         patched.routing.serviceLevels = full->routing.serviceLevels;
                         const Judgement relaned = judge(fabric, intent.tenancy, patched.routing);
-                        if (!relaned.valid || relaned.violations > f.violations) {
+                        if (!relaned.valid || f.isolationCost() < relaned.isolationCost()) {
                             keep = false;
-                            notes << QStringLiteral("repair: %1 isolation violations where %2 keeps %3").arg(j.violations).arg(full->method).arg(f.violations);
+                            notes << QStringLiteral("repair: %1 where %2 keeps %3").arg(relaned.valid ? relaned.isolationText() : j.isolationText(), full->method, f.isolationText());
                         }
+                        kept = relaned;
                     }
                 }
                 if (keep) {
                     patched.notes = notes;
+                    patched.routing.isolation = isolationOf(patched.method, intent.tenancy, kept,
+                                                            fabric.endNodes().size() <= kFullValidationLimit);
                     return patched;
                 }
             }
@@ -964,11 +1016,9 @@ Result<IntentRouting> routeIntentAfterChange(const Fabric &fabric, const Project
                     Result<IntentRouting> full = routeIntent(fabric, intent, options);
                     if (full) {
                         const Judgement f = judge(fabric, intent.tenancy, full->routing);
-                        if (f.violations < j.violations) {
-                            full->notes.prepend(QStringLiteral("slimupdate: %1 isolation violations where %2 keeps %3")
-                                                    .arg(j.violations)
-                                                    .arg(full->method)
-                                                    .arg(f.violations));
+                        if (f.isolationCost() < j.isolationCost()) {
+                            full->notes.prepend(QStringLiteral("slimupdate: %1 where %2 keeps %3")
+                                                    .arg(j.isolationText(), full->method, f.isolationText()));
                             full->notes = notes + full->notes;
                             return full;
                         }
@@ -979,6 +1029,9 @@ Result<IntentRouting> routeIntentAfterChange(const Fabric &fabric, const Project
                     slimmed.routing = std::move(r->proposal);
                     slimmed.routing.engine = QStringLiteral("slimupdate");
                     slimmed.method = QStringLiteral("slimupdate");
+                    slimmed.notes = notes;  // why the repair was passed over
+                    slimmed.routing.isolation = isolationOf(slimmed.method, intent.tenancy, j,
+                                                            fabric.endNodes().size() <= kFullValidationLimit);
                     return slimmed;
                 }
             }

@@ -262,6 +262,10 @@ int route(weft_osm_engine &e, const weft_osm_subnet &subnet)
     }
     for (const QString &note : routed->notes)
         e.say(WEFT_OSM_LOG_INFO, QStringLiteral("passed over %1").arg(note));
+    // Whether the phy-isolated partitions kept links of their own, were proven unable to, or
+    // the search could not tell (issue 41).
+    if (!routed->routing.isolation.isEmpty())
+        e.say(WEFT_OSM_LOG_INFO, routed->routing.isolation);
 
     // Into OpenSM's new_lft, switch by switch; an entry past a switch's table is a failure.
     const ForwardingTables &tables = routed->routing.tables;
