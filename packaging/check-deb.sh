@@ -32,6 +32,8 @@ for path in /usr/bin/weft \
     /usr/share/man/man1/weft.1.gz \
     /usr/share/bash-completion/completions/weft \
     /usr/lib/systemd/system/weft-serve.service \
+    /usr/lib/sysusers.d/weft.conf \
+    /usr/lib/udev/rules.d/60-weft-umad.rules \
     /etc/weft/serve.conf; do
     grep -qx -- "$path" "$work/contents" || fail "the package has no $path"
 done
@@ -39,8 +41,8 @@ grep -qE '^/usr/share/metainfo/[^/]+\.metainfo\.xml$' "$work/contents" || fail "
 # OpenSM's plugin, where the dynamic linker finds it by name (event_plugin_name weftosm).
 multiarch="$(gcc -print-multiarch 2>/dev/null || dpkg-architecture -qDEB_HOST_MULTIARCH)"
 grep -qx -- "/usr/lib/$multiarch/libweftosm.so" "$work/contents" || fail "the package has no /usr/lib/$multiarch/libweftosm.so"
-outside="$(grep -vE '^/(usr/?)?$|^/usr/(bin|share)(/|$)|^/usr/lib/?$|^/usr/lib/'"$multiarch"'(/|/libweftosm\.so)?$|^/usr/lib/systemd(/|/system/?|/system/weft-serve\.service)?$|^/etc(/|/weft/?|/weft/serve\.conf)?$' "$work/contents" || true)"
-[ -z "$outside" ] || fail "the package installs outside /usr/bin, /usr/share, OpenSM's plugin, the unit and its configuration: $(head -3 <<<"$outside")"
+outside="$(grep -vE '^/(usr/?)?$|^/usr/(bin|share)(/|$)|^/usr/lib/?$|^/usr/lib/'"$multiarch"'(/|/libweftosm\.so)?$|^/usr/lib/systemd(/|/system/?|/system/weft-serve\.service)?$|^/usr/lib/sysusers\.d(/|/weft\.conf)?$|^/usr/lib/udev(/|/rules\.d/?|/rules\.d/60-weft-umad\.rules)?$|^/etc(/|/weft/?|/weft/serve\.conf)?$' "$work/contents" || true)"
+[ -z "$outside" ] || fail "the package installs outside /usr/bin, /usr/share, OpenSM's plugin, the unit, its user, its device rule and its configuration: $(head -3 <<<"$outside")"
 
 
 # weft serve's unit, installed disabled: no enablement link (any *.wants/ or *.requires/, the

@@ -249,6 +249,15 @@ void HttpListener::makeRoomFor(const QHostAddress &peer)
             ++held;
         }
     if (oldest && held >= m_limits.maxUnadmittedPerAddress) {
+        // Said once per address (of the first thousand), not at every connection of a flood.
+        if (m_saidAddresses.size() < 1000 && !m_saidAddresses.contains(peer)) {
+            m_saidAddresses.insert(peer);
+            Q_EMIT problem(QStringLiteral("%1 holds %2 connections on port %3 that have shown no credential, the most one "
+                                          "address may: its oldest are closed to make room")
+                               .arg(peer.toString())
+                               .arg(held)
+                               .arg(port()));
+        }
         oldest->socket->abort();
         drop(oldest);
     }

@@ -37,6 +37,7 @@
 #include <QByteArray>
 #include <QHostAddress>
 #include <QObject>
+#include <QSet>
 #include <QSslConfiguration>
 #include <QString>
 
@@ -178,6 +179,7 @@ private:
     std::vector<std::unique_ptr<Connection>> m_dropped;    // closed, deleted at the next turn
     bool m_saidExhausted = false;
     bool m_saidCap = false;
+    QSet<QHostAddress> m_saidAddresses;  // addresses told of at their limit (maxUnadmittedPerAddress)
 };
 
 // The reason phrase of a status Weft answers with ("Not Found").
