@@ -6,6 +6,7 @@
 #include <QTimer>
 
 #include <sys/resource.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <chrono>
@@ -57,6 +58,10 @@ qint64 steadyMs()
 // is wanted waits in its own buffers, not in this process.
 constexpr qint64 kSocketReadBuffer = 64 * 1024;
 
+// How long a connection answered for the last time keeps reading (and dropping) what its client
+// still sends, after its own side is closed.
+constexpr int kLingerMs = 2000;
+
 }  // namespace
 
 // Accepts as QTcpServer does, but with TLS makes each connection a QSslSocket on the accepted
@@ -100,6 +105,7 @@ struct HttpListener::Connection
     bool awaiting = false;   // handed to an asynchronous handler, not answered yet
     bool streaming = false;  // an open-ended answer is being sent
     bool closing = false;    // answered for the last time; waits for the bytes to leave
+    bool halfClosed = false; // closing, its answer gone and its sending side shut: lingers
     std::shared_ptr<HttpResponder> responder;
     QHostAddress peer;
     bool admitted = false;       // a request with an owner was admitted on it
@@ -300,6 +306,9 @@ void HttpListener::acceptPending()
         connect(&c->timer, &QTimer::timeout, this, [this, c] { onTimeout(c); });
         connect(socket, &QTcpSocket::readyRead, this, [this, c] { onReadable(c); });
         connect(socket, &QTcpSocket::disconnected, this, [this, c] { drop(c); });
+        connect(socket, &QTcpSocket::bytesWritten, this, [this, c] { closeWhenSent(c); });
+        if (c->ssl)
+            connect(c->ssl, &QSslSocket::encryptedBytesWritten, this, [this, c] { closeWhenSent(c); });
         connect(socket, &QTcpSocket::errorOccurred, this, [this, c](QAbstractSocket::SocketError e) {
             if (e != QAbstractSocket::RemoteHostClosedError)
                 drop(c);
@@ -473,7 +482,7 @@ void HttpListener::endStream(Connection *c)
         std::exchange(c->responder, {})->detach();
     // What is still unsent must drain within the usual time, or the reader is cut off.
     c->timer.start(m_limits.headerTimeoutMs);
-    c->socket->disconnectFromHost();
+    closeWhenSent(c);
 }
 
 bool HttpListener::writeStream(Connection *c, const QByteArray &chunk)
@@ -507,8 +516,22 @@ void HttpListener::answer(Connection *c, int status, const QByteArray &contentTy
     c->timer.start(m_limits.headerTimeoutMs);
     if (!keepAlive) {
         c->closing = true;
-        c->socket->disconnectFromHost();  // after the bytes are written; then `disconnected`
+        closeWhenSent(c);
     }
+}
+
+// A lingering close: once the last answer has left, only this side closes (FIN), and what the
+// client still sends (the rest of a refused body) is read and dropped until it closes too or
+// kLingerMs pass. Closing the socket with its bytes unread would reset the connection, and a
+// reset can discard the answer in the client's buffers before it is read.
+void HttpListener::closeWhenSent(Connection *c)
+{
+    if (!c->closing || c->halfClosed || c->streaming || unsent(c) > 0)
+        return;
+    c->halfClosed = true;
+    c->socket->flush();
+    ::shutdown(int(c->socket->socketDescriptor()), SHUT_WR);
+    c->timer.start(std::min(kLingerMs, m_limits.headerTimeoutMs));
 }
 
 void HttpListener::refuse(Connection *c, int status, const QByteArray &why, const QByteArray &extraHeaders)

@@ -155,6 +155,7 @@ private:
     void answer(Connection *c, int status, const QByteArray &contentType, const QByteArray &body, bool keepAlive,
                 bool headOnly, const QByteArray &extraHeaders = {});
     void refuse(Connection *c, int status, const QByteArray &why, const QByteArray &extraHeaders = {});
+    void closeWhenSent(Connection *c);
     void drop(Connection *c);
     bool makeRoom();
     void makeRoomFor(const QHostAddress &peer);
