@@ -37,11 +37,6 @@ namespace {
 
 constexpr int kSweepTimeoutMs = 60000;
 
-QString pluginDirectory()
-{
-    return qEnvironmentVariable("WEFT_OSM_PLUGIN_DIR", SimulatedFabric::weftOsmPluginDirectory());
-}
-
 // `weft ARGS` as a client of the lab (on the master's adapter), optionally inside `wrapper`
 // (a shell script that ends by running "$@").
 test::Run runLabWeft(const SimulatedFabric &sim, const QStringList &args, const QString &wrapper = {})
@@ -75,7 +70,7 @@ Result<std::unique_ptr<HaLab>> startHaLab(const QString &dir, bool plugin)
     auto lab = std::make_unique<HaLab>();
     lab->tree = test::makeTree(FabricShapeKind::KaryNTree, 4, 2);
     Result<test::TwoSmLab> started = test::startTwoSmLab(dir, lab->tree.generated.fabric, lab->tree.generated.hosts.front(),
-                                                         lab->tree.generated.hosts.back(), plugin, pluginDirectory());
+                                                         lab->tree.generated.hosts.back(), plugin, test::osmPluginDirectory());
     if (!started)
         return started.error();
     static_cast<test::TwoSmLab &>(*lab) = std::move(*started);
@@ -142,7 +137,7 @@ private Q_SLOTS:
         QVERIFY2(openSm.isEmpty(), qPrintable(openSm));
         const QString missing = SimulatedFabric::missingTools();
         QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("the lab tests need: ") + missing));
-        QVERIFY2(QFile::exists(pluginDirectory() + QStringLiteral("/libweftosm.so")), qPrintable(pluginDirectory()));
+        QVERIFY2(QFile::exists(test::osmPluginDirectory() + QStringLiteral("/libweftosm.so")), qPrintable(test::osmPluginDirectory()));
     }
 
     void failoverKeepsTheCommittedIntent_data()

@@ -9,6 +9,7 @@
 
 #include "FabricGenerator.h"
 #include "IsolationOracle.h"
+#include "SharedLinks.h"
 #include "LabTables.h"
 #include "LabTools.h"
 #include "Partitions.h"
@@ -30,21 +31,6 @@ using namespace weft;
 namespace {
 
 constexpr int kSweepTimeoutMs = 60000;
-
-QString pluginDirectory()
-{
-    return qEnvironmentVariable("WEFT_OSM_PLUGIN_DIR", SimulatedFabric::weftOsmPluginDirectory());
-}
-
-// Directed switch links that two or more tenants share (all tenants here are phy-isolated).
-int sharedLinks(const ValidationResult &v)
-{
-    std::set<PortIndex> links;
-    for (const PartitionIsolationReport &p : v.partitions)
-        for (const SharedLinkReport &s : p.shared)
-            links.insert(s.from);
-    return int(links.size());
-}
 
 // The oracle's least number of shared links on `live`, the generator's levels found by GUID.
 int oracleOn(const Fabric &live, const GeneratedFabric &generated, const Tenancy &tenancy)
@@ -85,7 +71,7 @@ private Q_SLOTS:
         QVERIFY2(openSm.isEmpty(), qPrintable(openSm));
         const QString missing = SimulatedFabric::missingTools();
         QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("the lab tests need: ") + missing));
-        QVERIFY2(QFile::exists(pluginDirectory() + QStringLiteral("/libweftosm.so")), qPrintable(pluginDirectory()));
+        QVERIFY2(QFile::exists(test::osmPluginDirectory() + QStringLiteral("/libweftosm.so")), qPrintable(test::osmPluginDirectory()));
     }
 
     void isolationKeptAfterEachFailure_data()
@@ -192,7 +178,7 @@ private Q_SLOTS:
         simOptions.smNode = fabric.node(hosts.front()).name;
         simOptions.partitionsConf = partitions;
         simOptions.openSmConfig = "event_plugin_name weftosm\nevent_plugin_options " + intentPath.toUtf8() + "\nrouting_engine weft\n";
-        simOptions.openSmEnvironment = QStringList{QStringLiteral("LD_LIBRARY_PATH=") + pluginDirectory()};
+        simOptions.openSmEnvironment = QStringList{QStringLiteral("LD_LIBRARY_PATH=") + test::osmPluginDirectory()};
         SimulatedFabric sim(simOptions);
         const Status started = sim.start();
         QVERIFY2(started, started ? "" : qPrintable(started.error().toString()));
@@ -211,7 +197,7 @@ private Q_SLOTS:
 
             const ValidationResult v = validateRouting(*live, intent.tenancy, *held);
             const int k = oracleOn(*live, *generated, intent.tenancy);
-            const int shared = sharedLinks(v);
+            const int shared = test::sharedLinks(v);
             const QString log = QString::fromUtf8(test::readAll(sim.openSmLogPath()).mid(offset));
             const QString said = log.split(QLatin1Char('\n')).filter(QStringLiteral("weft:")).join(QStringLiteral(" | "));
             qInfo("%s: %d link(s) shared by two tenants, oracle %d; %llu pair(s) unreachable, %zu loop(s); log: %s", qPrintable(what),

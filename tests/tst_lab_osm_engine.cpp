@@ -40,11 +40,6 @@ namespace {
 constexpr int kSweepTimeoutMs = 60000;
 
 // Where the build put libweftosm.so: ctest names it; run by hand, beside the build's tests.
-QString pluginDirectory()
-{
-    return qEnvironmentVariable("WEFT_OSM_PLUGIN_DIR", SimulatedFabric::weftOsmPluginDirectory());
-}
-
 struct PluginLab
 {
     std::unique_ptr<SimulatedFabric> sim;
@@ -72,7 +67,7 @@ Result<PluginLab> startPluginLab(const QString &dir, const test::Tree &tree, con
     options.partitionsConf = partitions;
     options.openSmConfig = "event_plugin_name weftosm\nevent_plugin_options " + lab.intentPath.toUtf8() + "\nrouting_engine "
         + engines.toUtf8() + "\n" + moreConfig;
-    options.openSmEnvironment = QStringList{QStringLiteral("LD_LIBRARY_PATH=") + pluginDirectory()} + environment;
+    options.openSmEnvironment = QStringList{QStringLiteral("LD_LIBRARY_PATH=") + test::osmPluginDirectory()} + environment;
     lab.sim = std::make_unique<SimulatedFabric>(options);
     if (const Status started = lab.sim->start(); !started)
         return started.error();
@@ -117,7 +112,7 @@ private Q_SLOTS:
         QVERIFY2(openSm.isEmpty(), qPrintable(openSm));
         const QString missing = SimulatedFabric::missingTools();
         QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("the lab tests need: ") + missing));
-        QVERIFY2(QFile::exists(pluginDirectory() + QStringLiteral("/libweftosm.so")), qPrintable(pluginDirectory()));
+        QVERIFY2(QFile::exists(test::osmPluginDirectory() + QStringLiteral("/libweftosm.so")), qPrintable(test::osmPluginDirectory()));
     }
 
     void switchesHoldWeftRouteProject_data()

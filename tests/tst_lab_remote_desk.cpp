@@ -39,11 +39,6 @@ using namespace weft;
 
 namespace {
 
-QString pluginDirectory()
-{
-    return qEnvironmentVariable("WEFT_OSM_PLUGIN_DIR", SimulatedFabric::weftOsmPluginDirectory());
-}
-
 }  // namespace
 
 class TestLabRemoteDesk : public QObject
@@ -61,7 +56,7 @@ private Q_SLOTS:
         QVERIFY(m_dir.isValid());
         QVERIFY2(qEnvironmentVariable("LD_PRELOAD").isEmpty(), "the desk's process must not be a client of the simulation");
         qputenv("WEFT_KNOWN_SERVICES", m_dir.filePath(QStringLiteral("known_services")).toUtf8());
-        Result<std::unique_ptr<test::ServeLab>> lab = test::startServeLab(m_dir.path(), pluginDirectory());
+        Result<std::unique_ptr<test::ServeLab>> lab = test::startServeLab(m_dir.path(), test::osmPluginDirectory());
         QVERIFY2(lab, lab ? "" : qPrintable(lab.error().toString()));
         m_lab = std::move(*lab);
     }

@@ -22,11 +22,6 @@ using namespace weft;
 
 namespace {
 
-QString pluginDirectory()
-{
-    return qEnvironmentVariable("WEFT_OSM_PLUGIN_DIR", SimulatedFabric::weftOsmPluginDirectory());
-}
-
 QByteArray fileBytes(const QString &path)
 {
     return test::readAll(path);
@@ -62,7 +57,7 @@ private Q_SLOTS:
         if (const QString problem = test::labToolsProblem(); !problem.isEmpty())
             QFAIL(qPrintable(problem));
         QVERIFY(m_dir.isValid());
-        Result<std::unique_ptr<test::ServeLab>> lab = test::startServeLab(m_dir.path(), pluginDirectory());
+        Result<std::unique_ptr<test::ServeLab>> lab = test::startServeLab(m_dir.path(), test::osmPluginDirectory());
         QVERIFY2(lab, lab ? "" : qPrintable(lab.error().toString()));
         m_lab = std::move(*lab);
     }

@@ -34,11 +34,6 @@ constexpr int kRounds = 20;
 constexpr int kAnswerWithinMs = 60000;
 constexpr qint64 kStopWithinMs = 10000;
 
-QString pluginDirectory()
-{
-    return qEnvironmentVariable("WEFT_OSM_PLUGIN_DIR", SimulatedFabric::weftOsmPluginDirectory());
-}
-
 // A thread joined however the test function ends (a failed QVERIFY returns early).
 struct JoinedThread
 {
@@ -143,7 +138,7 @@ private Q_SLOTS:
         if (const QString problem = test::labToolsProblem(); !problem.isEmpty())
             QFAIL(qPrintable(problem));
         QVERIFY(m_dir.isValid());
-        Result<std::unique_ptr<test::ServeLab>> lab = test::startServeLab(m_dir.path(), pluginDirectory());
+        Result<std::unique_ptr<test::ServeLab>> lab = test::startServeLab(m_dir.path(), test::osmPluginDirectory());
         QVERIFY2(lab, lab ? "" : qPrintable(lab.error().toString()));
         m_lab = std::move(*lab);
         const test::HttpAnswer fabric = call("GET", QStringLiteral("/api/v1/fabric"), m_lab->viewerToken);

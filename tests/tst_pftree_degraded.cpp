@@ -20,6 +20,7 @@
 #include "FabricGenerator.h"
 #include "GeneratedFabrics.h"
 #include "IsolationOracle.h"
+#include "SharedLinks.h"
 #include "PartitionAwareFatTree.h"
 #include "RoutingEngine.h"
 #include "Validation.h"
@@ -221,16 +222,6 @@ Tenancy tenancyOf(const GeneratedFabric &g, const Placement &placement, PolicyMo
     return tenancy;
 }
 
-// Directed switch links carrying two or more tenants, by validateRouting on pftree's tables.
-int sharedLinks(const ValidationResult &v)
-{
-    std::set<PortIndex> links;
-    for (const PartitionIsolationReport &p : v.partitions)
-        for (const SharedLinkReport &s : p.shared)
-            links.insert(s.from);
-    return int(links.size());
-}
-
 void runShapes(const std::vector<Shape> &shapes, int family)
 {
     int total = 0;
@@ -262,7 +253,7 @@ void runShapes(const std::vector<Shape> &shapes, int family)
             QVERIFY2(v.unreachablePartitionPairs == 0, where.constData());
             QVERIFY2(v.loops == 0, where.constData());
             QVERIFY2(v.deadlockFree, where.constData());
-            const int shared = sharedLinks(v);
+            const int shared = test::sharedLinks(v);
             if (warnings.contains(QStringLiteral("not proven"))) {
                 // The search stopped at its budget (6 tenants on the larger trees): it says so,
                 // shares no fewer than the minimum, and happens rarely.
@@ -338,7 +329,7 @@ private Q_SLOTS:
                 qFatal("%s", qPrintable(routed.error().message));
             *report = engine.lastReport();
             const ValidationResult v = validateRouting(g.fabric, tenancy, routed->tables, LaneAssignment{routed->serviceLevels, {}});
-            return std::make_pair(std::move(*routed), sharedLinks(v));
+            return std::make_pair(std::move(*routed), test::sharedLinks(v));
         };
         int stopped = 0, placements = 0;
         for (int n = 1; n <= 40; ++n) {
