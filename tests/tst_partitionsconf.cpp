@@ -613,6 +613,15 @@ void TestPartitionsConf::groupUnderALaterDefinitionSurvives_data()
                                                        "Tenant, ipoib, mtu=5 :\n"
                                                        "    mgid=ff12:401b:8001::1, mtu=5\n"
                                                        "    0x0002c90000000004 ;\n");
+    // Neither name nor P_Key: the generated 0x0001 is merged with the later definition by P_Key;
+    // written back without a P_Key, the later definition can find the first only by a name, so
+    // the writer gives it one (found by fuzz_partitions,
+    // tests/fuzz/regressions/partitions/fuzz-nameless-merged-ip-group.conf).
+    QTest::addRow("no name, no P_Key") << QByteArray(" , ipoib, defmember=full :\n"
+                                                     "    0x0002c90000000002 ;\n"
+                                                     "Tenant=0x0001, ipoib, mtu=5 :\n"
+                                                     "    mgid=ff12:401b::1, mtu=5\n"
+                                                     "    0x0002c90000000004 ;\n");
 }
 
 void TestPartitionsConf::groupUnderALaterDefinitionSurvives()

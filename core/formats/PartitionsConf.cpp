@@ -874,7 +874,19 @@ QByteArray writePartitionsConf(const std::vector<Partition> &given)
         if (p.policy != IsolationPolicy::Default)
             out += QStringLiteral("# weft: policy=%1\n").arg(policyName(p.policy));
         QStringList header;
+        // IP groups whose rate or mtu the header does not have go under a later definition of
+        // the same partition (below); without a P_Key that definition finds this one by name,
+        // and an empty name finds nothing, so such a partition is written under a name.
+        const std::pair<int, int> headerRateMtu{p.ipoibFlags.rate.value_or(kDefaultRate), p.ipoibFlags.mtu.value_or(kDefaultMtu)};
+        auto ownHeader = [&headerRateMtu](const MulticastGroup &g) {
+            const std::pair<int, int> rateMtu{g.flags.rate.value_or(headerRateMtu.first), g.flags.mtu.value_or(headerRateMtu.second)};
+            return rateMtu != headerRateMtu && isIpGroup(g.mgid);
+        };
         QString title = writableName(p.name, p.pkey.has_value());
+        if (!p.pkey && title.isEmpty()
+            && std::any_of(p.multicastGroups.begin(), p.multicastGroups.end(),
+                           [&](const MulticastGroup &g) { return isMulticastGid(g.mgid) && ownHeader(g); }))
+            title = QStringLiteral("unnamed");
         if (!p.pkey)
             title = distinctName(title, takenNames);
         takenNames.insert(title);
@@ -899,16 +911,14 @@ QByteArray writePartitionsConf(const std::vector<Partition> &given)
         // them only under a header that has them, so each set goes under a later definition of
         // the same P_Key with that header (merged into this one); a partition without a P_Key
         // is found again by its name, which is distinct among those written without one.
-        const std::pair<int, int> headerRateMtu{p.ipoibFlags.rate.value_or(kDefaultRate), p.ipoibFlags.mtu.value_or(kDefaultMtu)};
         std::map<std::pair<int, int>, std::vector<const MulticastGroup *>> ownHeaders;
         for (const MulticastGroup &g : p.multicastGroups) {
             // Only a GID OpenSM takes is written: anything else could carry ',' ':' ';' or a
             // line break into the file and add flags, members or whole partitions.
             if (!isMulticastGid(g.mgid))
                 continue;
-            const std::pair<int, int> rateMtu{g.flags.rate.value_or(headerRateMtu.first), g.flags.mtu.value_or(headerRateMtu.second)};
-            if (rateMtu != headerRateMtu && isIpGroup(g.mgid)) {
-                ownHeaders[rateMtu].push_back(&g);
+            if (ownHeader(g)) {
+                ownHeaders[{g.flags.rate.value_or(headerRateMtu.first), g.flags.mtu.value_or(headerRateMtu.second)}].push_back(&g);
                 continue;
             }
             out += groupLine(g);
