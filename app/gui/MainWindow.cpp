@@ -27,6 +27,7 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QActionGroup>
 #include <QApplication>
 #include <QDir>
