@@ -252,6 +252,39 @@ private Q_SLOTS:
         QVERIFY2(lowestAfter <= 32, qPrintable(QString::number(lowestAfter)));
     }
 
+    // With overdueAfterMs, requests lost on the way stop holding the window once overdue: the
+    // others go on past the window's ceiling (never past 16 ceilings), and the lost ones are
+    // still resent at their deadline, each job answered once. Without it, the ceiling holds.
+    void overdueRequestsDoNotHoldTheWindow_data()
+    {
+        QTest::addColumn<int>("overdueAfterMs");
+        QTest::addRow("off") << 0;
+        QTest::addRow("after 1 ms") << 1;
+    }
+    void overdueRequestsDoNotHoldTheWindow()
+    {
+        QFETCH(int, overdueAfterMs);
+        ScriptedTransport transport;
+        transport.fate = [](std::uint32_t job, int attempt) { return job % 500 == 3 && attempt == 1 ? Fate::Silent : Fate::Answer; };
+        GmpPipelineOptions options = quickOptions(8);
+        options.timeoutMs = 100;
+        options.overdueAfterMs = overdueAfterMs;
+        GmpPipeline pipeline(transport, options, 200);
+        const Outcome outcome = runJobs(transport, pipeline, 20000, 200);
+        QVERIFY(outcome.finished);
+        QCOMPARE(std::count(outcome.answers.begin(), outcome.answers.end(), 1), 20000);
+        QCOMPARE(pipeline.stats().timeouts, std::size_t(40));
+        QCOMPARE(pipeline.stats().resent, std::size_t(40));
+        QCOMPARE(pipeline.stats().failed, std::size_t(0));
+        // (The transport cannot count here: silent requests never leave its count.)
+        const int peak = pipeline.stats().peakInFlight;
+        QVERIFY(peak <= 16 * 8);
+        if (overdueAfterMs == 0)
+            QVERIFY(peak <= 8);
+        else
+            QVERIFY2(peak > 8, qPrintable(QString::number(peak)));
+    }
+
     void silenceRunsIntoTheDeadlineAndIsResent()
     {
         ScriptedTransport transport;

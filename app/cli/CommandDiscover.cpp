@@ -135,6 +135,9 @@ int discover(const QStringList &args)
             o.insert(QStringLiteral("pkey_ports"), double(pkeyPorts));
             o.insert(QStringLiteral("pkey_seconds"), pkeySeconds);
         }
+        // What the table reads sent: SMPs, retries, LFT blocks, P_Key tables.
+        if (const QString reads = takeTableReadSummary(); !reads.isEmpty())
+            o.insert(QStringLiteral("table_reads"), reads);
         if (changes) {
             o.insert(QStringLiteral("changes"), QJsonObject{{QStringLiteral("nodes_gone"), jsonList(changes->nodesGone)},
                                                             {QStringLiteral("nodes_new"), jsonList(changes->nodesNew)},

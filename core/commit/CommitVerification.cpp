@@ -14,6 +14,17 @@ CommitVerification::CommitVerification(const CommitBackend &backend, const Fabri
 
 Result<TablesRead> CommitVerification::readHeld() const
 {
+    if (m_backend.readHeldTables) {
+        if (m_backend.describeTableReads)
+            m_backend.describeTableReads();  // forgets reads made before this one
+        Result<std::pair<ForwardingTables, PKeyTables>> both = m_backend.readHeldTables(m_fabric);
+        if (m_backend.describeTableReads)
+            if (const QString read = m_backend.describeTableReads(); !read.isEmpty())
+                m_steps.step(QStringLiteral("read %1").arg(read));
+        if (!both)
+            return both.error();
+        return TablesRead{std::move(both->first), std::move(both->second)};
+    }
     Result<ForwardingTables> lfts = m_backend.readTables(m_fabric);
     if (!lfts)
         return lfts.error();

@@ -67,6 +67,17 @@ struct GmpPipelineOptions
     int perDestination = 4;  // outstanding at one destination at most
     int timeoutMs = 200;     // per request, before it counts as lost
     int retries = 3;         // sends after the first
+    // 0: off. Otherwise a request outstanding longer than this many milliseconds and 8 smoothed
+    // round trips is taken as likely lost: it no longer counts against the window (it may still
+    // be answered until its deadline, and only the deadline makes it a loss), so that requests
+    // lost on the way do not hold the window shut for a whole timeout. At most 16 times the
+    // window's ceiling are outstanding in all; at one destination, overdue ones likewise stop counting
+    // against perDestination, up to twice it.
+    int overdueAfterMs = 0;
+    // After a halving the window grows back one per answer (as in slow start) up to where it was,
+    // then one per window of answers: for losses that are not congestion (a lossy link, a
+    // dropped SMP), which otherwise keep it small. Off: one per window of answers at once.
+    bool regrowAfterLoss = false;
 };
 
 struct GmpPipelineStats
@@ -120,7 +131,10 @@ private:
         std::uint32_t tid = 0;
         double deadline = 0;
         std::uint64_t sequence = 0;  // when it was sent, in sends
+        double sentAt = 0;           // ms
     };
+    std::size_t countedInFlight(double now) const;
+    bool overdueMakesRoom(int destination) const;
     bool sendOne();
     void complete(std::size_t slot, const GmpEvent &event);
     void lose(std::size_t slot);
@@ -143,6 +157,8 @@ private:
     std::uint64_t m_sends = 0;
     std::uint64_t m_lastDecrease = 0;  // m_sends when the window last halved
     bool m_sendFailed = false;
+    double m_smoothedRoundTrip = 0;  // ms, 0 until the first answer
+    double m_regrowTo = 0;           // regrowAfterLoss: the window before the last halving
     GmpPipelineStats m_stats;
 };
 

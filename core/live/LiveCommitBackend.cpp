@@ -8,6 +8,13 @@ CommitBackend liveCommitBackend(const LiveOptions &options)
     b.discover = [options] { return discoverFabric(options); };
     b.readTables = [options](const Fabric &f) { return readForwardingTables(f, options); };
     b.readPKeys = [options](const Fabric &f) { return readPKeyTables(f, options); };
+    b.readHeldTables = [options](const Fabric &f) -> Result<std::pair<ForwardingTables, PKeyTables>> {
+        Result<LiveHeldTables> held = readHeldTables(f, options);
+        if (!held)
+            return held.error();
+        return std::make_pair(std::move(held->lfts), std::move(held->pkeys));
+    };
+    b.describeTableReads = [] { return takeTableReadSummary(); };
     b.findSmPort = [options](const Fabric &f) { return findMasterSmPort(f, options); };
     b.readSubnetManagers = [options](const Fabric &f) { return readSubnetManagers(f, options); };
     b.readSlToVl = [options](const Fabric &f) { return readSlToVlTables(f, options); };

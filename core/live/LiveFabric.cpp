@@ -1,6 +1,8 @@
 #include "LiveFabric.h"
 
+#include "DirectedRoutes.h"
 #include "MadPort.h"
+#include "SmpReader.h"
 #include "TextReader.h"
 
 #include <infiniband/ibnetdisc.h>
@@ -21,7 +23,6 @@ namespace {
 // PortInfo:CapabilityMask bit IsExtendedSpeedsSupported: LinkSpeedExtActive is meaningful.
 constexpr std::uint32_t kCapExtendedSpeeds = 0x4000;
 constexpr std::uint32_t kCapIsSm = 0x2;  // PortInfo:CapabilityMask IsSM
-constexpr int kMaxDirectedHops = 63;  // IB_SUBNET_PATH_HOPS_MAX
 
 Error liveError(const QString &message)
 {
@@ -212,109 +213,6 @@ Result<Fabric> buildFabric(ibnd_fabric_t *scanned, const LiveOptions &options)
     return std::move(builder).build();
 }
 
-// Directed routes from the local port to every switch and to every endpoint port that hangs
-// off a switch, worked out on the fabric. A directed SMP is forwarded only by switches, so the
-// search goes on from switches alone.
-class DirectedRoutes
-{
-public:
-    DirectedRoutes(const Fabric &fabric, Guid localNodeGuid, int localPort) : m_fabric(fabric)
-    {
-        const NodeIndex local = fabric.nodeByGuid(localNodeGuid);
-        if (local == kNoIndex)
-            return;
-        m_local = local;
-        m_nodePaths.assign(fabric.nodes().size(), {});
-        m_reached.assign(fabric.nodes().size(), false);
-        m_reached[std::size_t(local)] = true;
-        std::deque<NodeIndex> queue;
-        auto visitFrom = [&](NodeIndex from, int portNumber) {
-            const PortIndex p = fabric.portOf(from, portNumber);
-            if (p == kNoIndex || fabric.port(p).remote == kNoIndex)
-                return;
-            const NodeIndex next = fabric.port(fabric.port(p).remote).node;
-            if (m_reached[std::size_t(next)])
-                return;
-            std::vector<std::uint8_t> path = m_nodePaths[std::size_t(from)];
-            if (int(path.size()) >= kMaxDirectedHops)
-                return;
-            path.push_back(std::uint8_t(portNumber));
-            m_reached[std::size_t(next)] = true;
-            m_nodePaths[std::size_t(next)] = std::move(path);
-            if (fabric.node(next).type == NodeType::Switch)
-                queue.push_back(next);
-        };
-        if (fabric.node(local).type == NodeType::Switch) {
-            queue.push_back(local);
-        } else {
-            visitFrom(local, localPort);
-        }
-        while (!queue.empty()) {
-            const NodeIndex s = queue.front();
-            queue.pop_front();
-            for (int p = 1; p <= fabric.node(s).portCount; ++p)
-                visitFrom(s, p);
-        }
-    }
-
-    // The address of a node (for a switch, all its tables) or of one endpoint port (the SMP
-    // must enter the node through that port); by LID when no directed route reaches it.
-    bool addressOfNode(NodeIndex node, ib_portid_t *id) const
-    {
-        if (!m_reached.empty() && m_reached[std::size_t(node)])
-            return directed(m_nodePaths[std::size_t(node)], id);
-        return byLid(m_fabric.nodeLid(node), id);
-    }
-
-    bool addressOfPort(PortIndex portIndex, ib_portid_t *id) const
-    {
-        const Port &port = m_fabric.port(portIndex);
-        const Node &node = m_fabric.node(port.node);
-        if (node.type == NodeType::Switch || m_reached.empty())
-            return addressOfNode(port.node, id);
-        if (port.node == m_local && m_nodePaths[std::size_t(m_local)].empty() && port.number == m_localPort)
-            return directed({}, id);
-        if (port.remote != kNoIndex) {
-            const Port &peer = m_fabric.port(port.remote);
-            if (m_fabric.node(peer.node).type == NodeType::Switch && m_reached[std::size_t(peer.node)]) {
-                std::vector<std::uint8_t> path = m_nodePaths[std::size_t(peer.node)];
-                if (int(path.size()) < kMaxDirectedHops) {
-                    path.push_back(peer.number);
-                    return directed(path, id);
-                }
-            }
-        }
-        return byLid(port.lid, id);
-    }
-
-    void setLocalPort(int number) { m_localPort = number; }
-
-private:
-    static bool directed(const std::vector<std::uint8_t> &path, ib_portid_t *id)
-    {
-        *id = ib_portid_t{};
-        id->drpath.cnt = int(path.size());
-        for (std::size_t i = 0; i < path.size(); ++i)
-            id->drpath.p[i + 1] = path[i];
-        return true;
-    }
-
-    static bool byLid(Lid lid, ib_portid_t *id)
-    {
-        if (lid == 0)
-            return false;
-        *id = ib_portid_t{};
-        ib_portid_set(id, lid, 0, 0);
-        return true;
-    }
-
-    const Fabric &m_fabric;
-    NodeIndex m_local = kNoIndex;
-    int m_localPort = 0;
-    std::vector<std::vector<std::uint8_t>> m_nodePaths;
-    std::vector<bool> m_reached;
-};
-
 // The local node and port, asked of the local SMA itself (a directed route of no hops).
 struct LocalEnd
 {
@@ -426,43 +324,25 @@ Result<Fabric> discoverFabric(const LiveOptions &options)
 
 Result<ForwardingTables> readForwardingTables(const Fabric &fabric, const LiveOptions &options)
 {
-    Result<Session> session = openSession(fabric, options);
-    if (!session)
-        return session.error();
-    const MadPort &mad = *session->mad;
-    const int total = int(fabric.switches().size());
-    ForwardingTables tables;
-    tables.reserve(fabric.switches().size());
-    int done = 0;
-    std::uint8_t data[IB_SMP_DATA_SIZE];
-    for (NodeIndex s : fabric.switches()) {
-        if (options.progress && !options.progress(done, total))
-            return liveError(QStringLiteral("reading forwarding tables cancelled"));
-        ib_portid_t id{};
-        if (!session->routes->addressOfNode(s, &id))
-            return liveError(QStringLiteral("switch %1 has neither a directed route nor a LID").arg(describeNode(fabric, s)));
-        if (!mad.get(&id, IB_ATTR_SWITCH_INFO, 0, data))
-            return liveError(QStringLiteral("switch %1 does not answer SwitchInfo").arg(describeNode(fabric, s)));
-        const Lid top = Lid(mad_get_field(data, 0, IB_SW_LINEAR_FDB_TOP_F));
-        const int index = tables.addSwitch(fabric.node(s).guid, fabric.nodeLid(s), fabric.node(s).description);
-        LinearForwardingTable &lft = tables.lft(std::size_t(index));
-        if (top > 0)
-            lft.reserve(top);
-        for (int block = 0; top > 0 && block <= top / kLftBlockSize; ++block) {
-            if (!mad.get(&id, IB_ATTR_LINEARFORWTBL, unsigned(block), data))
-                return liveError(QStringLiteral("switch %1 does not answer LinearForwardingTable block %2").arg(describeNode(fabric, s)).arg(block));
-            for (int i = 0; i < kLftBlockSize; ++i) {
-                const int lid = block * kLftBlockSize + i;
-                if (lid == 0 || lid > top || data[i] == kNoRoute)
-                    continue;
-                lft.setPort(Lid(lid), data[i]);
-            }
-        }
-        ++done;
-    }
-    if (options.progress)
-        options.progress(done, total);
-    return tables;
+    SmpReadCounts counts;
+    Result<SmpReadResult> read = readTablesPipelined(fabric, options, SmpReadWhat{true, false, false}, &counts);
+    if (!read)
+        return counts.cancelled ? liveError(QStringLiteral("reading forwarding tables cancelled")) : read.error();
+    return std::move(read->lfts);
+}
+
+Result<LiveHeldTables> readHeldTables(const Fabric &fabric, const LiveOptions &options)
+{
+    Result<SmpReadResult> read = readTablesPipelined(fabric, options, SmpReadWhat{true, true, false});
+    if (!read)
+        return read.error();
+    return LiveHeldTables{std::move(read->lfts), std::move(read->pkeys)};
+}
+
+QString takeTableReadSummary()
+{
+    const SmpReadCounts counts = takeSmpReadCounts();
+    return counts.mads.sent ? counts.summary() : QString();
 }
 
 Status writeForwardingTableEntry(const Fabric &fabric, Guid switchGuid, Lid lid, std::uint8_t port,
@@ -552,85 +432,11 @@ Status writeTables(const Fabric &fabric, const ForwardingTables &tables, const F
 
 Result<PKeyTables> readPKeyTables(const Fabric &fabric, const LiveOptions &options)
 {
-    // The ports computePKeyTables models, in port order.
-    std::vector<PortIndex> wanted;
-    for (PortIndex p = 0; p < PortIndex(fabric.ports().size()); ++p) {
-        const Port &port = fabric.port(p);
-        if (!port.present)
-            continue;
-        const bool onSwitch = fabric.node(port.node).type == NodeType::Switch;
-        if (onSwitch && port.number == 0) {
-            wanted.push_back(p);
-        } else if (port.remote != kNoIndex) {
-            const bool peerIsSwitch = fabric.node(fabric.port(port.remote).node).type == NodeType::Switch;
-            if (!onSwitch || !peerIsSwitch)
-                wanted.push_back(p);
-        }
-    }
-
-    Result<Session> session = openSession(fabric, options);
-    if (!session)
-        return session.error();
-    const MadPort &mad = *session->mad;
-    const int total = int(wanted.size());
-    int done = 0;
-    std::uint8_t data[IB_SMP_DATA_SIZE];
-    // Capacities per node, asked once: NodeInfo and, for switches, SwitchInfo.
-    std::unordered_map<NodeIndex, std::pair<int, int>> capacities;
-    std::vector<PortPKeyTable> read;
-    read.reserve(wanted.size());
-    for (PortIndex p : wanted) {
-        if (options.progress && !options.progress(done, total))
-            return liveError(QStringLiteral("reading P_Key tables cancelled"));
-        const Port &port = fabric.port(p);
-        const bool onSwitch = fabric.node(port.node).type == NodeType::Switch;
-        const QString where = QStringLiteral("%1 port %2").arg(describeNode(fabric, port.node)).arg(port.number);
-        ib_portid_t id{};
-        if (!session->routes->addressOfPort(p, &id))
-            return liveError(QStringLiteral("%1 has neither a directed route nor a LID").arg(where));
-        auto cap = capacities.find(port.node);
-        if (cap == capacities.end()) {
-            if (!mad.get(&id, IB_ATTR_NODE_INFO, 0, data))
-                return liveError(QStringLiteral("%1 does not answer NodeInfo").arg(where));
-            const int partitionCap = int(mad_get_field(data, 0, IB_NODE_PARTITION_CAP_F));
-            int enforceCap = 0;
-            if (onSwitch) {
-                if (!mad.get(&id, IB_ATTR_SWITCH_INFO, 0, data))
-                    return liveError(QStringLiteral("%1 does not answer SwitchInfo").arg(where));
-                enforceCap = int(mad_get_field(data, 0, IB_SW_PARTITION_ENFORCE_CAP_F));
-            }
-            cap = capacities.emplace(port.node, std::make_pair(partitionCap, enforceCap)).first;
-        }
-        const bool external = onSwitch && port.number != 0;
-        const int capacity = external ? cap->second.second : cap->second.first;
-        PortPKeyTable table;
-        table.port = p;
-        table.packed = external;
-        table.capacity = capacity;
-        const int blocks = (capacity + kPKeyBlockSize - 1) / kPKeyBlockSize;
-        for (int block = 0; block < blocks; ++block) {
-            const unsigned modifier = unsigned(block) | (onSwitch ? unsigned(port.number) << 16 : 0u);
-            if (!mad.get(&id, IB_ATTR_PKEY_TBL, modifier, data))
-                return liveError(QStringLiteral("%1 does not answer P_Key table block %2").arg(where).arg(block));
-            for (int i = 0; i < kPKeyBlockSize; ++i) {
-                const int index = block * kPKeyBlockSize + i;
-                const std::uint16_t pkey = index < capacity ? std::uint16_t((data[2 * i] << 8) | data[2 * i + 1]) : 0;
-                table.entries.push_back(pkey);
-            }
-        }
-        // Cut after the last block that holds something, keeping one block at least.
-        std::size_t used = 0;
-        for (std::size_t i = 0; i < table.entries.size(); ++i)
-            if (table.entries[i] & kPKeyMask)
-                used = i + 1;
-        const std::size_t keep = std::max<std::size_t>(kPKeyBlockSize, (used + kPKeyBlockSize - 1) / kPKeyBlockSize * kPKeyBlockSize);
-        table.entries.resize(keep, 0);
-        read.push_back(std::move(table));
-        ++done;
-    }
-    if (options.progress)
-        options.progress(done, total);
-    return PKeyTables::fromPorts(std::move(read));
+    SmpReadCounts counts;
+    Result<SmpReadResult> read = readTablesPipelined(fabric, options, SmpReadWhat{false, true, false}, &counts);
+    if (!read)
+        return counts.cancelled ? liveError(QStringLiteral("reading P_Key tables cancelled")) : read.error();
+    return std::move(read->pkeys);
 }
 
 Result<Guid> findMasterSmPort(const Fabric &fabric, const LiveOptions &options)
@@ -694,46 +500,10 @@ Result<std::vector<SubnetManagerInfo>> readSubnetManagers(const Fabric &fabric, 
 
 Result<std::vector<PortSlToVl>> readSlToVlTables(const Fabric &fabric, const LiveOptions &options)
 {
-    Result<Session> session = openSession(fabric, options);
-    if (!session)
-        return session.error();
-    const MadPort &mad = *session->mad;
-    std::vector<PortSlToVl> read;
-    std::uint8_t data[IB_SMP_DATA_SIZE];
-    auto table = [&](PortIndex out, int in, ib_portid_t *id, unsigned modifier) -> Status {
-        if (!mad.get(id, IB_ATTR_SLVL_TABLE, modifier, data))
-            return liveError(QStringLiteral("%1 port %2 does not answer SLtoVLMappingTable (in port %3)")
-                                 .arg(describeNode(fabric, fabric.port(out).node)).arg(fabric.port(out).number).arg(in));
-        PortSlToVl t;
-        t.port = out;
-        t.inPort = in;
-        for (int sl = 0; sl < kServiceLevels; ++sl)
-            t.vls[std::size_t(sl)] = std::uint8_t(sl % 2 ? data[sl / 2] & 0xf : data[sl / 2] >> 4);
-        read.push_back(t);
-        return Done{};
-    };
-    for (PortIndex p = 0; p < PortIndex(fabric.ports().size()); ++p) {
-        const Port &port = fabric.port(p);
-        if (!port.present || port.remote == kNoIndex)
-            continue;
-        const Node &node = fabric.node(port.node);
-        ib_portid_t id{};
-        if (!session->routes->addressOfPort(p, &id))
-            return liveError(QStringLiteral("%1 port %2 has neither a directed route nor a LID").arg(describeNode(fabric, port.node)).arg(port.number));
-        if (node.type != NodeType::Switch) {
-            if (Status s = table(p, 0, &id, 0); !s)
-                return s.error();
-            continue;
-        }
-        for (int in = 1; in <= node.portCount; ++in) {
-            const PortIndex ip = fabric.portOf(port.node, in);
-            if (in == port.number || ip == kNoIndex || fabric.port(ip).remote == kNoIndex)
-                continue;
-            if (Status s = table(p, in, &id, unsigned(in) << 8 | port.number); !s)
-                return s.error();
-        }
-    }
-    return read;
+    Result<SmpReadResult> read = readTablesPipelined(fabric, options, SmpReadWhat{false, false, true});
+    if (!read)
+        return read.error();
+    return std::move(read->slToVl);
 }
 
 Result<int> queryPathServiceLevel(Lid source, Lid destination, std::uint16_t pkey, const LiveOptions &options)
