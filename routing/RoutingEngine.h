@@ -29,7 +29,15 @@ struct RoutingOptions
     // unit is the engine's: destinations routed, usually). Returning false cancels the run,
     // which then fails with a "cancelled" error. Called on the routing thread.
     std::function<bool(int done, int total)> progress;
+    // Seconds an engine's search may take (pftree's isolation search): negative for the
+    // engine's default, 0 for no time limit.
+    double searchBudgetSeconds = -1;
 };
+
+// The search budget `weft route`, the intent (routing option search_budget) and Weft's engine
+// inside OpenSM use when nothing says otherwise: well inside OpenSM's default sweep interval of
+// 10 s, so that a sweep never waits on the search longer.
+constexpr double kDefaultSearchBudgetSeconds = 2.0;
 
 struct Routing
 {

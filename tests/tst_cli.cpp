@@ -452,7 +452,8 @@ private Q_SLOTS:
             QVERIFY(stage.value(QStringLiteral("within_limits")).toBool());
         }
         QCOMPARE(names, (QStringList{QStringLiteral("gen"), QStringLiteral("info"), QStringLiteral("route-ftree"), QStringLiteral("route-updn"),
-                                     QStringLiteral("route-minhop"), QStringLiteral("route-pftree"), QStringLiteral("validate-metrics"),
+                                     QStringLiteral("route-minhop"), QStringLiteral("route-pftree"), QStringLiteral("route-pftree-scattered2"),
+                                     QStringLiteral("route-pftree-scattered8"), QStringLiteral("validate-metrics"),
                                      QStringLiteral("ebb"), QStringLiteral("diff"), QStringLiteral("dump-write"), QStringLiteral("dump-read"),
                                      QStringLiteral("scene"), QStringLiteral("project")}));
         QVERIFY(o.value(QStringLiteral("within_limits")).toBool());

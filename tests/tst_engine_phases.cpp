@@ -167,9 +167,11 @@ private Q_SLOTS:
 
         pftree::RouterPtr rows = pftree::routeRows(run, targets);
         QVERIFY(rows);
-        pftree::LinkSharing sharing = pftree::linkSharing(run, *rows);
+        // pftree walks the paper's P(l) only to its first phy conflict (the search walks the rest
+        // where it keeps the paper's routing).
+        pftree::LinkSharing sharing = pftree::linkSharing(run, *rows, Algo(algorithm) == Algo::Extended);
         QVERIFY(!sharing.partsOfLink.empty());
-        pftree::IsolationFinding finding = pftree::isolationSearch(run, targets, sharing);
+        pftree::IsolationFinding finding = pftree::isolationSearch(run, targets, sharing, rows.get());
         std::optional<pftree::IsolatedRouting> &isolated = finding.routing;
         QCOMPARE(finding.status.text, whole->isolation);
         if (isolated) {
@@ -178,7 +180,12 @@ private Q_SLOTS:
             QVERIFY(isolated->warning.startsWith(QStringLiteral("pftree: ")));
             rows = std::move(isolated->rows);
             sharing = std::move(isolated->sharing);
+        } else if (finding.paperSharing) {
+            sharing = std::move(*finding.paperSharing);
+        } else if (sharing.partial) {
+            sharing = pftree::linkSharing(run, *rows);
         }
+        QVERIFY(!sharing.partial);
         for (const std::vector<int> &parts : sharing.partsOfLink)
             QVERIFY2(std::adjacent_find(parts.begin(), parts.end(), std::greater_equal<int>()) == parts.end(),
                      "a link's partitions are not strictly ascending");

@@ -321,6 +321,7 @@ private Q_SLOTS:
         auto routeWith = [&](const Tenancy &tenancy, std::int64_t budget, PartitionRoutingReport *report) {
             PartitionAwareOptions options;
             options.isolationSearchBudget = budget;
+            options.isolationConstruction = false;  // the branch and bound's own budget
             PartitionAwareFatTreeEngine engine(PartitionAwareFatTreeEngine::Algorithm::Extended, options);
             if (!engine.prepare(g.fabric, tenancy, {}))
                 qFatal("prepare failed");

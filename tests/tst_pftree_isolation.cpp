@@ -8,15 +8,18 @@
 // partitions (their one down path carries all of them), and four shapes are degraded trees: a
 // top-level switch or two failed, with their cables.
 //
-// The oracle knows nothing of the engine: it reads the tree from the generator's levels and
-// cables, and models a destination's routes directly: on two levels, source leaf -> top ->
-// destination leaf; on three, a source leaf in the destination's pod goes up to the down
-// path's middle switch, another one up to the top switch's middle switch in its own pod, then
-// to the top and down the down path.
+// The oracle knows nothing of the engine (fixtures/IsolationOracle.h, the one the degraded-tree
+// test uses): it reads the tree from the generator's levels and cables, and models a
+// destination's routes directly: on two levels, source leaf -> top -> destination leaf; on
+// three, a source leaf in the destination's pod goes up to the down path's middle switch,
+// another one up to the top switch's middle switch in its own pod, then to the top and down the
+// down path. Its symmetry cuts are proven cable by cable, so they share nothing with the
+// engine's.
 
 #include "FabricEdit.h"
 #include "FabricGenerator.h"
 #include "GeneratedFabrics.h"
+#include "IsolationOracle.h"
 #include "SampleSize.h"
 #include "RoutingEngine.h"
 #include "Validation.h"
@@ -62,76 +65,6 @@ const std::vector<Shape> &shapes()
     return all;
 }
 
-// The tree as the oracle sees it.
-struct Tree
-{
-    const GeneratedFabric *g = nullptr;
-    int levels = 2;
-    std::map<NodeIndex, std::vector<NodeIndex>> parents, children;  // switches only
-    std::map<NodeIndex, NodeIndex> leafOf;                          // host -> leaf
-};
-
-Tree readTree(const GeneratedFabric &g, int levels)
-{
-    Tree t;
-    t.g = &g;
-    t.levels = levels;
-    const Fabric &f = g.fabric;
-    for (NodeIndex sw : f.switches()) {
-        for (int n = 1; n <= f.node(sw).portCount; ++n) {
-            const PortIndex p = f.portOf(sw, n);
-            if (p == kNoIndex || f.port(p).remote == kNoIndex)
-                continue;
-            const NodeIndex other = f.port(f.port(p).remote).node;
-            if (f.node(other).type != NodeType::Switch)
-                continue;
-            if (g.nodeLevel[std::size_t(other)] < g.nodeLevel[std::size_t(sw)])
-                t.parents[sw].push_back(other);
-            else
-                t.children[sw].push_back(other);
-        }
-    }
-    for (NodeIndex h : g.hosts)
-        t.leafOf[h] = f.port(f.port(f.portOf(h, 1)).remote).node;
-    return t;
-}
-
-using Link = std::pair<NodeIndex, NodeIndex>;  // directed: from -> to
-
-// The links a partition's flows from `senders` use towards leaf `leaf` whose down path is `path`
-// (the switches above the leaf, bottom up).
-void linksTowards(const Tree &t, NodeIndex leaf, const std::vector<NodeIndex> &path, const std::set<NodeIndex> &senders,
-                  std::set<Link> &out)
-{
-    for (NodeIndex from : senders) {
-        if (from == leaf)
-            continue;
-        if (t.levels == 2) {
-            out.insert({from, path[0]});
-            out.insert({path[0], leaf});
-            continue;
-        }
-        const NodeIndex mid = path[0], top = path[1];
-        const std::vector<NodeIndex> &up = t.parents.at(from);
-        if (std::find(up.begin(), up.end(), mid) != up.end()) {
-            out.insert({from, mid});
-            out.insert({mid, leaf});
-            continue;
-        }
-        NodeIndex other = kNoIndex;
-        for (NodeIndex m : up) {
-            const std::vector<NodeIndex> &tops = t.parents.at(m);
-            if (std::find(tops.begin(), tops.end(), top) != tops.end())
-                other = m;
-        }
-        QVERIFY(other != kNoIndex);
-        out.insert({from, other});
-        out.insert({other, top});
-        out.insert({top, mid});
-        out.insert({mid, leaf});
-    }
-}
-
 struct Placement
 {
     struct Member
@@ -170,145 +103,25 @@ Placement place(const GeneratedFabric &g, const Shape &shape, std::mt19937 &rng)
     return p;
 }
 
-// The least number of directed links carrying two or more partitions, over every choice of one
-// down path per destination. Destinations on one leaf with the same partitions are one choice
-// (where one's flows are a subset of another's, it takes the other's path: that never costs
-// more). Exhaustive, with two cuts that keep the answer exact: a partial cost never drops, and
-// switches no chosen path touches yet are interchangeable (swapping two such spines, two such
-// top switches of one group, or two such groups of a three-level tree maps the tree onto
-// itself and every partial choice onto itself), so of such options only the first is tried.
-int oracleMinimum(const Tree &t, const Placement &placement)
+// The least number k, by the oracle of fixtures/IsolationOracle.h, which shares no code and no
+// symmetry cut with the engine (its symmetries are proven cable by cable on the tree at hand).
+using OracleTree = test::oracle::Tree;
+
+OracleTree readTree(const GeneratedFabric &g, int levels)
 {
-    const std::size_t partitions = placement.partitions.size();
-    // Per host: partition -> full member.
-    std::map<NodeIndex, std::map<int, bool>> signature;
-    std::vector<std::set<NodeIndex>> allLeaves(partitions), fullLeaves(partitions);
-    for (std::size_t k = 0; k < partitions; ++k)
-        for (const Placement::Member &m : placement.partitions[k]) {
-            signature[m.host][int(k)] = signature[m.host][int(k)] || m.full;
-            allLeaves[k].insert(t.leafOf.at(m.host));
-            if (m.full)
-                fullLeaves[k].insert(t.leafOf.at(m.host));
-        }
-    // Per leaf, the distinct signatures, less those another of the same partitions covers.
-    std::map<NodeIndex, std::set<std::map<int, bool>>> byLeaf;
-    for (const auto &[host, sig] : signature)
-        byLeaf[t.leafOf.at(host)].insert(sig);
-    auto covers = [](const std::map<int, bool> &a, const std::map<int, bool> &b) {
-        if (a == b || a.size() != b.size())
-            return false;
-        for (auto i = a.begin(), j = b.begin(); i != a.end(); ++i, ++j)
-            if (i->first != j->first || (j->second && !i->second))
-                return false;
-        return true;
-    };
+    return test::oracle::readTree(g.fabric, g.nodeLevel, g.hosts, levels);
+}
 
-    std::map<Link, int> linkId;
-    struct Option
-    {
-        NodeIndex first = kNoIndex, top = kNoIndex;
-        std::vector<std::pair<int, int>> labels;  // (link id, partition)
-    };
-    std::vector<std::vector<Option>> vars;
-    for (const auto &[leaf, sigs] : byLeaf) {
-        for (const std::map<int, bool> &sig : sigs) {
-            if (std::any_of(sigs.begin(), sigs.end(), [&](const std::map<int, bool> &o) { return covers(o, sig); }))
-                continue;
-            std::vector<std::pair<std::vector<NodeIndex>, Option>> paths;
-            for (NodeIndex first : t.parents.at(leaf)) {
-                if (t.levels == 2)
-                    paths.push_back({{first}, Option{first, kNoIndex, {}}});
-                else
-                    for (NodeIndex top : t.parents.at(first))
-                        paths.push_back({{first, top}, Option{first, top, {}}});
-            }
-            std::vector<Option> options;
-            for (auto &[path, option] : paths) {
-                std::set<std::pair<int, int>> labels;
-                for (const auto &[k, full] : sig) {
-                    std::set<Link> links;
-                    linksTowards(t, leaf, path, full ? allLeaves[std::size_t(k)] : fullLeaves[std::size_t(k)], links);
-                    for (const Link &l : links)
-                        labels.insert({linkId.emplace(l, int(linkId.size())).first->second, k});
-                }
-                option.labels.assign(labels.begin(), labels.end());
-                if (!option.labels.empty())
-                    options.push_back(option);
-            }
-            if (!options.empty())
-                vars.push_back(options);
-        }
+int oracleMinimum(const OracleTree &t, const Placement &placement)
+{
+    test::oracle::Placement converted;
+    for (const std::vector<Placement::Member> &members : placement.partitions) {
+        std::vector<test::oracle::Member> list;
+        for (const Placement::Member &m : members)
+            list.push_back({m.host, m.full});
+        converted.push_back(std::move(list));
     }
-    // The widest choices first: their cost shows early and cuts more.
-    std::stable_sort(vars.begin(), vars.end(), [](const std::vector<Option> &a, const std::vector<Option> &b) {
-        return a.front().labels.size() > b.front().labels.size();
-    });
-
-    // Interchangeable switches: a spine (two levels), a top switch of its group, or a whole
-    // group (its top switches and the middle switches below them), none touched yet.
-    std::map<NodeIndex, std::vector<NodeIndex>> groupOf;  // top -> its group's switches
-    if (t.levels == 3)
-        for (const auto &[sw, ups] : t.parents)
-            for (NodeIndex top : ups)
-                if (!t.parents.count(top))
-                    for (NodeIndex mid : t.children.at(top))
-                        for (NodeIndex sameGroup : t.parents.at(mid))
-                            groupOf[top].push_back(sameGroup), groupOf[top].push_back(mid);
-    std::map<NodeIndex, int> touched;
-    auto untouched = [&](NodeIndex n) { return touched[n] == 0; };
-
-    std::vector<int> count(linkId.size() * partitions, 0), distinct(linkId.size(), 0);
-    int cost = 0;
-    int best = std::numeric_limits<int>::max();
-    Link none{kNoIndex, kNoIndex};
-    std::vector<Link> byId(linkId.size(), none);
-    for (const auto &[l, id] : linkId)
-        byId[std::size_t(id)] = l;
-    auto apply = [&](const Option &o, int sign) {
-        for (const auto &[id, k] : o.labels) {
-            int &c = count[std::size_t(id) * partitions + std::size_t(k)];
-            const int before = distinct[std::size_t(id)];
-            if (sign > 0 && c++ == 0)
-                ++distinct[std::size_t(id)];
-            if (sign < 0 && --c == 0)
-                --distinct[std::size_t(id)];
-            cost += int(distinct[std::size_t(id)] >= 2) - int(before >= 2);
-            touched[byId[std::size_t(id)].first] += sign;
-            touched[byId[std::size_t(id)].second] += sign;
-        }
-    };
-    // The option's class: options of one class are images of each other under a symmetry that
-    // fixes every choice made so far.
-    auto classOf = [&](const Option &o) -> std::pair<int, NodeIndex> {
-        if (t.levels == 2)
-            return untouched(o.first) ? std::pair<int, NodeIndex>{0, kNoIndex} : std::pair<int, NodeIndex>{1, o.first};
-        const std::vector<NodeIndex> &group = groupOf.at(o.top);
-        if (std::all_of(group.begin(), group.end(), untouched))
-            return {0, NodeIndex(t.parents.at(o.first).size())};  // groups alike only with as many tops
-        if (untouched(o.top))
-            return {1, o.first};
-        return {2, o.top};
-    };
-    auto dfs = [&](auto &&self, std::size_t i) -> void {
-        if (cost >= best)
-            return;
-        if (i == vars.size()) {
-            best = cost;
-            return;
-        }
-        std::set<std::pair<int, NodeIndex>> tried;
-        for (const Option &option : vars[i]) {
-            if (!tried.insert(classOf(option)).second)
-                continue;
-            apply(option, +1);
-            self(self, i + 1);
-            apply(option, -1);
-            if (best == 0)
-                return;
-        }
-    };
-    dfs(dfs, 0);
-    return best == std::numeric_limits<int>::max() ? 0 : best;
+    return test::oracle::oracleMinimum(t, converted).minimum;
 }
 
 Tenancy tenancyOf(const GeneratedFabric &g, const Placement &placement, PolicyMode mode)
@@ -403,7 +216,7 @@ private Q_SLOTS:
         QFETCH(int, shape);
         const Shape &sh = shapes()[std::size_t(shape)];
         const GeneratedFabric g = generate(sh);
-        const Tree tree = readTree(g, sh.levels);
+        const OracleTree tree = readTree(g, sh.levels);
         int isolated = 0, sharing = 0, searched = 0, sharedHosts = 0, unproven = 0;
         QElapsedTimer timer;
         timer.start();

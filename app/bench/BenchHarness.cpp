@@ -8,6 +8,7 @@
 #include <QFile>
 
 #include <algorithm>
+#include <random>
 
 namespace weft::cli {
 
@@ -81,6 +82,26 @@ Tenancy equalTenants(const GeneratedFabric &generated, int partitions, Isolation
             part.members.push_back(PartitionMember{PartitionMember::Kind::PortGuid, generated.fabric.port(n.firstPort + 1).guid, Membership::Full, false});
         }
         tenancy.partitions.push_back(std::move(part));
+    }
+    return tenancy;
+}
+
+Tenancy scatteredTenants(const GeneratedFabric &generated, int partitions, IsolationPolicy policy, std::uint32_t seed)
+{
+    Tenancy tenancy;
+    for (int p = 0; p < partitions; ++p) {
+        Partition part;
+        part.name = QStringLiteral("tenant%1").arg(p + 1);
+        part.pkey = std::uint16_t(0x100 + p);
+        part.policy = policy;
+        part.defaultMembership = Membership::Full;
+        tenancy.partitions.push_back(std::move(part));
+    }
+    std::mt19937 rng(seed);
+    for (NodeIndex host : generated.hosts) {
+        const Node &n = generated.fabric.node(host);
+        tenancy.partitions[std::size_t(rng() % std::uint32_t(partitions))].members.push_back(
+            PartitionMember{PartitionMember::Kind::PortGuid, generated.fabric.port(n.firstPort + 1).guid, Membership::Full, false});
     }
     return tenancy;
 }

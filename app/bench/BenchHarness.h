@@ -41,6 +41,10 @@ qint64 peakResidentBytes();
 // full members (P_Keys 0x100, 0x101, ...): the tenancy the routing benchmarks route for.
 Tenancy equalTenants(const GeneratedFabric &generated, int partitions, IsolationPolicy policy);
 
+// `partitions` tenants with each host given to one of them at random (seeded: the same every
+// run), as a scheduler on a shared cluster leaves them; P_Keys and membership as above.
+Tenancy scatteredTenants(const GeneratedFabric &generated, int partitions, IsolationPolicy policy, std::uint32_t seed = 42);
+
 // A copy of `tables` in which every switch sends every 7th LID out of another port: the second
 // table set of the diff benchmarks.
 ForwardingTables perturbedTables(const ForwardingTables &tables, const Fabric &fabric);

@@ -6,6 +6,7 @@
 #include "EffectiveBisection.h"
 #include "FabricSummary.h"
 #include "LftDump.h"
+#include "PartitionAwareFatTree.h"
 #include "ProjectFile.h"
 #include "ReconfigurationDiff.h"
 #include "RoutingEngine.h"
@@ -51,6 +52,8 @@ constexpr Stage kStages[] = {
     {"route-updn", "route updn", kRoutingLimitSeconds},
     {"route-minhop", "route minhop", kRoutingLimitSeconds},
     {"route-pftree", "route pftree (8 partitions)", kRoutingLimitSeconds},
+    {"route-pftree-scattered2", "route pftree (2 scattered phy)", kRoutingLimitSeconds},
+    {"route-pftree-scattered8", "route pftree (8 scattered phy)", kRoutingLimitSeconds},
     {"validate-metrics", "validate + metrics"},
     {"ebb", "eBB (1000 samples, 2 threads)"},
     {"diff", "diff of two table sets"},
@@ -114,6 +117,32 @@ Result<StageFigures> runStage(const QString &name, const QString &work, const Be
             return written.error();
         figures.seconds = secondsOf(timer);
         figures.detail = generated->summary;
+        return figures;
+    }
+
+    if (name.startsWith(QLatin1String("route-pftree-scattered"))) {
+        // Phy-isolated tenants with hosts where a scheduler put them (seeded): the isolation
+        // search's case (issue 42).
+        const int tenants = name.mid(int(qstrlen("route-pftree-scattered"))).toInt();
+        const Tenancy tenancy = scatteredTenants(*generated, tenants, IsolationPolicy::Physical);
+        PartitionAwareFatTreeEngine engine(PartitionAwareFatTreeEngine::Algorithm::Extended);
+        timer.restart();
+        const Status prepared = engine.prepare(fabric, tenancy, RoutingOptions{});
+        if (!prepared)
+            return prepared.error();
+        Result<Routing> routing = engine.route(RoutingOptions{});
+        figures.seconds = secondsOf(timer);
+        if (!routing)
+            return routing.error();
+        const IsolationStatus &isolation = engine.lastReport().isolation;
+        const char *outcome = isolation.outcome == IsolationOutcome::Kept                ? "kept"
+                              : isolation.outcome == IsolationOutcome::ProvenImpossible ? "proven impossible"
+                              : isolation.outcome == IsolationOutcome::NotProven        ? "not proven"
+                                                                                        : "not asked";
+        figures.detail = QStringLiteral("%1 links shared by phy tenants, %2 by one with another; isolation %3")
+                             .arg(isolation.phyShared)
+                             .arg(isolation.phyConflicts)
+                             .arg(QLatin1String(outcome));
         return figures;
     }
 

@@ -260,6 +260,7 @@ struct EngineLog
 {
     QStringList errors;
     QString method;  // from "routed ... by METHOD in N ms"
+    QString isolation;  // the last "phy-isolation ..." line (pftree)
 };
 
 void collectEngineLog(void *context, int level, const char *message)
@@ -268,6 +269,8 @@ void collectEngineLog(void *context, int level, const char *message)
     const QString text = QString::fromUtf8(message);
     if (level == WEFT_OSM_LOG_ERROR)
         log->errors << text;
+    if (text.contains(QLatin1String("phy-isolation")))
+        log->isolation = text;
     static const QRegularExpression by(QStringLiteral("^routed .* by (\\S+) in "));
     if (const QRegularExpressionMatch m = by.match(text); m.hasMatch())
         log->method = m.captured(1);
@@ -288,7 +291,13 @@ int engineOnly(Benchmark &bench, const GeneratedFabric &generated, const QString
         Project project;
         project.routingEngine = QStringLiteral("ftree");
         const int tenants = bench.value(QStringLiteral("tenants")).toInt();
-        if (tenants > 0) {
+        const int scattered = bench.value(QStringLiteral("scattered")).toInt();
+        if (scattered > 0) {
+            // Phy-isolated tenants with hosts where a scheduler put them (seeded): the isolation
+            // search's case.
+            project.routingEngine = QStringLiteral("pftree");
+            project.tenancy = scatteredTenants(generated, scattered, IsolationPolicy::Physical);
+        } else if (tenants > 0) {
             const Fabric &f = generated.fabric;
             project.routingEngine = QStringLiteral("pftree");
             const std::size_t per = generated.hosts.size() / std::size_t(tenants);
@@ -304,9 +313,11 @@ int engineOnly(Benchmark &bench, const GeneratedFabric &generated, const QString
         }
         if (Status s = writeFileAtomically(intent, writeProject(project), false); !s)
             return bench.fail(s.error());
-    } else if (bench.isSet(QStringLiteral("tenants"))) {
-        return bench.fail(QStringLiteral("--tenants makes an intent: not with --intent"));
+    } else if (bench.isSet(QStringLiteral("tenants")) || bench.isSet(QStringLiteral("scattered"))) {
+        return bench.fail(QStringLiteral("--tenants and --scattered make an intent: not with --intent"));
     }
+    if (bench.isSet(QStringLiteral("tenants")) && bench.isSet(QStringLiteral("scattered")))
+        return bench.fail(QStringLiteral("--tenants and --scattered exclude each other"));
     const Fabric &fabric = generated.fabric;
     HeldSubnet subnet(fabric);
     EngineLog log;
@@ -327,6 +338,7 @@ int engineOnly(Benchmark &bench, const GeneratedFabric &generated, const QString
     double firstSeconds = 0, firstMb = 0, repairSeconds = 0, repairMb = 0;
     Status first = route(&firstSeconds, &firstMb);
     const QString firstMethod = log.method;
+    const QString firstIsolation = log.isolation;
     const long long firstBlocks = subnet.install();
     Status repaired = first;
     if (first) {
@@ -341,6 +353,8 @@ int engineOnly(Benchmark &bench, const GeneratedFabric &generated, const QString
                      {QStringLiteral("fabric"), generated.summary},
                      {QStringLiteral("intent"), QFileInfo(intent).fileName()},
                      {QStringLiteral("tenants"), bench.value(QStringLiteral("tenants")).toInt()},
+                     {QStringLiteral("scattered_tenants"), bench.value(QStringLiteral("scattered")).toInt()},
+                     {QStringLiteral("engine_route_isolation"), firstIsolation},
                      {QStringLiteral("engine_route_seconds"), firstSeconds},
                      {QStringLiteral("engine_route_peak_mb"), firstMb},
                      {QStringLiteral("engine_routed_by"), firstMethod},
@@ -354,6 +368,7 @@ int engineOnly(Benchmark &bench, const GeneratedFabric &generated, const QString
         o << "sm --engine-only: " << generated.summary << ", intent " << QFileInfo(intent).fileName() << "\n"
           << "  first routing (as OpenSM calls the plugin, without OpenSM): " << QString::number(firstSeconds, 'f', 2) << " s by "
           << firstMethod << ", " << QString::number(firstMb, 'f', 0) << " MB more at its peak, " << firstBlocks << " LFT blocks\n"
+          << (firstIsolation.isEmpty() ? QString() : QStringLiteral("  %1\n").arg(firstIsolation))
           << "  " << uplinkNode << "[" << uplinkPort << "] unlinked, routed again: " << QString::number(repairSeconds, 'f', 2) << " s by "
           << log.method << ", " << QString::number(repairMb, 'f', 0) << " MB more at its peak, " << repairBlocks << " LFT blocks changed\n";
     });
@@ -376,6 +391,9 @@ int benchSm(const QStringList &args)
     bench.parser().addOption({QStringLiteral("intent"), QStringLiteral("With --engine-only: the intent (a Weft project; default: ftree)."), QStringLiteral("FILE")});
     bench.parser().addOption({QStringLiteral("tenants"), QStringLiteral("With --engine-only: the intent is pftree with N tenants of consecutive hosts, phy-isolated and\n"
                                                                         "on lanes in turn."),
+                              QStringLiteral("N")});
+    bench.parser().addOption({QStringLiteral("scattered"), QStringLiteral("With --engine-only: the intent is pftree with N phy-isolated tenants, each host given to one\n"
+                                                                          "of them at random (seeded), as a scheduler leaves them."),
                               QStringLiteral("N")});
     if (const std::optional<int> exitCode = bench.parse(args))
         return *exitCode;
@@ -406,6 +424,8 @@ int benchSm(const QStringList &args)
         return engineOnly(bench, *generated, uplinkNode, uplinkPort);
     if (bench.isSet(QStringLiteral("intent")) || bench.isSet(QStringLiteral("tenants")))
         return bench.fail(QStringLiteral("--intent and --tenants go with --engine-only"));
+    if (bench.isSet(QStringLiteral("scattered")))
+        return bench.fail(QStringLiteral("--scattered goes with --engine-only"));
     const QString openSmEngine = bench.value(QStringLiteral("opensm-engine"));
     err() << "OpenSM with Weft's engine (the plugin) under ibsim: " << generated->summary << " (this takes minutes)..." << Qt::endl;
     Result<SmRun> weft = runSm(*generated, QStringLiteral("weft"), uplink);

@@ -1,6 +1,7 @@
 #include "IsolationSearch.h"
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -267,6 +268,10 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
 {
     IsolationPlan plan;
     const int classCount = int(p.classes.size());
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point deadline = Clock::now()
+        + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(p.seconds > 0 ? p.seconds : 0));
+    const auto pastDeadline = [&] { return p.seconds > 0 && Clock::now() >= deadline; };
     // Candidates per leaf, usages per class and candidate.
     std::vector<std::vector<std::vector<int>>> pathsOfLeaf(std::size_t(p.switchCount));
     std::vector<std::vector<Usage>> usage{std::size_t(classCount)};
@@ -289,6 +294,10 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
             bool complete = true;
             usage[std::size_t(c)].push_back(usageOf(p, cls, paths[std::size_t(k)], complete));
             (complete ? candidates[std::size_t(c)] : incomplete).push_back(k);
+        }
+        if (pastDeadline()) {
+            plan.outOfTime = true;
+            return plan;
         }
         if (candidates[std::size_t(c)].empty()) {
             // Every path leaves some sender to the router's other down paths, which the model
@@ -346,6 +355,13 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
             aborted = true;
             return;
         }
+        // Every node: its bound below weighs every remaining class's every path, which can take
+        // long on a large tree (a clock read is nothing beside it).
+        if (pastDeadline()) {
+            aborted = true;
+            plan.outOfTime = true;
+            return;
+        }
         const std::pair<int, int> now = primary(state.score());
         if (i == hard.size()) {
             if (now < bestScore) {
@@ -356,6 +372,11 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
         }
         // Lower bound: every remaining class must be placed somewhere.
         for (std::size_t j = i + 1; j < hard.size(); ++j) {
+            if ((j - i) % 16 == 0 && pastDeadline()) {
+                aborted = true;
+                plan.outOfTime = true;
+                return;
+            }
             std::pair<int, int> least{kUnset, kUnset};
             for (int k : candidates[std::size_t(hard[j])])
                 least = std::min(least, primary(state.delta(usage[std::size_t(hard[j])][std::size_t(k)])));
@@ -404,16 +425,27 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
     plan.leastPhyConflicts = bestScore.second;
     for (int c : hard) {
         if (best[std::size_t(c)] < 0)
-            return IsolationPlan{};  // the budget ran out before one complete assignment
+        {
+            IsolationPlan none;  // the budget ran out before one complete assignment
+            none.outOfTime = plan.outOfTime;
+            return none;
+        }
         state.add(usage[std::size_t(c)][std::size_t(best[std::size_t(c)])], +1);
     }
 
-    // Phase 2: the other classes, greedily.
+    // Phase 2: the other classes, greedily; past the deadline each takes its first path (the
+    // plan stays whole, its counts what they come to, and says it ran out of time).
     for (int c : easy) {
         const std::vector<std::vector<int>> &paths = pathsOfLeaf[std::size_t(p.classes[std::size_t(c)].leaf)];
         int pick = -1;
         std::tuple<Score, int> pickKey;
+        if (!plan.outOfTime && pastDeadline())
+            plan.outOfTime = true;
+        if (plan.outOfTime)
+            pick = candidates[std::size_t(c)].front();
         for (int k : candidates[std::size_t(c)]) {
+            if (plan.outOfTime)
+                break;
             const std::tuple<Score, int> key = std::make_tuple(state.delta(usage[std::size_t(c)][std::size_t(k)]), loadOf(paths[std::size_t(k)]));
             if (pick < 0 || key < pickKey) {
                 pick = k;
@@ -426,7 +458,8 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
             downLoad[std::size_t(g)] += p.classes[std::size_t(c)].hosts;
     }
 
-    // Phase 3: spread each class's hosts over the paths that change none of the counts.
+    // Phase 3: spread each class's hosts over the paths that change none of the counts; past the
+    // deadline the rest keep their class's path (the same counts, less balance).
     std::fill(downLoad.begin(), downLoad.end(), 0);
     plan.hostPaths.assign(std::size_t(classCount), {});
     for (int c = 0; c < classCount; ++c) {
@@ -437,7 +470,11 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
         for (int h = 0; h < cls.hosts; ++h) {
             int pick = best[std::size_t(c)];
             int pickLoad = loadOf(paths[std::size_t(pick)]);
+            if (!plan.outOfTime && pastDeadline())
+                plan.outOfTime = true;
             for (int k : candidates[std::size_t(c)]) {
+                if (plan.outOfTime)
+                    break;
                 if (k == pick || state.delta(usage[std::size_t(c)][std::size_t(k)]) != Score{0, 0, 0})
                     continue;
                 const int load = loadOf(paths[std::size_t(k)]);
@@ -454,6 +491,405 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
     }
     plan.phyShared = std::get<0>(state.score());
     plan.phyConflicts = std::get<1>(state.score());
+    return plan;
+}
+
+std::int64_t searchWork(const IsolationProblem &p)
+{
+    // Up paths per leaf (capped), times the switches of a destination tree and the senders' steps.
+    std::vector<std::int64_t> paths(std::size_t(p.switchCount), -1);
+    auto countPaths = [&](auto &&self, int sw) -> std::int64_t {
+        if (paths[std::size_t(sw)] >= 0)
+            return paths[std::size_t(sw)];
+        std::int64_t n = p.upGroups[std::size_t(sw)].empty() ? 1 : 0;
+        for (int g : p.upGroups[std::size_t(sw)])
+            n = std::min<std::int64_t>(n + self(self, p.groups[std::size_t(g)].upper), 1 << 20);
+        return paths[std::size_t(sw)] = n;
+    };
+    std::int64_t work = 0;
+    for (const IsolationProblem::DestinationClass &c : p.classes) {
+        if (c.demands.empty())
+            continue;
+        std::int64_t steps = p.switchCount;
+        for (const IsolationProblem::Demand &d : c.demands)
+            steps += 4 * std::int64_t(d.senderLeaves.size());
+        work += countPaths(countPaths, c.leaf) * steps;
+        if (work > (std::int64_t(1) << 50))
+            break;
+    }
+    return work;
+}
+
+IsolationBound isolationBound(const IsolationProblem &p)
+{
+    // Per switch: partitions that receive there from elsewhere, and that send from there (each
+    // once, by a stamp per partition and switch).
+    std::vector<std::vector<int>> into(std::size_t(p.switchCount)), outOf(std::size_t(p.switchCount));
+    std::vector<int> sentFrom(std::size_t(p.switchCount), -1), receivedAt(std::size_t(p.switchCount), -1);
+    std::vector<std::vector<int>> demandsOf(p.physical.size());
+    for (std::size_t c = 0; c < p.classes.size(); ++c)
+        for (std::size_t d = 0; d < p.classes[c].demands.size(); ++d)
+            demandsOf[std::size_t(p.classes[c].demands[d].partition)].push_back(int(c));
+    for (std::size_t k = 0; k < demandsOf.size(); ++k)
+        for (int c : demandsOf[k]) {
+            const IsolationProblem::DestinationClass &cls = p.classes[std::size_t(c)];
+            if (receivedAt[std::size_t(cls.leaf)] != int(k)) {
+                receivedAt[std::size_t(cls.leaf)] = int(k);
+                into[std::size_t(cls.leaf)].push_back(int(k));
+            }
+            for (const IsolationProblem::Demand &d : cls.demands) {
+                if (d.partition != int(k))
+                    continue;
+                for (int from : d.senderLeaves)
+                    if (sentFrom[std::size_t(from)] != int(k)) {
+                        sentFrom[std::size_t(from)] = int(k);
+                        outOf[std::size_t(from)].push_back(int(k));
+                    }
+            }
+        }
+    IsolationBound bound;
+    for (int sw = 0; sw < p.switchCount; ++sw) {
+        int cables = 0;
+        for (int g : p.upGroups[std::size_t(sw)])
+            cables += std::max(1, p.groups[std::size_t(g)].cables);
+        for (const std::vector<int> *parts : {&into[std::size_t(sw)], &outOf[std::size_t(sw)]}) {
+            int phy = 0;
+            for (int k : *parts)
+                phy += p.physical[std::size_t(k)] ? 1 : 0;
+            const int all = int(parts->size());
+            bound.phyShared += phy > cables ? 1 : 0;
+            bound.phyConflicts += phy >= 1 && phy + (all > phy ? 1 : 0) > cables ? 1 : 0;
+        }
+    }
+    return bound;
+}
+
+IsolationPlan constructIsolation(const IsolationProblem &p)
+{
+    IsolationPlan plan;
+    const int switches = p.switchCount;
+    const int partitions = int(p.physical.size());
+    std::vector<char> inner(std::size_t(switches), 0);
+    for (int sw = 0; sw < switches; ++sw)
+        inner[std::size_t(sw)] = p.downGroups[std::size_t(sw)].empty() ? 0 : 1;
+    // Roots, and columns: roots and middle switches joined by cables (union-find).
+    std::vector<int> rootIndex(std::size_t(switches), -1), roots;
+    for (int sw = 0; sw < switches; ++sw)
+        if (inner[std::size_t(sw)] && p.upGroups[std::size_t(sw)].empty()) {
+            rootIndex[std::size_t(sw)] = int(roots.size());
+            roots.push_back(sw);
+        }
+    if (roots.empty())
+        return plan;
+    std::vector<int> parent(std::size_t(switches) + 0);
+    std::iota(parent.begin(), parent.end(), 0);
+    const auto find = [&](int x) {
+        while (parent[std::size_t(x)] != x)
+            x = parent[std::size_t(x)] = parent[std::size_t(parent[std::size_t(x)])];
+        return x;
+    };
+    for (const IsolationProblem::Group &g : p.groups)
+        if (inner[std::size_t(g.lower)] && inner[std::size_t(g.upper)])
+            parent[std::size_t(find(g.lower))] = find(g.upper);
+    std::map<int, int> columnOfSet;
+    std::vector<int> columnOfRoot(roots.size());
+    std::vector<std::vector<int>> rootsOfColumn;
+    for (std::size_t r = 0; r < roots.size(); ++r) {
+        const auto [it, fresh] = columnOfSet.emplace(find(roots[r]), int(rootsOfColumn.size()));
+        if (fresh)
+            rootsOfColumn.emplace_back();
+        rootsOfColumn[std::size_t(it->second)].push_back(int(r));
+        columnOfRoot[r] = it->second;
+    }
+    const int columns = int(rootsOfColumn.size());
+    const int rootCount = int(roots.size());
+
+    // Leaves: the switches holding classes or senders. Per leaf and root, the first up group of
+    // a path to that root (two levels: the group to it; three: to a middle switch cabled to it).
+    std::vector<int> leafIndex(std::size_t(switches), -1), leaves;
+    const auto addLeaf = [&](int sw) {
+        if (leafIndex[std::size_t(sw)] < 0) {
+            leafIndex[std::size_t(sw)] = int(leaves.size());
+            leaves.push_back(sw);
+        }
+    };
+    for (const IsolationProblem::DestinationClass &c : p.classes)
+        if (!c.demands.empty()) {
+            addLeaf(c.leaf);
+            for (const IsolationProblem::Demand &d : c.demands)
+                for (int from : d.senderLeaves)
+                    addLeaf(from);
+        }
+    if (leaves.empty())
+        return plan;
+    std::vector<int> firstUp(leaves.size() * roots.size(), -1);
+    const auto upTo = [&](int leaf, int root) -> int & { return firstUp[std::size_t(leafIndex[std::size_t(leaf)]) * roots.size() + std::size_t(root)]; };
+    for (int leaf : leaves) {
+        for (int g : p.upGroups[std::size_t(leaf)]) {
+            const int mid = p.groups[std::size_t(g)].upper;
+            if (rootIndex[std::size_t(mid)] >= 0) {
+                int &at = upTo(leaf, rootIndex[std::size_t(mid)]);
+                if (at < 0)
+                    at = g;
+                continue;
+            }
+            for (int g2 : p.upGroups[std::size_t(mid)]) {
+                const int top = p.groups[std::size_t(g2)].upper;
+                if (rootIndex[std::size_t(top)] < 0)
+                    return plan;  // more than three levels
+                int &at = upTo(leaf, rootIndex[std::size_t(top)]);
+                if (at < 0)
+                    at = g;
+            }
+        }
+    }
+    plan.ran = true;
+    plan.exact = true;
+
+    // Per partition: its leaves, hosts, whether it is phy; roots every one of its leaves reaches.
+    std::vector<std::vector<int>> leavesOf(std::size_t(partitions) + 0);
+    std::vector<std::int64_t> hostsOf(std::size_t(partitions), 0);
+    {
+        std::vector<int> stamp(leaves.size(), -1);
+        std::vector<std::vector<int>> demandsOf(std::size_t(partitions) + 0);
+        for (std::size_t c = 0; c < p.classes.size(); ++c)
+            for (const IsolationProblem::Demand &d : p.classes[c].demands) {
+                demandsOf[std::size_t(d.partition)].push_back(int(c));
+                hostsOf[std::size_t(d.partition)] += p.classes[c].hosts;
+            }
+        for (int k = 0; k < partitions; ++k) {
+            const auto add = [&](int leaf) {
+                const int l = leafIndex[std::size_t(leaf)];
+                if (stamp[std::size_t(l)] != k) {
+                    stamp[std::size_t(l)] = k;
+                    leavesOf[std::size_t(k)].push_back(l);
+                }
+            };
+            for (int c : demandsOf[std::size_t(k)]) {
+                add(p.classes[std::size_t(c)].leaf);
+                for (const IsolationProblem::Demand &d : p.classes[std::size_t(c)].demands)
+                    if (d.partition == k)
+                        for (int from : d.senderLeaves)
+                            add(from);
+            }
+        }
+    }
+    std::vector<int> active;
+    for (int k = 0; k < partitions; ++k)
+        if (!leavesOf[std::size_t(k)].empty())
+            active.push_back(k);
+    // Roots some leaf does not reach (none on a whole tree): those partitions' roots are fewer.
+    std::vector<std::vector<int>> partitionsAtLeaf(leaves.size());
+    for (int k : active)
+        for (int l : leavesOf[std::size_t(k)])
+            partitionsAtLeaf[std::size_t(l)].push_back(k);
+    std::vector<std::vector<char>> good(std::size_t(partitions) + 0);
+    for (int k : active)
+        good[std::size_t(k)].assign(roots.size(), 1);
+    for (std::size_t l = 0; l < leaves.size(); ++l)
+        for (int r = 0; r < rootCount; ++r)
+            if (firstUp[l * roots.size() + std::size_t(r)] < 0)
+                for (int k : partitionsAtLeaf[l])
+                    good[std::size_t(k)][std::size_t(r)] = 0;
+    const auto goodInColumn = [&](int k, int col) {
+        int n = 0;
+        for (int r : rootsOfColumn[std::size_t(col)])
+            n += good[std::size_t(k)][std::size_t(r)];
+        return n;
+    };
+    // Leaves two partitions meet on (a dense count per pair; partitions are few).
+    const std::size_t activeCount = active.size();
+    std::vector<int> activeIndex(std::size_t(partitions), -1);
+    for (std::size_t i = 0; i < activeCount; ++i)
+        activeIndex[std::size_t(active[i])] = int(i);
+    std::vector<int> meet(activeCount * activeCount, 0);
+    if (activeCount <= 4096)
+        for (const std::vector<int> &here : partitionsAtLeaf)
+            for (int a : here)
+                for (int b : here)
+                    if (a != b)
+                        ++meet[std::size_t(activeIndex[std::size_t(a)]) * activeCount + std::size_t(activeIndex[std::size_t(b)])];
+    const auto meets = [&](int a, int b) {
+        return activeCount <= 4096 ? meet[std::size_t(activeIndex[std::size_t(a)]) * activeCount + std::size_t(activeIndex[std::size_t(b)])] : 1;
+    };
+
+    // Columns per phy partition, by its share of the phy hosts; the others' share is kept free.
+    std::vector<int> phy, other;
+    std::int64_t phyHosts = 0, otherHosts = 0;
+    for (int k : active) {
+        (p.physical[std::size_t(k)] ? phy : other).push_back(k);
+        (p.physical[std::size_t(k)] ? phyHosts : otherHosts) += hostsOf[std::size_t(k)];
+    }
+    std::stable_sort(phy.begin(), phy.end(), [&](int a, int b) {
+        if (leavesOf[std::size_t(a)].size() != leavesOf[std::size_t(b)].size())
+            return leavesOf[std::size_t(a)].size() > leavesOf[std::size_t(b)].size();
+        return hostsOf[std::size_t(a)] > hostsOf[std::size_t(b)];
+    });
+    int reserved = 0;
+    if (!other.empty() && columns > int(phy.size()))
+        reserved = std::clamp(int(std::llround(double(columns) * double(otherHosts) / double(std::max<std::int64_t>(1, phyHosts + otherHosts)))),
+                              1, columns - int(phy.size()));
+    const int forPhy = columns - reserved;
+    std::vector<int> want(std::size_t(partitions), 1);
+    if (!phy.empty() && int(phy.size()) <= forPhy) {
+        int given = 0;
+        for (int k : phy) {
+            want[std::size_t(k)] = std::max(1, int(std::int64_t(forPhy) * hostsOf[std::size_t(k)] / std::max<std::int64_t>(1, phyHosts)));
+            given += want[std::size_t(k)];
+        }
+        for (std::size_t i = 0; given < forPhy && !phy.empty(); i = (i + 1) % phy.size(), ++given)
+            ++want[std::size_t(phy[i])];
+    }
+    std::vector<std::vector<int>> ownersOf(std::size_t(columns) + 0);  // phy partitions first
+    std::vector<std::vector<int>> columnsOf(std::size_t(partitions) + 0);
+    for (int k : phy) {
+        struct Option
+        {
+            int unreachable, conflict, owners, column;
+        };
+        std::vector<Option> options;
+        for (int col = 0; col < columns; ++col) {
+            int conflict = 0;
+            for (int q : ownersOf[std::size_t(col)])
+                conflict += meets(k, q);
+            options.push_back({goodInColumn(k, col) > 0 ? 0 : 1, conflict, int(ownersOf[std::size_t(col)].size()), col});
+        }
+        std::sort(options.begin(), options.end(), [](const Option &a, const Option &b) {
+            return std::tie(a.unreachable, a.conflict, a.owners, a.column) < std::tie(b.unreachable, b.conflict, b.owners, b.column);
+        });
+        for (const Option &o : options) {
+            const bool clean = o.unreachable == 0 && o.conflict == 0;
+            if (!columnsOf[std::size_t(k)].empty() && (!clean || int(columnsOf[std::size_t(k)].size()) >= want[std::size_t(k)]))
+                break;
+            columnsOf[std::size_t(k)].push_back(o.column);
+            ownersOf[std::size_t(o.column)].push_back(k);
+        }
+    }
+    std::vector<int> phyCount(std::size_t(columns) + 0);
+    for (int col = 0; col < columns; ++col)
+        phyCount[std::size_t(col)] = int(ownersOf[std::size_t(col)].size());
+    for (int k : other) {
+        int bestCol = -1;
+        std::tuple<int, int, int> bestKey;
+        for (int col = 0; col < columns; ++col) {
+            int conflict = 0;
+            for (int i = 0; i < phyCount[std::size_t(col)]; ++i)
+                conflict += meets(k, ownersOf[std::size_t(col)][std::size_t(i)]);
+            const std::tuple<int, int, int> key{goodInColumn(k, col) > 0 ? 0 : 1, conflict, phyCount[std::size_t(col)]};
+            if (std::get<0>(key) == 0 && conflict == 0) {
+                columnsOf[std::size_t(k)].push_back(col);
+                ownersOf[std::size_t(col)].push_back(k);
+            }
+            if (bestCol < 0 || key < bestKey) {
+                bestCol = col;
+                bestKey = key;
+            }
+        }
+        if (columnsOf[std::size_t(k)].empty()) {
+            columnsOf[std::size_t(k)].push_back(bestCol);
+            ownersOf[std::size_t(bestCol)].push_back(k);
+        }
+    }
+    // Roots of a column shared by several phy partitions are split among them (the others, as
+    // one more share), so that none shares a middle switch's cable up to a root.
+    std::vector<std::vector<char>> mine(std::size_t(partitions) + 0);
+    for (int k : active)
+        mine[std::size_t(k)].assign(roots.size(), 0);
+    for (int col = 0; col < columns; ++col) {
+        const std::vector<int> &owners = ownersOf[std::size_t(col)];
+        const int phyShares = phyCount[std::size_t(col)];
+        const int shares = phyShares + (int(owners.size()) > phyShares ? 1 : 0);
+        const std::vector<int> &rs = rootsOfColumn[std::size_t(col)];
+        for (std::size_t i = 0; i < owners.size(); ++i) {
+            const int share = std::min(int(i), phyShares);
+            bool any = false;
+            for (std::size_t j = 0; j < rs.size(); ++j)
+                if (shares <= 1 || int(j % std::size_t(shares)) == share || (rs.size() < std::size_t(shares) && j == std::size_t(share) % rs.size())) {
+                    mine[std::size_t(owners[i])][std::size_t(rs[j])] = 1;
+                    any = true;
+                }
+            if (!any)
+                mine[std::size_t(owners[i])][std::size_t(rs[std::size_t(share) % rs.size()])] = 1;
+        }
+    }
+
+    // Each class, host by host: the least loaded root of its leading partition's that its leaf
+    // and all its senders reach.
+    std::vector<int> load(p.groups.size(), 0);
+    plan.hostPaths.assign(p.classes.size(), {});
+    std::vector<int> candidates;
+    std::vector<std::pair<int, int>> paths;
+    for (std::size_t c = 0; c < p.classes.size(); ++c) {
+        const IsolationProblem::DestinationClass &cls = p.classes[c];
+        if (cls.demands.empty())
+            continue;
+        int lead = -1;
+        for (const IsolationProblem::Demand &d : cls.demands) {
+            const int k = d.partition;
+            if (lead < 0 || (p.physical[std::size_t(k)] && !p.physical[std::size_t(lead)])
+                || (p.physical[std::size_t(k)] == p.physical[std::size_t(lead)] && leavesOf[std::size_t(k)].size() > leavesOf[std::size_t(lead)].size()))
+                lead = k;
+        }
+        const auto reachedByAll = [&](int r) {
+            for (const IsolationProblem::Demand &d : cls.demands)
+                if (!good[std::size_t(d.partition)][std::size_t(r)])
+                    return false;
+            return true;
+        };
+        // Tiers: a root of its own every sender reaches; any root every sender reaches; a root
+        // of its own the leaf reaches; any root the leaf reaches. A root some sender does not
+        // reach leaves that sender to the router's fall-back down path, so it comes last.
+        for (int tier = 0; tier < 4; ++tier) {
+            const bool own = tier == 0 || tier == 2, byAll = tier < 2;
+            candidates.clear();
+            for (int r = 0; r < rootCount; ++r) {
+                if (upTo(cls.leaf, r) < 0)
+                    continue;
+                if (own && !mine[std::size_t(lead)][std::size_t(r)])
+                    continue;
+                if (byAll && !reachedByAll(r))
+                    continue;
+                candidates.push_back(r);
+            }
+            if (!candidates.empty()) {
+                plan.exact = plan.exact && byAll;
+                break;
+            }
+        }
+        if (candidates.empty())
+            return IsolationPlan{};  // a leaf with no way up
+        // Per candidate: its groups (the middle switch's cable up to the root on three levels).
+        paths.clear();
+        for (int r : candidates) {
+            const int g = upTo(cls.leaf, r);
+            int g2 = -1;
+            const int mid = p.groups[std::size_t(g)].upper;
+            if (mid != roots[std::size_t(r)])
+                for (int up : p.upGroups[std::size_t(mid)])
+                    if (p.groups[std::size_t(up)].upper == roots[std::size_t(r)]) {
+                        g2 = up;
+                        break;
+                    }
+            paths.push_back({g, g2});
+        }
+        for (int h = 0; h < cls.hosts; ++h) {
+            std::size_t pick = 0;
+            int pickLoad = std::numeric_limits<int>::max();
+            for (std::size_t i = 0; i < paths.size(); ++i) {
+                const int l = std::max(load[std::size_t(paths[i].first)], paths[i].second < 0 ? 0 : load[std::size_t(paths[i].second)]);
+                if (l < pickLoad) {
+                    pick = i;
+                    pickLoad = l;
+                }
+            }
+            std::vector<int> path{paths[pick].first};
+            if (paths[pick].second >= 0)
+                path.push_back(paths[pick].second);
+            for (int g : path)
+                ++load[std::size_t(g)];
+            plan.hostPaths[c].push_back(std::move(path));
+        }
+    }
     return plan;
 }
 

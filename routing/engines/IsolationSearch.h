@@ -38,6 +38,7 @@ struct IsolationProblem
     {
         int lower = -1;  // switch indices
         int upper = -1;
+        int cables = 1;  // parallel cables in the group
     };
     // Flows of `partition` towards a class arrive from these leaves (the class's own excluded).
     struct Demand
@@ -60,12 +61,14 @@ struct IsolationProblem
     std::vector<DestinationClass> classes;
     std::int64_t budget = 400000;       // branch-and-bound nodes
     int maxCandidates = 256;            // up paths per leaf beyond which no search runs
+    double seconds = 0;                 // time the search may take (0: no limit but `budget`)
 };
 
 struct IsolationPlan
 {
     bool ran = false;     // false: too many candidate paths; nothing below is set
     bool proven = false;  // the branch and bound finished within its budget
+    bool outOfTime = false;  // it stopped at its time budget (`seconds`)
     bool exact = false;   // every class had a path all its senders reach: `proven` is the minimum
     std::int64_t nodes = 0;
     // The branch and bound's least (1) and (2) over the phy classes alone: when proven and
@@ -79,5 +82,36 @@ struct IsolationPlan
 };
 
 IsolationPlan searchIsolation(const IsolationProblem &problem);
+
+// Issue 42: the isolation search at scale.
+//
+// A lower bound that holds for every routing, in the search's space or not: at each leaf, the
+// phy partitions receiving there from other leaves all come down its down-going cables, and
+// those sending from it to other leaves all go up its up-going cables; more partitions than
+// cables make one cable carry two (pigeonhole), and a phy partition beside others where the
+// cables cannot give each phy partition one of its own (and the others one more) makes one
+// carry a phy partition with another.
+struct IsolationBound
+{
+    int phyShared = 0;     // (1): directed links carrying two or more phy partitions
+    int phyConflicts = 0;  // (2): links carrying a phy partition and any other
+};
+IsolationBound isolationBound(const IsolationProblem &problem);
+
+// A constructive assignment for two- and three-level trees: columns (a top switch on two
+// levels; on three, the top switches and middle switches joined by cables below them) given to
+// phy partitions, as many as their hosts' share, so that partitions meeting on a leaf get columns
+// of their own (partitions that never meet may share one, on three levels on different top
+// switches of it), each only among the columns every one of its leaves reaches; vlane and def
+// partitions take the columns no phy partition on their leaves holds. Each destination then goes
+// down through a top switch of its partition's columns that all its senders reach, the least
+// loaded. `ran` is false where the tree has more than three levels; `proven` is never set (the
+// caller compares the tables' count with isolationBound), `exact` says whether every class found
+// such a top switch. Linear in the classes' hosts and senders.
+IsolationPlan constructIsolation(const IsolationProblem &problem);
+
+// A rough count of the steps searchIsolation's set-up takes (candidate paths times the switches
+// and senders each one's flows are traced through), to decide whether it is worth running.
+std::int64_t searchWork(const IsolationProblem &problem);
 
 }  // namespace weft::routing

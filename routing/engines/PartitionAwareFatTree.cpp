@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <iterator>
@@ -16,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <thread>
 #include <unordered_map>
@@ -528,7 +530,7 @@ SearchInput searchInput(const Model &m)
     const FatTreeLayout &layout = m.layout;
     p.switchCount = int(layout.switches.size());
     for (const FatTreeLayout::Group &g : layout.groups)
-        p.groups.push_back({g.lower, g.upper});
+        p.groups.push_back({g.lower, g.upper, std::max(1, int(g.cables.size()))});
     for (std::size_t s = 0; s < layout.switches.size(); ++s) {
         p.upGroups.push_back(layout.switches[s].up);
         p.downGroups.push_back(m.downGroups[s]);
@@ -548,6 +550,11 @@ SearchInput searchInput(const Model &m)
                 fullLeavesOf[std::size_t(k)].insert(layout.computeNodes[std::size_t(cn)].leaf);
         }
     }
+    std::vector<std::vector<int>> leafList{std::size_t(realKeys)}, fullLeafList{std::size_t(realKeys)};
+    for (int k = 0; k < realKeys; ++k) {
+        leafList[std::size_t(k)].assign(leavesOf[std::size_t(k)].begin(), leavesOf[std::size_t(k)].end());
+        fullLeafList[std::size_t(k)].assign(fullLeavesOf[std::size_t(k)].begin(), fullLeavesOf[std::size_t(k)].end());
+    }
     for (int leaf : layout.leaves) {
         std::map<std::vector<std::pair<int, bool>>, int> classOf;
         for (int cn : layout.computeNodesOfSwitch[std::size_t(leaf)]) {
@@ -563,9 +570,11 @@ SearchInput searchInput(const Model &m)
                 for (const auto &[k, full] : signature) {
                     routing::IsolationProblem::Demand d;
                     d.partition = k;
-                    for (int from : full ? leavesOf[std::size_t(k)] : fullLeavesOf[std::size_t(k)])
-                        if (from != leaf)
-                            d.senderLeaves.push_back(from);
+                    const std::vector<int> &from = full ? leafList[std::size_t(k)] : fullLeafList[std::size_t(k)];
+                    d.senderLeaves.reserve(from.size());
+                    for (int l : from)
+                        if (l != leaf)
+                            d.senderLeaves.push_back(l);
                     if (!d.senderLeaves.empty())
                         cls.demands.push_back(std::move(d));
                 }
@@ -857,6 +866,8 @@ Run::Run(const PartitionAwareFatTreeEngine &owner, const RoutingOptions &routing
       progress(routingOptions.progress),
       total(int(model.layout.computeNodes.size()) + int(model.layout.switches.size()) + 1)
 {
+    if (routingOptions.searchBudgetSeconds >= 0)
+        options.isolationSearchSeconds = routingOptions.searchBudgetSeconds;
 }
 
 bool Run::tick()
@@ -1038,7 +1049,7 @@ RouterPtr routeRows(Run &run, const std::vector<Target> &targets, const ForcedPa
     return router;
 }
 
-LinkSharing linkSharing(const Run &run, const Router &router)
+LinkSharing linkSharing(const Run &run, const Router &router, bool untilPhyConflict)
 {
     const Model &m = run.model;
     const FatTreeLayout &layout = m.layout;
@@ -1079,11 +1090,17 @@ LinkSharing linkSharing(const Run &run, const Router &router)
             runs.push_back({k, first, std::min(key.members.size(), first + kRun)});
         walkCost += key.members.size() * onLeaf.size();
     }
+    std::atomic<bool> conflictFound{false};
+    if (untilPhyConflict)  // the partitions' runs interleaved, so that a conflict shows early
+        std::stable_sort(runs.begin(), runs.end(), [](const WalkRun &a, const WalkRun &b) { return a.first < b.first; });
+    const auto isPhy = [&m](int key) { return m.keys[std::size_t(key)].policy == IsolationPolicy::Physical; };
     auto walkRuns = [&](std::vector<std::vector<int>> &partsOfLink, std::atomic<std::size_t> &nextRun) {
         int lost = 0;
         std::vector<std::uint32_t> visited(layout.switches.size(), 0);
         std::uint32_t stamp = 0;
         for (std::size_t r = nextRun++; r < runs.size(); r = nextRun++) {
+            if (conflictFound.load(std::memory_order_relaxed))
+                break;
             const int k = runs[r].key;
             const std::vector<LeafPresence> &onLeaf = leavesOfKey[std::size_t(k)];
             for (std::size_t i = runs[r].first; i < runs[r].end; ++i) {
@@ -1106,8 +1123,11 @@ LinkSharing linkSharing(const Run &run, const Router &router)
                             break;
                         }
                         std::vector<int> &parts = partsOfLink[std::size_t(link)];
-                        if (std::find(parts.begin(), parts.end(), k) == parts.end())
+                        if (std::find(parts.begin(), parts.end(), k) == parts.end()) {
                             parts.insert(std::upper_bound(parts.begin(), parts.end(), k), k);
+                            if (untilPhyConflict && parts.size() >= 2 && std::any_of(parts.begin(), parts.end(), isPhy))
+                                conflictFound.store(true, std::memory_order_relaxed);
+                        }
                         const Model::Cable &c = m.cables[std::size_t(link / 2)];
                         at = link % 2 == 0 ? c.upper : c.lower;
                     }
@@ -1131,6 +1151,7 @@ LinkSharing linkSharing(const Run &run, const Router &router)
         }
     }
     LinkSharing sharing;
+    sharing.partial = conflictFound.load();
     for (int n : lost)
         sharing.unreachable += n;
     sharing.partsOfLink = std::move(parts[0]);
@@ -1174,7 +1195,8 @@ IsolationStatus isolationStatus(const Run &run, IsolationOutcome outcome, const 
 
 }  // namespace
 
-IsolationFinding isolationSearch(Run &run, const std::vector<Target> &targets, const LinkSharing &paper)
+IsolationFinding isolationSearch(Run &run, const std::vector<Target> &targets, const LinkSharing &partialPaper,
+                                 const Router *paperRows)
 {
     const Model &m = run.model;
     IsolationFinding finding;
@@ -1185,44 +1207,124 @@ IsolationFinding isolationSearch(Run &run, const std::vector<Target> &targets, c
         asked = asked || (m.keys[std::size_t(k)].multiLeaf && m.keys[std::size_t(k)].policy == IsolationPolicy::Physical);
     if (!asked)
         return finding;
-    const IsolationScore paperScore = isolationScore(m, paper.partsOfLink);
+    IsolationScore paperScore = isolationScore(m, partialPaper.partsOfLink);
     if (paperScore.phyConflicts <= 0) {
         finding.status = isolationStatus(run, IsolationOutcome::Kept, paperScore);
         return finding;
     }
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point started = Clock::now();
+    const double seconds = run.options.isolationSearchSeconds;
+    // The paper's routing so far: about what routing the search's plan, and finishing after it,
+    // take each; the search keeps both inside the budget.
+    const double perRouting = std::chrono::duration<double>(started - run.started).count();
     SearchInput input = searchInput(m);
     input.problem.budget = run.options.isolationSearchBudget;
-    const routing::IsolationPlan plan = routing::searchIsolation(input.problem);
-    if (!plan.ran) {
-        finding.status = isolationStatus(run, IsolationOutcome::NotProven, paperScore,
-                                         QStringLiteral("the isolation search did not run (more than %1 up paths from a leaf, "
-                                                        "or its budget of %2 nodes ran out before a first assignment); this is "
-                                                        "the per-leaf allocation")
-                                             .arg(input.problem.maxCandidates)
-                                             .arg(input.problem.budget));
-        return finding;
+    // Issue 42: first the construction (columns per phy partition), measured on its tables
+    // against the lower bound; then the exact search where its set-up is small enough to finish
+    // in the time budget (at scale the construction alone).
+    const routing::IsolationBound bound = routing::isolationBound(input.problem);
+    struct Tried
+    {
+        RouterPtr rows;
+        LinkSharing sharing;
+        IsolationScore score;
+    };
+    std::optional<Tried> built;
+    const bool construct = run.options.isolationConstruction && run.options.isolationSearchBudget > 0;
+    const routing::IsolationPlan construction = construct ? routing::constructIsolation(input.problem) : routing::IsolationPlan{};
+    if (construction.ran) {
+        const ForcedPaths paths = forcedPaths(input, construction);
+        RouterPtr rows = routeRows(run, targets, &paths);
+        if (rows) {
+            LinkSharing sharing = linkSharing(run, *rows);
+            const IsolationScore score = isolationScore(m, sharing.partsOfLink);
+            built = Tried{std::move(rows), std::move(sharing), score};
+        }
     }
-    const ForcedPaths paths = forcedPaths(input, plan);
-    RouterPtr searched = routeRows(run, targets, &paths);
-    if (!searched)
-        return finding;  // not reached: a run along forced paths is not cancelled
-    LinkSharing sharing = linkSharing(run, *searched);
-    const IsolationScore score = isolationScore(m, sharing.partsOfLink);
-    const bool better = score < paperScore;
-    const IsolationScore kept = better ? score : paperScore;
-    // The search's minimum holds for the tables only where its model saw every flow of the
-    // routing it planned (the tables share what the plan counted).
-    const bool modelHeld = score.phyShared == plan.phyShared && score.phyConflicts == plan.phyConflicts;
+    const auto meetsBound = [&bound](const IsolationScore &s) {
+        return s.phyShared <= bound.phyShared && s.phyConflicts <= bound.phyConflicts;
+    };
+    const bool builtMeetsBound = built && meetsBound(built->score);
+    // Above this, the exact search's set-up alone takes seconds (a 3,456-host tree with two
+    // scattered tenants: 150 s); its branch and bound is run on what smaller trees need.
+    constexpr std::int64_t kSearchWorkLimit = 40'000'000;
+    // Where it is small enough, the exact search runs even when the construction meets the bound:
+    // it also places the other partitions' destinations by the links they share (the routing
+    // before the construction existed, kept on a tie), which the construction does not weigh.
+    const std::int64_t work = routing::searchWork(input.problem);
+    const bool searchAffordable = work <= kSearchWorkLimit;
+    routing::IsolationPlan plan;
+    std::optional<Tried> searched;
+    bool modelHeld = false;
+    if (searchAffordable) {
+        const double spent = std::chrono::duration<double>(Clock::now() - run.started).count();
+        input.problem.seconds = seconds > 0 ? std::max(0.001, 0.9 * seconds - spent - 2 * perRouting) : 0;
+        plan = routing::searchIsolation(input.problem);
+        if (plan.ran) {
+            const ForcedPaths paths = forcedPaths(input, plan);
+            RouterPtr rows = routeRows(run, targets, &paths);
+            if (rows) {
+                LinkSharing sharing = linkSharing(run, *rows);
+                const IsolationScore score = isolationScore(m, sharing.partsOfLink);
+                // The search's minimum holds for the tables only where its model saw every flow
+                // of the routing it planned (the tables share what the plan counted).
+                modelHeld = score.phyShared == plan.phyShared && score.phyConflicts == plan.phyConflicts;
+                searched = Tried{std::move(rows), std::move(sharing), score};
+            }
+        }
+    }
+    // The exact search's routing on a tie with the construction (it was the routing before the
+    // construction existed), the paper's on a tie with either.
+    std::optional<Tried> *chosen = nullptr;
+    if (searched && (!built || !(built->score < searched->score)))
+        chosen = &searched;
+    else if (built)
+        chosen = &built;
+    if (partialPaper.partial && paperRows && !(chosen && (*chosen)->score < paperScore)) {
+        // The partial walk counted at most what the paper's routing shares: all of it is needed
+        // to compare, and to keep it.
+        finding.paperSharing = linkSharing(run, *paperRows);
+        paperScore = isolationScore(m, finding.paperSharing->partsOfLink);
+    }
+    const bool better = chosen && (*chosen)->score < paperScore;
+    const IsolationScore kept = better ? (*chosen)->score : paperScore;
+    const bool searchProven = plan.ran && plan.proven && plan.exact && modelHeld && plan.leastPhyConflicts > 0;
     if (kept.phyConflicts == 0)
         finding.status = isolationStatus(run, IsolationOutcome::Kept, kept);
-    else if (plan.proven && plan.exact && modelHeld && plan.leastPhyConflicts > 0)
+    else if (meetsBound(kept) && (bound.phyShared > 0 || bound.phyConflicts > 0))
+        finding.status = isolationStatus(run, IsolationOutcome::ProvenImpossible, kept,
+                                         bound.phyShared > 0
+                                             ? QStringLiteral("%1 link(s) between phy-isolated partitions (more phy partitions on a "
+                                                              "leaf than its cables)").arg(bound.phyShared)
+                                             : QStringLiteral("%1 link(s) between a phy-isolated partition and another (more "
+                                                              "partitions on a leaf than its cables)").arg(bound.phyConflicts));
+    else if (searchProven)
         finding.status = isolationStatus(run, IsolationOutcome::ProvenImpossible, kept,
                                          plan.leastPhyShared > 0
                                              ? QStringLiteral("%1 link(s) between phy-isolated partitions").arg(plan.leastPhyShared)
                                              : QStringLiteral("%1 link(s) between a phy-isolated partition and another").arg(plan.leastPhyConflicts));
     else {
         QString why;
-        if (!plan.proven)
+        if (construct && !construction.ran && !searchAffordable)
+            why = QStringLiteral("the isolation search did not run (the tree is not of two or three levels); this is the "
+                                 "per-leaf allocation");
+        else if (!searchAffordable && !builtMeetsBound)
+            why = QStringLiteral("the columns given per partition stay above the lower bound of %1 and %2 link(s), and the exact "
+                                 "search is not run at this size (%3 steps to set up)")
+                      .arg(bound.phyShared)
+                      .arg(bound.phyConflicts)
+                      .arg(work);
+        else if (plan.outOfTime)
+            why = QStringLiteral("not proven in time: the isolation search stopped at its time budget of %1 s (never more than "
+                                 "the per-leaf allocation's)")
+                      .arg(seconds);
+        else if (!plan.ran)
+            why = QStringLiteral("the isolation search did not run (more than %1 up paths from a leaf, or its budget of %2 "
+                                 "nodes ran out before a first assignment)")
+                      .arg(input.problem.maxCandidates)
+                      .arg(input.problem.budget);
+        else if (!plan.proven)
             why = QStringLiteral("the isolation search stopped at its budget of %1 nodes (never more than the per-leaf "
                                  "allocation's)")
                       .arg(input.problem.budget);
@@ -1236,16 +1338,19 @@ IsolationFinding isolationSearch(Run &run, const std::vector<Target> &targets, c
     }
     if (!better)
         return finding;
+    const bool fromSearch = chosen == &searched;
+    // Where the paper's walks stopped at its first conflict, its counts are those found so far.
+    const QString atLeast = partialPaper.partial && !finding.paperSharing ? QStringLiteral("at least ") : QString();
     QString warning = QStringLiteral("%1: the per-leaf allocation left %2 link(s) shared by phy-isolated partitions "
                                      "and %3 shared by one with another; top switches assigned per partition "
                                      "instead: %4 and %5%6")
                           .arg(run.engine)
-                          .arg(paperScore.phyShared)
-                          .arg(paperScore.phyConflicts)
-                          .arg(score.phyShared)
-                          .arg(score.phyConflicts)
-                          .arg(plan.proven ? QString() : QStringLiteral(" (search stopped at its budget; not proven minimal)"));
-    finding.routing = IsolatedRouting{std::move(searched), std::move(sharing), std::move(warning)};
+                          .arg(atLeast + QString::number(paperScore.phyShared))
+                          .arg(atLeast + QString::number(paperScore.phyConflicts))
+                          .arg(kept.phyShared)
+                          .arg(kept.phyConflicts)
+                          .arg(fromSearch && !plan.proven ? QStringLiteral(" (search stopped at its budget; not proven minimal)") : QString());
+    finding.routing = IsolatedRouting{std::move((*chosen)->rows), std::move((*chosen)->sharing), std::move(warning)};
     return finding;
 }
 
@@ -1436,12 +1541,18 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
     if (!rows)
         return routing::cancelledError(engine);
     QStringList warnings = m_model->prepareWarnings;
-    pftree::LinkSharing sharing = pftree::linkSharing(run, *rows);
-    pftree::IsolationFinding isolation = pftree::isolationSearch(run, targets, sharing);
+    // pftree with a phy partition: the paper's P(l) only up to its first phy conflict, which is
+    // all the isolation search needs to start (it walks the rest where it keeps the paper's).
+    pftree::LinkSharing sharing = pftree::linkSharing(run, *rows, m_algorithm == Algorithm::Extended);
+    pftree::IsolationFinding isolation = pftree::isolationSearch(run, targets, sharing, rows.get());
     if (isolation.routing) {
         warnings << isolation.routing->warning;
         rows = std::move(isolation.routing->rows);
         sharing = std::move(isolation.routing->sharing);
+    } else if (isolation.paperSharing) {
+        sharing = std::move(*isolation.paperSharing);
+    } else if (sharing.partial) {
+        sharing = pftree::linkSharing(run, *rows);
     }
     // Shared links deserve a look: whether fewer were possible is said with them.
     if (isolation.status.outcome == IsolationOutcome::ProvenImpossible || isolation.status.outcome == IsolationOutcome::NotProven)

@@ -51,7 +51,15 @@ struct PartitionAwareOptions
     // Branch-and-bound nodes the isolation search may visit (IsolationSearch.h) before it stops
     // and says its routing is not proven minimal.
     std::int64_t isolationSearchBudget = 400000;
+    // Seconds the isolation search may take in all (0: no limit but the nodes above); a
+    // RoutingOptions::searchBudgetSeconds from 0 up replaces it. The default fits in one of
+    // OpenSM's sweeps (RoutingEngine.h).
+    double isolationSearchSeconds = kDefaultSearchBudgetSeconds;
+    // The constructive assignment before the exact search (issue 42); off, only the branch and
+    // bound runs (tests of its budget). With a budget of 0 nodes neither runs.
+    bool isolationConstruction = true;
 };
+
 
 struct PolicyViolation
 {

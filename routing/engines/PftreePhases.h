@@ -4,7 +4,8 @@
 //
 //   routingTargets    what is routed, in the algorithm's order
 //   routeRows         the LFT rows, loads and marks of routing every target
-//   linkSharing       P(l): the partitions whose flows each directed switch link carries
+//   linkSharing       P(l): the partitions whose flows each directed switch link carries (pftree:
+//                     up to the first phy conflict; all of it once the routing is chosen)
 //   isolationSearch   pftree only: the isolation search's routing, when it shares fewer links
 //   assignLanes       ASSIGN_VIRTUAL_LANES
 //   checkPolicies     VALIDATE_POLICIES, forced up-port choices, shared links
@@ -18,6 +19,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -42,6 +44,8 @@ struct Run
     std::function<bool(int done, int total)> progress;
     int done = 0;
     int total = 0;
+    // When route() started: the isolation search's time budget counts the whole routing.
+    std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 
     // One more unit done; false when the caller cancels.
     bool tick();
@@ -77,8 +81,11 @@ struct LinkSharing
 {
     std::vector<std::vector<int>> partsOfLink;  // per directed link (2 * cable + down): keys, ascending
     int unreachable = 0;                        // intra-partition walks that found no route
+    bool partial = false;  // stopped at the first link a phy partition shares (untilPhyConflict)
 };
-LinkSharing linkSharing(const Run &run, const Router &rows);
+// With untilPhyConflict, the walks stop where a link first carries a phy partition with another
+// (`partial`; what was walked so far), as the isolation search needs no more to start.
+LinkSharing linkSharing(const Run &run, const Router &rows, bool untilPhyConflict = false);
 
 struct IsolatedRouting
 {
@@ -94,8 +101,13 @@ struct IsolationFinding
     // Of the routing route() keeps (the search's when set, else the paper's): whether
     // phy-isolation was kept, proven impossible or not proven.
     IsolationStatus status;
+    // The paper's P(l) in full, where `paper` was partial and the search needed all of it.
+    std::optional<LinkSharing> paperSharing;
 };
-IsolationFinding isolationSearch(Run &run, const std::vector<Target> &targets, const LinkSharing &paper);
+// `paper` may be partial (linkSharing's untilPhyConflict); then `paperRows` must be given, and
+// the paper's P(l) is walked in full only where the search's routing is not strictly better.
+IsolationFinding isolationSearch(Run &run, const std::vector<Target> &targets, const LinkSharing &paper,
+                                 const Router *paperRows = nullptr);
 
 struct VirtualLanes
 {
