@@ -1,5 +1,7 @@
 #include "CliSupport.h"
 
+#include "NodeRoles.h"
+
 #include "CommitJournal.h"
 #include "Commands.h"
 #include "LftDump.h"
@@ -141,6 +143,42 @@ Result<TrafficModel> trafficOption(const QCommandLineParser &parser)
     return *parsed;
 }
 
+void addRoleOptions(QCommandLineParser &parser)
+{
+    parser.addOption({QStringLiteral("cn-guids"), QStringLiteral(
+        "Compute nodes: a GUID a line (OpenSM's cn_guid_file). Every other end node not recognised as a\n"
+        "service node (SHArP Aggregation Node, a switch's own CA) is then an I/O node."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("io-guids"), QStringLiteral("I/O nodes (storage, login, management): a GUID a line (OpenSM's io_guid_file)."),
+                      QStringLiteral("FILE")});
+}
+
+Result<Fabric> applyRoleOptions(const QCommandLineParser &parser, Fabric fabric)
+{
+    std::vector<Guid> lists[2];
+    const char *options[2] = {"cn-guids", "io-guids"};
+    bool any = false;
+    for (int i = 0; i < 2; ++i) {
+        if (!parser.isSet(QLatin1String(options[i])))
+            continue;
+        const QString path = parser.value(QLatin1String(options[i]));
+        Result<QByteArray> data = TextReader::readFile(path);
+        if (!data)
+            return data.error();
+        Result<std::vector<Guid>> guids = readGuidList(*data, path);
+        if (!guids)
+            return guids.error();
+        lists[i] = std::move(guids).value();
+        any = true;
+    }
+    if (!any)
+        return fabric;
+    QStringList unknown;
+    const NodeRoleChoices choices = roleChoicesFromGuidFiles(fabric, lists[0], lists[1], &unknown);
+    for (const QString &guid : unknown)
+        err() << "warning: " << guid << " is no end node of the fabric; left out of the node roles" << Qt::endl;
+    return fabricWithRoles(fabric, choices);
+}
+
 Result<CommandInputs> loadInputs(const QCommandLineParser &parser, const InputOptions &options)
 {
     Result<Fabric> fabric = readTopologyFile(parser.value(QStringLiteral("topology")));
@@ -148,6 +186,12 @@ Result<CommandInputs> loadInputs(const QCommandLineParser &parser, const InputOp
         return fabric.error();
     CommandInputs inputs;
     inputs.fabric = std::move(fabric).value();
+    if (options.roles) {
+        Result<Fabric> withRoles = applyRoleOptions(parser, std::move(inputs.fabric));
+        if (!withRoles)
+            return withRoles.error();
+        inputs.fabric = std::move(withRoles).value();
+    }
     for (const QString &option : options.tables) {
         Result<ForwardingTables> tables = readLftDumpFile(parser.value(option), &inputs.fabric);
         if (!tables)

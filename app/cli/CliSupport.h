@@ -65,7 +65,14 @@ struct InputOptions
     bool policies = false;    // --policy NAME=POLICY, repeatable
     bool weights = false;     // --weights FILE
     bool strict = false;      // --strict: PolicyMode::Strict
+    bool roles = false;       // --cn-guids FILE, --io-guids FILE: node roles as OpenSM's files give them
 };
+// The --cn-guids and --io-guids options (OpenSM's cn_guid_file and io_guid_file) of a command
+// that reads a topology: node roles, NodeRoles.h.
+void addRoleOptions(QCommandLineParser &parser);
+// `fabric` with the roles those options give (unchanged when neither is set); a GUID the fabric
+// lacks is a warning on stderr.
+Result<Fabric> applyRoleOptions(const QCommandLineParser &parser, Fabric fabric);
 
 struct CommandInputs
 {

@@ -3,6 +3,8 @@
 #include "CliSupport.h"
 #include "Commands.h"
 #include "FileFormat.h"
+#include "LidAssignment.h"
+#include "NodeQuery.h"
 #include "LftDump.h"
 #include "PKeyTableFile.h"
 #include "PartitionsConf.h"
@@ -24,7 +26,8 @@ int convert(const QStringList &args)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Converts FILE to another format:\n"
-        "  topology (ibnetdiscover or ibsim net)  -> ibnetdiscover | ibsim\n"
+        "  topology (ibnetdiscover with or without -g, ibdiagnet's database or .lst, ibsim net) -> ibnetdiscover | ibsim\n"
+        "    (--assign-lids: with the LIDs OpenSM gives at its first sweep)\n"
         "  LFT dump (ibroute, dump_lfts, opensm-lfts.dump) -> lfts (the form OpenSM's file engine loads)\n"
         "  partitions.conf -> partitions | project\n"
         "  Weft project -> partitions | project\n"
@@ -39,6 +42,13 @@ int convert(const QStringList &args)
     parser.addOption({QStringLiteral("annotate"), QStringLiteral(
         "For --to lfts: write ibroute's commented form for people (destination type, port GUID, description per\n"
         "entry) instead of the compact form OpenSM's file engine reads (`0xLID PORT portguid 0x...`).")});
+    parser.addOption({QStringLiteral("assign-lids"), QStringLiteral(
+        "For topologies: give every port the LID OpenSM gives it at its first sweep (the SM's port first, then\n"
+        "the others in OpenSM's port order; LIDs already in the file are replaced). For designs and ibsim net\n"
+        "files, which have none.")});
+    parser.addOption({QStringLiteral("sm-port"), QStringLiteral("With --assign-lids: the SM's port (port GUID, or a node: GUID, id or description);\n"
+                                                                "default: the first cabled port of the first CA."), QStringLiteral("PORT")});
+    parser.addOption({QStringLiteral("lmc"), QStringLiteral("With --assign-lids: OpenSM's LMC (0-7, default 0)."), QStringLiteral("LMC"), QStringLiteral("0")});
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The file to convert."));
     int exitCode = kExitOk;
     if (!parseArguments(parser, QStringLiteral("convert"), args, &exitCode))
@@ -66,6 +76,37 @@ int convert(const QStringList &args)
         Result<Fabric> fabric = readTopology(*data, path);
         if (!fabric)
             return reportBadInput(command, fabric.error());
+        if (parser.isSet(QStringLiteral("assign-lids"))) {
+            LidAssignmentOptions lids;
+            bool ok = false;
+            lids.lmc = parser.value(QStringLiteral("lmc")).toInt(&ok);
+            if (!ok || lids.lmc < 0 || lids.lmc > 7)
+                return reportBadInput(command, QStringLiteral("--lmc \"%1\" is not 0 to 7").arg(parser.value(QStringLiteral("lmc"))));
+            if (parser.isSet(QStringLiteral("sm-port"))) {
+                const QString text = parser.value(QStringLiteral("sm-port"));
+                std::uint64_t guid = 0;
+                const QString digits = text.startsWith(QLatin1String("0x"), Qt::CaseInsensitive) ? text.mid(2) : text;
+                guid = digits.toULongLong(&ok, 16);
+                PortIndex port = ok ? fabric->portByGuid(guid) : kNoIndex;
+                if (port == kNoIndex) {
+                    // A node (GUID, id or description): its first cabled port, or a switch's port 0.
+                    const NodeIndex node = NodeQuery(text).find(*fabric);
+                    if (node != kNoIndex) {
+                        const Node &n = fabric->node(node);
+                        for (int number = n.type == NodeType::Switch ? 0 : 1; number <= n.portCount && port == kNoIndex; ++number)
+                            if (number == 0 || fabric->port(n.firstPort + number).remote != kNoIndex)
+                                port = n.firstPort + number;
+                    }
+                }
+                if (port == kNoIndex)
+                    return reportBadInput(command, QStringLiteral("--sm-port \"%1\": no such port or node in %2").arg(text, path));
+                lids.smPort = port;
+            }
+            Result<Fabric> assigned = assignLidsAsOpenSm(*fabric, lids);
+            if (!assigned)
+                return reportBadInput(command, Error{path, 0, assigned.error().message});
+            fabric = std::move(assigned);
+        }
         output = target == QLatin1String("ibsim") ? writeIbsimNet(*fabric) : writeIbnetdiscover(*fabric);
         break;
     }
@@ -131,6 +172,8 @@ int convert(const QStringList &args)
         output = target == QLatin1String("project") ? writeProject(project) : writePartitionsConf(project.tenancy.partitions);
         break;
     }
+    case FileFormat::OpenSmOptions:
+        return impossible();
     case FileFormat::Unknown:
         return reportBadInput(command, Error{path, 0, QStringLiteral("cannot tell what this file is")});
     }

@@ -5,6 +5,8 @@
 #include "FabricSummary.h"
 #include "FileFormat.h"
 #include "LftDump.h"
+#include "NodeRoles.h"
+#include "OpenSmState.h"
 #include "PKeyTableFile.h"
 #include "PartitionsConf.h"
 #include "ProjectFile.h"
@@ -13,6 +15,7 @@
 #include "WarningSummary.h"
 
 #include <QJsonArray>
+#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -35,12 +38,46 @@ QString pkeyOrAuto(const std::optional<std::uint16_t> &pkey)
     return pkey ? pkeyText(*pkey) : QStringLiteral("auto");
 }
 
-int infoTopology(const QString &path, const QByteArray &data, bool json)
+// A few end nodes of each role other than compute, with why they have it.
+QStringList roleExamples(const Fabric &fabric, NodeRole role, int count)
 {
-    Result<Fabric> fabric = readTopology(data, path);
+    QStringList examples;
+    for (NodeIndex n : fabric.endNodes()) {
+        if (fabric.node(n).role != role)
+            continue;
+        if (examples.size() == count)
+            break;
+        // Named by where it hangs: Aggregation Nodes all carry the same description.
+        QString name = displayName(fabric.node(n));
+        const Node &node = fabric.node(n);
+        for (int p = 1; p <= node.portCount; ++p) {
+            const PortIndex remote = fabric.port(node.firstPort + p).remote;
+            if (remote != kNoIndex) {
+                name += QStringLiteral(" on ") + portDisplayName(fabric, remote);
+                break;
+            }
+        }
+        const QString why = nodeRoleReason(fabric, n);
+        examples << (why.isEmpty() ? name : QStringLiteral("%1 (%2)").arg(name, why));
+    }
+    return examples;
+}
+
+int infoTopology(const QString &path, const QByteArray &data, bool json, const QCommandLineParser &parser)
+{
+    TopologyFileInfo fileInfo;
+    Result<Fabric> read = readTopology(data, path, &fileInfo);
+    if (!read)
+        return reportBadInput(QStringLiteral("info"), read.error());
+    Result<Fabric> fabric = applyRoleOptions(parser, std::move(read).value());
     if (!fabric)
         return reportBadInput(QStringLiteral("info"), fabric.error());
     const FabricSummary s = summarize(*fabric);
+    QJsonArray groups;
+    for (const NodeGroup &g : fabric->nodeGroups())
+        groups.append(QJsonObject{{QStringLiteral("name"), g.name},
+                                  {QStringLiteral("guid"), g.guid ? QJsonValue(guidText(g.guid)) : QJsonValue(QJsonValue::Null)},
+                                  {QStringLiteral("nodes"), double(g.nodes.size())}});
     QJsonArray perTier;
     QStringList perTierText;
     for (std::size_t n : s.switchesPerTier) {
@@ -51,6 +88,12 @@ int infoTopology(const QString &path, const QByteArray &data, bool json)
         printJson(QJsonObject{
             {QStringLiteral("file"), path},
             {QStringLiteral("format"), QStringLiteral("topology")},
+            {QStringLiteral("form"), fileInfo.form},
+            {QStringLiteral("tool_version"), fileInfo.toolVersion.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(fileInfo.toolVersion)},
+            {QStringLiteral("node_groups"), groups},
+            {QStringLiteral("compute_nodes"), double(s.computeNodes)},
+            {QStringLiteral("service_nodes"), double(s.serviceNodes)},
+            {QStringLiteral("io_nodes"), double(s.ioNodes)},
             {QStringLiteral("switches"), double(s.switches)},
             {QStringLiteral("hosts"), double(s.channelAdapters)},
             {QStringLiteral("routers"), double(s.routers)},
@@ -68,11 +111,28 @@ int infoTopology(const QString &path, const QByteArray &data, bool json)
     }
     out() << "file: " << path << '\n'
           << "format: topology\n"
-          << "switches: " << s.switches << '\n'
+          << "form: " << fileInfo.form << '\n';
+    if (!fileInfo.toolVersion.isEmpty())
+        out() << "tool: " << fileInfo.toolVersion << '\n';
+    if (!fabric->nodeGroups().empty()) {
+        QStringList names;
+        for (const NodeGroup &g : fabric->nodeGroups())
+            names << QStringLiteral("%1 (%2 nodes)").arg(g.name).arg(g.nodes.size());
+        out() << "node groups: " << fabric->nodeGroups().size() << " (" << names.join(QStringLiteral(", ")) << ")\n";
+    }
+    out() << "switches: " << s.switches << '\n'
           << "hosts: " << s.channelAdapters << '\n'
+          << "roles: compute " << s.computeNodes << ", service " << s.serviceNodes << ", I/O " << s.ioNodes << '\n';
+    for (NodeRole role : {NodeRole::Service, NodeRole::IO}) {
+        const QStringList examples = roleExamples(*fabric, role, 3);
+        if (!examples.isEmpty())
+            out() << "  " << nodeRoleName(role) << ", e.g.: " << examples.join(QStringLiteral("; ")) << '\n';
+    }
+    out()
           << "routers: " << s.routers << '\n'
           << "links: " << s.links << " (switch-switch " << s.switchLinks << ", to end nodes " << s.endNodeLinks << ")\n"
-          << "levels: " << s.tiers << " (switches per level from the leaves up: " << perTierText.join(QStringLiteral(", ")) << ")\n";
+          << "levels: " << s.tiers << " (switches per level from the leaves up: " << perTierText.join(QStringLiteral(", "))
+          << (s.serviceNodes + s.ioNodes ? QStringLiteral("; leaves are the switches with compute nodes") : QString()) << ")\n";
     if (s.isolatedSwitches)
         out() << "isolated switches: " << s.isolatedSwitches << " (no path to any end node)\n";
     if (s.lidsAssigned)
@@ -115,6 +175,11 @@ int infoLfts(const QString &path, const QByteArray &data, bool json, bool verbos
           << "entries: " << entries << '\n'
           << "blocks: " << blocks << " (64-entry blocks in use, summed over switches)\n"
           << "highest LID routed: " << top << '\n';
+    // A check that passed says so: silence would leave the operator wondering whether it ran.
+    if (fabric)
+        out() << "checked against the topology: " << (coverage.isEmpty() ? QStringLiteral("every switch of the fabric listed, every LID it assigns routed")
+                                                                         : QStringLiteral("%1 warning(s), on stderr").arg(coverage.size()))
+              << '\n';
     out().flush();
     printWarnings(coverage, verbose);
     return kExitOk;
@@ -300,20 +365,108 @@ int infoPKeys(const QString &path, const QByteArray &data, bool json, const Fabr
     return kExitOk;
 }
 
+// OpenSM's options file (`opensm -c FILE` writes one): what it routes with, what it loads, and
+// what in it would defeat a commit, as `weft target check` judges a target's OpenSM.
+int infoOpenSmOptions(const QString &path, const QByteArray &data, bool json)
+{
+    Result<OpenSmOptions> read = readOpenSmOptions(data, path);
+    if (!read)
+        return reportBadInput(QStringLiteral("info"), read.error());
+    const OpenSmOptions &o = *read;
+    // The lines as written, for options OpenSmOptions does not keep (QoS tables, GUID files).
+    QMap<QString, QString> raw;
+    for (const QByteArray &lineBytes : data.split('\n')) {
+        QString line = QString::fromUtf8(lineBytes);
+        if (const int hash = line.indexOf(QLatin1Char('#')); hash >= 0)
+            line.truncate(hash);
+        line = line.trimmed();
+        const int space = line.indexOf(QRegularExpression(QStringLiteral("\\s")));
+        if (space > 0)
+            raw[line.left(space)] = line.mid(space + 1).trimmed().remove(QLatin1Char('"'));
+    }
+    auto given = [&](const QString &key) {
+        const QString v = raw.value(key);
+        return v == QLatin1String("(null)") ? QString() : v;
+    };
+    OpenSmState state;
+    state.options = o;
+    state.optionsFileRead = true;
+    CommitTarget target;  // the files this OpenSM reads: a commit would write those
+    target.lftsPath = o.lftsFile;
+    target.partitionsPath = o.partitionConfigFile;
+    target.optionsPath = path;
+    if (o.eventPluginName.split(QLatin1Char(' '), Qt::SkipEmptyParts).contains(QLatin1String("weftosm")))
+        target.intentPath = o.eventPluginOptions;
+    const QStringList defeats = commitWarnings(state, target, false);
+    const QStringList plugins = o.eventPluginName.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    QStringList qosLines;
+    for (auto it = raw.cbegin(); it != raw.cend(); ++it)
+        if (it.key().startsWith(QLatin1String("qos_")) && !given(it.key()).isEmpty())
+            qosLines << it.key() + QLatin1Char(' ') + it.value();
+    const QString engines = o.routingEngines.isEmpty() ? QStringLiteral("minhop (default)") : o.routingEngines.join(QLatin1Char(','));
+    if (json) {
+        printJson(QJsonObject{
+            {QStringLiteral("file"), path},
+            {QStringLiteral("format"), QStringLiteral("opensm-options")},
+            {QStringLiteral("routing_engines"), QJsonArray::fromStringList(o.routingEngines)},
+            {QStringLiteral("no_fallback"), o.noFallback},
+            {QStringLiteral("event_plugins"), QJsonArray::fromStringList(plugins)},
+            {QStringLiteral("event_plugin_options"), o.eventPluginOptions},
+            {QStringLiteral("qos"), o.qos},
+            {QStringLiteral("qos_options"), QJsonArray::fromStringList(qosLines)},
+            {QStringLiteral("lmc"), o.lmc},
+            {QStringLiteral("partition_config_file"), o.partitionConfigFile},
+            {QStringLiteral("lfts_file"), o.lftsFile},
+            {QStringLiteral("cn_guid_file"), given(QStringLiteral("cn_guid_file"))},
+            {QStringLiteral("io_guid_file"), given(QStringLiteral("io_guid_file"))},
+            {QStringLiteral("root_guid_file"), given(QStringLiteral("root_guid_file"))},
+            {QStringLiteral("commit_warnings"), QJsonArray::fromStringList(defeats)},
+            {QStringLiteral("notes"), QJsonArray::fromStringList(o.notes)},
+        });
+        return kExitOk;
+    }
+    out() << "file: " << path << '\n'
+          << "format: OpenSM options\n"
+          << "routing engines: " << engines << (o.noFallback ? " (no_fallback)" : "") << '\n'
+          << "event plugins: " << (plugins.isEmpty() ? QStringLiteral("none") : plugins.join(QStringLiteral(", "))) << '\n';
+    if (!o.eventPluginOptions.isEmpty())
+        out() << "event plugin options: " << o.eventPluginOptions << '\n';
+    out() << "QoS: " << (o.qos ? "on" : "off") << '\n';
+    if (o.qos)
+        for (const QString &line : qosLines)
+            out() << "  " << line << '\n';
+    out() << "LMC: " << o.lmc << '\n'
+          << "partitions file: " << o.partitionConfigFile << '\n'
+          << "LFT file: " << (o.lftsFile.isEmpty() ? QStringLiteral("none") : o.lftsFile) << '\n';
+    for (const char *key : {"cn_guid_file", "io_guid_file", "root_guid_file"})
+        if (!given(QLatin1String(key)).isEmpty())
+            out() << key << ": " << given(QLatin1String(key)) << '\n';
+    out() << "would defeat or distort a commit: " << (defeats.isEmpty() ? QStringLiteral("nothing") : QString::number(defeats.size())) << '\n';
+    for (const QString &d : defeats)
+        out() << "  " << d << '\n';
+    out().flush();
+    printWarnings(o.notes, false);
+    return kExitOk;
+}
+
 }  // namespace
 
 int info(const QStringList &args)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Tells what kind of file FILE is (topology, LFT dump, partitions.conf, P_Key tables or Weft project) and\n"
-        "summarises it. P_Key tables (weft discover --pkeys): the ports listed, each P_Key with its full and\n"
+        "Tells what kind of file FILE is (topology: ibnetdiscover with or without -g, ibdiagnet's database or\n"
+        "link listing, ibsim net file; LFT dump, partitions.conf, P_Key tables, OpenSM options or Weft project)\n"
+        "and summarises it. A topology's end nodes are counted by role (compute, service, I/O) and its levels\n"
+        "found from the compute nodes. An OpenSM options file: routing engines, event plugins, QoS, the\n"
+        "partition and LFT files, and what would defeat a commit. P_Key tables (weft discover --pkeys): the ports listed, each P_Key with its full and\n"
         "limited members, and the partitions they amount to (weft convert --to partitions writes them)."));
     parser.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
     parser.addOption({QStringLiteral("verbose"), QStringLiteral("List every warning; without it, warnings of one kind that repeat are summarised in one line.")});
     parser.addOption({QStringLiteral("topology"), QStringLiteral("Check FILE against this topology: an LFT dump's switches and ports, a project's GUIDs, the ports of\n"
                                                                  "P_Key tables (without it, a GUID they list with port 0 is taken as a switch's)."),
                       QStringLiteral("TOPOLOGY")});
+    addRoleOptions(parser);
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The file to inspect."));
     int exitCode = kExitOk;
     if (!parseArguments(parser, QStringLiteral("info"), args, &exitCode))
@@ -335,14 +488,15 @@ int info(const QStringList &args)
     }
     const Fabric *against = fabric ? &*fabric : nullptr;
     switch (detectFileFormat(*data)) {
-    case FileFormat::Topology: return infoTopology(path, *data, json);
+    case FileFormat::Topology: return infoTopology(path, *data, json, parser);
+    case FileFormat::OpenSmOptions: return infoOpenSmOptions(path, *data, json);
     case FileFormat::LftDump: return infoLfts(path, *data, json, verbose, against);
     case FileFormat::PartitionsConf: return infoPartitions(path, *data, json, verbose);
     case FileFormat::Project: return infoProject(path, *data, json, against);
     case FileFormat::PKeyTables: return infoPKeys(path, *data, json, against, parser.value(QStringLiteral("topology")));
     case FileFormat::Unknown: break;
     }
-    return reportBadInput(QStringLiteral("info"), Error{path, 0, QStringLiteral("cannot tell what this file is: not a topology, LFT dump, partitions.conf, P_Key tables or Weft project")});
+    return reportBadInput(QStringLiteral("info"), Error{path, 0, QStringLiteral("cannot tell what this file is: not a topology, LFT dump, partitions.conf, P_Key tables, OpenSM options or Weft project")});
 }
 
 }  // namespace weft::cli

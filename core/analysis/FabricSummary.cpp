@@ -8,10 +8,11 @@ std::vector<int> nodeTiers(const Fabric &fabric)
 {
     std::vector<int> tier(fabric.nodes().size(), -1);
     std::vector<NodeIndex> frontier;
-    for (NodeIndex n : fabric.endNodes()) {
+    // Every end node is tier 0, but only compute nodes make leaves: a service node on every
+    // switch (SHArP) would otherwise make every switch a leaf.
+    for (NodeIndex n : fabric.endNodes())
         tier[std::size_t(n)] = 0;
-        frontier.push_back(n);
-    }
+    frontier = fabric.computeNodes();
     // Breadth-first over switches only: an end node never forwards.
     std::vector<NodeIndex> next;
     for (int level = 1; !frontier.empty(); ++level) {
@@ -69,6 +70,13 @@ FabricSummary summarize(const Fabric &fabric)
         s.minLid = s.minLid == 0 ? p.lid : std::min(s.minLid, p.lid);
     }
     s.maxLid = fabric.maxLid();
+    for (NodeIndex n : fabric.endNodes()) {
+        switch (fabric.node(n).role) {
+        case NodeRole::Compute: ++s.computeNodes; break;
+        case NodeRole::Service: ++s.serviceNodes; break;
+        case NodeRole::IO: ++s.ioNodes; break;
+        }
+    }
     return s;
 }
 

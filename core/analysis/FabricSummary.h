@@ -8,7 +8,8 @@
 
 namespace weft {
 
-// The tier of every node by hop distance from the end nodes: end nodes 0, leaf switches 1,
+// The tier of every node by hop distance from the compute nodes (Fabric::computeNodes; service
+// and I/O nodes are tier 0 but make no leaf): end nodes 0, leaf switches 1,
 // the switches above them 2, and so on (in a fat-tree the roots have the highest tier).
 // Switches with no path to any end node get -1. Indexed by NodeIndex.
 std::vector<int> nodeTiers(const Fabric &fabric);
@@ -28,6 +29,9 @@ struct FabricSummary
     Lid minLid = 0;                // 0 when no LIDs are assigned
     Lid maxLid = 0;
     std::size_t lidsAssigned = 0;  // ports with a LID (switch port 0 and end ports)
+    std::size_t computeNodes = 0;  // end nodes by role (NodeRoles.h)
+    std::size_t serviceNodes = 0;
+    std::size_t ioNodes = 0;
 };
 
 FabricSummary summarize(const Fabric &fabric);

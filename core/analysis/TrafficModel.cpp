@@ -568,10 +568,10 @@ std::vector<int> nodeLevels(const Fabric &fabric)
 {
     std::vector<int> level(fabric.nodes().size(), -1);
     std::deque<NodeIndex> queue;
-    for (NodeIndex n : fabric.endNodes()) {
+    for (NodeIndex n : fabric.endNodes())
         level[std::size_t(n)] = 0;
+    for (NodeIndex n : fabric.computeNodes())  // service and I/O nodes make no leaf
         queue.push_back(n);
-    }
     while (!queue.empty()) {
         const NodeIndex n = queue.front();
         queue.pop_front();

@@ -1,5 +1,6 @@
 #include "FileFormat.h"
 
+#include "IbdiagnetLinkList.h"
 #include "TextReader.h"
 
 namespace weft {
@@ -24,6 +25,28 @@ bool isPKeyTableLine(std::string_view line)
         && text::startsWith(line, "\"");
 }
 
+// A line of OpenSM's options file (the file `opensm -c` writes): an option OpenSM knows, a
+// space, its value. A partitions.conf line never starts with one of these words and a space.
+bool isOpenSmOptionLine(std::string_view line)
+{
+    static constexpr const char *kOptions[] = {
+        "guid", "m_key", "sm_key", "sa_key", "subnet_prefix", "m_key_protection_level", "m_key_lease_period",
+        "sweep_interval", "max_wire_smps", "transaction_timeout", "sm_priority", "lmc", "routing_engine",
+        "partition_config_file", "log_file", "log_flags", "qos", "event_plugin_name", "event_plugin_options",
+        "lfts_file", "use_ucast_cache", "reassign_lids", "force_heavy_sweep", "cn_guid_file", "io_guid_file",
+        "root_guid_file", "no_partition_enforcement", "part_enforce", "sm_inactive", "packet_life_time",
+        "max_op_vls", "force_link_speed", "sminfo_polling_timeout", "polling_retry_number", "honor_guid2lid_file",
+    };
+    const std::size_t space = line.find_first_of(" \t");
+    if (space == std::string_view::npos)
+        return false;
+    const std::string_view key = line.substr(0, space);
+    for (const char *option : kOptions)
+        if (key == option)
+            return line.find('=') == std::string_view::npos && line.find(';') == std::string_view::npos;
+    return false;
+}
+
 }  // namespace
 
 FileFormat detectFileFormat(const QByteArray &data)
@@ -31,6 +54,8 @@ FileFormat detectFileFormat(const QByteArray &data)
     using text::startsWith;
     const std::string_view all = text::withoutByteOrderMark(std::string_view(data.constData(), std::size_t(data.size())));
     const std::string_view start = text::trimmed(all.substr(0, 4096));
+    if (isIbdiagnetLinkList(data))
+        return FileFormat::Topology;
     if (!start.empty() && start.front() == '{')
         return all.find("\"weft-project\"") != std::string_view::npos ? FileFormat::Project : FileFormat::Unknown;
 
@@ -53,6 +78,10 @@ FileFormat detectFileFormat(const QByteArray &data)
             continue;
         if (isPKeyTableLine(line))
             return FileFormat::PKeyTables;
+        if (isOpenSmOptionLine(line))
+            return FileFormat::OpenSmOptions;
+        if (line == "Non-Chassis Nodes" || (startsWith(line, "Chassis ") && line.size() > 8 && line[8] >= '0' && line[8] <= '9'))
+            return FileFormat::Topology;
         if (startsWith(line, "Unicast lids") || startsWith(line, "Multicast mlids"))
             return FileFormat::LftDump;
         for (const char *word : {"Switch", "Ca", "Hca", "Rt"}) {
@@ -78,6 +107,7 @@ const char *fileFormatName(FileFormat format)
     case FileFormat::PartitionsConf: return "partitions";
     case FileFormat::Project: return "project";
     case FileFormat::PKeyTables: return "pkeys";
+    case FileFormat::OpenSmOptions: return "opensm-options";
     case FileFormat::Unknown: break;
     }
     return "unknown";

@@ -6,9 +6,10 @@
 
 namespace weft {
 
-enum class FileFormat { Unknown, Topology, LftDump, PartitionsConf, Project, PKeyTables };
+enum class FileFormat { Unknown, Topology, LftDump, PartitionsConf, Project, PKeyTables, OpenSmOptions };
 
 FileFormat detectFileFormat(const QByteArray &data);
-const char *fileFormatName(FileFormat format);  // "topology", "lfts", "partitions", "project", "pkeys"
+// "topology", "lfts", "partitions", "project", "pkeys", "opensm-options"
+const char *fileFormatName(FileFormat format);
 
 }  // namespace weft

@@ -1,8 +1,10 @@
 #include "TopologyFile.h"
 
+#include "IbdiagnetLinkList.h"
 #include "TextReader.h"
 
 #include <QDateTime>
+#include <QRegularExpression>
 
 #include <cstring>
 #include <unordered_map>
@@ -36,12 +38,53 @@ struct NodePreamble
     bool hasGuid = false;
 };
 
+// A port label in parentheses, as ibdiagnet writes after a switch port, rather than a port
+// GUID: the port's own number ("[39](39)") or a split port's "N/M" ("[3](2/1)").
+bool isPortLabel(std::string_view s, int port)
+{
+    if (s.empty() || s.size() > 8)
+        return false;
+    for (char c : s)
+        if (!(c >= '0' && c <= '9') && c != '/')
+            return false;
+    std::uint64_t n = 0;
+    return s.find('/') != std::string_view::npos || (text::parseUInt(s, 10, &n) && n == std::uint64_t(port));
+}
+
+bool isRule(std::string_view line)
+{
+    for (char c : line)
+        if (c != '-' && c != '=' && c != ' ' && c != '\t')
+            return false;
+    return line.size() >= 3;
+}
+
+// "ibdiagnet 2.1.1", "IBDIAGNET v2.2.0" or "ibnetdiscover version 1.6" in a comment.
+QString toolVersionIn(std::string_view comment)
+{
+    const QString text = text::toQString(comment);
+    static const QRegularExpression version(QStringLiteral("\\b(ibdiagnet2?|ibnetdiscover|ibdiag|ibsim)\\b[^0-9\\n]{0,24}?v?([0-9]+(?:\\.[0-9]+)+[0-9A-Za-z.\\-]*)"),
+                                            QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch m = version.match(text);
+    return m.hasMatch() ? m.captured(1).toLower() + QLatin1Char(' ') + m.captured(2) : QString();
+}
+
 class TopologyParser
 {
 public:
     explicit TopologyParser(TextReader &reader) : m_in(reader) {}
 
     Fabric parse();
+    TopologyFileInfo info() const
+    {
+        TopologyFileInfo i;
+        i.form = m_ibdiagnet ? QStringLiteral("ibdiagnet") : m_grouped ? QStringLiteral("ibnetdiscover -g")
+                 : m_ibsim   ? QStringLiteral("ibsim net file")
+                             : QStringLiteral("ibnetdiscover");
+        i.toolVersion = m_toolVersion;
+        i.chassis = m_chassisCount;
+        return i;
+    }
 
 private:
     void parseKeyword(std::string_view key, std::string_view value);
@@ -89,7 +132,50 @@ private:
     }
     // ibsim's GUID counters per node type (switch, CA, router) for nodes stated without one.
     Guid m_nextGuid[3] = {0x200000, 0x100000, 0x300000};
+
+    // The form of the file, for TopologyFileInfo.
+    bool m_grouped = false;
+    bool m_ibdiagnet = false;
+    bool m_ibsim = false;
+    QString m_toolVersion;
+    int m_chassisCount = 0;
+    QString m_chassis;  // the chassis group nodes now read belong to; empty: none
+    Guid m_chassisGuid = 0;
+    void parseChassisHeader(std::string_view line);
+    // Skips a "(...)" label of port `port` at the start of `rest`; true if there was one.
+    bool skipPortLabel(std::string_view &rest, int port);
 };
+
+void TopologyParser::parseChassisHeader(std::string_view line)
+{
+    // "Chassis 1 (guid 0x2c90200412345)", as ibnetdiscover -g prints a chassis.
+    std::string_view rest = trimmed(line.substr(8));
+    const std::size_t end = std::min(rest.find_first_of(" \t("), rest.size());
+    const auto number = this->number(rest.substr(0, end), 10, "chassis number", 1, 255);
+    rest = trimmed(rest.substr(end));
+    Guid chassisGuid = 0;
+    if (!rest.empty()) {
+        if (!startsWith(rest, "(guid ") || rest.back() != ')')
+            m_in.fail(QStringLiteral("cannot read the chassis header: expected \"Chassis N\" or \"Chassis N (guid 0x...)\""));
+        chassisGuid = guid(trimmed(rest.substr(6, rest.size() - 7)));
+    }
+    m_grouped = true;
+    m_chassis = QStringLiteral("Chassis %1").arg(number);
+    m_chassisGuid = chassisGuid;
+    ++m_chassisCount;
+}
+
+bool TopologyParser::skipPortLabel(std::string_view &rest, int port)
+{
+    if (!startsWith(rest, "("))
+        return false;
+    const std::size_t close = rest.find(')');
+    if (close == std::string_view::npos || !isPortLabel(rest.substr(1, close - 1), port))
+        return false;
+    rest.remove_prefix(close + 1);
+    m_ibdiagnet = true;
+    return true;
+}
 
 Guid TopologyParser::guid(std::string_view s) const
 {
@@ -206,7 +292,25 @@ void TopologyParser::parseNodeHeader(std::string_view line, NodeType type, std::
     if (spec.description.isEmpty())
         spec.description = spec.name;  // ibsim uses the node id as NodeDescription
 
+    if (m_preamble.hasGuid && type == NodeType::Switch) {
+        // ibdiagnet's database gives the system GUID as "switchguid" (it equals sysimgguid, or
+        // another switch of the same system has it already); the node id then carries the
+        // switch's own GUID, which is the one the fabric knows it by (a director's switches
+        // share one system GUID).
+        std::uint64_t fromName = 0;
+        const QByteArray name = spec.name.toLatin1();
+        if (name.size() == 18 && name.startsWith("S-") && text::parseUInt(std::string_view(name.constData() + 2, 16), 16, &fromName)
+            && fromName != 0 && fromName != m_preamble.guid && m_builder.nodeByGuid(fromName) == kNoIndex
+            && (m_preamble.systemImageGuid == m_preamble.guid || m_builder.nodeByGuid(m_preamble.guid) != kNoIndex)) {
+            if (!m_preamble.systemImageGuid)
+                m_preamble.systemImageGuid = m_preamble.guid;
+            m_preamble.guid = fromName;
+            m_preamble.port0Guid = 0;
+            m_ibdiagnet = true;
+        }
+    }
     if (!m_preamble.hasGuid) {
+        m_ibsim = true;
         // ibnetdiscover ids carry the GUID ("S-0002c90200400a2c"); plain ibsim net files give
         // none, and ibsim numbers such nodes itself, which is mirrored here so that a net file
         // read by Weft has the GUIDs the simulator will report.
@@ -226,6 +330,8 @@ void TopologyParser::parseNodeHeader(std::string_view line, NodeType type, std::
     spec.systemImageGuid = m_preamble.systemImageGuid;
     check(m_builder.addNode(spec, &m_current));
     m_nodeLines.push_back(m_in.lineNumber());
+    if (!m_chassis.isEmpty())
+        m_builder.addToGroup(m_chassis, m_chassisGuid, m_current);
     if (type == NodeType::Switch) {
         if (m_preamble.port0Guid && m_preamble.port0Guid != spec.guid)
             setPortGuid(m_current, 0, m_preamble.port0Guid, m_in.lineNumber());
@@ -314,6 +420,8 @@ void TopologyParser::parsePortLine(std::string_view line)
         if (auto e = rest.find(']'); e != std::string_view::npos)
             rest.remove_prefix(e + 1);
     }
+    if (node.type == NodeType::Switch)
+        skipPortLabel(rest, port);
     if (startsWith(rest, "(")) {
         close = rest.find(')');
         if (close == std::string_view::npos)
@@ -342,6 +450,8 @@ void TopologyParser::parsePortLine(std::string_view line)
         if (auto e = rest.find(']'); e != std::string_view::npos)
             rest = trimmed(rest.substr(e + 1));
     }
+    if (skipPortLabel(rest, link.remotePort))
+        rest = trimmed(rest);
     if (startsWith(rest, "(")) {
         close = rest.find(')');
         if (close == std::string_view::npos)
@@ -354,6 +464,7 @@ void TopologyParser::parsePortLine(std::string_view line)
     while (!rest.empty() && rest.front() != '#') {
         const std::size_t end = std::min(rest.find_first_of(" \t"), rest.size());
         const std::string_view option = rest.substr(0, end);
+        m_ibsim = true;
         if (option.size() < 3 || option[1] != '=' || std::string_view("wse").find(option[0]) == std::string_view::npos)
             m_in.fail(QStringLiteral("unexpected text \"%1\"").arg(text::toQString(option)));
         const auto value = number(option.substr(2), 0, "port option");
@@ -383,6 +494,8 @@ Fabric TopologyParser::parse()
 {
     while (m_in.next()) {
         const std::string_view line = trimmed(m_in.line());
+        if (!line.empty() && line.front() == '#' && m_toolVersion.isEmpty() && m_in.lineNumber() <= 64)
+            m_toolVersion = toolVersionIn(line);
         if (line.empty() || line.front() == '#')
             continue;
         if (line.front() == '[') {
@@ -405,8 +518,20 @@ Fabric TopologyParser::parse()
         }
         if (header)
             continue;
-        if (startsWith(line, "Chassis ") || startsWith(line, "Hostname: "))
-            continue;  // grouped (-g) output: chassis labels carry nothing the model keeps
+        // ibnetdiscover -g: chassis headers open a group, "Non-Chassis Nodes" closes it; a
+        // Xsigo chassis's "Hostname:" line and rules of dashes carry nothing the model keeps.
+        if (startsWith(line, "Chassis ")) {
+            parseChassisHeader(line);
+            continue;
+        }
+        if (line == "Non-Chassis Nodes") {
+            m_grouped = true;
+            m_chassis.clear();
+            m_chassisGuid = 0;
+            continue;
+        }
+        if (startsWith(line, "Hostname: ") || isRule(line))
+            continue;
         const std::size_t eq = line.find('=');
         if (eq == std::string_view::npos) {
             const std::size_t word = line.find_first_of(" \t");
@@ -468,26 +593,30 @@ Fabric TopologyParser::parse()
 
 }  // namespace
 
-Result<Fabric> readTopology(const QByteArray &data, const QString &fileName)
+Result<Fabric> readTopology(const QByteArray &data, const QString &fileName, TopologyFileInfo *info)
 {
+    if (isIbdiagnetLinkList(data))
+        return readIbdiagnetLinkList(data, fileName, info);
     TextReader reader(data, fileName);
     try {
         TopologyParser parser(reader);
         Fabric fabric = parser.parse();
         if (fabric.nodes().empty())
             return Error{fileName, 0, QStringLiteral("no nodes: this is not a topology file")};
+        if (info)
+            *info = parser.info();
         return fabric;
     } catch (const InputError &e) {
         return reader.error(e);
     }
 }
 
-Result<Fabric> readTopologyFile(const QString &path)
+Result<Fabric> readTopologyFile(const QString &path, TopologyFileInfo *info)
 {
     Result<QByteArray> data = TextReader::readFile(path);
     if (!data)
         return data.error();
-    return readTopology(*data, path);
+    return readTopology(*data, path, info);
 }
 
 namespace {

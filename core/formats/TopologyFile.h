@@ -10,8 +10,27 @@
 
 namespace weft {
 
-Result<Fabric> readTopology(const QByteArray &data, const QString &fileName);
-Result<Fabric> readTopologyFile(const QString &path);
+// What kind of topology file was read, for `weft info`: the tool that wrote it and the form.
+//   ibnetdiscover        ibnetdiscover's default output (or Weft's, written in that form)
+//   ibnetdiscover -g     with chassis grouping: "Chassis N (guid ...)", "Non-Chassis Nodes",
+//                        "[ext N]" ports; each chassis kept as a node group (Fabric::nodeGroups)
+//   ibdiagnet            ibdiagnet's ibnetdiscover-style database: switch ports with a label in
+//                        parentheses (the port's number, "[1](1)", or a split port's "(2/1)"),
+//                        the system GUID as "switchguid" (the node GUID is then taken from the
+//                        node id "S-<GUID>")
+//   ibdiagnet .lst       ibdiagnet's link listing (ibdiagnet2.lst, subnet.lst): one cable a line,
+//                        "{ SW Ports:24 SystemGUID:... LID:0002 PN:14 } { CA ... } PHY=4x LOG=ACT
+//                        SPD=10", every number hexadecimal; links not ACT, INI or ARM are left out
+//   ibsim net file       nodes without GUIDs or ibsim's per-port options
+struct TopologyFileInfo
+{
+    QString form;         // one of the names above
+    QString toolVersion;  // as a comment in the file gives it ("ibdiagnet 2.1.1"); empty: not said
+    int chassis = 0;      // chassis groups read
+};
+
+Result<Fabric> readTopology(const QByteArray &data, const QString &fileName, TopologyFileInfo *info = nullptr);
+Result<Fabric> readTopologyFile(const QString &path, TopologyFileInfo *info = nullptr);
 
 struct TopologyWriteOptions
 {

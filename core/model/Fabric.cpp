@@ -1,5 +1,7 @@
 #include "Fabric.h"
 
+#include "NodeRoles.h"
+
 #include <unordered_set>
 
 namespace weft {
@@ -76,6 +78,29 @@ std::size_t Fabric::channelAdapterCount() const
     return count;
 }
 
+std::vector<NodeIndex> Fabric::computeNodes() const
+{
+    std::vector<NodeIndex> compute;
+    compute.reserve(m_endNodes.size());
+    for (NodeIndex i : m_endNodes)
+        if (m_nodes[std::size_t(i)].role == NodeRole::Compute)
+            compute.push_back(i);
+    return compute.empty() ? m_endNodes : compute;
+}
+
+void FabricBuilder::addToGroup(const QString &name, Guid guid, NodeIndex node)
+{
+    for (NodeGroup &g : m_fabric.m_groups) {
+        if (g.name == name) {
+            if (!g.guid)
+                g.guid = guid;
+            g.nodes.push_back(node);
+            return;
+        }
+    }
+    m_fabric.m_groups.push_back(NodeGroup{name, guid, {node}});
+}
+
 void FabricBuilder::reserve(std::size_t nodes, std::size_t ports)
 {
     m_fabric.m_nodes.reserve(nodes);
@@ -108,6 +133,8 @@ QString FabricBuilder::addNode(const NodeSpec &spec, NodeIndex *created)
     node.description = spec.description;
     node.portCount = std::uint8_t(spec.portCount);
     node.enhancedPort0 = spec.enhancedPort0;
+    node.role = spec.role.value_or(NodeRole::Compute);
+    m_roleGiven.push_back(spec.role.has_value());
     node.firstPort = PortIndex(m_fabric.m_ports.size());
     m_fabric.m_nodes.push_back(node);
 
@@ -289,6 +316,10 @@ Result<Fabric> FabricBuilder::build(Culprit *culprit) &&
         }
     }
     f.m_maxLid = maxLid;
+    // Roles not given are recognised from what the node says and where it hangs.
+    for (NodeIndex n : f.m_endNodes)
+        if (std::size_t(n) >= m_roleGiven.size() || !m_roleGiven[std::size_t(n)])
+            f.m_nodes[std::size_t(n)].role = classifyNodeRole(f, n);
     f.m_portByLid.assign(std::size_t(maxLid) + 1, kNoIndex);
     for (std::size_t i = 0; i < f.m_ports.size(); ++i) {
         const Port &p = f.m_ports[i];
@@ -307,6 +338,24 @@ Result<Fabric> FabricBuilder::build(Culprit *culprit) &&
         }
     }
     return std::move(m_fabric);
+}
+
+QString nodeRoleName(NodeRole role)
+{
+    switch (role) {
+    case NodeRole::Compute: return QStringLiteral("compute");
+    case NodeRole::Service: return QStringLiteral("service");
+    case NodeRole::IO: return QStringLiteral("io");
+    }
+    return {};
+}
+
+std::optional<NodeRole> nodeRoleFromName(const QString &name)
+{
+    for (NodeRole r : {NodeRole::Compute, NodeRole::Service, NodeRole::IO})
+        if (name.compare(nodeRoleName(r), Qt::CaseInsensitive) == 0)
+            return r;
+    return std::nullopt;
 }
 
 QString nodeTypeName(NodeType type)

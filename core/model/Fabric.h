@@ -11,6 +11,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -29,6 +30,13 @@ using Lid = std::uint16_t;
 constexpr Lid kMaxUnicastLid = 0xBFFF;
 
 enum class NodeType : std::uint8_t { Switch, ChannelAdapter, Router };
+
+// What an end node is for (NodeRoles.h says how it is recognised). Levels, the fat-tree engines'
+// leaves and the traffic models count compute nodes only; every engine still routes every LID.
+//   Compute  a host that runs jobs (the default)
+//   Service  switch-attached: a SHArP Aggregation Node, a switch's management CA
+//   IO       storage, login, management hosts (OpenSM's io_guid_file)
+enum class NodeRole : std::uint8_t { Compute, Service, IO };
 
 // PortInfo:PortState, as the IBA numbers it.
 enum class PortState : std::uint8_t { NoChange = 0, Down = 1, Init = 2, Armed = 3, Active = 4 };
@@ -65,7 +73,17 @@ struct Node
     QString description;  // NodeDescription
     std::uint8_t portCount = 0;  // physical ports, numbered 1..portCount
     bool enhancedPort0 = false;
+    NodeRole role = NodeRole::Compute;  // end nodes; a switch's is Compute and means nothing
     PortIndex firstPort = kNoIndex;  // ports of this node are firstPort + 0 .. firstPort + portCount
+};
+
+// Nodes a file groups together: a chassis of ibnetdiscover -g (a director's spines and line
+// cards), kept as the file names it.
+struct NodeGroup
+{
+    QString name;   // "Chassis 1"
+    Guid guid = 0;  // the chassis GUID, 0 when the file gives none
+    std::vector<NodeIndex> nodes;
 };
 
 // One cable, counted once. a and b are ordered as first seen by the builder.
@@ -109,6 +127,10 @@ public:
     // Channel adapters and routers: the end nodes that own LIDs besides switches.
     const std::vector<NodeIndex> &endNodes() const { return m_endNodes; }
     std::size_t channelAdapterCount() const;
+    // End nodes whose role is Compute: what levels and the fat-tree engines count as hosts.
+    // When none is, every end node (a fabric of service nodes alone still has levels).
+    std::vector<NodeIndex> computeNodes() const;
+    const std::vector<NodeGroup> &nodeGroups() const { return m_groups; }
 
 private:
     friend class FabricBuilder;
@@ -117,6 +139,7 @@ private:
     std::vector<Link> m_links;
     std::vector<NodeIndex> m_switches;
     std::vector<NodeIndex> m_endNodes;
+    std::vector<NodeGroup> m_groups;
     std::unordered_map<Guid, NodeIndex> m_nodeByGuid;
     std::unordered_map<Guid, PortIndex> m_portByGuid;
     std::unordered_map<QString, NodeIndex, QStringHash> m_nodeByName;
@@ -146,6 +169,8 @@ public:
         std::uint32_t vendorId = 0;
         std::uint32_t deviceId = 0;
         bool enhancedPort0 = false;
+        // Unset: recognised when the fabric is built (classifyNodeRole, NodeRoles.h).
+        std::optional<NodeRole> role;
     };
 
     void reserve(std::size_t nodes, std::size_t ports);
@@ -159,6 +184,9 @@ public:
     QString setPortLink(NodeIndex node, int number, int width, LinkSpeed speed);
     QString setPortState(NodeIndex node, int number, PortState state);
     QString setPortSubnetManager(NodeIndex node, int number, bool subnetManager);
+    // Puts `node` in the group named `name` (made on first use; `guid` kept from the first
+    // call that gives one).
+    void addToGroup(const QString &name, Guid guid, NodeIndex node);
 
     // Joins two ports. Stating the same cable again from its other end is accepted; joining a
     // port that is already cabled elsewhere is an error.
@@ -186,9 +214,12 @@ public:
 private:
     QString checkPort(NodeIndex node, int number, bool allowPort0) const;
     Fabric m_fabric;
+    std::vector<bool> m_roleGiven;  // by node: the spec set its role
 };
 
-QString nodeTypeName(NodeType type);     // "Switch", "Ca", "Rt" as topology files spell them
+QString nodeTypeName(NodeType type);
+QString nodeRoleName(NodeRole role);  // "compute", "service", "io"
+std::optional<NodeRole> nodeRoleFromName(const QString &name);     // "Switch", "Ca", "Rt" as topology files spell them
 QString linkSpeedName(LinkSpeed speed);  // "SDR", "QDR", "FDR10", ...
 LinkSpeed linkSpeedFromName(const QString &name);  // Unknown if not a speed name
 // Per-lane signalling rate in Gb/s, for weighing links of mixed speeds.

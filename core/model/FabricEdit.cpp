@@ -7,9 +7,12 @@ Result<Fabric> editedFabric(const Fabric &fabric, const FabricEdit &edit)
     auto removed = [&edit](NodeIndex n) { return !edit.removedNodes.empty() && edit.removedNodes[std::size_t(n)]; };
     auto cut = [&edit](PortIndex p) { return !edit.cutPorts.empty() && edit.cutPorts[std::size_t(p)]; };
     auto lidOf = [&](PortIndex p) { return edit.lids.empty() ? fabric.port(p).lid : edit.lids[std::size_t(p)]; };
+    auto lmcOf = [&](PortIndex p) { return edit.lmcs.empty() ? int(fabric.port(p).lmc) : int(edit.lmcs[std::size_t(p)]); };
     if ((!edit.removedNodes.empty() && edit.removedNodes.size() != fabric.nodes().size())
         || (!edit.cutPorts.empty() && edit.cutPorts.size() != fabric.ports().size())
-        || (!edit.lids.empty() && edit.lids.size() != fabric.ports().size()))
+        || (!edit.lids.empty() && edit.lids.size() != fabric.ports().size())
+        || (!edit.lmcs.empty() && edit.lmcs.size() != fabric.ports().size())
+        || (!edit.roles.empty() && edit.roles.size() != fabric.nodes().size()))
         return Error{{}, 0, QStringLiteral("a fabric edit for another fabric")};
 
     FabricBuilder builder;
@@ -30,6 +33,7 @@ Result<Fabric> editedFabric(const Fabric &fabric, const FabricEdit &edit)
         spec.vendorId = node.vendorId;
         spec.deviceId = node.deviceId;
         spec.enhancedPort0 = node.enhancedPort0;
+        spec.role = edit.roles.empty() ? node.role : edit.roles[std::size_t(n)];
         if (Status s = check(builder.addNode(spec, &created[std::size_t(n)])); !s)
             return s.error();
         for (int number = 0; number <= node.portCount; ++number) {
@@ -41,7 +45,7 @@ Result<Fabric> editedFabric(const Fabric &fabric, const FabricEdit &edit)
             const bool down = cut(pi) || (port.remote != kNoIndex && removed(fabric.port(port.remote).node));
             Status s = check(builder.setPortGuid(at, number, port.guid));
             if (s && lidOf(pi) != 0)
-                s = check(builder.setPortLid(at, number, lidOf(pi), port.lmc));
+                s = check(builder.setPortLid(at, number, lidOf(pi), lmcOf(pi)));
             if (s && number > 0 && port.width != 0 && !down)
                 s = check(builder.setPortLink(at, number, port.width, port.speed));
             if (s)
@@ -58,6 +62,10 @@ Result<Fabric> editedFabric(const Fabric &fabric, const FabricEdit &edit)
         if (Status s = check(builder.connect(created[std::size_t(a.node)], a.number, created[std::size_t(b.node)], b.number)); !s)
             return s.error();
     }
+    for (const NodeGroup &g : fabric.nodeGroups())
+        for (NodeIndex n : g.nodes)
+            if (!removed(n))
+                builder.addToGroup(g.name, g.guid, created[std::size_t(n)]);
     return std::move(builder).build();
 }
 

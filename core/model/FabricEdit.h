@@ -15,11 +15,13 @@ struct FabricEdit
     std::vector<bool> removedNodes;  // by NodeIndex; empty: none
     std::vector<bool> cutPorts;      // by PortIndex: the cable on this port is gone; empty: none
     std::vector<Lid> lids;           // by PortIndex, the LID each port gets; empty: as they are
+    std::vector<std::uint8_t> lmcs;  // by PortIndex, with `lids`: the LMC each port gets; empty: as they are
+    std::vector<NodeRole> roles;     // by NodeIndex, the role each node gets; empty: as they are
 };
 
 // Ports left without their cable (cut, or the node at the far end removed) are kept, down and
 // without a link width, as a switch reports a port whose cable is gone. Everything else (GUIDs,
-// names, LIDs unless moved, port states) is copied.
+// names, LIDs unless moved, port states, roles unless changed, node groups) is copied.
 Result<Fabric> editedFabric(const Fabric &fabric, const FabricEdit &edit);
 
 }  // namespace weft

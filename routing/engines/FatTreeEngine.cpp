@@ -292,6 +292,8 @@ Status FatTreeEngine::Model::build(const SwitchGraph &graph)
     for (const Ca &ca : cas) {
         for (int g : ca.up) {
             const Group &group = groups[std::size_t(g)];
+            if (!group.isCn)
+                continue;  // a service or I/O node makes no leaf (NodeRoles.h)
             Switch &leaf = switches[std::size_t(group.remote)];
             if (leaf.isLeaf)
                 continue;
@@ -376,8 +378,8 @@ Status FatTreeEngine::Model::rank(const SwitchGraph &graph)
                 return refuse(QStringLiteral("not a fat-tree: CA %1 is cabled directly to CA %2")
                                   .arg(guidText(ca.guid), guidText(graph.endPorts[std::size_t(end.remoteIndex)].nodeGuid)));
             }
-            if (end.remote != SwitchGraph::Remote::Switch)
-                continue;
+            if (end.remote != SwitchGraph::Remote::Switch || !end.compute)
+                continue;  // only compute nodes make leaves (a SHArP node hangs off every switch)
             const int s = switchOfGraph[std::size_t(end.remoteIndex)];
             if (update(switches[std::size_t(s)], 0))
                 queue.push_back(s);
@@ -465,15 +467,19 @@ Status FatTreeEngine::Model::populatePorts(const SwitchGraph &graph)
             g.ownerIsSwitch = false;
             g.remote = sw;
             g.remoteIsSwitch = true;
-            g.isCn = true;  // without a CN file every CA port is a compute node
+            // As with OpenSM's cn_guid_file: compute nodes are CNs, service and I/O nodes not
+            // (NodeRoles.h); without either every CA port is a CN.
+            g.isCn = end.compute;
             Port p;
             p.number = end.number;
             p.remoteNumber = end.remotePort;
             g.ports.push_back(p);
             ca.up.push_back(int(groups.size()));
             groups.push_back(std::move(g));
-            ++cnCount;
-            ++ca.cnCount;
+            if (end.compute) {
+                ++cnCount;
+                ++ca.cnCount;
+            }
         }
     }
     for (int sw = 0; sw < int(switches.size()); ++sw) {
@@ -964,7 +970,26 @@ void FatTreeEngine::Model::route(const std::function<bool()> &tick)
                 lftAt(s, 0) = kNoPath;
         }
     }
-    // Every CA port is a CN without a CN file, so there are no non-CN targets to route.
+    // Non-CN CA ports (service and I/O nodes), CA by CA in map order, as OpenSM's
+    // fabric_route_to_non_cns: from the switch they hang off, on the main path so that the
+    // counters see them, after the CNs so that they do not change CN-to-CN routes. (OpenSM
+    // allows reverse hops for I/O nodes with max_reverse_hops; Weft allows none, its default.)
+    for (const Ca &ca : cas) {
+        for (int gi : ca.up) {
+            const Group &group = groups[std::size_t(gi)];
+            if (group.isCn || !group.remoteIsSwitch)
+                continue;
+            const int sw = group.remote;
+            const Lid lid = group.lid;
+            beginWalk();
+            lftAt(std::size_t(sw), lid) = group.ports.front().remoteNumber;
+            hopAt(std::size_t(sw)) = 1;
+            routeDowngoingByGoingUp(sw, -1, lid, true, 1);
+            reached[lid] = std::memchr(hops.data(), kNoPath, hops.size()) == nullptr ? 1 : 0;
+            if (!tick())
+                return;
+        }
+    }
 
     // Switches' own LIDs, in map order, on secondary paths only.
     for (int sw = 0; sw < int(switches.size()); ++sw) {

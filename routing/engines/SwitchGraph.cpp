@@ -53,6 +53,9 @@ Result<SwitchGraph> SwitchGraph::build(const Fabric &fabric)
 
     // End ports first, so that switch slots can name them.
     std::vector<int> endPortOfPort(fabric.ports().size(), -1);
+    bool anyCompute = false;
+    for (NodeIndex n : fabric.endNodes())
+        anyCompute = anyCompute || fabric.node(n).role == NodeRole::Compute;
     for (PortIndex p = 0; p < PortIndex(fabric.ports().size()); ++p) {
         const Port &port = fabric.port(p);
         const Node &node = fabric.node(port.node);
@@ -72,6 +75,7 @@ Result<SwitchGraph> SwitchGraph::build(const Fabric &fabric)
         e.number = port.number;
         e.lid = port.lid;
         e.lmc = port.lmc;
+        e.compute = !anyCompute || node.role == NodeRole::Compute;
         g.maxLmc = std::max(g.maxLmc, int(port.lmc));
         endPortOfPort[std::size_t(p)] = int(g.endPorts.size());
         g.endPorts.push_back(e);

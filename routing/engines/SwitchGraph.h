@@ -48,6 +48,9 @@ struct SwitchGraph
         std::uint8_t number = 0;
         Lid lid = 0;
         std::uint8_t lmc = 0;
+        // A compute node's port (NodeRoles.h); service and I/O nodes are routed all the same,
+        // but make no leaf and no root. True for every port when the fabric has no compute node.
+        bool compute = true;
         Remote remote = Remote::None;  // what the cable reaches: a switch, another end port
         int remoteIndex = -1;
         std::uint8_t remotePort = 0;

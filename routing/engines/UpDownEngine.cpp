@@ -49,7 +49,9 @@ Status UpDownEngine::prepare(const Fabric &fabric, const Tenancy &, const Routin
     std::vector<unsigned> endPortsOn(n, 0);
     unsigned endPorts = 0;
     for (const routing::SwitchGraph::EndPort &e : graph.endPorts) {
-        if (e.remote == routing::SwitchGraph::Remote::Switch) {
+        // Roots are found from the compute nodes: a service node on every switch (SHArP) would
+        // put an end port at distance 0 of every switch and leave no switch dominant.
+        if (e.remote == routing::SwitchGraph::Remote::Switch && e.compute) {
             ++endPortsOn[std::size_t(e.remoteIndex)];
             ++endPorts;
         }
