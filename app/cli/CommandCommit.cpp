@@ -4,6 +4,7 @@
 
 #include "CliSupport.h"
 #include "Commands.h"
+#include "CommitDestinationOptions.h"
 
 #include "Commit.h"
 #include "CommitJournal.h"
@@ -112,13 +113,7 @@ int commit(const QStringList &args)
                                                                "counts as def-isolation)."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("plan-topology"), QStringLiteral("The topology the plan was made for (ibnetdiscover output); "
                                                                      "the commit is refused as stale if the fabric differs."), QStringLiteral("FILE")});
-    addCommitTargetOptions(parser);
-    parser.addOption({QStringLiteral("target"), QStringLiteral("A subnet's commit target (JSON naming each of its OpenSMs and their files; see "
-                                                               "`weft target check`) instead of the --opensm-* options: the plan is installed on "
-                                                               "every SM, through the master (SIGHUP, read back) and in each standby's files "
-                                                               "(read back by content); all staged first, all restored on a failure. The journal "
-                                                               "is beside FILE unless --journal."),
-                      QStringLiteral("FILE")});
+    addCommitDestinationOptions(parser);
     parser.addOption({QStringLiteral("recover"), QStringLiteral("Bring an interrupted commit on the target (journalled, without an outcome) "
                                                                "to a verified state: its plan verified on the fabric, else the backups restored "
                                                                "and verified. No plan options.")});
@@ -144,17 +139,11 @@ int commit(const QStringList &args)
     } else if (!parser.isSet(QStringLiteral("plan-partitions")) && !parser.isSet(QStringLiteral("project"))) {
         return reportBadInput(command, QStringLiteral("--plan-partitions or --project is required"));
     }
-    std::optional<SubnetTarget> subnet;
-    if (parser.isSet(QStringLiteral("target"))) {
-        for (const char *own : {"opensm-lfts", "opensm-intent", "opensm-partitions", "opensm-pidfile", "opensm-log", "opensm-options"})
-            if (parser.isSet(QLatin1String(own)))
-                return reportBadInput(command, QStringLiteral("--target names every SM's files: drop --%1").arg(QLatin1String(own)));
-        Result<SubnetTarget> read = readSubnetTargetFile(parser.value(QStringLiteral("target")));
-        if (!read)
-            return reportBadInput(command, read.error());
-        subnet = std::move(*read);
-    }
-    const bool pluginMode = subnet ? subnet->pluginMode() : parser.isSet(QStringLiteral("opensm-intent"));
+    Result<CommitDestinationChoice> destination = readCommitDestinationOptions(parser);
+    if (!destination)
+        return reportBadInput(command, destination.error());
+    const bool subnet = destination->subnet.has_value();
+    const bool pluginMode = destination->pluginMode();
     if (pluginMode && !recover && !parser.isSet(QStringLiteral("project")))
         return reportBadInput(command, QStringLiteral("--opensm-intent needs --project: the project is the intent"));
     if (pluginMode && (parser.isSet(QStringLiteral("plan-lfts")) || parser.isSet(QStringLiteral("plan-partitions"))))
@@ -169,12 +158,7 @@ int commit(const QStringList &args)
             return reportBadInput(command, QStringLiteral("--%1 is required").arg(name));
     }
 
-    Result<CommitTargetOptions> targetOptions = readCommitTargetOptions(parser);
-    if (!targetOptions)
-        return reportBadInput(command, targetOptions.error());
-    const CommitTarget target = targetOptions->target;
-    CommitOptions options = targetOptions->options;
-    const LiveOptions live = targetOptions->live;
+    CommitOptions options = destination->target.options;
     const bool json = parser.isSet(QStringLiteral("json"));
     if (!json)
         options.progress = [](const QString &line) { out() << line << Qt::endl; };
@@ -190,14 +174,7 @@ int commit(const QStringList &args)
     // target: a subnet's SMs (the master SIGHUPed, every other SM by its files; the journal beside
     // the target file unless --journal names one) or the one OpenSM.
     FabricSession session;
-    session.setAdapter(live.caName, live.caPort);
-    if (subnet) {
-        if (!parser.isSet(QStringLiteral("journal")))
-            options.journalPath.clear();
-        session.setSubnetTarget(std::move(*subnet));
-    } else {
-        session.setCommitTarget(target);
-    }
+    setCommitDestination(session, parser, std::move(*destination), &options);
     if (recover)
         return reportCommit(session.recoverNow(options), json);
     if (pluginMode)
@@ -255,6 +232,54 @@ int commit(const QStringList &args)
     const CommitPlan plan = partitionsConf ? planFromFiles(planFor, routing, *partitionsConf, std::move(policies), label, HeldTables{})
                                            : planFromTenancy(planFor, routing, *policies, label, HeldTables{});
     return reportCommit(session.commitNow(plan, options), json);
+}
+
+int reportCommitOutcome(const CommitReport &report, bool json)
+{
+    return reportCommit(report, json);
+}
+
+void addCommitDestinationOptions(QCommandLineParser &parser)
+{
+    addCommitTargetOptions(parser);
+    parser.addOption({QStringLiteral("target"), QStringLiteral("A subnet's commit target (JSON naming each of its OpenSMs and their files; see "
+                                                               "`weft target check`) instead of the --opensm-* options: the plan is installed on "
+                                                               "every SM, through the master (SIGHUP, read back) and in each standby's files "
+                                                               "(read back by content); all staged first, all restored on a failure. The journal "
+                                                               "is beside FILE unless --journal."),
+                      QStringLiteral("FILE")});
+}
+
+Result<CommitDestinationChoice> readCommitDestinationOptions(const QCommandLineParser &parser)
+{
+    CommitDestinationChoice choice;
+    if (parser.isSet(QStringLiteral("target"))) {
+        for (const char *own : {"opensm-lfts", "opensm-intent", "opensm-partitions", "opensm-pidfile", "opensm-log", "opensm-options"})
+            if (parser.isSet(QLatin1String(own)))
+                return Error{{}, 0, QStringLiteral("--target names every SM's files: drop --%1").arg(QLatin1String(own))};
+        Result<SubnetTarget> read = readSubnetTargetFile(parser.value(QStringLiteral("target")));
+        if (!read)
+            return read.error();
+        choice.subnet = std::move(*read);
+    }
+    Result<CommitTargetOptions> targetOptions = readCommitTargetOptions(parser);
+    if (!targetOptions)
+        return targetOptions.error();
+    choice.target = std::move(*targetOptions);
+    return choice;
+}
+
+void setCommitDestination(FabricSession &session, const QCommandLineParser &parser, CommitDestinationChoice choice,
+                          CommitOptions *options)
+{
+    session.setAdapter(choice.target.live.caName, choice.target.live.caPort);
+    if (choice.subnet) {
+        if (!parser.isSet(QStringLiteral("journal")))
+            options->journalPath.clear();
+        session.setSubnetTarget(std::move(*choice.subnet));
+    } else {
+        session.setCommitTarget(choice.target.target);
+    }
 }
 
 }  // namespace weft::cli

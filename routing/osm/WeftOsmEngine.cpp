@@ -288,7 +288,8 @@ int route(weft_osm_engine &e, const weft_osm_subnet &subnet)
         std::copy(entries.begin(), entries.begin() + std::ptrdiff_t(count), n.new_lft);
     }
     e.installed = std::make_unique<InstalledRouting>();
-    e.installed->fabric = fabric;
+    // Routed around drained elements: the fabric without them is what the next run compares with.
+    e.installed->fabric = routed->routedOn ? routed->routedOn : fabric;
     e.installed->tables = std::move(routed->routing.tables);
     e.installed->serviceLevels = routed->routing.serviceLevels;
     e.installed->intentDigest = e.intentDigest;

@@ -79,6 +79,12 @@ void MapOverlays::showWhatIf(QObject *owner, const std::vector<LinkIndex> &links
     m_scene->setWhatIfMarks(links, nodes);
 }
 
+void MapOverlays::showDrained(QObject *owner, const std::vector<LinkIndex> &links, const std::vector<NodeIndex> &nodes)
+{
+    watch(owner);
+    m_scene->setDrainedMarks(links, nodes);
+}
+
 void MapOverlays::showEbbBottlenecks(QObject *owner, const std::vector<EbbBottleneck> &bottlenecks)
 {
     watch(owner);

@@ -46,6 +46,8 @@ public:
     void showCableLoads(QObject *owner, std::vector<double> loadByPort);
     // What-if events, marked without touching the fabric.
     void showWhatIf(QObject *owner, const std::vector<LinkIndex> &links, const std::vector<NodeIndex> &nodes);
+    // Elements drained for maintenance (the intent in force's drained set).
+    void showDrained(QObject *owner, const std::vector<LinkIndex> &links, const std::vector<NodeIndex> &nodes);
     void showEbbBottlenecks(QObject *owner, const std::vector<EbbBottleneck> &bottlenecks);
     // Two routes of a traced path (current solid, proposed dashed), until the selection changes.
     void showTracedRoutes(QObject *owner, const std::vector<PortIndex> &current, const std::vector<PortIndex> &proposed);
