@@ -3,7 +3,7 @@
 # looking at the GUI on a machine without a screen. Builds nothing.
 #
 # Usage: scripts/screenshots.sh WEFT_BINARY [OUTPUT_DIR] [TOPOLOGY_FILE...]
-#   Always shoots the desk at 1366x768 with every dock open (desk-1366x768.png), the demo fabric
+#   Every picture at 1366x768, a laptop's screen. Always shoots the desk with every dock open (desk-1366x768.png), the demo fabric
 #   (demo.png, and demo-nb.png in Norwegian Bokmål), the pictures of docs/screenshots.md
 #   (demo-partitions.png: coloured by partition; demo-load.png: by load under a
 #   previewed ftree routing; demo-preview.png: the routing preview and diff review;
@@ -41,7 +41,7 @@ trap 'rm -rf "$config"' EXIT INT TERM
 shoot() {
     target=$1
     shift
-    XDG_CONFIG_HOME=$config xvfb-run -a -s "-screen 0 1600x1000x24" \
+    XDG_CONFIG_HOME=$config xvfb-run -a -s "-screen 0 1366x768x24" \
         "$weft" --screenshot "$target" "$@"
     echo "$target"
 }
@@ -68,7 +68,7 @@ shoot "$out/telemetry.png" --lang en --screenshot-view telemetry
 shoot_lab() {
     target=$1
     view=$2
-    XDG_CONFIG_HOME=$config xvfb-run -a -s "-screen 0 1600x1000x24" \
+    XDG_CONFIG_HOME=$config xvfb-run -a -s "-screen 0 1366x768x24" \
         "$weft" lab --gui -- --lang en --screenshot "$target" --screenshot-view "$view" >/dev/null
     echo "$target"
 }

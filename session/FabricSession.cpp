@@ -2,6 +2,7 @@
 
 #include "Autopilot.h"
 #include "CommitPlanning.h"
+#include "IntentRouting.h"
 #include "LiveRead.h"
 #include "PKeyTables.h"
 #include "TelemetryHistory.h"
@@ -9,6 +10,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QPointer>
 #include <QStandardPaths>
 #include <QtConcurrent/QtConcurrentRun>
@@ -523,6 +525,12 @@ void FabricSession::takeRediscovered(const LiveState &state)
         return;
     }
     m_liveChanges = {};
+    // What was read is what a plan must be made from now, even when it holds what it held: a plan
+    // made before the rediscovery is stale (the operator reviewed the fabric as it was then).
+    ++m_readGeneration;
+    m_readAt = clockTime();
+    if (m_proposal)
+        what |= DocumentChange::Proposal | DocumentChange::Plan;
     // The same topology: what it holds now is what was just read.
     HeldTables held = state.held;
     held.pkeys = onFabric(held.pkeys, *state.fabric, *m_fabric);
@@ -574,6 +582,7 @@ void FabricSession::setProposal(PreviewResult proposal, ProposalOrigin origin)
     m_made.revision = m_revision;
     m_made.whatIf = m_origin.followsWhatIf ? m_origin.whatIf : WhatIf();
     m_made.madeAt = QDateTime::currentDateTime();
+    m_made.readGeneration = m_readGeneration;
     m_committedProposal.clear();
     replan();
     announce(DocumentChange::Proposal | DocumentChange::Plan);
@@ -616,11 +625,13 @@ QString FabricSession::staleReason() const
         return tr("this plan was %1: the fabric holds it now").arg(m_committedProposal);
     if (m_made.heldGeneration != m_heldGeneration)
         return tr("what the fabric holds changed since this plan was made (now: %1): preview or plan again").arg(m_heldName);
+    if (m_made.readGeneration != m_readGeneration)
+        return tr("the fabric was discovered again at %1 since this plan was made: preview or plan again").arg(m_readAt);
     if (!m_origin.tenancy && m_made.revision != m_revision)
         return tr("the partitions, policies or weights were edited since this plan was made (an edit, undo or redo): "
                   "preview or plan again");
     if (m_origin.followsWhatIf && m_made.whatIf != m_whatIf)
-        return tr("the what-if events changed since this plan was made: plan again in the studio");
+        return tr("the what-if events changed since this plan was made: preview or plan again");
     return {};
 }
 
@@ -632,7 +643,11 @@ QString FabricSession::commitRefusal() const
         return tr("a commit is running");
     if (!m_plan->refusal.isEmpty())
         return m_plan->refusal;
-    return staleReason();
+    if (const QString stale = staleReason(); !stale.isEmpty())
+        return stale;
+    if (m_plan->nothingToInstall)
+        return tr("nothing to install: the fabric holds this plan's tables and partitions already");
+    return {};
 }
 
 void FabricSession::replan()
@@ -656,6 +671,15 @@ void FabricSession::replan()
         if (m_origin.intent) {
             intent = *m_origin.intent;
             intent->tenancy = tenancy;
+            // Elements drained in the intent in force (`weft drain`, the map's Drain) stay drained
+            // until undrained: a preview made without them would undrain them unasked.
+            const Result<Project> inForce = readProjectFile(planningTarget().intentPath);
+            const Result<IntentOptions> inForceOptions = inForce ? intentOptions(*inForce) : Result<IntentOptions>(inForce.error());
+            const Result<IntentOptions> ours = intentOptions(*intent);
+            if (inForceOptions && !inForceOptions->drained.isEmpty() && ours && ours->drained.isEmpty())
+                plan->refusal = tr("the intent in force drains %1, and this preview was routed without that; approving it would "
+                                   "undrain them. Undrain them first (the map's Undrain, or weft undrain), then preview again.")
+                                    .arg(inForceOptions->drained.describe(*m_fabric));
         } else {
             plan->refusal = tr("the commit target routes with Weft's engine inside OpenSM, which installs an intent (a Routing "
                                "Preview's engine with the partitions); %1 is not one. Commit it to a target with OpenSM's file "
@@ -672,6 +696,41 @@ void FabricSession::replan()
     const std::optional<PartitionsState> onTarget = m_destination && m_live ? m_destination->partitionsInForce(lastMasterName()) : std::nullopt;
     const PartitionsState inForce = onTarget ? *onTarget : PartitionsState{m_baselinePartitions, std::nullopt, {}};
     plan->review = planCommitChange(*m_fabric, m_held, inForce, plan->commit);
+    if (!m_origin.whatIf.isEmpty() && plan->refusal.isEmpty()) {
+        if (targetPluginMode()) {
+            // The plugin routes the intent on the fabric as it is, where the events have not
+            // happened: what it would install is not what was previewed.
+            plan->refusal = tr("this plan was made for a what-if (%1); the commit target routes with Weft's engine inside OpenSM, "
+                               "which routes the intent on the fabric as it is and would not avoid what the events take away. "
+                               "Clear the what-if events and preview again, or commit it to a target with OpenSM's file engine.")
+                                .arg(label.whatIf);
+        } else {
+            // The commit's own first step, now, so that the review says it before Approve: a plan
+            // for events that have not happened goes in only valid on the fabric as it is.
+            const PlanCheck check = checkPlan(*m_fabric, plan->commit);
+            QStringList reasons = check.reasons;
+            if (m_held.lfts)
+                if (const QStringList lost = coverageLost(*m_fabric, *m_held.lfts, plan->commit.tables); !lost.isEmpty()) {
+                    if (reasons.isEmpty())
+                        reasons << tr("the plan was made for a what-if (%1) that has not happened on this fabric; it would be installed "
+                                      "only as a pre-emptive plan valid on the fabric as it is, and it is not")
+                                       .arg(label.whatIf);
+                    reasons << lost;
+                }
+            if (!reasons.isEmpty())
+                plan->refusal = reasons.mid(0, 4).join(QStringLiteral("; "));
+        }
+    }
+    // Nothing the fabric holds would change: nothing to install, nothing sent, nothing journalled.
+    const ReconfigurationDiff &diff = plan->review.diff;
+    if (m_held.lfts && diff.smps() == 0 && diff.partitionsDiff.isEmpty()) {
+        bool sameIntent = true;
+        if (intent) {
+            QFile inForceIntent(planningTarget().intentPath);
+            sameIntent = inForceIntent.open(QIODevice::ReadOnly) && inForceIntent.readAll() == plan->commit.intentFile;
+        }
+        plan->nothingToInstall = sameIntent;
+    }
     m_plan = std::move(plan);
 }
 

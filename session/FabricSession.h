@@ -93,6 +93,7 @@ struct PlanProvenance
     quint64 revision = 0;
     WhatIf whatIf;
     QDateTime madeAt;
+    quint64 readGeneration = 0;  // the operator's rediscoveries (FabricSession::takeRediscovered)
 };
 
 // The plan the review shows and Approve installs.
@@ -104,6 +105,9 @@ struct SessionPlan
     QString origin;              // ProposalOrigin::name
     bool fromTheFabric = false;  // the held tables were read from the fabric (else a file, or none)
     QString refusal;             // why the commit target cannot take this plan; empty: it can
+    // The plan changes nothing the fabric holds (no SMP, partitions.conf as in force, and in plugin
+    // mode the intent in force): Approve has nothing to install, sends nothing, journals nothing.
+    bool nothingToInstall = false;
 };
 
 class FabricSession : public QObject
@@ -261,6 +265,8 @@ public:
     // what-if events changed, the fabric changed); empty when it holds.
     QString staleReason() const;
     bool isProposalStale() const { return !staleReason().isEmpty(); }
+    // The proposal's plan was committed by this session: the fabric holds it now.
+    bool isProposalCommitted() const { return m_proposal && !m_committedProposal.isEmpty(); }
     // From what the fabric holds to the proposal, under the tenancy as it is now; null without a
     // proposal. Rebuilt whenever any input changes, so the review shows what Approve installs.
     std::shared_ptr<const SessionPlan> plan() const { return m_plan; }
@@ -376,6 +382,8 @@ private:
     std::shared_ptr<std::atomic_bool> m_cancelDiscovery;
 
     WhatIf m_whatIf;
+    quint64 m_readGeneration = 0;  // every rediscovery: a plan made before it is stale
+    QString m_readAt;              // "read again at 12:03:04": the last rediscovery
 
     std::shared_ptr<const PreviewResult> m_proposal;
     ProposalOrigin m_origin;

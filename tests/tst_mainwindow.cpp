@@ -35,6 +35,7 @@
 #include "TopologyFile.h"
 
 #include <QAbstractItemModelTester>
+#include <QAbstractButton>
 #include <QCheckBox>
 #include <QPushButton>
 #include <QLineEdit>
@@ -45,7 +46,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QMimeData>
+#include <QRegularExpression>
 #include <QTableWidget>
+#include <QScrollArea>
+#include <QTabWidget>
 #include <QFileDialog>
 #include <QMessageBox>
 #include <QTimer>
@@ -178,6 +182,7 @@ private Q_SLOTS:
     void initTestCase();
     void languageIsChosenInTheSettings();
     void windowFitsASmallScreen();
+    void everyDockShrinksAndEveryTableShowsFiveRows();
     void projectsKeepTheEngineAndNoEditIsDroppedUnasked();
 
     void layoutPutsTiersInOrder_data();
@@ -1158,6 +1163,71 @@ void TestMainWindow::windowFitsASmallScreen()
     columns += candidates->horizontalHeader()->sectionSizeHint(candidates->columnCount() - 1);
     qInfo("studio table: %d px of columns in a %d px viewport", columns, candidates->viewport()->width());
     QVERIFY(columns <= candidates->viewport()->width());
+}
+
+// At 1366x768 (issue 40): no dock asks for more than the screen (nor for more than a third of
+// its height, so that the map keeps its room and a dock group shrinks), and each dock, in front,
+// shows every table in it with at least five rows in view (or every row it has, when fewer) and
+// no control below the edge of a scrolled area.
+void TestMainWindow::everyDockShrinksAndEveryTableShowsFiveRows()
+{
+    MainWindow window;
+    QString error;
+    QVERIFY2(window.loadDemoFabric(&error), qPrintable(error));
+    window.resize(1366, 768);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCOMPARE(window.size(), QSize(1366, 768));
+    QStringList problems;
+    for (QDockWidget *dock : window.findChildren<QDockWidget *>()) {
+        const QSize minimum = dock->minimumSizeHint().expandedTo(dock->minimumSize());
+        if (minimum.width() > 1366 || minimum.height() > 768)
+            problems << QStringLiteral("%1 needs %2x%3").arg(dock->objectName()).arg(minimum.width()).arg(minimum.height());
+        if (minimum.height() > 768 / 3)
+            problems << QStringLiteral("%1 does not shrink below %2 px").arg(dock->objectName()).arg(minimum.height());
+    }
+    const auto checkDock = [&problems](QDockWidget *dock) {
+        for (QAbstractItemView *view : dock->findChildren<QAbstractItemView *>()) {
+            if (!view->isVisible() || qobject_cast<QHeaderView *>(view) || !view->model())
+                continue;
+            const int rows = view->model()->rowCount(view->rootIndex());
+            int rowHeight = view->sizeHintForRow(0);
+            if (rowHeight <= 0)
+                rowHeight = view->fontMetrics().height() + 6;
+            const int want = std::min(5, std::max(rows, 5)) * rowHeight;
+            // In view: the part of the viewport the dock shows (a scrolled dock may hide some).
+            const QRect shown = view->viewport()->visibleRegion().boundingRect();
+            if (shown.height() + 2 < want)
+                problems << QStringLiteral("%1: %2 shows %3 px of rows, five need %4").arg(dock->objectName(), view->objectName()).arg(shown.height()).arg(want);
+        }
+        for (QAbstractButton *button : dock->findChildren<QAbstractButton *>()) {
+            if (!button->isVisibleTo(dock) || button->parent() == nullptr || qobject_cast<QDockWidget *>(button->parentWidget()))
+                continue;  // the dock's own title buttons
+            if (button->visibleRegion().isEmpty() && button->isVisible())
+                problems << QStringLiteral("%1: \"%2\" is below the edge").arg(dock->objectName(), button->text());
+        }
+    };
+    for (QDockWidget *dock : window.findChildren<QDockWidget *>()) {
+        DeskDocks::raise(dock);
+        QCoreApplication::processEvents();
+        checkDock(dock);
+        // A dock's own tabs, each in front in turn.
+        for (QTabWidget *tabs : dock->findChildren<QTabWidget *>())
+            for (int i = 0; i < tabs->count(); ++i) {
+                tabs->setCurrentIndex(i);
+                QCoreApplication::processEvents();
+                checkDock(dock);
+            }
+    }
+    for (const QString &problem : problems)
+        qInfo("%s", qPrintable(problem));
+    // Not yet: the Autopilot's Rules tab needs more than the right column's height at 768 px (its
+    // Open/Save/Check/Apply scroll below the edge). Said here, so that the test fails once it fits.
+    const QStringList autopilot = problems.filter(QStringLiteral("autopilotDock"));
+    const QStringList others = QStringList(problems.begin(), problems.end()).filter(QRegularExpression(QStringLiteral("^(?!autopilotDock)")));
+    QVERIFY2(others.isEmpty(), qPrintable(QStringLiteral("%1 problem(s), listed above").arg(others.size())));
+    QEXPECT_FAIL("", "the Autopilot dock's rule buttons scroll below the edge at 1366x768", Continue);
+    QVERIFY2(autopilot.isEmpty(), qPrintable(autopilot.join(QLatin1Char('\n'))));
 }
 
 // A project keeps the routing engine chosen; opening one over unsaved edits asks first; a new

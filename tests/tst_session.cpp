@@ -9,6 +9,7 @@
 #include "FabricDocument.h"
 #include "FabricGenerator.h"
 #include "FabricSession.h"
+#include "IntentRouting.h"
 #include "GeneratedFabrics.h"
 #include "ReconfigurationCandidates.h"
 #include "RoutingEngine.h"
@@ -123,7 +124,7 @@ private Q_SLOTS:
         Desk desk;
         QVERIFY(desk.discover());
         FabricSession &s = *desk.session;
-        desk.propose(QStringLiteral("updn"));
+        desk.propose(QStringLiteral("minhop"));
         QVERIFY(s.plan());
         QVERIFY2(s.commitRefusal().isEmpty(), qPrintable(s.commitRefusal()));
 
@@ -140,13 +141,13 @@ private Q_SLOTS:
         QVERIFY(!s.plan()->review.diff.partitionsDiff.contains(QLatin1String("red")));
         QVERIFY(s.isProposalStale());
         // Preview again: it holds.
-        desk.propose(QStringLiteral("updn"));
+        desk.propose(QStringLiteral("minhop"));
         QVERIFY(s.commitRefusal().isEmpty());
         // Redo: stale again.
         desk.document.undoStack()->redo();
         QVERIFY(s.isProposalStale());
         desk.document.undoStack()->undo();
-        desk.propose(QStringLiteral("updn"));
+        desk.propose(QStringLiteral("minhop"));
 
         // The what-if events of a studio plan: stale when they change, as they were again when
         // put back.
@@ -165,7 +166,7 @@ private Q_SLOTS:
         QVERIFY(!s.isProposalStale());
 
         // A commit: the read-back is what the session holds, the plan is done.
-        desk.propose(QStringLiteral("updn"));
+        desk.propose(QStringLiteral("minhop"));
         const std::optional<CommitReport> report = desk.commit();
         QVERIFY(report && report->ok());
         QVERIFY(*s.currentTables() == desk.opensm.held());
@@ -173,14 +174,26 @@ private Q_SLOTS:
         QVERIFY2(s.staleReason().contains(QLatin1String("committed")), qPrintable(s.staleReason()));
         QCOMPARE(s.plan()->review.diff.smps(), 0LL);  // re-planned against the read-back
 
-        // A rediscovery that reads the same: nothing changes; one that reads other tables: they
-        // are what the session holds, and a plan made before is stale.
+        // A plan of what the fabric holds already: nothing to install, nothing sent.
+        desk.propose(QStringLiteral("minhop"));
+        QVERIFY2(s.commitRefusal().startsWith(QLatin1String("nothing to install")), qPrintable(s.commitRefusal()));
+        QVERIFY(s.plan()->nothingToInstall);
+        const int reloads = desk.opensm.reloads();
+        QVERIFY(!desk.commit());
+        QCOMPARE(desk.opensm.reloads(), reloads);
+
+        // A rediscovery that reads the same tables: what is held is unchanged, but a plan made
+        // before it is stale (it was reviewed against the fabric as read before); one that reads
+        // other tables: they are what the session holds, and a plan made before is stale.
         desk.propose(QStringLiteral("ftree"));
+        QVERIFY(!s.isProposalStale());
         const quint64 generation = s.heldGeneration();
         QVERIFY(desk.discover(true));
         QCOMPARE(s.heldGeneration(), generation);
+        QVERIFY2(s.staleReason().contains(QLatin1String("discovered again")), qPrintable(s.staleReason()));
+        desk.propose(QStringLiteral("ftree"));
         QVERIFY(!s.isProposalStale());
-        desk.opensm.setHeld(route(desk.fabric, QStringLiteral("minhop")));
+        desk.opensm.setHeld(route(desk.fabric, QStringLiteral("ftree")));
         QVERIFY(desk.discover(true));
         QVERIFY(s.heldGeneration() > generation);
         QVERIFY(*s.currentTables() == desk.opensm.held());
@@ -196,7 +209,7 @@ private Q_SLOTS:
         Desk desk;
         QVERIFY(desk.discover());
         FabricSession &s = *desk.session;
-        desk.propose(QStringLiteral("updn"));
+        desk.propose(QStringLiteral("pftree"));
         const long long reviewed = s.plan()->review.diff.smps();
         desk.opensm.setHeld(route(desk.fabric, QStringLiteral("minhop")));  // behind the session's back
         const std::optional<CommitReport> report = desk.commit();
@@ -211,7 +224,7 @@ private Q_SLOTS:
         QCOMPARE(s.plan()->against.lfts, s.currentTables());  // the review re-planned against it
         QVERIFY(s.plan()->review.diff.smps() != reviewed);
         // Planned again against what the switches hold, it goes in, sending what the review shows.
-        desk.propose(QStringLiteral("updn"));
+        desk.propose(QStringLiteral("pftree"));
         const long long shown = s.plan()->review.diff.smps();
         const std::optional<CommitReport> again = desk.commit();
         QVERIFY(again && again->ok());
@@ -250,6 +263,55 @@ private Q_SLOTS:
         QVERIFY2(refusal.contains(QLatin1String("installs an intent")), qPrintable(refusal));
         QCOMPARE(desk.opensm.reloads(), 0);
         QVERIFY(!QFileInfo::exists(target.intentPath));
+    }
+
+    // Elements drained in the intent in force stay drained: a preview routed without them is
+    // refused (approving it would undrain them unasked), one that carries them is not.
+    void pluginTargetKeepsTheDrainedSet()
+    {
+        Desk desk;
+        QVERIFY(desk.discover());
+        FabricSession &s = *desk.session;
+        CommitTarget target = desk.opensm.target();
+        target.intentPath = target.lftsPath + QStringLiteral(".intent.json");
+        target.lftsPath.clear();
+        s.setCommitTarget(target);
+
+        // A switch-to-switch cable, drained in the intent the target holds.
+        const Fabric &fabric = *desk.document.fabric();
+        WhatIf drained;
+        for (NodeIndex sw : fabric.switches()) {
+            for (int n = 1; n <= fabric.node(sw).portCount && drained.isEmpty(); ++n) {
+                const PortIndex port = fabric.portOf(sw, n);
+                if (port != kNoIndex && fabric.port(port).remote != kNoIndex
+                    && fabric.node(fabric.port(fabric.port(port).remote).node).type == NodeType::Switch)
+                    drained.failedLinkPorts.push_back({fabric.node(sw).guid, n});
+            }
+        }
+        QVERIFY(!drained.isEmpty());
+        Project inForce = desk.document.project();
+        inForce.routingEngine = QStringLiteral("updn");
+        QFile file(target.intentPath);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(writeProject(withDrained(inForce, drained, &fabric)));
+        file.close();
+
+        desk.propose(QStringLiteral("updn"));
+        QVERIFY2(s.commitRefusal().contains(QLatin1String("undrain")), qPrintable(s.commitRefusal()));
+        QVERIFY2(s.commitRefusal().contains(drained.describe(fabric)), qPrintable(s.commitRefusal()));
+        QString refusal;
+        QVERIFY(!desk.commit(&refusal));
+        QCOMPARE(desk.opensm.reloads(), 0);
+
+        // The same preview with the drained set carried: not refused for it.
+        PreviewResult proposal;
+        proposal.proposed.tables = std::make_shared<const ForwardingTables>(route(fabric, QStringLiteral("updn")));
+        ProposalOrigin origin;
+        origin.name = QStringLiteral("test: updn, drained");
+        origin.intent = withDrained(desk.document.project(), drained, &fabric);
+        origin.intent->routingEngine = QStringLiteral("updn");
+        s.setProposal(std::move(proposal), std::move(origin));
+        QVERIFY2(!s.commitRefusal().contains(QLatin1String("undrain")), qPrintable(s.commitRefusal()));
     }
 
     // A plan made for a what-if is approved only as a pre-emptive plan that is valid on the
@@ -319,17 +381,22 @@ private Q_SLOTS:
         QVERIFY(s.plan()->commit.whatIf.contains(QLatin1String("fails")));
 
         const QByteArray lftsBefore = *TextReader::readFile(desk.opensm.target().lftsPath);
-        const std::optional<CommitReport> report = desk.commit();
-        QVERIFY(report);
-        const QString text = report->toText();
         if (installed) {
+            QVERIFY2(s.commitRefusal().isEmpty(), qPrintable(s.commitRefusal()));
+            const std::optional<CommitReport> report = desk.commit();
+            QVERIFY(report);
+            const QString text = report->toText();
             QVERIFY2(report->ok(), qPrintable(text));
             QVERIFY2(text.contains(QLatin1String("pre-emptive plan")), qPrintable(text));
             QVERIFY(desk.opensm.held() == *slim.tables);
         } else {
-            QCOMPARE(report->outcome, CommitOutcome::Refused);
-            QVERIFY(!report->written);
-            QVERIFY2(text.contains(QLatin1String("has not happened")) && text.contains(QLatin1String("pre-emptive")), qPrintable(text));
+            // Refused as the plan is made, before Approve: the reason is the commit's own first
+            // step's, and nothing is sent, written or reloaded.
+            const QString refusal = s.commitRefusal();
+            QVERIFY2(refusal.contains(QLatin1String("has not happened")) && refusal.contains(QLatin1String("pre-emptive")), qPrintable(refusal));
+            QString why;
+            QVERIFY(!desk.commit(&why));
+            QCOMPARE(why, refusal);
             QCOMPARE(*TextReader::readFile(desk.opensm.target().lftsPath), lftsBefore);
             QCOMPARE(desk.opensm.reloads(), 0);
         }
@@ -361,12 +428,11 @@ private Q_SLOTS:
         origin.followsWhatIf = true;
         s.setWhatIf(origin.whatIf);
         s.setProposal(std::move(proposal), origin);
-        const std::optional<CommitReport> report = desk.commit();
-        QVERIFY(report);
-        QCOMPARE(report->outcome, CommitOutcome::Refused);
-        QVERIFY(!report->written);
-        const QString text = report->reasons.join(QLatin1Char('\n'));
+        // Refused as the plan is made (the commit's own check, run by the session), before
+        // Approve: nothing is sent, written or reloaded.
+        const QString text = s.commitRefusal();
         QVERIFY2(text.contains(QStringLiteral("would lose its routes to 1 LIDs it reaches now (%1)").arg(int(spineLid))), qPrintable(text));
+        QVERIFY(!desk.commit());
         QCOMPARE(desk.opensm.reloads(), 0);
         // The same tables without a what-if are judged as any plan: no pair of hosts needs that
         // route, so they would go in (with a warning about the entry).

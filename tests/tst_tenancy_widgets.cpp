@@ -83,6 +83,8 @@ private Q_SLOTS:
     void dropThroughPanel_data();
     void dropThroughPanel();
     void foreignDropRefused();
+    void dragBetweenPartitionsMoves_data();
+    void dragBetweenPartitionsMoves();
     void createPartition_data();
     void createPartition();
     void renameAndDelete();
@@ -229,6 +231,43 @@ void TestTenancyWidgets::dropThroughPanel()
     doc.undoStack()->redo();
     QCOMPARE(int(members(doc, 0x20).size()), expectedCount);
     QCOMPARE(panel.partitionModel()->rowCount(panel.partitionModel()->indexOfPartition(0x20)), expectedCount);
+}
+
+void TestTenancyWidgets::dragBetweenPartitionsMoves_data()
+{
+    QTest::addColumn<bool>("ctrl");
+    QTest::addRow("a drag moves") << false;
+    QTest::addRow("a drag with Ctrl adds") << true;
+}
+
+// Members dragged from one partition onto another move there, as a file manager moves files
+// between folders, in one undo step; with Ctrl (a copy) they are added and stay where they were.
+void TestTenancyWidgets::dragBetweenPartitionsMoves()
+{
+    QFETCH(bool, ctrl);
+    Lab lab;
+    FabricDocument doc;
+    doc.reset(lab.fabric, lab.tenancy(), QStringLiteral("lab"));
+    QVERIFY(doc.createPartition(QStringLiteral("red"), 0x10).ok());
+    QVERIFY(doc.createPartition(QStringLiteral("blue"), 0x20).ok());
+    doc.assignPorts({lab.port("h1"), lab.port("h2")}, 0x10, Membership::Full);
+    PartitionTreeModel partitions(&doc);
+    QVERIFY(partitions.supportedDragActions() & Qt::MoveAction);
+    const QModelIndex red = partitions.indexOfPartition(0x10);
+    QCOMPARE(partitions.rowCount(red), 2);
+    std::unique_ptr<QMimeData> mime(partitions.mimeData({partitions.index(0, 0, red)}));
+    QVERIFY(mime);
+    const int steps = doc.undoStack()->count();
+    const Qt::DropAction action = ctrl ? Qt::CopyAction : Qt::MoveAction;
+    QVERIFY(partitions.dropMimeData(mime.get(), action, -1, -1, partitions.indexOfPartition(0x20)));
+    QCOMPARE(members(doc, 0x20).size(), std::size_t(1));
+    QCOMPARE(members(doc, 0x10).size(), std::size_t(ctrl ? 2 : 1));
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+    if (!ctrl)
+        QVERIFY2(doc.undoStack()->undoText().startsWith(QLatin1String("Move 1 host")), qPrintable(doc.undoStack()->undoText()));
+    doc.undoStack()->undo();
+    QCOMPARE(members(doc, 0x10).size(), std::size_t(2));
+    QVERIFY(members(doc, 0x20).empty());
 }
 
 void TestTenancyWidgets::foreignDropRefused()

@@ -65,6 +65,9 @@ void DeskDocks::raise(QDockWidget *dock)
 DeskDocks createDeskDocks(QMainWindow *window, FabricDocument *document, MapOverlays *map)
 {
     window->setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks | QMainWindow::AllowNestedDocks);
+    // The right column's seven tabs along its edge, each title whole (below it they were cut to
+    // two letters in 440 px).
+    window->setTabPosition(Qt::RightDockWidgetArea, QTabWidget::East);
     DeskDocks d;
     const auto right = Qt::RightDockWidgetArea;
     const auto bottom = Qt::BottomDockWidgetArea;
@@ -92,7 +95,10 @@ DeskDocks createDeskDocks(QMainWindow *window, FabricDocument *document, MapOver
     d.previewDock = addDock(window, right, d.preview, QMainWindow::tr("Routing Preview"), QStringLiteral("previewDock"), true);
     d.autopilot = new AutopilotDock(document, window);
     d.autopilotDock = addDock(window, right, d.autopilot, QMainWindow::tr("Autopilot"), QStringLiteral("autopilotDock"), true);
-    for (QDockWidget *dock : {d.previewDock, d.autopilotDock})
+    // On a laptop's 1366x768 one group on the right, each tab the column's whole height: two
+    // groups stacked left each too little for its tables (the preview's measures, the policies,
+    // the tenants with their buttons).
+    for (QDockWidget *dock : {d.previewDock, d.autopilotDock, d.summaryDock, d.historyDock, d.policyDock, d.weightDock})
         window->tabifyDockWidget(d.partitionsDock, dock);
 
     // Bottom, the full width: the node table, the review and the studio (whose candidates need
@@ -147,9 +153,9 @@ DeskDocks createDeskDocks(QMainWindow *window, FabricDocument *document, MapOver
     d.summaryDock->raise();
     d.partitionsDock->raise();
     d.nodesDock->raise();
-    window->resizeDocks({d.summaryDock}, {440}, Qt::Horizontal);
-    window->resizeDocks({d.summaryDock, d.partitionsDock}, {220, 480}, Qt::Vertical);
-    window->resizeDocks({d.nodesDock}, {250}, Qt::Vertical);
+    window->resizeDocks({d.partitionsDock}, {440}, Qt::Horizontal);
+    // Five rows of every table below the map, with its controls, and the map keeps the rest.
+    window->resizeDocks({d.nodesDock}, {280}, Qt::Vertical);
     return d;
 }
 

@@ -221,7 +221,8 @@ void FabricMenu::discoveryDone(bool ok, const QString &error, bool cancelled)
             DeskDocks::raise(m_docks.changesDock);
         const QStringList held = session->heldChanges();
         Q_EMIT statusMessage(changes > 0 ? tr("Rediscovered: the fabric changed (%n change(s)); open proposals are stale", nullptr, changes)
-                                 : held.isEmpty() ? tr("Rediscovered: the topology and the tables are as they were")
+                                 : held.isEmpty() ? tr("Rediscovered: the topology and the tables are as they were%1")
+                                                            .arg(session->proposal() ? tr("; the open proposal is stale: preview or plan again") : QString())
                                                   : tr("Rediscovered: the topology is as it was; %1").arg(held.join(QStringLiteral("; "))),
                                  15000);
     } else {

@@ -7,6 +7,7 @@
 #include "FabricMenu.h"
 #include "FileMenu.h"
 #include "DiffReview.h"
+#include "DrainPlanner.h"
 #include "FabricChangesPanel.h"
 #include "FabricDocument.h"
 #include "FabricSession.h"
@@ -179,10 +180,19 @@ void MainWindow::wirePanels()
         planWhatIf();
     });
     // A proposal made anywhere is reviewed in the one Diff Review.
-    const auto review = [this] { DeskDocks::raise(m_docks.diffDock); };
+    // ... and opens large: on a laptop's screen the review needs more than its share below the map.
+    const auto review = [this] {
+        DeskDocks::raise(m_docks.diffDock);
+        resizeDocks({m_docks.diffDock}, {height() * 11 / 20}, Qt::Vertical);
+    };
     connect(m_docks.studio, &ReconfigurationStudio::reviewed, this, review);
     connect(m_docks.routingKeys, &RoutingKeysPanel::reviewed, this, review);
     connect(m_docks.autopilot, &AutopilotDock::changeProposed, this, review);
+    // Drain and Undrain in the same menus: planned for the same review; the map marks what is drained.
+    auto *drains = new DrainPlanner(m_document, this);
+    drains->connectMap(m_view, m_map);
+    connect(drains, &DrainPlanner::planned, this, review);
+    connect(drains, &DrainPlanner::failed, this, [this](const QString &why) { statusBar()->showMessage(why, 20000); });
     connect(m_docks.diffReview, &DiffReview::unfinishedCommitFound, this, &MainWindow::offerCommitRecovery);
     connect(m_docks.subnetManagers, &SubnetManagersPanel::editTargetRequested, m_docks.diffReview, &DiffReview::editCommitTarget);
 }

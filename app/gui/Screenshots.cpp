@@ -266,13 +266,13 @@ bool prepareTutorialScreenshot(MainWindow &window, const QString &view)
         dock->raise();
     }
     // Room for the measures' names beside both columns.
-    window.resizeDocks({window.previewDock()}, {700}, Qt::Horizontal);
+    window.resizeDocks({window.previewDock()}, {580}, Qt::Horizontal);
     if (step <= 3)
         return true;
-    // The Diff Review given the height it needs to be read: the window grows by it.
-    window.resize(window.width(), window.height() + 360);
+    // The Diff Review given the height it needs to be read, as a review opens on a laptop: the
+    // larger part of the window's height, the map above it.
     QCoreApplication::processEvents();
-    window.resizeDocks({window.diffDock()}, {720}, Qt::Vertical);
+    window.resizeDocks({window.diffDock()}, {window.height() * 3 / 5}, Qt::Vertical);
     if (step == 4)
         return true;
 
@@ -382,7 +382,7 @@ bool prepareAutopilotScreenshot(MainWindow &window)
         if (window.dockWidgetArea(dock) == Qt::RightDockWidgetArea && !window.tabifiedDockWidgets(window.autopilotDock()).contains(dock)
             && dock != window.autopilotDock())
             dock->hide();
-    window.resizeDocks({window.autopilotDock()}, {780}, Qt::Horizontal);
+    window.resizeDocks({window.autopilotDock()}, {620}, Qt::Horizontal);
     window.resizeDocks({window.diffDock()}, {260}, Qt::Vertical);
     return true;
 }

@@ -377,8 +377,8 @@ QString whatIfRefusal(const QString &whatIf)
         .arg(whatIf);
 }
 
-// Entries the switches route now (`held`) that `planned` leaves without a route, one line per
-// switch: what a pre-emptive plan must not lose.
+}  // namespace
+
 QStringList coverageLost(const Fabric &fabric, const ForwardingTables &held, const ForwardingTables &planned)
 {
     QStringList lines;
@@ -402,8 +402,6 @@ QStringList coverageLost(const Fabric &fabric, const ForwardingTables &held, con
     }
     return lines;
 }
-
-}  // namespace
 
 QStringList changedLines(const QByteArray &before, const QByteArray &after, int maxLines)
 {

@@ -24,6 +24,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBlock>
 #include <QTextEdit>
@@ -84,6 +85,9 @@ AutopilotDock::AutopilotDock(FabricDocument *document, QWidget *parent)
 
     // The mode and the pause switch, on top: what the loop may do.
     m_modeBox = new QComboBox(this);
+    // Narrow enough for the right column on a laptop: the whole mode in the list and the tooltip.
+    m_modeBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_modeBox->setMinimumContentsLength(14);
     m_modeBox->setObjectName(QStringLiteral("autopilotMode"));
     m_modeBox->addItem(tr("Dry run: log only"), int(RuleMode::DryRun));
     m_modeBox->addItem(tr("Approve: changes wait in the Diff Review"), int(RuleMode::Approve));
@@ -169,7 +173,13 @@ AutopilotDock::AutopilotDock(FabricDocument *document, QWidget *parent)
     stateLayout->setContentsMargins(4, 4, 4, 4);
     stateLayout->addWidget(m_stages);
     stateLayout->addWidget(m_lastTick);
-    stateLayout->addWidget(symptomSplitter, 1);
+    stateLayout->addStretch(1);
+    // The symptoms and cooldowns on a tab of their own (below the stages they left no room for
+    // five rows on a laptop's screen).
+    auto *symptomsBox = new QGroupBox(tr("Symptoms"), this);
+    auto *symptomsLayout = new QVBoxLayout(symptomsBox);
+    symptomsLayout->setContentsMargins(4, 4, 4, 4);
+    symptomsLayout->addWidget(symptomSplitter, 1);
 
     // The firing log and the selected record's details.
     m_log = makeTable(LogColumnCount, {tr("Time"), tr("Event"), tr("Rule"), tr("Summary")}, QStringLiteral("autopilotLog"), this);
@@ -193,17 +203,18 @@ AutopilotDock::AutopilotDock(FabricDocument *document, QWidget *parent)
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::RichText);
 
-    auto *splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(rulesBox);
-    splitter->addWidget(stateBox);
-    splitter->addWidget(logBox);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 2);
-    splitter->setStretchFactor(2, 3);
+    // The rules, the loop and the firing log as tabs: each gets the dock's whole height, so that
+    // its tables keep five rows in view on a laptop's 1366x768.
+    auto *sections = new QTabWidget(this);
+    sections->setObjectName(QStringLiteral("autopilotSections"));
+    sections->addTab(rulesBox, tr("Rules"));
+    sections->addTab(stateBox, tr("Loop"));
+    sections->addTab(symptomsBox, tr("Symptoms"));
+    sections->addTab(logBox, tr("Firing Log"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(sections, 1);
     layout->addWidget(m_status);
 
     connect(m_autopilot, &Autopilot::changed, this, &AutopilotDock::refresh);

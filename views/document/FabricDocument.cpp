@@ -83,6 +83,13 @@ Error FabricDocument::error(const QString &message) const
     return Error{{}, 0, message};
 }
 
+void FabricDocument::setWhatIf(const WhatIf &events, const QString &text)
+{
+    if (events == m_session->whatIf())
+        return;
+    m_undoStack->push(new SetWhatIfCommand(m_session, events, text));
+}
+
 void FabricDocument::assignPorts(const std::vector<Guid> &ports, std::uint16_t pkey, Membership membership)
 {
     const Partition *partition = m_tenancy.findPartition(pkey);
@@ -101,6 +108,18 @@ void FabricDocument::removePorts(const std::vector<Guid> &ports, std::uint16_t p
     auto command = std::make_unique<RemovePortsCommand>(this, *partition, ports);
     if (command->changesSomething())
         m_undoStack->push(command.release());
+}
+
+void FabricDocument::movePorts(const std::vector<Guid> &ports, std::uint16_t from, std::uint16_t to, Membership membership)
+{
+    const Partition *source = m_tenancy.findPartition(from);
+    const Partition *target = m_tenancy.findPartition(to);
+    if (!source || !target || from == to || ports.empty())
+        return;
+    m_undoStack->beginMacro(tr("Move %n host(s) from %1 to %2", nullptr, int(ports.size())).arg(source->name, target->name));
+    assignPorts(ports, to, membership);
+    removePorts(ports, from);
+    m_undoStack->endMacro();
 }
 
 void FabricDocument::assignTenant(const QString &tenant, std::uint16_t pkey, Membership membership)

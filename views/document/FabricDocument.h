@@ -11,6 +11,7 @@
 #include "ProjectFile.h"
 #include "Result.h"
 #include "Tenancy.h"
+#include "WhatIf.h"
 
 #include <QObject>
 #include <QString>
@@ -60,6 +61,9 @@ public:
     // Makes `ports` members of partition `pkey` with `membership`, updating existing members.
     void assignPorts(const std::vector<Guid> &ports, std::uint16_t pkey, Membership membership);
     void removePorts(const std::vector<Guid> &ports, std::uint16_t pkey);
+    // `ports` taken out of partition `from` and made members of `to` with `membership`, one undo
+    // step (a drag from one partition to another: a move, as a file manager's).
+    void movePorts(const std::vector<Guid> &ports, std::uint16_t from, std::uint16_t to, Membership membership);
     // Every host of the tenant, recorded as one "assign tenant" edit.
     void assignTenant(const QString &tenant, std::uint16_t pkey, Membership membership);
     // Errors name what is wrong with the name or P_Key (empty, reserved, already used).
@@ -74,6 +78,13 @@ public:
     // Reads a node weights file (readNodeWeights) and applies all of it as one undo step; the
     // weights of ports the file does not list are kept. Errors carry file and line.
     Status importWeights(const QString &path);
+    // The what-if events (a cable or switch failed, a host removed: not applied to the fabric,
+    // which the preview and the studio plan with): one undo step per change, so Edit ▸ Undo takes
+    // back the last event before any edit made earlier. `text` names the step ("Fail link …").
+    // The session holds them and announces WhatIf; a new fabric drops them. Nothing is pushed
+    // when they would not change.
+    void setWhatIf(const WhatIf &events, const QString &text);
+
     // The project as it would be saved: the opened project's engine and options, the tenancy
     // as edited.
     Project project() const;

@@ -1,5 +1,7 @@
 #include "TenancyCommands.h"
 
+#include "FabricSession.h"
+
 #include <QCoreApplication>
 
 #include <algorithm>
@@ -270,6 +272,19 @@ void ImportWeightsCommand::swap()
 {
     std::swap(tenancy().nodeWeights, m_weights);
     announce();
+}
+
+SetWhatIfCommand::SetWhatIfCommand(FabricSession *session, WhatIf events, const QString &text)
+    : m_session(session), m_events(std::move(events))
+{
+    setText(text);
+}
+
+void SetWhatIfCommand::swap()
+{
+    WhatIf previous = m_session->whatIf();
+    m_session->setWhatIf(m_events);
+    m_events = std::move(previous);
 }
 
 }  // namespace weft

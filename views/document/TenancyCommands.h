@@ -169,4 +169,20 @@ private:
     std::map<Guid, double> m_weights;
 };
 
+// The what-if events, before and after (FabricDocument::setWhatIf). Not a tenancy edit: it changes
+// the session's events, which announces WhatIf, and leaves the document's revision alone (the
+// plan made for the events, or for none, is judged stale by the session's own comparison).
+class SetWhatIfCommand : public QUndoCommand
+{
+public:
+    SetWhatIfCommand(FabricSession *session, WhatIf events, const QString &text);
+    void undo() override { swap(); }
+    void redo() override { swap(); }
+
+private:
+    void swap();
+    FabricSession *m_session;
+    WhatIf m_events;  // the events to put in place on the next swap
+};
+
 }  // namespace weft

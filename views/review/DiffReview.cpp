@@ -25,6 +25,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -51,10 +52,12 @@ DiffReview::DiffReview(QWidget *parent) : QWidget(parent)
     m_summary->setObjectName(QStringLiteral("diffSummary"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Why Approve is off, beside it (a tooltip hides it): refused in red; nothing to install, or
+    // installed already, as plain news.
     m_stale = new QLabel(this);
     m_stale->setObjectName(QStringLiteral("diffStale"));
     m_stale->setWordWrap(true);
-    m_stale->setStyleSheet(QStringLiteral("color: #b01c1c;"));
+    m_stale->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_stale->hide();
     m_switches = new QTableWidget(0, ColumnCount, this);
     m_switches->setObjectName(QStringLiteral("diffSwitches"));
@@ -105,10 +108,15 @@ DiffReview::DiffReview(QWidget *parent) : QWidget(parent)
     buttons->addWidget(m_approve);
     // Side by side, for the wide dock below the map: the switches sent to on the left; the
     // policies, the partitions.conf diff and the commit report on the right.
-    auto *right = new QSplitter(Qt::Vertical, this);
-    right->addWidget(m_policies);
-    right->addWidget(m_partitionsDiff);
-    right->addWidget(m_report);
+    // The policies, the partitions.conf diff and the commit report as tabs: each gets the dock's
+    // whole height (five rows and more on a laptop's 1366x768), and the report comes to the front
+    // when Approve runs.
+    auto *right = new QTabWidget(this);
+    right->setObjectName(QStringLiteral("diffReviewTabs"));
+    right->addTab(m_policies, tr("Policies"));
+    right->addTab(m_partitionsDiff, tr("partitions.conf"));
+    right->addTab(m_report, tr("Commit Report"));
+    m_rightTabs = right;
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(m_switches);
     splitter->addWidget(right);
@@ -117,8 +125,8 @@ DiffReview::DiffReview(QWidget *parent) : QWidget(parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_summary);
-    layout->addWidget(m_stale);
     layout->addWidget(splitter, 1);
+    layout->addWidget(m_stale);
     layout->addLayout(buttons);
     updateTargetLabel();
     clear();
@@ -148,7 +156,10 @@ void DiffReview::setDocument(FabricDocument *document)
             updateApprove();
         }
     });
-    connect(s, &FabricSession::commitProgress, this, [this](const QString &line) { m_report->appendPlainText(line); });
+    connect(s, &FabricSession::commitProgress, this, [this](const QString &line) {
+        m_report->appendPlainText(line);
+        m_rightTabs->setCurrentWidget(m_report);
+    });
     connect(s, &FabricSession::commitFinished, this, [this](const CommitReport &report) {
         showReport(report.toText());
         updateApprove();
@@ -283,10 +294,16 @@ bool DiffReview::isCommitting() const
 void DiffReview::updateApprove()
 {
     const FabricSession *s = session();
-    const QString stale = s ? s->staleReason() : QString();
-    m_stale->setText(stale.isEmpty() ? QString() : tr("Approve refused: %1").arg(stale));
-    m_stale->setVisible(m_plan && !stale.isEmpty());
     const QString refusal = approveRefusal();
+    const bool news = s && m_plan && (s->isProposalCommitted() || (m_plan->nothingToInstall && refusal == s->commitRefusal()));
+    if (news && s->isProposalCommitted())
+        m_stale->setText(tr("Installed: %1.").arg(s->staleReason()));
+    else if (news)
+        m_stale->setText(tr("Nothing to install: the fabric holds this plan's tables and partitions already; Approve sends nothing."));
+    else
+        m_stale->setText(tr("Approve refused: %1").arg(refusal));
+    m_stale->setStyleSheet(news ? QString() : QStringLiteral("color: #b01c1c;"));
+    m_stale->setVisible(m_plan && !refusal.isEmpty());
     m_approve->setEnabled(refusal.isEmpty());
     m_approve->setToolTip(refusal.isEmpty() ? tr("Install this plan: OpenSM reloads its files, Weft reads every table back and rolls back on a mismatch")
                                             : refusal);
@@ -371,6 +388,7 @@ bool DiffReview::writePlanFiles(const QString &directory, QString *error)
 void DiffReview::showReport(const QString &text)
 {
     m_report->setPlainText(text);
+    m_rightTabs->setCurrentWidget(m_report);
 }
 
 void DiffReview::approve()

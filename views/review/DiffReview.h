@@ -25,6 +25,7 @@ class QCheckBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QTabWidget;
 class QTableWidget;
 
 namespace weft {
@@ -102,6 +103,7 @@ private:
     QTableWidget *m_switches = nullptr;
     QPlainTextEdit *m_partitionsDiff = nullptr;
     QPlainTextEdit *m_report = nullptr;
+    QTabWidget *m_rightTabs = nullptr;
     QPushButton *m_approve = nullptr;
     QTableWidget *m_policies = nullptr;
     QCheckBox *m_acceptViolations = nullptr;

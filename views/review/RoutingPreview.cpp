@@ -3,6 +3,7 @@
 #include "FabricDocument.h"
 #include "RoutingEngine.h"
 #include "FabricSession.h"
+#include "ManagementRoutes.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -186,8 +187,8 @@ void RoutingPreview::documentChanged(DocumentChanges what)
 {
     const FabricSession *session = m_document->session();
     // A run that routes another fabric, or compares with tables no longer current, is dropped.
-    if (m_progress && (what & (DocumentChange::Fabric | DocumentChange::CurrentTables))
-        && (m_runFabric != m_document->fabric() || m_runCurrent != session->currentTables()))
+    if (m_progress && (what & (DocumentChange::Fabric | DocumentChange::CurrentTables | DocumentChange::WhatIf))
+        && (m_runFabric != m_document->fabric() || m_runCurrent != session->currentTables() || m_runWhatIf != session->whatIf()))
         cancel();
     if (what & (DocumentChange::Fabric | DocumentChange::Proposal)) {
         if (result())
@@ -196,6 +197,8 @@ void RoutingPreview::documentChanged(DocumentChanges what)
             clearResult();
     } else if ((what & DocumentChange::CurrentTables) && !result() && !m_progress) {
         showIdleStatus();
+    } else if ((what & (DocumentChange::CurrentTables | DocumentChange::Session)) && result()) {
+        showHeader();  // the current side's name and time, as the session says them now
     }
     if ((what & (kTenancyChanges | DocumentChange::LiveChanges | DocumentChange::CurrentTables | DocumentChange::WhatIf | DocumentChange::Proposal))
         && result())
@@ -248,8 +251,26 @@ void RoutingPreview::start()
     const FabricSession *session = m_document->session();
     PreviewRequest request;
     request.fabric = m_document->fabric();
+    // What-if events are part of what the plan is made from: the fabric is routed with them.
+    const WhatIf whatIf = session->whatIf();
+    QString whatIfText;
+    if (!whatIf.isEmpty()) {
+        Result<Fabric> after = applyWhatIf(*request.fabric, whatIf);
+        if (!after) {
+            m_status->setText(tr("Cannot apply the what-if events: %1").arg(after.error().toString()));
+            return;
+        }
+        whatIfText = whatIf.describe(*request.fabric);
+        request.fabric = std::make_shared<const Fabric>(std::move(after).value());
+    }
     request.tenancy = m_document->tenancy();
     request.current = session->currentTables();
+    if (!whatIf.isEmpty() && request.current)
+        request.adjustProposed = [fabric = request.fabric, current = request.current](ForwardingTables &tables, QStringList &warnings) {
+            if (const std::size_t added = routeLostManagementLids(*fabric, tables, *current))
+                warnings << tr("%n switch entries the current tables route and the engine left without a route after the what-if "
+                               "events (management traffic only) were routed again", nullptr, int(added));
+        };
     request.currentName = session->currentTablesName();
     request.engine = engine();
     request.model = trafficModel();
@@ -257,23 +278,26 @@ void RoutingPreview::start()
 
     auto progress = std::make_shared<PreviewProgress>();
     m_progress = progress;
-    m_runFabric = request.fabric;
+    m_runFabric = m_document->fabric();
     m_runCurrent = request.current;
     m_runEngine = request.engine;
+    m_runWhatIf = whatIf;
+    m_runWhatIfText = whatIfText;
     const quint64 generation = ++m_generation;
     m_run->setEnabled(false);
     m_cancel->setEnabled(true);
     m_bar->setVisible(true);
     m_bar->setRange(0, 0);
-    m_status->setText(tr("Routing with %1…").arg(request.engine));
+    m_status->setText(whatIfText.isEmpty() ? tr("Routing with %1…").arg(request.engine)
+                                           : tr("Routing with %1, what-if: %2…").arg(request.engine, whatIfText));
     m_poll->start();
     // The worker gets value copies (the fabric is shared and immutable) and never touches widgets.
-    QtConcurrent::run([request, progress] {
+    QtConcurrent::run([request, progress, whatIf = !whatIfText.isEmpty()] {
         auto outcome = std::make_shared<Result<PreviewResult>>(computePreview(request, progress.get()));
         if (*outcome) {
-            (*outcome)->proposed.label = tr("Proposed: %1").arg(request.engine);
+            (*outcome)->proposed.label = whatIf ? tr("Proposed: %1 (what-if)").arg(request.engine) : tr("Proposed: %1").arg(request.engine);
             if ((*outcome)->current)
-                (*outcome)->current->label = tr("Current: %1").arg(request.currentName);
+                (*outcome)->current->label = whatIf ? tr("Current under the what-if") : tr("Current: %1").arg(request.currentName);
         }
         return outcome;
     })
@@ -301,6 +325,7 @@ void RoutingPreview::endRun()
     m_progress.reset();
     m_runFabric.reset();
     m_runCurrent.reset();
+    m_runWhatIf = {};
     m_poll->stop();
     m_run->setEnabled(true);
     m_cancel->setEnabled(false);
@@ -328,6 +353,8 @@ void RoutingPreview::pollProgress()
 
 void RoutingPreview::finish(const std::shared_ptr<Result<PreviewResult>> &outcome)
 {
+    const WhatIf whatIf = m_runWhatIf;
+    const QString whatIfText = m_runWhatIfText;
     endRun();
     if (!*outcome) {
         m_document->session()->clearProposal();
@@ -338,7 +365,10 @@ void RoutingPreview::finish(const std::shared_ptr<Result<PreviewResult>> &outcom
     }
     // Shown when the session announces it, like a proposal from anywhere else.
     ProposalOrigin origin;
-    origin.name = tr("Routing Preview: %1").arg(m_runEngine);
+    origin.name = whatIfText.isEmpty() ? tr("Routing Preview: %1").arg(m_runEngine)
+                                       : tr("Routing Preview: %1 for the what-if: %2").arg(m_runEngine, whatIfText);
+    origin.whatIf = whatIf;
+    origin.followsWhatIf = true;  // stale when the events change, whether it was made with some or none
     origin.intent = m_document->project();  // its tenancy is the plan's, set by the session
     origin.intent->tenancy = {};
     origin.intent->routingEngine = m_runEngine;
@@ -390,7 +420,7 @@ void RoutingPreview::showResult()
     const PreviewResult &r = *result();
     const RoutingSnapshot *before = r.current ? &*r.current : nullptr;
     const RoutingSnapshot &after = r.proposed;
-    m_table->setHorizontalHeaderLabels({tr("Measure"), before ? before->label : tr("Current: none"), after.label});
+    showHeader();
     const QString none = tr("—");
     // `lowerIsBetter`: how the proposal compares; 0 when there is nothing to compare with.
     const auto row = [&](Row which, const QString &measure, const std::function<double(const RoutingSnapshot &)> &value,
@@ -461,8 +491,36 @@ void RoutingPreview::showResult()
     m_warnings->setPlainText(lines.join(QLatin1Char('\n')));
     plotLoads();
     plotEbb();
-    m_status->setText(after.validation.ok ? tr("%1 routes the fabric and passes validation.").arg(engine())
-                                          : tr("%1 routes the fabric, but validation fails: see the problems below.").arg(engine()));
+    const FabricSession *session = m_document->session();
+    const WhatIf &whatIf = session->proposalOrigin().whatIf;
+    const QString fabricText = whatIf.isEmpty() || !m_document->fabric()
+        ? tr("the fabric")
+        : tr("the fabric with the what-if (%1)").arg(whatIf.describe(*m_document->fabric()));
+    QString status = after.validation.ok ? tr("%1 routes %2 and passes validation.").arg(engine(), fabricText)
+                                         : tr("%1 routes %2, but validation fails: see the problems below.").arg(engine(), fabricText);
+    if (!whatIf.isEmpty())
+        status += QLatin1Char(' ') + tr("Approve installs it only as a pre-emptive plan, valid on the fabric as it is.");
+    m_status->setText(status);
+}
+
+// One "Current" on the desk: the session's, named and timed as the review names it. Tables the
+// switches no longer hold (a commit or a rediscovery since) are said to be the old ones.
+void RoutingPreview::showHeader()
+{
+    const PreviewResult *r = result();
+    if (!r)
+        return;
+    const FabricSession *holder = m_document->session();
+    const RoutingSnapshot *before = r->current ? &*r->current : nullptr;
+    QString currentLabel = tr("Current: none");
+    if (before && before->tables == holder->currentTables())
+        currentLabel = holder->proposalOrigin().whatIf.isEmpty() ? tr("Current: %1").arg(holder->currentTablesName())
+                                                                 : tr("Current: %1, under the what-if").arg(holder->currentTablesName());
+    else if (before)
+        currentLabel = tr("Current when previewed (now: %1)").arg(holder->currentTablesName());
+    m_table->setHorizontalHeaderLabels({tr("Measure"), currentLabel, r->proposed.label});
+    m_table->horizontalHeaderItem(CurrentColumn)->setToolTip(currentLabel);
+    m_table->horizontalHeaderItem(ProposedColumn)->setToolTip(r->proposed.label);
 }
 
 void RoutingPreview::plotLoads()

@@ -7,13 +7,17 @@
 //
 // It routes what the FabricDocument holds (fabric, tenancy, current tables) and hands the
 // result to the document's RoutingSession as the proposal; what it shows is the session's
-// proposal, whoever set it.
+// proposal, whoever set it. While what-if events are active (a cable or switch failed on the
+// map), it routes the fabric with them applied and both sides are judged on that fabric; the
+// proposal carries the events, so the review names them and Approve installs it only as a
+// pre-emptive plan (valid on the fabric as it is), or refuses before anything is written.
 
 #include "DocumentChanges.h"
 #include "Fabric.h"
 #include "ForwardingTables.h"
 #include "RoutingProposal.h"
 #include "TrafficModel.h"
+#include "WhatIf.h"
 
 #include <QWidget>
 
@@ -94,6 +98,7 @@ private:
     void endRun();
     void pollProgress();
     void showResult();
+    void showHeader();
     void clearResult();
     void showIdleStatus();
     void plotLoads();
@@ -107,6 +112,8 @@ private:
     std::shared_ptr<const Fabric> m_runFabric;
     std::shared_ptr<const ForwardingTables> m_runCurrent;
     QString m_runEngine;
+    WhatIf m_runWhatIf;  // the what-if events the run routes the fabric with (the session's)
+    QString m_runWhatIfText;
 
     QComboBox *m_engine = nullptr;
     QComboBox *m_pattern = nullptr;

@@ -109,7 +109,8 @@ void FabricScene::documentChanged(DocumentChanges what)
         setTenancy(m_document->tenancy());
     // The proposal falls back to the current tables when it is cleared.
     const DocumentChanges shown = m_shownRouting == ShownRouting::Proposed
-                                      ? DocumentChanges(DocumentChange::Proposal | DocumentChange::CurrentTables)
+                                      ? DocumentChanges(DocumentChange::Proposal | DocumentChange::CurrentTables | DocumentChange::WhatIf
+                                                        | DocumentChange::LiveChanges)
                                       : DocumentChanges(DocumentChange::CurrentTables);
     if (what & shown)
         showDocumentRouting();
@@ -225,6 +226,47 @@ QPointF FabricScene::cableCentre(LinkIndex link) const
 QColor FabricScene::whatIfColour()
 {
     return QColor(0xc0, 0x10, 0x10);
+}
+
+QColor FabricScene::drainedColour()
+{
+    return QColor(0xd0, 0x80, 0x00);
+}
+
+void FabricScene::setDrainedMarks(const std::vector<LinkIndex> &links, const std::vector<NodeIndex> &nodes)
+{
+    delete m_drainedMarks;
+    m_drainedMarks = nullptr;
+    m_drainedMarkCount = 0;
+    if (!m_fabric || (links.empty() && nodes.empty())) {
+        Q_EMIT coloursChanged();
+        return;
+    }
+    const Fabric &f = *m_fabric;
+    std::vector<QLineF> dots;
+    QPainterPath outlines;
+    for (LinkIndex index : links) {
+        if (index < 0 || std::size_t(index) >= f.links().size())
+            continue;
+        const Link &link = f.links()[std::size_t(index)];
+        dots.push_back(cableLineBetween(f.port(link.a).node, f.port(link.b).node));
+        ++m_drainedMarkCount;
+    }
+    for (NodeIndex node : nodes) {
+        if (node < 0 || std::size_t(node) >= f.nodes().size())
+            continue;
+        outlines.addRect(m_layout.nodeRect(f, node).adjusted(-3, -3, 3, 3));
+        ++m_drainedMarkCount;
+    }
+    m_drainedMarks = new HighlightItem(drainedColour(), Qt::DotLine, 3, Qt::FlatCap);
+    m_drainedMarks->setLines(std::move(dots));
+    m_drainedMarks->setZValue(kHighlightZ + 0.5);
+    addItem(m_drainedMarks);
+    QPen outlinePen(drainedColour(), 3, Qt::DotLine);
+    outlinePen.setCosmetic(true);
+    auto *outlineItem = new QGraphicsPathItem(outlines, m_drainedMarks);
+    outlineItem->setPen(outlinePen);
+    Q_EMIT coloursChanged();
 }
 
 void FabricScene::setEbbBottlenecks(const std::vector<EbbBottleneck> &bottlenecks)
@@ -346,7 +388,10 @@ void FabricScene::showDocumentRouting()
     if (!m_document || !m_fabric)
         return;
     const FabricSession *session = m_document->session();
-    if (m_shownRouting == ShownRouting::Proposed && session->proposal() && session->proposal()->proposed.tables) {
+    // Only a plan that holds is drawn as the proposal: a stale one (the what-if events cleared,
+    // the fabric read again, the tenancy edited) is not what Approve would install.
+    if (m_shownRouting == ShownRouting::Proposed && session->proposal() && session->proposal()->proposed.tables
+        && !session->isProposalStale()) {
         const RoutingSnapshot &proposed = session->proposal()->proposed;
         setRouting(proposed.tables, proposed.metrics);
         return;
@@ -384,6 +429,8 @@ QColor FabricScene::selectionColour() { return QColor(0xe8, 0x6a, 0x10); }
 QColor FabricScene::returnRouteColour() { return QColor(0xc2, 0x18, 0x7a); }
 QColor FabricScene::idleCableColour() { return QColor(0xb8, 0xbe, 0xc6, 120); }
 QColor FabricScene::sharedCableColour() { return QColor(0x1a, 0x1a, 0x1a); }
+QColor FabricScene::oneEachWayCableColour() { return QColor(0x8a, 0x6d, 0xb0); }
+
 QColor FabricScene::severalPartitionsColour() { return QColor(0x5a, 0x5a, 0x5a); }
 
 QColor FabricScene::loadColour(double fraction)
@@ -440,6 +487,8 @@ void FabricScene::clearFabric()
     m_whatIfMarks = nullptr;
     m_whatIfShades = nullptr;
     m_whatIfMarkCount = 0;
+    m_drainedMarks = nullptr;
+    m_drainedMarkCount = 0;
     m_ebbMarks = nullptr;
     m_ebbBottlenecks.clear();
     m_congestionMarks = m_errorBadges = nullptr;
@@ -576,7 +625,39 @@ void FabricScene::buildCables()
 namespace {
 constexpr int kLoadBuckets = 16;
 constexpr int kSharedKey = 1 << 20;
+// Partitions on the cable, but each direction carries one only: not shared, as the metrics count
+// sharing (one directed port carrying two partitions' traffic).
+constexpr int kOneEachWayKey = (1 << 20) + 1;
 }  // namespace
+
+bool FabricScene::hasOneEachWayCable() const
+{
+    if (!m_fabric || m_linkColouring != LinkColouring::Partition)
+        return false;
+    for (std::size_t l = 0; l < m_fabric->links().size(); ++l)
+        if (colourKey({LinkIndex(l)}) == kOneEachWayKey)
+            return true;
+    return false;
+}
+
+bool FabricScene::linkShared(LinkIndex link) const
+{
+    const Fabric &f = *m_fabric;
+    const Link &l = f.links()[std::size_t(link)];
+    for (PortIndex p : {l.a, l.b}) {
+        const NodeIndex n = f.port(p).node;
+        std::vector<int> hues;
+        if (f.node(n).type != NodeType::Switch)
+            hues = hostPartitions(n);
+        else if (!m_partitionsByPort.empty())
+            hues = m_partitionsByPort[std::size_t(p)];
+        std::sort(hues.begin(), hues.end());
+        hues.erase(std::unique(hues.begin(), hues.end()), hues.end());
+        if (hues.size() >= 2)
+            return true;
+    }
+    return false;
+}
 
 double FabricScene::linkLoad(LinkIndex link) const
 {
@@ -625,15 +706,19 @@ int FabricScene::colourKey(const std::vector<LinkIndex> &links) const
     }
     case LinkColouring::Partition: {
         std::vector<int> hues;
+        bool shared = false;
         for (LinkIndex l : links) {
             const std::vector<int> h = linkPartitions(l);
             hues.insert(hues.end(), h.begin(), h.end());
+            shared = shared || linkShared(l);
         }
         std::sort(hues.begin(), hues.end());
         hues.erase(std::unique(hues.begin(), hues.end()), hues.end());
         if (hues.empty())
             return 0;
-        return hues.size() == 1 ? hues.front() + 1 : kSharedKey;
+        if (shared)
+            return kSharedKey;
+        return hues.size() == 1 ? hues.front() + 1 : kOneEachWayKey;
     }
     }
     return 0;
@@ -644,8 +729,9 @@ QColor FabricScene::keyColour(int key) const
     if (m_linkColouring == LinkColouring::Load || m_linkColouring == LinkColouring::Measured)
         return key == 0 ? idleCableColour() : loadColour((key - 0.5) / kLoadBuckets);
     if (m_linkColouring == LinkColouring::Partition)
-        return key == kSharedKey ? sharedCableColour() : key == 0 ? idleCableColour()
-                                                                  : partitionColour(key - 1);
+        return key == kSharedKey ? sharedCableColour() : key == kOneEachWayKey ? oneEachWayCableColour()
+            : key == 0                                                          ? idleCableColour()
+                                                                                : partitionColour(key - 1);
     return linkColour();
 }
 
@@ -1032,10 +1118,18 @@ void FabricScene::takeCableLoads(std::vector<double> loadByPort)
 
 void FabricScene::takeShownLoads()
 {
-    if (m_linkColouring == LinkColouring::Measured)
-        takeCableLoads(m_measuredLoadByPort);
-    else
+    if (m_linkColouring == LinkColouring::Measured) {
+        // A port under 0.05 % of its link (what the telemetry shows as 0.0 %) is idle: an idle
+        // fabric is drawn idle, not as a ramp stretched over the management packets' crumbs.
+        constexpr double kIdleUtilisation = 0.0005;
+        std::vector<double> loads = m_measuredLoadByPort;
+        for (double &load : loads)
+            if (load < kIdleUtilisation)
+                load = 0;
+        takeCableLoads(std::move(loads));
+    } else {
         takeCableLoads(m_hasLoadOverlay ? m_overlayLoadByPort : m_modelLoadByPort);
+    }
 }
 
 void FabricScene::setLoadOverlay(std::vector<double> loadByPort)
@@ -1260,6 +1354,8 @@ std::vector<FabricScene::Swatch> FabricScene::colourSwatches() const
         swatches.push_back({hostColour(), tr("Host in no partition")});
     if (m_linkColouring == LinkColouring::Partition) {
         swatches.push_back({sharedCableColour(), tr("Cable shared by partitions"), true, 2});
+        if (hasOneEachWayCable())
+            swatches.push_back({oneEachWayCableColour(), tr("One partition each way (not shared)"), true});
         swatches.push_back({idleCableColour(), tr("Cable without partition traffic"), true});
     }
     if (m_linkColouring == LinkColouring::Load || m_linkColouring == LinkColouring::Measured)
@@ -1285,6 +1381,8 @@ std::vector<FabricScene::Swatch> FabricScene::colourSwatches() const
         swatches.push_back({newCableColour(), tr("Cable new since discovery"), true, 2.5});
     if (m_whatIfMarkCount > 0)
         swatches.push_back({whatIfColour(), tr("What if: failed or removed (crossed)"), true, 2.5});
+    if (m_drainedMarkCount > 0)
+        swatches.push_back({drainedColour(), tr("Drained for maintenance: up, no route on it (dotted)"), true, 3});
     return swatches;
 }
 

@@ -114,6 +114,11 @@ public:
     void setWhatIfMarks(const std::vector<LinkIndex> &links, const std::vector<NodeIndex> &nodes);
     std::size_t whatIfMarkCount() const { return m_whatIfMarkCount; }
     static QColor whatIfColour();
+    // Elements drained for maintenance (up, with no route on them): cables dotted, switches
+    // outlined, in the drained colour. Empty lists clear them.
+    void setDrainedMarks(const std::vector<LinkIndex> &links, const std::vector<NodeIndex> &nodes);
+    std::size_t drainedMarkCount() const { return m_drainedMarkCount; }
+    static QColor drainedColour();
     // eBB bottlenecks (EbbBottlenecks.h): each channel's cable drawn thick in the bottleneck
     // colour, labelled near its sending end with the share of the sampled streams it limits (and
     // a tooltip saying so), over everything else. Empty clears them.
@@ -210,6 +215,7 @@ public:
     static QColor idleCableColour();
     static QColor partitionColour(int index);   // distinct hues, cycling
     static QColor sharedCableColour();
+    static QColor oneEachWayCableColour();  // partitions on a cable, one each way: not shared
     static QColor severalPartitionsColour();
 
     // Zoomed out, a big fabric is drawn by groups of switches (pods, or bands of one tier; see
@@ -296,6 +302,9 @@ private:
     void revealSwitches(const std::vector<NodeIndex> &nodes);
     double linkLoad(LinkIndex link) const;         // busier direction; 0 without metrics
     std::vector<int> linkPartitions(LinkIndex link) const;  // hue indices
+    // One direction of the cable carries two partitions or more (as Metrics counts shared links).
+    bool linkShared(LinkIndex link) const;
+    bool hasOneEachWayCable() const;
     std::vector<int> hostPartitions(NodeIndex host) const;  // hue indices
     int hostTenant(NodeIndex host) const;
     QString partitionLabel(int hue) const;
@@ -328,6 +337,8 @@ private:
     HighlightItem *m_whatIfMarks = nullptr;
     QGraphicsPathItem *m_whatIfShades = nullptr;
     std::size_t m_whatIfMarkCount = 0;
+    HighlightItem *m_drainedMarks = nullptr;  // parent of the switches' outlines
+    std::size_t m_drainedMarkCount = 0;
     QGraphicsPathItem *m_ebbMarks = nullptr;  // parent of one line and one label per bottleneck
     std::vector<EbbBottleneck> m_ebbBottlenecks;
     bool m_hostsCollapsed = false;

@@ -307,9 +307,16 @@ QMenu *FabricView::whatIfMenuAt(const QPoint &viewPos, QWidget *parent)
         const Node &node = fabric->node(hitNode);
         const Guid guid = node.guid;
         menu->addSection(name(hitNode));
+        menu->setMinimumWidth(std::min(menu->fontMetrics().horizontalAdvance(name(hitNode)) + 8 * menu->fontMetrics().averageCharWidth(), 900));
         if (node.type == NodeType::Switch) {
             QAction *fail = menu->addAction(tr("Fail this switch"), this, [this, guid] { Q_EMIT failSwitchRequested(guid); });
             fail->setObjectName(QStringLiteral("failSwitchAction"));
+            const bool drained = m_isDrained && m_isDrained(guid, 0);
+            QAction *drain = menu->addAction(drained ? tr("Undrain this switch") : tr("Drain this switch"), this,
+                                             [this, guid, drained] { Q_EMIT drainRequested(guid, 0, !drained); });
+            drain->setObjectName(QStringLiteral("drainSwitchAction"));
+            drain->setToolTip(drained ? tr("Plan the routes back through this switch, for review")
+                                      : tr("Plan routes around this switch while it stays up (maintenance), for review"));
             QAction *inspect = menu->addAction(tr("Inspect LFT"), this, [this, guid] { Q_EMIT inspectLftRequested(guid); });
             inspect->setObjectName(QStringLiteral("inspectLftAction"));
         } else {
@@ -327,11 +334,22 @@ QMenu *FabricView::whatIfMenuAt(const QPoint &viewPos, QWidget *parent)
     const Link &l = fabric->links()[std::size_t(link)];
     const Port &a = fabric->port(l.a);
     const Port &b = fabric->port(l.b);
-    menu->addSection(tr("%1 [%2] – %3 [%4]").arg(name(a.node)).arg(int(a.number)).arg(name(b.node)).arg(int(b.number)));
+    const QString title = tr("%1 [%2] – %3 [%4]").arg(name(a.node)).arg(int(a.number)).arg(name(b.node)).arg(int(b.number));
+    menu->addSection(title);
+    // A section is as wide as the menu's actions: room for the whole cable's name.
+    menu->setMinimumWidth(std::min(menu->fontMetrics().horizontalAdvance(title) + 8 * menu->fontMetrics().averageCharWidth(), 900));
     const Guid guid = fabric->node(a.node).guid;
     const int port = a.number;
     QAction *fail = menu->addAction(tr("Fail this link"), this, [this, guid, port] { Q_EMIT failLinkRequested(guid, port); });
     fail->setObjectName(QStringLiteral("failLinkAction"));
+    if (fabric->node(a.node).type == NodeType::Switch && fabric->node(b.node).type == NodeType::Switch) {
+        const bool drained = m_isDrained && m_isDrained(guid, port);
+        QAction *drain = menu->addAction(drained ? tr("Undrain this link") : tr("Drain this link"), this,
+                                         [this, guid, port, drained] { Q_EMIT drainRequested(guid, port, !drained); });
+        drain->setObjectName(QStringLiteral("drainLinkAction"));
+        drain->setToolTip(drained ? tr("Plan the routes back onto this cable, for review")
+                                  : tr("Plan routes around this cable while it stays up (maintenance), for review"));
+    }
     return menu;
 }
 

@@ -9,6 +9,7 @@
 #include <QColor>
 #include <QGraphicsView>
 
+#include <functional>
 #include <vector>
 
 class QMenu;
@@ -48,6 +49,9 @@ public Q_SLOTS:
     // a cable "Fail this link", a switch "Fail this switch", a host "Remove"; null over nothing.
     // Its actions emit the signals below; nothing here changes the fabric.
     QMenu *whatIfMenuAt(const QPoint &viewPos, QWidget *parent);
+    // Which switches and cables are drained for maintenance (the intent in force's set): the
+    // menu offers Undrain for them, Drain for the others.
+    void setDrainedTest(std::function<bool(weft::Guid node, int port)> isDrained) { m_isDrained = std::move(isDrained); }
 
 Q_SIGNALS:
     void zoomChanged(double zoom);
@@ -56,6 +60,9 @@ Q_SIGNALS:
     void failLinkRequested(weft::Guid node, int port);
     void failSwitchRequested(weft::Guid node);
     void removeHostRequested(weft::Guid node);
+    // Maintenance asked for on the map: the cable on (node, port), or a switch (port 0), drained
+    // (routed around while it stays up) or undrained.
+    void drainRequested(weft::Guid node, int port, bool drain);
     // A switch's forwarding table asked for in the LFT inspector.
     void inspectLftRequested(weft::Guid node);
 
@@ -73,6 +80,7 @@ protected:
     void contextMenuEvent(QContextMenuEvent *event) override;
 
 private:
+    std::function<bool(weft::Guid, int)> m_isDrained;
     void zoomBy(double factor);
     void applyZoomDependentSettings();
     double fitZoom() const;

@@ -514,7 +514,7 @@ QString LftInspector::summaryText() const
     QStringList blocks;
     for (int b : c.changedBlocks)
         blocks << QString::number(b);
-    return tr("%1: %n entries change, in %2 block(s) sent: %3.", nullptr, c.changedEntries)
+    return tr("%1: %n entries change; OpenSM sends %2 LFT block(s) of 64 entries (block number %3).", nullptr, c.changedEntries)
         .arg(name)
         .arg(c.changedBlocks.size())
         .arg(blocks.join(QStringLiteral(", ")));

@@ -73,12 +73,21 @@ OpenSmPanel::OpenSmPanel(QWidget *parent)
     buttons->addWidget(m_refresh);
     buttons->addWidget(m_choose);
     buttons->addStretch(1);
+    // The options and the warnings side by side in the wide dock below the map, each with its
+    // rows in view on a laptop's 1366x768.
+    auto *warnings = new QWidget(this);
+    auto *warningsLayout = new QVBoxLayout(warnings);
+    warningsLayout->setContentsMargins(0, 0, 0, 0);
+    warningsLayout->addWidget(new QLabel(tr("What would defeat or distort a commit:"), warnings));
+    warningsLayout->addWidget(m_warningList, 1);
+    m_warningList->setMaximumHeight(QWIDGETSIZE_MAX);
+    auto *sides = new QHBoxLayout;
+    sides->addWidget(m_options, 3);
+    sides->addWidget(warnings, 2);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_summary);
     layout->addWidget(m_error);
-    layout->addWidget(m_options, 1);
-    layout->addWidget(new QLabel(tr("What would defeat or distort a commit:"), this));
-    layout->addWidget(m_warningList);
+    layout->addLayout(sides, 1);
     layout->addLayout(buttons);
 
     refresh();

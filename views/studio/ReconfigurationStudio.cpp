@@ -1,5 +1,9 @@
 #include "ReconfigurationStudio.h"
 
+#include "DrainPlanner.h"
+#include "IntentRouting.h"
+#include "Validation.h"
+
 #include "CandidateReview.h"
 #include "MapOverlays.h"
 #include "FabricDocument.h"
@@ -21,6 +25,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSlider>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -78,14 +83,16 @@ ReconfigurationStudio::ReconfigurationStudio(FabricDocument *document, QWidget *
 
     m_events = new QListWidget(this);
     m_events->setObjectName(QStringLiteral("whatIfEvents"));
-    m_events->setMaximumHeight(fontMetrics().height() * 3 + 8);
+    // Five events in view (a laptop's 1366x768 included): the list has a column of its own.
+    m_events->setMinimumHeight((fontMetrics().height() + 6) * 5 + 4);
     m_clearEvents = new QPushButton(tr("C&lear"), this);
     m_clearEvents->setObjectName(QStringLiteral("clearEventsButton"));
     m_clearEvents->setToolTip(tr("Forget the what-if events and their marks on the map"));
     auto *eventsBox = new QGroupBox(tr("What if"), this);
-    auto *eventsLayout = new QHBoxLayout(eventsBox);
+    eventsBox->setMaximumWidth(fontMetrics().averageCharWidth() * 40);
+    auto *eventsLayout = new QVBoxLayout(eventsBox);
     eventsLayout->addWidget(m_events, 1);
-    eventsLayout->addWidget(m_clearEvents, 0, Qt::AlignTop);
+    eventsLayout->addWidget(m_clearEvents, 0, Qt::AlignLeft);
 
     m_engines = new QListWidget(this);
     m_engines->setObjectName(QStringLiteral("studioEngines"));
@@ -155,9 +162,15 @@ ReconfigurationStudio::ReconfigurationStudio(FabricDocument *document, QWidget *
 
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(QStringLiteral("candidateTable"));
-    m_table->setHorizontalHeaderLabels({tr("Candidate"), tr("Entries"), tr("Blocks"), tr("SMPs"), tr("Changed paths"),
-                                        tr("Max load"), tr("Mean load"), tr("Isolation violations"), tr("Valid"), tr("eBB"),
+    // Short names, each whole in the table beside the studio's other columns; the long name in
+    // the header's tooltip.
+    m_table->setHorizontalHeaderLabels({tr("Candidate"), tr("Entries"), tr("Blocks"), tr("SMPs"), tr("Paths"),
+                                        tr("Max load"), tr("Mean load"), tr("Violations"), tr("Valid"), tr("eBB"),
                                         tr("Time")});
+    m_table->horizontalHeaderItem(NameColumn)->setToolTip(tr("Full re-route by an engine, SlimUpdate or metabase"));
+    m_table->horizontalHeaderItem(SmpsColumn)->setToolTip(tr("SMPs OpenSM sends to install the candidate"));
+    m_table->horizontalHeaderItem(ViolationsColumn)->setToolTip(tr("Isolation violations"));
+    m_table->horizontalHeaderItem(EbbColumn)->setToolTip(tr("Effective bisection bandwidth (mean)"));
     m_table->horizontalHeaderItem(EntriesColumn)->setToolTip(tr("Changed LFT entries"));
     m_table->horizontalHeaderItem(BlocksColumn)->setToolTip(tr("Changed 64-entry LFT blocks"));
     m_table->horizontalHeaderItem(PathsColumn)->setToolTip(tr("Source→destination paths that change (double-click for the pairs)"));
@@ -182,14 +195,36 @@ ReconfigurationStudio::ReconfigurationStudio(FabricDocument *document, QWidget *
     rowButtons->addWidget(m_paths);
     rowButtons->addStretch();
 
+    // Three columns side by side, for the wide dock below the map: the events, what to plan, and
+    // the candidates with the verdict above them; each fits the dock's height on a laptop.
+    auto *planning = new QWidget(this);
+    auto *planningLayout = new QVBoxLayout(planning);
+    planningLayout->setContentsMargins(0, 0, 0, 0);
+    planningLayout->addLayout(picks);
+    planningLayout->addLayout(buttons);
+    planningLayout->addStretch();
+    auto *results = new QWidget(this);
+    auto *resultsLayout = new QVBoxLayout(results);
+    resultsLayout->setContentsMargins(0, 0, 0, 0);
+    resultsLayout->addWidget(m_status);
+    m_smResponse = new QLabel(this);
+    m_smResponse->setObjectName(QStringLiteral("smResponse"));
+    m_smResponse->setWordWrap(true);
+    m_smResponse->setVisible(false);
+    resultsLayout->addWidget(m_smResponse);
+    resultsLayout->addWidget(m_table, 1);
+    resultsLayout->addLayout(rowButtons);
+    auto *columns = new QSplitter(Qt::Horizontal, this);
+    columns->addWidget(eventsBox);
+    columns->addWidget(planning);
+    columns->addWidget(results);
+    columns->setStretchFactor(0, 0);
+    columns->setStretchFactor(1, 0);
+    columns->setStretchFactor(2, 1);
+    columns->setChildrenCollapsible(false);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(eventsBox);
-    layout->addLayout(picks);
-    layout->addLayout(buttons);
-    layout->addWidget(m_status);
-    layout->addWidget(m_table, 1);
-    layout->addLayout(rowButtons);
+    layout->addWidget(columns, 1);
 
     m_poll = new QTimer(this);
     m_poll->setInterval(100);
@@ -223,28 +258,38 @@ void ReconfigurationStudio::setMap(MapOverlays *map)
     m_map = map;
 }
 
+// Each event is a step on the document's undo stack; the session holds the events and the studio
+// follows them (documentChanged), so an undo or redo shows here and on the map alike.
 void ReconfigurationStudio::addFailedLink(Guid node, int port)
 {
-    m_whatIf.failedLinkPorts.emplace_back(node, port);
-    eventsChanged();
+    WhatIf events = m_whatIf;
+    events.failedLinkPorts.emplace_back(node, port);
+    WhatIf one;
+    one.failedLinkPorts.emplace_back(node, port);
+    m_document->setWhatIf(events, tr("What-if: %1").arg(m_document->fabric() ? one.describe(*m_document->fabric()) : QString()));
 }
 
 void ReconfigurationStudio::addFailedSwitch(Guid node)
 {
-    m_whatIf.failedSwitches.push_back(node);
-    eventsChanged();
+    WhatIf events = m_whatIf;
+    events.failedSwitches.push_back(node);
+    WhatIf one;
+    one.failedSwitches.push_back(node);
+    m_document->setWhatIf(events, tr("What-if: %1").arg(m_document->fabric() ? one.describe(*m_document->fabric()) : QString()));
 }
 
 void ReconfigurationStudio::addRemovedHost(Guid node)
 {
-    m_whatIf.removedHosts.push_back(node);
-    eventsChanged();
+    WhatIf events = m_whatIf;
+    events.removedHosts.push_back(node);
+    WhatIf one;
+    one.removedHosts.push_back(node);
+    m_document->setWhatIf(events, tr("What-if: %1").arg(m_document->fabric() ? one.describe(*m_document->fabric()) : QString()));
 }
 
 void ReconfigurationStudio::clearEvents()
 {
-    m_whatIf = WhatIf();
-    eventsChanged();
+    m_document->setWhatIf(WhatIf(), tr("Clear the what-if events"));
 }
 
 void ReconfigurationStudio::eventsChanged()
@@ -420,6 +465,11 @@ void ReconfigurationStudio::documentChanged(DocumentChanges what)
         eventsChanged();
         return;
     }
+    if ((what & DocumentChange::WhatIf) && session->whatIf() != m_whatIf) {
+        // An event added or cleared here, or an undo or redo of one.
+        m_whatIf = session->whatIf();
+        eventsChanged();
+    }
     if (what & DocumentChange::CurrentTables) {
         if (m_progress && m_runInstalled != session->currentTables())
             cancel();
@@ -445,10 +495,8 @@ void ReconfigurationStudio::dropStudy()
 
 void ReconfigurationStudio::planCurrentEdits()
 {
-    if (!m_whatIf.isEmpty()) {
-        m_whatIf = WhatIf();
-        eventsChanged();
-    }
+    if (!m_whatIf.isEmpty())
+        clearEvents();
     plan();
 }
 
@@ -504,6 +552,7 @@ void ReconfigurationStudio::plan()
     m_status->setText(tr("Planning %n candidate(s) for %1…", nullptr, int(specs.size())).arg(input.event));
     updateControls();
     m_poll->start();
+    predictSmResponse(fabric);
     // The worker reads its own copies (fabrics and tables are shared and immutable).
     QtConcurrent::run([input, specs, progress] {
         return std::make_shared<Result<CandidateStudy>>(planCandidates(input, specs, progress.get()));
@@ -696,6 +745,57 @@ void ReconfigurationStudio::showChangedPaths()
     layout->addWidget(buttons);
     dialog->resize(520, 480);
     dialog->show();
+}
+
+void ReconfigurationStudio::predictSmResponse(const std::shared_ptr<const Fabric> &fabric)
+{
+    const quint64 generation = ++m_smResponseGeneration;
+    m_smResponse->clear();
+    m_smResponse->setVisible(false);
+    const FabricSession *session = m_document->session();
+    const std::optional<Project> intent = intentInForce(*session);
+    const std::shared_ptr<const ForwardingTables> held = session->currentTables();
+    // Only failures: a removed host is not something the SM responds to by routing.
+    if (!intent || !held || m_whatIf.isEmpty() || !m_whatIf.removedHosts.empty())
+        return;
+    const WhatIf events = m_whatIf;
+    m_smResponse->setText(tr("What Weft's engine inside OpenSM will do on its own when this happens: computing…"));
+    m_smResponse->setVisible(true);
+    QtConcurrent::run([fabric, held, intent, events] {
+        Result<IntentRouting> predicted = predictIntentResponse(*fabric, *held, *intent, events);
+        if (!predicted)
+            return tr("What Weft's engine inside OpenSM will do on its own when this happens: it cannot route it (%1); "
+                      "OpenSM falls back to the next engine of its routing_engine chain.")
+                .arg(predicted.error().message);
+        Result<Fabric> after = applyWhatIf(*fabric, events);
+        std::size_t changed = 0, switches = 0;
+        for (const SwitchForwardingTable &sw : predicted->routing.tables.switches()) {
+            const SwitchForwardingTable *before = held->find(sw.guid);
+            std::size_t here = 0;
+            const Lid top = std::max(sw.lft.top(), before ? before->lft.top() : Lid(0));
+            for (Lid lid = 1; lid <= top; ++lid)
+                here += (before ? before->lft.port(lid) : kNoRoute) != sw.lft.port(lid) ? 1 : 0;
+            changed += here;
+            switches += here > 0 ? 1 : 0;
+        }
+        QString reach;
+        if (after) {
+            const ValidationResult v = validateRouting(*after, intent->tenancy, predicted->routing.tables);
+            reach = v.unreachablePartitionPairs + v.unreachableOtherPairs == 0
+                ? tr("every pair of ports still reaches the other")
+                : tr("%n pair(s) of ports would not reach each other", nullptr, int(v.unreachablePartitionPairs + v.unreachableOtherPairs));
+        }
+        return tr("What Weft's engine inside OpenSM will do on its own when this happens: %1, %n entry(ies) changed on %2 switch(es); %3.",
+                  nullptr, int(changed))
+            .arg(predicted->method)
+            .arg(switches)
+            .arg(reach);
+    }).then(this, [this, generation](const QString &text) {
+        if (generation != m_smResponseGeneration)
+            return;
+        m_smResponse->setText(text);
+        m_smResponse->setVisible(true);
+    });
 }
 
 }  // namespace weft

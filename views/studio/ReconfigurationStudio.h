@@ -148,6 +148,11 @@ private:
     QPushButton *m_cancel = nullptr;
     QProgressBar *m_bar = nullptr;
     QLabel *m_status = nullptr;
+    // For a what-if failure with Weft's engine inside OpenSM: what that engine will do on its own
+    // when it happens (predictIntentResponse on the what-if fabric), computed beside the candidates.
+    QLabel *m_smResponse = nullptr;
+    quint64 m_smResponseGeneration = 0;
+    void predictSmResponse(const std::shared_ptr<const Fabric> &fabric);
     QTableWidget *m_table = nullptr;
     QPushButton *m_review = nullptr;
     QPushButton *m_paths = nullptr;

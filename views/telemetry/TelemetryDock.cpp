@@ -115,11 +115,13 @@ TelemetryDock::TelemetryDock(QWidget *parent)
     bottomLayout->addLayout(sourceRow);
     bottomLayout->addWidget(m_plotNote);
     bottomLayout->addWidget(m_plot, 1);
-    auto *splitter = new QSplitter(Qt::Vertical, this);
+    // Side by side in the wide dock below the map: the links' table keeps five rows and more,
+    // and the hour's plot its axis, on a laptop's 1366x768 too.
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(top);
     splitter->addWidget(bottom);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);

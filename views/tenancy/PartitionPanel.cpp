@@ -43,7 +43,8 @@ PartitionPanel::PartitionPanel(FabricDocument *document, QWidget *parent)
     m_partitionView->setModel(m_partitionModel);
     m_partitionView->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_partitionView->setDragDropMode(QAbstractItemView::DragDrop);
-    m_partitionView->setDefaultDropAction(Qt::CopyAction);
+    // Between partitions a drag moves (Ctrl: adds); from the map or the tenants it adds.
+    m_partitionView->setDefaultDropAction(Qt::MoveAction);
     m_partitionView->setDropIndicatorShown(true);
     m_partitionView->setContextMenuPolicy(Qt::CustomContextMenu);
     m_partitionView->header()->setSectionResizeMode(PartitionTreeModel::NameColumn, QHeaderView::Stretch);
@@ -77,18 +78,27 @@ PartitionPanel::PartitionPanel(FabricDocument *document, QWidget *parent)
     m_limitedButton->setToolTip(tr("Make the selected members limited members"));
     m_removeButton->setToolTip(tr("Remove the selected members from their partition"));
 
-    auto *buttons = new QHBoxLayout;
+    // Partitions' buttons on one row, members' on another: six in a row did not fit the dock's
+    // width on a laptop, and the last ones scrolled out of view.
+    auto *partitionButtons = new QHBoxLayout;
     for (QPushButton *b : {m_newButton, m_renameButton, m_deleteButton})
-        buttons->addWidget(b);
-    buttons->addSpacing(12);
+        partitionButtons->addWidget(b);
+    partitionButtons->addStretch();
+    auto *memberButtons = new QHBoxLayout;
+    memberButtons->addWidget(new QLabel(tr("Members:"), this));
     for (QPushButton *b : {m_fullButton, m_limitedButton, m_removeButton})
-        buttons->addWidget(b);
-    buttons->addStretch();
+        memberButtons->addWidget(b);
+    memberButtons->addStretch();
+    auto *buttons = new QVBoxLayout;
+    buttons->addLayout(partitionButtons);
+    buttons->addLayout(memberButtons);
 
     auto *dropRow = new QHBoxLayout;
-    dropRow->addWidget(new QLabel(tr("Drag hosts or tenants onto a partition to add them"), this));
-    dropRow->addWidget(m_dropMembership);
-    dropRow->addStretch();
+    auto *dropHint = new QLabel(tr("Dropped hosts join"), this);
+    dropHint->setToolTip(tr("Drag hosts or tenants onto a partition to add them; a member dragged onto another partition moves "
+                            "there (with Ctrl it is added there too)"));
+    dropRow->addWidget(dropHint);
+    dropRow->addWidget(m_dropMembership, 1);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_partitionView);

@@ -194,14 +194,31 @@ QStringList PartitionTreeModel::mimeTypes() const
     return {portsMimeType()};
 }
 
+namespace {
+
+// The partition members were dragged from, when all come from one: a drop on another partition
+// moves them (as a file manager moves files between folders; Ctrl copies, that is adds).
+QString sourcePartitionMimeType() { return QStringLiteral("application/x-weft-source-partition"); }
+
+}  // namespace
+
 QMimeData *PartitionTreeModel::mimeData(const QModelIndexList &indexes) const
 {
     std::vector<Guid> ports;
     std::set<Guid> seen;
+    std::set<std::uint16_t> from;
     for (const QModelIndex &i : indexes)
-        if (const auto g = memberGuidAt(i); g && seen.insert(*g).second)
+        if (const auto g = memberGuidAt(i); g && seen.insert(*g).second) {
             ports.push_back(*g);
-    return ports.empty() ? nullptr : makePortsMimeData(ports);
+            if (const auto pkey = pkeyAt(i))
+                from.insert(*pkey);
+        }
+    if (ports.empty())
+        return nullptr;
+    QMimeData *data = makePortsMimeData(ports);
+    if (from.size() == 1)
+        data->setData(sourcePartitionMimeType(), QByteArray::number(*from.begin()));
+    return data;
 }
 
 Qt::DropActions PartitionTreeModel::supportedDropActions() const
@@ -211,9 +228,8 @@ Qt::DropActions PartitionTreeModel::supportedDropActions() const
 
 Qt::DropActions PartitionTreeModel::supportedDragActions() const
 {
-    // Dragging a member to another partition adds it there; removing it here is a separate,
-    // visible edit rather than a side effect of where the mouse was released.
-    return Qt::CopyAction;
+    // A member dragged to another partition moves there (Ctrl: is added there too), one undo step.
+    return Qt::CopyAction | Qt::MoveAction;
 }
 
 bool PartitionTreeModel::canDropMimeData(const QMimeData *data, Qt::DropAction action, int, int,
@@ -242,6 +258,12 @@ bool PartitionTreeModel::dropMimeData(const QMimeData *data, Qt::DropAction acti
     const std::vector<Guid> ports = portsFromMimeData(data);
     if (ports.empty())
         return false;
+    bool fromOne = false;
+    const uint fromPKey = data->data(sourcePartitionMimeType()).toUInt(&fromOne);
+    if (action == Qt::MoveAction && fromOne && fromPKey != pkey) {
+        m_document->movePorts(ports, std::uint16_t(fromPKey), pkey, m_dropMembership);
+        return true;
+    }
     m_document->assignPorts(ports, pkey, m_dropMembership);
     return true;
 }

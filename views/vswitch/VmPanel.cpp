@@ -191,7 +191,9 @@ VmPanel::VmPanel(FabricDocument *document, QWidget *parent)
     applyRow->addWidget(m_apply);
     migrationLayout->addLayout(applyRow);
 
-    auto *splitter = new QSplitter(Qt::Vertical, this);
+    // Three columns in the wide dock below the map (the VMs, the LID space, the migration), each
+    // with its rows and buttons in view on a laptop's 1366x768.
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(top);
     splitter->addWidget(lid);
     splitter->addWidget(migration);
