@@ -39,6 +39,8 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("discover"), {weft::cli::discover, "discover the live fabric (topology, LFTs, P_Key tables) through the local adapter"}},
         {QStringLiteral("diff"), {weft::cli::diff, "SMPs, LFT blocks and P_Key blocks a routing change costs"}},
         {QStringLiteral("commit"), {weft::cli::commit, "install a plan through OpenSM, verify it by reading back, roll back if it does not hold"}},
+        {QStringLiteral("drain"), {weft::cli::drain, "route around a cable or switch for maintenance while it stays up, through the verified commit"}},
+        {QStringLiteral("undrain"), {weft::cli::undrain, "bring drained cables or switches back into the routes, through the verified commit"}},
         {QStringLiteral("monitor"), {weft::cli::monitor, "read the live fabric's port counters each interval: rates, congestion, errors"}},
         {QStringLiteral("adapt"), {weft::cli::adapt, "the self-adaptive loop: rules over measured load that plan, preview and commit reconfigurations (live, or --replay of a trace)"}},
         {QStringLiteral("rules"), {weft::cli::rules, "check a file of Weft's rule language (condition -> action rules over measured load)"}},

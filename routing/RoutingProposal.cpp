@@ -1,5 +1,6 @@
 #include "RoutingProposal.h"
 
+#include "DeliveryCheck.h"
 #include "LftDump.h"
 #include "RoutingEngine.h"
 
@@ -51,6 +52,8 @@ Result<PreviewResult> computePreview(const PreviewRequest &request, PreviewProgr
     if (!routing)
         return (progress && progress->cancel) ? Error{{}, 0, cancelledMessage()} : routing.error();
     Routing proposed = std::move(routing).value();
+    if (request.adjustProposed)
+        request.adjustProposed(proposed.tables, proposed.warnings);
 
     EvaluationOptions evaluation;
     evaluation.model = request.model;
@@ -69,6 +72,8 @@ Result<PreviewResult> computePreview(const PreviewRequest &request, PreviewProgr
     result.proposed = std::move(after).value();
     result.proposed.serviceLevels = serviceLevels;
     result.proposed.warnings = proposed.warnings + result.proposed.warnings;
+    // What the tables leave undelivered, counted as `weft route` counts it (DeliveryCheck.h).
+    result.proposed.warnings += deliveryCheckOf(result.proposed.validation).warnings();
     // Whether phy-isolation was kept, proven impossible or not proven: the last two are warnings
     // already; a kept one is said too, so the report always answers (issue 41).
     if (!proposed.isolation.isEmpty() && !result.proposed.warnings.contains(proposed.isolation))

@@ -15,6 +15,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -42,6 +43,11 @@ struct PreviewRequest
     TrafficModel model;
     int ebbSamples = 0;  // 0: no eBB
     bool throughput = true;  // the fluid max-min throughput, where the model's flows are few enough
+    // Called on the proposed tables after routing and before they are judged, with the engine's
+    // warnings to add to; null: none. A what-if preview (`fabric` the fabric after the events)
+    // routes again there the entries the current tables route and the engine left without one
+    // (routeLostManagementLids), so that the plan stays valid on the fabric as it is.
+    std::function<void(ForwardingTables &, QStringList &)> adjustProposed;
 };
 
 struct PreviewResult

@@ -3,6 +3,7 @@
 // a slow machine. BenchHarness holds what they share; each function here says what it times.
 
 #include "BenchHarness.h"
+#include "BenchCommit.h"
 #include "BenchSm.h"
 #include "BenchMonitor.h"
 #include "BenchResults.h"
@@ -673,6 +674,7 @@ int bench(const QStringList &args)
         {"monitor", benchMonitor},
         {"results", benchResults},
         {"sm", benchSm},
+        {"commit", benchCommit},
     };
     for (const auto &[name, run] : benchmarks)
         if (which == QLatin1String(name))
@@ -688,7 +690,8 @@ int bench(const QStringList &args)
                  "  scene    the fabric view: scene build, full repaint at full zoom-out, a tick of loads, a zoom sequence (offscreen)\n"
                  "  scale    every stage (gen .. project save/load), each in its own process: time and peak memory\n"
                  "  results  the seeds' headline results recomputed (RESULTS.md's tables; --quick for CI)\n"
-                 "  sm       OpenSM's sweep and a cable repair with Weft's engine inside it, beside OpenSM's own, in ibsim\n";
+                 "  sm       OpenSM's sweep and a cable repair with Weft's engine inside it, beside OpenSM's own, in ibsim\n"
+                 "  commit   one verified commit in a lab by stage, and its tables read beside dump_lfts and smpquery, in ibsim\n";
         out().flush();
         return which.isEmpty() ? kExitBadInput : kExitOk;
     }

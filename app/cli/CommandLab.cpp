@@ -3,6 +3,7 @@
 // this executable with SimulatedFabric::clientEnvironment(), either as the GUI or, headless,
 // for one discover -> route -> diff -> commit -> verify loop.
 
+#include "LabBenchTools.h"
 #include "CliSupport.h"
 #include "Commands.h"
 
@@ -407,6 +408,12 @@ int lab(const QStringList &args)
     QCommandLineOption loopOption(QStringLiteral("run-loop"), QStringLiteral("Internal: the loop, run inside the fabric."), QStringLiteral("DIR"));
     loopOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(loopOption);
+    QCommandLineOption benchToolsOption(QStringLiteral("bench-tools"), QStringLiteral("Internal (weft bench commit): time the standard tools after the loop."), QStringLiteral("FILE"));
+    benchToolsOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(benchToolsOption);
+    QCommandLineOption sampleOption(QStringLiteral("smpquery-sample"), QStringLiteral("Internal (weft bench commit): ports smpquery runs over."), QStringLiteral("N"), QStringLiteral("500"));
+    sampleOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOption(sampleOption);
     int exitCode = kExitOk;
     if (!parseArguments(parser, command, args, &exitCode))
         return exitCode;
@@ -637,7 +644,15 @@ int lab(const QStringList &args)
     }
     if (stopSignal())
         return stopOnSignal(sim, &client);
-    const int result = client.exitStatus() == QProcess::NormalExit ? client.exitCode() : kExitFailure;
+    int result = client.exitStatus() == QProcess::NormalExit ? client.exitCode() : kExitFailure;
+    // `weft bench commit`: the standard tools on the same lab, after the commit.
+    if (result == kExitOk && parser.isSet(benchToolsOption)) {
+        out() << "timing the standard tools on the lab" << Qt::endl;
+        if (const Status timed = runBenchTools(sim, files.dir, parser.value(benchToolsOption), parser.value(sampleOption).toInt()); !timed) {
+            err() << "weft lab: " << timed.error().toString() << Qt::endl;
+            result = kExitFailure;
+        }
+    }
     out() << "stopping OpenSM and ibsim" << Qt::endl;
     sim.stop();
     return result;

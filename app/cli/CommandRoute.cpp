@@ -3,9 +3,11 @@
 
 #include "CliSupport.h"
 #include "Commands.h"
+#include "DeliveryCheck.h"
 #include "FabricSession.h"
 #include "IntentRouting.h"
 #include "LftDump.h"
+#include "NodeRoles.h"
 #include "ProjectFile.h"
 #include "RoutingEngine.h"
 #include "TrafficModel.h"
@@ -26,8 +28,20 @@ const QString kRouteCommand = QStringLiteral("route");
 namespace {
 
 // Writes the tables (and service levels beside them) and the summary: both forms of the command.
-int writeRouting(const QCommandLineParser &parser, const Fabric &fabric, const Routing &routing, const QString &method)
+int writeRouting(const QCommandLineParser &parser, const Fabric &fabric, const Tenancy &tenancy, const Routing &routing,
+                 const QString &method, bool strict)
 {
+    // What the tables leave undelivered, said before anything is written; --strict refuses it.
+    const DeliveryCheck delivery = checkDelivery(fabric, tenancy, routing.tables, LaneAssignment{routing.serviceLevels, {}});
+    QStringList warnings = routing.warnings;
+    warnings << delivery.warnings();
+    if (strict && !delivery.delivers()) {
+        QStringList lines = delivery.warnings();
+        if (delivery.creditLoop)
+            lines.removeLast();
+        return reportBadInput(kRouteCommand, QStringLiteral("--strict: %1 leaves pairs undelivered, nothing written: %2")
+                                                 .arg(method.isEmpty() ? routing.engine : method, lines.join(QStringLiteral("; "))));
+    }
     const QString outPath = parser.value(QStringLiteral("out"));
     const bool toStdout = outPath == QLatin1String("-");
     const LftDumpForm form = parser.isSet(QStringLiteral("annotate")) ? LftDumpForm::Annotated : LftDumpForm::Compact;
@@ -62,13 +76,28 @@ int writeRouting(const QCommandLineParser &parser, const Fabric &fabric, const R
             << "entries: " << entries << '\n'
             << "service levels: " << routing.serviceLevels.size() << " partitions"
             << (slPath.isEmpty() ? QString() : QStringLiteral(" (written to %1)").arg(slPath)) << '\n'
-            << "warnings: " << routing.warnings.size() << '\n';
-    for (const QString &warning : routing.warnings)
+            << "unreachable pairs: " << delivery.unreachablePairs << " of " << delivery.pairs << '\n'
+            << "loops: " << delivery.loops << (delivery.creditLoop ? " (and a credit loop)" : "") << '\n'
+            << "warnings: " << warnings.size() << '\n';
+    for (const QString &warning : warnings)
         summary << "  " << warning << '\n';
     if (!toStdout)
         summary << "written: " << outPath << '\n';
     summary.flush();
     return kExitOk;
+}
+
+// --search-budget: seconds from 0 (no limit), or -1 where not given.
+Result<double> searchBudget(const QCommandLineParser &parser)
+{
+    if (!parser.isSet(QStringLiteral("search-budget")))
+        return -1.0;
+    bool ok = false;
+    const double seconds = parser.value(QStringLiteral("search-budget")).toDouble(&ok);
+    if (!ok || !(seconds >= 0) || seconds > 3600)
+        return Error{{}, 0, QStringLiteral("--search-budget must be a number of seconds from 0 (no limit) to 3600, not \"%1\"")
+                                .arg(parser.value(QStringLiteral("search-budget")))};
+    return seconds;
 }
 
 // --project: the intent's routing (IntentRouting.h), of a topology file or of the fabric now.
@@ -84,6 +113,9 @@ int routeProject(const QCommandLineParser &parser)
         return reportBadInput(kRouteCommand, project.error());
     if (const Result<IntentOptions> options = intentOptions(*project, parser.value(QStringLiteral("project"))); !options)
         return reportBadInput(kRouteCommand, options.error());
+    const Result<double> budget = searchBudget(parser);  // -1: the intent's, else the default
+    if (!budget)
+        return reportBadInput(kRouteCommand, budget.error());
     Fabric fabric;
     if (parser.isSet(QStringLiteral("topology"))) {
         InputOptions wanted;
@@ -105,12 +137,23 @@ int routeProject(const QCommandLineParser &parser)
         }
         fabric = *discovered->fabric;
     }
+    if (!project->nodeRoles.empty()) {
+        QStringList unknown;
+        Result<Fabric> withRoles = fabricWithRoles(fabric, project->nodeRoles, &unknown);
+        if (!withRoles)
+            return reportBadInput(kRouteCommand, withRoles.error());
+        for (const QString &guid : unknown)
+            err() << "weft route: not in the fabric, left out: " << guid << " (node role)" << Qt::endl;
+        fabric = std::move(withRoles).value();
+    }
     const BoundProject bound = bindProject(*project, fabric);
     for (const QString &missing : bound.missing)
         err() << "weft route: not in the fabric, left out: " << missing << Qt::endl;
     QElapsedTimer clock;
     clock.start();
-    const Result<IntentRouting> routed = routeIntent(fabric, bound.project);
+    RoutingOptions options;
+    options.searchBudgetSeconds = *budget;
+    const Result<IntentRouting> routed = routeIntent(fabric, bound.project, options);
     if (!routed)
         return reportBadInput(kRouteCommand, routed.error());
     // The part Weft's engine does inside OpenSM at a first sweep (with its checks of the walks),
@@ -118,7 +161,7 @@ int routeProject(const QCommandLineParser &parser)
     (parser.value(QStringLiteral("out")) == QLatin1String("-") ? err() : out()) << "routing time: " << QString::number(double(clock.nsecsElapsed()) / 1e9, 'f', 3) << " s" << Qt::endl;
     for (const QString &note : routed->notes)
         err() << "weft route: passed over " << note << Qt::endl;
-    return writeRouting(parser, fabric, routed->routing, routed->method);
+    return writeRouting(parser, fabric, bound.project.tenancy, routed->routing, routed->method, false);
 }
 
 }  // namespace
@@ -134,6 +177,8 @@ int route(const QStringList &args)
         "Where the engine assigns service levels to partitions, they are written to DUMP.sl, one\n"
         "`0xPKEY SL` line per partition (P_Key low 15 bits in hex, SL 0..15, `#` comments); `weft\n"
         "metrics --sl` reads it. Engines: %1.\n"
+        "The summary counts the ordered pairs of end ports the tables leave unreachable and the forwarding\n"
+        "loops, and names them as warnings with examples (a credit loop too).\n"
         "Exit codes: 0 routed, 2 bad input or the engine refuses the fabric (the reason on stderr),\n"
         "1 the output could not be written.")
         .arg(routingEngineNames().join(QStringLiteral(", "))));
@@ -142,7 +187,8 @@ int route(const QStringList &args)
     parser.addOption({QStringLiteral("partitions"), QStringLiteral("OpenSM partitions.conf."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("policy"), QStringLiteral(
         "Isolation policy of partition NAME: phy-isolation, vlane-isolation or def-isolation. Repeatable."), QStringLiteral("NAME=POLICY")});
-    parser.addOption({QStringLiteral("strict"), QStringLiteral("Fail when a policy cannot be met (default: route and warn).")});
+    parser.addOption({QStringLiteral("strict"), QStringLiteral("Fail when a policy cannot be met, or when the tables leave a pair of end ports unreachable\n"
+                                                               "or a forwarding loop; nothing is written (default: route and warn).")});
     parser.addOption({QStringLiteral("weights"), QStringLiteral(
         "Node weights: lines `GUID-or-description weight` (port or node GUID, node description or id; '#' comments)."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("out"), QStringLiteral("Where to write the LFT dump ('-' for stdout)."), QStringLiteral("LFTS")});
@@ -151,6 +197,12 @@ int route(const QStringList &args)
                                                                 "where the engine refuses the fabric or its tables are not valid on it. Instead of --engine,\n"
                                                                 "--partitions, --policy and --weights. Without --topology the fabric is discovered now."),
                       QStringLiteral("FILE")});
+    addRoleOptions(parser);
+    parser.addOption({QStringLiteral("search-budget"), QStringLiteral(
+        "Seconds pftree's isolation search may take (0: no limit; default: the project's routing option\n"
+        "search_budget, else %1 s, as inside OpenSM). The best routing found by then is written, and the\n"
+        "isolation line says whether isolation was kept, proven impossible or not proven in time.").arg(kDefaultSearchBudgetSeconds),
+        QStringLiteral("SECONDS")});
     addLiveOptions(parser, QStringLiteral("SMP"));
     parser.addOption({QStringLiteral("annotate"), QStringLiteral(
         "Write the dump for people: ibroute's form, each entry with the destination's type, port GUID and\n"
@@ -170,7 +222,7 @@ int route(const QStringList &args)
         return reportBadInput(kRouteCommand, QStringLiteral("unknown routing engine \"%1\" (known: %2)")
                                             .arg(engineName, routingEngineNames().join(QStringLiteral(", "))));
     InputOptions wanted;
-    wanted.partitions = wanted.policies = wanted.weights = wanted.strict = true;
+    wanted.partitions = wanted.policies = wanted.weights = wanted.strict = wanted.roles = true;
     Result<CommandInputs> inputs = loadInputs(parser, wanted);
     if (!inputs)
         return reportBadInput(kRouteCommand, inputs.error());
@@ -180,7 +232,11 @@ int route(const QStringList &args)
     QElapsedTimer clock;
     clock.start();
     int lastTenth = -1;
+    const Result<double> budget = searchBudget(parser);
+    if (!budget)
+        return reportBadInput(kRouteCommand, budget.error());
     RoutingOptions options;
+    options.searchBudgetSeconds = *budget < 0 ? kDefaultSearchBudgetSeconds : *budget;
     options.progress = [&](int done, int total) {
         if (total <= 0 || clock.elapsed() < 2000)
             return true;
@@ -205,7 +261,7 @@ int route(const QStringList &args)
     if (!routing)
         return reportBadInput(kRouteCommand, QStringLiteral("%1 could not route: %2").arg(engineName, inTopology(routing.error())));
 
-    return writeRouting(parser, fabric, *routing, {});
+    return writeRouting(parser, fabric, inputs->tenancy, *routing, {}, parser.isSet(QStringLiteral("strict")));
 }
 
 }  // namespace weft::cli

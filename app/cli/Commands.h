@@ -24,6 +24,8 @@ int reconfigure(const QStringList &args);
 int diff(const QStringList &args);
 int discover(const QStringList &args);
 int commit(const QStringList &args);
+int drain(const QStringList &args);
+int undrain(const QStringList &args);
 int lab(const QStringList &args);
 int monitor(const QStringList &args);
 int rules(const QStringList &args);

@@ -188,6 +188,10 @@ struct CommitBackend
     std::function<Result<ForwardingTables>(const Fabric &, const QByteArray &intent, const QString &fileName)> routeIntent;
     // Optional, for subnet targets (SubnetTarget.h): every SM on the subnet, by SMInfo.
     std::function<Result<std::vector<SubnetManagerInfo>>(const Fabric &)> readSubnetManagers;
+    // Optional: LFTs and P_Key tables in one pass (else readTables, then readPKeys), and what the
+    // reads since the last call read ("... LFT blocks ..., SMPs, retries"), for the report.
+    std::function<Result<std::pair<ForwardingTables, PKeyTables>>(const Fabric &)> readHeldTables;
+    std::function<QString()> describeTableReads;
 };
 
 // One commit at a time on a target: an exclusive OS lock (flock) on a file beside OpenSM's -U
@@ -308,6 +312,11 @@ PlanCheck checkPlan(const Fabric &fabric, const CommitPlan &plan);
 // outside Default (OpenSM merges them), and, with `held` P_Key tables read from the fabric, a
 // port whose table would grow past its PartitionCap (PartitionEnforcementCap for a switch port).
 QStringList partitionLimitProblems(const Fabric &fabric, const std::vector<Partition> &partitions, const HeldTables *held);
+
+// Entries the switches route now (`held`) that `planned` leaves without a route, one line per
+// switch: what a pre-emptive plan (one made for a what-if) must not lose. The commit checks it on
+// what it reads before writing; the desk's session as the plan is made.
+QStringList coverageLost(const Fabric &fabric, const ForwardingTables &held, const ForwardingTables &planned);
 
 // Differences between what a fabric holds and what it should hold: LFT entries of every fabric
 // switch for every LID the fabric assigns, and the P_Key tables of `expected` (a packed switch

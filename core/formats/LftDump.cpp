@@ -712,7 +712,7 @@ QStringList lftCoverageWarnings(const ForwardingTables &tables, const Fabric &fa
         }
         if (missing)
             warnings << QStringLiteral("%1 has no entry for %2 of the fabric's %3 LIDs (%4%5): OpenSM installs a switch's "
-                                       "table whole (its file engine clears it before loading), so they stay unrouted")
+                                       "table whole, every entry not given left without a route, so they stay unrouted")
                             .arg(name)
                             .arg(missing)
                             .arg(lids.size())

@@ -251,6 +251,18 @@ public:
                 fail(where + QStringLiteral(".weight"), QStringLiteral("expected a positive number"));
             p.tenancy.nodeWeights[g] = w.toDouble();
         }
+
+        const QJsonArray roles = root.value(QStringLiteral("node_roles")).toArray();
+        for (int i = 0; i < roles.size(); ++i) {
+            const QString where = QStringLiteral("node_roles[%1]").arg(i);
+            const QJsonObject o = roles.at(i).toObject();
+            const Guid g = hexNumber(o.value(QStringLiteral("guid")), where + QStringLiteral(".guid"), UINT64_MAX);
+            const QString name = string(o, "role", where, true);
+            const std::optional<NodeRole> role = nodeRoleFromName(name);
+            if (!role)
+                fail(where + QStringLiteral(".role"), QStringLiteral("role \"%1\" is not compute, service or io").arg(name));
+            p.nodeRoles[g] = *role;
+        }
         return p;
     }
 
@@ -332,6 +344,12 @@ QByteArray writeProject(const Project &project)
     for (const auto &[guid, weight] : project.tenancy.nodeWeights)
         weights.append(QJsonObject{{QStringLiteral("guid"), guidText(guid)}, {QStringLiteral("weight"), weight}});
     root[QStringLiteral("weights")] = weights;
+    if (!project.nodeRoles.empty()) {
+        QJsonArray roles;
+        for (const auto &[guid, role] : project.nodeRoles)
+            roles.append(QJsonObject{{QStringLiteral("guid"), guidText(guid)}, {QStringLiteral("role"), nodeRoleName(role)}});
+        root[QStringLiteral("node_roles")] = roles;
+    }
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 

@@ -12,6 +12,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <map>
+
 namespace weft {
 
 constexpr int kProjectFormatVersion = 1;
@@ -22,6 +24,9 @@ struct Project
     QString routingEngine;      // e.g. "pftree"; empty = not chosen
     QJsonObject routingOptions; // engine-specific, kept as given
     QString fabricSource;       // where the fabric came from (a path, "demo", "live"), informative
+    // End nodes' roles as the operator set them, by node or port GUID ("node_roles": [{"guid":
+    // "0x...", "role": "compute|service|io"}]); the others keep the role recognised (NodeRoles.h).
+    std::map<Guid, NodeRole> nodeRoles;
 };
 
 QByteArray writeProject(const Project &project);

@@ -8,6 +8,8 @@
 #include "Validation.h"
 
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QJsonValue>
 
 #include <algorithm>
@@ -30,6 +32,8 @@ constexpr std::size_t kFullValidationLimit = 4096;
 
 const QString kOnTopologyChange = QStringLiteral("on_topology_change");
 const QString kSlack = QStringLiteral("slack");
+const QString kSearchBudget = QStringLiteral("search_budget");
+const QString kDrained = QStringLiteral("drained");
 
 bool isFatTreeEngine(const QString &engine)
 {
@@ -839,7 +843,93 @@ Result<IntentOptions> intentOptions(const Project &project, const QString &fileN
             return Error{fileName, 0, QStringLiteral("routing option %1 must be a number from 0").arg(kSlack)};
         options.slack = slack.toDouble();
     }
+    const QJsonValue budget = project.routingOptions.value(kSearchBudget);
+    if (!budget.isUndefined()) {
+        if (!budget.isDouble() || !(budget.toDouble() >= 0) || budget.toDouble() > 3600)
+            return Error{fileName, 0, QStringLiteral("routing option %1 must be a number of seconds from 0 to 3600").arg(kSearchBudget)};
+        options.searchBudgetSeconds = budget.toDouble();
+    }
+    const QJsonValue drained = project.routingOptions.value(kDrained);
+    if (!drained.isUndefined()) {
+        const QString shape = QStringLiteral("routing option %1 must be {\"links\": [{\"guid\": GUID, \"port\": N}], \"switches\": [GUID]}").arg(kDrained);
+        if (!drained.isObject())
+            return Error{fileName, 0, shape};
+        auto guidOf = [](const QJsonValue &v, Guid *guid) {
+            QString text = v.toString().trimmed();
+            if (text.startsWith(QLatin1String("0x"), Qt::CaseInsensitive))
+                text = text.mid(2);
+            bool ok = false;
+            *guid = text.toULongLong(&ok, 16);
+            return ok && !text.isEmpty() && *guid != 0;
+        };
+        const QJsonObject o = drained.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it)
+            if (it.key() != QLatin1String("links") && it.key() != QLatin1String("switches"))
+                return Error{fileName, 0, QStringLiteral("routing option %1: unknown key \"%2\"; %3").arg(kDrained, it.key(), shape)};
+        const QJsonValue links = o.value(QStringLiteral("links"));
+        const QJsonValue switches = o.value(QStringLiteral("switches"));
+        if ((!links.isUndefined() && !links.isArray()) || (!switches.isUndefined() && !switches.isArray()))
+            return Error{fileName, 0, shape};
+        int k = 0;
+        for (const QJsonValue &v : links.toArray()) {
+            const QJsonObject link = v.toObject();
+            Guid guid = 0;
+            const int port = link.value(QStringLiteral("port")).toInt(-1);
+            if (!v.isObject() || !guidOf(link.value(QStringLiteral("guid")), &guid) || port < 1 || port > 254)
+                return Error{fileName, 0, QStringLiteral("routing option %1: links[%2] needs a node \"guid\" and a \"port\" from 1 to 254").arg(kDrained).arg(k)};
+            options.drained.failedLinkPorts.emplace_back(guid, port);
+            ++k;
+        }
+        k = 0;
+        for (const QJsonValue &v : switches.toArray()) {
+            Guid guid = 0;
+            if (!guidOf(v, &guid))
+                return Error{fileName, 0, QStringLiteral("routing option %1: switches[%2] is not a node GUID").arg(kDrained).arg(k)};
+            options.drained.failedSwitches.push_back(guid);
+            ++k;
+        }
+    }
     return options;
+}
+
+Project withDrained(const Project &project, const WhatIf &drained, const Fabric *fabric)
+{
+    Project result = project;
+    if (drained.failedLinkPorts.empty() && drained.failedSwitches.empty()) {
+        result.routingOptions.remove(kDrained);
+        return result;
+    }
+    QJsonArray links, switches;
+    for (const auto &[guid, port] : drained.failedLinkPorts) {
+        QJsonObject link{{QStringLiteral("guid"), guidText(guid)}, {QStringLiteral("port"), port}};
+        if (fabric) {
+            const NodeIndex n = fabric->nodeByGuid(guid);
+            const PortIndex p = n == kNoIndex ? kNoIndex : fabric->portOf(n, port);
+            if (p != kNoIndex) {
+                QString name = portDisplayName(*fabric, p);
+                if (fabric->port(p).remote != kNoIndex)
+                    name += QStringLiteral(" – ") + portDisplayName(*fabric, fabric->port(p).remote);
+                link[QStringLiteral("name")] = name;
+            }
+        }
+        links.append(link);
+    }
+    for (const Guid guid : drained.failedSwitches)
+        switches.append(guidText(guid));
+    result.routingOptions[kDrained] = QJsonObject{{QStringLiteral("links"), links}, {QStringLiteral("switches"), switches}};
+    return result;
+}
+
+bool sameCable(const Fabric &fabric, const std::pair<Guid, int> &a, const std::pair<Guid, int> &b)
+{
+    if (a == b)
+        return true;
+    const NodeIndex n = fabric.nodeByGuid(a.first);
+    const PortIndex p = n == kNoIndex ? kNoIndex : fabric.portOf(n, a.second);
+    if (p == kNoIndex || fabric.port(p).remote == kNoIndex)
+        return false;
+    const Port &remote = fabric.port(fabric.port(p).remote);
+    return fabric.node(remote.node).guid == b.first && remote.number == b.second;
 }
 
 TopologyDelta topologyDelta(const Fabric &before, const Fabric &after)
@@ -850,7 +940,7 @@ TopologyDelta topologyDelta(const Fabric &before, const Fabric &after)
     return d;
 }
 
-Result<IntentRouting> routeIntent(const Fabric &fabric, const Project &intent, const RoutingOptions &options)
+static Result<IntentRouting> routeIntentAsIs(const Fabric &fabric, const Project &intent, const RoutingOptions &options)
 {
     const QString engine = intent.routingEngine.isEmpty() ? QStringLiteral("ftree") : intent.routingEngine;
     if (!makeRoutingEngine(engine))
@@ -861,9 +951,16 @@ Result<IntentRouting> routeIntent(const Fabric &fabric, const Project &intent, c
     if (engine != QLatin1String("updn"))
         order << QStringLiteral("updn");
 
+    // The search budget: the caller's, else the intent's, else the default that fits a sweep.
+    RoutingOptions settings = options;
+    if (settings.searchBudgetSeconds < 0) {
+        const Result<IntentOptions> fromIntent = intentOptions(intent);
+        settings.searchBudgetSeconds = fromIntent && fromIntent->searchBudgetSeconds >= 0 ? fromIntent->searchBudgetSeconds
+                                                                                          : kDefaultSearchBudgetSeconds;
+    }
     IntentRouting result;
     for (const QString &name : order) {
-        Result<Routing> routed = routeFabric(name, fabric, intent.tenancy, options);
+        Result<Routing> routed = routeFabric(name, fabric, intent.tenancy, settings);
         if (!routed) {
             result.notes << QStringLiteral("%1: %2").arg(name, routed.error().message);
             if (routed.error().message.contains(QLatin1String("cancelled")))
@@ -939,7 +1036,7 @@ Result<ForwardingTables> routeIntentFile(const Fabric &fabric, const QByteArray 
     return std::move(routed->routing.tables);
 }
 
-Result<IntentRouting> routeIntentAfterChange(const Fabric &fabric, const Project &intent, const QString &intentDigest,
+static Result<IntentRouting> routeAfterChangeAsIs(const Fabric &fabric, const Project &intent, const QString &intentDigest,
                                              const InstalledRouting *installed, const RoutingOptions &options)
 {
     const Result<IntentOptions> settings = intentOptions(intent);
@@ -976,7 +1073,7 @@ Result<IntentRouting> routeIntentAfterChange(const Fabric &fabric, const Project
                 if (!j.valid)
                     notes << QStringLiteral("repair: %1").arg(j.why);
                 if (keep && j.violations > 0) {
-                    Result<IntentRouting> full = routeIntent(fabric, intent, options);
+                    Result<IntentRouting> full = routeIntentAsIs(fabric, intent, options);
                     const Judgement f = full ? judge(fabric, intent.tenancy, full->routing) : Judgement{};
                     if (full && f.isolationCost() < j.isolationCost()) {
                         // Partitions on lanes may need other lanes on the repaired routes: the
@@ -1013,7 +1110,7 @@ Result<IntentRouting> routeIntentAfterChange(const Fabric &fabric, const Project
                 // Isolation is the operator's decision: SlimUpdate keeps it or gives way to a full
                 // re-route that keeps more of it.
                 if (keep && j.violations > 0) {
-                    Result<IntentRouting> full = routeIntent(fabric, intent, options);
+                    Result<IntentRouting> full = routeIntentAsIs(fabric, intent, options);
                     if (full) {
                         const Judgement f = judge(fabric, intent.tenancy, full->routing);
                         if (f.isolationCost() < j.isolationCost()) {
@@ -1037,10 +1134,138 @@ Result<IntentRouting> routeIntentAfterChange(const Fabric &fabric, const Project
             }
         }
     }
-    Result<IntentRouting> full = routeIntent(fabric, intent, options);
+    Result<IntentRouting> full = routeIntentAsIs(fabric, intent, options);
     if (full)
         full->notes = notes + full->notes;
     return full;
+}
+
+namespace {
+
+// The intent's drained elements applied to `fabric`: the fabric without those it has (cables cut,
+// switches left out), or null when it has none of them. `why` says what was ignored and why.
+struct DrainedFabric
+{
+    std::shared_ptr<const Fabric> fabric;  // null: nothing to drain here
+    QString description;                   // "link A[1] – B[2] fails; switch \"S\" fails"
+};
+
+Result<DrainedFabric> drainFabric(const Fabric &fabric, const Project &intent)
+{
+    const Result<IntentOptions> settings = intentOptions(intent);
+    if (!settings)
+        return settings.error();
+    WhatIf present;
+    for (const auto &[guid, port] : settings->drained.failedLinkPorts) {
+        const NodeIndex n = fabric.nodeByGuid(guid);
+        const PortIndex p = n == kNoIndex ? kNoIndex : fabric.portOf(n, port);
+        if (p != kNoIndex && fabric.port(p).remote != kNoIndex)
+            present.failedLinkPorts.emplace_back(guid, port);
+    }
+    for (const Guid guid : settings->drained.failedSwitches) {
+        const NodeIndex n = fabric.nodeByGuid(guid);
+        if (n != kNoIndex && fabric.node(n).type == NodeType::Switch)
+            present.failedSwitches.push_back(guid);
+    }
+    DrainedFabric result;
+    if (present.isEmpty())
+        return result;
+    Result<Fabric> edited = applyWhatIf(fabric, present);
+    if (!edited)
+        return edited.error();
+    result.description = present.describe(fabric).replace(QLatin1String(" fails"), QString());
+    // An end port the drain would leave without its cable: not a drain but an outage.
+    QStringList cutOff;
+    for (const NodeIndex n : fabric.endNodes())
+        for (int p = 1; p <= fabric.node(n).portCount; ++p) {
+            const PortIndex port = fabric.portOf(n, p);
+            if (port == kNoIndex || fabric.port(port).remote == kNoIndex)
+                continue;
+            const NodeIndex there = edited->nodeByGuid(fabric.node(n).guid);
+            const PortIndex after = there == kNoIndex ? kNoIndex : edited->portOf(there, p);
+            if (after == kNoIndex || edited->port(after).remote == kNoIndex)
+                cutOff << portDisplayName(fabric, port);
+        }
+    if (!cutOff.isEmpty())
+        return Error{{}, 0, QStringLiteral("draining %1 would cut off %2 end port(s): %3").arg(result.description).arg(cutOff.size()).arg(cutOff.mid(0, 8).join(QStringLiteral(", ")) + (cutOff.size() > 8 ? QStringLiteral(", ...") : QString()))};
+    result.fabric = std::make_shared<const Fabric>(std::move(*edited));
+    return result;
+}
+
+// Tables routed on the drained fabric, for the whole one: a drained switch gets a table that
+// routes only its own LID (to its management port), so that no route runs through it.
+void addDrainedSwitchTables(const Fabric &whole, IntentRouting &routed)
+{
+    ForwardingTables &tables = routed.routing.tables;
+    for (const NodeIndex s : whole.switches()) {
+        const Node &node = whole.node(s);
+        if (tables.contains(node.guid))
+            continue;
+        const Lid lid = whole.nodeLid(s);
+        const int t = tables.addSwitch(node.guid, lid, node.description);
+        if (t >= 0 && lid != 0)
+            tables.lft(std::size_t(t)).setPort(lid, 0);
+    }
+    routed.routing.reachedFromEverySwitch.clear();  // a drained switch reaches nothing
+}
+
+// Routing by the intent with its drained elements routed around: `route` on the drained
+// fabric, or on the whole one (with a note) when the drain cannot be honoured.
+template<typename Route>
+Result<IntentRouting> routeDrained(const Fabric &fabric, const Project &intent, Route &&route)
+{
+    Result<DrainedFabric> drained = drainFabric(fabric, intent);
+    if (drained && !drained->fabric)
+        return route(fabric);
+    if (drained) {
+        Result<IntentRouting> routed = route(*drained->fabric);
+        if (routed) {
+            addDrainedSwitchTables(fabric, *routed);
+            routed->routedOn = drained->fabric;
+            routed->notes << QStringLiteral("drained: %1").arg(drained->description);
+            return routed;
+        }
+        if (routed.error().message.contains(QLatin1String("cancelled")))
+            return routed;
+        drained = routed.error();
+    }
+    Result<IntentRouting> whole = route(fabric);
+    if (whole)
+        whole->notes << QStringLiteral("drained elements not routed around: %1").arg(drained.error().message);
+    return whole;
+}
+
+}  // namespace
+
+Result<IntentRouting> routeIntent(const Fabric &fabric, const Project &intent, const RoutingOptions &options)
+{
+    return routeDrained(fabric, intent, [&](const Fabric &f) { return routeIntentAsIs(f, intent, options); });
+}
+
+Result<IntentRouting> routeIntentAfterChange(const Fabric &fabric, const Project &intent, const QString &intentDigest,
+                                             const InstalledRouting *installed, const RoutingOptions &options)
+{
+    return routeDrained(fabric, intent, [&](const Fabric &f) { return routeAfterChangeAsIs(f, intent, intentDigest, installed, options); });
+}
+
+Result<IntentRouting> predictIntentResponse(const Fabric &fabric, const ForwardingTables &held, const Project &intent,
+                                            const WhatIf &events)
+{
+    // The plugin's last run as it remembers it: the fabric it routed (drained elements left out),
+    // the tables the switches hold, the lanes of its routing, the intent unchanged since.
+    const QString digest = QStringLiteral("in force");
+    const Project bound = bindProject(intent, fabric).project;
+    Result<DrainedFabric> drained = drainFabric(fabric, bound);
+    InstalledRouting installed;
+    installed.fabric = drained && drained->fabric ? drained->fabric : std::make_shared<const Fabric>(fabric);
+    installed.tables = held;
+    installed.intentDigest = digest;
+    if (Result<IntentRouting> first = routeIntent(fabric, bound))
+        installed.serviceLevels = first->routing.serviceLevels;
+    Result<Fabric> after = applyWhatIf(fabric, events);
+    if (!after)
+        return after.error();
+    return routeIntentAfterChange(*after, bindProject(intent, *after).project, digest, &installed);
 }
 
 }  // namespace weft

@@ -21,6 +21,7 @@
 #include "Fabric.h"
 #include "ProjectFile.h"
 #include "RoutingEngine.h"
+#include "WhatIf.h"
 
 #include <QString>
 #include <QStringList>
@@ -38,8 +39,20 @@ struct IntentOptions
 {
     TopologyChangeMode onTopologyChange = TopologyChangeMode::SlimUpdate;
     double slack = 0;  // SlimUpdate's τ
+    double searchBudgetSeconds = -1;  // routing option search_budget (s); -1: not given
+    // Elements drained for maintenance (`"drained": {"links": [{"guid", "port"}], "switches":
+    // [GUID]}` in the routing options; `weft drain`): routed around while they stay up, at every
+    // run. Only failedLinkPorts (a cable by either end) and failedSwitches are used.
+    WhatIf drained;
 };
 Result<IntentOptions> intentOptions(const Project &project, const QString &fileName = {});
+
+// The project with `drained` as its drained set (replacing the one it had; none removes the
+// option). Links are written by both ends' names as `fabric` has them, for the reader.
+Project withDrained(const Project &project, const WhatIf &drained, const Fabric *fabric = nullptr);
+// The cable of (node GUID, port) in `fabric` by both its ends: true when `a` and `b` name the
+// same cable (either end), also when `fabric` lacks it (then only the same end matches).
+bool sameCable(const Fabric &fabric, const std::pair<Guid, int> &a, const std::pair<Guid, int> &b);
 
 // What was installed by the last run: the fabric it was routed on, and the tables.
 struct InstalledRouting
@@ -55,6 +68,9 @@ struct IntentRouting
     Routing routing;    // in the fabric's switch order
     QString method;     // "kept", "slimupdate", or the engine that routed
     QStringList notes;  // why an earlier step of the order was passed over
+    // The fabric the tables were routed on when the intent drains elements of it (the fabric
+    // without them; the drained switches' tables route only their own LID); null otherwise.
+    std::shared_ptr<const Fabric> routedOn;
 };
 
 // The intent's own engine on the fabric (step 3 alone): `weft route --project`.
@@ -83,6 +99,13 @@ Result<ForwardingTables> routeIntentFile(const Fabric &fabric, const QByteArray 
 // intent's content (a changed intent is routed afresh).
 Result<IntentRouting> routeIntentAfterChange(const Fabric &fabric, const Project &intent, const QString &intentDigest,
                                              const InstalledRouting *installed, const RoutingOptions &options = {});
+
+// What Weft's engine inside OpenSM will do on its own when `events` happen (the studio's "what the
+// SM will do"): its run at the sweep after them, on `fabric` with the events applied, from the
+// tables the switches hold now (`held`, routed by `intent` on `fabric`). The service levels of
+// the last run are taken as the intent's own routing of `fabric` gives them.
+Result<IntentRouting> predictIntentResponse(const Fabric &fabric, const ForwardingTables &held, const Project &intent,
+                                            const WhatIf &events);
 
 // What a fabric lost and gained against another: cables by their two (node GUID, port) ends,
 // switches by GUID; a LID moved counts as gained.
