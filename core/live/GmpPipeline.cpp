@@ -226,8 +226,34 @@ bool GmpPipeline::run(const std::function<bool()> &keepGoing)
             else
                 ++i;
         }
-        if (keepGoing && !keepGoing())
+        if (keepGoing && !keepGoing()) {
+            drainOutstanding();
             return false;
+        }
+    }
+}
+
+void GmpPipeline::drainOutstanding()
+{
+    while (!m_outstanding.empty()) {
+        double earliest = m_outstanding.front().deadline;
+        for (const Outstanding &o : m_outstanding)
+            earliest = std::min(earliest, o.deadline);
+        const GmpEvent event = m_transport.wait(std::clamp(int(std::ceil(earliest - nowMs())), 0, kLongestWaitMs));
+        std::size_t slot = event.kind == GmpEvent::Kind::None ? m_outstanding.size() : findOutstanding(event.tid);
+        if (slot < m_outstanding.size()) {
+            m_outstanding[slot] = m_outstanding.back();
+            m_outstanding.pop_back();
+        }
+        const double now = nowMs();
+        for (std::size_t i = 0; i < m_outstanding.size();) {
+            if (m_outstanding[i].deadline <= now) {
+                m_outstanding[i] = m_outstanding.back();
+                m_outstanding.pop_back();
+            } else {
+                ++i;
+            }
+        }
     }
 }
 

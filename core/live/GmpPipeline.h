@@ -133,6 +133,11 @@ private:
         std::uint64_t sequence = 0;  // when it was sent, in sends
         double sentAt = 0;           // ms
     };
+    // Stopped early: nothing more is sent, and what is in flight is waited for (answered, or
+    // past its deadline) without its callbacks, so that no answer reaches the port after it is
+    // handed back. ibsim's libumad2sim crashed in its own thread when a port was closed and
+    // another opened with answers still on their way (a read cancelled, then a new one).
+    void drainOutstanding();
     std::size_t countedInFlight(double now) const;
     bool overdueMakesRoom(int destination) const;
     bool sendOne();
