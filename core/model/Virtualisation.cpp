@@ -219,7 +219,9 @@ Result<Fabric> fabricWithLids(const Fabric &fabric, const std::vector<LidChange>
             return Error{{}, 0, QStringLiteral("LID change for a port the fabric does not have")};
         lids[std::size_t(c.port)] = c.lid;
     }
-    return editedFabric(fabric, FabricEdit{{}, {}, std::move(lids)});
+    FabricEdit edit;
+    edit.lids = std::move(lids);
+    return editedFabric(fabric, edit);
 }
 
 }  // namespace weft

@@ -165,7 +165,10 @@ Result<Fabric> applyWhatIf(const Fabric &fabric, const WhatIf &whatIf)
         if (Status s = removeNode(guid, false); !s)
             return s.error();
 
-    return editedFabric(fabric, FabricEdit{std::move(removedNode), std::move(failedPort), {}});
+    FabricEdit edit;
+    edit.removedNodes = std::move(removedNode);
+    edit.cutPorts = std::move(failedPort);
+    return editedFabric(fabric, edit);
 }
 
 }  // namespace weft
