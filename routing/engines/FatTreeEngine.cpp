@@ -161,6 +161,11 @@ struct FatTreeEngine::Model
     bool tupleLess(int a, int b) const { return switches[std::size_t(a)].tuple < switches[std::size_t(b)].tuple; }
     int groupRemoteSwitchCompare(int ga, int gb) const
     {
+        // A switch above the leaves can have CA groups too (a service node, NodeRoles.h): they
+        // sort after its switch groups, by group, and have no tuple to compare.
+        const bool sa = groups[std::size_t(ga)].remoteIsSwitch, sb = groups[std::size_t(gb)].remoteIsSwitch;
+        if (!sa || !sb)
+            return sa != sb ? (sa ? -1 : 1) : (ga < gb ? -1 : (gb < ga ? 1 : 0));
         const Tuple &a = switches[std::size_t(groups[std::size_t(ga)].remote)].tuple;
         const Tuple &b = switches[std::size_t(groups[std::size_t(gb)].remote)].tuple;
         return a < b ? -1 : (b < a ? 1 : 0);
