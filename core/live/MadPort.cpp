@@ -280,6 +280,28 @@ Result<MadPortHandle> openMadPort(const LiveOptions &options, std::initializer_l
     return MadPortHandle(port);
 }
 
+GmpEvent receiveGmpEvent(int fd, std::vector<std::uint8_t> &buffer, int waitMs, int dataOffset, int dataSize)
+{
+    GmpEvent event;
+    int length = IB_MAD_SIZE;
+    if (umad_recv(fd, buffer.data(), &length, std::max(1, waitMs)) < 0)
+        return event;
+    auto *mad = static_cast<std::uint8_t *>(umad_get_mad(buffer.data()));
+    event.tid = std::uint32_t(mad_get_field64(mad, 0, IB_MAD_TRID_F));
+    if (umad_status(buffer.data()) != 0) {
+        event.kind = GmpEvent::Kind::Lost;  // our request, given back unanswered
+        return event;
+    }
+    if (!mad_get_field(mad, 0, IB_MAD_RESPONSE_F))
+        return GmpEvent{};  // a request to this port (a trap's repress, a query): not ours
+    event.kind = GmpEvent::Kind::Answer;
+    // A directed-route SMP's status word carries the direction bit on top.
+    const bool directed = mad_get_field(mad, 0, IB_MAD_MGMTCLASS_F) == IB_SMI_DIRECT_CLASS;
+    event.madStatus = int(mad_get_field(mad, 0, directed ? IB_DRSMP_STATUS_F : IB_MAD_STATUS_F));
+    std::copy(mad + dataOffset, mad + dataOffset + dataSize, event.data.begin());
+    return event;
+}
+
 }  // namespace weft
 
 // Stand-ins for libibumad's umad_open_port, umad_register(_oui), umad_unregister and

@@ -9,6 +9,7 @@
 // they are opened and closed under the same lock: MadPort.cpp stands in for libibumad's calls
 // that open, register, unregister and close, and for libibmad's transaction counter, which two
 // threads could not share (see there why). Internal to weft_live.
+#include "GmpPipeline.h"
 #include "LiveFabric.h"
 #include "Result.h"
 
@@ -20,6 +21,7 @@
 #include <initializer_list>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 namespace weft {
 
@@ -64,5 +66,12 @@ public:
     UmadRefusalWatch();  // forgets what this thread was refused before
     QString cause(const LiveOptions &options) const;
 };
+
+// The next event on a GMP pipeline's umad file, for the readers that send through one (SMPs,
+// port counters): an answer with its status (a directed-route SMP's without the direction bit)
+// and `dataSize` bytes of data from `dataOffset`, a request of ours given back unanswered, or
+// nothing within `waitMs` (at least 1: umad_recv would block at 0). `buffer` is the receive
+// buffer, umad_size() + IB_MAD_SIZE bytes. Requests addressed to this port are not answers.
+GmpEvent receiveGmpEvent(int fd, std::vector<std::uint8_t> &buffer, int waitMs, int dataOffset, int dataSize);
 
 }  // namespace weft

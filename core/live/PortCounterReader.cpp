@@ -78,23 +78,7 @@ public:
 
     GmpEvent wait(int waitMs) override
     {
-        GmpEvent event;
-        int length = IB_MAD_SIZE;
-        // umad_recv blocks without a limit when given 0.
-        if (umad_recv(m_fd, m_receiveBuffer.data(), &length, std::max(1, waitMs)) < 0)
-            return event;
-        auto *mad = static_cast<std::uint8_t *>(umad_get_mad(m_receiveBuffer.data()));
-        event.tid = std::uint32_t(mad_get_field64(mad, 0, IB_MAD_TRID_F));
-        if (umad_status(m_receiveBuffer.data()) != 0) {
-            event.kind = GmpEvent::Kind::Lost;  // our request, given back unanswered
-            return event;
-        }
-        if (!mad_get_field(mad, 0, IB_MAD_RESPONSE_F))
-            return GmpEvent{};  // a request to this port, not an answer: not ours to take
-        event.kind = GmpEvent::Kind::Answer;
-        event.madStatus = int(mad_get_field(mad, 0, IB_MAD_STATUS_F));
-        std::copy(mad + IB_PC_DATA_OFFS, mad + IB_MAD_SIZE, event.data.begin());
-        return event;
+        return receiveGmpEvent(m_fd, m_receiveBuffer, waitMs, IB_PC_DATA_OFFS, IB_MAD_SIZE - IB_PC_DATA_OFFS);
     }
 
     std::uint32_t nextTid() override { return std::uint32_t(mad_trid()); }

@@ -98,24 +98,7 @@ public:
 
     GmpEvent wait(int waitMs) override
     {
-        GmpEvent event;
-        int length = IB_MAD_SIZE;
-        if (umad_recv(m_fd, m_receiveBuffer.data(), &length, std::max(1, waitMs)) < 0)
-            return event;
-        auto *mad = static_cast<std::uint8_t *>(umad_get_mad(m_receiveBuffer.data()));
-        event.tid = std::uint32_t(mad_get_field64(mad, 0, IB_MAD_TRID_F));
-        if (umad_status(m_receiveBuffer.data()) != 0) {
-            event.kind = GmpEvent::Kind::Lost;
-            return event;
-        }
-        if (!mad_get_field(mad, 0, IB_MAD_RESPONSE_F))
-            return GmpEvent{};  // a request to this port (a trap's repress, a query): not ours
-        event.kind = GmpEvent::Kind::Answer;
-        // A directed-route SMP's status word carries the direction bit on top.
-        const bool directed = mad_get_field(mad, 0, IB_MAD_MGMTCLASS_F) == IB_SMI_DIRECT_CLASS;
-        event.madStatus = int(mad_get_field(mad, 0, directed ? IB_DRSMP_STATUS_F : IB_MAD_STATUS_F));
-        std::copy(mad + IB_SMP_DATA_OFFS, mad + IB_SMP_DATA_OFFS + IB_SMP_DATA_SIZE, event.data.begin());
-        return event;
+        return receiveGmpEvent(m_fd, m_receiveBuffer, waitMs, IB_SMP_DATA_OFFS, IB_SMP_DATA_SIZE);
     }
 
     std::uint32_t nextTid() override { return std::uint32_t(mad_trid()); }
