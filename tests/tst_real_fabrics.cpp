@@ -233,6 +233,32 @@ private Q_SLOTS:
         QCOMPARE(f->node(f->nodeByGuid(0x0002c90300177e00)).description, QStringLiteral("H-0002c90300177e00"));
     }
 
+    // A CA port on a link that is not up (DWN, or a state ibdiagnet did not write) takes no LID
+    // from the line: ibnetdiscover output, which states only cabled ports, could not carry it,
+    // and written and read back the fabric would differ. Found by fuzz_topology
+    // (tests/fuzz/regressions/topology/fuzz-lid-on-a-down-link.lst).
+    void downLinksLeaveNoLid()
+    {
+        QFile file(QFINDTESTDATA(QStringLiteral("fuzz/regressions/topology/fuzz-lid-on-a-down-link.lst")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        Result<Fabric> f = readTopology(file.readAll(), QStringLiteral("down.lst"));
+        QVERIFY2(f.ok(), f.ok() ? "" : qPrintable(f.error().toString()));
+        const NodeIndex node01 = f->nodeByGuid(0x0002c90300165e60);
+        const NodeIndex node02 = f->nodeByGuid(0x0002c90300165e70);
+        QVERIFY(node01 != kNoIndex && node02 != kNoIndex);
+        QCOMPARE(f->port(f->portOf(node01, 1)).remote, kNoIndex);  // its LOG= is no state
+        QCOMPARE(f->port(f->portOf(node01, 1)).lid, Lid(0));
+        QCOMPARE(f->port(f->portOf(node02, 1)).lid, Lid(6));  // up: its LID stays
+        Result<Fabric> again = readTopology(writeIbnetdiscover(*f), QStringLiteral("again.topo"));
+        QVERIFY(again.ok());
+        for (const Node &n : f->nodes()) {
+            const NodeIndex there = again->nodeByGuid(n.guid);
+            QVERIFY(there != kNoIndex);
+            for (int p = 0; p <= n.portCount; ++p)
+                QCOMPARE(again->port(again->portOf(there, p)).lid, f->port(f->portOf(f->nodeByGuid(n.guid), p)).lid);
+        }
+    }
+
     void refusalsNameFileAndLine_data()
     {
         QTest::addColumn<QByteArray>("data");

@@ -50,7 +50,7 @@ private:
         return m_in.number(w.substr(key.size()), 16, QLatin1String(what), 0, max);
     }
     End end(std::string_view &s) const;
-    NodeIndex node(const End &e);
+    NodeIndex node(const End &e, bool linkUp);
 
     TextReader &m_in;
     FabricBuilder m_builder;
@@ -113,7 +113,10 @@ End LinkListParser::end(std::string_view &s) const
     return e;
 }
 
-NodeIndex LinkListParser::node(const End &e)
+// A CA's port takes the LID the line gives only where its link is up: a port on a DWN line
+// has no LID of its own (ibdiagnet writes 0 or what the port held before), and no topology
+// written from this fabric could state one for a port without a cable.
+NodeIndex LinkListParser::node(const End &e, bool linkUp)
 {
     auto found = m_nodes.find(e.nodeGuid);
     NodeIndex n;
@@ -155,8 +158,9 @@ NodeIndex LinkListParser::node(const End &e)
         if (p.guid != e.portGuid)
             if (QString err = m_builder.setPortGuid(n, e.port, e.portGuid); !err.isEmpty())
                 m_in.fail(err);
-        if (QString err = m_builder.setPortLid(n, e.port, e.lid, 0); !err.isEmpty())
-            m_in.fail(err);
+        if (linkUp)
+            if (QString err = m_builder.setPortLid(n, e.port, e.lid, 0); !err.isEmpty())
+                m_in.fail(err);
     }
     return n;
 }
@@ -205,8 +209,8 @@ Fabric LinkListParser::parse()
                 m_in.fail(QStringLiteral("unexpected text \"%1\" after the link's ports").arg(text::toQString(w)));
             }
         }
-        const NodeIndex na = node(a);
-        const NodeIndex nb = node(b);
+        const NodeIndex na = node(a, active);
+        const NodeIndex nb = node(b, active);
         if (!active)
             continue;
         if (na == nb && a.port == b.port)
