@@ -14,6 +14,7 @@
 #include "GeneratedFabrics.h"
 #include "PartitionAwareFatTree.h"
 #include "RoutingEngine.h"
+#include "SampleSize.h"
 #include "SharedLinks.h"
 #include "Validation.h"
 
@@ -166,8 +167,11 @@ private Q_SLOTS:
         for (int levels : {2, 3})
             for (int radix : {8, 16})
                 for (bool failed : {false, true})
-                    QTest::addRow("radix %d, %d levels%s", radix, levels, failed ? ", a leaf uplink failed" : "")
-                        << radix << levels << failed;
+                    // Under the sanitizers the 3-level trees of radix 16 are left to the normal
+                    // build: radix 8 takes the same phases there.
+                    if (test::kLargestRows || levels == 2 || radix == 8)
+                        QTest::addRow("radix %d, %d levels%s", radix, levels, failed ? ", a leaf uplink failed" : "")
+                            << radix << levels << failed;
     }
 
     void isolatesWhereColumnsAllow()

@@ -15,15 +15,21 @@
 #include <QSslKey>
 #include <QTimer>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 #include <unistd.h>
 
 namespace weft::cli {
 
 namespace {
+
+// A service asked to stop has ended this long after the signal, whatever it was doing: systemd
+// and operators give it 10 s.
+constexpr std::chrono::milliseconds kStopDeadline{9500};
 
 int token(const QStringList &args)
 {
@@ -227,6 +233,19 @@ int serve(const QStringList &args)
     out() << "weft serve: listening on https://" << shownHost << ':' << service.port() << Qt::endl;
 
     catchStopSignals();
+    // The bound a stop keeps whatever hangs: from the signal, kStopWithin for the link, then
+    // until kStopDeadline for the rest (the sampler, the handlers' threads, the destructors). A
+    // thread of its own watches, as the main thread may be the one caught; past the deadline it
+    // says so and ends the process as systemd would, without the teardown that hangs.
+    std::thread([] {
+        while (!stopSignal())
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        std::this_thread::sleep_for(kStopDeadline);
+        std::fprintf(stderr, "weft serve: the stop took longer than %.1f s: ended without waiting for the rest\n",
+                     std::chrono::duration<double>(kStopDeadline).count());
+        std::fflush(nullptr);
+        std::_Exit(kExitOk);
+    }).detach();
     // A service stops on SIGTERM or SIGINT only: a reader of its output gone (SIGPIPE) or a
     // terminal hung up (SIGHUP) must not end it with a clean exit that systemd will not restart.
     std::signal(SIGPIPE, SIG_IGN);
