@@ -44,12 +44,14 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("monitor"), {weft::cli::monitor, "read the live fabric's port counters each interval: rates, congestion, errors"}},
         {QStringLiteral("adapt"), {weft::cli::adapt, "the self-adaptive loop: rules over measured load that plan, preview and commit reconfigurations (live, or --replay of a trace)"}},
         {QStringLiteral("rules"), {weft::cli::rules, "check a file of Weft's rule language (condition -> action rules over measured load)"}},
+        {QStringLiteral("check"), {weft::cli::check, "check the fabric's health and compare it with its design: identities, links, tables, port errors, SMs"}},
         {QStringLiteral("target"), {weft::cli::target, "check a subnet's commit target: each SM's state, priority, port and options, and SMs the target does not name"}},
         {QStringLiteral("serve"), {weft::cli::serve, "serve the live fabric's session over HTTPS to desks and scripts (tokens, roles; `serve token` manages them)"}},
         {QStringLiteral("lab"), {weft::cli::lab, "a private ibsim + OpenSM fabric to try discovery and commits on"}},
         {QStringLiteral("keys"), {weft::cli::keys, "plan routing keys (ARK/NRK) for BSP applications on a fat tree"}},
         {QStringLiteral("ebb"), {weft::cli::ebb, "effective bisection bandwidth of forwarding tables (random bisections)"}},
         {QStringLiteral("migrate"), {weft::cli::migrate, "plan a VM live migration on a vSwitch fabric (ItRC, FTreeMinRC, full)"}},
+        {QStringLiteral("slurm"), {weft::cli::slurm, "Slurm's view of the fabric: `slurm topology` writes topology.conf (tree, block) or topology.yaml"}},
         {QStringLiteral("reconfigure"), {weft::cli::reconfigure, "plan every reconfiguration candidate (full re-route, SlimUpdate, metabase) for a change, side by side"}},
     };
     return table;
@@ -62,7 +64,7 @@ QList<QCommandLineOption> guiOptions()
         {QStringLiteral("lang"), QStringLiteral("User interface language (en, nb)."), QStringLiteral("LANG")},
         {QStringLiteral("discover"), QStringLiteral("Start on the live fabric, as Fabric > Discover reads it (first adapter).")},
         {QStringLiteral("screenshot"), QStringLiteral("Save a screenshot of the main window to PNG and exit."), QStringLiteral("PNG")},
-        {QStringLiteral("screenshot-view"), QStringLiteral("What the screenshot shows: partitions, load, preview (ftree), small-screen (every dock open at 1366x768), preview-pftree, vms (a VM migration), lft (the LFT inspector), studio or whatif (a link failure planned in the Reconfiguration Studio), autopilot (the Autopilot dock after a hot-spot rule fired in approve mode), telemetry (measured load and the Telemetry dock's last hour of the busiest cable from a history), subnet-managers (the Subnet Managers dock of a subnet target), tutorial-discovered, -tenants, -preview-ftree, -preview-pftree, -diff, -approve, -journal (docs/tutorial.md's steps, on `weft lab --gui -- ...`)."),
+        {QStringLiteral("screenshot-view"), QStringLiteral("What the screenshot shows: partitions, load, preview (ftree), small-screen (every dock open at 1366x768), preview-pftree, vms (a VM migration), lft (the LFT inspector), studio or whatif (a link failure planned in the Reconfiguration Studio), autopilot (the Autopilot dock after a hot-spot rule fired in approve mode), telemetry (measured load and the Telemetry dock's last hour of the busiest cable from a history), subnet-managers (the Subnet Managers dock of a subnet target), health (the Health dock after a check against a design with a moved, a missing and a slower cable), tutorial-discovered, -tenants, -preview-ftree, -preview-pftree, -diff, -approve, -journal (docs/tutorial.md's steps, on `weft lab --gui -- ...`)."),
          QStringLiteral("VIEW")},
     };
 }

@@ -34,15 +34,18 @@ for path in /usr/bin/weft \
     /usr/lib/systemd/system/weft-serve.service \
     /usr/lib/sysusers.d/weft.conf \
     /usr/lib/udev/rules.d/60-weft-umad.rules \
-    /etc/weft/serve.conf; do
+    /usr/libexec/weft/weft-prolog-slurmctld \
+    /usr/libexec/weft/weft-epilog-slurmctld \
+    /etc/weft/serve.conf \
+    /etc/weft/slurm.conf; do
     grep -qx -- "$path" "$work/contents" || fail "the package has no $path"
 done
 grep -qE '^/usr/share/metainfo/[^/]+\.metainfo\.xml$' "$work/contents" || fail "the package has no AppStream metainfo"
 # OpenSM's plugin, where the dynamic linker finds it by name (event_plugin_name weftosm).
 multiarch="$(gcc -print-multiarch 2>/dev/null || dpkg-architecture -qDEB_HOST_MULTIARCH)"
 grep -qx -- "/usr/lib/$multiarch/libweftosm.so" "$work/contents" || fail "the package has no /usr/lib/$multiarch/libweftosm.so"
-outside="$(grep -vE '^/(usr/?)?$|^/usr/(bin|share)(/|$)|^/usr/lib/?$|^/usr/lib/'"$multiarch"'(/|/libweftosm\.so)?$|^/usr/lib/systemd(/|/system/?|/system/weft-serve\.service)?$|^/usr/lib/sysusers\.d(/|/weft\.conf)?$|^/usr/lib/udev(/|/rules\.d/?|/rules\.d/60-weft-umad\.rules)?$|^/etc(/|/weft/?|/weft/serve\.conf)?$' "$work/contents" || true)"
-[ -z "$outside" ] || fail "the package installs outside /usr/bin, /usr/share, OpenSM's plugin, the unit, its user, its device rule and its configuration: $(head -3 <<<"$outside")"
+outside="$(grep -vE '^/(usr/?)?$|^/usr/(bin|share)(/|$)|^/usr/lib/?$|^/usr/lib/'"$multiarch"'(/|/libweftosm\.so)?$|^/usr/lib/systemd(/|/system/?|/system/weft-serve\.service)?$|^/usr/lib/sysusers\.d(/|/weft\.conf)?$|^/usr/lib/udev(/|/rules\.d/?|/rules\.d/60-weft-umad\.rules)?$|^/usr/libexec(/|/weft/?|/weft/weft-(prolog|epilog)-slurmctld)?$|^/etc(/|/weft/?|/weft/(serve|slurm)\.conf)?$' "$work/contents" || true)"
+[ -z "$outside" ] || fail "the package installs outside /usr/bin, /usr/share, OpenSM's plugin, the unit, its user, its device rule, Slurm's prolog and epilog and their configuration: $(head -3 <<<"$outside")"
 
 
 # weft serve's unit, installed disabled: no enablement link (any *.wants/ or *.requires/, the

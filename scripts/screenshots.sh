@@ -9,7 +9,7 @@
 #   previewed ftree routing; demo-preview.png: the routing preview and diff review;
 #   demo-preview-pftree.png: the same for pftree; vm-migration.png: a generated hypervisor
 #   fabric with a VM migration planned; studio.png and whatif.png: a link failure planned in the
-#   Reconfiguration Studio, the dock and the map), docs/tutorial.md's pictures (tutorial-*.png:
+#   Reconfiguration Studio, the dock and the map; health.png: the Health dock), docs/tutorial.md's pictures (tutorial-*.png:
 #   each a fresh `weft lab --gui`, so ibsim and OpenSM must be installed, with the tutorial's
 #   steps done up to one), then one picture per topology file given (named after the file).
 #   Needs xvfb-run.
@@ -64,6 +64,8 @@ shoot "$out/lft-inspector.png" --lang en --screenshot-view lft
 shoot "$out/autopilot.png" --lang en --screenshot-view autopilot
 # Measured load and the Telemetry dock's last hour of the busiest cable, from a history.
 shoot "$out/telemetry.png" --lang en --screenshot-view telemetry
+# The Health dock: the demo checked against a cabling list with cables moved, pulled and narrowed.
+shoot "$out/health.png" --lang en --screenshot-view health
 # The tutorial's steps, each in a lab of its own (its GUI takes the arguments after --).
 shoot_lab() {
     target=$1

@@ -283,14 +283,17 @@ void Autopilot::handOver(PendingChange change)
     if (m_paused || m_mode == RuleMode::DryRun)
         return dismiss(tr("autonomy was paused or set to dry run while the change was planned"));
     const CandidateResult *chosen = change.plan.chosenCandidate();
-    if (!chosen)
+    if (!chosen && !change.isLinkChange())
         return dismiss(tr("the plan chose no candidate"));
+    // A sick link's drain or undrain has no candidate to review beside others: unattended only.
+    if (change.isLinkChange() && change.mode != RuleMode::Auto)
+        return dismiss(tr("the desk does not review a sick link's %1 yet: set the rule to auto, or use weft drain").arg(change.plan.decision));
     if (m_pending) {
         if (m_committing || m_session->isCommitting())
             return dismiss(tr("an earlier change is still being committed"));
         dismissPending(tr("a newer plan replaced it"));
     }
-    const QString origin = tr("Autopilot: rule %1 (%2)").arg(change.plan.firing.rule, chosen->name);
+    const QString origin = tr("Autopilot: rule %1 (%2)").arg(change.plan.firing.rule, chosen ? chosen->name : change.plan.decision);
     if (change.mode == RuleMode::Auto) {
         // The loop's own plan, made from what it knows is installed: never the document's edits.
         QString refusal;

@@ -13,6 +13,8 @@
 #include "DiffReview.h"
 #include "DiscoveryDialog.h"
 #include "FabricChangesPanel.h"
+#include "FabricCheck.h"
+#include "HealthDock.h"
 #include "FabricDocument.h"
 #include "FabricScene.h"
 #include "FabricView.h"
@@ -219,6 +221,18 @@ private Q_SLOTS:
         auto *approve = window.diffReview()->findChild<QPushButton *>(QStringLiteral("approveButton"));
         QVERIFY(approve && approve->isEnabled());
 
+        // The Health dock's Check, live: a rediscovery through the session's link, then the checks
+        // of what the fabric holds, its P_Keys among them. The lab's fabric is built as generated.
+        HealthDock *health = window.healthDock();
+        QSignalSpy checked(health, &HealthDock::checked);
+        health->check();
+        QVERIFY(!checked.isEmpty() || checked.wait(120000));
+        QCOMPARE(checked.at(0).at(0).toString(), QString());
+        QCOMPARE(health->report()->source, QStringLiteral("live"));
+        QCOMPARE(health->report()->checks, (QStringList{QStringLiteral("identities"), QStringLiteral("links"), QStringLiteral("tables"),
+                                                        QStringLiteral("partitions")}));
+        QVERIFY2(health->report()->findings.empty(), qPrintable(checkReportText(*health->report())));
+
         // The parent pulls a cable now and says which ("GUID[port]").
         QVERIFY(writeFileAtomically(lab.filePath(QStringLiteral("ready-to-unlink")), "ready\n", false).ok());
         const QString unlinked = lab.filePath(QStringLiteral("unlinked"));
@@ -268,6 +282,12 @@ private Q_SLOTS:
         QVERIFY2(refusal.contains(QLatin1String("links gone: 1")), qPrintable(refusal));
         QVERIFY2(window.routingPreview()->statusText().contains(refusal), qPrintable(window.routingPreview()->statusText()));
         QVERIFY(!approve->isEnabled());
+
+        // A check now would judge the fabric shown, not the one cabled: it says so instead.
+        checked.clear();
+        health->check();
+        QVERIFY(!checked.isEmpty() || checked.wait(120000));
+        QVERIFY2(checked.at(0).at(0).toString().contains(QLatin1String("discover it anew")), qPrintable(checked.at(0).at(0).toString()));
     }
 };
 

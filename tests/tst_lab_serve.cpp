@@ -110,6 +110,28 @@ private Q_SLOTS:
         QCOMPARE(call("PUT", QStringLiteral("/api/v1/mode"), m_lab->viewerToken, R"({"mode":"auto"})").status, 403);
     }
 
+    // GET health: `weft check --json`'s object for the fabric the service discovered, with the
+    // tables and P_Keys it holds (the lab's fabric is built as generated: clean); /metrics counts
+    // the findings by severity.
+    void healthIsWeftChecksReport()
+    {
+        const test::HttpAnswer health = call("GET", QStringLiteral("/api/v1/health"), m_lab->viewerToken);
+        QCOMPARE(health.status, 200);
+        const QJsonObject report = health.json();
+        QCOMPARE(report.value(QStringLiteral("source")).toString(), QStringLiteral("live"));
+        QCOMPARE(report.value(QStringLiteral("checks")).toVariant().toStringList(),
+                 (QStringList{QStringLiteral("identities"), QStringLiteral("links"), QStringLiteral("tables"), QStringLiteral("partitions")}));
+        QVERIFY2(report.value(QStringLiteral("clean")).toBool(), health.body.constData());
+        QCOMPARE(report.value(QStringLiteral("errors")).toInt(-1), 0);
+        QVERIFY(report.value(QStringLiteral("findings")).isArray());
+        QCOMPARE(call("POST", QStringLiteral("/api/v1/health"), m_lab->adminToken, "{}").status, 405);
+        QCOMPARE(call("GET", QStringLiteral("/api/v1/health"), {}).status, 401);
+        const test::HttpAnswer metrics = call("GET", QStringLiteral("/metrics"), m_lab->viewerToken);
+        QCOMPARE(metrics.status, 200);
+        QVERIFY2(metrics.body.contains("\nweft_health_clean 1\n"), metrics.body.right(600).constData());
+        QVERIFY2(metrics.body.contains("\nweft_health_findings_total{severity=\"error\"} 0\n"), metrics.body.right(600).constData());
+    }
+
     void malformedBodyIs400AndChangesNothing()
     {
         const int plansBefore = call("GET", QStringLiteral("/api/v1/plans"), m_lab->viewerToken).json().value(QStringLiteral("plans")).toArray().size();

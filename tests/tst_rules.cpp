@@ -252,7 +252,7 @@ private Q_SLOTS:
         QTest::addRow("string of 100,000 characters") << QByteArray("rule a when x > 1 then notify(\"" + QByteArray(100000, 'y') + "\")") << 1 << 31
                                                       << QStringLiteral("a string longer than 4096 characters (\"yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy...\"); the longest a rule file allows is 4096");
         QTest::addRow("empty action list") << QByteArray("rule a when x > 1 then") << 1 << 23
-                                           << QStringLiteral("expected action (reroute|set_weight|set_isolation|notify|require_approval), found the end of the file");
+                                           << QStringLiteral("expected action (reroute|set_weight|set_isolation|notify|require_approval|report|drain|undrain), found the end of the file");
     }
 
     void errors()

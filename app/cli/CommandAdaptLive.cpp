@@ -23,6 +23,7 @@
 #include "PartitionsConf.h"
 #include "PortCounterReader.h"
 #include "ProjectFile.h"
+#include "LinkHealth.h"
 #include "RuleLanguage.h"
 #include "SafeFile.h"
 #include "SubnetTarget.h"
@@ -75,6 +76,7 @@ struct Settings
 {
     RuleMode mode = RuleMode::DryRun;
     QString rulesPath;
+    QString marksPath;  // --link-marks: links marked sick or excluded by the operator
     double interval = 10;
     int ticks = 0;  // 0: until a stop signal
     int rediscoverEvery = 0;  // ticks; 0: only when a node goes silent or a link reports going down
@@ -178,6 +180,14 @@ public:
         if (const Status loaded = loop.loadRules(rulesText, m_settings.rulesPath); !loaded)
             return loaded.error();
         m_rulesStamp = QFileInfo(m_settings.rulesPath).lastModified();
+        if (!m_settings.marksPath.isEmpty()) {
+            Result<QByteArray> marks = TextReader::readFile(m_settings.marksPath);
+            if (!marks)
+                return marks.error();
+            if (const Status loaded = loop.loadLinkMarks(*marks, m_settings.marksPath); !loaded)
+                return loaded.error();
+            m_marksStamp = QFileInfo(m_settings.marksPath).lastModified();
+        }
         const Fabric &fabric = *discovered->fabric;
         if (!m_settings.json)
             out() << "adapting " << fabric.switches().size() << " switches, " << fabric.endNodes().size() << " end nodes in "
@@ -197,6 +207,7 @@ public:
             if (stopSignal())
                 break;
             reloadRulesIfChanged();
+            reloadMarksIfChanged();
             // A pass, a discovery or a new reading that fails is a gap in the loop, not its end:
             // said, and tried again at the next tick (a repaired cable can leave a switch
             // unreachable for a sweep or two).
@@ -309,6 +320,24 @@ private:
             err() << "weft adapt: " << loaded.error().toString() << " (the previous rules stay in force)" << Qt::endl;
     }
 
+    // The link marks file again when it changed; an error keeps the marks in force.
+    void reloadMarksIfChanged()
+    {
+        if (m_settings.marksPath.isEmpty())
+            return;
+        const QDateTime stamp = QFileInfo(m_settings.marksPath).lastModified();
+        if (stamp == m_marksStamp)
+            return;
+        m_marksStamp = stamp;
+        Result<QByteArray> text = TextReader::readFile(m_settings.marksPath);
+        if (!text) {
+            err() << "weft adapt: " << text.error().toString() << " (the previous link marks stay in force)" << Qt::endl;
+            return;
+        }
+        if (const Status loaded = m_runner->loop().loadLinkMarks(*text, m_settings.marksPath); !loaded)
+            err() << "weft adapt: " << loaded.error().toString() << " (the previous link marks stay in force)" << Qt::endl;
+    }
+
     // Auto: the verified commit of the loop's own plan, which the commit refuses as stale when
     // the switches no longer hold what the loop planned from (the knowledge then follows them).
     void execute(const PendingChange &change)
@@ -403,6 +432,7 @@ private:
     std::optional<PortCounterPass> m_previous;
     bool m_primed = false;  // m_previous is a reading of the current fabric
     QDateTime m_rulesStamp;
+    QDateTime m_marksStamp;
     int m_exit = kExitOk;
     bool m_stopAfterCommit = false;
 };
@@ -419,7 +449,8 @@ int adaptLive(const QStringList &args)
         "             --opensm-pidfile FILE [commit options] [--interval S] [--ticks N] [--json]\n"
         "      on a live fabric run by OpenSM with `-R file -U LFTS -P PARTITIONS`: discovers it, reads the\n"
         "      tables the switches hold and the partitions, then every interval reads every linked port's\n"
-        "      counters and evaluates the rules. A rule that fires is planned (its candidates scored); in\n"
+        "      counters and evaluates the rules. A rule that fires is planned (its candidates scored; a\n"
+        "      sick-link rule's drain(link) and undrain(link) as `weft drain` plans them); in\n"
         "      dry-run mode the decision is only logged; in approve mode the chosen plan is written to\n"
         "      --plan-dir with the `weft commit` command that installs it; in auto mode it is committed as\n"
         "      `weft commit` does (checked, written, read back, rolled back on failure). Every firing,\n"
@@ -432,6 +463,7 @@ int adaptLive(const QStringList &args)
         "      evaluates the rules against a recorded metric trace (the CSV of `weft monitor --csv`, or\n"
         "      its history database) without a fabric: one line per firing or suppression."));
     parser.addOption({QStringLiteral("rules"), QStringLiteral("The rules file."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("link-marks"), QStringLiteral("Links the operator marks for the sick-link rules, one a line: `sick NODE[PORT]` (drained as a sick link) or `exclude NODE[PORT]` (never judged nor drained); read again when it changes."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("mode"), QStringLiteral("dry-run (log only), approve (write the plan for an operator) or auto (commit)."), QStringLiteral("MODE")});
     parser.addOption({QStringLiteral("interval"), QStringLiteral("Seconds between two readings of the counters (default 10)."), QStringLiteral("S"), QStringLiteral("10")});
     parser.addOption({QStringLiteral("ticks"), QStringLiteral("Stop after N ticks of rates (default: run until SIGINT, SIGTERM or SIGHUP)."), QStringLiteral("N"), QStringLiteral("0")});
@@ -520,6 +552,14 @@ int adaptLive(const QStringList &args)
         return reportBadInput(command, rulesText.error());
     if (const RuleFile parsed = parseRules(*rulesText, settings.rulesPath); parsed.error)
         return reportBadInput(command, parsed.error->toString());
+    if (parser.isSet(QStringLiteral("link-marks"))) {
+        settings.marksPath = parser.value(QStringLiteral("link-marks"));
+        Result<QByteArray> marksText = TextReader::readFile(settings.marksPath);
+        if (!marksText)
+            return reportBadInput(command, marksText.error());
+        if (Result<LinkMarks> marks = parseLinkMarks(*marksText, settings.marksPath); !marks)
+            return reportBadInput(command, marks.error());
+    }
     if (Result<InstalledTenancy> installed = readInstalledTenancy(settings); !installed)
         return reportBadInput(command, installed.error());
 

@@ -30,7 +30,10 @@ int lab(const QStringList &args);
 int monitor(const QStringList &args);
 int rules(const QStringList &args);
 int target(const QStringList &args);
+int check(const QStringList &args);
 int serve(const QStringList &args);
+// weft slurm topology (CommandSlurm.cpp).
+int slurm(const QStringList &args);
 // weft adapt: --replay (CommandAdapt.cpp) or a live loop (CommandAdaptLive.cpp, adaptLive).
 int adapt(const QStringList &args);
 int adaptLive(const QStringList &args);

@@ -5,6 +5,7 @@
 #include "FabricChangesPanel.h"
 #include "FabricDocument.h"
 #include "FabricSession.h"
+#include "HealthDock.h"
 #include "LftInspector.h"
 #include "MapOverlays.h"
 #include "NodePanel.h"
@@ -141,8 +142,14 @@ DeskDocks createDeskDocks(QMainWindow *window, FabricDocument *document, MapOver
     d.subnetManagers = new SubnetManagersPanel(window);
     d.subnetManagers->setSession(document->session());
     d.subnetManagersDock = addDock(window, bottom, d.subnetManagers, QMainWindow::tr("Subnet Managers"), QStringLiteral("subnetManagersDock"), false);
+    d.health = new HealthDock(document, window);
+    d.health->setMap(map);
+    d.healthDock = addDock(window, bottom, d.health, QMainWindow::tr("Health"), QStringLiteral("healthDock"), false);
+    // View ▸ Health (and shown by a check from elsewhere): at 1366x768 the bottom group's tabs
+    // fill its width already. Hidden before it joins the group, which then keeps its place.
+    d.healthDock->hide();
     for (QDockWidget *dock : {d.diffDock, d.studioDock, d.telemetryDock, d.changesDock, d.lftInspectorDock, d.pathTraceDock, d.vmDock,
-                              d.routingKeysDock, d.openSmDock, d.subnetManagersDock})
+                              d.routingKeysDock, d.openSmDock, d.subnetManagersDock, d.healthDock})
         window->tabifyDockWidget(d.nodesDock, dock);
 
     // Shown when there is something to show.

@@ -18,6 +18,7 @@ class AutopilotDock;
 class DiffReview;
 class FabricChangesPanel;
 class FabricDocument;
+class HealthDock;
 class LftInspector;
 class MapOverlays;
 class NodePanel;
@@ -72,6 +73,8 @@ struct DeskDocks
     QDockWidget *routingKeysDock = nullptr;
     AutopilotDock *autopilot = nullptr;
     QDockWidget *autopilotDock = nullptr;
+    HealthDock *health = nullptr;
+    QDockWidget *healthDock = nullptr;
 
     // Shows `dock` (tabbed with others) and brings its tab to the front.
     static void raise(QDockWidget *dock);

@@ -12,6 +12,7 @@
 #include "FabricDocument.h"
 #include "FabricSession.h"
 #include "FabricView.h"
+#include "HealthDock.h"
 #include "LftInspector.h"
 #include "MapOverlays.h"
 #include "MapToolBar.h"
@@ -150,7 +151,7 @@ void MainWindow::wirePanels()
         else if (!m_docks.vms->state())
             m_docks.vmDock->hide();
     });
-    connect(m_docks.changes, &FabricChangesPanel::nodesChosen, this, [this](const std::vector<Guid> &guids) {
+    const auto selectGuids = [this](const std::vector<Guid> &guids) {
         std::vector<NodeIndex> nodes;
         if (const Fabric *shown = fabric())
             for (Guid guid : guids)
@@ -160,7 +161,9 @@ void MainWindow::wirePanels()
             return;
         m_view->focusNode(nodes.front());  // zooms in on the first; the row's nodes are the selection
         m_scene->selectNodes(nodes);
-    });
+    };
+    connect(m_docks.changes, &FabricChangesPanel::nodesChosen, this, selectGuids);
+    connect(m_docks.health, &HealthDock::nodesChosen, this, selectGuids);
 
     // What-if events from the map's context menu: the studio plans the candidates at once.
     const auto planWhatIf = [this] {

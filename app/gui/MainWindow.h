@@ -125,6 +125,9 @@ public:
     // warns (an SM the target does not name, two masters or none).
     SubnetManagersPanel *subnetManagersPanel() const { return m_docks.subnetManagers; }
     QDockWidget *subnetManagersDock() const { return m_docks.subnetManagersDock; }
+    // The Health dock: the fabric checked (views/live/HealthDock.h), its findings on the map.
+    HealthDock *healthDock() const { return m_docks.health; }
+    QDockWidget *healthDockWidget() const { return m_docks.healthDock; }
     QAction *ebbBottlenecksAction() const { return m_ebbBottlenecksAction; }
     RoutingKeysPanel *routingKeysPanel() const { return m_docks.routingKeys; }
     QDockWidget *routingKeysDock() const { return m_docks.routingKeysDock; }

@@ -21,6 +21,10 @@
 #include "DiffReview.h"
 #include "CommitJournalDialog.h"
 #include "SubnetManagersPanel.h"
+#include "FabricDesign.h"
+#include "FabricEdit.h"
+#include "HealthDock.h"
+#include "SafeFile.h"
 
 #include <algorithm>
 #include <cmath>
@@ -550,12 +554,84 @@ bool prepareSubnetManagersScreenshot(MainWindow &window)
     return checked;
 }
 
+// The Health dock at the front of the desk on a 1366x768 screen, after a check of the demo
+// fabric against its design as a cabling crew's mistakes leave it: two leaf cables of a spine
+// swapped (miswired), a spine-to-leaf cable pulled (missing) and one the design has at 12x
+// (below the design).
+bool prepareHealthScreenshot(MainWindow &window)
+{
+    window.resize(1366, 768);
+    DeskDocks::raise(window.healthDockWidget());
+    window.resizeDocks({window.healthDockWidget()}, {300}, Qt::Vertical);
+    if (!waitForScene(window, kSceneTimeoutMs) || !window.fabric())
+        return false;
+    const Fabric designed = *window.fabric();
+    FabricDesign design = designOfFabric(designed);
+    auto isSwitch = [&designed](Guid guid) { return designed.node(designed.nodeByGuid(guid)).type == NodeType::Switch; };
+    std::vector<std::size_t> switchCables;
+    for (std::size_t i = 0; i < design.cables.size(); ++i)
+        if (isSwitch(design.cables[i].a.guid) && isSwitch(design.cables[i].b.guid))
+            switchCables.push_back(i);
+    if (switchCables.size() < 8)
+        return false;
+    // Two cables of one switch, their ports swapped in the design.
+    DesignCable &first = design.cables[switchCables[0]];
+    auto second = std::find_if(switchCables.begin() + 1, switchCables.end(),
+                               [&](std::size_t i) { return design.cables[i].a.guid == first.a.guid; });
+    if (second == switchCables.end())
+        return false;
+    std::swap(first.a.port, design.cables[*second].a.port);
+    design.cables[switchCables.back()].width = 12;
+    // The fabric without one cable the design has.
+    std::size_t middle = switchCables.size() / 2;
+    if (switchCables[middle] == *second)
+        ++middle;
+    const DesignCable &pulled = design.cables[switchCables[middle]];
+    FabricEdit edit;
+    edit.cutPorts.assign(designed.ports().size(), false);
+    edit.cutPorts[std::size_t(designed.portOf(designed.nodeByGuid(pulled.a.guid), pulled.a.port))] = true;
+    Result<Fabric> shown = editedFabric(designed, edit);
+    if (!shown)
+        return false;
+    window.showFabric(std::move(*shown), window.tenancy(), QStringLiteral("Demo fabric, as cabled"));
+    if (!waitForScene(window, kSceneTimeoutMs))
+        return false;
+    // A cabling list names devices as the crew reads them: by description (the demo's are unique).
+    const auto deviceOf = [](const DesignEnd &end) {
+        return end.device.isEmpty() || end.device.contains(QLatin1Char(',')) ? guidText(end.guid) : end.device;
+    };
+    QByteArray csv = "start device,start port,end device,end port,link type\n";
+    for (const DesignCable &c : design.cables)
+        csv += QStringLiteral("%1,%2,%3,%4,%5\n").arg(deviceOf(c.a)).arg(c.a.port).arg(deviceOf(c.b)).arg(c.b.port)
+                   .arg(linkTypeText(c.width, c.speed)).toUtf8();
+    static QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("cabling.csv"));
+    if (!dir.isValid() || !writeFileAtomically(path, csv, false).ok())
+        return false;
+    HealthDock *health = window.healthDock();
+    health->setDesignFile(path);
+    QEventLoop loop;
+    bool ok = false;
+    QTimer::singleShot(kPreviewTimeoutMs, &loop, &QEventLoop::quit);
+    const auto connection = QObject::connect(health, &HealthDock::checked, &loop, [&](const QString &error) {
+        ok = error.isEmpty();
+        loop.quit();
+    });
+    health->check();
+    if (health->isChecking())
+        loop.exec();
+    QObject::disconnect(connection);
+    return ok && health->report().has_value();
+}
+
 }  // namespace
 
 bool prepareScreenshot(MainWindow &window, const QString &view)
 {
     if (view == QLatin1String("subnet-managers"))
         return prepareSubnetManagersScreenshot(window);
+    if (view == QLatin1String("health"))
+        return prepareHealthScreenshot(window);
     if (view == QLatin1String("partitions")) {
         window.setLinkColouring(LinkColouring::Partition);
         window.setHostColouring(HostColouring::Partition);

@@ -33,7 +33,9 @@ bool runPreviewAndWait(MainWindow &window, const QString &engine, int timeoutMs)
 // its change waiting in the Diff Review), "tutorial-..." (docs/tutorial.md's steps on the fabric
 // of `weft lab --gui`, up to the one named: discovered, tenants, preview-ftree, preview-pftree,
 // diff, approve, journal), "subnet-managers" (the Subnet Managers dock after a check of the
-// subnet target's SMs, at 1366x768). An empty view leaves the window as it is; an unknown
+// subnet target's SMs, at 1366x768), "health" (the Health dock after a check of the fabric
+// against a design with a moved, a missing and a slower cable, marked on the map, at
+// 1366x768). An empty view leaves the window as it is; an unknown
 // one is false.
 bool prepareScreenshot(MainWindow &window, const QString &view);
 

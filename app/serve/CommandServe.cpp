@@ -136,6 +136,17 @@ int serve(const QStringList &args)
     parser.addOption({QStringLiteral("max-body"), QStringLiteral("Largest request body in bytes (default 67108864)."), QStringLiteral("BYTES"), QStringLiteral("67108864")});
     parser.addOption({QStringLiteral("ca"), QStringLiteral("The adapter to reach the fabric through (default: the first)."), QStringLiteral("NAME")});
     parser.addOption({QStringLiteral("ca-port"), QStringLiteral("Its port (default: the first active)."), QStringLiteral("N")});
+    parser.addOption({QStringLiteral("slurm-topology"), QStringLiteral(
+        "Keep Slurm's topology file in step with the fabric: written atomically after every discovery that changes\n"
+        "the fabric (as `weft slurm topology` writes it), left alone when only its comments would change."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("slurm-format"), QStringLiteral("Its form: tree (the default), block or yaml."), QStringLiteral("FORM"), QStringLiteral("tree")});
+    parser.addOption({QStringLiteral("slurm-names"), QStringLiteral("The names map of its hosts and switches (weft slurm topology --names)."), QStringLiteral("MAP")});
+    parser.addOption({QStringLiteral("slurm-reconfigure"), QStringLiteral("Run `scontrol reconfigure` after each time the file is written.")});
+    parser.addOption({QStringLiteral("job-pkeys"), QStringLiteral(
+        "Give Slurm's jobs partitions (PUT and DELETE /api/v1/jobs/JOBID, called by the packaged prolog and epilog):\n"
+        "each job the lowest free P_Key of FIRST-LAST, as 0x2000-0x2fff."), QStringLiteral("FIRST-LAST")});
+    parser.addOption({QStringLiteral("job-policy"), QStringLiteral("The isolation policy of a job that names none: def-isolation (the default),\n"
+        "vlane-isolation or phy-isolation."), QStringLiteral("POLICY"), QStringLiteral("def-isolation")});
     int exitCode = kExitOk;
     if (!parseArguments(parser, command, args, &exitCode))
         return exitCode;
@@ -214,6 +225,34 @@ int serve(const QStringList &args)
     options.maxBodyBytes = parser.value(QStringLiteral("max-body")).toLongLong(&ok);
     if (!ok || options.maxBodyBytes < 1024)
         return reportBadInput(command, QStringLiteral("--max-body: at least 1024 bytes"));
+
+    options.slurmTopologyPath = parser.value(QStringLiteral("slurm-topology"));
+    options.slurmNamesPath = parser.value(QStringLiteral("slurm-names"));
+    options.slurmReconfigure = parser.isSet(QStringLiteral("slurm-reconfigure"));
+    const std::optional<SlurmTopologyForm> slurmForm = slurmTopologyFormFromName(parser.value(QStringLiteral("slurm-format")));
+    if (!slurmForm)
+        return reportBadInput(command, QStringLiteral("--slurm-format: \"%1\" is none of tree, block, yaml").arg(parser.value(QStringLiteral("slurm-format"))));
+    options.slurmForm = *slurmForm;
+    if (parser.isSet(QStringLiteral("job-pkeys"))) {
+        Result<JobPKeyPool> pool = parseJobPKeyPool(parser.value(QStringLiteral("job-pkeys")), QStringLiteral("--job-pkeys"));
+        if (!pool)
+            return reportBadInput(command, pool.error().toString());
+        options.jobPool = *pool;
+    }
+    const std::optional<IsolationPolicy> jobPolicy = policyFromName(parser.value(QStringLiteral("job-policy")));
+    if (!jobPolicy)
+        return reportBadInput(command, QStringLiteral("--job-policy: \"%1\" is none of def-isolation, vlane-isolation, phy-isolation").arg(parser.value(QStringLiteral("job-policy"))));
+    if (parser.isSet(QStringLiteral("job-policy")) && !options.jobPool)
+        return reportBadInput(command, QStringLiteral("--job-policy needs --job-pkeys"));
+    options.jobPolicy = *jobPolicy;
+    if (options.slurmTopologyPath.isEmpty()) {
+        // The names map names the hosts of jobs too.
+        if (parser.isSet(QStringLiteral("slurm-names")) && !options.jobPool)
+            return reportBadInput(command, QStringLiteral("--slurm-names needs --slurm-topology or --job-pkeys"));
+        for (const char *needs : {"slurm-reconfigure"})
+            if (parser.isSet(QLatin1String(needs)))
+                return reportBadInput(command, QStringLiteral("--%1 needs --slurm-topology").arg(QLatin1String(needs)));
+    }
 
     serve::FabricService service(options);
     QObject::connect(&service, &serve::FabricService::logLine, [](const QString &line) {

@@ -6,17 +6,21 @@
 #include "PKeyTables.h"
 #include "PrometheusExposition.h"
 #include "RuleLanguage.h"
+#include "SafeFile.h"
 #include "ServiceFormat.h"
 #include "TelemetryHistory.h"
 #include "TelemetrySampler.h"
 #include "TextReader.h"
+#include "WarningSummary.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QFile>
 #include <QPointer>
+#include <QProcess>
 #include <QSslCertificate>
 #include <QSslCipher>
 #include <QUrl>
@@ -214,6 +218,12 @@ Status FabricService::start()
     QString error;
     if (!m_listener->listen(m_options.address, m_options.port, &error))
         return Error{{}, 0, QStringLiteral("cannot listen on %1:%2: %3").arg(m_options.address.toString()).arg(m_options.port).arg(error)};
+    if (!m_options.slurmNamesPath.isEmpty()) {
+        Result<SlurmNames> names = readSlurmNamesFile(m_options.slurmNamesPath);
+        if (!names)
+            return names.error();
+        m_slurm.names = std::move(names).value();
+    }
     m_session.sampler()->setInterval(m_options.interval);
     if (m_options.rediscoverSeconds > 0)
         m_rediscoverTimer.start();
@@ -376,6 +386,8 @@ void FabricService::serveMetrics(const net::HttpRequest &request, Responder out)
         return;
     const std::shared_ptr<const Fabric> fabric = m_session.sampler()->fabric();
     QByteArray text = fabric ? prometheusExposition(*fabric, m_session.sampler()->latest()) : QByteArray();
+    if (const FabricCheckReport *health = healthReport())
+        text += healthExposition(*health);
     out->reply(net::HttpReply{200, "text/plain; version=0.0.4; charset=utf-8", std::move(text), {}});
 }
 
@@ -405,6 +417,14 @@ void FabricService::handleApi(const net::HttpRequest &request, const QByteArray 
             nameAfter(partitions, partitionsOnTarget(m_session.planningTarget()).partitions);
         }
         return out->reply(jsonReply(200, heldToJson(*fabric, m_session.held(), m_session.currentTablesName(), m_session.heldGeneration(), partitions)));
+    }
+    if (path == "health") {
+        if (!read)
+            return wrongMethod("GET");
+        const FabricCheckReport *health = healthReport();
+        if (!health)
+            return out->reply(errorReply(503, m_lastDiscoveryError.isEmpty() ? QStringLiteral("the fabric is being discovered") : QStringLiteral("the fabric could not be discovered: %1").arg(m_lastDiscoveryError)));
+        return out->reply(jsonReply(200, checkReportJson(*health)));
     }
     if (path == "telemetry")
         return read ? telemetry(request, std::move(out)) : wrongMethod("GET");
@@ -443,6 +463,18 @@ void FabricService::handleApi(const net::HttpRequest &request, const QByteArray 
             return read ? out->reply(jsonReply(200, servicePlanJson(it->second, planState(it->second), planRefusal(it->second))))
                         : wrongMethod("GET");
         commitServicePlan(id, request, caller, std::move(out));
+        return;
+    }
+    if (path == "jobs") {
+        if (!read)
+            return wrongMethod("GET");
+        return out->reply(jsonReply(200, jobsInForceJson(partitionsOnTarget(m_session.planningTarget()))));
+    }
+    if (path.startsWith("jobs/")) {
+        if (method != "PUT" && method != "DELETE")
+            return wrongMethod("PUT, DELETE");
+        if (allowed(caller, ServiceRole::Operator, out))
+            jobRequest(method, QString::fromUtf8(path.mid(5)), request, caller, std::move(out));
         return;
     }
     if (path == "discover") {
@@ -633,16 +665,105 @@ void FabricService::onCommitFinished(const CommitReport &report)
         for (auto &[number, plan] : m_plans)
             if (plan.id == m_pendingCommit->planId && report.ok())
                 plan.committed = true;
-        Q_EMIT logLine(QStringLiteral("%1 of %2: %3")
-                           .arg(m_pendingCommit->recovery ? QStringLiteral("recovery") : QStringLiteral("commit of plan %1").arg(m_pendingCommit->planId),
-                                m_pendingCommit->by, commitOutcomeName(report.outcome)));
+        const QString what = m_pendingCommit->recovery ? QStringLiteral("recovery")
+            : !m_pendingCommit->job.isEmpty()           ? m_pendingCommit->job.value(QStringLiteral("summary")).toString()
+                                                        : QStringLiteral("commit of plan %1").arg(m_pendingCommit->planId);
+        Q_EMIT logLine(QStringLiteral("%1 of %2: %3").arg(what, m_pendingCommit->by, commitOutcomeName(report.outcome)));
         QJsonObject answer = json;
         answer.insert(QStringLiteral("plan"), m_pendingCommit->planId);
         answer.insert(QStringLiteral("by"), m_pendingCommit->by);
-        m_pendingCommit->out->reply(jsonReply(200, answer));
+        int httpStatus = 200;
+        if (!m_pendingCommit->job.isEmpty()) {
+            // The job's answer with the commit's outcome (the whole report is in the journal); a
+            // job's partition not in force is an error for the prolog, whatever the reason.
+            answer = m_pendingCommit->job;
+            for (const char *key : {"outcome", "smps", "reasons", "violations"})
+                answer.insert(QLatin1String(key), json.value(QLatin1String(key)));
+            if (!report.ok()) {
+                httpStatus = 502;
+                answer.insert(QStringLiteral("error"), QStringLiteral("the commit ended %1").arg(commitOutcomeName(report.outcome)));
+            }
+        }
+        m_pendingCommit->out->reply(jsonReply(httpStatus, answer));
         m_pendingCommit.reset();
     }
     broadcast("commit", QJsonObject{{QStringLiteral("outcome"), commitOutcomeName(report.outcome)}, {QStringLiteral("smps"), json.value(QStringLiteral("smps"))}, {QStringLiteral("held_generation"), double(m_session.heldGeneration())}});
+    runJobRequests();
+}
+
+// ---- Slurm's jobs ---------------------------------------------------------------------------------
+
+void FabricService::jobRequest(const QByteArray &method, const QString &job, const net::HttpRequest &request, const Caller &caller, Responder out)
+{
+    if (!m_options.jobPool)
+        return out->reply(errorReply(404, QStringLiteral("jobs get no partitions here: the service was started without --job-pkeys")));
+    if (!m_session.fabric())
+        return out->reply(errorReply(503, m_lastDiscoveryError.isEmpty() ? QStringLiteral("the fabric is being discovered: ask again once it is") : QStringLiteral("the fabric could not be discovered: %1").arg(m_lastDiscoveryError)));
+    if (m_session.subnetTarget() && m_session.subnetTarget()->pluginMode())
+        return out->reply(errorReply(409, QStringLiteral("the commit target routes with Weft's engine inside OpenSM: jobs' partitions are not planned for it")));
+    net::HttpReply refusal;
+    std::optional<QJsonObject> body = QJsonObject();
+    if (!request.body.trimmed().isEmpty() && !(body = objectBody(request, &refusal)))
+        return out->reply(refusal);
+    JobRequest asked;
+    asked.start = method == "PUT";
+    asked.by = caller.credential.name;
+    asked.out = std::move(out);
+    if (asked.start) {
+        Result<SlurmJob> parsed = slurmJobFromJson(job, *body, m_options.jobPolicy);
+        if (!parsed)
+            return asked.out->reply(errorReply(400, parsed.error().message, parsed.error().file));
+        asked.job = std::move(*parsed);
+    } else {
+        if (!isSlurmJobId(job))
+            return asked.out->reply(errorReply(400, QStringLiteral("a job ID is letters, digits and '_', at most 48")));
+        asked.job.id = job;
+        asked.job.user = text::withoutControlCharacters(body->value(QStringLiteral("user")).toString().trimmed()).left(64);
+    }
+    m_jobRequests.push_back(std::move(asked));
+    runJobRequests();
+}
+
+void FabricService::runJobRequests()
+{
+    while (!m_jobRequests.empty() && !m_stopped && !m_session.isCommitting() && !m_pendingCommit) {
+        JobRequest asked = std::move(m_jobRequests.front());
+        m_jobRequests.pop_front();
+        const std::shared_ptr<const Fabric> fabric = m_session.fabric();
+        if (!fabric) {
+            asked.out->reply(errorReply(503, QStringLiteral("the fabric is being discovered: ask again once it is")));
+            continue;
+        }
+        const PartitionsState inForce = partitionsOnTarget(m_session.planningTarget());
+        JobPartitionChange change = asked.start ? planJobStart(*fabric, m_session.held(), inForce, asked.job, *m_options.jobPool, m_slurm)
+                                                : planJobEnd(*fabric, m_session.held(), inForce, asked.job.id, asked.job.user);
+        if (change.refusal != JobPartitionChange::Refusal::None) {
+            Q_EMIT logLine(QStringLiteral("job %1 (%2): refused: %3").arg(asked.job.id, asked.start ? QStringLiteral("start") : QStringLiteral("end"), change.why));
+            asked.out->reply(errorReply(change.refusal == JobPartitionChange::Refusal::BadRequest ? 400 : 409, change.why));
+            continue;
+        }
+        QJsonObject answer{{QStringLiteral("job"), asked.job.id},
+                           {QStringLiteral("partition"), jobPartitionName(asked.job.id)},
+                           {QStringLiteral("pkey"), change.pkey ? pkeyText(change.pkey) : QString()},
+                           {QStringLiteral("ports"), change.ports},
+                           {QStringLiteral("changed"), !change.unchanged},
+                           {QStringLiteral("summary"), change.summary}};
+        if (asked.start)
+            answer.insert(QStringLiteral("hosts"), QJsonArray::fromStringList(change.hosts));
+        if (change.unchanged) {
+            asked.out->reply(jsonReply(200, answer));
+            continue;
+        }
+        m_session.setCommitUser(asked.by);
+        QString why;
+        if (!m_session.commitChange(change.plan, change.summary, &why)) {
+            Q_EMIT logLine(QStringLiteral("job %1: not committed: %2").arg(asked.job.id, why));
+            asked.out->reply(errorReply(409, why));
+            continue;
+        }
+        Q_EMIT logLine(QStringLiteral("%1 commits for %2").arg(asked.by, change.summary));
+        m_pendingCommit = PendingCommit{std::move(asked.out), QString(), asked.by, false, answer};
+    }
 }
 
 // ---- reading -------------------------------------------------------------------------------------
@@ -855,6 +976,67 @@ void FabricService::onDiscoveryFinished(bool ok, const QString &error, bool canc
         out->reply(ok ? jsonReply(200, now) : errorReply(502, QStringLiteral("discovery failed: %1").arg(error)));
 }
 
+const FabricCheckReport *FabricService::healthReport()
+{
+    const std::shared_ptr<const Fabric> fabric = m_session.fabric();
+    if (!fabric)
+        return nullptr;
+    if (!m_health || m_healthFabric != fabric || m_healthHeld != m_session.heldGeneration()) {
+        const HeldTables &held = m_session.held();
+        m_health = checkHeldFabric(*fabric, HeldFabricCheck{QStringLiteral("live"), held.lfts.get(), held.pkeys.get(), nullptr});
+        m_healthFabric = fabric;
+        m_healthHeld = m_session.heldGeneration();
+    }
+    return &*m_health;
+}
+
+void FabricService::updateSlurmTopology()
+{
+    if (m_options.slurmTopologyPath.isEmpty() || !m_fabricSeen)
+        return;
+    const QString path = m_options.slurmTopologyPath;
+    const Result<SlurmTopology> topology = slurmTopology(*m_fabricSeen, m_slurm);
+    if (!topology) {
+        Q_EMIT logLine(QStringLiteral("Slurm topology: %1 left as it is: %2").arg(path, topology.error().toString()));
+        return;
+    }
+    for (const QString &line : summarizeWarnings(topology->warnings, 3, QString()))
+        Q_EMIT logLine(QStringLiteral("Slurm topology: %1").arg(line));
+    const SlurmTopologyOrigin origin{QStringLiteral("the live fabric, discovered by weft serve through %1")
+                                         .arg(m_options.caName.isEmpty() ? QStringLiteral("the first adapter") : m_options.caName),
+                                     QDateTime::currentDateTimeUtc(), QCoreApplication::applicationVersion()};
+    const QByteArray text = writeSlurmTopology(*topology, m_options.slurmForm, origin);
+    // The same switches and hosts as the file holds: left alone, so Slurm has nothing to reread.
+    if (QFile existing(path); existing.open(QIODevice::ReadOnly) && slurmTopologyBody(existing.readAll()) == slurmTopologyBody(text))
+        return;
+    if (const Status written = writeFileAtomically(path, text); !written) {
+        Q_EMIT logLine(QStringLiteral("Slurm topology: %1").arg(written.error().toString()));
+        return;
+    }
+    Q_EMIT logLine(QStringLiteral("Slurm topology: %1 written: %2 switches, %3 hosts").arg(path).arg(topology->switches.size()).arg(topology->hosts));
+    if (!m_options.slurmReconfigure)
+        return;
+    auto *scontrol = new QProcess(this);
+    scontrol->setProcessChannelMode(QProcess::MergedChannels);
+    connect(scontrol, &QProcess::finished, this, [this, scontrol](int code, QProcess::ExitStatus status) {
+        const QString said = QString::fromLocal8Bit(scontrol->readAll()).trimmed();
+        if (status == QProcess::NormalExit && code == 0)
+            Q_EMIT logLine(QStringLiteral("Slurm topology: scontrol reconfigure done"));
+        else
+            Q_EMIT logLine(QStringLiteral("Slurm topology: scontrol reconfigure failed (exit %1)%2").arg(code).arg(said.isEmpty() ? QString() : QStringLiteral(": ") + said));
+        scontrol->deleteLater();
+    });
+    connect(scontrol, &QProcess::errorOccurred, this, [this, scontrol](QProcess::ProcessError error) {
+        if (error != QProcess::FailedToStart)
+            return;
+        Q_EMIT logLine(QStringLiteral("Slurm topology: %1 could not be started: %2").arg(m_options.scontrol, scontrol->errorString()));
+        scontrol->deleteLater();
+    });
+    // Slurm's controller may be slow to answer, never the service: the process is not waited for.
+    QTimer::singleShot(60000, scontrol, [scontrol] { scontrol->kill(); });
+    scontrol->start(m_options.scontrol, {QStringLiteral("reconfigure")});
+}
+
 void FabricService::onSessionChanged(DocumentChanges what)
 {
     Q_UNUSED(what);
@@ -869,6 +1051,7 @@ void FabricService::onSessionChanged(DocumentChanges what)
             QJsonObject event = fabricCountsJson(*m_fabricSeen);
             event.insert(QStringLiteral("fabric_generation"), double(m_fabricGeneration));
             broadcast("fabric", event);
+            updateSlurmTopology();
         }
     }
     if (m_session.heldGeneration() != m_heldSeen) {

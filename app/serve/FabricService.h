@@ -13,9 +13,12 @@
 // the API's commits, recoveries) waits its turn on the session's one FabricLink: a discovery
 // asked for during a commit is answered once the commit has ended and the fabric been read.
 
+#include "FabricCheck.h"
 #include "FabricSession.h"
 #include "HttpListener.h"
+#include "JobPartitions.h"
 #include "ServicePlan.h"
+#include "SlurmTopology.h"
 #include "TokenStore.h"
 
 #include <QDateTime>
@@ -63,6 +66,18 @@ struct ServiceOptions
     int maxConnectionsPerCredential = 0;   // 0: a quarter of maxConnections
     int streamMaxLifeSeconds = 3600;       // an event stream ends then, saying so (the client reconnects)
     int tokensCheckMs = 500;               // how often the tokens file is looked at for a change
+    // Slurm's topology kept in step with the fabric (SlurmTopology.h): written atomically after
+    // every discovery that changes the fabric, unless only its comments would change; then, with
+    // slurmReconfigure, `scontrol reconfigure`. Empty path: none.
+    QString slurmTopologyPath;
+    SlurmTopologyForm slurmForm = SlurmTopologyForm::Tree;
+    QString slurmNamesPath;  // the names map, read at start
+    bool slurmReconfigure = false;
+    QString scontrol = QStringLiteral("scontrol");  // the program run for it
+    // Partitions that follow Slurm's jobs (JobPartitions.h, PUT and DELETE /api/v1/jobs/JOBID):
+    // the P_Keys jobs get, and the isolation policy of a job that names none. No pool: none.
+    std::optional<JobPKeyPool> jobPool;
+    IsolationPolicy jobPolicy = IsolationPolicy::Default;
 };
 
 class FabricService : public QObject
@@ -115,6 +130,10 @@ private:
     void journal(Responder out);
     void putRules(const net::HttpRequest &request, const Caller &caller, Responder out);
     void putMode(const net::HttpRequest &request, const Caller &caller, Responder out);
+    // A job's start (PUT) or end (DELETE): queued, and planned and committed in turn once no
+    // commit runs, so that the prologs of jobs starting together each get their partition.
+    void jobRequest(const QByteArray &method, const QString &job, const net::HttpRequest &request, const Caller &caller, Responder out);
+    void runJobRequests();
     void openEvents(const Caller &caller, Responder out);
     // An act of an admin (or of whoever changed the credentials) in the commit journal, kind
     // "admin", with the old and the new value; said in the log too.
@@ -131,9 +150,14 @@ private:
     void onSessionChanged(DocumentChanges what);
     void onCommitFinished(const CommitReport &report);
     void rediscover();
+    // Slurm's topology of the fabric now, written when it differs from the file's (options above).
+    void updateSlurmTopology();
     void reloadTokensIfChanged();
     QString tokensFileStamp() const;
     QJsonObject linkStatus() const;
+    // The health check (FabricCheck.h's checkHeldFabric) of the fabric last discovered with the
+    // tables it holds; made again only when either changed. Null before the first discovery.
+    const FabricCheckReport *healthReport();
 
     ServiceOptions m_options;
     FabricSession m_session;
@@ -149,6 +173,10 @@ private:
     quint64 m_loopRecordsTold = 0;
     QDateTime m_discoveredAt;
     QString m_lastDiscoveryError;
+    SlurmTopologyOptions m_slurm;  // the names map read at start, the roles left out
+    std::optional<FabricCheckReport> m_health;  // of m_healthFabric as it held m_healthHeld
+    std::shared_ptr<const Fabric> m_healthFabric;
+    quint64 m_healthHeld = 0;
 
     std::map<int, ServicePlan> m_plans;  // by number, the last kPlansKept
     int m_nextPlan = 1;
@@ -160,9 +188,18 @@ private:
         QString planId;
         QString by;
         bool recovery = false;
+        QJsonObject job;  // a job's start or end: its answer (JobPartitions.h), the report added
     };
     std::optional<PendingCommit> m_pendingCommit;
     std::vector<Responder> m_waitingForDiscovery;
+    struct JobRequest
+    {
+        bool start = true;  // PUT; else DELETE
+        SlurmJob job;
+        QString by;
+        Responder out;
+    };
+    std::deque<JobRequest> m_jobRequests;  // in the order asked
     struct Stream
     {
         Responder out;

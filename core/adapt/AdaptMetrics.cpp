@@ -67,11 +67,20 @@ enum Figure : int { XmitBytes,
                     XmitWait,
                     Utilisation,
                     Errors,
+                    Interval,      // the seconds the rates cover
+                    SymbolErrors,  // new SymbolErrorCounter counts (NaN: a gap)
+                    LinkDowns,     // new LinkDownedCounter counts (NaN: a gap)
+                    Unanswered,    // 1: the port's counters went unanswered this tick or the one before
                     kFigureCount };
 
 double figureOf(const CounterRate &rate)
 {
     return rate.ok() ? rate.value : std::numeric_limits<double>::quiet_NaN();
+}
+
+double deltaOf(const CounterDelta &d)
+{
+    return d.ok() ? double(d.delta) : std::numeric_limits<double>::quiet_NaN();
 }
 
 double errorSum(const PortRates &rates)
@@ -179,6 +188,10 @@ void MetricStore::addTick(double time, std::vector<TelemetryRecord> records)
         tick.figures.push_back(figureOf(r.rates.xmitWait));
         tick.figures.push_back(figureOf(r.rates.utilisation));
         tick.figures.push_back(errorSum(r.rates));
+        tick.figures.push_back(r.seconds);
+        tick.figures.push_back(deltaOf(r.rates.errors[std::size_t(PortErrorCounter::SymbolError)]));
+        tick.figures.push_back(deltaOf(r.rates.errors[std::size_t(PortErrorCounter::LinkDowned)]));
+        tick.figures.push_back(r.rates.xmitBytes.gap == CounterGap::NoAnswer ? 1.0 : 0.0);
     }
     m_ticks.push_back(std::move(tick));
     while (m_ticks.size() > 1 && m_ticks.front().time < time - m_retention)
@@ -491,6 +504,44 @@ std::vector<double> MetricStore::smoothedReceiveRates(double windowSeconds) cons
         }
     }
     return smoothed;
+}
+
+}  // namespace weft::adapt
+
+namespace weft::adapt {
+
+PortHealthWindow MetricStore::portHealth(PortIndex port, double windowSeconds, int passes) const
+{
+    PortHealthWindow health;
+    if (m_ticks.empty() || port < 0)
+        return health;
+    const double latest = m_ticks.back().time;
+    int back = 0;
+    for (auto tick = m_ticks.rbegin(); tick != m_ticks.rend(); ++tick, ++back) {
+        const bool inWindow = tick->time >= latest - windowSeconds;
+        const bool inPasses = back < passes;
+        if (!inWindow && !inPasses)
+            break;
+        const TickView view{tick->layout->slotOfPort.data(), tick->layout->slotOfPort.size(), tick->figures.data()};
+        // A tick without a record of the port (a tick of another snapshot's ports) tells nothing.
+        if (const Reading unanswered = view.get(port, Unanswered); inPasses && unanswered) {
+            ++health.passes;
+            health.unansweredPasses += *unanswered > 0 ? 1 : 0;
+        }
+        if (!inWindow)
+            continue;
+        ++health.ticks;
+        const Reading symbols = view.get(port, SymbolErrors);
+        const Reading downs = view.get(port, LinkDowns);
+        if (symbols) {
+            ++health.measuredTicks;
+            health.symbolErrors += std::uint64_t(*symbols);
+            health.seconds += view.get(port, Interval).value_or(0);
+        }
+        if (downs)
+            health.linkDowns += std::uint64_t(*downs);
+    }
+    return health;
 }
 
 }  // namespace weft::adapt

@@ -29,8 +29,8 @@
 // (a partial sum would understate it); its util takes whichever direction was measured.
 // `p95` is the nearest rank: the smallest sample with at least 95 % of the samples at or below.
 // A partition is named by its name or its P_Key ("0x8001"). Lookups per port (its cable's far
-// end, a node's cabled ports) are built once per fabric; a tick keeps the five figures the
-// metrics read per port (40 bytes a port), with O(1) lookup by port.
+// end, a node's cabled ports) are built once per fabric; a tick keeps the nine figures the
+// metrics read per port (72 bytes a port), with O(1) lookup by port.
 
 #include "Fabric.h"
 #include "RuleLanguage.h"
@@ -45,6 +45,18 @@
 #include <vector>
 
 namespace weft::adapt {
+
+// One port's health over a window of ticks, for the sick-link conditions (LinkHealth.h).
+struct PortHealthWindow
+{
+    int ticks = 0;          // ticks in the window
+    int measuredTicks = 0;  // of those, ticks with its SymbolErrorCounter read
+    double seconds = 0;     // the time those measured ticks' rates cover
+    std::uint64_t symbolErrors = 0;  // new SymbolErrorCounter counts in the window
+    std::uint64_t linkDowns = 0;     // new LinkDownedCounter counts in the window
+    int passes = 0;            // of the latest `passes` ticks, those with a record of the port
+    int unansweredPasses = 0;  // of those, ticks in which its counters went unanswered
+};
 
 class MetricStore
 {
@@ -80,6 +92,10 @@ public:
     // smoothed by an EWMA over the ticks held: r̂ <- a·r + (1 - a)·r̂ with a = 1 - exp(-Δt / D),
     // D = `windowSeconds` (spec 003 §3.4). A node never measured has 0.
     std::vector<double> smoothedReceiveRates(double windowSeconds) const;
+
+    // `port`'s error and answer figures over the ticks at most `windowSeconds` older than the
+    // latest, and whether it answered in each of the latest `passes` ticks.
+    PortHealthWindow portHealth(PortIndex port, double windowSeconds, int passes) const;
 
 private:
     // Which ports a tick measured, in port order, and each port's slot: consecutive ticks of the

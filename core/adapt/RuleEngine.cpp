@@ -54,6 +54,12 @@ QJsonObject RuleFiring::toJson() const
     o.insert(QStringLiteral("reason"), reason);
     o.insert(QStringLiteral("held_seconds"), heldSeconds);
     o.insert(QStringLiteral("inputs"), terms);
+    if (!sickLinks.empty()) {
+        QJsonArray links;
+        for (const LinkEvidence &e : sickLinks)
+            links.append(e.toJson());
+        o.insert(QStringLiteral("sick_links"), links);
+    }
     return o;
 }
 
@@ -64,13 +70,13 @@ QString ruleKey(const Rule &rule)
     return rule.name + QLatin1Char('\n') + ruleToText(rule);
 }
 
-// reroute, set_weight and set_isolation change routing or what it is made from: two rules with
-// such actions conflict.
+// reroute, set_weight, set_isolation and drain change routing or what it is made from: two rules
+// with such actions conflict.
 bool changesRouting(const Rule &rule)
 {
     return std::any_of(rule.actions.begin(), rule.actions.end(), [](const Action &a) {
         return a.kind == Action::Kind::Reroute || a.kind == Action::Kind::SetWeight
-            || a.kind == Action::Kind::SetIsolation;
+            || a.kind == Action::Kind::SetIsolation || a.kind == Action::Kind::Drain;
     });
 }
 
@@ -91,6 +97,8 @@ void collectWindows(const Condition &c, double *longest)
 {
     if (c.kind == Condition::Kind::MetricCompare)
         *longest = std::max(*longest, double(c.metric.windowSeconds));
+    if (c.kind == Condition::Kind::Sick)
+        *longest = std::max(*longest, sickThresholds(c.sick).windowSeconds);
     for (const Condition &o : c.operands)
         collectWindows(o, longest);
 }
@@ -126,6 +134,8 @@ struct Evaluation
     int nextTerm = 0;
     std::vector<TermValue> terms;
     QString problem;
+    const LinkMarks *marks = nullptr;
+    std::vector<LinkEvidence> sick;
 
     bool holds(const Condition &c)
     {
@@ -162,6 +172,7 @@ struct Evaluation
             return minuteOfDay >= c.fromMinute || minuteOfDay < c.toMinute;
         case Condition::Kind::Event:
             return std::any_of(events.begin(), events.end(), [&](RuleEvent e) { return eventMatches(c.event, e); });
+        case Condition::Kind::Sick: return sickHolds(c);
         }
         return false;
     }
@@ -199,6 +210,19 @@ struct Evaluation
         wasHolding = t.holds;
         terms.push_back(t);
         return t.holds;
+    }
+
+    bool sickHolds(const Condition &c)
+    {
+        QStringList problems;
+        const std::vector<LinkEvidence> found = sickLinks(store, c.link, c.sick, marks ? *marks : LinkMarks{}, &problems);
+        for (const QString &p : problems)
+            note(p);
+        for (const LinkEvidence &e : found)
+            if (std::none_of(sick.begin(), sick.end(), [&](const LinkEvidence &s) { return s.port == e.port; }))
+                sick.push_back(e);
+        terms.push_back(TermValue{conditionToText(c), double(found.size()), 0, !found.empty()});
+        return !found.empty();
     }
 
     void note(const QString &message)
@@ -267,6 +291,8 @@ double RuleEngine::longestWindowSeconds() const
         for (const Action &a : rule.actions)
             if (a.learnedWeightsWindow)
                 longest = std::max(longest, double(*a.learnedWeightsWindow));
+            else if (a.cleanSeconds)
+                longest = std::max(longest, double(*a.cleanSeconds));
     }
     return longest;
 }
@@ -299,7 +325,7 @@ std::vector<RuleFiring> RuleEngine::evaluate(const MetricStore &store)
         RuleState &state = *m_states[i];
         RuleStatus &status = m_status[i];
 
-        Evaluation e{store, m_options, m_parameters, events, minuteOfDay, &state.termHolding, 0, {}, {}};
+        Evaluation e{store, m_options, m_parameters, events, minuteOfDay, &state.termHolding, 0, {}, {}, &m_marks, {}};
         const bool holds = e.holds(rule.condition);
         if (!holds)
             state.heldSince.reset();
@@ -321,6 +347,7 @@ std::vector<RuleFiring> RuleEngine::evaluate(const MetricStore &store)
             f.reason = std::move(reason);
             f.inputs = e.terms;
             f.heldSeconds = held;
+            f.sickLinks = e.sick;
             out.push_back(std::move(f));
         };
 

@@ -21,7 +21,7 @@
 //   fire while the value stays at or above 40). Every term is evaluated on every tick (no
 //   short cut through `and`/`or`), so each term's hysteresis follows its value.
 // - Conflicts: actions that change routing or the knowledge it is made from (reroute,
-//   set_weight, set_isolation) conflict with each other. When a rule with such actions fires, a
+//   set_weight, set_isolation, drain) conflict with each other. When a rule with such actions fires, a
 //   lower-priority rule with such actions firing on the same tick, or while the winner's cooldown
 //   runs, is `suppressed` (its `for` window starts again: a rule with `for` 0 gets a record on
 //   every such tick); notify-only rules never conflict. Equal priorities: file order decides.
@@ -31,9 +31,13 @@
 //   RuleEngineOptions::timeZone (local unless set; `weft adapt --utc` sets UTC), wrapping past
 //   midnight when A > B; a parameter missing from the engine's parameters makes its comparison
 //   false (and the rule's status says so).
+// - `sick(link[...])` holds when at least one cable it names is sick (LinkHealth.h, no
+//   hysteresis: its window is its memory); the firing carries every sick cable with its evidence,
+//   for the rule's report(link), drain(link) and undrain(link).
 // - A record's inputs are the rule's metric and parameter terms on that tick.
 
 #include "AdaptMetrics.h"
+#include "LinkHealth.h"
 #include "RuleLanguage.h"
 
 #include <QJsonObject>
@@ -72,9 +76,11 @@ struct RuleFiring
     QString reason;  // suppressed: "by RULE (priority N)"; cooldown: "cooldown ends in 42s"
     std::vector<TermValue> inputs;  // the rule's metric terms on that tick
     double heldSeconds = 0;         // how long the condition had held
+    std::vector<LinkEvidence> sickLinks;  // the cables the rule's sick() terms found, each once
 
     // {time, rule, event, actions: [text...], priority, mode, reason, held_seconds,
-    //  inputs: [{term, value (null when unmeasured), threshold, holds}]}
+    //  inputs: [{term, value (null when unmeasured), threshold, holds}],
+    //  sick_links: [LinkEvidence::toJson] when the rule has a sick() term}
     QJsonObject toJson() const;
 };
 
@@ -114,6 +120,10 @@ public:
     void setParameter(const QString &name, double value);
     const std::map<QString, double> &parameters() const { return m_parameters; }
 
+    // The operator's link marks (sick and excluded links) the sick() terms read.
+    void setLinkMarks(LinkMarks marks) { m_marks = std::move(marks); }
+    const LinkMarks &linkMarks() const { return m_marks; }
+
     // An event seen since the last tick (link down, node added, ...): event(E) terms hold on
     // the next tick.
     void noteEvent(RuleEvent event);
@@ -135,6 +145,7 @@ private:
     std::vector<RuleStatus> m_status;
     std::map<QString, double> m_parameters;
     std::vector<RuleEvent> m_pendingEvents;
+    LinkMarks m_marks;
     std::optional<double> m_lastTick;  // the tick evaluated last: evaluating it again does nothing
 };
 

@@ -2,6 +2,7 @@
 
 #include <QLocale>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -437,14 +438,26 @@ private:
         if (!isWord("then"))
             fail(then, QStringLiteral("expected 'then' (or and, or, for), found %1").arg(describe(then)));
         ++m_pos;
+        const Token &firstAction = peek();
         rule.actions.push_back(action());
         while (isSymbol(",")) {
             ++m_pos;
             rule.actions.push_back(action());
         }
+        // The link actions act on the links the rule's sick() terms found.
+        const bool linkAction = std::any_of(rule.actions.begin(), rule.actions.end(), [](const Action &a) {
+            return a.kind == Action::Kind::Report || a.kind == Action::Kind::Drain || a.kind == Action::Kind::Undrain;
+        });
+        if (linkAction && !hasSick(rule.condition))
+            fail(firstAction, QStringLiteral("report(link), drain(link) and undrain(link) act on the links a sick(link[...]) term finds: rule '%1' has none").arg(rule.name));
         const Token &next = peek();
         if (next.kind != Token::Kind::End && !isWord("rule"))
             fail(next, QStringLiteral("expected ',' and another action, or the next 'rule', found %1").arg(describe(next)));
+    }
+
+    static bool hasSick(const Condition &c)
+    {
+        return c.kind == Condition::Kind::Sick || std::any_of(c.operands.begin(), c.operands.end(), hasSick);
     }
 
     Condition orExpression()
@@ -514,7 +527,7 @@ private:
         Condition c;
         const Token &t = peek();
         if (t.kind != Token::Kind::Word)
-            fail(t, QStringLiteral("expected a condition (a metric, a parameter, 'time in', 'event(', 'not' or '('), found %1").arg(describe(t)));
+            fail(t, QStringLiteral("expected a condition (a metric, a parameter, 'time in', 'event(', 'sick(', 'not' or '('), found %1").arg(describe(t)));
         if (isWord("time") && isWord("in", 1)) {
             m_pos += 2;
             c.kind = Condition::Kind::TimeIn;
@@ -531,6 +544,17 @@ private:
             expectSymbol(")", QStringLiteral("after the event name"));
             return c;
         }
+        if (isWord("sick") && call) {
+            m_pos += 2;
+            c.kind = Condition::Kind::Sick;
+            expectWord(QStringLiteral("link"));
+            expectSymbol("[", QStringLiteral("after 'link'"));
+            c.link = selector();
+            expectSymbol("]", QStringLiteral("after the selector"));
+            sickOptions(c.sick);
+            expectSymbol(")", QStringLiteral("to close sick("));
+            return c;
+        }
         if (call) {
             c.kind = Condition::Kind::MetricCompare;
             c.metric = metric();
@@ -542,6 +566,75 @@ private:
         c.comparison = comparison();
         c.value = number(QStringLiteral("a value to compare with"));
         return c;
+    }
+
+    void sickOptions(SickCriteria &sick)
+    {
+        const QString known = QStringLiteral("window=, flaps=, ber=, symbol_errors=, unanswered= or passes=");
+        while (isSymbol(",")) {
+            ++m_pos;
+            const Token &option = word(known);
+            expectSymbol("=", QStringLiteral("after '%1'").arg(option.text));
+            const QString &o = option.text;
+            const Token &valueToken = peek();
+            auto count = [&](std::optional<int> &into, int least) {
+                if (into)
+                    fail(option, QStringLiteral("sick option '%1' given twice").arg(o));
+                into = integer(o);
+                if (*into < least)
+                    fail(valueToken, QStringLiteral("%1 must be at least %2").arg(o).arg(least));
+            };
+            if (o == QLatin1String("window")) {
+                if (sick.windowSeconds)
+                    fail(option, QStringLiteral("sick option 'window' given twice"));
+                sick.windowSeconds = duration();
+                if (*sick.windowSeconds <= 0)
+                    fail(valueToken, QStringLiteral("window must be longer than 0s"));
+            } else if (o == QLatin1String("flaps")) {
+                count(sick.flaps, 1);
+            } else if (o == QLatin1String("ber")) {
+                if (sick.ber)
+                    fail(option, QStringLiteral("sick option 'ber' given twice"));
+                sick.ber = number(QStringLiteral("a bit error rate"));
+                if (!(*sick.ber > 0) || *sick.ber >= 1)
+                    fail(valueToken, QStringLiteral("ber must be above 0 and below 1 (e.g. 1e-12)"));
+            } else if (o == QLatin1String("symbol_errors")) {
+                count(sick.symbolErrors, 1);
+            } else if (o == QLatin1String("unanswered")) {
+                count(sick.unanswered, 1);
+            } else if (o == QLatin1String("passes")) {
+                count(sick.passes, 1);
+            } else {
+                fail(option, QStringLiteral("unknown sick option '%1': expected %2").arg(o, known));
+            }
+        }
+        if (sick.unanswered && sick.passes && *sick.unanswered > *sick.passes)
+            fail(peek(), QStringLiteral("unanswered=%1 is more than passes=%2").arg(*sick.unanswered).arg(*sick.passes));
+    }
+
+    // report(link), drain(link[, max=N]), undrain(link[, clean=D]).
+    void linkActionOptions(Action &a)
+    {
+        expectWord(QStringLiteral("link"));
+        while (isSymbol(",")) {
+            ++m_pos;
+            const Token &option = word(a.kind == Action::Kind::Drain ? QStringLiteral("max=") : QStringLiteral("clean="));
+            expectSymbol("=", QStringLiteral("after '%1'").arg(option.text));
+            const Token &valueToken = peek();
+            if (a.kind == Action::Kind::Drain && option.text == QLatin1String("max") && !a.maxDrained) {
+                a.maxDrained = integer(QStringLiteral("the most links drained"));
+                if (*a.maxDrained < 1)
+                    fail(valueToken, QStringLiteral("max must be at least 1"));
+            } else if (a.kind == Action::Kind::Undrain && option.text == QLatin1String("clean") && !a.cleanSeconds) {
+                a.cleanSeconds = duration();
+                if (*a.cleanSeconds <= 0)
+                    fail(valueToken, QStringLiteral("clean must be longer than 0s"));
+            } else {
+                fail(option, QStringLiteral("unknown or repeated option '%1' of %2(): expected %3")
+                                 .arg(option.text, a.kind == Action::Kind::Drain ? QStringLiteral("drain") : a.kind == Action::Kind::Undrain ? QStringLiteral("undrain") : QStringLiteral("report"),
+                                      a.kind == Action::Kind::Drain ? QStringLiteral("max=") : a.kind == Action::Kind::Undrain ? QStringLiteral("clean=") : QStringLiteral("none")));
+            }
+        }
     }
 
     Metric metric()
@@ -582,7 +675,7 @@ private:
     {
         Action a;
         const Token &t = peek();
-        static constexpr Names<Action::Kind, 5> kActions{{{Action::Kind::Reroute, "reroute"}, {Action::Kind::SetWeight, "set_weight"}, {Action::Kind::SetIsolation, "set_isolation"}, {Action::Kind::Notify, "notify"}, {Action::Kind::RequireApproval, "require_approval"}}};
+        static constexpr Names<Action::Kind, 8> kActions{{{Action::Kind::Reroute, "reroute"}, {Action::Kind::SetWeight, "set_weight"}, {Action::Kind::SetIsolation, "set_isolation"}, {Action::Kind::Notify, "notify"}, {Action::Kind::RequireApproval, "require_approval"}, {Action::Kind::Report, "report"}, {Action::Kind::Drain, "drain"}, {Action::Kind::Undrain, "undrain"}}};
         a.kind = keyword(kActions, QStringLiteral("action"));
         if (a.kind == Action::Kind::RequireApproval)
             return a;
@@ -611,6 +704,11 @@ private:
             a.text = string(QStringLiteral("a message"));
             break;
         case Action::Kind::RequireApproval:
+            break;
+        case Action::Kind::Report:
+        case Action::Kind::Drain:
+        case Action::Kind::Undrain:
+            linkActionOptions(a);
             break;
         }
         expectSymbol(")", QStringLiteral("to close the action"));
@@ -697,6 +795,7 @@ bool Condition::operator==(const Condition &o) const
     case Kind::ParamCompare: return param == o.param && comparison == o.comparison && value == o.value;
     case Kind::TimeIn: return fromMinute == o.fromMinute && toMinute == o.toMinute;
     case Kind::Event: return event == o.event;
+    case Kind::Sick: return link == o.link && sick == o.sick;
     }
     return false;
 }
@@ -704,7 +803,8 @@ bool Condition::operator==(const Condition &o) const
 bool Action::operator==(const Action &o) const
 {
     return kind == o.kind && engine == o.engine && learnedWeightsWindow == o.learnedWeightsWindow && weightsGiven == o.weightsGiven && method == o.method
-        && tau == o.tau && node == o.node && weight == o.weight && partition == o.partition && policy == o.policy && text == o.text;
+        && tau == o.tau && node == o.node && weight == o.weight && partition == o.partition && policy == o.policy && text == o.text
+        && maxDrained == o.maxDrained && cleanSeconds == o.cleanSeconds;
 }
 
 bool Rule::operator==(const Rule &o) const
@@ -770,6 +870,23 @@ QString conditionToText(const Condition &c)
     case Condition::Kind::ParamCompare: return c.param + QLatin1Char(' ') + nameOf(kComparisons, c.comparison) + QLatin1Char(' ') + numberText(c.value);
     case Condition::Kind::TimeIn: return QStringLiteral("time in ") + timeText(c.fromMinute) + QStringLiteral("..") + timeText(c.toMinute);
     case Condition::Kind::Event: return QStringLiteral("event(") + nameOf(kEvents, c.event) + QLatin1Char(')');
+    case Condition::Kind::Sick: {
+        QString text = QStringLiteral("sick(link[") + selectorText(c.link) + QLatin1Char(']');
+        const SickCriteria &k = c.sick;
+        if (k.windowSeconds)
+            text += QStringLiteral(", window=") + durationToText(*k.windowSeconds);
+        if (k.flaps)
+            text += QStringLiteral(", flaps=%1").arg(*k.flaps);
+        if (k.ber)
+            text += QStringLiteral(", ber=") + numberText(*k.ber);
+        if (k.symbolErrors)
+            text += QStringLiteral(", symbol_errors=%1").arg(*k.symbolErrors);
+        if (k.unanswered)
+            text += QStringLiteral(", unanswered=%1").arg(*k.unanswered);
+        if (k.passes)
+            text += QStringLiteral(", passes=%1").arg(*k.passes);
+        return text + QLatin1Char(')');
+    }
     }
     return {};
 }
@@ -791,6 +908,10 @@ QString actionToText(const Action &a)
     case Action::Kind::SetIsolation: return QStringLiteral("set_isolation(%1, %2)").arg(quoted(a.partition), policyName(a.policy));
     case Action::Kind::Notify: return QStringLiteral("notify(%1)").arg(quoted(a.text));
     case Action::Kind::RequireApproval: return QStringLiteral("require_approval");
+    case Action::Kind::Report: return QStringLiteral("report(link)");
+    case Action::Kind::Drain: return a.maxDrained ? QStringLiteral("drain(link, max=%1)").arg(*a.maxDrained) : QStringLiteral("drain(link)");
+    case Action::Kind::Undrain:
+        return a.cleanSeconds ? QStringLiteral("undrain(link, clean=%1)").arg(durationToText(*a.cleanSeconds)) : QStringLiteral("undrain(link)");
     }
     return {};
 }

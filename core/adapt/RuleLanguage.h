@@ -34,6 +34,23 @@ struct Selector
     bool operator==(const Selector &o) const { return all == o.all && name == o.name; }
 };
 
+// sick(link[SELECTOR][, OPTION=VALUE]...): the thresholds of a sick link (LinkHealth.h). Unset
+// options are the documented defaults (sickDefaults()).
+struct SickCriteria
+{
+    std::optional<std::int64_t> windowSeconds;  // window=D
+    std::optional<int> flaps;                   // flaps=N: link-down counts in the window
+    std::optional<double> ber;                  // ber=X: symbol errors per bit on the wire
+    std::optional<int> symbolErrors;            // symbol_errors=N: where the link's rate is unknown
+    std::optional<int> unanswered;              // unanswered=K: ticks unanswered ...
+    std::optional<int> passes;                  // passes=N: ... of the latest N
+    bool operator==(const SickCriteria &o) const
+    {
+        return windowSeconds == o.windowSeconds && flaps == o.flaps && ber == o.ber && symbolErrors == o.symbolErrors
+            && unanswered == o.unanswered && passes == o.passes;
+    }
+};
+
 // AGG(SCOPE.FIELD[, window=DURATION]). `target` is the node/link selector; tenant and
 // partition scopes name theirs in `target.name`; fabric has none.
 struct Metric
@@ -52,7 +69,7 @@ struct Metric
 struct Condition
 {
     // clang-format off
-    enum class Kind : std::uint8_t { And, Or, Not, MetricCompare, ParamCompare, TimeIn, Event };
+    enum class Kind : std::uint8_t { And, Or, Not, MetricCompare, ParamCompare, TimeIn, Event, Sick };
     // clang-format on
     Kind kind = Kind::MetricCompare;
     std::vector<Condition> operands;  // And, Or (two or more), Not (one)
@@ -62,13 +79,15 @@ struct Condition
     double value = 0;
     int fromMinute = 0, toMinute = 0;  // TimeIn: minutes after midnight; wraps when from > to
     RuleEvent event = RuleEvent::TopologyChange;
+    Selector link;          // Sick: the links looked at
+    SickCriteria sick;      // Sick
     bool operator==(const Condition &o) const;
 };
 
 struct Action
 {
     // clang-format off
-    enum class Kind : std::uint8_t { Reroute, SetWeight, SetIsolation, Notify, RequireApproval };
+    enum class Kind : std::uint8_t { Reroute, SetWeight, SetIsolation, Notify, RequireApproval, Report, Drain, Undrain };
     // clang-format on
     Kind kind = Kind::Notify;
     // Reroute: unset options are the loop's defaults.
@@ -82,6 +101,10 @@ struct Action
     QString partition;  // SetIsolation
     IsolationPolicy policy = IsolationPolicy::Default;
     QString text;  // Notify
+    // report(link), drain(link[, max=N]), undrain(link[, clean=D]): the links the rule's sick()
+    // terms found. Unset: the defaults (LinkHealth.h).
+    std::optional<int> maxDrained;              // Drain: the cap on links the policy holds drained
+    std::optional<std::int64_t> cleanSeconds;   // Undrain: how long a drained link must be clean
     bool operator==(const Action &o) const;
 };
 

@@ -93,6 +93,32 @@ int widthFrom(std::uint32_t active)
     }
 }
 
+// PortInfo:LinkWidthSupported, a mask of the widths widthFrom decodes: the widest.
+int widestWidthOf(std::uint32_t supported)
+{
+    int widest = 0;
+    for (std::uint32_t bit = 1; bit <= 16; bit <<= 1)
+        if (supported & bit)
+            widest = std::max(widest, widthFrom(bit));
+    return widest;
+}
+
+// The supported-speed masks (LinkSpeedSupported, LinkSpeedExtSupported, the vendor's FDR10 bit):
+// the fastest.
+LinkSpeed fastestSpeedOf(std::uint32_t supported, std::uint32_t extended, std::uint32_t fdr10)
+{
+    LinkSpeed fastest = LinkSpeed::Unknown;
+    for (std::uint32_t bit = 1; bit <= 16; bit <<= 1) {
+        if (extended & bit)
+            fastest = std::max(fastest, speedFrom(0, bit, 0));
+        if (bit <= 4 && (supported & bit))
+            fastest = std::max(fastest, speedFrom(bit, 0, 0));
+    }
+    if (fdr10 & 1)
+        fastest = std::max(fastest, LinkSpeed::FDR10);
+    return fastest;
+}
+
 NodeType nodeTypeFrom(int ibType)
 {
     return ibType == IB_NODE_SWITCH ? NodeType::Switch : ibType == IB_NODE_ROUTER ? NodeType::Router : NodeType::ChannelAdapter;
@@ -187,6 +213,21 @@ Result<Fabric> buildFabric(ibnd_fabric_t *scanned, const LiveOptions &options)
             if (port->remoteport && width > 0) {
                 const LinkSpeed speed = speedFrom(mad_get_field(info, 0, IB_PORT_LINK_SPEED_ACTIVE_F), extended, fdr10);
                 if (QString m = builder.setPortLink(created, p, width, speed); !m.isEmpty())
+                    return fail(n, m);
+                // What the port can run at: supported and enabled (an operator may have limited it).
+                const auto both = [info](MAD_FIELDS supported, MAD_FIELDS enabled) {
+                    return mad_get_field(info, 0, supported) & mad_get_field(info, 0, enabled);
+                };
+                auto *ext = const_cast<std::uint8_t *>(port->ext_info);
+                const std::uint32_t extendedCan = (ownCaps & kCapExtendedSpeeds)
+                    ? both(IB_PORT_LINK_SPEED_EXT_SUPPORTED_F, IB_PORT_LINK_SPEED_EXT_ENABLED_F)
+                    : 0;
+                const std::uint32_t fdr10Can = mad_get_field(ext, 0, IB_MLNX_EXT_PORT_LINK_SPEED_SUPPORTED_F)
+                    & mad_get_field(ext, 0, IB_MLNX_EXT_PORT_LINK_SPEED_ENABLED_F);
+                if (QString m = builder.setPortSupported(created, p, widestWidthOf(both(IB_PORT_LINK_WIDTH_SUPPORTED_F, IB_PORT_LINK_WIDTH_ENABLED_F)),
+                                                         fastestSpeedOf(both(IB_PORT_LINK_SPEED_SUPPORTED_F, IB_PORT_LINK_SPEED_ENABLED_F),
+                                                                        extendedCan, fdr10Can));
+                    !m.isEmpty())
                     return fail(n, m);
             }
         }

@@ -201,6 +201,16 @@ QString FabricBuilder::setPortLink(NodeIndex node, int number, int width, LinkSp
     return {};
 }
 
+QString FabricBuilder::setPortSupported(NodeIndex node, int number, int width, LinkSpeed speed)
+{
+    if (QString e = checkPort(node, number, false); !e.isEmpty())
+        return e;
+    Port &port = m_fabric.m_ports[std::size_t(m_fabric.m_nodes[std::size_t(node)].firstPort + number)];
+    port.supportedWidth = std::uint8_t(width);
+    port.supportedSpeed = speed;
+    return {};
+}
+
 QString FabricBuilder::setPortState(NodeIndex node, int number, PortState state)
 {
     if (QString e = checkPort(node, number, true); !e.isEmpty())

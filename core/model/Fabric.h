@@ -49,6 +49,12 @@ struct Port
     NodeIndex node = kNoIndex;
     std::uint8_t number = 0;   // 0 is a switch's management port
     bool present = false;      // false for port slots a node does not have (CA port 0)
+    // The widest and fastest the port supports and has enabled (PortInfo:LinkWidthSupported and
+    // LinkWidthEnabled, LinkSpeedSupported and LinkSpeedEnabled with their extended and FDR10
+    // fields). Known from live discovery only: 0 / Unknown otherwise. (Here, in the padding
+    // before the GUID: a port stays 32 bytes.)
+    std::uint8_t supportedWidth = 0;
+    LinkSpeed supportedSpeed = LinkSpeed::Unknown;
     Guid guid = 0;
     Lid lid = 0;               // base LID; switches carry theirs on port 0
     std::uint8_t lmc = 0;
@@ -182,6 +188,7 @@ public:
     QString setPortGuid(NodeIndex node, int number, Guid guid);
     QString setPortLid(NodeIndex node, int number, Lid lid, int lmc);
     QString setPortLink(NodeIndex node, int number, int width, LinkSpeed speed);
+    QString setPortSupported(NodeIndex node, int number, int width, LinkSpeed speed);
     QString setPortState(NodeIndex node, int number, PortState state);
     QString setPortSubnetManager(NodeIndex node, int number, bool subnetManager);
     // Puts `node` in the group named `name` (made on first use; `guid` kept from the first

@@ -48,6 +48,8 @@ Result<Fabric> editedFabric(const Fabric &fabric, const FabricEdit &edit)
                 s = check(builder.setPortLid(at, number, lidOf(pi), lmcOf(pi)));
             if (s && number > 0 && port.width != 0 && !down)
                 s = check(builder.setPortLink(at, number, port.width, port.speed));
+            if (s && number > 0 && (port.supportedWidth != 0 || port.supportedSpeed != LinkSpeed::Unknown))
+                s = check(builder.setPortSupported(at, number, port.supportedWidth, port.supportedSpeed));
             if (s)
                 s = check(builder.setPortState(at, number, down ? PortState::Down : port.state));
             if (!s)

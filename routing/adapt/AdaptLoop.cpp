@@ -3,6 +3,8 @@
 #include "CommitPlanning.h"
 
 #include "CommitJournal.h"
+#include "DrainPlan.h"
+#include "IntentRouting.h"
 #include "PartitionsConf.h"
 #include "ReconfigurationPlan.h"
 
@@ -41,6 +43,37 @@ QString eventText(RuleEvent event)
     c.kind = Condition::Kind::Event;
     c.event = event;
     return conditionToText(c);  // "event(link_down)"
+}
+
+bool isLinkAction(const Action &action, Action::Kind kind)
+{
+    return action.kind == kind;
+}
+
+const Condition *firstSickTerm(const Condition &c)
+{
+    if (c.kind == Condition::Kind::Sick)
+        return &c;
+    for (const Condition &o : c.operands)
+        if (const Condition *found = firstSickTerm(o))
+            return found;
+    return nullptr;
+}
+
+QJsonArray evidenceJson(const std::vector<LinkEvidence> &evidence)
+{
+    QJsonArray links;
+    for (const LinkEvidence &e : evidence)
+        links.append(e.toJson());
+    return links;
+}
+
+QString evidenceText(const std::vector<LinkEvidence> &evidence)
+{
+    QStringList texts;
+    for (const LinkEvidence &e : evidence)
+        texts << e.text();
+    return texts.join(QStringLiteral("; "));
 }
 
 QString loadText(double load)
@@ -166,14 +199,307 @@ std::vector<PendingChange> AdaptLoop::tick(double time, std::vector<TelemetryRec
             if (action.kind == Action::Kind::Notify)
                 record({firing.time, QStringLiteral("notify"), firing.rule, QStringLiteral("%1: %2").arg(firing.rule, action.text),
                         QJsonObject{{QStringLiteral("text"), action.text}}});
+        if (std::any_of(firing.actions.begin(), firing.actions.end(), [](const Action &a) { return isLinkAction(a, Action::Kind::Report); }))
+            reportSickLinks(firing);
+        for (const Action &action : firing.actions)
+            if (action.kind == Action::Kind::Drain)
+                planDrain(firing, action, changes);
         if (std::any_of(firing.actions.begin(), firing.actions.end(), changesRouting))
             planAndDecide(firing, changes, progress);
     }
+    if (!m_paused)
+        planUndrains(time, changes);
     return changes;
+}
+
+Status AdaptLoop::loadLinkMarks(const QByteArray &text, const QString &fileName)
+{
+    Result<LinkMarks> marks = parseLinkMarks(text, fileName);
+    if (!marks) {
+        record({now(), QStringLiteral("marks-refused"), {}, QStringLiteral("link marks refused, the previous stay in force: %1").arg(marks.error().toString()),
+                QJsonObject{{QStringLiteral("file"), fileName}, {QStringLiteral("error"), marks.error().toString()}}});
+        return marks.error();
+    }
+    QJsonArray sick, excluded;
+    for (const LinkMark &m : marks->sick)
+        sick.append(m.link);
+    for (const LinkMark &m : marks->excluded)
+        excluded.append(m.link);
+    record({now(), QStringLiteral("marks-loaded"), {},
+            QStringLiteral("link marks from %1: %2 marked sick, %3 excluded").arg(fileName).arg(sick.size()).arg(excluded.size()),
+            QJsonObject{{QStringLiteral("file"), fileName}, {QStringLiteral("sick"), sick}, {QStringLiteral("excluded"), excluded}}});
+    m_engine.setLinkMarks(std::move(*marks));
+    return Done{};
+}
+
+bool AdaptLoop::policyHolds(const std::pair<Guid, int> &end) const
+{
+    const Fabric &fabric = *m_knowledge.fabric;
+    return std::any_of(m_policyDrained.begin(), m_policyDrained.end(), [&](const PolicyDrain &d) { return sameCable(fabric, d.end, end); });
+}
+
+void AdaptLoop::reportSickLinks(const RuleFiring &firing)
+{
+    for (const LinkEvidence &e : firing.sickLinks)
+        record({firing.time, QStringLiteral("sick-link"), firing.rule, QStringLiteral("%1: sick %2").arg(firing.rule, e.text()), e.toJson()});
+}
+
+void AdaptLoop::planDrain(const RuleFiring &firing, const Action &drain, std::vector<PendingChange> &changes)
+{
+    const Fabric &fabric = *m_knowledge.fabric;
+    std::vector<LinkEvidence> wanted;
+    for (const LinkEvidence &e : firing.sickLinks)
+        if (!policyHolds(e.end))
+            wanted.push_back(e);
+    if (wanted.empty())
+        return;
+    // The cap counts what the policy holds drained already.
+    const int cap = drain.maxDrained.value_or(defaultDrainCap(cableCount(fabric)));
+    const std::size_t room = std::size_t(std::max(0, cap - int(m_policyDrained.size())));
+    if (wanted.size() > room) {
+        const std::vector<LinkEvidence> capped(wanted.begin() + std::ptrdiff_t(room), wanted.end());
+        wanted.resize(room);
+        record({firing.time, QStringLiteral("drain-capped"), firing.rule,
+                QStringLiteral("%1: not drained, the policy may hold %2 links drained and holds %3: %4")
+                    .arg(firing.rule).arg(cap).arg(m_policyDrained.size()).arg(evidenceText(capped)),
+                QJsonObject{{QStringLiteral("cap"), cap},
+                            {QStringLiteral("drained"), qint64(m_policyDrained.size())},
+                            {QStringLiteral("links"), evidenceJson(capped)}}});
+    }
+    if (wanted.empty())
+        return;
+    auto changeOf = [&](std::vector<LinkEvidence> links) {
+        LinkChange change;
+        change.drain = true;
+        for (const LinkEvidence &e : links)
+            change.elements.failedLinkPorts.push_back(e.end);
+        change.evidence = std::move(links);
+        change.what = drainedElementsText(fabric, change.elements);
+        return change;
+    };
+    LinkChange change = changeOf(wanted);
+    // Together refused: each alone, those refused reported, the others drained together.
+    if (wanted.size() > 1 && !linkChangeProblems(change).isEmpty()) {
+        std::vector<LinkEvidence> passing;
+        for (const LinkEvidence &e : wanted) {
+            const LinkChange alone = changeOf({e});
+            if (const QStringList problems = linkChangeProblems(alone); !problems.isEmpty())
+                recordRefusal(firing, alone, problems);
+            else
+                passing.push_back(e);
+        }
+        if (passing.empty())
+            return;
+        change = changeOf(std::move(passing));
+    }
+    RuleMode mode = carefulMode(m_options.mode, firing.mode);
+    if (std::any_of(firing.actions.begin(), firing.actions.end(), [](const Action &a) { return a.kind == Action::Kind::RequireApproval; }))
+        mode = carefulMode(mode, RuleMode::Approve);
+    proposeLinkChange(firing, mode, std::move(change), changes);
+}
+
+void AdaptLoop::planUndrains(double time, std::vector<PendingChange> &changes)
+{
+    if (m_policyDrained.empty() || !m_knowledge.fabric)
+        return;
+    for (const Rule &rule : m_engine.rules()) {
+        const auto undrain = std::find_if(rule.actions.begin(), rule.actions.end(), [](const Action &a) { return a.kind == Action::Kind::Undrain; });
+        const Condition *sick = firstSickTerm(rule.condition);
+        if (undrain == rule.actions.end() || !sick)
+            continue;
+        const double clean = undrain->cleanSeconds ? double(*undrain->cleanSeconds) : sickThresholds(sick->sick).windowSeconds;
+        LinkChange change;
+        change.drain = false;
+        for (const PolicyDrain &d : m_policyDrained) {
+            if (d.rule != rule.name || d.awaiting || time - d.since < clean)
+                continue;
+            const std::optional<LinkEvidence> judged = judgeCable(m_store, d.end, sick->sick, clean, m_engine.linkMarks());
+            // Clean means measured and found healthy over the whole window.
+            if (!judged || judged->sick() || judged->ticks == 0)
+                continue;
+            change.elements.failedLinkPorts.push_back(d.end);
+            change.evidence.push_back(*judged);
+        }
+        if (change.evidence.empty())
+            continue;
+        change.what = drainedElementsText(*m_knowledge.fabric, change.elements);
+        RuleFiring firing;
+        firing.time = time;
+        firing.rule = rule.name;
+        firing.priority = rule.priority;
+        firing.mode = rule.mode;
+        firing.actions = rule.actions;
+        RuleMode mode = carefulMode(m_options.mode, rule.mode);
+        if (std::any_of(rule.actions.begin(), rule.actions.end(), [](const Action &a) { return a.kind == Action::Kind::RequireApproval; }))
+            mode = carefulMode(mode, RuleMode::Approve);
+        proposeLinkChange(firing, mode, std::move(change), changes);
+    }
+}
+
+Project AdaptLoop::linkChangeIntent(const LinkChange &change) const
+{
+    const Fabric &fabric = *m_knowledge.fabric;
+    Project intent;
+    intent.tenancy = m_knowledge.tenancy;
+    if (!change.drain) {
+        WhatIf remaining;
+        for (const PolicyDrain &d : m_policyDrained)
+            if (std::none_of(change.elements.failedLinkPorts.begin(), change.elements.failedLinkPorts.end(),
+                             [&](const std::pair<Guid, int> &end) { return sameCable(fabric, d.end, end); }))
+                remaining.failedLinkPorts.push_back(d.end);
+        intent = withDrained(intent, remaining, &fabric);
+    }
+    return intent;
+}
+
+QStringList AdaptLoop::linkChangeProblems(const LinkChange &change) const
+{
+    const Project intent = linkChangeIntent(change);
+    Result<IntentRouting> routed = routeDrainChange(*m_knowledge.fabric, intent, m_knowledge.installed.get(), change.elements, false, change.drain);
+    if (!routed)
+        return {routed.error().toString()};
+    return drainProblems(*m_knowledge.fabric, intent.tenancy, *routed);
+}
+
+void AdaptLoop::recordRefusal(const RuleFiring &firing, const LinkChange &change, const QStringList &problems)
+{
+    const QString verb = change.drain ? QStringLiteral("drain") : QStringLiteral("undrain");
+    setStage(MapeStage::Plan, firing.time, QStringLiteral("%1: %2 refused").arg(firing.rule, verb));
+    record({firing.time, verb + QStringLiteral("-refused"), firing.rule,
+            QStringLiteral("%1: %2 of %3 refused, nothing written: %4 (evidence: %5)")
+                .arg(firing.rule, verb, change.what, problems.join(QStringLiteral("; ")), evidenceText(change.evidence)),
+            QJsonObject{{QStringLiteral("action"), verb},
+                        {QStringLiteral("what"), change.what},
+                        {QStringLiteral("links"), evidenceJson(change.evidence)},
+                        {QStringLiteral("problems"), QJsonArray::fromStringList(problems)}}});
+}
+
+void AdaptLoop::proposeLinkChange(const RuleFiring &firing, RuleMode mode, LinkChange change, std::vector<PendingChange> &changes)
+{
+    const Fabric &fabric = *m_knowledge.fabric;
+    const double time = firing.time;
+    const QString verb = change.drain ? QStringLiteral("drain") : QStringLiteral("undrain");
+    // The drain plan of `weft drain` with OpenSM's file engine: a drain repairs the tables the
+    // switches hold around the cables; an undrain routes the fabric again, the cables the policy
+    // still holds drained left out.
+    const Project intent = linkChangeIntent(change);
+    QJsonObject details{{QStringLiteral("action"), verb}, {QStringLiteral("what"), change.what}, {QStringLiteral("links"), evidenceJson(change.evidence)}};
+    Result<IntentRouting> routed = routeDrainChange(fabric, intent, m_knowledge.installed.get(), change.elements, false, change.drain);
+    if (!routed) {
+        details.insert(QStringLiteral("error"), routed.error().toString());
+        setStage(MapeStage::Plan, time, QStringLiteral("%1: %2 failed").arg(firing.rule, verb));
+        record({time, QStringLiteral("plan-failed"), firing.rule,
+                QStringLiteral("%1: %2 %3 could not be planned: %4").arg(firing.rule, verb, change.what, routed.error().toString()), details});
+        return;
+    }
+    change.method = routed->method;
+    details.insert(QStringLiteral("method"), routed->method);
+    if (const QStringList problems = drainProblems(fabric, intent.tenancy, *routed); !problems.isEmpty()) {
+        recordRefusal(firing, change, problems);
+        return;
+    }
+    const QString decision = QStringLiteral("%1 %2").arg(verb, change.what);
+    setStage(MapeStage::Plan, time, QStringLiteral("%1: %2").arg(firing.rule, decision));
+    details.insert(QStringLiteral("mode"), modeName(mode));
+    if (mode == RuleMode::DryRun) {
+        setStage(MapeStage::Execute, time, QStringLiteral("dry-run: %1 not committed").arg(decision));
+        record({time, QStringLiteral("dry-run"), firing.rule,
+                QStringLiteral("%1: dry-run, would %2: %3").arg(firing.rule, decision, evidenceText(change.evidence)), details});
+        return;
+    }
+    PendingChange pending;
+    pending.id = m_nextId++;
+    pending.mode = mode;
+    pending.plan.firing = firing;
+    pending.plan.tenancy = intent.tenancy;
+    pending.plan.decision = decision;
+    PlanLabel label;
+    label.partitionsFileName = QStringLiteral("partitions.conf (autopilot plan)");
+    label.summary = QStringLiteral("autopilot: rule %1, %2").arg(firing.rule, decision);
+    HeldTables against;
+    against.lfts = m_knowledge.installed;
+    auto tables = std::make_shared<const ForwardingTables>(std::move(routed->routing.tables));
+    pending.commitPlan = planFromTenancy(&fabric, {tables, routed->routing.serviceLevels}, intent.tenancy, label, against);
+    if (mode == RuleMode::Approve) {
+        for (PolicyDrain &d : m_policyDrained)
+            if (!change.drain
+                && std::any_of(change.elements.failedLinkPorts.begin(), change.elements.failedLinkPorts.end(),
+                               [&](const std::pair<Guid, int> &end) { return sameCable(fabric, d.end, end); }))
+                d.awaiting = true;
+        setStage(MapeStage::Execute, time, QStringLiteral("awaiting approval: %1").arg(decision));
+        record({time, QStringLiteral("awaiting-approval"), firing.rule,
+                QStringLiteral("%1: %2 awaits approval: %3").arg(firing.rule, decision, evidenceText(change.evidence)), details});
+    } else {
+        setStage(MapeStage::Execute, time, QStringLiteral("committing %1").arg(decision));
+    }
+    pending.links = std::move(change);
+    changes.push_back(std::move(pending));
+}
+
+void AdaptLoop::linkChangeExecuted(const PendingChange &change, const CommitReport &report)
+{
+    const double time = now();
+    const QString &rule = change.plan.firing.rule;
+    const LinkChange &links = change.links;
+    const QString verb = links.drain ? QStringLiteral("drain") : QStringLiteral("undrain");
+    const Fabric &fabric = *m_knowledge.fabric;
+    if (change.mode == RuleMode::Approve)
+        record({time, QStringLiteral("approved"), rule, QStringLiteral("%1: %2 approved").arg(rule, change.plan.decision),
+                QJsonObject{{QStringLiteral("change"), double(change.id)}}});
+    auto matches = [&](const PolicyDrain &d) {
+        return std::any_of(links.elements.failedLinkPorts.begin(), links.elements.failedLinkPorts.end(),
+                           [&](const std::pair<Guid, int> &end) { return sameCable(fabric, d.end, end); });
+    };
+    QJsonObject details{{QStringLiteral("action"), verb},
+                        {QStringLiteral("what"), links.what},
+                        {QStringLiteral("method"), links.method},
+                        {QStringLiteral("links"), evidenceJson(links.evidence)},
+                        {QStringLiteral("change"), double(change.id)},
+                        {QStringLiteral("commit"), report.toJson()}};
+    if (report.ok()) {
+        m_knowledge.installed = report.held.lfts ? report.held.lfts : std::make_shared<const ForwardingTables>(change.commitPlan.tables);
+        if (links.drain) {
+            // The clean window is counted in the ticks' time, from the tick that planned it.
+            const double since = m_store.tickCount() ? m_store.latestTime() : time;
+            for (std::size_t i = 0; i < links.evidence.size(); ++i)
+                m_policyDrained.push_back({links.evidence[i].end, links.evidence[i].name, rule, since, false});
+        } else {
+            m_policyDrained.erase(std::remove_if(m_policyDrained.begin(), m_policyDrained.end(), matches), m_policyDrained.end());
+        }
+        details.insert(QStringLiteral("policy_drained"), qint64(m_policyDrained.size()));
+        setStage(MapeStage::Execute, time, QStringLiteral("committed %1").arg(change.plan.decision));
+        setStage(MapeStage::Knowledge, time, QStringLiteral("installed: %1 (rule %2)").arg(change.plan.decision, rule));
+        record({time, links.drain ? QStringLiteral("drained") : QStringLiteral("undrained"), rule,
+                QStringLiteral("%1: %2ed %3: %4").arg(rule, verb, links.what, evidenceText(links.evidence)), details});
+        return;
+    }
+    for (PolicyDrain &d : m_policyDrained)
+        if (matches(d))
+            d.awaiting = false;
+    if (report.held.lfts && (!m_knowledge.installed || !(*report.held.lfts == *m_knowledge.installed)))
+        m_knowledge.installed = report.held.lfts;
+    const QString event = report.outcome == CommitOutcome::Stale ? QStringLiteral("stale") : verb + QStringLiteral("-failed");
+    setStage(MapeStage::Execute, time, QStringLiteral("%1: %2").arg(change.plan.decision, commitOutcomeName(report.outcome)));
+    record({time, event, rule,
+            QStringLiteral("%1: %2 %3: %4").arg(rule, change.plan.decision, commitOutcomeName(report.outcome), report.reasons.join(QStringLiteral("; "))),
+            details});
 }
 
 void AdaptLoop::planAndDecide(const RuleFiring &firing, std::vector<PendingChange> &changes, CandidateProgress *progress)
 {
+    // The candidates are routed on the whole fabric: they would put routes back on the links the
+    // policy holds drained. None is planned until those are undrained.
+    if (!m_policyDrained.empty()) {
+        QStringList names;
+        for (const PolicyDrain &d : m_policyDrained)
+            names << d.name;
+        setStage(MapeStage::Plan, firing.time, QStringLiteral("%1: held back by drained links").arg(firing.rule));
+        record({firing.time, QStringLiteral("plan-refused"), firing.rule,
+                QStringLiteral("%1: not planned: a re-route would use the %2 link(s) the sick-link policy holds drained (%3)")
+                    .arg(firing.rule).arg(names.size()).arg(names.join(QStringLiteral(", "))),
+                QJsonObject{{QStringLiteral("drained"), QJsonArray::fromStringList(names)}}});
+        return;
+    }
     Result<PlannedChange> planned = planFiring(firing, m_knowledge, m_store, m_options.planner, progress);
     const double time = firing.time;
     if (!planned) {
@@ -244,6 +570,10 @@ CommitPlan AdaptLoop::commitPlanFor(const PlannedChange &plan) const
 
 void AdaptLoop::executed(const PendingChange &change, const CommitReport &report)
 {
+    if (change.isLinkChange()) {
+        linkChangeExecuted(change, report);
+        return;
+    }
     const double time = now();
     const QString &rule = change.plan.firing.rule;
     const CandidateResult *chosen = change.plan.chosenCandidate();
@@ -298,6 +628,11 @@ void AdaptLoop::executed(const PendingChange &change, const CommitReport &report
 void AdaptLoop::dismissed(const PendingChange &change, const QString &why)
 {
     const double time = now();
+    if (change.isLinkChange() && m_knowledge.fabric)
+        for (PolicyDrain &d : m_policyDrained)
+            for (const auto &end : change.links.elements.failedLinkPorts)
+                if (sameCable(*m_knowledge.fabric, d.end, end))
+                    d.awaiting = false;
     const CandidateResult *chosen = change.plan.chosenCandidate();
     const QString name = chosen ? chosen->name : QStringLiteral("(none)");
     setStage(MapeStage::Execute, time, QStringLiteral("dismissed %1").arg(name));

@@ -10,6 +10,21 @@
 // mode, the rule's `mode` and `require_approval` (dry-run > approve > auto). Paused: rules are
 // still evaluated and logged, nothing is planned or executed.
 //
+// Sick links: a fired rule's report(link) logs each cable its sick() terms found with the
+// evidence ("sick-link"); drain(link) plans, through the drain plan `weft drain` uses
+// (routing/intent/DrainPlan.h: the tables the switches hold repaired around the cables, refused
+// when a pair would no longer reach each other), a drain of those the policy does not hold
+// drained yet, up to the cap (drain(link, max=N); default the larger of 10 and 0.5 % of the
+// cables: the rest are "drain-capped"; cables refused together are tried one by one, each
+// refused one reported); undrain(link, clean=D) brings a cable the rule drained
+// back once it has been drained and clean (sick() over the last D, default its window) for D,
+// the fabric routed again with the cables still drained left out. Each is a PendingChange with
+// its LinkChange, executed as any other through the verified commit; records "drain-refused",
+// "drained", "undrained", each with the cables' evidence (LinkHealth.h). The operator's marks
+// (sick and excluded links) come from loadLinkMarks. While the policy holds links drained, a
+// reroute, set_weight or set_isolation firing is not planned ("plan-refused"): its candidates
+// are routed on the whole fabric and would put routes back on them.
+//
 // Audit: every firing, suppression and cooldown record, every plan and decision, every commit
 // result and every refused rules file is appended to the commit journal (when a journal path
 // is set) as an entry of kind "adapt" (CommitJournalEntry::kind, with the details in its
@@ -18,6 +33,9 @@
 #include "AdaptMetrics.h"
 #include "AdaptPlanner.h"
 #include "Commit.h"
+#include "LinkHealth.h"
+#include "ProjectFile.h"
+#include "WhatIf.h"
 #include "RuleEngine.h"
 #include "RuleLanguage.h"
 
@@ -51,6 +69,8 @@ struct AdaptRecord
     // "fired", "suppressed", "cooldown", "planned", "no-improvement", "dry-run",
     // "awaiting-approval", "approved", "dismissed", "committed", "commit-failed", "stale",
     // "paused", "notify", "rules-loaded", "rules-refused", "plan-failed", "event";
+    // sick links: "plan-refused", "sick-link", "drain-capped", "drain-refused", "undrain-refused", "drained",
+    // "undrained", "drain-failed", "undrain-failed", "marks-loaded", "marks-refused";
     // "journal-failed" (the audit could not be written: in the log only, never journalled)
     QString event;
     QString rule;
@@ -58,11 +78,33 @@ struct AdaptRecord
     QJsonObject details; // firing inputs, candidate figures, decision, commit outcome
 };
 
+// Sick links drained or undrained by the policy, with the evidence that decided each.
+struct LinkChange
+{
+    bool drain = true;
+    WhatIf elements;                     // the cables, by one end each
+    std::vector<LinkEvidence> evidence;  // parallel to elements.failedLinkPorts
+    QString what;                        // "link S1[3]–L1[1]"
+    QString method;                      // what routed: "repair", the engine, ...
+};
+
+// A link the policy holds drained.
+struct PolicyDrain
+{
+    std::pair<Guid, int> end;
+    QString name;
+    QString rule;
+    double since = 0;        // when the drain was committed
+    bool awaiting = false;   // an undrain of it awaits approval
+};
+
 // A plan the loop wants executed (auto) or approved (approve).
 struct PendingChange
 {
     quint64 id = 0;
-    PlannedChange plan;
+    PlannedChange plan;  // for a link change: the firing and the decision ("drain link ...")
+    LinkChange links;    // a drain or undrain by the sick-link policy; empty for a reroute
+    bool isLinkChange() const { return !links.evidence.empty(); }
     RuleMode mode = RuleMode::Approve;  // effective: Auto (commit it) or Approve (show it)
     CommitPlan commitPlan;              // ready for commitPlan(): tables, partitions, intent
 };
@@ -90,6 +132,12 @@ public:
     Status loadRules(const QByteArray &text, const QString &fileName);
     const std::vector<Rule> &rules() const { return m_engine.rules(); }
     RuleEngine &engine() { return m_engine; }
+
+    // The operator's link marks file (LinkHealth.h: `sick NODE[PORT]`, `exclude NODE[PORT]`). On
+    // an error the previous marks stay, a "marks-refused" record is logged and the error returned.
+    Status loadLinkMarks(const QByteArray &text, const QString &fileName);
+    // The links the policy holds drained (drained by a rule's drain(link), not undrained since).
+    const std::vector<PolicyDrain> &policyDrained() const { return m_policyDrained; }
 
     void setMode(RuleMode mode);
     RuleMode mode() const { return m_options.mode; }
@@ -141,6 +189,15 @@ private:
     void setStage(MapeStage stage, double time, QString text);
     void planAndDecide(const RuleFiring &firing, std::vector<PendingChange> &changes, CandidateProgress *progress);
     CommitPlan commitPlanFor(const PlannedChange &plan) const;
+    void reportSickLinks(const RuleFiring &firing);
+    void planDrain(const RuleFiring &firing, const Action &drain, std::vector<PendingChange> &changes);
+    void planUndrains(double time, std::vector<PendingChange> &changes);
+    void proposeLinkChange(const RuleFiring &firing, RuleMode mode, LinkChange change, std::vector<PendingChange> &changes);
+    void linkChangeExecuted(const PendingChange &change, const CommitReport &report);
+    Project linkChangeIntent(const LinkChange &change) const;
+    QStringList linkChangeProblems(const LinkChange &change) const;
+    void recordRefusal(const RuleFiring &firing, const LinkChange &change, const QStringList &problems);
+    bool policyHolds(const std::pair<Guid, int> &end) const;
 
     AdaptKnowledge m_knowledge;
     AdaptLoopOptions m_options;
@@ -151,6 +208,7 @@ private:
     quint64 m_recordCount = 0;  // journal ids: "adapt-N-<epoch ms>"
     StageState m_stages[kMapeStageCount];
     std::deque<AdaptRecord> m_log;
+    std::vector<PolicyDrain> m_policyDrained;
     std::function<void(const AdaptRecord &)> m_sink;
 };
 

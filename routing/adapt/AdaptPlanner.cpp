@@ -287,7 +287,10 @@ Result<PlannedChange> planFiring(const RuleFiring &firing, AdaptKnowledge &knowl
         }
         case Action::Kind::Notify: change.notes << action.text; break;
         case Action::Kind::Reroute:
-        case Action::Kind::RequireApproval: break;
+        case Action::Kind::RequireApproval:
+        case Action::Kind::Report:
+        case Action::Kind::Drain:
+        case Action::Kind::Undrain: break;
         }
     }
     for (NodeIndex node : fabric.endNodes())

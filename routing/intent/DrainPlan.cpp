@@ -55,8 +55,9 @@ Result<IntentRouting> routeDrainChange(const Fabric &fabric, const Project &inte
         routing.routingEngine = QStringLiteral("ftree");
     if (pluginMode)
         return routeIntent(fabric, bindProject(routing, fabric).project);
+    // An undrain routes the fabric again; what the intent still holds drained stays out.
     if (!drain)
-        return routeIntent(fabric, bindProject(withDrained(routing, {}), fabric).project);
+        return routeIntent(fabric, bindProject(routing, fabric).project);
     if (!held)
         return Error{{}, 0, QStringLiteral("the tables the switches hold are not known: nothing to route around the drained elements from")};
     // The tables held as the last run of an unchanged intent: the elements count as lost, and

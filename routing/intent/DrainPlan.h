@@ -28,7 +28,9 @@ QString drainedElementsText(const Fabric &fabric, const WhatIf &elements);
 
 // The tables a drain or an undrain installs. Plugin mode: `intent`, holding the new drained set,
 // routed as OpenSM's engine routes it (routeIntent). File mode: `held` repaired around `elements`
-// (drain), or the fabric routed by `intent`'s engine (undrain); `intent.tenancy` the partitions.
+// (drain), or the fabric routed by `intent`'s engine (undrain), leaving out what `intent` still
+// holds drained (the self-adaptive loop's other drains; none for `weft undrain`'s project);
+// `intent.tenancy` the partitions.
 Result<IntentRouting> routeDrainChange(const Fabric &fabric, const Project &intent, const ForwardingTables *held,
                                        const WhatIf &elements, bool pluginMode, bool drain);
 

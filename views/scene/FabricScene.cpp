@@ -269,6 +269,72 @@ void FabricScene::setDrainedMarks(const std::vector<LinkIndex> &links, const std
     Q_EMIT coloursChanged();
 }
 
+void FabricScene::setHealthMarks(const HealthMarks &marks)
+{
+    delete m_healthMarks;
+    m_healthMarks = nullptr;
+    m_healthMarkCount = 0;
+    if (!m_fabric || marks.empty()) {
+        Q_EMIT coloursChanged();
+        return;
+    }
+    const Fabric &f = *m_fabric;
+    const auto valid = [&f](LinkIndex l) { return l >= 0 && std::size_t(l) < f.links().size(); };
+    const auto cableLines = [&](const std::vector<LinkIndex> &links) {
+        std::vector<QLineF> lines;
+        for (LinkIndex l : links)
+            if (valid(l)) {
+                const Link &link = f.links()[std::size_t(l)];
+                lines.push_back(cableLineBetween(f.port(link.a).node, f.port(link.b).node));
+                ++m_healthMarkCount;
+            }
+        return lines;
+    };
+    std::vector<QLineF> missing;
+    for (const auto &[a, b] : marks.missing)
+        if (a >= 0 && b >= 0 && std::size_t(std::max(a, b)) < f.nodes().size()) {
+            missing.push_back(cableLineBetween(a, b));
+            ++m_healthMarkCount;
+        }
+    QPainterPath outlines;
+    for (NodeIndex node : marks.missingAt)
+        if (node >= 0 && std::size_t(node) < f.nodes().size()) {
+            outlines.addRect(m_layout.nodeRect(f, node).adjusted(-4, -4, 4, 4));
+            ++m_healthMarkCount;
+        }
+    // Above the drained and what-if marks: a finding is what the operator checked for.
+    m_healthMarks = new HighlightItem(missingCableColour(), Qt::DashLine, 3.5, Qt::FlatCap);
+    m_healthMarks->setLines(std::move(missing));
+    m_healthMarks->setZValue(kHighlightZ + 0.8);
+    addItem(m_healthMarks);
+    auto *miswired = new HighlightItem(miswiredCableColour(), Qt::SolidLine, 4);
+    miswired->setLines(cableLines(marks.miswired));
+    miswired->setParentItem(m_healthMarks);
+    auto *sick = new HighlightItem(sickCableColour(), Qt::SolidLine, 4);
+    sick->setLines(cableLines(marks.sick));
+    sick->setParentItem(m_healthMarks);
+    QPen outlinePen(missingCableColour(), 3);
+    outlinePen.setCosmetic(true);
+    auto *outlineItem = new QGraphicsPathItem(outlines, m_healthMarks);
+    outlineItem->setPen(outlinePen);
+    Q_EMIT coloursChanged();
+}
+
+QColor FabricScene::missingCableColour()
+{
+    return QColor(0xe0, 0x00, 0x00);
+}
+
+QColor FabricScene::miswiredCableColour()
+{
+    return QColor(0xff, 0x8c, 0x00);
+}
+
+QColor FabricScene::sickCableColour()
+{
+    return QColor(0x9c, 0x27, 0xb0);
+}
+
 void FabricScene::setEbbBottlenecks(const std::vector<EbbBottleneck> &bottlenecks)
 {
     delete m_ebbMarks;
@@ -489,6 +555,8 @@ void FabricScene::clearFabric()
     m_whatIfMarkCount = 0;
     m_drainedMarks = nullptr;
     m_drainedMarkCount = 0;
+    m_healthMarks = nullptr;
+    m_healthMarkCount = 0;
     m_ebbMarks = nullptr;
     m_ebbBottlenecks.clear();
     m_congestionMarks = m_errorBadges = nullptr;

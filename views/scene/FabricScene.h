@@ -16,6 +16,7 @@
 #include "DocumentChanges.h"
 #include "EbbBottlenecks.h"
 #include "Fabric.h"
+#include "FabricCheck.h"
 #include "FabricLayout.h"
 #include "ForwardingTables.h"
 #include "Metrics.h"
@@ -119,6 +120,14 @@ public:
     void setDrainedMarks(const std::vector<LinkIndex> &links, const std::vector<NodeIndex> &nodes);
     std::size_t drainedMarkCount() const { return m_drainedMarkCount; }
     static QColor drainedColour();
+    // The health check's findings (FabricCheck.h's healthMarksOf): design cables missing dashed
+    // red where they should run and the nodes of those whose other end is gone outlined red,
+    // miswired cables orange, sick cables (errors, not active, below design) purple. Empty clears.
+    void setHealthMarks(const HealthMarks &marks);
+    std::size_t healthMarkCount() const { return m_healthMarkCount; }
+    static QColor missingCableColour();
+    static QColor miswiredCableColour();
+    static QColor sickCableColour();
     // eBB bottlenecks (EbbBottlenecks.h): each channel's cable drawn thick in the bottleneck
     // colour, labelled near its sending end with the share of the sampled streams it limits (and
     // a tooltip saying so), over everything else. Empty clears them.
@@ -339,6 +348,8 @@ private:
     std::size_t m_whatIfMarkCount = 0;
     HighlightItem *m_drainedMarks = nullptr;  // parent of the switches' outlines
     std::size_t m_drainedMarkCount = 0;
+    HighlightItem *m_healthMarks = nullptr;  // missing cables; parent of the other health marks
+    std::size_t m_healthMarkCount = 0;
     QGraphicsPathItem *m_ebbMarks = nullptr;  // parent of one line and one label per bottleneck
     std::vector<EbbBottleneck> m_ebbBottlenecks;
     bool m_hostsCollapsed = false;

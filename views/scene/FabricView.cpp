@@ -487,6 +487,11 @@ std::vector<FabricView::LegendEntry> FabricView::legendEntries() const
         entries.push_back({FabricScene::linkColour(), tr("Cable"), true});
     for (const FabricScene::Swatch &swatch : m_scene->colourSwatches())
         entries.push_back({swatch.colour, swatch.text, swatch.line, swatch.width});
+    if (m_scene->healthMarkCount() > 0) {  // the Health dock's findings on the map
+        entries.push_back({FabricScene::missingCableColour(), tr("Cable missing (health)"), true, 2.5});
+        entries.push_back({FabricScene::miswiredCableColour(), tr("Cable miswired (health)"), true, 2.5});
+        entries.push_back({FabricScene::sickCableColour(), tr("Cable sick or below design (health)"), true, 2.5});
+    }
     if (m_scene->tracedRoutesShown()) {
         entries.push_back({FabricScene::selectionColour(), tr("Traced route, current tables"), true, 2.5});
         entries.push_back({FabricScene::returnRouteColour(), tr("… proposed tables"), true, 2.5});

@@ -14,6 +14,7 @@ MapOverlays::MapOverlays(FabricScene *scene, QObject *parent)
         m_whatIfOwner = nullptr;
         m_ebbOwner = nullptr;
         m_traceOwner = nullptr;
+        m_healthOwner = nullptr;
         applyColouring();
     });
 }
@@ -92,6 +93,13 @@ void MapOverlays::showEbbBottlenecks(QObject *owner, const std::vector<EbbBottle
     m_scene->setEbbBottlenecks(bottlenecks);
 }
 
+void MapOverlays::showHealth(QObject *owner, const HealthMarks &marks)
+{
+    watch(owner);
+    m_healthOwner = marks.empty() ? nullptr : owner;
+    m_scene->setHealthMarks(marks);
+}
+
 void MapOverlays::showTracedRoutes(QObject *owner, const std::vector<PortIndex> &current, const std::vector<PortIndex> &proposed)
 {
     watch(owner);
@@ -120,6 +128,10 @@ void MapOverlays::release(QObject *owner)
     if (m_ebbOwner == owner) {
         m_ebbOwner = nullptr;
         m_scene->setEbbBottlenecks({});
+    }
+    if (m_healthOwner == owner) {
+        m_healthOwner = nullptr;
+        m_scene->setHealthMarks({});
     }
     if (m_traceOwner == owner)
         m_traceOwner = nullptr;  // the next selection change puts the usual highlight back

@@ -49,6 +49,8 @@ public:
     // Elements drained for maintenance (the intent in force's drained set).
     void showDrained(QObject *owner, const std::vector<LinkIndex> &links, const std::vector<NodeIndex> &nodes);
     void showEbbBottlenecks(QObject *owner, const std::vector<EbbBottleneck> &bottlenecks);
+    // The health check's findings: missing, miswired and sick cables.
+    void showHealth(QObject *owner, const HealthMarks &marks);
     // Two routes of a traced path (current solid, proposed dashed), until the selection changes.
     void showTracedRoutes(QObject *owner, const std::vector<PortIndex> &current, const std::vector<PortIndex> &proposed);
     // Drops `owner`'s loads (the cables go back to the routing shown).
@@ -73,6 +75,7 @@ private:
     QObject *m_whatIfOwner = nullptr;
     QObject *m_ebbOwner = nullptr;
     QObject *m_traceOwner = nullptr;
+    QObject *m_healthOwner = nullptr;
     std::vector<QObject *> m_watched;
 };
 
