@@ -4,6 +4,8 @@
 // commit created removed, a standby's checked by its digest). The commit around it is tst_commit's.
 
 #include "CommitStaging.h"
+#include "CommitSteps.h"
+#include "OpenSmSignal.h"
 #include "SafeFile.h"
 
 #include <QDir>
@@ -60,6 +62,62 @@ class TestCommitStages : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // A sweep that ends in errors is asked for again: OpenSM's log says "ERRORS DURING
+    // INITIALIZATION" after the first SIGHUP, "SUBNET UP" after the second.
+    void sweepInErrorsIsAskedAgain()
+    {
+        QTemporaryDir dir;
+        CommitTarget target;
+        target.logPath = dir.filePath(QStringLiteral("opensm.log"));
+        write(target.logPath, "-> SUBNET UP\n");  // an earlier sweep: not this one
+        int hangups = 0;
+        CommitBackend backend;
+        backend.isRunning = [](qint64) { return true; };
+        backend.reload = [&](qint64) {
+            QFile log(target.logPath);
+            if (!log.open(QIODevice::Append))
+                return Status(Error{target.logPath, 0, QStringLiteral("cannot append")});
+            log.write(++hangups == 1 ? "-> ERRORS DURING INITIALIZATION\n" : "-> SUBNET UP\n");
+            return Status(Done{});
+        };
+        CommitReport report;
+        QStringList said;
+        CommitSteps steps(report, [&](const QString &line) { said << line; });
+        OpenSmSignal signal(target, backend, steps);
+        signal.adopt(QCoreApplication::applicationPid());
+        const OpenSmSignal::Sweep sweep = signal.reload(20000, false);
+        QVERIFY2(sweep.failure.isEmpty(), qPrintable(sweep.failure));
+        QCOMPARE(hangups, 2);
+        QVERIFY2(said.join(QLatin1Char('\n')).contains(QLatin1String("sweep ended in errors; sent SIGHUP again")), qPrintable(said.join(QLatin1Char('\n'))));
+    }
+
+    // OpenSM that never sweeps is asked a bounded number of times, then the wait fails.
+    void silentOpenSmIsAskedABoundedNumberOfTimes()
+    {
+        QTemporaryDir dir;
+        CommitTarget target;
+        target.logPath = dir.filePath(QStringLiteral("opensm.log"));
+        write(target.logPath, "");
+        int hangups = 0;
+        CommitBackend backend;
+        backend.isRunning = [](qint64) { return true; };
+        backend.reload = [&](qint64) {
+            QFile log(target.logPath);
+            if (log.open(QIODevice::Append))
+                log.write("-> ERRORS DURING INITIALIZATION\n");
+            ++hangups;
+            return Status(Done{});
+        };
+        CommitReport report;
+        CommitSteps steps(report, {});
+        OpenSmSignal signal(target, backend, steps);
+        signal.adopt(QCoreApplication::applicationPid());
+        const OpenSmSignal::Sweep sweep = signal.reload(3000, false);
+        QVERIFY(!sweep.failure.isEmpty());
+        QCOMPARE(hangups, OpenSmSignal::kMaxAsks);
+        QVERIFY2(sweep.failure.contains(QStringLiteral("asked %1 time(s)").arg(OpenSmSignal::kMaxAsks)), qPrintable(sweep.failure));
+    }
+
     void installedThenRestored()
     {
         QTemporaryDir dir;

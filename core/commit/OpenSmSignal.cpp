@@ -78,6 +78,12 @@ OpenSmSignal::Sweep OpenSmSignal::reload(int timeoutMs, bool timed)
     sweep.deadline = QDeadlineTimer(timeoutMs);
     if (!sweep.seen)
         return sweep;
+    // A SIGHUP only asks for a heavy sweep. One that met OpenSM as its first sweeps and the
+    // standby's trap settled was seen to start none (the log silent for minutes after it), and a
+    // sweep can end in errors (a MAD lost) without loading anything: then OpenSM is asked again,
+    // each time the log shows the errors or a while passes without the sweep's end.
+    QDeadlineTimer nextAsk(kAskAgainMs);
+    int asked = 1;
     while (true) {
         if (!runs()) {
             sweep.failure = QStringLiteral("OpenSM (pid %1) stopped during its sweep").arg(m_pid);
@@ -92,8 +98,24 @@ OpenSmSignal::Sweep OpenSmSignal::reload(int timeoutMs, bool timed)
                                                 : (log.seek(logOffset) && log.readAll().contains("SUBNET UP"))))
             break;
         if (sweep.deadline.hasExpired()) {
-            sweep.failure = QStringLiteral("OpenSM did not finish its sweep within %1 s").arg(timeoutMs / 1000.0);
+            sweep.failure = QStringLiteral("OpenSM did not finish its sweep within %1 s (asked %2 time(s))").arg(timeoutMs / 1000.0).arg(asked);
             return sweep;
+        }
+        const bool failedSweep = log.isOpen() && log.seek(logOffset) && log.readAll().contains("ERRORS DURING INITIALIZATION");
+        if ((failedSweep || nextAsk.hasExpired()) && asked < kMaxAsks) {
+            // Past what was read: the next sweep's end is looked for after this point.
+            logOffset = log.isOpen() ? log.size() : logOffset;
+            const Status again = m_backend.reload(m_pid);
+            if (!again) {
+                sweep.failure = again.error().toString();
+                return sweep;
+            }
+            ++asked;
+            m_steps.step(failedSweep ? QStringLiteral("OpenSM's sweep ended in errors; sent SIGHUP again (pid %1)").arg(m_pid)
+                                     : QStringLiteral("OpenSM has not swept %1 s after the SIGHUP; sent it again (pid %2)")
+                                           .arg(kAskAgainMs / 1000)
+                                           .arg(m_pid));
+            nextAsk = QDeadlineTimer(kAskAgainMs);
         }
         QThread::msleep(100);
     }

@@ -42,6 +42,11 @@ public:
     // rollback's or a recovery's is neither).
     Sweep reload(int timeoutMs, bool timed);
 
+    // While waiting for the sweep: SIGHUP again after this long without its end, or at once when
+    // the log says the sweep ended in errors; OpenSM is asked at most kMaxAsks times a reload.
+    static constexpr int kAskAgainMs = 10000;
+    static constexpr int kMaxAsks = 4;
+
 private:
     bool sameOpenSm(qint64 pid) const;
     static bool sweptSinceItStarted(QFile &log, qint64 from);
