@@ -14,15 +14,23 @@
 #include "DiffReview.h"
 #include "FabricDocument.h"
 #include "FabricSession.h"
+#include "JobTenants.h"
 #include "MadPort.h"
 #include "MainWindow.h"
 #include "PartitionPanel.h"
 #include "SceneReady.h"
+#include "TenantListModel.h"
+#include "FabricScene.h"
+#include "MapOverlays.h"
 #include "Screenshots.h"
 #include "TelemetrySampler.h"
 #include "ServeLab.h"
 
 #include <QComboBox>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QItemSelectionModel>
+#include <QTreeView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -34,6 +42,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <set>
 
 using namespace weft;
 
@@ -47,6 +56,7 @@ class TestLabRemoteDesk : public QObject
 
     QTemporaryDir m_dir;
     std::unique_ptr<test::ServeLab> m_lab;
+    std::map<QString, QString> m_hostOf;  // Slurm name -> node description, as the names map says
 
 private Q_SLOTS:
     void initTestCase()
@@ -56,7 +66,20 @@ private Q_SLOTS:
         QVERIFY(m_dir.isValid());
         QVERIFY2(qEnvironmentVariable("LD_PRELOAD").isEmpty(), "the desk's process must not be a client of the simulation");
         qputenv("WEFT_KNOWN_SERVICES", m_dir.filePath(QStringLiteral("known_services")).toUtf8());
-        Result<std::unique_ptr<test::ServeLab>> lab = test::startServeLab(m_dir.path(), test::osmPluginDirectory());
+        // Jobs get partitions (issue 47); the lab's hosts named node01, node02, ... by a names map,
+        // as in tst_lab_slurm_jobs: the tree ServeLab makes.
+        const test::Tree tree = test::makeTree(FabricShapeKind::KaryNTree, 4, 2);
+        QByteArray map = "# the lab's hosts\n";
+        int number = 0;
+        for (NodeIndex h : tree.generated.hosts) {
+            const QString name = QStringLiteral("node%1").arg(++number, 2, 10, QLatin1Char('0'));
+            m_hostOf[name] = tree.generated.fabric.node(h).description;
+            map += QStringLiteral("\"%1\" %2\n").arg(m_hostOf[name], name).toUtf8();
+        }
+        const QString mapPath = m_dir.filePath(QStringLiteral("names.map"));
+        QVERIFY(writeFileAtomically(mapPath, map, false));
+        Result<std::unique_ptr<test::ServeLab>> lab = test::startServeLab(
+            m_dir.path(), test::osmPluginDirectory(), {QStringLiteral("--job-pkeys"), QStringLiteral("0x2000-0x2fff"), QStringLiteral("--slurm-names"), mapPath});
         QVERIFY2(lab, lab ? "" : qPrintable(lab.error().toString()));
         m_lab = std::move(*lab);
     }
@@ -235,6 +258,90 @@ private Q_SLOTS:
         QCOMPARE(madPortAttempts(), attemptsBefore);
         second->first->terminate();
         second->first->waitForFinished(10000);
+    }
+
+    void slurmJobsAreTenants()
+    {
+        // A job started through the service (as the prolog starts it) is a tenant on the desk,
+        // read-only, its hosts listed; chosen, its hosts are selected on the map and its links'
+        // load shown; after the epilog's DELETE it is gone.
+        MainWindow window;
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        remote::ServiceConnections *services = window.serviceConnections();
+        QSignalSpy connected(services, &remote::ServiceConnections::connected);
+        QSignalSpy discovered(&window, &MainWindow::discoveryFinished);
+        services->connectTo(m_lab->url(), remote::ServiceCredential{m_lab->viewerToken, {}, {}}, true);
+        QVERIFY(connected.wait(60000));
+        QVERIFY2(connected.first().at(0).toBool(), qPrintable(connected.first().at(1).toString()));
+        QVERIFY(discovered.count() > 0 || discovered.wait(120000));
+        QVERIFY(test::waitForScene(window, 60000));
+        PartitionPanel *partitions = window.partitionPanel();
+        TenantListModel *tenants = partitions->tenantModel();
+        QVERIFY(tenants->jobs().empty());
+
+        QElapsedTimer timer;
+        timer.start();
+        const QString jobUrl = m_lab->url() + QStringLiteral("/api/v1/jobs/4242");
+        const test::HttpAnswer started = test::httpsCall(m_lab->cert, jobUrl, "PUT", m_lab->adminToken, R"({"nodes": "node[02-03,07,11]", "user": "carol"})");
+        QVERIFY2(started.status == 200, started.body.constData());
+        services->refreshJobs();
+        QVERIFY(QTest::qWaitFor([&] { return tenants->indexOfJob(QStringLiteral("4242")).isValid(); }, 20000));
+        const QModelIndex row = tenants->indexOfJob(QStringLiteral("4242"));
+        const JobTenant *job = tenants->jobAt(row);
+        QVERIFY(job);
+        QCOMPARE(job->hosts, (QStringList{QStringLiteral("node02"), QStringLiteral("node03"), QStringLiteral("node07"), QStringLiteral("node11")}));
+        QCOMPARE(job->user, QStringLiteral("carol"));
+        QVERIFY(job->started.isValid());
+        QVERIFY2(job->pkey >= 0x2000 && job->pkey <= 0x2fff, qPrintable(pkeyText(job->pkey)));
+        QVERIFY2(tenants->data(row).toString().startsWith(QStringLiteral("Slurm job 4242")), qPrintable(tenants->data(row).toString()));
+        QVERIFY(!(tenants->flags(row) & Qt::ItemIsDragEnabled));
+        QCOMPARE(tenants->rowCount(row), 4);
+        std::set<NodeIndex> jobHosts;
+        for (Guid port : tenants->portsAt(row)) {
+            const PortIndex p = window.fabric()->portByGuid(port);
+            QVERIFY(p != kNoIndex);
+            jobHosts.insert(window.fabric()->port(p).node);
+        }
+        std::set<QString> descriptions;
+        for (NodeIndex n : jobHosts)
+            descriptions.insert(window.fabric()->node(n).description);
+        std::set<QString> expected;
+        for (const char *name : {"node02", "node03", "node07", "node11"})
+            expected.insert(m_hostOf[QLatin1String(name)]);
+        QCOMPARE(descriptions, expected);
+
+        // Chosen: its hosts are the map's selection, and the cables show the load of its links.
+        DeskDocks::raise(window.findChild<QDockWidget *>(QStringLiteral("partitionsDock")));
+        partitions->tenantView()->selectionModel()->select(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        const std::vector<NodeIndex> selected = window.fabricScene()->selectedNodes();
+        QCOMPARE(std::set<NodeIndex>(selected.begin(), selected.end()), jobHosts);
+        QVERIFY(QTest::qWaitFor([&] { return window.mapOverlays()->cableLoadsOwner() == partitions; }, 20000));
+        const std::vector<double> loads = jobLinkLoads(*window.fabric(), *window.document()->session()->currentTables(), job->ports);
+        // Hosts on three leaves: their traffic crosses links between switches, and not every one.
+        const Fabric &shown = *window.fabric();
+        std::size_t loaded = 0, betweenSwitches = 0;
+        for (const Link &link : shown.links()) {
+            if (shown.node(shown.port(link.a).node).type != NodeType::Switch || shown.node(shown.port(link.b).node).type != NodeType::Switch)
+                continue;
+            ++betweenSwitches;
+            if (loads[std::size_t(link.a)] > 0 || loads[std::size_t(link.b)] > 0)
+                ++loaded;
+        }
+        QVERIFY2(loaded > 0 && loaded < betweenSwitches, qPrintable(QStringLiteral("%1 of %2").arg(loaded).arg(betweenSwitches)));
+        if (const QString shot = qEnvironmentVariable("WEFT_REMOTE_JOBS_SCREENSHOT"); !shot.isEmpty()) {
+            QCoreApplication::processEvents();
+            QVERIFY(window.grab().save(shot));
+        }
+
+        const test::HttpAnswer ended = test::httpsCall(m_lab->cert, jobUrl, "DELETE", m_lab->adminToken, R"({"user": "carol"})");
+        QVERIFY2(ended.status == 200, ended.body.constData());
+        services->refreshJobs();
+        QVERIFY(QTest::qWaitFor([&] { return !tenants->indexOfJob(QStringLiteral("4242")).isValid(); }, 20000));
+        QVERIFY(window.mapOverlays()->cableLoadsOwner() != partitions);
+        qInfo("job shown and gone in %lld ms", timer.elapsed());
+        services->disconnectAction()->trigger();
     }
 
     void aChangedCertificateIsRefused()

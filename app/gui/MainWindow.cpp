@@ -13,10 +13,12 @@
 #include "FabricSession.h"
 #include "FabricView.h"
 #include "HealthDock.h"
+#include "JobTenants.h"
 #include "LftInspector.h"
 #include "MapOverlays.h"
 #include "MapToolBar.h"
 #include "NodePanel.h"
+#include "PartitionPanel.h"
 #include "PathTrace.h"
 #include "ReconfigurationStudio.h"
 #include "RoutingKeysPanel.h"
@@ -45,6 +47,7 @@
 #include <QTableWidget>
 #include <QTimer>
 #include <QUndoStack>
+#include <QtConcurrent>
 
 namespace weft {
 
@@ -164,6 +167,38 @@ void MainWindow::wirePanels()
     };
     connect(m_docks.changes, &FabricChangesPanel::nodesChosen, this, selectGuids);
     connect(m_docks.health, &HealthDock::nodesChosen, this, selectGuids);
+
+    // Slurm's jobs on the service's fabric, as tenants; one chosen selects its hosts on the map
+    // and colours the links its hosts' traffic crosses under the tables the switches hold.
+    connect(m_services, &remote::ServiceConnections::jobsChanged, m_docks.partitions, &PartitionPanel::setServiceJobs);
+    connect(m_docks.partitions, &PartitionPanel::jobChosen, this, [this, selectGuids](const QString &job, const std::vector<Guid> &ports) {
+        if (job.isEmpty()) {
+            m_map->releaseCableLoads(m_docks.partitions);
+            return;
+        }
+        const std::shared_ptr<const Fabric> shown = m_document->fabric();
+        const std::shared_ptr<const ForwardingTables> tables = m_document->session()->currentTables();
+        if (!shown)
+            return;
+        std::vector<Guid> nodes;
+        for (Guid port : ports)
+            if (const PortIndex p = shown->portByGuid(port); p != kNoIndex)
+                nodes.push_back(shown->node(shown->port(p).node).guid);
+        selectGuids(nodes);
+        // Said after the selection's own hint: a job's hosts are not dragged onto partitions.
+        statusBar()->showMessage(tr("Slurm job %1: %n host(s) selected; its partition follows the job", nullptr, int(nodes.size())).arg(job), 8000);
+        // The tables are the session's, of the fabric it discovered: the loads are of the picture
+        // only when that is the fabric shown.
+        if (!tables || shown != m_document->session()->fabric()) {
+            statusBar()->showMessage(tr("Slurm job %1: no tables of the fabric shown, so no load of its links").arg(job), 8000);
+            return;
+        }
+        QtConcurrent::run([shown, tables, ports] { return jobLinkLoads(*shown, *tables, ports); })
+            .then(this, [this, job, shown](std::vector<double> loads) {
+                if (m_docks.partitions->chosenJob() == job && m_document->fabric() == shown)
+                    m_map->showCableLoads(m_docks.partitions, std::move(loads));
+            });
+    });
 
     // What-if events from the map's context menu: the studio plans the candidates at once.
     const auto planWhatIf = [this] {

@@ -1,6 +1,7 @@
 #include "ConnectServiceDialog.h"
 
 #include "FabricSession.h"
+#include "JobPartitions.h"
 #include "TelemetrySampler.h"
 
 #include <QAction>
@@ -16,6 +17,7 @@
 #include <QPointer>
 #include <QPushButton>
 #include <QSettings>
+#include <QTimer>
 #include <QtConcurrent>
 
 namespace weft::remote {
@@ -118,6 +120,46 @@ ServiceConnections::ServiceConnections(QMainWindow *window, FabricSession *sessi
     m_switcher->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     connect(m_switcher, &QComboBox::activated, this, [this](int row) { makeCurrent(row - 1); });
     refreshSwitcher();
+    m_jobsTimer = new QTimer(this);
+    m_jobsTimer->setInterval(kJobsPollMs);
+    connect(m_jobsTimer, &QTimer::timeout, this, &ServiceConnections::refreshJobs);
+    connect(m_session, &FabricSession::discoveryFinished, this, [this](bool ok) {
+        if (ok && m_current >= 0)
+            refreshJobs();
+    });
+}
+
+void ServiceConnections::refreshJobs()
+{
+    if (m_current < 0 || m_readingJobs)
+        return;
+    m_readingJobs = true;
+    std::shared_ptr<ServiceClient> client = m_services[std::size_t(m_current)].client;
+    QtConcurrent::run([client] { return client->jobs(); }).then(this, [this, client](const Result<QJsonObject> &answer) {
+        m_readingJobs = false;
+        // Another service made current meanwhile: its own reading follows.
+        if (m_current < 0 || m_services[std::size_t(m_current)].client != client)
+            return;
+        Result<std::vector<JobTenant>> jobs = answer ? jobTenantsFromJson(*answer) : Result<std::vector<JobTenant>>(answer.error());
+        if (!jobs) {
+            // The jobs shown stay as last read; the operator hears why once, not every poll.
+            const QString message = tr("Slurm's jobs could not be read from %1: %2").arg(client->hostPort(), jobs.error().toString());
+            if (message != m_jobsError)
+                Q_EMIT statusMessage(message, 15000);
+            m_jobsError = message;
+            return;
+        }
+        m_jobsError.clear();
+        setJobs(std::move(*jobs));
+    });
+}
+
+void ServiceConnections::setJobs(std::vector<JobTenant> jobs)
+{
+    if (jobs == m_jobs)
+        return;
+    m_jobs = std::move(jobs);
+    Q_EMIT jobsChanged(m_jobs);
 }
 
 void ServiceConnections::chooseAndConnect()
@@ -211,6 +253,8 @@ void ServiceConnections::makeCurrent(int index)
         m_session->setRemoteTarget(std::nullopt);
         m_session->setCommitUser({});
         sampler->setSource({});
+        m_jobsTimer->stop();
+        setJobs({});
         // The picture stays as the service last showed it; nothing local is read unasked.
         Q_EMIT statusMessage(previous.isEmpty() ? tr("Working on the local fabric")
                                                 : tr("Working on the local fabric: the fabric shown is as %1 last served it; Fabric ▸ "
@@ -225,6 +269,10 @@ void ServiceConnections::makeCurrent(int index)
         m_session->setRemoteTarget(std::move(target));
         m_session->setCommitUser(service.user);
         sampler->setSource(service.client->telemetrySource());
+        // The previous service's jobs are not this one's; this one's are read once discovered.
+        setJobs({});
+        m_jobsError.clear();
+        m_jobsTimer->start();
         Q_EMIT statusMessage(tr("Working on subnet %1 through the fabric service at %2").arg(service.subnet, service.client->hostPort()), 8000);
         m_discover();
     }

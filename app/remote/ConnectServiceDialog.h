@@ -5,6 +5,7 @@
 // the operator to trust the server's certificate the first time (its SHA-256 shown, as ssh shows
 // a host key) and keeps every service connected, one current, with a switcher per subnet.
 
+#include "JobTenants.h"
 #include "ServiceClient.h"
 
 #include <QDialog>
@@ -17,6 +18,7 @@ class QAction;
 class QComboBox;
 class QLineEdit;
 class QMainWindow;
+class QTimer;
 
 namespace weft {
 
@@ -63,9 +65,17 @@ public:
     int currentService() const { return m_current; }
     void makeCurrent(int index);
 
+    // Slurm's jobs with a partition on the current service's fabric (GET jobs), read when a
+    // service is made current, after each discovery through it and every kJobsPollMs; jobsChanged()
+    // follows when they differ. Nothing while the desk works on the local fabric.
+    static constexpr int kJobsPollMs = 5000;
+    void refreshJobs();
+    const std::vector<JobTenant> &jobs() const { return m_jobs; }
+
 Q_SIGNALS:
     void connected(bool ok, const QString &message);
     void statusMessage(const QString &text, int timeoutMs);
+    void jobsChanged(const std::vector<weft::JobTenant> &jobs);
 
 private:
     struct Service
@@ -78,6 +88,7 @@ private:
     void chooseAndConnect();
     void contacted(std::shared_ptr<ServiceClient> client, const Result<ServiceContact> &contact, bool trustNewCertificate);
     void refreshSwitcher();
+    void setJobs(std::vector<JobTenant> jobs);
 
     QMainWindow *m_window;
     FabricSession *m_session;
@@ -88,6 +99,10 @@ private:
     std::vector<Service> m_services;
     int m_current = -1;
     bool m_connecting = false;
+    QTimer *m_jobsTimer = nullptr;
+    bool m_readingJobs = false;
+    QString m_jobsError;  // the last one said, said once
+    std::vector<JobTenant> m_jobs;
 };
 
 }  // namespace remote

@@ -263,6 +263,11 @@ Result<QJsonObject> ServiceClient::recover(bool rollback)
     return call("POST", QStringLiteral("recover"), QJsonObject{{QStringLiteral("rollback"), rollback}}, kCommitTimeoutMs);
 }
 
+Result<QJsonObject> ServiceClient::jobs()
+{
+    return call("GET", QStringLiteral("jobs"), {}, kReadTimeoutMs);
+}
+
 Result<LiveState> ServiceClient::liveState()
 {
     Result<QJsonObject> fabric = call("GET", QStringLiteral("fabric"), {}, kFabricTimeoutMs);

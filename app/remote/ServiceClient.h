@@ -72,6 +72,7 @@ public:
     Result<QJsonObject> journal();
     Result<QJsonObject> telemetry();  // the latest tick
     Result<QJsonObject> recover(bool rollback);
+    Result<QJsonObject> jobs();  // Slurm's jobs with a partition in force
     // The fabric and what it holds, as the service read them.
     Result<LiveState> liveState();
     // For the session.

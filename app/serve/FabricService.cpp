@@ -468,7 +468,7 @@ void FabricService::handleApi(const net::HttpRequest &request, const QByteArray 
     if (path == "jobs") {
         if (!read)
             return wrongMethod("GET");
-        return out->reply(jsonReply(200, jobsInForceJson(partitionsOnTarget(m_session.planningTarget()))));
+        return out->reply(jsonReply(200, jobsInForceJson(partitionsOnTarget(m_session.planningTarget()), m_session.fabric().get(), m_slurm, m_jobsStarted)));
     }
     if (path.startsWith("jobs/")) {
         if (method != "PUT" && method != "DELETE")
@@ -741,6 +741,16 @@ void FabricService::runJobRequests()
             Q_EMIT logLine(QStringLiteral("job %1 (%2): refused: %3").arg(asked.job.id, asked.start ? QStringLiteral("start") : QStringLiteral("end"), change.why));
             asked.out->reply(errorReply(change.refusal == JobPartitionChange::Refusal::BadRequest ? 400 : 409, change.why));
             continue;
+        }
+        // Remembered for GET jobs: a repeated prolog keeps the first start's time.
+        if (asked.start) {
+            JobStartRecord &record = m_jobsStarted[asked.job.id];
+            if (!record.started.isValid())
+                record.started = QDateTime::currentDateTimeUtc();
+            record.user = asked.job.user;
+            record.policy = asked.job.policy;
+        } else {
+            m_jobsStarted.erase(asked.job.id);
         }
         QJsonObject answer{{QStringLiteral("job"), asked.job.id},
                            {QStringLiteral("partition"), jobPartitionName(asked.job.id)},

@@ -200,6 +200,7 @@ private:
         Responder out;
     };
     std::deque<JobRequest> m_jobRequests;  // in the order asked
+    std::map<QString, JobStartRecord> m_jobsStarted;  // by job ID: who started it, when, how isolated
     struct Stream
     {
         Responder out;

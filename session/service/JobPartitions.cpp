@@ -243,19 +243,82 @@ JobPartitionChange planJobEnd(const Fabric &fabric, const HeldTables &held, cons
     return change;
 }
 
-QJsonObject jobsInForceJson(const PartitionsState &inForce)
+QJsonObject jobsInForceJson(const PartitionsState &inForce, const Fabric *fabric, const SlurmTopologyOptions &naming,
+                            const std::map<QString, JobStartRecord> &started)
 {
+    // Each CA's Slurm name, for the members' hosts.
+    std::map<NodeIndex, QString> hostOf;
+    if (fabric)
+        for (const auto &[name, adapters] : slurmHostAdapters(*fabric, naming))
+            for (NodeIndex node : adapters)
+                hostOf[node] = name;
     QJsonArray jobs;
     for (const Partition &p : inForce.partitions) {
         const QString job = jobOfPartition(p.name);
         if (job.isEmpty())
             continue;
+        const std::set<Guid> members = memberGuids(p);
+        QJsonArray guids;
+        std::set<QString> hosts;
+        for (Guid g : members) {
+            guids.append(guidText(g));
+            const PortIndex port = fabric ? fabric->portByGuid(g) : kNoIndex;
+            if (port == kNoIndex)
+                continue;
+            if (const auto name = hostOf.find(fabric->port(port).node); name != hostOf.end())
+                hosts.insert(name->second);
+        }
+        const auto record = started.find(job);
+        const bool known = record != started.end();
         jobs.append(QJsonObject{{QStringLiteral("job"), job},
                                 {QStringLiteral("partition"), p.name},
                                 {QStringLiteral("pkey"), p.pkey ? pkeyText(std::uint16_t(*p.pkey & kPKeyMask)) : QString()},
-                                {QStringLiteral("ports"), int(memberGuids(p).size())}});
+                                {QStringLiteral("ports"), int(members.size())},
+                                {QStringLiteral("port_guids"), guids},
+                                {QStringLiteral("hosts"), QJsonArray::fromStringList(QStringList(hosts.begin(), hosts.end()))},
+                                {QStringLiteral("user"), known ? record->second.user : QString()},
+                                {QStringLiteral("policy"), known ? policyName(record->second.policy) : QString()},
+                                {QStringLiteral("started"), known ? record->second.started.toUTC().toString(Qt::ISODate) : QString()}});
     }
     return QJsonObject{{QStringLiteral("jobs"), jobs}};
+}
+
+Result<std::vector<JobTenant>> jobTenantsFromJson(const QJsonObject &answer)
+{
+    const QJsonValue list = answer.value(QStringLiteral("jobs"));
+    if (!list.isArray())
+        return Error{{}, 0, QStringLiteral("jobs: not a list")};
+    std::vector<JobTenant> jobs;
+    for (const QJsonValue &value : list.toArray()) {
+        const QJsonObject o = value.toObject();
+        JobTenant job;
+        job.id = o.value(QStringLiteral("job")).toString();
+        if (!isSlurmJobId(job.id))
+            return Error{{}, 0, QStringLiteral("jobs: \"%1\" is no job ID").arg(job.id.left(60))};
+        job.partition = o.value(QStringLiteral("partition")).toString();
+        const QString pkey = o.value(QStringLiteral("pkey")).toString();
+        if (!pkey.isEmpty()) {
+            const std::optional<std::uint16_t> number = pkeyNumber(pkey);
+            if (!number)
+                return Error{{}, 0, QStringLiteral("job %1: pkey: not a P_Key: \"%2\"").arg(job.id, pkey.left(20))};
+            job.pkey = std::uint16_t(*number & kPKeyMask);
+        }
+        job.user = o.value(QStringLiteral("user")).toString();
+        job.policy = o.value(QStringLiteral("policy")).toString();
+        job.started = QDateTime::fromString(o.value(QStringLiteral("started")).toString(), Qt::ISODate);
+        for (const QJsonValue &h : o.value(QStringLiteral("hosts")).toArray())
+            job.hosts << h.toString();
+        for (const QJsonValue &g : o.value(QStringLiteral("port_guids")).toArray()) {
+            const QString text = g.toString().trimmed();
+            bool ok = false;
+            const Guid guid = (text.startsWith(QLatin1String("0x"), Qt::CaseInsensitive) ? text.mid(2) : text).toULongLong(&ok, 16);
+            if (!ok)
+                return Error{{}, 0, QStringLiteral("job %1: port_guids: not a GUID: \"%2\"").arg(job.id, text.left(40))};
+            job.ports.push_back(guid);
+        }
+        jobs.push_back(std::move(job));
+    }
+    return jobs;
 }
 
 }  // namespace weft

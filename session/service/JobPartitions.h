@@ -12,15 +12,18 @@
 // description); every port of every CA of a job's host is a full member.
 
 #include "CommitPlanning.h"
+#include "JobTenants.h"
 #include "Result.h"
 #include "SlurmTopology.h"
 #include "Tenancy.h"
 
+#include <QDateTime>
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -83,7 +86,22 @@ JobPartitionChange planJobStart(const Fabric &fabric, const HeldTables &held, co
 JobPartitionChange planJobEnd(const Fabric &fabric, const HeldTables &held, const PartitionsState &inForce,
                               const QString &jobId, const QString &user);
 
-// The jobs with a partition in force: {"job", "partition", "pkey", "ports"} each.
-QJsonObject jobsInForceJson(const PartitionsState &inForce);
+// What the service remembers of a job it was asked to start, for GET jobs (not kept across its
+// restarts: a job started before shows no user, policy or start time).
+struct JobStartRecord
+{
+    QString user;
+    IsolationPolicy policy = IsolationPolicy::Default;
+    QDateTime started;
+};
+
+// The jobs with a partition in force: {"job", "partition", "pkey", "ports", "port_guids", "hosts",
+// "user", "policy", "started"} each; hosts named by `naming` on `fabric` (none without a fabric),
+// user, policy and start from `started` ("" for a job not in it).
+QJsonObject jobsInForceJson(const PartitionsState &inForce, const Fabric *fabric, const SlurmTopologyOptions &naming,
+                            const std::map<QString, JobStartRecord> &started);
+// The desk's side of it: the jobs of a GET jobs answer; an error naming the job and field that
+// cannot be read.
+Result<std::vector<JobTenant>> jobTenantsFromJson(const QJsonObject &answer);
 
 }  // namespace weft

@@ -9,6 +9,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -138,7 +139,45 @@ PartitionPanel::PartitionPanel(FabricDocument *document, QWidget *parent)
             m_partitionView->expand(m_partitionModel->indexOfPartition(key));
         updateActions();
     });
+    // A job chosen in the tenants: its hosts and links on the map (the window's wiring). A reset
+    // (the service's jobs read again) keeps the job chosen while it runs.
+    connect(m_tenantView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &PartitionPanel::tenantSelectionChanged);
+    connect(m_tenantModel, &QAbstractItemModel::modelReset, this, [this] {
+        if (m_chosenJob.isEmpty())
+            return;
+        const QModelIndex row = m_tenantModel->indexOfJob(m_chosenJob);
+        if (row.isValid())
+            m_tenantView->selectionModel()->select(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        else
+            tenantSelectionChanged();
+    });
     updateActions();
+}
+
+void PartitionPanel::setServiceJobs(const std::vector<JobTenant> &jobs)
+{
+    m_tenantModel->setJobs(jobs);
+}
+
+void PartitionPanel::tenantSelectionChanged()
+{
+    const QModelIndex current = m_tenantView->selectionModel()->currentIndex();
+    QModelIndexList rows = m_tenantView->selectionModel()->selectedRows();
+    if (current.isValid() && m_tenantView->selectionModel()->isSelected(current))
+        rows.prepend(current.siblingAtColumn(0));
+    const JobTenant *job = nullptr;
+    for (const QModelIndex &i : rows)
+        if ((job = m_tenantModel->jobAt(i)))
+            break;
+    if (!job) {
+        if (m_chosenJob.isEmpty())
+            return;
+        m_chosenJob.clear();
+        Q_EMIT jobChosen({}, {});
+        return;
+    }
+    m_chosenJob = job->id;
+    Q_EMIT jobChosen(job->id, job->ports);
 }
 
 QString PartitionPanel::message() const

@@ -6,6 +6,7 @@
 // used) are shown in the panel's message line rather than in a modal box.
 
 #include "FabricDocument.h"
+#include "JobTenants.h"
 
 #include <QWidget>
 
@@ -42,7 +43,17 @@ public:
     TenantListModel *tenantModel() const { return m_tenantModel; }
     QString message() const;
 
+    // Slurm's jobs on the service's fabric, shown as tenants (TenantListModel::setJobs).
+    void setServiceJobs(const std::vector<weft::JobTenant> &jobs);
+    QString chosenJob() const { return m_chosenJob; }
+
+Q_SIGNALS:
+    // A job's row selected in the tenants (its member ports), or none any more (an empty ID).
+    void jobChosen(const QString &job, const std::vector<weft::Guid> &ports);
+
 private:
+    void tenantSelectionChanged();
+
     void newPartitionDialog();
     void renameDialog();
     void showContextMenu(const QPoint &pos);
@@ -64,6 +75,7 @@ private:
     QPushButton *m_limitedButton;
     QPushButton *m_removeButton;
     std::set<std::uint16_t> m_expanded;  // kept across model resets
+    QString m_chosenJob;
 };
 
 }  // namespace weft

@@ -3,6 +3,8 @@
 #include "HostPorts.h"
 #include "PortsMime.h"
 
+#include <QFont>
+#include <QLocale>
 #include <QMimeData>
 
 #include <set>
@@ -11,6 +13,37 @@ namespace weft {
 
 namespace {
 constexpr quintptr kGroupRowId = 0;  // host rows carry their group's row + 1
+
+// A job's row: its ID and user, its hosts and P_Key, and what it means that it is a job.
+QVariant jobData(const JobTenant &job, int hosts, int column, int role)
+{
+    const QString user = job.user.isEmpty() ? QString() : TenantListModel::tr(" (%1)").arg(job.user);
+    if (role == Qt::DisplayRole) {
+        if (column == TenantListModel::NameColumn)
+            return TenantListModel::tr("Slurm job %1%2").arg(job.id, user);
+        return TenantListModel::tr("%n host(s), %1", nullptr, hosts).arg(pkeyText(job.pkey));
+    }
+    if (role == Qt::ToolTipRole) {
+        QStringList lines;
+        lines << TenantListModel::tr("Slurm job %1%2: partition %3, P_Key %4").arg(job.id, user, job.partition, pkeyText(job.pkey));
+        if (!job.hosts.isEmpty())
+            lines << TenantListModel::tr("Hosts: %1").arg(job.hosts.join(QStringLiteral(", ")));
+        if (!job.policy.isEmpty())
+            lines << TenantListModel::tr("Isolation: %1").arg(job.policy);
+        if (job.started.isValid())
+            lines << TenantListModel::tr("Started: %1").arg(QLocale().toString(job.started.toLocalTime(), QLocale::ShortFormat));
+        lines << TenantListModel::tr("Its partition follows the job: the fabric service gives it at the job's start and removes it at "
+                                     "the job's end. Hosts are not dragged in or out of it here. Select it to see its hosts and the "
+                                     "load of its links on the map.");
+        return lines.join(QLatin1Char('\n'));
+    }
+    if (role == Qt::FontRole) {
+        QFont font;
+        font.setItalic(true);
+        return font;
+    }
+    return {};
+}
 }
 
 TenantListModel::TenantListModel(FabricDocument *document, QObject *parent)
@@ -26,7 +59,8 @@ TenantListModel::TenantListModel(FabricDocument *document, QObject *parent)
         if (!(what & DocumentChange::Partitions))
             return;
         const auto &tenants = m_document->tenancy().tenants;
-        bool same = tenants.size() + 1 >= m_groups.size() && tenants.size() <= m_groups.size();
+        const std::size_t fixed = tenants.size() + m_jobs.size();
+        bool same = fixed + 1 >= m_groups.size() && fixed <= m_groups.size();
         for (std::size_t i = 0; same && i < tenants.size(); ++i)
             same = tenants[i].name == m_groups[i].tenant && tenants[i].members == m_groups[i].hosts;
         if (!same)
@@ -44,7 +78,18 @@ void TenantListModel::rebuild()
         m_groups.push_back({t.name, t.members});
         inTenant.insert(t.members.begin(), t.members.end());
     }
-    if (const auto fabric = m_document->fabric()) {
+    const auto fabric = m_document->fabric();
+    for (std::size_t j = 0; j < m_jobs.size(); ++j) {
+        Group job;
+        job.job = int(j);
+        // The ports of the fabric shown: a job's host the picture lacks is not listed.
+        for (Guid g : m_jobs[j].ports)
+            if (fabric && fabric->portByGuid(g) != kNoIndex)
+                job.hosts.push_back(g);
+        inTenant.insert(job.hosts.begin(), job.hosts.end());
+        m_groups.push_back(std::move(job));
+    }
+    if (fabric) {
         Group loose;
         for (Guid g : hostPortGuids(*fabric))
             if (!inTenant.count(g))
@@ -64,10 +109,32 @@ const TenantListModel::Group *TenantListModel::groupAt(const QModelIndex &index)
     return row < m_groups.size() ? &m_groups[row] : nullptr;
 }
 
+void TenantListModel::setJobs(std::vector<JobTenant> jobs)
+{
+    if (jobs == m_jobs)
+        return;
+    m_jobs = std::move(jobs);
+    rebuild();
+}
+
+QModelIndex TenantListModel::indexOfJob(const QString &job) const
+{
+    for (std::size_t i = 0; i < m_groups.size(); ++i)
+        if (m_groups[i].job >= 0 && m_jobs[std::size_t(m_groups[i].job)].id == job)
+            return index(int(i), 0);
+    return {};
+}
+
+const JobTenant *TenantListModel::jobAt(const QModelIndex &index) const
+{
+    const Group *g = groupAt(index);
+    return g && g->job >= 0 ? &m_jobs[std::size_t(g->job)] : nullptr;
+}
+
 QModelIndex TenantListModel::indexOfTenant(const QString &tenant) const
 {
     for (std::size_t i = 0; i < m_groups.size(); ++i)
-        if (m_groups[i].tenant == tenant)
+        if (m_groups[i].job < 0 && m_groups[i].tenant == tenant)
             return index(int(i), 0);
     return {};
 }
@@ -120,6 +187,13 @@ QVariant TenantListModel::data(const QModelIndex &index, int role) const
     const Group *g = groupAt(index);
     if (!g)
         return {};
+    if (g->job >= 0 && role == JobRole)
+        return m_jobs[std::size_t(g->job)].id;
+    if (g->job >= 0 && index.internalId() == kGroupRowId)
+        return jobData(m_jobs[std::size_t(g->job)], int(g->hosts.size()), index.column(), role);
+    if (g->job >= 0 && role == Qt::ToolTipRole && index.column() == NameColumn)
+        return tr("%1, a host of Slurm job %2: the job's partition follows the job")
+            .arg(hostPortLabel(m_document->fabric().get(), g->hosts[std::size_t(index.row())]), m_jobs[std::size_t(g->job)].id);
     if (index.internalId() == kGroupRowId) {
         if (role == TenantRole)
             return g->tenant.isEmpty() ? QVariant() : QVariant(g->tenant);
@@ -153,7 +227,8 @@ Qt::ItemFlags TenantListModel::flags(const QModelIndex &index) const
     if (!g)
         return Qt::NoItemFlags;
     Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
-    if (!portsAt(index).empty())
+    // A job's hosts are its partition's by the job, never by a drag.
+    if (g->job < 0 && !portsAt(index).empty())
         f |= Qt::ItemIsDragEnabled;
     if (index.internalId() != kGroupRowId)
         f |= Qt::ItemNeverHasChildren;
@@ -172,7 +247,7 @@ QMimeData *TenantListModel::mimeData(const QModelIndexList &indexes) const
     std::set<QString> tenants;
     bool looseHosts = false;
     for (const QModelIndex &i : indexes) {
-        if (i.column() != NameColumn)
+        if (i.column() != NameColumn || jobAt(i))
             continue;
         if (i.internalId() == kGroupRowId && !groupAt(i)->tenant.isEmpty())
             tenants.insert(groupAt(i)->tenant);

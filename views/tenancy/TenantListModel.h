@@ -2,8 +2,14 @@
 // Tenants and their hosts, the source of drags onto partitions: tenants at the top, hosts below,
 // and last the hosts that belong to no tenant. Dragging a tenant carries its name as well as
 // its ports, so the drop is recorded as "assign tenant"; dragging hosts carries their ports.
+//
+// Slurm's jobs on a connected service's fabric (setJobs) come after the tenants, each a tenant
+// of the hosts its partition holds, marked as a job and read-only: its partition follows the job
+// (the service gives it at the job's start and takes it at its end), so neither the job nor its
+// hosts are dragged from here.
 
 #include "FabricDocument.h"
+#include "JobTenants.h"
 
 #include <QAbstractItemModel>
 
@@ -21,6 +27,7 @@ public:
     enum Roles {
         GuidRole = Qt::UserRole,  // a host's port GUID (qulonglong)
         TenantRole,               // a tenant's name, on tenant rows
+        JobRole,                  // a Slurm job's ID, on its row and its hosts' rows
     };
 
     explicit TenantListModel(FabricDocument *document, QObject *parent = nullptr);
@@ -29,6 +36,11 @@ public:
     // empty name.
     QModelIndex indexOfTenant(const QString &tenant) const;
     std::vector<Guid> portsAt(const QModelIndex &index) const;  // a group's hosts, or one host
+
+    void setJobs(std::vector<JobTenant> jobs);
+    const std::vector<JobTenant> &jobs() const { return m_jobs; }
+    QModelIndex indexOfJob(const QString &job) const;
+    const JobTenant *jobAt(const QModelIndex &index) const;  // a job's row or one of its hosts'
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const final;
     QModelIndex parent(const QModelIndex &child) const final;
@@ -47,12 +59,14 @@ private:
     {
         QString tenant;  // empty for the hosts without a tenant
         std::vector<Guid> hosts;
+        int job = -1;  // into m_jobs, for a job's group
     };
     void rebuild();
     const Group *groupAt(const QModelIndex &index) const;
 
     FabricDocument *m_document;
     std::vector<Group> m_groups;
+    std::vector<JobTenant> m_jobs;
 };
 
 }  // namespace weft
