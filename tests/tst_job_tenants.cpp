@@ -21,19 +21,7 @@ using namespace weft;
 
 namespace {
 
-struct Lab
-{
-    test::TinyFabric tiny;
-    std::shared_ptr<const Fabric> fabric;
-
-    Lab()
-        : tiny(test::TinyFabric::oneSwitch(QStringLiteral("sw"), 5,
-                                           {QStringLiteral("h1"), QStringLiteral("h2"), QStringLiteral("h3"), QStringLiteral("h4"), QStringLiteral("h5")}))
-    {
-        fabric = std::make_shared<const Fabric>(tiny.build());
-    }
-    Guid port(const char *host) const { return tiny.portGuid(QLatin1String(host)); }
-};
+using Lab = test::FiveHostSwitch;
 
 Partition jobPartition(const QString &name, std::uint16_t pkey, const std::vector<Guid> &ports)
 {
