@@ -113,9 +113,9 @@ End LinkListParser::end(std::string_view &s) const
     return e;
 }
 
-// A CA's port takes the LID the line gives only where its link is up: a port on a DWN line
-// has no LID of its own (ibdiagnet writes 0 or what the port held before), and no topology
-// written from this fabric could state one for a port without a cable.
+// A CA's port takes the port GUID and LID the line gives only where its link is up: a port on a
+// DWN line has no LID of its own (ibdiagnet writes 0 or what the port held before), and no
+// topology written from this fabric could state either for a port without a cable.
 NodeIndex LinkListParser::node(const End &e, bool linkUp)
 {
     auto found = m_nodes.find(e.nodeGuid);
@@ -153,14 +153,13 @@ NodeIndex LinkListParser::node(const End &e, bool linkUp)
             m_builder.setPortState(n, 0, PortState::Active);
         }
     }
-    if (e.type != NodeType::Switch) {
+    if (e.type != NodeType::Switch && linkUp) {
         const Port &p = m_builder.port(n, e.port);
         if (p.guid != e.portGuid)
             if (QString err = m_builder.setPortGuid(n, e.port, e.portGuid); !err.isEmpty())
                 m_in.fail(err);
-        if (linkUp)
-            if (QString err = m_builder.setPortLid(n, e.port, e.lid, 0); !err.isEmpty())
-                m_in.fail(err);
+        if (QString err = m_builder.setPortLid(n, e.port, e.lid, 0); !err.isEmpty())
+            m_in.fail(err);
     }
     return n;
 }
