@@ -407,7 +407,7 @@ void FabricService::handleApi(const net::HttpRequest &request, const QByteArray 
         if (!read)
             return wrongMethod("GET");
         if (!fabric)
-            return out->reply(errorReply(503, m_lastDiscoveryError.isEmpty() ? QStringLiteral("the fabric is being discovered") : QStringLiteral("the fabric could not be discovered: %1").arg(m_lastDiscoveryError)));
+            return out->reply(undiscoveredReply());
         if (path == "fabric")
             return out->reply(jsonReply(200, fabricToJson(*fabric, m_fabricGeneration)));
         // The partitions the ports hold, named as the partitions.conf in force names them.
@@ -423,7 +423,7 @@ void FabricService::handleApi(const net::HttpRequest &request, const QByteArray 
             return wrongMethod("GET");
         const FabricCheckReport *health = healthReport();
         if (!health)
-            return out->reply(errorReply(503, m_lastDiscoveryError.isEmpty() ? QStringLiteral("the fabric is being discovered") : QStringLiteral("the fabric could not be discovered: %1").arg(m_lastDiscoveryError)));
+            return out->reply(undiscoveredReply());
         return out->reply(jsonReply(200, checkReportJson(*health)));
     }
     if (path == "telemetry")
@@ -545,6 +545,14 @@ QJsonObject FabricService::status(const Caller *caller) const
     return o;
 }
 
+// 503 while there is no fabric: being discovered (`untilThen` says what to do meanwhile, e.g.
+// ": plan once it is"), or the last discovery's error.
+net::HttpReply FabricService::undiscoveredReply(const QString &untilThen) const
+{
+    return errorReply(503, m_lastDiscoveryError.isEmpty() ? QStringLiteral("the fabric is being discovered") + untilThen
+                                                          : QStringLiteral("the fabric could not be discovered: %1").arg(m_lastDiscoveryError));
+}
+
 // What the fabric link is doing: the job running (kind, name, seconds, past its deadline) and how
 // many wait behind it.
 QJsonObject FabricService::linkStatus() const
@@ -590,7 +598,7 @@ void FabricService::postPlan(const net::HttpRequest &request, const Caller &call
 {
     const std::shared_ptr<const Fabric> fabric = m_session.fabric();
     if (!fabric)
-        return out->reply(errorReply(503, m_lastDiscoveryError.isEmpty() ? QStringLiteral("the fabric is being discovered: plan once it is") : QStringLiteral("the fabric could not be discovered: %1").arg(m_lastDiscoveryError)));
+        return out->reply(undiscoveredReply(QStringLiteral(": plan once it is")));
     const PartitionsState inForce = partitionsOnTarget(m_session.planningTarget());
     // A body that is not a JSON object is refused as every other body is ("line 3, column 7").
     net::HttpReply refusal;
@@ -698,7 +706,7 @@ void FabricService::jobRequest(const QByteArray &method, const QString &job, con
     if (!m_options.jobPool)
         return out->reply(errorReply(404, QStringLiteral("jobs get no partitions here: the service was started without --job-pkeys")));
     if (!m_session.fabric())
-        return out->reply(errorReply(503, m_lastDiscoveryError.isEmpty() ? QStringLiteral("the fabric is being discovered: ask again once it is") : QStringLiteral("the fabric could not be discovered: %1").arg(m_lastDiscoveryError)));
+        return out->reply(undiscoveredReply(QStringLiteral(": ask again once it is")));
     if (m_session.subnetTarget() && m_session.subnetTarget()->pluginMode())
         return out->reply(errorReply(409, QStringLiteral("the commit target routes with Weft's engine inside OpenSM: jobs' partitions are not planned for it")));
     net::HttpReply refusal;

@@ -155,6 +155,7 @@ private:
     void reloadTokensIfChanged();
     QString tokensFileStamp() const;
     QJsonObject linkStatus() const;
+    net::HttpReply undiscoveredReply(const QString &untilThen = {}) const;
     // The health check (FabricCheck.h's checkHeldFabric) of the fabric last discovered with the
     // tables it holds; made again only when either changed. Null before the first discovery.
     const FabricCheckReport *healthReport();
