@@ -69,11 +69,10 @@ LinkEvidence judgeOneCable(const MetricStore &store, PortIndex cable, const Sick
         e.unansweredPasses = std::max(e.unansweredPasses, h.unansweredPasses);
         e.passes = std::max(e.passes, h.passes);
         const Port &port = fabric.port(p);
-        const double laneBitsPerSecond = linkSpeedGbps(port.speed) * 1e9;
-        if (port.width == 0 || !(laneBitsPerSecond > 0))
-            rateKnown = false;
+        if (linkSignalledBits(port.width, port.speed, 1.0) > 0)
+            bits += linkSignalledBits(port.width, port.speed, h.seconds);
         else
-            bits += h.seconds * port.width * laneBitsPerSecond;
+            rateKnown = false;
     }
     if (e.linkDowns >= std::uint64_t(k.flaps))
         e.reasons << QStringLiteral("flapping (link down %1 times in %2 s, at least %3)").arg(e.linkDowns).arg(sickFigure(k.windowSeconds)).arg(k.flaps);

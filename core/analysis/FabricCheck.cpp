@@ -531,7 +531,7 @@ std::vector<CheckFinding> counterFindings(const Fabric &fabric, const std::vecto
 
 double symbolErrorRate(std::uint64_t symbolErrors, int width, LinkSpeed speed, double seconds)
 {
-    const double bits = double(width) * linkSpeedGbps(speed) * 1e9 * seconds;
+    const double bits = linkSignalledBits(width, speed, seconds);
     return bits > 0 ? double(symbolErrors) / bits : 0.0;
 }
 

@@ -413,4 +413,9 @@ double linkSpeedGbps(LinkSpeed speed)
     return 0.0;
 }
 
+double linkSignalledBits(int width, LinkSpeed speed, double seconds)
+{
+    return width > 0 ? double(width) * linkSpeedGbps(speed) * 1e9 * seconds : 0.0;
+}
+
 }  // namespace weft

@@ -231,5 +231,8 @@ QString linkSpeedName(LinkSpeed speed);  // "SDR", "QDR", "FDR10", ...
 LinkSpeed linkSpeedFromName(const QString &name);  // Unknown if not a speed name
 // Per-lane signalling rate in Gb/s, for weighing links of mixed speeds.
 double linkSpeedGbps(LinkSpeed speed);
+// The bits a link of `width` lanes at `speed` signals in `seconds` (the denominator of a raw bit
+// error rate: symbol errors over it); 0 when width or speed is not known.
+double linkSignalledBits(int width, LinkSpeed speed, double seconds);
 
 }  // namespace weft
