@@ -4,6 +4,7 @@
 #include "DiffReview.h"
 #include "FabricDocument.h"
 #include "LftDump.h"
+#include "LidAssignment.h"
 #include "Metrics.h"
 #include "PartitionPanel.h"
 #include "QosConfig.h"
@@ -37,6 +38,7 @@
 #include <QAbstractItemModelTester>
 #include <QAbstractButton>
 #include <QCheckBox>
+#include <QStatusBar>
 #include <QPushButton>
 #include <QLineEdit>
 #include <QMenu>
@@ -197,6 +199,7 @@ private Q_SLOTS:
     void windowShowsFabric_data();
     void windowShowsFabric();
     void openTopologyFile();
+    void lidLessDesignGetsOpenSmsLids();
     void malformedFileKeepsPreviousFabric_data();
     void malformedFileKeepsPreviousFabric();
     void demoFabricOpens();
@@ -449,6 +452,38 @@ void TestMainWindow::openTopologyFile()
     QVERIFY(error.isEmpty());
     QCOMPARE(window.fabric()->nodes().size(), fixtureFabric().nodes().size());
     QVERIFY(window.windowTitle().contains(QLatin1String("ibnetdiscover-2sw4hca.txt")));
+}
+
+void TestMainWindow::lidLessDesignGetsOpenSmsLids()
+{
+    // A design with no LIDs (as a generator or an ibsim net file gives it) opens with the LIDs
+    // OpenSM would give at its first sweep, said in the status bar, and routes.
+    GeneratorOptions options;
+    options.arity = 2;
+    options.levels = 2;
+    options.assignLids = false;
+    Result<GeneratedFabric> g = generateFabric(options);
+    QVERIFY(g.ok());
+    QCOMPARE(g->fabric.maxLid(), Lid(0));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("design.topo"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(writeIbnetdiscover(g->fabric));
+    file.close();
+
+    MainWindow window;
+    QString error;
+    QVERIFY2(window.openTopologyFile(path, &error), qPrintable(error));
+    const Result<Fabric> expected = assignLidsAsOpenSm(g->fabric);
+    QVERIFY(expected.ok());
+    QCOMPARE(window.fabric()->maxLid(), expected->maxLid());
+    QVERIFY(window.fabric()->maxLid() > 0);
+    for (std::size_t p = 0; p < expected->ports().size(); ++p)
+        QCOMPARE(window.fabric()->port(PortIndex(p)).lid, expected->port(PortIndex(p)).lid);
+    const QString said = window.statusBar()->currentMessage();
+    QVERIFY2(said.contains(QLatin1String("has no LIDs")) && said.contains(QLatin1String("first sweep")), qPrintable(said));
+    QVERIFY(routeFabric(QStringLiteral("ftree"), *window.fabric(), {}).ok());
 }
 
 void TestMainWindow::malformedFileKeepsPreviousFabric_data()

@@ -449,8 +449,11 @@ private Q_SLOTS:
             // said with a count and examples, never silently.
             QVERIFY(all.unreachablePairs > 0);
             QVERIFY(all.unreachablePairs <= std::uint64_t(s.aggregationNodes) * (s.aggregationNodes - 1));
+            // Counted apart as pairs of service nodes, and said so.
+            QCOMPARE(all.unreachableServicePairs, all.unreachablePairs);
             QVERIFY(!all.warnings().isEmpty());
             QVERIFY(all.warnings().front().startsWith(QLatin1String("unreachable: ")));
+            QVERIFY(all.warnings().front().contains(QLatin1String("all between service nodes")));
         }
     }
 

@@ -76,7 +76,13 @@ int writeRouting(const QCommandLineParser &parser, const Fabric &fabric, const T
             << "entries: " << entries << '\n'
             << "service levels: " << routing.serviceLevels.size() << " partitions"
             << (slPath.isEmpty() ? QString() : QStringLiteral(" (written to %1)").arg(slPath)) << '\n'
-            << "unreachable pairs: " << delivery.unreachablePairs << " of " << delivery.pairs << '\n'
+            << "unreachable pairs: " << delivery.unreachablePairs << " of " << delivery.pairs
+            << (delivery.unreachableServicePairs
+                    ? QStringLiteral(" (%1 between service nodes, %2 with a compute or I/O node)")
+                          .arg(delivery.unreachableServicePairs)
+                          .arg(delivery.unreachablePairs - delivery.unreachableServicePairs)
+                    : QString())
+            << '\n'
             << "loops: " << delivery.loops << (delivery.creditLoop ? " (and a credit loop)" : "") << '\n'
             << "warnings: " << warnings.size() << '\n';
     for (const QString &warning : warnings)
@@ -178,7 +184,9 @@ int route(const QStringList &args)
         "`0xPKEY SL` line per partition (P_Key low 15 bits in hex, SL 0..15, `#` comments); `weft\n"
         "metrics --sl` reads it. Engines: %1.\n"
         "The summary counts the ordered pairs of end ports the tables leave unreachable and the forwarding\n"
-        "loops, and names them as warnings with examples (a credit loop too).\n"
+        "loops, and names them as warnings with examples (a credit loop too). Pairs of two service nodes\n"
+        "(SHArP Aggregation Nodes, a switch's management CA) that up*/down* cannot join (on switches of\n"
+        "different branches) are counted apart: \"(K between service nodes, N with a compute or I/O node)\".\n"
         "Exit codes: 0 routed, 2 bad input or the engine refuses the fabric (the reason on stderr),\n"
         "1 the output could not be written.")
         .arg(routingEngineNames().join(QStringLiteral(", "))));

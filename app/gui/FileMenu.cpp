@@ -4,6 +4,7 @@
 #include "FabricDocument.h"
 #include "FabricSession.h"
 #include "LftDump.h"
+#include "LidAssignment.h"
 #include "TopologyFile.h"
 
 #include <QFileDialog>
@@ -214,8 +215,34 @@ bool FileMenu::openTopologyFile(const QString &path, QString *error)
             *error = read.error().toString();
         return false;
     }
-    showFabric(std::move(read).value(), Tenancy(), QFileInfo(path).fileName());
+    Fabric fabric = std::move(read).value();
+    // A design not cabled yet (a generator's fat-tree, an ibsim net file) has no LIDs, and no
+    // engine routes without them: give them as OpenSM gives them at its first sweep, from the
+    // first CA's port, as `weft convert --assign-lids` does, and say so.
+    QString note;
+    if (fabric.maxLid() == 0 && !fabric.endNodes().empty()) {
+        Result<Fabric> assigned = assignLidsAsOpenSm(fabric);
+        if (assigned) {
+            fabric = std::move(assigned).value();
+            QString smPort;
+            for (const Port &port : fabric.ports())
+                if (port.lid == 1 && port.node != kNoIndex) {
+                    smPort = QStringLiteral("%1[%2]").arg(fabric.node(port.node).description).arg(port.number);
+                    break;
+                }
+            note = tr("%1 has no LIDs: Weft gave them as OpenSM would at its first sweep with its SM on %2 (LIDs 1-%3; "
+                      "weft convert --assign-lids names another SM port). A live fabric's own LIDs replace them at discovery.")
+                       .arg(QFileInfo(path).fileName(), smPort)
+                       .arg(fabric.maxLid());
+        } else {
+            note = tr("%1 has no LIDs, and none could be given (%2): it is drawn, but no engine routes it.")
+                       .arg(QFileInfo(path).fileName(), assigned.error().toString());
+        }
+    }
+    showFabric(std::move(fabric), Tenancy(), QFileInfo(path).fileName());
     addRecentFile(path);
+    if (!note.isEmpty())
+        Q_EMIT statusMessage(note, 60000);
     return true;
 }
 

@@ -8,10 +8,16 @@ QStringList DeliveryCheck::warnings() const
 {
     QStringList lines;
     if (unreachablePairs) {
-        lines << QStringLiteral("unreachable: %1 of %2 ordered pairs of end ports (%3)")
+        QString which;
+        if (unreachableServicePairs == unreachablePairs)
+            which = QStringLiteral("all between service nodes (Aggregation Nodes, management CAs) on switches of different "
+                                   "branches, which no up*/down* path joins; every pair with a compute or I/O node arrives; ");
+        else if (unreachableServicePairs)
+            which = QStringLiteral("%1 of them between service nodes; ").arg(unreachableServicePairs);
+        lines << QStringLiteral("unreachable: %1 of %2 ordered pairs of end ports (%3%4)")
                      .arg(unreachablePairs)
                      .arg(pairs)
-                     .arg(QStringLiteral("e.g. ") + unreachableExamples.join(QStringLiteral("; ")));
+                     .arg(which, QStringLiteral("e.g. ") + unreachableExamples.join(QStringLiteral("; ")));
     }
     if (loops) {
         lines << QStringLiteral("forwarding loops: %1 (%2)").arg(loops).arg(QStringLiteral("e.g. ") + loopExamples.join(QStringLiteral("; ")));
@@ -36,6 +42,7 @@ DeliveryCheck deliveryCheckOf(const ValidationResult &v, int examples)
     c.endPorts = v.endPorts;
     c.pairs = v.endPorts > 1 ? std::uint64_t(v.endPorts) * (v.endPorts - 1) : 0;
     c.unreachablePairs = v.unreachablePartitionPairs + v.unreachableOtherPairs;
+    c.unreachableServicePairs = v.unreachableServicePairs;
     c.loops = v.loops;
     c.creditLoop = !v.deadlockFree;
     c.creditLoopChannels = v.creditLoop;

@@ -21,6 +21,11 @@ struct DeliveryCheck
     std::size_t endPorts = 0;
     std::uint64_t pairs = 0;             // ordered pairs of distinct end ports
     std::uint64_t unreachablePairs = 0;  // of those, pairs whose packets do not arrive
+    // Of those, pairs of two service nodes (SHArP Aggregation Nodes, management CAs inside
+    // switches): on a fat-tree routed up*/down*, two on switches of different branches have no
+    // legal path (every path between them goes down, then up). Still counted above, and still
+    // refused by --strict; the warning says which they are.
+    std::uint64_t unreachableServicePairs = 0;
     std::size_t loops = 0;               // distinct forwarding loops
     bool creditLoop = false;             // the channel dependency graph has a cycle
     QStringList unreachableExamples;

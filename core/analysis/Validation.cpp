@@ -174,6 +174,7 @@ struct ValidationPass::Sources
     std::vector<std::vector<ClassCount>> classesAt;
     std::vector<std::vector<int>> endsAt;
     std::vector<int> detached;  // end ports cabled to another end node
+    std::vector<std::uint64_t> serviceAt;  // by attach switch: its end ports on service nodes
     // By a switch's out port to another switch: where the next switch's dependencies of
     // packets that arrive by that cable start (DependencyTable::add(entry)); a port's number.
     std::vector<std::size_t> dependencyRow;
@@ -187,6 +188,7 @@ struct ValidationPass::Shard
     std::uint64_t partitionPairs = 0;
     std::uint64_t unreachablePartitionPairs = 0;
     std::uint64_t unreachableOtherPairs = 0;
+    std::uint64_t unreachableServicePairs = 0;
     std::size_t loops = 0;
     DependencyTable deps;
     std::vector<std::uint16_t> lanesOfClass;
@@ -214,6 +216,7 @@ ValidationPass::ValidationPass(const Fabric &fabric, const PartitionMembership &
     }
     s.classesAt.resize(fabric.nodes().size());
     s.endsAt.resize(fabric.nodes().size());
+    s.serviceAt.assign(fabric.nodes().size(), 0);
     for (std::size_t e = 0; e < ends.size(); ++e) {
         const NodeIndex sw = ends[e].attachedSwitch;
         if (sw == kNoIndex) {
@@ -223,6 +226,8 @@ ValidationPass::ValidationPass(const Fabric &fabric, const PartitionMembership &
         if (s.endsAt[std::size_t(sw)].empty())
             s.attachSwitches.push_back(sw);
         s.endsAt[std::size_t(sw)].push_back(int(e));
+        if (fabric.node(ends[e].node).role == NodeRole::Service)
+            ++s.serviceAt[std::size_t(sw)];
         std::vector<Sources::ClassCount> &counts = s.classesAt[std::size_t(sw)];
         auto it = std::find_if(counts.begin(), counts.end(), [&](const Sources::ClassCount &c) { return c.membershipClass == ends[e].membershipClass; });
         if (it == counts.end())
@@ -262,8 +267,11 @@ void ValidationPass::add(std::size_t d, const RouteTracer &tracer, Shard &shard)
     for (int c = 0; c < m_membership.classCount(); ++c)
         lanesOfClass[std::size_t(c)] = m_membership.sharedLanes(c, destination.membershipClass, m_lanes);
 
+    const bool toService = fabric.node(destination.node).role == NodeRole::Service;
     for (NodeIndex sw : sources.attachSwitches) {
         const bool arrives = tracer.verdict(sw) == RouteTracer::Verdict::Reaches;
+        if (!arrives && toService)
+            shard.unreachableServicePairs += sources.serviceAt[std::size_t(sw)] - (sw == destination.attachedSwitch ? 1 : 0);
         std::uint16_t inject = 0;
         for (const Sources::ClassCount &cc : sources.classesAt[std::size_t(sw)]) {
             std::uint64_t n = cc.count;
@@ -299,6 +307,8 @@ void ValidationPass::add(std::size_t d, const RouteTracer &tracer, Shard &shard)
         if (fabric.port(ends[std::size_t(e)].port).remote == destination.port)
             continue;
         (talk ? shard.unreachablePartitionPairs : shard.unreachableOtherPairs) += 1;
+        if (toService && fabric.node(ends[std::size_t(e)].node).role == NodeRole::Service)
+            ++shard.unreachableServicePairs;
         examples |= talk ? 1 : 2;
     }
 
@@ -378,6 +388,7 @@ ValidationResult ValidationPass::finish(Shards shards, const PartitionFlowCounte
         result.partitionPairs += shard.partitionPairs;
         result.unreachablePartitionPairs += shard.unreachablePartitionPairs;
         result.unreachableOtherPairs += shard.unreachableOtherPairs;
+        result.unreachableServicePairs += shard.unreachableServicePairs;
         result.loops += shard.loops;
         if (t > 0)
             shards.front()->deps.merge(shard.deps);

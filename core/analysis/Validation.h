@@ -69,6 +69,10 @@ struct ValidationResult
     std::uint64_t partitionPairs = 0;             // ordered pairs that may talk
     std::uint64_t unreachablePartitionPairs = 0;  // of those, pairs whose packets do not arrive
     std::uint64_t unreachableOtherPairs = 0;      // pairs sharing no partition (management only)
+    // Of the unreachable pairs (both kinds), those whose two ends are service nodes (NodeRole::
+    // Service: SHArP Aggregation Nodes, a switch's management CA). On a fat-tree routed up*/down*,
+    // two such nodes on switches of different branches have no legal path at all.
+    std::uint64_t unreachableServicePairs = 0;
     std::size_t loops = 0;                        // distinct forwarding loops (per destination)
     bool deadlockFree = true;
     int virtualLanes = 1;                         // distinct VLs in use by partitions
