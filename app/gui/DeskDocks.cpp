@@ -33,13 +33,42 @@ namespace weft {
 
 namespace {
 
+// What a scrolling dock holds: its panel, given the whole viewport and never less than the
+// panel's minimum. Without it the scroll area held a panel with word-wrapped labels at their
+// preferred height for the width (QScrollArea asks a height-for-width layout for that), so that
+// at 1366x768 a panel that fits at its minimum scrolled its buttons below the edge.
+class DockContent : public QWidget
+{
+public:
+    explicit DockContent(QWidget *panel)
+        : m_panel(panel)
+    {
+        panel->setParent(this);
+        setObjectName(panel->objectName() + QStringLiteral("Content"));
+    }
+    QSize sizeHint() const override { return m_panel->sizeHint(); }
+    QSize minimumSizeHint() const override { return m_panel->minimumSizeHint(); }
+
+protected:
+    void resizeEvent(QResizeEvent *) override { m_panel->setGeometry(rect()); }
+    bool event(QEvent *e) override
+    {
+        if (e->type() == QEvent::LayoutRequest)
+            updateGeometry();
+        return QWidget::event(e);
+    }
+
+private:
+    QWidget *m_panel;
+};
+
 // A panel whose content is taller (or wider) than its share of a small screen scrolls inside
 // its dock instead of making the window larger than the screen.
 QWidget *scrolling(QWidget *content)
 {
     auto *area = new QScrollArea;
     area->setObjectName(content->objectName() + QStringLiteral("Scroll"));
-    area->setWidget(content);
+    area->setWidget(new DockContent(content));
     area->setWidgetResizable(true);
     area->setFrameShape(QFrame::NoFrame);
     return area;

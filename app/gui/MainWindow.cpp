@@ -38,6 +38,7 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -565,7 +566,12 @@ void MainWindow::readSettings()
 {
     QSettings settings;
     if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) {
-        // The first start: most of the screen, and never more than it.
+        // The first start: most of the screen, and never more than it. The layout first takes
+        // the docks as they are now arranged (in tabs): while they were being added side by side
+        // it had set a minimum wider than a laptop's screen (1,434 px in Norwegian), which would
+        // otherwise hold the window at that width.
+        if (layout())
+            layout()->activate();
         const QRect available = screen() ? screen()->availableGeometry() : QRect(0, 0, 1400, 900);
         resize(std::min(1400, available.width()), std::min(900, available.height()));
     }

@@ -7,7 +7,6 @@
 #include "FabricSession.h"
 
 #include <QComboBox>
-#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -84,17 +83,25 @@ RoutingKeysPanel::RoutingKeysPanel(FabricDocument *document, QWidget *parent)
     auto *hosts = new QHBoxLayout;
     hosts->addWidget(m_hostsLabel, 1);
     hosts->addWidget(useSelection);
-    auto *form = new QFormLayout;
-    form->addRow(tr("Scheme:"), m_scheme);
-    form->addRow(tr("Pattern:"), m_pattern);
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(m_planButton);
-    buttons->addWidget(m_reviewButton);
-    buttons->addStretch(1);
+    // Scheme, pattern and the buttons on one row: the dock spans the window's width, and at
+    // 1366x768 its height is what the table of phases needs for five rows.
+    auto *choices = new QHBoxLayout;
+    auto *schemeLabel = new QLabel(tr("Scheme:"), this);
+    schemeLabel->setBuddy(m_scheme);
+    auto *patternLabel = new QLabel(tr("Pattern:"), this);
+    patternLabel->setBuddy(m_pattern);
+    choices->addWidget(schemeLabel);
+    choices->addWidget(m_scheme);
+    choices->addSpacing(12);
+    choices->addWidget(patternLabel);
+    choices->addWidget(m_pattern);
+    choices->addSpacing(12);
+    choices->addWidget(m_planButton);
+    choices->addWidget(m_reviewButton);
+    choices->addStretch(1);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(hosts);
-    layout->addLayout(form);
-    layout->addLayout(buttons);
+    layout->addLayout(choices);
     layout->addWidget(m_budget);
     layout->addWidget(m_phases, 1);
     layout->addWidget(m_status);
