@@ -667,8 +667,29 @@ void FabricSession::replan()
     // after the commit. The partitions keep their service levels in partitions.conf too, as the
     // preview made them.
     std::optional<Project> intent;
+    bool appliesCandidate = false;  // the intent applies a studio candidate to the held tables
     if (targetPluginMode()) {
-        if (m_origin.intent) {
+        if (!m_origin.intent && m_origin.candidate && m_origin.candidate->kind != CandidateKind::Full) {
+            // A studio candidate goes in as the intent in force with the candidate's method applied
+            // to the tables the switches hold and the what-if's failures drained: the plugin then
+            // computes, from the same tables, the tables the studio planned (routeCandidate).
+            const Result<Project> inForce = readProjectFile(planningTarget().intentPath);
+            Result<Project> applying = inForce ? intentApplying(*inForce, *m_origin.candidate, m_origin.whatIf, *m_fabric)
+                                               : Result<Project>(inForce.error());
+            if (applying) {
+                intent = std::move(*applying);
+                intent->tenancy = tenancy;
+                appliesCandidate = true;
+                label.summary = m_origin.whatIf.isEmpty()
+                    ? tr("%1, installed as the intent in force applying %2 to the tables the switches hold").arg(m_origin.name, m_origin.candidate->name())
+                    : tr("%1, installed as the intent in force applying %2 to the tables the switches hold, drained: %3")
+                          .arg(m_origin.name, m_origin.candidate->name(), label.whatIf);
+                label.whatIf.clear();  // drained, not pre-emptive: the plugin routes around them
+            } else {
+                plan->refusal = tr("the commit target routes with Weft's engine inside OpenSM; %1 cannot go in as its intent: %2")
+                                    .arg(m_origin.name, applying.error().message);
+            }
+        } else if (m_origin.intent) {
             intent = *m_origin.intent;
             intent->tenancy = tenancy;
             // Elements drained in the intent in force (`weft drain`, the map's Drain) stay drained
@@ -690,13 +711,16 @@ void FabricSession::replan()
     plan->against = m_held;
     plan->fromTheFabric = m_live;
     plan->origin = m_origin.name;
-    plan->commit = planFromTenancy(m_fabric.get(), {m_proposal->proposed.tables, m_proposal->proposed.serviceLevels}, tenancy, label, m_held);
+    std::shared_ptr<const ForwardingTables> tables = m_proposal->proposed.tables;
+    if (appliesCandidate && !m_origin.whatIf.failedSwitches.empty())  // as the plugin gives a drained switch
+        tables = std::make_shared<const ForwardingTables>(withDrainedSwitchTables(*m_fabric, *tables));
+    plan->commit = planFromTenancy(m_fabric.get(), {tables, m_proposal->proposed.serviceLevels}, tenancy, label, m_held);
     if (intent)
         plan->commit.intentFile = writeProject(*intent);
     const std::optional<PartitionsState> onTarget = m_destination && m_live ? m_destination->partitionsInForce(lastMasterName()) : std::nullopt;
     const PartitionsState inForce = onTarget ? *onTarget : PartitionsState{m_baselinePartitions, std::nullopt, {}};
     plan->review = planCommitChange(*m_fabric, m_held, inForce, plan->commit);
-    if (!m_origin.whatIf.isEmpty() && plan->refusal.isEmpty()) {
+    if (!m_origin.whatIf.isEmpty() && plan->refusal.isEmpty() && !appliesCandidate) {
         if (targetPluginMode()) {
             // The plugin routes the intent on the fabric as it is, where the events have not
             // happened: what it would install is not what was previewed.

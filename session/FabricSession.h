@@ -46,6 +46,7 @@
 #include "LocalAdapters.h"
 #include "Metrics.h"
 #include "ProjectFile.h"
+#include "ReconfigurationCandidates.h"
 #include "ReconfigurationPlan.h"
 #include "RoutingProposal.h"
 #include "SubnetTarget.h"
@@ -83,6 +84,11 @@ struct ProposalOrigin
     // options; the tenancy is the plan's). A target with Weft's engine inside OpenSM
     // (CommitTarget::pluginMode) installs a plan as its intent file, so only a plan with one.
     std::optional<Project> intent;
+    // The studio's candidate it is (its method and τ or policy). A target with Weft's engine inside
+    // OpenSM installs a SlimUpdate or metabase candidate as the intent in force with that method
+    // applied to the tables the switches hold and the what-if's failures drained
+    // (IntentRouting.h: intentApplying).
+    std::optional<CandidateSpec> candidate;
 };
 
 // What a plan was made from; compared with the session's state to tell whether it still holds.

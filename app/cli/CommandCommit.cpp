@@ -61,7 +61,7 @@ int commitIntent(const QCommandLineParser &parser, FabricSession &session, const
     Result<Project> project = readProject(*bytes, projectPath);
     if (!project)
         return reportBadInput(command, project.error());
-    if (const Result<IntentOptions> settings = intentOptions(*project, projectPath); !settings)
+    if (const Result<IntentOptions> settings = intentOptions(*project, projectPath, *bytes); !settings)
         return reportBadInput(command, settings.error());
     Result<Fabric> fabric = session.fabricAccess().discover();
     if (!fabric) {

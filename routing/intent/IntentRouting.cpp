@@ -34,6 +34,18 @@ const QString kOnTopologyChange = QStringLiteral("on_topology_change");
 const QString kSlack = QStringLiteral("slack");
 const QString kSearchBudget = QStringLiteral("search_budget");
 const QString kDrained = QStringLiteral("drained");
+const QString kApply = QStringLiteral("apply");
+
+// The line of routing option `key` in a project file's text (the first `"key"` after
+// `"options"`), 0 when it is not found or no text is given.
+int optionLine(const QByteArray &source, const QString &key)
+{
+    if (source.isEmpty())
+        return 0;
+    const qsizetype options = source.indexOf("\"options\"");
+    const qsizetype at = source.indexOf(QByteArray("\"") + key.toUtf8() + '"', std::max<qsizetype>(options, 0));
+    return at < 0 ? 0 : int(source.left(at).count('\n')) + 1;
+}
 
 bool isFatTreeEngine(const QString &engine)
 {
@@ -824,9 +836,64 @@ Result<Repair> repairUpDown(const Fabric &fabric, const ForwardingTables &instal
 
 }  // namespace repair
 
-Result<IntentOptions> intentOptions(const Project &project, const QString &fileName)
+// The apply option's object read (intentOptions), or the problem with it.
+static Result<std::optional<CandidateSpec>> applyOption(const QJsonValue &value)
+{
+    const QString shape = QStringLiteral("routing option %1 must be {\"method\": \"engine\"|\"slimupdate\"|\"metabase\", "
+                                         "\"tolerance\": N, \"policy\": \"port-order\"|\"weighted\"|\"sticky\"}").arg(kApply);
+    if (!value.isObject())
+        return Error{{}, 0, shape};
+    const QJsonObject o = value.toObject();
+    for (auto it = o.begin(); it != o.end(); ++it)
+        if (it.key() != QLatin1String("method") && it.key() != QLatin1String("tolerance") && it.key() != QLatin1String("policy"))
+            return Error{{}, 0, QStringLiteral("routing option %1: unknown key \"%2\"; %3").arg(kApply, it.key(), shape)};
+    const QJsonValue method = o.value(QStringLiteral("method"));
+    if (!method.isString())
+        return Error{{}, 0, QStringLiteral("routing option %1 needs a \"method\": \"engine\", \"slimupdate\" or \"metabase\"").arg(kApply)};
+    CandidateSpec spec;
+    if (method.toString() == QLatin1String("engine")) {
+        if (o.size() > 1)
+            return Error{{}, 0, QStringLiteral("routing option %1: the method \"engine\" takes no tolerance or policy").arg(kApply)};
+        return std::optional<CandidateSpec>();
+    }
+    if (method.toString() == QLatin1String("slimupdate"))
+        spec.kind = CandidateKind::SlimUpdate;
+    else if (method.toString() == QLatin1String("metabase"))
+        spec.kind = CandidateKind::Metabase;
+    else
+        return Error{{}, 0, QStringLiteral("routing option %1: method \"%2\" is not engine, slimupdate or metabase").arg(kApply, method.toString())};
+    const QJsonValue tolerance = o.value(QStringLiteral("tolerance"));
+    if (!tolerance.isUndefined()) {
+        if (!tolerance.isDouble() || !(tolerance.toDouble() >= 0) || tolerance.toDouble() > 1e6)
+            return Error{{}, 0, QStringLiteral("routing option %1: tolerance must be a number from 0 to 1000000 (weight units)").arg(kApply)};
+        spec.tau = tolerance.toDouble();
+    }
+    const QJsonValue policy = o.value(QStringLiteral("policy"));
+    if (!policy.isUndefined()) {
+        if (spec.kind != CandidateKind::Metabase)
+            return Error{{}, 0, QStringLiteral("routing option %1: a policy is metabase's; slimupdate takes a tolerance alone").arg(kApply)};
+        const std::optional<SlotPolicy> p = slotPolicyFromName(policy.toString());
+        if (!policy.isString() || !p)
+            return Error{{}, 0, QStringLiteral("routing option %1: policy \"%2\" is not port-order, weighted or sticky").arg(kApply, policy.toString())};
+        if (*p == SlotPolicy::MpiOrder || *p == SlotPolicy::Priority)
+            return Error{{}, 0, QStringLiteral("routing option %1: policy %2 takes hosts chosen on the map, which an intent does not "
+                                               "carry; use port-order, weighted or sticky")
+                                    .arg(kApply, policy.toString())};
+        spec.policy = *p;
+    }
+    return std::optional<CandidateSpec>(spec);
+}
+
+static Result<IntentOptions> readIntentOptions(const Project &project, const QString &fileName)
 {
     IntentOptions options;
+    const QJsonValue apply = project.routingOptions.value(kApply);
+    if (!apply.isUndefined()) {
+        Result<std::optional<CandidateSpec>> spec = applyOption(apply);
+        if (!spec)
+            return Error{fileName, 0, spec.error().message};
+        options.apply = *spec;
+    }
     const QJsonValue mode = project.routingOptions.value(kOnTopologyChange);
     if (!mode.isUndefined()) {
         if (mode.toString() == QLatin1String("slimupdate"))
@@ -892,9 +959,24 @@ Result<IntentOptions> intentOptions(const Project &project, const QString &fileN
     return options;
 }
 
+Result<IntentOptions> intentOptions(const Project &project, const QString &fileName, const QByteArray &source)
+{
+    Result<IntentOptions> read = readIntentOptions(project, fileName);
+    if (!read && source.size() > 0) {
+        // The first option whose text the message names gives the line.
+        for (const QString &key : {kApply, kDrained, kSearchBudget, kSlack, kOnTopologyChange})
+            if (read.error().message.contains(key))
+                return Error{fileName, optionLine(source, key), read.error().message};
+    }
+    return read;
+}
+
 Project withDrained(const Project &project, const WhatIf &drained, const Fabric *fabric)
 {
     Project result = project;
+    // A drain is routed by the intent's engine (routeDrainChange): a studio candidate's apply
+    // method in force is not applied again to it.
+    result.routingOptions.remove(kApply);
     if (drained.failedLinkPorts.empty() && drained.failedSwitches.empty()) {
         result.routingOptions.remove(kDrained);
         return result;
@@ -917,6 +999,21 @@ Project withDrained(const Project &project, const WhatIf &drained, const Fabric 
     for (const Guid guid : drained.failedSwitches)
         switches.append(guidText(guid));
     result.routingOptions[kDrained] = QJsonObject{{QStringLiteral("links"), links}, {QStringLiteral("switches"), switches}};
+    return result;
+}
+
+Project withApply(const Project &project, const std::optional<CandidateSpec> &apply)
+{
+    Project result = project;
+    if (!apply || apply->kind == CandidateKind::Full) {
+        result.routingOptions.remove(kApply);
+        return result;
+    }
+    QJsonObject o{{QStringLiteral("method"), apply->kind == CandidateKind::SlimUpdate ? QStringLiteral("slimupdate") : QStringLiteral("metabase")},
+                  {QStringLiteral("tolerance"), apply->tau}};
+    if (apply->kind == CandidateKind::Metabase)
+        o[QStringLiteral("policy")] = slotPolicyName(apply->policy);
+    result.routingOptions[kApply] = o;
     return result;
 }
 
@@ -1008,6 +1105,12 @@ ProposedRouting proposedBy(IntentRouting &routed, bool withServiceLevels)
 Result<CommitPlan> planIntentCommit(const Fabric &fabric, const Project &intent, const QByteArray &intentFile,
                                     const QString &intentName, const HeldTables &held, QStringList *missing)
 {
+    // Its tables come from the held ones by the method: only the plan that computed them (a studio
+    // candidate's, FabricSession) knows them.
+    if (const Result<IntentOptions> settings = intentOptions(intent); settings && settings->apply)
+        return Error{intentName, 0, QStringLiteral("routing option %1 (%2) is applied to the tables the switches hold: plan it "
+                                                   "from a candidate of the desk's reconfiguration studio")
+                                        .arg(kApply, settings->apply->name())};
     Result<std::pair<BoundProject, IntentRouting>> routed = routeBoundProject(fabric, intent, missing);
     if (!routed)
         return routed.error();
@@ -1036,13 +1139,60 @@ Result<ForwardingTables> routeIntentFile(const Fabric &fabric, const QByteArray 
     return std::move(routed->routing.tables);
 }
 
-static Result<IntentRouting> routeAfterChangeAsIs(const Fabric &fabric, const Project &intent, const QString &intentDigest,
-                                             const InstalledRouting *installed, const RoutingOptions &options)
+// The intent's apply method (a SlimUpdate or metabase candidate) from `held`, the tables the
+// switches hold (for `heldFabric`), onto `fabric`: routeCandidate, the studio's own function, so
+// that the same held tables and fabric give the tables the studio planned. Refused when they are
+// not valid on `fabric` (a switch that does not reach a LID, a loop).
+static Result<IntentRouting> applyToHeld(const Fabric &heldFabric, const InstalledRouting &held, const Fabric &fabric,
+                                         const Tenancy &tenancy, const CandidateSpec &method)
+{
+    // Non-owning views of the caller's values: routeCandidate reads them while this runs.
+    CandidateInput input;
+    input.installedFabric = std::shared_ptr<const Fabric>(std::shared_ptr<const Fabric>(), &heldFabric);
+    input.installed = std::shared_ptr<const ForwardingTables>(std::shared_ptr<const ForwardingTables>(), &held.tables);
+    input.fabric = std::shared_ptr<const Fabric>(std::shared_ptr<const Fabric>(), &fabric);
+    input.tenancy = tenancy;
+    Metabase metabase;
+    Result<CandidateRouting> routed = routeCandidate(input, method, metabase);
+    if (!routed)
+        return Error{{}, 0, QStringLiteral("%1: %2").arg(method.name(), routed.error().message)};
+    IntentRouting applied;
+    applied.routing = std::move(routed->routing);
+    if (applied.routing.serviceLevels.empty())
+        applied.routing.serviceLevels = held.serviceLevels;  // the partitions keep their lanes
+    applied.routing.engine = method.name();
+    applied.method = method.name();
+    const Judgement j = judgeWalks(fabric, applied.routing);
+    if (!j.valid)
+        return Error{{}, 0, QStringLiteral("%1: %2").arg(method.name(), j.why)};
+    return applied;
+}
+
+static Result<IntentRouting> routeAfterChangeAsIs(const Fabric &fabric, const Fabric &whole, const Project &intent,
+                                                  const QString &intentDigest, const InstalledRouting *installed,
+                                                  const RoutingOptions &options)
 {
     const Result<IntentOptions> settings = intentOptions(intent);
     if (!settings)
         return settings.error();
     QStringList notes;
+    // An intent that says how its change is applied: applied once, when it is new, to the tables
+    // the switches hold, and again from them when the fabric gains a cable or switch (a full
+    // re-route would undo the change). The held tables are then the previous run's: the fabric
+    // they were made for is that run's; a new intent's come from whatever was in force before,
+    // on the whole fabric as OpenSM sees it (what the studio plans from).
+    if (settings->apply && installed && installed->fabric && !installed->tables.isEmpty()) {
+        const bool newIntent = installed->intentDigest != intentDigest;
+        const TopologyDelta delta = newIntent ? TopologyDelta{} : topologyDelta(*installed->fabric, fabric);
+        if (newIntent || delta.linksGained > 0 || delta.nodesGained > 0) {
+            Result<IntentRouting> applied = applyToHeld(newIntent ? whole : *installed->fabric, *installed, fabric, intent.tenancy, *settings->apply);
+            if (applied)
+                return applied;
+            notes << applied.error().message;
+        }
+    } else if (settings->apply) {
+        notes << QStringLiteral("%1: no tables held to apply it to; routed by the engine").arg(settings->apply->name());
+    }
     if (installed && installed->fabric && installed->intentDigest == intentDigest) {
         const TopologyDelta delta = topologyDelta(*installed->fabric, fabric);
         if (delta.same()) {
@@ -1196,16 +1346,7 @@ Result<DrainedFabric> drainFabric(const Fabric &fabric, const Project &intent)
 // routes only its own LID (to its management port), so that no route runs through it.
 void addDrainedSwitchTables(const Fabric &whole, IntentRouting &routed)
 {
-    ForwardingTables &tables = routed.routing.tables;
-    for (const NodeIndex s : whole.switches()) {
-        const Node &node = whole.node(s);
-        if (tables.contains(node.guid))
-            continue;
-        const Lid lid = whole.nodeLid(s);
-        const int t = tables.addSwitch(node.guid, lid, node.description);
-        if (t >= 0 && lid != 0)
-            tables.lft(std::size_t(t)).setPort(lid, 0);
-    }
+    routed.routing.tables = withDrainedSwitchTables(whole, std::move(routed.routing.tables));
     routed.routing.reachedFromEverySwitch.clear();  // a drained switch reaches nothing
 }
 
@@ -1245,7 +1386,7 @@ Result<IntentRouting> routeIntent(const Fabric &fabric, const Project &intent, c
 Result<IntentRouting> routeIntentAfterChange(const Fabric &fabric, const Project &intent, const QString &intentDigest,
                                              const InstalledRouting *installed, const RoutingOptions &options)
 {
-    return routeDrained(fabric, intent, [&](const Fabric &f) { return routeAfterChangeAsIs(f, intent, intentDigest, installed, options); });
+    return routeDrained(fabric, intent, [&](const Fabric &f) { return routeAfterChangeAsIs(f, fabric, intent, intentDigest, installed, options); });
 }
 
 Result<IntentRouting> predictIntentResponse(const Fabric &fabric, const ForwardingTables &held, const Project &intent,
@@ -1266,6 +1407,58 @@ Result<IntentRouting> predictIntentResponse(const Fabric &fabric, const Forwardi
     if (!after)
         return after.error();
     return routeIntentAfterChange(*after, bindProject(intent, *after).project, digest, &installed);
+}
+
+ForwardingTables withDrainedSwitchTables(const Fabric &fabric, ForwardingTables tables)
+{
+    for (const NodeIndex s : fabric.switches()) {
+        const Node &node = fabric.node(s);
+        if (tables.contains(node.guid))
+            continue;
+        const Lid lid = fabric.nodeLid(s);
+        const int t = tables.addSwitch(node.guid, lid, node.description);
+        if (t >= 0 && lid != 0)
+            tables.lft(std::size_t(t)).setPort(lid, 0);
+    }
+    return tables;
+}
+
+Result<Project> intentApplying(const Project &inForce, const CandidateSpec &candidate, const WhatIf &events, const Fabric &fabric)
+{
+    if (candidate.kind == CandidateKind::Full)
+        return Error{{}, 0, QStringLiteral("%1 is a full re-route: preview the engine (a Routing Preview), whose intent Weft's engine inside "
+                                           "OpenSM routes, or choose a SlimUpdate or metabase candidate")
+                                .arg(candidate.name())};
+    if (candidate.kind == CandidateKind::Metabase && (candidate.policy == SlotPolicy::MpiOrder || candidate.policy == SlotPolicy::Priority))
+        return Error{{}, 0, QStringLiteral("%1 takes hosts chosen on the map, which an intent does not carry").arg(candidate.name())};
+    if (!events.removedHosts.empty())
+        return Error{{}, 0, QStringLiteral("a removed host is not something Weft's engine inside OpenSM routes around; plan the candidate "
+                                           "without it")};
+    const Result<IntentOptions> now = intentOptions(inForce);
+    if (!now)
+        return now.error();
+    // The candidate was planned with every element the events leave in use: the intent in force's
+    // drained elements must be among the events, or the plugin would route on another fabric.
+    QStringList inUse;
+    for (const auto &end : now->drained.failedLinkPorts)
+        if (std::none_of(events.failedLinkPorts.begin(), events.failedLinkPorts.end(),
+                         [&](const std::pair<Guid, int> &e) { return sameCable(fabric, end, e); }))
+            inUse << QStringLiteral("%1[%2]").arg(guidText(end.first)).arg(end.second);
+    for (const Guid guid : now->drained.failedSwitches)
+        if (std::find(events.failedSwitches.begin(), events.failedSwitches.end(), guid) == events.failedSwitches.end())
+            inUse << guidText(guid);
+    if (!inUse.isEmpty())
+        return Error{{}, 0, QStringLiteral("the intent in force drains %1, and the candidate was planned with them in use; fail them in "
+                                           "the what-if too (or undrain them), then plan again")
+                                .arg(inUse.join(QStringLiteral(", ")))};
+    WhatIf drained;
+    drained.failedLinkPorts = events.failedLinkPorts;
+    drained.failedSwitches = events.failedSwitches;
+    Project result = withApply(withDrained(inForce, drained, &fabric), candidate);
+    const Result<DrainedFabric> check = drainFabric(fabric, result);
+    if (!check)
+        return check.error();
+    return result;
 }
 
 }  // namespace weft

@@ -20,6 +20,7 @@
 #include "Commit.h"
 #include "Fabric.h"
 #include "ProjectFile.h"
+#include "ReconfigurationCandidates.h"
 #include "RoutingEngine.h"
 #include "WhatIf.h"
 
@@ -44,11 +45,40 @@ struct IntentOptions
     // [GUID]}` in the routing options; `weft drain`): routed around while they stay up, at every
     // run. Only failedLinkPorts (a cable by either end) and failedSwitches are used.
     WhatIf drained;
+    // How a change of intent is applied to the tables the switches hold (`"apply": {"method":
+    // "slimupdate", "tolerance": τ}` or `{"method": "metabase", "policy": "port-order|weighted|
+    // sticky", "tolerance": τ}`; `{"method": "engine"}` or none: a full re-route by the intent's
+    // engine, the default). Set, the first run that reads the intent applies the method to the
+    // tables OpenSM holds, on the fabric without the drained elements, by routeCandidate: what the
+    // studio planned for the same tables (a studio candidate approved in plugin mode). Later runs
+    // keep those tables while the fabric stays as it was, handle a lost cable or switch by the
+    // usual order (repair, SlimUpdate by `slack`, the engine), and a gained one by the method again
+    // from the held tables; a first start (nothing held) routes by the engine.
+    std::optional<CandidateSpec> apply;
 };
-Result<IntentOptions> intentOptions(const Project &project, const QString &fileName = {});
+// `source`, when given, is the file's text: an error then names the line of the bad option.
+Result<IntentOptions> intentOptions(const Project &project, const QString &fileName = {}, const QByteArray &source = {});
+
+// The project with `apply` as how its change is applied (a SlimUpdate or metabase candidate); none
+// or a full re-route removes the option.
+Project withApply(const Project &project, const std::optional<CandidateSpec> &apply);
+
+// The intent that installs a studio candidate through Weft's engine inside OpenSM: `inForce` (the
+// intent the plugin routes now) with the candidate as its apply method and the what-if `events`'
+// failed cables and switches as its drained set, so that the plugin routes from the held tables on
+// the fabric the candidate was planned on. Refused, saying why, for a full re-route (a Routing
+// Preview's engine is its own intent), a removed host (nothing the SM routes around), elements
+// `inForce` drains that the events lack (the candidate was planned with them in use), or a drain
+// that would cut off end ports.
+Result<Project> intentApplying(const Project &inForce, const CandidateSpec &candidate, const WhatIf &events, const Fabric &fabric);
+
+// `tables`, routed on `fabric` without the switches `drained` names, with a table for each of
+// them that routes only its own LID: what the plugin installs for a drained switch.
+ForwardingTables withDrainedSwitchTables(const Fabric &fabric, ForwardingTables tables);
 
 // The project with `drained` as its drained set (replacing the one it had; none removes the
-// option). Links are written by both ends' names as `fabric` has them, for the reader.
+// option) and without an apply method (a drain is the engine's routing). Links are written by
+// both ends' names as `fabric` has them, for the reader.
 Project withDrained(const Project &project, const WhatIf &drained, const Fabric *fabric = nullptr);
 // The cable of (node GUID, port) in `fabric` by both its ends: true when `a` and `b` name the
 // same cable (either end), also when `fabric` lacks it (then only the same end matches).

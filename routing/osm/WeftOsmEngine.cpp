@@ -186,7 +186,7 @@ void reloadIntent(weft_osm_engine &e)
     if (digest == e.intentDigest)
         return;
     Result<Project> project = readProject(data, e.intentPath);
-    Result<IntentOptions> options = project ? intentOptions(*project, e.intentPath) : Result<IntentOptions>(project.error());
+    Result<IntentOptions> options = project ? intentOptions(*project, e.intentPath, data) : Result<IntentOptions>(project.error());
     if (project && options && !project->routingEngine.isEmpty() && !makeRoutingEngine(project->routingEngine))
         options = Error{e.intentPath, 0, QStringLiteral("unknown routing engine \"%1\"").arg(project->routingEngine)};
     if (!project || !options) {

@@ -31,20 +31,11 @@ bool cancelled(const CandidateProgress *progress)
     return progress && progress->cancel.load();
 }
 
-// What the routing of one candidate gives, whichever kind it is.
-struct Routed
-{
-    Routing routing;
-    std::optional<ReconfigurationCost> cost;  // when the planner measured it already
-    double seconds = 0;
-    bool metabaseHit = false;
-    double metabaseCalculationSeconds = 0;
-};
-
-Result<Routed> routeCandidate(const CandidateInput &input, const CandidateSpec &spec, Metabase &metabase,
+// The method alone (routeCandidate adds the management routes).
+Result<CandidateRouting> routeByMethod(const CandidateInput &input, const CandidateSpec &spec, Metabase &metabase,
                               CandidateProgress *progress)
 {
-    Routed routed;
+    CandidateRouting routed;
     QElapsedTimer timer;
     timer.start();
     switch (spec.kind) {
@@ -161,6 +152,22 @@ Result<std::vector<CandidateSpec>> parseCandidates(const QString &text)
     return specs;
 }
 
+Result<CandidateRouting> routeCandidate(const CandidateInput &input, const CandidateSpec &spec, Metabase &metabase,
+                                        CandidateProgress *progress)
+{
+    if (!input.installed || !input.installedFabric || !input.fabric)
+        return Error{{}, 0, QStringLiteral("no installed tables to plan against")};
+    Result<CandidateRouting> routed = routeByMethod(input, spec, metabase, progress);
+    if (!routed)
+        return routed;
+    // Entries the installed tables route that a candidate lost, routing down and up the fabric
+    // after the event, and that no host's traffic needs, are routed again: every switch keeps the
+    // management routes it has (and a what-if plan can go in pre-emptively: it must be valid on
+    // the fabric as it is too).
+    routed->managementEntriesAdded = routeLostManagementLids(*input.fabric, routed->routing.tables, *input.installed);
+    return routed;
+}
+
 Result<CandidateStudy> planCandidates(const CandidateInput &input, const std::vector<CandidateSpec> &specs,
                                       CandidateProgress *progress)
 {
@@ -192,7 +199,7 @@ Result<CandidateStudy> planCandidates(const CandidateInput &input, const std::ve
         result.name = spec.name();
         result.maxLinkLoadBefore = study.installedEvaluation.metrics->allLoad.max;
         result.meanLinkLoadBefore = study.installedEvaluation.metrics->allLoad.mean;
-        Result<Routed> routed = routeCandidate(input, spec, *metabase, progress);
+        Result<CandidateRouting> routed = routeCandidate(input, spec, *metabase, progress);
         if (cancelled(progress))
             return cancelError;
         if (!routed) {
@@ -207,11 +214,7 @@ Result<CandidateStudy> planCandidates(const CandidateInput &input, const std::ve
         result.metabaseCalculationSeconds = routed->metabaseCalculationSeconds;
         result.serviceLevels = routed->routing.serviceLevels;
         result.warnings = routed->routing.warnings;
-        // Entries the installed tables route that a candidate lost, routing down and up the
-        // fabric after the event, and that no host's traffic needs, are routed again: every
-        // switch keeps the management routes it has (and a what-if plan can go in pre-emptively:
-        // it must be valid on the fabric as it is too).
-        if (const std::size_t added = routeLostManagementLids(*input.fabric, routed->routing.tables, *input.installed))
+        if (const std::size_t added = routed->managementEntriesAdded)
             result.warnings << QStringLiteral("%1 switch entries the installed tables route and no down-up path covers after the event "
                                               "(management traffic only) were routed again")
                                    .arg(added);

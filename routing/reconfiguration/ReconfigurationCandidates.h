@@ -26,6 +26,7 @@
 #include "Result.h"
 #include "RoutingEvaluation.h"
 #include "RoutingProposal.h"
+#include "SlimUpdate.h"
 #include "Tenancy.h"
 #include "TrafficModel.h"
 
@@ -37,6 +38,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace weft {
@@ -117,6 +119,25 @@ struct CandidateProgress
     std::atomic<int> total{0};
     std::atomic<bool> cancel{false};
 };
+
+// One candidate's routing from the installed tables: the spec's method on input.fabric (a full
+// re-route, SlimUpdate from input.installed on input.installedFabric, metabase phase 2), then the
+// management routes the installed tables have and the method lost, routed again
+// (routeLostManagementLids). Deterministic: the same fabrics, tables, tenancy and spec give
+// byte-identical tables. planCandidates calls it for every candidate, and Weft's engine inside
+// OpenSM for an intent that says how a change is applied (IntentRouting.h: IntentOptions::apply),
+// so that what the studio planned from the held tables is what the plugin installs from them.
+struct CandidateRouting
+{
+    Routing routing;
+    std::optional<ReconfigurationCost> cost;  // when the method measured it already
+    double seconds = 0;                       // the method's routing alone
+    bool metabaseHit = false;
+    double metabaseCalculationSeconds = 0;
+    std::size_t managementEntriesAdded = 0;   // entries routed again for management traffic
+};
+Result<CandidateRouting> routeCandidate(const CandidateInput &input, const CandidateSpec &spec, Metabase &metabase,
+                                        CandidateProgress *progress = nullptr);
 
 // Plans every candidate in turn, on any thread. Fails only when cancelled (cancelledMessage())
 // or when the input is unusable (no installed tables); a candidate an engine refuses carries

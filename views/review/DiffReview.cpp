@@ -332,6 +332,8 @@ QString DiffReview::summaryText() const
         text += QLatin1Char(' ') + tr("Counted against %1; the P_Key tables are assumed to be those OpenSM programs for the partitions as opened.")
                                        .arg(s ? s->currentTablesName() : QString());
     }
+    if (!m_plan->commit.intentFile.isEmpty() && !m_plan->commit.summary.isEmpty())
+        text += QLatin1Char('\n') + tr("Weft's engine inside OpenSM installs it from its intent: %1.").arg(m_plan->commit.summary);
     if (!m_plan->commit.whatIf.isEmpty())
         text += QLatin1Char('\n') + tr("Made for a what-if (%1): Approve installs it only as a pre-emptive plan, valid on the fabric as it is.").arg(m_plan->commit.whatIf);
     for (const QString &w : diff.warnings)

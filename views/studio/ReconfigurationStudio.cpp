@@ -687,6 +687,9 @@ bool ReconfigurationStudio::reviewSelected()
     // Planned for these events: pre-emptive only, and stale once they change.
     origin.whatIf = m_whatIf;
     origin.followsWhatIf = true;
+    // With Weft's engine inside OpenSM, the session installs it as an intent that applies the
+    // candidate's method to the held tables, the events' failures drained.
+    origin.candidate = candidate.spec;
     const Status outcome = reviewCandidate(m_document, *m_study, candidate, std::move(origin));
     if (!outcome) {
         m_status->setText(outcome.error().toString());
