@@ -9,7 +9,9 @@
 #   previewed ftree routing; demo-preview.png: the routing preview and diff review;
 #   demo-preview-pftree.png: the same for pftree; vm-migration.png: a generated hypervisor
 #   fabric with a VM migration planned; studio.png and whatif.png: a link failure planned in the
-#   Reconfiguration Studio, the dock and the map; health.png: the Health dock), docs/tutorial.md's pictures (tutorial-*.png:
+#   Reconfiguration Studio, the dock and the map; health.png: the Health dock; director-*.png and
+#   sharp-fat-tree-map.png: generated SHArP fabrics, a director's and discrete switches', written by
+#   the weft_director_topology test tool built beside WEFT_BINARY), docs/tutorial.md's pictures (tutorial-*.png:
 #   each a fresh `weft lab --gui`, so ibsim and OpenSM must be installed, with the tutorial's
 #   steps done up to one), then one picture per topology file given (named after the file).
 #   Needs xvfb-run.
@@ -66,6 +68,23 @@ shoot "$out/autopilot.png" --lang en --screenshot-view autopilot
 shoot "$out/telemetry.png" --lang en --screenshot-view telemetry
 # The Health dock: the demo checked against a cabling list with cables moved, pulled and narrowed.
 shoot "$out/health.png" --lang en --screenshot-view health
+# Real shapes on generated fabrics (tests/fixtures/DirectorFabric.h): the 174-switch director
+# fabric (18 spines and 18 two-ASIC line cards in one chassis, 120 leaves, 1,470 hosts, an
+# Aggregation Node on every switch), the map alone and the desk as it opens; a small director up
+# close; a SHArP fat-tree of 180 discrete switches.
+generator=$(dirname "$weft")/tests/weft_director_topology
+if [ -x "$generator" ]; then
+    mkdir -p "$config/fabrics"
+    for kind in director small-director sharp; do
+        "$generator" "$kind" "$config/fabrics/$kind.topo"
+    done
+    shoot "$out/director-sharp-map.png" --lang en --screenshot-view map "$config/fabrics/director.topo"
+    shoot "$out/director-sharp.png" --lang en "$config/fabrics/director.topo"
+    shoot "$out/director-small-map.png" --lang en --screenshot-view map "$config/fabrics/small-director.topo"
+    shoot "$out/sharp-fat-tree-map.png" --lang en --screenshot-view map "$config/fabrics/sharp.topo"
+else
+    echo "$0: $generator is not built (target weft_director_topology): no director or SHArP pictures" >&2
+fi
 # The tutorial's steps, each in a lab of its own (its GUI takes the arguments after --).
 shoot_lab() {
     target=$1

@@ -1613,6 +1613,24 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 <context>
     <name>weft::FabricScene</name>
     <message numerus="yes">
+        <location filename="../views/scene/FabricScene.cpp" line="655"/>
+        <source>Chassis %1: %n switch(es)</source>
+        <translation>
+            <numerusform>Chassis %1: %n svitsj</numerusform>
+            <numerusform>Chassis %1: %n svitsjer</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="1564"/>
+        <source>Service node</source>
+        <translation>Tjenestenode</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricScene.cpp" line="1821"/>
+        <source>Chassis %1</source>
+        <translation>Chassis %1</translation>
+    </message>
+    <message numerus="yes">
         <location filename="../views/scene/FabricScene.cpp" line="245"/>
         <source>eBB bottleneck %1: limits %2 of the sampled streams (%n stream(s)), mean congestion %3</source>
         <translation>
@@ -2064,6 +2082,21 @@ OpenSM laster %2 og %3 på nytt; Weft leser tabellene tilbake og ruller tilbake 
 </context>
 <context>
     <name>weft::FabricView</name>
+    <message>
+        <location filename="../views/scene/FabricView.cpp" line="478"/>
+        <source>%1 · %2 switches</source>
+        <translation>%1 · %2 svitsjer</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricView.cpp" line="595"/>
+        <source>Service node (Aggregation Node), beside its switch</source>
+        <translation>Tjenestenode (aggregeringsnode), ved siden av svitsjen sin</translation>
+    </message>
+    <message>
+        <location filename="../views/scene/FabricView.cpp" line="597"/>
+        <source>Chassis (a director&apos;s spines and line cards)</source>
+        <translation>Chassis (spine- og linjekortene i en direktørsvitsj)</translation>
+    </message>
     <message>
         <location filename="../views/scene/FabricView.cpp" line="298"/>
         <source>Fail this switch</source>

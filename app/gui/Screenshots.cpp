@@ -675,6 +675,14 @@ bool prepareScreenshot(MainWindow &window, const QString &view)
         QCoreApplication::processEvents();
         return window.size() == QSize(1366, 768);
     }
+    if (view == QLatin1String("map")) {
+        // The map alone, every dock closed: the window's whole width and height for the picture
+        // (a big fabric's tiers, a director's chassis). The map refits as it grows.
+        for (QDockWidget *dock : window.findChildren<QDockWidget *>())
+            dock->hide();
+        QCoreApplication::processEvents();
+        return true;
+    }
     if (view == QLatin1String("vms"))
         return prepareVmScreenshot(window);
     if (view == QLatin1String("studio") || view == QLatin1String("whatif"))

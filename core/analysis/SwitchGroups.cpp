@@ -8,7 +8,8 @@
 
 namespace weft {
 
-SwitchGroups groupSwitches(const Fabric &fabric, const std::vector<NodeIndex> &order)
+SwitchGroups groupSwitches(const Fabric &fabric, const std::vector<NodeIndex> &order,
+                           const std::vector<std::vector<NodeIndex>> &chassis)
 {
     SwitchGroups result;
     result.groupOfNode.assign(fabric.nodes().size(), -1);
@@ -29,6 +30,35 @@ SwitchGroups groupSwitches(const Fabric &fabric, const std::vector<NodeIndex> &o
     for (NodeIndex n : sequence)
         topTier = std::max(topTier, tiers[std::size_t(n)]);
 
+    // Each chassis one group, its switches in the order given.
+    std::vector<int> chassisOf(fabric.nodes().size(), -1);
+    for (std::size_t c = 0; c < chassis.size(); ++c)
+        for (NodeIndex n : chassis[c])
+            if (n >= 0 && std::size_t(n) < chassisOf.size() && fabric.node(n).type == NodeType::Switch
+                && chassisOf[std::size_t(n)] < 0)
+                chassisOf[std::size_t(n)] = int(c);
+    std::vector<int> chassisGroup(chassis.size(), -1);
+    for (NodeIndex n : sequence) {
+        const int c = chassisOf[std::size_t(n)];
+        if (c < 0)
+            continue;
+        if (chassisGroup[std::size_t(c)] < 0) {
+            chassisGroup[std::size_t(c)] = int(result.groups.size());
+            SwitchGroups::Group g;
+            g.kind = SwitchGroups::Group::Kind::Chassis;
+            g.ordinal = int(result.groups.size());
+            g.lowestTier = tiers[std::size_t(n)];
+            g.highestTier = tiers[std::size_t(n)];
+            result.groups.push_back(std::move(g));
+        }
+        SwitchGroups::Group &g = result.groups[std::size_t(chassisGroup[std::size_t(c)])];
+        g.switches.push_back(n);
+        g.lowestTier = std::min(g.lowestTier, tiers[std::size_t(n)]);
+        g.highestTier = std::max(g.highestTier, tiers[std::size_t(n)]);
+        result.groupOfNode[std::size_t(n)] = chassisGroup[std::size_t(c)];
+    }
+    const int firstPod = int(result.groups.size());
+
     // Pods: components of the switches below the top tier, over cables among them. A tree of
     // two tiers has none worth the name (each leaf would be its own), nor has a fabric whose
     // lower tiers hang together in one piece.
@@ -37,7 +67,7 @@ SwitchGroups groupSwitches(const Fabric &fabric, const std::vector<NodeIndex> &o
     if (topTier >= 3) {
         const auto inPodTiers = [&](NodeIndex n) {
             const int t = tiers[std::size_t(n)];
-            return fabric.node(n).type == NodeType::Switch && t >= 1 && t < topTier;
+            return fabric.node(n).type == NodeType::Switch && t >= 1 && t < topTier && chassisOf[std::size_t(n)] < 0;
         };
         std::vector<NodeIndex> stack;
         for (NodeIndex start : sequence) {
@@ -63,24 +93,29 @@ SwitchGroups groupSwitches(const Fabric &fabric, const std::vector<NodeIndex> &o
             ++components;
         }
     }
-    const bool pods = components >= 2;
+    // Under a chassis, the edge switches may each be a component of their own: no pods then.
+    std::size_t inComponents = 0;
+    for (NodeIndex n : sequence)
+        inComponents += component[std::size_t(n)] >= 0 ? 1 : 0;
+    const bool pods = components >= 2 && std::size_t(components) < inComponents;
     if (pods) {
-        result.groups.resize(std::size_t(components));
+        result.groups.resize(std::size_t(firstPod + components));
         for (int c = 0; c < components; ++c) {
-            result.groups[std::size_t(c)].kind = SwitchGroups::Group::Kind::Pod;
-            result.groups[std::size_t(c)].ordinal = c;
-            result.groups[std::size_t(c)].lowestTier = topTier;
-            result.groups[std::size_t(c)].highestTier = 0;
+            SwitchGroups::Group &g = result.groups[std::size_t(firstPod + c)];
+            g.kind = SwitchGroups::Group::Kind::Pod;
+            g.ordinal = c;
+            g.lowestTier = topTier;
+            g.highestTier = 0;
         }
         for (NodeIndex n : sequence) {
             const int c = component[std::size_t(n)];
             if (c < 0)
                 continue;
-            SwitchGroups::Group &g = result.groups[std::size_t(c)];
+            SwitchGroups::Group &g = result.groups[std::size_t(firstPod + c)];
             g.switches.push_back(n);
             g.lowestTier = std::min(g.lowestTier, tiers[std::size_t(n)]);
             g.highestTier = std::max(g.highestTier, tiers[std::size_t(n)]);
-            result.groupOfNode[std::size_t(n)] = c;
+            result.groupOfNode[std::size_t(n)] = firstPod + c;
         }
     }
 

@@ -113,7 +113,7 @@ void NodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, 
 {
     const double lod = levelOfDetail(painter, option);
     const bool selected = option->state & QStyle::State_Selected;
-    if (m_type != NodeType::Switch && lod < zoom::kCollapseRacksBelow && !selected)
+    if (m_type != NodeType::Switch && !m_beside && lod < zoom::kCollapseRacksBelow && !selected)
         return;  // the rack box stands in for the hosts
     if (lod < zoom::kPlainBoxesBelow) {
         painter->fillRect(m_rect, selected ? kSelectionColour : m_fill);
@@ -123,7 +123,7 @@ void NodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, 
     painter->setBrush(m_fill);
     painter->drawRoundedRect(m_rect, 2, 2);
     const bool isSwitch = m_type == NodeType::Switch;
-    if (lod < (isSwitch ? zoom::kLabelsAbove : zoom::kHostLabelsAbove) || m_label.isEmpty())
+    if (m_beside || lod < (isSwitch ? zoom::kLabelsAbove : zoom::kHostLabelsAbove) || m_label.isEmpty())
         return;
     QFont font = painter->font();
     font.setPixelSize(isSwitch ? 7 : 5);
@@ -230,6 +230,10 @@ void GroupItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option,
     painter->setPen(pen);
     painter->setBrush(m_fill);
     painter->drawRect(m_rect);
+    for (const Stripe &stripe : m_stripes) {
+        const double half = lod > 0 ? std::max(stripe.row.height(), 4.0 / lod) / 2 : stripe.row.height() / 2;
+        painter->fillRect(QRectF(stripe.row.left(), stripe.row.center().y() - half, stripe.row.width(), 2 * half), stripe.colour);
+    }
     // The name at a steady size on screen, where it fits across the block.
     if (lod <= 0 || m_label.isEmpty())
         return;
@@ -240,7 +244,9 @@ void GroupItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option,
         return;
     painter->setFont(font);
     painter->setPen(m_fill.lightness() > 140 ? QColor(0x20, 0x24, 0x2a) : QColor(Qt::white));
-    const QRectF top(m_rect.left(), m_rect.top() + 4.0 / lod, m_rect.width(), metrics.height());
+    // Between the rows of a striped block, at the top of the others.
+    const double y = m_stripes.empty() ? m_rect.top() + 4.0 / lod : m_rect.center().y() - metrics.height() / 2;
+    const QRectF top(m_rect.left(), y, m_rect.width(), metrics.height());
     painter->drawText(top, Qt::AlignHCenter | Qt::AlignTop, m_label);
 }
 
@@ -386,6 +392,27 @@ void HighlightItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *opt
 }  // namespace weft
 
 namespace weft {
+
+ChassisItem::ChassisItem(int chassis, const QRectF &rect) : m_chassis(chassis), m_rect(rect)
+{
+    setZValue(-1);  // under the cables inside it
+}
+
+QColor ChassisItem::frameColour()
+{
+    return QColor(0x6b, 0x7a, 0x90);
+}
+
+void ChassisItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
+{
+    const double lod = levelOfDetail(painter, option);
+    QPen pen(frameColour(), 1.5);
+    pen.setCosmetic(true);
+    painter->setPen(pen);
+    painter->setBrush(QColor(0xe9, 0xed, 0xf3));
+    const double radius = std::min(6.0 / std::max(lod, 1e-6), std::min(m_rect.width(), m_rect.height()) / 4);
+    painter->drawRoundedRect(m_rect, radius, radius);
+}
 
 RowBandItem::RowBandItem(const QRectF &row, double reach, const QColor &colour)
     : m_row(row), m_bounds(row.adjusted(0, -reach, 0, reach)), m_colour(colour)

@@ -35,6 +35,7 @@ enum FabricItemType {
     GroupItemType,
     BundleItemType,
     MarksItemType,
+    ChassisItemType,
 };
 
 /** One switch, host or router. */
@@ -49,6 +50,11 @@ public:
     NodeType nodeType() const { return m_type; }
     QColor fill() const { return m_fill; }
     void setFill(const QColor &fill);
+    QString label() const { return m_label; }  // drawn in the box when zoomed in
+    // A service node drawn small beside its switch: shown at every zoom (no rack stands in for
+    // it), never labelled.
+    void setBeside(bool beside) { m_beside = beside; }
+    bool isBeside() const { return m_beside; }
 
     int type() const override { return Type; }
     QRectF boundingRect() const override { return m_bounds; }
@@ -62,6 +68,7 @@ private:
     QRectF m_bounds;  // m_rect with room for the selection outline
     QColor m_fill;
     QString m_label;
+    bool m_beside = false;
 };
 
 /** The frame around a leaf's hosts; zoomed out, it stands in for them with their count. */
@@ -111,6 +118,27 @@ private:
     double m_totalLength = 0;  // of all lines, in scene units: how densely the layer is inked
 };
 
+/** The frame of a chassis (a director's spines and line cards), behind its switches. Its name
+ *  is drawn by the view, at a readable size, where it fits. */
+class ChassisItem : public QGraphicsItem
+{
+public:
+    enum { Type = ChassisItemType };
+
+    ChassisItem(int chassis, const QRectF &rect);
+
+    int chassis() const { return m_chassis; }
+    static QColor frameColour();
+
+    int type() const override { return Type; }
+    QRectF boundingRect() const override { return m_rect; }
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
+
+private:
+    int m_chassis;
+    QRectF m_rect;
+};
+
 /** A row of nodes too small to see when zoomed far out, drawn as one band of its colour. */
 class RowBandItem : public QGraphicsItem
 {
@@ -139,6 +167,14 @@ public:
     GroupItem(int group, const QRectF &rect, const QColor &fill, const QString &label);
 
     int group() const { return m_group; }
+    // Rows drawn inside the block (a chassis's spines and line cards), each a band of its colour
+    // at least a few pixels tall.
+    struct Stripe
+    {
+        QRectF row;
+        QColor colour;
+    };
+    void setStripes(std::vector<Stripe> stripes) { m_stripes = std::move(stripes); }
 
     int type() const override { return Type; }
     QRectF boundingRect() const override { return m_rect; }
@@ -149,6 +185,7 @@ private:
     QRectF m_rect;
     QColor m_fill;
     QString m_label;
+    std::vector<Stripe> m_stripes;
 };
 
 /** The cables between two groups, drawn as one line whose colour and width say how busy. */

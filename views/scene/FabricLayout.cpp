@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <tuple>
 #include <utility>
 
 namespace weft {
@@ -70,14 +72,113 @@ void orderByChildren(const Fabric &fabric, const std::vector<int> &tiers,
         row[i] = keyed[i].second;
 }
 
+// What the descriptions of a chassis's switches share, as an operator names the chassis:
+// "MF0;sw-dir01:CS7500/S01/U1" and "MF0;sw-dir01:CS7500/L05/U2" give "sw-dir01:CS7500". Empty
+// when they share nothing worth showing.
+QString chassisNameFromDescriptions(const Fabric &fabric, const std::vector<NodeIndex> &switches)
+{
+    QString common = fabric.node(switches.front()).description;
+    for (NodeIndex n : switches) {
+        const QString &d = fabric.node(n).description;
+        int i = 0;
+        while (i < common.size() && i < d.size() && common[i] == d[i])
+            ++i;
+        common.truncate(i);
+    }
+    // Cut back to a whole word: "…CS7500/S0" and "…CS7500/L1" share "…CS7500/".
+    if (common.size() < fabric.node(switches.front()).description.size()) {
+        int cut = common.size();
+        while (cut > 0 && common[cut - 1].isLetterOrNumber())
+            --cut;
+        common.truncate(cut);
+    }
+    while (!common.isEmpty() && (common.back().isSpace() || common.back() == QLatin1Char('/') || common.back() == QLatin1Char(':')
+                                 || common.back() == QLatin1Char('-') || common.back() == QLatin1Char('(')))
+        common.chop(1);
+    const int semicolon = common.indexOf(QLatin1Char(';'));  // NVIDIA's "MF0;" prefix
+    if (semicolon >= 0 && semicolon <= 4)
+        common = common.mid(semicolon + 1);
+    return common.size() >= 3 ? common : QString();
+}
+
+// A director's switches: those of one ibnetdiscover -g chassis, or, without groups, switches
+// sharing a system image GUID (spine and line-card ASICs report the chassis's). Two switches or
+// more, each reaching an end node (isolated switches stand apart).
+std::vector<FabricLayout::Chassis> findLayoutChassis(const Fabric &fabric, const std::vector<int> &tiers)
+{
+    std::vector<FabricLayout::Chassis> result;
+    std::vector<char> taken(fabric.nodes().size(), 0);
+    auto add = [&](std::vector<NodeIndex> members, Guid guid, const QString &fallbackName) {
+        if (members.size() < 2)
+            return;
+        FabricLayout::Chassis c;
+        c.guid = guid;
+        c.switches = std::move(members);
+        for (NodeIndex n : c.switches)
+            taken[std::size_t(n)] = 1;
+        c.name = chassisNameFromDescriptions(fabric, c.switches);
+        if (c.name.isEmpty())
+            c.name = fallbackName;
+        result.push_back(std::move(c));
+    };
+    auto eligible = [&](NodeIndex n) {
+        return fabric.node(n).type == NodeType::Switch && tiers[std::size_t(n)] >= 1 && !taken[std::size_t(n)];
+    };
+    for (const NodeGroup &group : fabric.nodeGroups()) {
+        std::vector<NodeIndex> members;
+        for (NodeIndex n : group.nodes)
+            if (eligible(n))
+                members.push_back(n);
+        add(std::move(members), group.guid, group.name);
+    }
+    std::map<Guid, std::vector<NodeIndex>> bySystem;
+    for (NodeIndex n : fabric.switches())
+        if (eligible(n) && fabric.node(n).systemImageGuid != 0)
+            bySystem[fabric.node(n).systemImageGuid].push_back(n);
+    for (auto &[guid, members] : bySystem)
+        add(std::move(members), guid, QStringLiteral("0x%1").arg(guid, 16, 16, QLatin1Char('0')));
+    return result;
+}
+
+// The switches of one chassis side by side in `row`, where their mean position was, in the
+// order of their descriptions (a director's "L01/U1", "L01/U2", "L02/U1", ...).
+void keepChassisTogetherInRow(const Fabric &fabric, const std::vector<int> &chassisOf, std::vector<NodeIndex> &row)
+{
+    std::map<int, std::pair<double, int>> sums;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+        const int c = chassisOf[std::size_t(row[i])];
+        if (c >= 0) {
+            sums[c].first += double(i);
+            ++sums[c].second;
+        }
+    }
+    if (sums.empty())
+        return;
+    std::vector<std::tuple<double, int, QString, std::size_t, NodeIndex>> keyed;
+    keyed.reserve(row.size());
+    for (std::size_t i = 0; i < row.size(); ++i) {
+        const NodeIndex n = row[i];
+        const int c = chassisOf[std::size_t(n)];
+        if (c < 0)
+            keyed.emplace_back(double(i), -1, QString(), i, n);
+        else
+            keyed.emplace_back(sums[c].first / sums[c].second, c, fabric.node(n).description, i, n);
+    }
+    std::sort(keyed.begin(), keyed.end());
+    for (std::size_t i = 0; i < row.size(); ++i)
+        row[i] = std::get<4>(keyed[i]);
+}
+
 }  // namespace
 
 QRectF FabricLayout::nodeRect(const Fabric &fabric, NodeIndex node) const
 {
+    const QPointF c = positions[std::size_t(node)];
+    if (isBeside(node))
+        return QRectF(c.x() - kBesideSize / 2, c.y() - kBesideSize / 2, kBesideSize, kBesideSize);
     const bool isSwitch = fabric.node(node).type == NodeType::Switch;
     const double w = isSwitch ? kSwitchWidth : kHostWidth;
     const double h = isSwitch ? kSwitchHeight : kHostHeight;
-    const QPointF c = positions[std::size_t(node)];
     return QRectF(c.x() - w / 2, c.y() - h / 2, w, h);
 }
 
@@ -101,8 +202,11 @@ FabricLayout computeFabricLayout(const Fabric &fabric)
     }
 
     // Every end node hangs under the switch its first cabled port reaches, in that switch's
-    // port order; end nodes cabled to no switch go to one side.
+    // port order; end nodes cabled to no switch go to one side. Service nodes, and end nodes of
+    // a switch above the leaves, are drawn beside their switch instead.
     std::vector<std::vector<std::pair<int, NodeIndex>>> hostsOfLeaf(nodeCount);
+    std::vector<std::vector<std::pair<int, NodeIndex>>> besideSwitch(nodeCount);
+    layout.besideOf.assign(nodeCount, kNoIndex);
     for (NodeIndex n : fabric.endNodes()) {
         const Node &node = fabric.node(n);
         bool attached = false;
@@ -113,12 +217,24 @@ FabricLayout computeFabricLayout(const Fabric &fabric)
             const Port &remote = fabric.port(port.remote);
             if (fabric.node(remote.node).type != NodeType::Switch)
                 continue;
-            hostsOfLeaf[std::size_t(remote.node)].emplace_back(remote.number, n);
+            if (node.role == NodeRole::Service || tiers[std::size_t(remote.node)] != 1) {
+                besideSwitch[std::size_t(remote.node)].emplace_back(remote.number, n);
+                layout.besideOf[std::size_t(n)] = remote.node;
+                layout.beside.push_back(n);
+            } else {
+                hostsOfLeaf[std::size_t(remote.node)].emplace_back(remote.number, n);
+            }
             attached = true;
         }
         if (!attached)
             layout.unattached.push_back(n);
     }
+
+    layout.chassis = findLayoutChassis(fabric, tiers);
+    std::vector<int> chassisOf(nodeCount, -1);
+    for (std::size_t c = 0; c < layout.chassis.size(); ++c)
+        for (NodeIndex n : layout.chassis[c].switches)
+            chassisOf[std::size_t(n)] = int(c);
 
     if (layout.topTier >= 1)
         orderLeaves(fabric, tiers, layout.rows[1]);
@@ -127,6 +243,8 @@ FabricLayout computeFabricLayout(const Fabric &fabric)
         std::vector<NodeIndex> &row = layout.rows[std::size_t(t)];
         if (t >= 2)
             orderByChildren(fabric, tiers, rank, t, row);
+        if (!layout.chassis.empty())
+            keepChassisTogetherInRow(fabric, chassisOf, row);
         for (std::size_t i = 0; i < row.size(); ++i)
             rank[std::size_t(row[i])] = (double(i) + 0.5) / double(row.size());
     }
@@ -209,9 +327,43 @@ FabricLayout computeFabricLayout(const Fabric &fabric)
         hostRow.push_back(n);
     }
 
+    // Beside its switch, to the right: two a column, columns outwards.
+    for (NodeIndex sw : fabric.switches()) {
+        auto &nodes = besideSwitch[std::size_t(sw)];
+        std::sort(nodes.begin(), nodes.end());
+        const QPointF at = layout.positions[std::size_t(sw)];
+        for (std::size_t i = 0; i < nodes.size(); ++i) {
+            const double x = at.x() + kSwitchWidth / 2 + kBesideGap + kBesideSize / 2 + double(i / 2) * (kBesideSize + kBesideGap);
+            const double y = at.y() + (i % 2 == 0 ? -1 : 1) * (kBesideSize + kBesideGap) / 2;
+            layout.positions[std::size_t(nodes[i].second)] = QPointF(x, nodes.size() == 1 ? at.y() : y);
+        }
+    }
+    std::sort(layout.beside.begin(), layout.beside.end());
+
+    // A chassis, with its switches in their rows top first, framed around them and their
+    // service nodes.
+    for (FabricLayout::Chassis &c : layout.chassis) {
+        std::stable_sort(c.switches.begin(), c.switches.end(), [&](NodeIndex a, NodeIndex b) {
+            const int ta = tiers[std::size_t(a)];
+            const int tb = tiers[std::size_t(b)];
+            if (ta != tb)
+                return ta > tb;
+            return layout.positions[std::size_t(a)].x() < layout.positions[std::size_t(b)].x();
+        });
+        QRectF box;
+        for (NodeIndex n : c.switches) {
+            box |= layout.nodeRect(fabric, n);
+            for (const auto &b : besideSwitch[std::size_t(n)])
+                box |= layout.nodeRect(fabric, b.second);
+        }
+        c.bounds = box.adjusted(-kChassisPadding, -kChassisPadding, kChassisPadding, kChassisPadding);
+    }
+
     QRectF bounds;
     for (std::size_t n = 0; n < nodeCount; ++n)
         bounds |= layout.nodeRect(fabric, NodeIndex(n));
+    for (const FabricLayout::Chassis &c : layout.chassis)
+        bounds |= c.bounds;
     for (const FabricLayout::Rack &rack : layout.racks)
         bounds |= rack.bounds;
     layout.bounds = bounds.adjusted(-kMargin, -kMargin, kMargin, kMargin);

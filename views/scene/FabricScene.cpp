@@ -13,6 +13,7 @@
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsSceneHelpEvent>
 #include <QPen>
+#include <QRegularExpression>
 #include <QGraphicsView>
 #include <QLocale>
 #include <QToolTip>
@@ -51,6 +52,26 @@ int bspDepthFor(std::size_t items)
 }
 
 // Where a cable meets a node's box: the bottom edge towards lower rows, the top edge upwards.
+// What a node's box says: its description, shortened the way operators say it. NVIDIA's
+// "MF0;sw-edge001:MSB7800/U1" is "sw-edge001"; a chassis's switch is its slot within the chassis
+// ("MF0;sw-dir01:CS7500/L05/U2" in chassis "sw-dir01:CS7500" is "L05/U2").
+QString mapLabel(const Node &node, const QString &chassisName)
+{
+    QString text = node.description.isEmpty() ? node.name : node.description;
+    static const QRegularExpression managedPrefix(QStringLiteral("^[A-Z]{2}[0-9];"));
+    text.remove(managedPrefix);
+    if (!chassisName.isEmpty() && text.startsWith(chassisName) && text.size() > chassisName.size()) {
+        QString slot = text.mid(chassisName.size());
+        while (!slot.isEmpty() && !slot.front().isLetterOrNumber())
+            slot.remove(0, 1);
+        if (!slot.isEmpty())
+            return slot;
+    }
+    static const QRegularExpression systemAsic(QStringLiteral("^([^:/ ]+):[^/ ]+/U[0-9]+$"));
+    const QRegularExpressionMatch m = systemAsic.match(text);
+    return m.hasMatch() ? m.captured(1) : text;
+}
+
 QPointF cableEnd(const FabricLayout &layout, const Fabric &fabric, NodeIndex node, bool towardsBelow)
 {
     const QRectF r = layout.nodeRect(fabric, node);
@@ -156,6 +177,15 @@ void FabricScene::markLiveChanges()
 
 QLineF FabricScene::cableLineBetween(NodeIndex a, NodeIndex b) const
 {
+    if (m_layout.isBeside(a) || m_layout.isBeside(b)) {
+        // A service node's cable: a short level stub from its switch's right edge to it.
+        if (m_layout.isBeside(a))
+            std::swap(a, b);
+        const QRectF sw = m_layout.nodeRect(*m_fabric, a);
+        const QRectF node = m_layout.nodeRect(*m_fabric, b);
+        const double y = std::clamp(node.center().y(), sw.top(), sw.bottom());
+        return QLineF(QPointF(sw.right(), y), QPointF(node.left(), node.center().y()));
+    }
     if (m_layout.tiers[std::size_t(a)] < m_layout.tiers[std::size_t(b)])
         std::swap(a, b);
     const bool adjacent = m_layout.tiers[std::size_t(a)] - m_layout.tiers[std::size_t(b)] == 1;
@@ -490,6 +520,7 @@ QColor FabricScene::switchColour(int tier, int topTier)
 
 QColor FabricScene::hostColour() { return QColor(0x8c, 0xc7, 0xa5); }
 QColor FabricScene::routerColour() { return QColor(0xe3, 0xa8, 0x3b); }
+QColor FabricScene::serviceColour() { return QColor(0x9b, 0x8c, 0xc8); }
 QColor FabricScene::linkColour() { return QColor(0x70, 0x7a, 0x88, 150); }
 QColor FabricScene::selectionColour() { return QColor(0xe8, 0x6a, 0x10); }
 QColor FabricScene::returnRouteColour() { return QColor(0xc2, 0x18, 0x7a); }
@@ -590,6 +621,10 @@ void FabricScene::setFabric(std::shared_ptr<const Fabric> fabric, FabricLayout l
     setBspTreeDepth(bspDepthFor(f.nodes().size() + m_layout.racks.size()));
 
     m_nodeItems.assign(f.nodes().size(), nullptr);
+    std::vector<int> chassisOf(f.nodes().size(), -1);
+    for (std::size_t c = 0; c < m_layout.chassis.size(); ++c)
+        for (NodeIndex n : m_layout.chassis[c].switches)
+            chassisOf[std::size_t(n)] = int(c);
     for (std::size_t i = 0; i < f.nodes().size(); ++i) {
         const NodeIndex n = NodeIndex(i);
         const Node &node = f.node(n);
@@ -605,11 +640,21 @@ void FabricScene::setFabric(std::shared_ptr<const Fabric> fabric, FabricLayout l
             fill = routerColour();
             break;
         }
-        const QString label = node.description.isEmpty() ? node.name : node.description;
+        const bool beside = m_layout.isBeside(n);
+        if (beside && node.role == NodeRole::Service)
+            fill = serviceColour();
+        const QString label = mapLabel(node, chassisOf[i] >= 0 ? m_layout.chassis[std::size_t(chassisOf[i])].name : QString());
         auto *item = new NodeItem(n, node.type, m_layout.nodeRect(f, n), fill, label);
-        item->setVisible(!m_hostsCollapsed || node.type == NodeType::Switch);  // see showCollapsedHosts
+        item->setBeside(beside);
+        item->setVisible(!m_hostsCollapsed || node.type == NodeType::Switch || beside);  // see showCollapsedHosts
         addItem(item);
         m_nodeItems[i] = item;
+    }
+    for (std::size_t c = 0; c < m_layout.chassis.size(); ++c) {
+        auto *item = new ChassisItem(int(c), m_layout.chassis[c].bounds);
+        item->setToolTip(tr("Chassis %1: %n switch(es)", "", int(m_layout.chassis[c].switches.size()))
+                             .arg(m_layout.chassis[c].name.toHtmlEscaped()));
+        addItem(item);
     }
     for (const FabricLayout::Rack &rack : m_layout.racks) {
         auto *item = new RackItem(rack.leaf, int(rack.hosts.size()), rack.bounds, hostColour());
@@ -672,7 +717,9 @@ void FabricScene::buildCables()
         }
         Cable cable;
         cable.links.push_back(LinkIndex(i));
-        if (ta - tb == 1 && tb >= 0) {
+        if (layout.isBeside(a) || layout.isBeside(b)) {
+            cable.line = cableLineBetween(a, b);
+        } else if (ta - tb == 1 && tb >= 0) {
             cable.line = QLineF(cableEnd(layout, f, a, true), cableEnd(layout, f, b, false));
         } else {
             // Same row, skipped tiers or isolated switches: an arc over the row keeps the cable
@@ -1119,6 +1166,8 @@ void FabricScene::updateNodeColours()
     std::vector<QColor> colours(f.nodes().size());
     for (NodeIndex n : f.endNodes()) {
         QColor fill = f.node(n).type == NodeType::Router ? routerColour() : hostColour();
+        if (m_layout.isBeside(n) && f.node(n).role == NodeRole::Service)
+            fill = serviceColour();
         if (m_hostColouring == HostColouring::Partition) {
             const std::vector<int> hues = hostPartitions(n);
             if (hues.size() == 1)
@@ -1473,7 +1522,7 @@ void FabricScene::showCollapsedHosts()
         return;
     for (NodeIndex n : m_fabric->endNodes())
         if (NodeItem *item = nodeItem(n))
-            item->setVisible(!m_hostsCollapsed || item->isSelected());
+            item->setVisible(!m_hostsCollapsed || item->isSelected() || item->isBeside());
 }
 
 void FabricScene::selectHostsIn(const QPainterPath &area)
@@ -1512,7 +1561,7 @@ QString FabricScene::toolTipFor(NodeIndex n) const
         type = tr("Switch");
         break;
     case NodeType::ChannelAdapter:
-        type = tr("Host");
+        type = node.role == NodeRole::Service ? tr("Service node") : tr("Host");
         break;
     case NodeType::Router:
         type = tr("Router");
@@ -1666,7 +1715,10 @@ void FabricScene::buildGroups()
     for (int t = m_layout.topTier; t >= 1; --t)
         order.insert(order.end(), m_layout.rows[std::size_t(t)].begin(), m_layout.rows[std::size_t(t)].end());
     order.insert(order.end(), m_layout.isolatedSwitches.begin(), m_layout.isolatedSwitches.end());
-    m_groups = groupSwitches(f, order);
+    std::vector<std::vector<NodeIndex>> chassis;
+    for (const FabricLayout::Chassis &c : m_layout.chassis)
+        chassis.push_back(c.switches);
+    m_groups = groupSwitches(f, order, chassis);
     if (m_groups.groups.size() < 2) {
         m_groups = SwitchGroups();
         return;
@@ -1682,6 +1734,11 @@ void FabricScene::buildGroups()
         for (NodeIndex n : group.switches)
             rect |= m_layout.nodeRect(f, n);
         rect.adjust(-6, -6, 6, 6);
+        if (group.kind == SwitchGroups::Group::Kind::Chassis
+            && std::size_t(group.ordinal) < m_layout.chassis.size()) {  // its frame, one block
+            rects.push_back(m_layout.chassis[std::size_t(group.ordinal)].bounds);
+            continue;
+        }
         // A band is one row of boxes, a hairline zoomed out: give it the height of a block,
         // grown away from the racks (leaves) or from the rows above (the others).
         const double blockHeight = m_layout.topTier >= 2 ? 0.15 * (m_layout.rowY[1] - m_layout.rowY[2]) : 0;
@@ -1727,8 +1784,20 @@ void FabricScene::buildAggregateItems()
     for (std::size_t g = 0; g < m_groups.groups.size(); ++g) {
         const SwitchGroups::Group &group = m_groups.groups[g];
         const int tier = std::max(1, group.highestTier);
-        const QColor fill = switchColour(tier, m_layout.topTier).lighter(group.kind == SwitchGroups::Group::Kind::Pod ? 165 : 130);
+        const QColor fill = group.kind == SwitchGroups::Group::Kind::Chassis
+                                ? ChassisItem::frameColour().lighter(150)
+                                : switchColour(tier, m_layout.topTier).lighter(group.kind == SwitchGroups::Group::Kind::Pod ? 165 : 130);
         auto *item = new GroupItem(int(g), m_groupRects[g], fill, groupName(int(g)));
+        if (group.kind == SwitchGroups::Group::Kind::Chassis) {
+            // A chassis block shows its rows: spines over line cards.
+            std::map<int, QRectF> rows;
+            for (NodeIndex n : group.switches)
+                rows[m_layout.tiers[std::size_t(n)]] |= m_layout.nodeRect(*m_fabric, n);
+            std::vector<GroupItem::Stripe> stripes;
+            for (const auto &[t, row] : rows)
+                stripes.push_back({row, switchColour(t, m_layout.topTier)});
+            item->setStripes(std::move(stripes));
+        }
         addItem(item);
         m_groupItems.push_back(item);
     }
@@ -1748,6 +1817,8 @@ QString FabricScene::groupName(int group) const
     const SwitchGroups::Group &g = m_groups.groups[std::size_t(group)];
     if (g.kind == SwitchGroups::Group::Kind::Pod)
         return tr("Pod %1").arg(g.ordinal + 1);
+    if (g.kind == SwitchGroups::Group::Kind::Chassis && std::size_t(g.ordinal) < m_layout.chassis.size())
+        return tr("Chassis %1").arg(m_layout.chassis[std::size_t(g.ordinal)].name);
     QString tier;
     if (g.highestTier < 1)
         tier = tr("Unreached switches");

@@ -216,6 +216,7 @@ public:
     static QColor switchColour(int tier, int topTier);
     static QColor hostColour();
     static QColor routerColour();
+    static QColor serviceColour();  // a service node drawn beside its switch (SHArP's Aggregation Node)
     static QColor linkColour();
     static QColor selectionColour();
     static QColor returnRouteColour();

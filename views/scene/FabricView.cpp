@@ -58,8 +58,13 @@ void FabricView::setFabricScene(FabricScene *scene)
     m_scene = scene;
     setScene(scene);
     // The legend is drawn over the scene, not in it: repaint it when the colours change.
+    // A legend grown by new colours keeps its room of its own while the picture follows the fit.
     if (m_scene)
-        connect(m_scene, &FabricScene::coloursChanged, viewport(), [this] { viewport()->update(); });
+        connect(m_scene, &FabricScene::coloursChanged, viewport(), [this] {
+            if (m_followFit)
+                fitToWindow();
+            viewport()->update();
+        });
     m_followFit = true;
     fitToWindow();
 }
@@ -71,13 +76,39 @@ double FabricView::zoom() const
 
 double FabricView::fitZoom() const
 {
+    return bestLegendPlacement().zoom;
+}
+
+// Where the legend costs the fitted picture least: in a band across the top (in as many
+// columns as fit the width, a short band for a wide picture) or in a column down the right (for
+// a tall one). Either way it has room of its own, beside the picture, never over it.
+FabricView::LegendPlacement FabricView::bestLegendPlacement() const
+{
+    LegendPlacement best;
     if (!m_scene)
-        return 1.0;
+        return best;
     const QRectF r = m_scene->sceneRect();
-    const QRect v = viewport()->rect().adjusted(kLabelGutter, legendHeight() + 14, -4, -4);
-    if (r.width() <= 0 || r.height() <= 0 || v.width() <= 0 || v.height() <= 0)
-        return 1.0;
-    return std::min(double(v.width()) / r.width(), double(v.height()) / r.height());
+    const std::vector<LegendEntry> entries = legendEntries();
+    const QRect view = viewport()->rect();
+    auto zoomIn = [&](const QRect &v) {
+        if (r.width() <= 0 || r.height() <= 0 || v.width() <= 0 || v.height() <= 0)
+            return 1.0;
+        return std::min(double(v.width()) / r.width(), double(v.height()) / r.height());
+    };
+    best.zoom = zoomIn(view.adjusted(kLabelGutter, legendHeightFor(entries.size()) + 14, -4, -4));
+    if (entries.empty())
+        return best;
+    const int columnWidth = legendColumnWidth(entries);
+    for (int columns = 2; columns <= int(entries.size()) && columns * columnWidth + 20 <= view.width() - kLabelGutter; ++columns) {
+        const int rows = (int(entries.size()) + columns - 1) / columns;
+        const double z = zoomIn(view.adjusted(kLabelGutter, legendHeightFor(std::size_t(rows)) + 14, -4, -4));
+        if (z > best.zoom * 1.02)
+            best = {columns, false, z};
+    }
+    const double right = zoomIn(view.adjusted(kLabelGutter, 4, -(columnWidth + 24), -4));
+    if (right > best.zoom * 1.02)
+        best = {1, true, right};
+    return best;
 }
 
 void FabricView::fitToWindow()
@@ -85,10 +116,18 @@ void FabricView::fitToWindow()
     m_followFit = true;
     if (!m_scene)
         return;
-    const double z = std::min(fitZoom(), kMaxFitZoom);
-    // The view's own scene rect reaches past the fabric on the left and at the top, so that
-    // the tier labels and the legend get room of their own instead of covering nodes.
-    setSceneRect(m_scene->sceneRect().adjusted(-kLabelGutter / z, -(legendHeight() + 10) / z, 0, 0));
+    const LegendPlacement placement = bestLegendPlacement();
+    m_legendColumns = placement.columns;
+    m_legendOnRight = placement.right;
+    const double z = std::min(placement.zoom, kMaxFitZoom);
+    // The view's own scene rect reaches past the fabric on the left, and at the top or on the
+    // right, so that the tier labels and the legend get room of their own instead of covering
+    // nodes.
+    const QRect legend = legendRect();
+    if (m_legendOnRight)
+        setSceneRect(m_scene->sceneRect().adjusted(-kLabelGutter / z, 0, (legend.width() + 20) / z, 0));
+    else
+        setSceneRect(m_scene->sceneRect().adjusted(-kLabelGutter / z, -(legend.height() + 10) / z, 0, 0));
     setTransform(QTransform::fromScale(z, z));
     centerOn(sceneRect().center());
     applyZoomDependentSettings();
@@ -416,8 +455,62 @@ void FabricView::drawForeground(QPainter *painter, const QRectF &)
     painter->setRenderHint(QPainter::Antialiasing, true);
     painter->setRenderHint(QPainter::TextAntialiasing, true);
     drawTierLabels(painter);
-    drawLegend(painter);
+    const std::vector<LegendEntry> entries = legendEntries();
+    drawChassisLabels(painter, legendRectFor(entries));
+    drawLegend(painter, entries);
     painter->restore();
+}
+
+std::vector<FabricView::ChassisLabel> FabricView::chassisLabels(const QRect &legend) const
+{
+    std::vector<ChassisLabel> labels;
+    if (!m_scene || !m_scene->fabric() || m_scene->layout().chassis.empty())
+        return labels;
+    const FabricLayout &layout = m_scene->layout();
+    QFont font = this->font();
+    font.setPointSizeF(font.pointSizeF() * 0.9);
+    font.setBold(true);
+    const QFontMetrics metrics(font);
+    const QLocale locale;
+    for (std::size_t c = 0; c < layout.chassis.size(); ++c) {
+        const FabricLayout::Chassis &chassis = layout.chassis[c];
+        const QRect frame = mapFromScene(chassis.bounds).boundingRect();
+        const QString text = tr("%1 · %2 switches").arg(chassis.name, locale.toString(qulonglong(chassis.switches.size())));
+        const QRect box(frame.left(), frame.top() - metrics.height() - 8, metrics.horizontalAdvance(text) + 12,
+                        metrics.height() + 6);
+        // Where it fits: as wide as the frame at most, in the window, clear of the legend.
+        if (box.width() > frame.width() || !viewport()->rect().contains(box) || box.intersects(legend))
+            continue;
+        labels.push_back({int(c), box, text});
+    }
+    return labels;
+}
+
+std::vector<int> FabricView::chassisLabelsShown() const
+{
+    std::vector<int> shown;
+    if (!m_scene || !m_scene->fabric() || m_scene->layout().chassis.empty())
+        return shown;
+    for (const ChassisLabel &label : chassisLabels(legendRect()))
+        shown.push_back(label.chassis);
+    return shown;
+}
+
+void FabricView::drawChassisLabels(QPainter *painter, const QRect &legend)
+{
+    if (m_scene->layout().chassis.empty())
+        return;
+    QFont font = this->font();
+    font.setPointSizeF(font.pointSizeF() * 0.9);
+    font.setBold(true);
+    painter->setFont(font);
+    for (const ChassisLabel &label : chassisLabels(legend)) {
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(ChassisItem::frameColour());
+        painter->drawRoundedRect(label.box, 4, 4);
+        painter->setPen(Qt::white);
+        painter->drawText(label.box, Qt::AlignCenter, label.text);
+    }
 }
 
 void FabricView::drawTierLabels(QPainter *painter)
@@ -428,17 +521,21 @@ void FabricView::drawTierLabels(QPainter *painter)
     font.setPointSizeF(font.pointSizeF() * 0.9);
     painter->setFont(font);
     const QFontMetrics metrics(font);
-    int previousBottom = -1;  // rows closer than a label's height share the space, stacked
+    struct TierLabel
+    {
+        int y = 0;
+        QString text;
+    };
+    std::vector<TierLabel> labels;  // top row first
     for (int t = layout.topTier; t >= 0; --t) {
         const std::size_t count = layout.rows[std::size_t(t)].size();
         if (count == 0)
             continue;
         const double rowY = t == 0 && !layout.racks.empty() ? layout.racks.front().bounds.center().y()
                                                              : layout.rowY[std::size_t(t)];
-        int y = mapFromScene(QPointF(0, rowY)).y();
+        const int y = mapFromScene(QPointF(0, rowY)).y();
         if (y < 0 || y > viewport()->height())
             continue;
-        y = std::max(y, previousBottom + metrics.height() / 2 + 5);
         QString name;
         if (t == 0)
             name = tr("Hosts");
@@ -448,14 +545,25 @@ void FabricView::drawTierLabels(QPainter *painter)
             name = tr("Roots");
         else
             name = tr("Tier %1").arg(t);
-        const QString text = tr("%1 · %2").arg(name, locale.toString(qulonglong(count)));
-        const QRect box(8, y - metrics.height() / 2 - 3, metrics.horizontalAdvance(text) + 12, metrics.height() + 6);
+        labels.push_back({y, tr("%1 · %2").arg(name, locale.toString(qulonglong(count)))});
+    }
+    // Rows closer than a label's height share the space, stacked: down from the top, then, where
+    // that pushed the last ones out of the window, up from its bottom edge.
+    const int pitch = metrics.height() + 8;
+    for (std::size_t i = 1; i < labels.size(); ++i)
+        labels[i].y = std::max(labels[i].y, labels[i - 1].y + pitch);
+    int limit = viewport()->height() - metrics.height() / 2 - 4;
+    for (std::size_t i = labels.size(); i-- > 0;) {
+        labels[i].y = std::min(labels[i].y, limit);
+        limit = labels[i].y - pitch;
+    }
+    for (const TierLabel &label : labels) {
+        const QRect box(8, label.y - metrics.height() / 2 - 3, metrics.horizontalAdvance(label.text) + 12, metrics.height() + 6);
         painter->setPen(Qt::NoPen);
         painter->setBrush(QColor(255, 255, 255, 215));
         painter->drawRoundedRect(box, 4, 4);
         painter->setPen(QColor(0x3a, 0x42, 0x4d));
-        painter->drawText(box, Qt::AlignCenter, text);
-        previousBottom = box.bottom();
+        painter->drawText(box, Qt::AlignCenter, label.text);
     }
 }
 
@@ -481,6 +589,12 @@ std::vector<FabricView::LegendEntry> FabricView::legendEntries() const
     }
     if (hosts && m_scene->hostColouring() == HostColouring::Plain)
         entries.push_back({FabricScene::hostColour(), tr("Host")});
+    const bool serviceBeside = std::any_of(layout.beside.begin(), layout.beside.end(),
+                                           [&](NodeIndex n) { return fabric.node(n).role == NodeRole::Service; });
+    if (serviceBeside)
+        entries.push_back({FabricScene::serviceColour(), tr("Service node (Aggregation Node), beside its switch")});
+    if (!layout.chassis.empty())
+        entries.push_back({QColor(0xe9, 0xed, 0xf3), tr("Chassis (a director's spines and line cards)")});
     if (routers)
         entries.push_back({FabricScene::routerColour(), tr("Router")});
     if (m_scene->linkColouring() == LinkColouring::Plain)
@@ -506,7 +620,11 @@ std::vector<FabricView::LegendEntry> FabricView::legendEntries() const
 
 int FabricView::legendHeight() const
 {
-    const std::size_t entries = legendEntries().size();
+    return legendHeightFor(legendEntries().size());
+}
+
+int FabricView::legendHeightFor(std::size_t entries) const
+{
     if (entries == 0)
         return 0;
     QFont font = this->font();
@@ -514,10 +632,36 @@ int FabricView::legendHeight() const
     return int(entries) * (QFontMetrics(font).height() + 4) + 12 + (showsLoadScale() ? kLoadScaleHeight : 0);
 }
 
-void FabricView::drawLegend(QPainter *painter)
+QRect FabricView::legendRect() const
+{
+    return legendRectFor(legendEntries());
+}
+
+QRect FabricView::legendRectFor(const std::vector<LegendEntry> &entries) const
+{
+    if (entries.empty())
+        return {};
+    const int columns = std::clamp(m_legendColumns, 1, int(entries.size()));
+    const int rows = (int(entries.size()) + columns - 1) / columns;
+    const int width = columns * legendColumnWidth(entries);
+    // Top right: a fitted picture leaves room there (bestLegendPlacement), above it or beside it.
+    return QRect(viewport()->width() - width - 10, 10, width, legendHeightFor(std::size_t(rows)));
+}
+
+int FabricView::legendColumnWidth(const std::vector<LegendEntry> &entries) const
+{
+    QFont font = this->font();
+    font.setPointSizeF(font.pointSizeF() * 0.9);
+    const QFontMetrics metrics(font);
+    int textWidth = 0;
+    for (const LegendEntry &e : entries)
+        textWidth = std::max(textWidth, metrics.horizontalAdvance(e.text));
+    return textWidth + 42;
+}
+
+void FabricView::drawLegend(QPainter *painter, const std::vector<LegendEntry> &entries)
 {
     using Entry = LegendEntry;
-    const std::vector<Entry> entries = legendEntries();
 
     QFont font = this->font();
     font.setPointSizeF(font.pointSizeF() * 0.9);
@@ -527,19 +671,21 @@ void FabricView::drawLegend(QPainter *painter)
     for (const Entry &e : entries)
         textWidth = std::max(textWidth, metrics.horizontalAdvance(e.text));
     const int lineHeight = metrics.height() + 4;
-    const int width = textWidth + 42;
     const bool scale = showsLoadScale();
     if (scale)
         textWidth = std::max(textWidth, 190);
-    const int height = int(entries.size()) * lineHeight + 12 + (scale ? kLoadScaleHeight : 0);
-    // Top right: fitted pictures leave room there above the roots, which are fewer than leaves.
-    const QRect box(viewport()->width() - width - 10, 10, width, height);
+    const QRect box = legendRectFor(entries);
+    const int columns = std::clamp(m_legendColumns, 1, std::max(1, int(entries.size())));
+    const int rows = (int(entries.size()) + columns - 1) / columns;
+    const int columnWidth = box.width() / columns;
     painter->setPen(QColor(0xd0, 0xd5, 0xdc));
     painter->setBrush(QColor(255, 255, 255, 225));
     painter->drawRoundedRect(box, 5, 5);
-    int y = box.top() + 6;
-    for (const Entry &e : entries) {
-        const QRect swatch(box.left() + 10, y + (lineHeight - 10) / 2, 18, 10);
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const Entry &e = entries[i];
+        const int left = box.left() + int(i) / rows * columnWidth;
+        const int y = box.top() + 6 + int(i) % rows * lineHeight;
+        const QRect swatch(left + 10, y + (lineHeight - 10) / 2, 18, 10);
         if (e.line) {
             QColor c = e.colour;
             c.setAlpha(255);
@@ -552,10 +698,9 @@ void FabricView::drawLegend(QPainter *painter)
         }
         painter->setPen(QColor(0x2a, 0x30, 0x38));
         painter->drawText(QRect(swatch.right() + 8, y, textWidth + 4, lineHeight), Qt::AlignVCenter | Qt::AlignLeft, e.text);
-        y += lineHeight;
     }
     if (scale)
-        drawLoadScale(painter, QRect(box.left(), y, box.width(), kLoadScaleHeight));
+        drawLoadScale(painter, QRect(box.left(), box.top() + 6 + rows * lineHeight, std::min(box.width(), columnWidth), kLoadScaleHeight));
 }
 
 bool FabricView::showsLoadScale() const

@@ -29,6 +29,12 @@ public:
     FabricScene *fabricScene() const { return m_scene; }
 
     double zoom() const;  // scene units to pixels
+    // Where the legend is drawn over the picture, in viewport pixels (empty without a fabric).
+    // A fitted picture leaves it room of its own: it covers no node.
+    QRect legendRect() const;
+    // The chassis whose names are drawn now (over their frames, where a name fits), by index
+    // into the layout's chassis.
+    std::vector<int> chassisLabelsShown() const;
 
 public Q_SLOTS:
     void zoomIn();
@@ -93,14 +99,35 @@ private:
     };
     std::vector<LegendEntry> legendEntries() const;
     int legendHeight() const;
+    int legendHeightFor(std::size_t rows) const;
+    int legendColumnWidth(const std::vector<LegendEntry> &entries) const;
+    struct LegendPlacement
+    {
+        int columns = 1;
+        bool right = false;  // a column down the right rather than a band across the top
+        double zoom = 1.0;   // the picture's, fitted
+    };
+    LegendPlacement bestLegendPlacement() const;
+    QRect legendRectFor(const std::vector<LegendEntry> &entries) const;
     bool showsLoadScale() const;
-    void drawLegend(QPainter *painter);
+    void drawLegend(QPainter *painter, const std::vector<LegendEntry> &entries);
     void drawTierLabels(QPainter *painter);
+    // Each chassis's name and switch count above its frame, where there is room for it.
+    void drawChassisLabels(QPainter *painter, const QRect &legend);
+    struct ChassisLabel
+    {
+        int chassis = -1;
+        QRect box;
+        QString text;
+    };
+    std::vector<ChassisLabel> chassisLabels(const QRect &legend) const;  // clear of `legend`
     void drawLoadScale(QPainter *painter, const QRect &legendBox);
     void startPortsDrag();
 
     FabricScene *m_scene = nullptr;
     bool m_followFit = true;
+    int m_legendColumns = 1;      // as the last fit placed it (bestLegendPlacement)
+    bool m_legendOnRight = false;
     bool m_panning = false;
     QPoint m_lastPanPos;
     bool m_dragCandidate = false;  // pressed on a selected host: moving drags the selection
