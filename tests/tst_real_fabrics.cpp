@@ -3,11 +3,14 @@
 // SHArP Aggregation Node on every switch; LID-less designs; and what a routing leaves unreachable.
 
 #include "DeliveryCheck.h"
+#include "EffectiveBisection.h"
 #include "FabricGenerator.h"
 #include "FabricSummary.h"
 #include "FileFormat.h"
+#include "FluidThroughput.h"
 #include "IbdiagnetLinkList.h"
 #include "LidAssignment.h"
+#include "Metrics.h"
 #include "NodeRoles.h"
 #include "ProjectFile.h"
 #include "RoutingEngine.h"
@@ -454,6 +457,60 @@ private Q_SLOTS:
             QVERIFY(!all.warnings().isEmpty());
             QVERIFY(all.warnings().front().startsWith(QLatin1String("unreachable: ")));
             QVERIFY(all.warnings().front().contains(QLatin1String("all between service nodes")));
+        }
+    }
+
+    // Service nodes are routed and checked, but no traffic pattern sends to them or from them:
+    // an Aggregation Node on every switch adds no flow to the predicted load.
+    void trafficModelsUseComputeAndIoNodes_data()
+    {
+        QTest::addColumn<QString>("pattern");
+        for (const char *pattern : {"all-to-all", "partition-all-to-all", "uniform-random", "shift:3", "bisection"})
+            QTest::addRow("%s", pattern) << QString::fromLatin1(pattern);
+    }
+
+    void trafficModelsUseComputeAndIoNodes()
+    {
+        QFETCH(QString, pattern);
+        const SharpFabric s = sharpFabric(4, 3, 0);
+        QVERIFY(s.aggregationNodes > 0);
+        Result<Routing> routing = routeFabric(QStringLiteral("minhop"), s.fabric, {});
+        QVERIFY(routing.ok());
+        const std::optional<TrafficModel> model = parseTrafficModel(pattern);
+        QVERIFY(model);
+        const Metrics m = computeMetrics(s.fabric, {}, routing->tables, *model, 1);
+        const std::uint64_t compute = s.fabric.computeNodes().size();
+        const std::uint64_t all = s.fabric.endNodes().size();
+        QCOMPARE(all, compute + s.aggregationNodes);
+        if (model->pattern == TrafficPattern::AllToAll || model->pattern == TrafficPattern::PartitionAllToAll)
+            QCOMPARE(m.modelFlows, compute * (compute - 1));
+        else if (model->pattern == TrafficPattern::RandomBisection)
+            QCOMPARE(m.modelFlows, compute / 2 * 2);
+        else
+            QCOMPARE(m.modelFlows, compute);
+        QCOMPARE(m.undeliveredFlows, std::uint64_t(0));
+        // No cable of an Aggregation Node carries a flow, either way; its routes are still counted.
+        std::uint64_t serviceRoutes = 0;
+        for (const LinkLoad &link : m.links) {
+            const NodeIndex from = s.fabric.port(link.from).node, to = s.fabric.port(link.to).node;
+            const bool service = s.fabric.node(from).role == NodeRole::Service || s.fabric.node(to).role == NodeRole::Service;
+            if (!service)
+                continue;
+            QCOMPARE(link.flows, std::uint64_t(0));
+            QCOMPARE(link.load, 0.0);
+            serviceRoutes += link.routes;
+        }
+        QVERIFY(serviceRoutes > 0);
+        // The effective bisection bandwidth halves the same end ports.
+        const Result<EffectiveBisection> ebb = EffectiveBisection::prepare(s.fabric, routing->tables, {});
+        QVERIFY(ebb.ok());
+        QCOMPARE(std::uint64_t(ebb->participantCount()), compute);
+        // The fluid model takes the same flows.
+        const std::vector<FluidFlow> fluid = modelFlows(s.fabric, {}, *model);
+        QCOMPARE(std::uint64_t(fluid.size()), m.modelFlows);
+        for (const FluidFlow &f : fluid) {
+            QVERIFY(s.fabric.node(s.fabric.port(f.source).node).role != NodeRole::Service);
+            QVERIFY(s.fabric.node(s.fabric.port(f.destination).node).role != NodeRole::Service);
         }
     }
 

@@ -314,8 +314,10 @@ Result<EffectiveBisection> EffectiveBisection::prepare(const Fabric &fabric, con
 
     std::vector<int> chosen;  // end port indices
     if (model.participants.empty()) {
+        // Every end port that carries traffic: a service node (an Aggregation Node) takes no half.
         for (std::size_t i = 0; i < ends.size(); ++i)
-            chosen.push_back(int(i));
+            if (carriesTraffic(fabric, ends[i]))
+                chosen.push_back(int(i));
     } else {
         std::unordered_map<Guid, int> byGuid;
         for (std::size_t i = 0; i < ends.size(); ++i)

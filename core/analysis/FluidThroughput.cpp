@@ -22,13 +22,16 @@ std::vector<FluidFlow> modelFlows(const Fabric &fabric, const Tenancy &tenancy, 
     std::vector<FluidFlow> flows;
     if (model.pattern == TrafficPattern::AllToAll || model.pattern == TrafficPattern::PartitionAllToAll) {
         const bool anyPair = model.pattern == TrafficPattern::AllToAll;
-        for (std::size_t d = 0; d < ends.size(); ++d)
+        for (std::size_t d = 0; d < ends.size(); ++d) {
+            if (!carriesTraffic(fabric, ends[d]))
+                continue;  // a service node: routed, but no application's traffic
             for (std::size_t s = 0; s < ends.size(); ++s)
-                if (s != d && (anyPair || membership.mayTalk(ends[s].membershipClass, ends[d].membershipClass)))
+                if (s != d && carriesTraffic(fabric, ends[s]) && (anyPair || membership.mayTalk(ends[s].membershipClass, ends[d].membershipClass)))
                     flows.push_back({ends[s].port, ends[d].port, 1});
+        }
         return flows;
     }
-    const std::vector<std::vector<int>> sourcesOf = modelSourcesOf(model, ends.size());
+    const std::vector<std::vector<int>> sourcesOf = modelSourcesOf(model, fabric, ends);
     for (std::size_t d = 0; d < sourcesOf.size(); ++d)
         for (int s : sourcesOf[d])
             flows.push_back({ends[std::size_t(s)].port, ends[d].port, 1});

@@ -80,6 +80,27 @@ std::vector<std::vector<int>> modelSourcesOf(const TrafficModel &model, std::siz
     return explicitFlows(model, endPorts);
 }
 
+bool carriesTraffic(const Fabric &fabric, const EndPort &end)
+{
+    return end.node == kNoIndex || fabric.node(end.node).role != NodeRole::Service;
+}
+
+std::vector<std::vector<int>> modelSourcesOf(const TrafficModel &model, const Fabric &fabric, const std::vector<EndPort> &ends)
+{
+    std::vector<int> traffic;  // the patterns' end port i is ends[traffic[i]]
+    for (std::size_t e = 0; e < ends.size(); ++e)
+        if (carriesTraffic(fabric, ends[e]))
+            traffic.push_back(int(e));
+    if (traffic.size() == ends.size())
+        return explicitFlows(model, ends.size());
+    const std::vector<std::vector<int>> among = explicitFlows(model, traffic.size());
+    std::vector<std::vector<int>> sourcesOf(ends.size());
+    for (std::size_t d = 0; d < among.size(); ++d)
+        for (int source : among[d])
+            sourcesOf[std::size_t(traffic[d])].push_back(traffic[std::size_t(source)]);
+    return sourcesOf;
+}
+
 // What every destination's pass reads: the links, and the sources by switch and class.
 struct MetricsPass::Sources
 {
@@ -148,14 +169,21 @@ MetricsPass::MetricsPass(const Fabric &fabric, const PartitionMembership &member
         s.links.push_back(link);
     }
 
-    // Sources per switch, by membership class.
+    // Sources per switch, by membership class: the end ports that carry traffic (a service node
+    // is a destination of routes, never of flows). Every switch an end port hangs off counts its
+    // routes.
     s.classesAt.resize(fabric.nodes().size());
+    std::vector<char> attached(fabric.nodes().size(), 0);
     for (const EndPort &e : ends) {
         if (e.attachedSwitch == kNoIndex)
             continue;
-        auto &slots = s.classesAt[std::size_t(e.attachedSwitch)];
-        if (slots.empty())
+        if (!attached[std::size_t(e.attachedSwitch)]) {
+            attached[std::size_t(e.attachedSwitch)] = 1;
             s.attachSwitches.push_back(e.attachedSwitch);
+        }
+        if (!carriesTraffic(fabric, e))
+            continue;
+        auto &slots = s.classesAt[std::size_t(e.attachedSwitch)];
         auto it = std::find_if(slots.begin(), slots.end(), [&](const Sources::ClassSlot &c) { return c.membershipClass == e.membershipClass; });
         if (it == slots.end())
             slots.push_back({e.membershipClass, 1, s.classSlots++});
@@ -169,7 +197,7 @@ MetricsPass::MetricsPass(const Fabric &fabric, const PartitionMembership &member
     s.talksToItself.assign(std::size_t(membership.classCount()), 0);
     for (int c = 0; c < membership.classCount(); ++c)
         s.talksToItself[std::size_t(c)] = membership.mayTalk(c, c);
-    s.sourcesOf = explicitFlows(model, ends.size());
+    s.sourcesOf = modelSourcesOf(model, fabric, ends);
     s.allPairs = model.pattern == TrafficPattern::AllToAll || model.pattern == TrafficPattern::PartitionAllToAll;
 }
 
@@ -226,6 +254,7 @@ void MetricsPass::add(std::size_t d, const RouteTracer &tracer, Shard &shard) co
 
     const EndPort &destination = ends[d];
     const bool receiver = destination.weight > 1;
+    const bool toTraffic = carriesTraffic(fabric, destination);  // else routes only, no flows
     shard.receivers += receiver ? 1 : 0;
     if (destination.attachedSwitch != kNoIndex)
         shard.selfReach.push_back({d, tracer.verdict(destination.attachedSwitch) == RouteTracer::Verdict::Reaches});
@@ -235,7 +264,7 @@ void MetricsPass::add(std::size_t d, const RouteTracer &tracer, Shard &shard) co
 
     for (NodeIndex sw : s.attachSwitches) {
         if (tracer.verdict(sw) != RouteTracer::Verdict::Reaches) {
-            if (allPairs)
+            if (allPairs && toTraffic)
                 for (const Sources::ClassSlot &slot : s.classesAt[std::size_t(sw)])
                     if (classTalks[std::size_t(slot.membershipClass)])
                         shard.undeliveredFlows += slot.count - (sw == destination.attachedSwitch && slot.membershipClass == destination.membershipClass ? 1 : 0);
@@ -247,7 +276,7 @@ void MetricsPass::add(std::size_t d, const RouteTracer &tracer, Shard &shard) co
             std::uint64_t n = slot.count;
             if (sw == destination.attachedSwitch && slot.membershipClass == destination.membershipClass)
                 --n;
-            if (allPairs && n && classTalks[std::size_t(slot.membershipClass)]) {
+            if (allPairs && toTraffic && n && classTalks[std::size_t(slot.membershipClass)]) {
                 sources += n;
                 shard.classFlows[slot.sums] += 1;
                 shard.classLoad[slot.sums] += destination.weight;
@@ -374,7 +403,7 @@ Metrics MetricsPass::finish(Shards shards, const PartitionFlowCounter &flowCount
         LinkLoad &own = metrics.links[std::size_t(slotOf[std::size_t(source.port)])];
         own.routes = sum.reachCount[std::size_t(source.attachedSwitch)] - (selfReach[e] ? 1 : 0);
         own.weightedRoutes = sum.reachWeight[std::size_t(source.attachedSwitch)] - (selfReach[e] ? source.weight : 0);
-        if (!allPairs)
+        if (!allPairs || !carriesTraffic(m_fabric, source))
             continue;
         for (const Sources::ClassSlot &slot : s.classesAt[std::size_t(source.attachedSwitch)]) {
             if (slot.membershipClass != source.membershipClass)

@@ -106,6 +106,15 @@ struct EndPort
     int membershipClass = 0;              // end ports with the same memberships share a class
 };
 
+// Whether an end port sends and receives the modelled traffic. A service node's (a SHArP
+// Aggregation Node, a switch's management CA: NodeRole::Service, NodeRoles.h) does not: it is
+// routed, and its reachability checked, like any other, but it runs no application, so it is no
+// source or destination of a traffic pattern. Compute and I/O nodes are.
+bool carriesTraffic(const Fabric &fabric, const EndPort &end);
+// modelSourcesOf over the end ports that carry traffic, by index into `ends`; a destination that
+// carries none has no sources.
+std::vector<std::vector<int>> modelSourcesOf(const TrafficModel &model, const Fabric &fabric, const std::vector<EndPort> &ends);
+
 // Partitions resolved against a fabric.
 class PartitionMembership
 {
