@@ -10,12 +10,15 @@
 
 #include "FabricGenerator.h"
 #include "LftDump.h"
+#include "PKeyTables.h"
 #include "ProjectFile.h"
 #include "RoutingEngine.h"
 #include "SafeFile.h"
 #include "TenantTrees.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QProcess>
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -119,6 +122,16 @@ private Q_SLOTS:
                  writeLftDump(*held.lfts, &fabric, LftDumpForm::Compact));
         QCOMPARE(state->held.smPort, held.smPort);
         QCOMPARE(state->partitions.size(), tree.intent.tenancy.partitions.size());
+        // The service writes the same object as bytes, the dump escaped a piece at a time.
+        QJsonObject withInstance = tablesJson;
+        withInstance.insert(QStringLiteral("instance"), QStringLiteral("a\"b\\c"));
+        QJsonParseError parsed{};
+        const QJsonDocument bytes = QJsonDocument::fromJson(heldToJsonBytes(fabric, held, QStringLiteral("held \"now\"\n"), 7, tree.intent.tenancy.partitions,
+                                                                            QStringLiteral("a\"b\\c")),
+                                                            &parsed);
+        QCOMPARE(parsed.error, QJsonParseError::NoError);
+        withInstance.insert(QStringLiteral("name"), QStringLiteral("held \"now\"\n"));
+        QCOMPARE(bytes.object(), withInstance);
 
         // A topology that does not parse is an error naming the field.
         QJsonObject broken = fabricJson;
@@ -196,6 +209,182 @@ private Q_SLOTS:
 
         // A target that installs intents takes projects only.
         QVERIFY(!makeServicePlan(body, fabric, HeldTables{}, inForce, true));
+    }
+
+    // GET tables?form=compact: the switches' tables as records, read back to the same routes, with
+    // the header's fields; a body cut short, a port the switch lacks or a GUID that is no switch
+    // refused with the record; a delta of the changed switches alone adds up to the new tables.
+    void compactTablesAndDeltas()
+    {
+        const test::Tree tree = test::makeTree(FabricShapeKind::KaryNTree, 4, 2);
+        const Fabric &fabric = tree.generated.fabric;
+        Result<Routing> routed = routeFabric(QStringLiteral("ftree"), fabric, Tenancy{});
+        QVERIFY(routed);
+        const ForwardingTables &tables = routed->tables;
+        const QJsonObject header{{QStringLiteral("held_generation"), 4.0}, {QStringLiteral("instance"), QStringLiteral("abc")}};
+        const QByteArray body = writeCompactTables(header, tables);
+        QVERIFY(body.startsWith("WEFTTBL1"));
+        Result<CompactTables> read = readCompactTables(body, &fabric);
+        QVERIFY2(read, read ? "" : qPrintable(read.error().toString()));
+        QCOMPARE(read->lfts, tables);
+        QCOMPARE(read->lfts.size(), tables.size());
+        QCOMPARE(read->header.value(QStringLiteral("held_generation")).toInt(), 4);
+        QCOMPARE(read->header.value(QStringLiteral("switches")).toInt(), int(tables.size()));
+        QCOMPARE(read->header.value(QStringLiteral("lfts_digest")).toString(), tablesDigest(tables));
+        // The same routes as the LFT dump the JSON answer carries, with the fabric's names.
+        QCOMPARE(writeLftDump(read->lfts, &fabric, LftDumpForm::Compact), writeLftDump(tables, &fabric, LftDumpForm::Compact));
+        // Smaller than that dump by far.
+        QVERIFY(body.size() * 4 < writeLftDump(tables, &fabric, LftDumpForm::Compact).size());
+
+        const Result<CompactTables> cut = readCompactTables(body.left(body.size() - 3), &fabric);
+        QVERIFY(!cut);
+        QVERIFY2(cut.error().message.contains(QStringLiteral("record")), qPrintable(cut.error().toString()));
+        QVERIFY(!readCompactTables(QByteArray("WEFTTBL2") + body.mid(8), &fabric));
+        ForwardingTables wrongPort = tables;
+        wrongPort.lft(0).setPort(1, 200);
+        const Result<CompactTables> badPort = readCompactTables(writeCompactTables(header, wrongPort), &fabric);
+        QVERIFY(!badPort);
+        QVERIFY2(badPort.error().message.contains(QStringLiteral("port 200")), qPrintable(badPort.error().toString()));
+        ForwardingTables stranger = tables;
+        stranger.addSwitch(0x1234, 9);
+        stranger.lft(stranger.size() - 1).setPort(1, 1);
+        const Result<CompactTables> notSwitch = readCompactTables(writeCompactTables(header, stranger), &fabric);
+        QVERIFY(!notSwitch);
+        QVERIFY2(notSwitch.error().message.contains(QStringLiteral("not a switch")), qPrintable(notSwitch.error().toString()));
+
+        // Two switches changed: the delta carries them alone and makes the new tables.
+        ForwardingTables after = tables;
+        after.lft(1).setPort(after.at(1).lft.top(), after.at(1).lft.port(after.at(1).lft.top()) == 1 ? 2 : 1);
+        after.lft(3).clear(after.at(3).lft.top());
+        std::vector<std::size_t> changed;
+        for (std::size_t i = 0; i < after.size(); ++i)
+            if (switchTableDigest(after.at(i).lft) != switchTableDigest(tables.at(i).lft))
+                changed.push_back(i);
+        QCOMPARE(changed, (std::vector<std::size_t>{1, 3}));
+        QJsonObject deltaHeader = header;
+        deltaHeader.insert(QStringLiteral("since"), 3.0);
+        deltaHeader.insert(QStringLiteral("removed"), QJsonArray());
+        Result<CompactTables> delta = readCompactTables(writeCompactTables(deltaHeader, after, &changed), &fabric);
+        QVERIFY(delta);
+        QCOMPARE(delta->lfts.size(), std::size_t(2));
+        QCOMPARE(delta->header.value(QStringLiteral("lfts_switches")).toInt(), int(after.size()));
+        Result<ForwardingTables> merged = applyTablesDelta(tables, *delta, &fabric);
+        QVERIFY2(merged, merged ? "" : qPrintable(merged.error().toString()));
+        QCOMPARE(*merged, after);
+        // Applied to other tables than its base, it does not add up, and says so.
+        const Result<ForwardingTables> wrongBase = applyTablesDelta(wrongPort, *delta, &fabric);
+        QVERIFY(!wrongBase);
+        QVERIFY2(wrongBase.error().message.contains(QStringLiteral("digest")), qPrintable(wrongBase.error().toString()));
+        // A switch gone: named in `removed`, taken out.
+        ForwardingTables fewer;
+        for (std::size_t i = 1; i < after.size(); ++i) {
+            const int k = fewer.addSwitch(after.at(i).guid, after.at(i).lid);
+            fewer.lft(std::size_t(k)) = after.at(i).lft;
+        }
+        const std::vector<std::size_t> none;
+        deltaHeader.insert(QStringLiteral("removed"), QJsonArray{guidText(after.at(0).guid)});
+        Result<CompactTables> gone = readCompactTables(writeCompactTables(deltaHeader, fewer, &none), &fabric);
+        QVERIFY(gone);
+        Result<ForwardingTables> withoutFirst = applyTablesDelta(after, *gone, &fabric);
+        QVERIFY2(withoutFirst, withoutFirst ? "" : qPrintable(withoutFirst.error().toString()));
+        QCOMPARE(*withoutFirst, fewer);
+
+        // What a discovery reads, from the fabric and the header.
+        QJsonObject full = header;
+        full.insert(QStringLiteral("sm_port"), guidText(fabric.port(fabric.portOf(tree.generated.hosts.front(), 1)).guid));
+        Result<LiveState> state = liveStateFromCompact(std::make_shared<const Fabric>(fabric), full, std::make_shared<const ForwardingTables>(tables));
+        QVERIFY(state);
+        QCOMPARE(*state->held.lfts, tables);
+        QCOMPARE(state->held.smPort, fabric.port(fabric.portOf(tree.generated.hosts.front(), 1)).guid);
+    }
+
+    // Answers compressed as the client's Accept-Encoding allows: gzip as gzip(1) reads it, else
+    // deflate (zlib), else as they are; small answers as they are.
+    void answersCompressedAsAccepted()
+    {
+        QByteArray text;
+        for (int i = 0; i < 5000; ++i)
+            text += "Unicast lids [0x0-0x" + QByteArray::number(i, 16) + "] of switch\n";
+        QByteArray encoding;
+        const QByteArray gz = compressForHttp(text, "deflate, gzip;q=1.0, br", &encoding);
+        QCOMPARE(encoding, QByteArray("gzip"));
+        QVERIFY(gz.size() * 5 < text.size());
+        QProcess gunzip;
+        gunzip.start(QStringLiteral("gzip"), {QStringLiteral("-dc")});
+        QVERIFY(gunzip.waitForStarted());
+        gunzip.write(gz);
+        gunzip.closeWriteChannel();
+        QVERIFY(gunzip.waitForFinished());
+        QCOMPARE(gunzip.exitCode(), 0);
+        QCOMPARE(gunzip.readAllStandardOutput(), text);
+
+        const QByteArray deflated = compressForHttp(text, "gzip;q=0, deflate", &encoding);
+        QCOMPARE(encoding, QByteArray("deflate"));
+        QByteArray withLength(4, '\0');
+        withLength[0] = char((text.size() >> 24) & 0xff);
+        withLength[1] = char((text.size() >> 16) & 0xff);
+        withLength[2] = char((text.size() >> 8) & 0xff);
+        withLength[3] = char(text.size() & 0xff);
+        QCOMPARE(qUncompress(withLength + deflated), text);
+
+        QCOMPARE(compressForHttp(text, "identity", &encoding), text);
+        QVERIFY(encoding.isEmpty());
+        QCOMPARE(compressForHttp(text, QByteArray(), &encoding), text);
+        QCOMPARE(compressForHttp("{}", "gzip", &encoding), QByteArray("{}"));
+        QVERIFY(encoding.isEmpty());
+    }
+
+    // A plan stays committable while what it was made from is what the service has, however often
+    // it was discovered since (another Fabric object of the same topology, other tables objects of
+    // the same routes); otherwise what changed is named: the topology, the switches' LFTs, the
+    // ports' P_Key tables, the SM's port.
+    void aPlanIsStaleOnlyWhenItsBasisChanged()
+    {
+        const test::Tree tree = test::makeTree(FabricShapeKind::KaryNTree, 4, 2);
+        const Fabric &fabric = tree.generated.fabric;
+        Result<Routing> routed = routeFabric(QStringLiteral("ftree"), fabric, Tenancy{});
+        QVERIFY(routed);
+        HeldTables held;
+        held.lfts = std::make_shared<const ForwardingTables>(routed->tables);
+        held.pkeys = std::make_shared<const PKeyTables>(computePKeyTables(fabric, tree.intent.tenancy.partitions, PKeyTableOptions{}));
+        held.smPort = fabric.port(fabric.portOf(tree.generated.hosts.front(), 1)).guid;
+        const Result<ServicePlan> plan = makeServicePlan(writeProject(tree.intent), fabric, held, PartitionsState{}, false);
+        QVERIFY2(plan, plan ? "" : qPrintable(plan.error().toString()));
+
+        // Discovered again: other objects, the same content.
+        const Fabric again = fabric;
+        HeldTables readAgain;
+        readAgain.lfts = std::make_shared<const ForwardingTables>(*held.lfts);
+        readAgain.pkeys = std::make_shared<const PKeyTables>(*held.pkeys);
+        readAgain.smPort = held.smPort;
+        QCOMPARE(planBasisChange(*plan, again, readAgain), QString());
+
+        // One switch's table changed.
+        ForwardingTables changed = *held.lfts;
+        changed.lft(2).setPort(changed.at(2).lft.top(), changed.at(2).lft.port(changed.at(2).lft.top()) == 1 ? 2 : 1);
+        HeldTables otherTables = readAgain;
+        otherTables.lfts = std::make_shared<const ForwardingTables>(changed);
+        const QString lfts = planBasisChange(*plan, again, otherTables);
+        QVERIFY2(lfts.contains(QStringLiteral("LFTs of 1 switch")) && lfts.contains(guidText(changed.at(2).guid)), qPrintable(lfts));
+
+        // A port's P_Keys changed.
+        std::vector<PortPKeyTable> ports = held.pkeys->ports();
+        QVERIFY(!ports.empty());
+        ports.front().entries[1] = 0x8123;
+        HeldTables otherPKeys = readAgain;
+        otherPKeys.pkeys = std::make_shared<const PKeyTables>(PKeyTables::fromPorts(ports));
+        const QString pkeys = planBasisChange(*plan, again, otherPKeys);
+        QVERIFY2(pkeys.contains(QStringLiteral("P_Key tables of 1 port")), qPrintable(pkeys));
+
+        // The SM elsewhere.
+        HeldTables otherSm = readAgain;
+        otherSm.smPort = fabric.port(fabric.portOf(tree.generated.hosts.back(), 1)).guid;
+        QVERIFY(planBasisChange(*plan, again, otherSm).contains(QStringLiteral("master SM")));
+
+        // Another topology.
+        const test::Tree smaller = test::makeTree(FabricShapeKind::KaryNTree, 2, 2);
+        const QString topology = planBasisChange(*plan, smaller.generated.fabric, readAgain);
+        QVERIFY2(topology.contains(QStringLiteral("fabric changed")), qPrintable(topology));
     }
 };
 

@@ -6,6 +6,7 @@
 #include "BenchCommit.h"
 #include "BenchSm.h"
 #include "BenchMonitor.h"
+#include "BenchRemote.h"
 #include "BenchResults.h"
 #include "BenchScale.h"
 #include "CliSupport.h"
@@ -675,6 +676,7 @@ int bench(const QStringList &args)
         {"results", benchResults},
         {"sm", benchSm},
         {"commit", benchCommit},
+        {"remote", benchRemote},
     };
     for (const auto &[name, run] : benchmarks)
         if (which == QLatin1String(name))
@@ -691,7 +693,8 @@ int bench(const QStringList &args)
                  "  scale    every stage (gen .. project save/load), each in its own process: time and peak memory\n"
                  "  results  the seeds' headline results recomputed (RESULTS.md's tables; --quick for CI)\n"
                  "  sm       OpenSM's sweep and a cable repair with Weft's engine inside it, beside OpenSM's own, in ibsim\n"
-                 "  commit   one verified commit in a lab by stage, and its tables read beside dump_lfts and smpquery, in ibsim\n";
+                 "  commit   one verified commit in a lab by stage, and its tables read beside dump_lfts and smpquery, in ibsim\n"
+                 "  remote   a desk's first open and a refresh of a running weft serve's fabric: time, bytes on the wire\n";
         out().flush();
         return which.isEmpty() ? kExitBadInput : kExitOk;
     }

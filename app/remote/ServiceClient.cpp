@@ -4,6 +4,7 @@
 #include "ServiceFormat.h"
 #include "ServicePlan.h"
 #include "TextReader.h"
+#include "TopologyFile.h"
 
 #include <QDir>
 #include <QEventLoop>
@@ -17,6 +18,8 @@
 #include <QSslKey>
 #include <QStandardPaths>
 #include <QTimer>
+
+#include <mutex>
 
 namespace weft::remote {
 
@@ -41,6 +44,7 @@ struct Exchange
 {
     int status = 0;
     QByteArray body;
+    qint64 wireBytes = 0;  // the body as it came (compressed), when the service said
     QString networkError;
     QSslCertificate peer;
     bool timedOut = false;
@@ -83,7 +87,8 @@ QString certificateFingerprint(const QSslCertificate &certificate)
 }
 
 ServiceClient::ServiceClient(const QString &address, ServiceCredential credential, QString knownServices)
-    : m_credential(std::move(credential)), m_knownServices(knownServices.isEmpty() ? defaultKnownServicesPath() : std::move(knownServices))
+    : m_credential(std::move(credential)), m_knownServices(knownServices.isEmpty() ? defaultKnownServicesPath() : std::move(knownServices)),
+      m_cache(std::make_shared<Cache>())
 {
     m_url = QUrl::fromUserInput(address.contains(QStringLiteral("://")) ? address : QStringLiteral("https://") + address);
     m_url.setScheme(QStringLiteral("https"));
@@ -116,6 +121,9 @@ static Exchange exchange(const QUrl &url, const QByteArray &method, const QByteA
     request.setSslConfiguration(tls);
     if (!token.isEmpty())
         request.setRawHeader("Authorization", "Bearer " + token);
+    // Compressed as zlib's format, decoded here (not by Qt, which then hides what came on the
+    // wire): the tables and the fabric are a tenth of their size or less.
+    request.setRawHeader("Accept-Encoding", "deflate");
     if (!body.isNull())
         request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     QNetworkReply *reply = network.sendCustomRequest(request, method, body);
@@ -146,6 +154,20 @@ static Exchange exchange(const QUrl &url, const QByteArray &method, const QByteA
     result.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (reply->isOpen())
         result.body = reply->readAll();
+    result.wireBytes = result.body.size();
+    const QByteArray encoding = reply->rawHeader("Content-Encoding").trimmed().toLower();
+    if (encoding == "deflate" && !result.body.isEmpty()) {
+        // qUncompress wants the size first; a guess it doubles until the whole body fits.
+        const quint32 guess = quint32(std::min<qint64>(qint64(result.body.size()) * 8, 0x7fffffff));
+        QByteArray framed(4, '\0');
+        for (int i = 0; i < 4; ++i)
+            framed[i] = char((guess >> (8 * (3 - i))) & 0xff);
+        result.body = qUncompress(framed + result.body);
+        if (result.body.isEmpty())
+            result.networkError = QStringLiteral("the answer's deflate encoding does not decode");
+    } else if (!encoding.isEmpty() && encoding != "identity") {
+        result.networkError = QStringLiteral("the answer came in an encoding not asked for: %1").arg(QString::fromLatin1(encoding));
+    }
     if (result.peer.isNull())
         result.peer = reply->sslConfiguration().peerCertificate();
     if (reply->error() != QNetworkReply::NoError && result.status == 0)
@@ -195,6 +217,15 @@ Status ServiceClient::pin(const QString &fingerprint)
 
 Result<QJsonObject> ServiceClient::call(const QByteArray &method, const QString &path, const QJsonObject &body, int timeoutMs)
 {
+    const QByteArray bytes = method == "GET" ? QByteArray() : QJsonDocument(body).toJson(QJsonDocument::Compact);
+    Result<Raw> answer = send(method, path, bytes, timeoutMs);
+    if (!answer)
+        return answer.error();
+    return QJsonDocument::fromJson(answer->body).object();
+}
+
+Result<ServiceClient::Raw> ServiceClient::send(const QByteArray &method, const QString &path, const QByteArray &bytes, int timeoutMs)
+{
     const std::map<QString, QString> pins = readPins(m_knownServices);
     const auto pinned = pins.find(hostPort());
     if (pinned == pins.end())
@@ -204,7 +235,6 @@ Result<QJsonObject> ServiceClient::call(const QByteArray &method, const QString 
     url.setPath(QStringLiteral("/api/v1/") + (question < 0 ? path : path.left(question)));
     if (question >= 0)
         url.setQuery(path.mid(question + 1));
-    const QByteArray bytes = method == "GET" ? QByteArray() : QJsonDocument(body).toJson(QJsonDocument::Compact);
     const Result<QSslConfiguration> tls = tlsFor(m_credential);
     if (!tls)
         return Error{tls.error().file, 0, QStringLiteral("service %1: %2").arg(hostPort(), tls.error().message)};
@@ -220,10 +250,11 @@ Result<QJsonObject> ServiceClient::call(const QByteArray &method, const QString 
         return Error{{}, 0, QStringLiteral("service %1: %2 %3: no answer within %4 s").arg(hostPort(), QString::fromLatin1(method), path).arg(timeoutMs / 1000.0)};
     if (!answer.networkError.isEmpty())
         return Error{{}, 0, QStringLiteral("service %1: %2").arg(hostPort(), answer.networkError)};
-    const QJsonObject json = QJsonDocument::fromJson(answer.body).object();
-    if (answer.status < 200 || answer.status > 299)
+    if (answer.status < 200 || answer.status > 299) {
+        const QJsonObject json = QJsonDocument::fromJson(answer.body).object();
         return Error{{}, 0, QStringLiteral("service %1: %2 %3: %4").arg(hostPort()).arg(answer.status).arg(QString::fromLatin1(method) + QLatin1Char(' ') + path, json.value(QStringLiteral("error")).toString(QString::fromUtf8(answer.body.left(300))))};
-    return json;
+    }
+    return Raw{answer.body, answer.wireBytes};
 }
 
 // A discovery, a plan or a commit keeps the service busy, silent, for as long as it takes on a
@@ -268,15 +299,112 @@ Result<QJsonObject> ServiceClient::jobs()
     return call("GET", QStringLiteral("jobs"), {}, kReadTimeoutMs);
 }
 
+// What copies of a client share: the fabric and the tables last read, with the service's
+// instance and generations, for the next read to ask only for what changed.
+struct ServiceClient::Cache
+{
+    std::mutex mutex;
+    QString instance;
+    quint64 fabricGeneration = 0;
+    std::shared_ptr<const Fabric> fabric;
+    quint64 heldGeneration = 0;
+    std::shared_ptr<const ForwardingTables> lfts;
+    Transfer last;
+};
+
+ServiceClient::Transfer ServiceClient::lastTransfer() const
+{
+    const std::lock_guard<std::mutex> lock(m_cache->mutex);
+    return m_cache->last;
+}
+
 Result<LiveState> ServiceClient::liveState()
 {
-    Result<QJsonObject> fabric = call("GET", QStringLiteral("fabric"), {}, kFabricTimeoutMs);
-    if (!fabric)
-        return fabric.error();
-    Result<QJsonObject> tables = call("GET", QStringLiteral("tables"), {}, kFabricTimeoutMs);
-    if (!tables)
-        return tables.error();
-    return liveStateFromJson(*fabric, *tables);
+    Transfer moved;
+    const auto count = [&moved](const Raw &raw) {
+        moved.wireBytes += raw.wireBytes;
+        moved.bytes += raw.body.size();
+    };
+    Result<Raw> statusRaw = send("GET", QStringLiteral("status"), QByteArray(), kReadTimeoutMs);
+    if (!statusRaw)
+        return statusRaw.error();
+    count(*statusRaw);
+    const QJsonObject status = QJsonDocument::fromJson(statusRaw->body).object();
+    const QString instance = status.value(QStringLiteral("instance")).toString();
+    const quint64 fabricGeneration = quint64(status.value(QStringLiteral("fabric_generation")).toDouble());
+    QString heldInstance;
+    quint64 fabricHeld = 0, tablesHeld = 0;
+    std::shared_ptr<const Fabric> fabric;
+    std::shared_ptr<const ForwardingTables> lfts;
+    {
+        const std::lock_guard<std::mutex> lock(m_cache->mutex);
+        heldInstance = m_cache->instance;
+        fabricHeld = m_cache->fabricGeneration;
+        tablesHeld = m_cache->heldGeneration;
+        fabric = m_cache->fabric;
+        lfts = m_cache->lfts;
+    }
+    const bool sameInstance = !instance.isEmpty() && instance == heldInstance;
+    if (!fabric || !sameInstance || fabricHeld != fabricGeneration) {
+        Result<Raw> raw = send("GET", QStringLiteral("fabric"), QByteArray(), kFabricTimeoutMs);
+        if (!raw)
+            return raw.error();
+        count(*raw);
+        const QJsonObject json = QJsonDocument::fromJson(raw->body).object();
+        Result<Fabric> read = readTopology(json.value(QStringLiteral("topology")).toString().toUtf8(), QStringLiteral("the service's fabric (topology)"));
+        if (!read)
+            return read.error();
+        fabric = std::make_shared<const Fabric>(std::move(*read));
+        fabricHeld = quint64(json.value(QStringLiteral("fabric_generation")).toDouble());
+        moved.fabricRead = true;
+        lfts.reset();  // tables are read whole on another fabric
+    }
+    // The tables: a delta from those held here, when the service still knows their generation.
+    const auto tables = [&](bool delta) -> Result<CompactTables> {
+        QString path = QStringLiteral("tables?form=compact");
+        if (delta)
+            path += QStringLiteral("&since=%1&instance=%2").arg(tablesHeld).arg(instance);
+        Result<Raw> raw = send("GET", path, QByteArray(), kFabricTimeoutMs);
+        if (!raw)
+            return raw.error();
+        count(*raw);
+        return readCompactTables(raw->body, fabric.get());
+    };
+    const bool askDelta = lfts && sameInstance;
+    Result<CompactTables> read = tables(askDelta);
+    if (!read)
+        return read.error();
+    std::shared_ptr<const ForwardingTables> now;
+    moved.tablesSwitches = int(read->lfts.size());
+    if (askDelta && read->header.contains(QStringLiteral("since"))) {
+        Result<ForwardingTables> merged = applyTablesDelta(*lfts, *read, fabric.get());
+        if (merged) {
+            now = std::make_shared<const ForwardingTables>(std::move(*merged));
+            moved.tablesDelta = true;
+        } else {
+            read = tables(false);  // a delta that does not add up: the whole tables
+            if (!read)
+                return read.error();
+            moved.tablesSwitches = int(read->lfts.size());
+        }
+    }
+    if (!now) {
+        ForwardingTables whole = std::move(read->lfts);
+        if (tablesDigest(whole) != read->header.value(QStringLiteral("lfts_digest")).toString())
+            return Error{QStringLiteral("the service's compact tables"), 0, QStringLiteral("the tables read have another digest than the service gives")};
+        now = std::make_shared<const ForwardingTables>(std::move(whole));
+    }
+    Result<LiveState> state = liveStateFromCompact(fabric, read->header, now);
+    if (!state)
+        return state.error();
+    const std::lock_guard<std::mutex> lock(m_cache->mutex);
+    m_cache->instance = read->header.value(QStringLiteral("instance")).toString();
+    m_cache->fabricGeneration = fabricHeld;
+    m_cache->fabric = fabric;
+    m_cache->heldGeneration = quint64(read->header.value(QStringLiteral("held_generation")).toDouble());
+    m_cache->lfts = now;
+    m_cache->last = moved;
+    return state;
 }
 
 std::function<Result<LiveState>()> ServiceClient::liveReader()

@@ -73,17 +73,44 @@ public:
     Result<QJsonObject> telemetry();  // the latest tick
     Result<QJsonObject> recover(bool rollback);
     Result<QJsonObject> jobs();  // Slurm's jobs with a partition in force
-    // The fabric and what it holds, as the service read them.
+    // The fabric and what it holds, as the service read them: the fabric only when its
+    // generation changed since this client (or a copy of it) last read it, the tables in the
+    // compact form (GET tables?form=compact), compressed on the wire, and after the first time
+    // as a delta from the generation held here (?since=); a delta that does not add up to the
+    // service's digest is asked for whole.
     Result<LiveState> liveState();
+    // What the last liveState() moved: bytes on the wire (compressed) and after decoding, and
+    // whether the tables came as a delta and of how many switches.
+    struct Transfer
+    {
+        qint64 wireBytes = 0;
+        qint64 bytes = 0;
+        bool fabricRead = false;
+        bool tablesDelta = false;
+        int tablesSwitches = 0;
+    };
+    Transfer lastTransfer() const;
     // For the session.
     std::function<Result<LiveState>()> liveReader();
     RemoteTarget remoteTarget(const QString &subnet);
     TelemetrySampler::Source telemetrySource();
 
+    struct Cache;
+
 private:
+    struct Raw
+    {
+        QByteArray body;
+        qint64 wireBytes = 0;
+    };
+    // One request to the pinned service: the body of a 2xx answer as bytes, else the error call()
+    // gives.
+    Result<Raw> send(const QByteArray &method, const QString &path, const QByteArray &bytes, int timeoutMs);
+
     QUrl m_url;
     ServiceCredential m_credential;
     QString m_knownServices;
+    std::shared_ptr<Cache> m_cache;  // shared by copies: the liveReader's and the target's
 };
 
 // "ab:cd:…" of a certificate's SHA-256.

@@ -3,7 +3,9 @@
 #include "Autopilot.h"
 #include "CommitJournal.h"
 #include "CommitPlanning.h"
+#include "PKeyTableFile.h"
 #include "PKeyTables.h"
+#include "PartitionsConf.h"
 #include "PrometheusExposition.h"
 #include "RuleLanguage.h"
 #include "SafeFile.h"
@@ -20,6 +22,7 @@
 #include <QJsonDocument>
 #include <QFile>
 #include <QPointer>
+#include <QRandomGenerator>
 #include <QProcess>
 #include <QSslCertificate>
 #include <QSslCipher>
@@ -88,12 +91,27 @@ QString timeText(const QDateTime &time)
     return time.isValid() ? time.toUTC().toString(Qt::ISODate) : QString();
 }
 
+// The reply compressed as the request's Accept-Encoding allows (ServiceFormat.h: compressForHttp).
+net::HttpReply servedEncoded(const net::HttpRequest &request, net::HttpReply reply)
+{
+    QByteArray encoding;
+    reply.body = compressForHttp(reply.body, request.header("accept-encoding"), &encoding);
+    reply.extraHeaders += "Vary: Accept-Encoding\r\n";
+    if (!encoding.isEmpty())
+        reply.extraHeaders += "Content-Encoding: " + encoding + "\r\n";
+    return reply;
+}
+
+constexpr std::size_t kTablesAnsweredKept = 16;
+constexpr std::size_t kGenerationsKept = 64;
+
 }  // namespace
 
 FabricService::FabricService(ServiceOptions options, QObject *parent)
     : QObject(parent), m_options(std::move(options))
 {
     m_clock.start();
+    m_instance = QString::number(QRandomGenerator::system()->generate64(), 16);
     net::HttpLimits limits;
     limits.maxHeaderBytes = 16384;
     limits.maxBodyBytes = m_options.maxBodyBytes;
@@ -408,15 +426,12 @@ void FabricService::handleApi(const net::HttpRequest &request, const QByteArray 
             return wrongMethod("GET");
         if (!fabric)
             return out->reply(undiscoveredReply());
-        if (path == "fabric")
-            return out->reply(jsonReply(200, fabricToJson(*fabric, m_fabricGeneration)));
-        // The partitions the ports hold, named as the partitions.conf in force names them.
-        std::vector<Partition> partitions = m_session.baselinePartitions();
-        if (const HeldTables &held = m_session.held(); held.pkeys) {
-            partitions = partitionsHeld(*fabric, *held.pkeys);
-            nameAfter(partitions, partitionsOnTarget(m_session.planningTarget()).partitions);
+        if (path == "fabric") {
+            QJsonObject json = fabricToJson(*fabric, m_fabricGeneration);
+            json.insert(QStringLiteral("instance"), m_instance);
+            return out->reply(servedEncoded(request, jsonReply(200, json)));
         }
-        return out->reply(jsonReply(200, heldToJson(*fabric, m_session.held(), m_session.currentTablesName(), m_session.heldGeneration(), partitions)));
+        return serveTables(request, std::move(out));
     }
     if (path == "health") {
         if (!read)
@@ -424,7 +439,7 @@ void FabricService::handleApi(const net::HttpRequest &request, const QByteArray 
         const FabricCheckReport *health = healthReport();
         if (!health)
             return out->reply(undiscoveredReply());
-        return out->reply(jsonReply(200, checkReportJson(*health)));
+        return out->reply(servedEncoded(request, jsonReply(200, checkReportJson(*health))));
     }
     if (path == "telemetry")
         return read ? telemetry(request, std::move(out)) : wrongMethod("GET");
@@ -432,12 +447,14 @@ void FabricService::handleApi(const net::HttpRequest &request, const QByteArray 
         return read ? journal(std::move(out)) : wrongMethod("GET");
     if (path == "events")
         return read ? openEvents(caller, std::move(out)) : wrongMethod("GET");
+    if (path == "plans" || path.startsWith("plans/"))
+        followGenerations();
     if (path == "plans") {
         if (read) {
             QJsonArray plans;
             for (const auto &[number, plan] : m_plans)
                 plans.append(servicePlanJson(plan, planState(plan), planRefusal(plan)));
-            return out->reply(jsonReply(200, QJsonObject{{QStringLiteral("plans"), plans}}));
+            return out->reply(servedEncoded(request, jsonReply(200, QJsonObject{{QStringLiteral("plans"), plans}})));
         }
         if (method != "POST")
             return wrongMethod("GET, POST");
@@ -460,7 +477,7 @@ void FabricService::handleApi(const net::HttpRequest &request, const QByteArray 
             return out->reply(errorReply(404, QStringLiteral("no plan %1 (plans are kept until %2 newer ones are made, and not across restarts)").arg(shown, QString::number(kPlansKept))));
         }
         if (!commit)
-            return read ? out->reply(jsonReply(200, servicePlanJson(it->second, planState(it->second), planRefusal(it->second))))
+            return read ? out->reply(servedEncoded(request, jsonReply(200, servicePlanJson(it->second, planState(it->second), planRefusal(it->second)))))
                         : wrongMethod("GET");
         commitServicePlan(id, request, caller, std::move(out));
         return;
@@ -526,6 +543,7 @@ QJsonObject FabricService::status(const Caller *caller) const
                   {QStringLiteral("fabric"), counts},
                   {QStringLiteral("fabric_generation"), double(m_fabricGeneration)},
                   {QStringLiteral("held_generation"), double(m_session.heldGeneration())},
+                  {QStringLiteral("instance"), m_instance},
                   {QStringLiteral("discovered_at"), timeText(m_discoveredAt)},
                   {QStringLiteral("discovering"), m_session.isDiscovering()},
                   {QStringLiteral("discovery_error"), m_lastDiscoveryError},
@@ -585,13 +603,130 @@ QString FabricService::planRefusal(const ServicePlan &plan) const
     // What the commit's own check would refuse, refused before anything is written or signalled.
     if (!plan.check.reasons.isEmpty())
         return QStringLiteral("the commit would refuse it: %1").arg(plan.check.reasons.join(QStringLiteral("; ")));
-    if (plan.fabricGeneration != m_fabricGeneration)
-        return QStringLiteral("the fabric was discovered again since the plan was made: plan again");
-    if (plan.heldGeneration != m_session.heldGeneration())
-        return QStringLiteral("what the fabric holds changed since the plan was made (a commit or a discovery): plan again");
+    if (!plan.staleBecause.isEmpty() && plan.checkedFabricGeneration == m_fabricGeneration && plan.checkedHeldGeneration == m_session.heldGeneration())
+        return plan.staleBecause;
     if (!m_session.liveChanges().empty())
-        return QStringLiteral("the fabric changed since it was discovered: plan again once it is discovered anew");
+        return QStringLiteral("the fabric changed since it was discovered (%1): plan again once it is discovered anew")
+            .arg(m_session.liveChanges().toText().simplified().left(600));
+    // Not yet followed (followGenerations): said as it stands.
+    if (plan.fabricGeneration != m_fabricGeneration || plan.heldGeneration != m_session.heldGeneration())
+        return QStringLiteral("the plan was made on fabric generation %1 holding generation %2, the service is at %3 and %4: plan again")
+            .arg(plan.fabricGeneration)
+            .arg(plan.heldGeneration)
+            .arg(m_fabricGeneration)
+            .arg(m_session.heldGeneration());
     return {};
+}
+
+void FabricService::followGenerations()
+{
+    const std::shared_ptr<const Fabric> fabric = m_session.fabric();
+    const quint64 held = m_session.heldGeneration();
+    for (auto &[number, plan] : m_plans) {
+        if (plan.committed || (plan.fabricGeneration == m_fabricGeneration && plan.heldGeneration == held)
+            || (plan.checkedFabricGeneration == m_fabricGeneration && plan.checkedHeldGeneration == held))
+            continue;
+        plan.checkedFabricGeneration = m_fabricGeneration;
+        plan.checkedHeldGeneration = held;
+        // What the plan was made from, compared with what the service has now: a discovery that
+        // found the same fabric holding the same tables leaves the plan as it was.
+        const QString changed = fabric ? planBasisChange(plan, *fabric, m_session.held()) : QStringLiteral("the service has no fabric now");
+        if (changed.isEmpty()) {
+            plan.fabricGeneration = m_fabricGeneration;
+            plan.heldGeneration = held;
+            plan.staleBecause.clear();
+            continue;
+        }
+        QStringList when;
+        for (const GenerationChange &g : m_generations)
+            if (g.fabricGeneration > plan.fabricGeneration || g.heldGeneration > plan.heldGeneration)
+                when << QStringLiteral("at %1 fabric generation %2, held generation %3: %4").arg(timeText(g.at)).arg(g.fabricGeneration).arg(g.heldGeneration).arg(g.cause);
+        plan.staleBecause = QStringLiteral("what the plan was made from (fabric generation %1, held generation %2) changed: %3%4; plan again")
+                                .arg(plan.fabricGeneration)
+                                .arg(plan.heldGeneration)
+                                .arg(changed, when.isEmpty() ? QString() : QStringLiteral(" (") + when.mid(0, 4).join(QStringLiteral("; ")) + QLatin1Char(')'));
+    }
+}
+
+QJsonArray FabricService::generationsSince(const ServicePlan &plan) const
+{
+    QJsonArray changes;
+    for (const GenerationChange &g : m_generations)
+        if (g.fabricGeneration > plan.fabricGeneration || g.heldGeneration > plan.heldGeneration)
+            changes.append(QJsonObject{{QStringLiteral("at"), timeText(g.at)},
+                                       {QStringLiteral("fabric_generation"), double(g.fabricGeneration)},
+                                       {QStringLiteral("held_generation"), double(g.heldGeneration)},
+                                       {QStringLiteral("cause"), g.cause}});
+    return changes;
+}
+
+void FabricService::serveTables(const net::HttpRequest &request, Responder out)
+{
+    const std::shared_ptr<const Fabric> fabric = m_session.fabric();
+    const QUrlQuery query(QString::fromUtf8(request.query));
+    const QString form = query.queryItemValue(QStringLiteral("form"));
+    if (!form.isEmpty() && form != QLatin1String("json") && form != QLatin1String("compact"))
+        return out->reply(errorReply(400, QStringLiteral("form: \"%1\" is neither json nor compact").arg(form.left(40))));
+    const bool compact = form == QLatin1String("compact");
+    std::optional<quint64> since;
+    if (query.hasQueryItem(QStringLiteral("since"))) {
+        bool ok = false;
+        since = query.queryItemValue(QStringLiteral("since")).toULongLong(&ok);
+        if (!ok)
+            return out->reply(errorReply(400, QStringLiteral("since: not a held generation: \"%1\"").arg(query.queryItemValue(QStringLiteral("since")).left(40))));
+        if (!compact)
+            return out->reply(errorReply(400, QStringLiteral("since: only with form=compact")));
+    }
+    // The partitions the ports hold, named as the partitions.conf in force names them.
+    const HeldTables &held = m_session.held();
+    std::vector<Partition> partitions = m_session.baselinePartitions();
+    if (held.pkeys) {
+        partitions = partitionsHeld(*fabric, *held.pkeys);
+        nameAfter(partitions, partitionsOnTarget(m_session.planningTarget()).partitions);
+    }
+    const quint64 generation = m_session.heldGeneration();
+    if (!compact) {
+        // Written as bytes: the dump is never a QString or a QJsonValue (ServiceFormat.h).
+        return out->reply(servedEncoded(request, net::HttpReply{200, kJson, heldToJsonBytes(*fabric, held, m_session.currentTablesName(), generation, partitions, m_instance), {}}));
+    }
+    static const ForwardingTables noTables;
+    const ForwardingTables &lfts = held.lfts ? *held.lfts : noTables;
+    // What this generation's switches are, kept for the deltas asked from it later.
+    if (m_tablesAnswered.empty() || m_tablesAnswered.back().heldGeneration != generation) {
+        TablesAnswered answered{generation, {}};
+        answered.digests.reserve(lfts.size());
+        for (const SwitchForwardingTable &s : lfts.switches())
+            answered.digests.emplace(s.guid, switchTableDigest(s.lft));
+        m_tablesAnswered.push_back(std::move(answered));
+        while (m_tablesAnswered.size() > kTablesAnsweredKept)
+            m_tablesAnswered.pop_front();
+    }
+    QJsonObject header{{QStringLiteral("held_generation"), double(generation)},
+                       {QStringLiteral("name"), m_session.currentTablesName()},
+                       {QStringLiteral("instance"), m_instance},
+                       {QStringLiteral("pkeys"), held.pkeys ? QString::fromUtf8(writePKeyTables(*held.pkeys, *fabric)) : QString()},
+                       {QStringLiteral("sm_port"), held.smPort ? guidText(held.smPort) : QString()},
+                       {QStringLiteral("partitions"), QString::fromUtf8(writePartitionsConf(partitions))}};
+    // A delta from a generation this process answered (the instance tells another process's
+    // generations apart); else the whole tables, `since` absent.
+    const auto base = std::find_if(m_tablesAnswered.begin(), m_tablesAnswered.end(), [&](const TablesAnswered &t) { return since && t.heldGeneration == *since; });
+    const bool delta = base != m_tablesAnswered.end() && query.queryItemValue(QStringLiteral("instance")) == m_instance;
+    if (!delta)
+        return out->reply(servedEncoded(request, net::HttpReply{200, "application/x-weft-tables", writeCompactTables(header, lfts), {}}));
+    const TablesAnswered &now = m_tablesAnswered.back();
+    std::vector<std::size_t> changed;
+    for (std::size_t i = 0; i < lfts.size(); ++i) {
+        const auto then = base->digests.find(lfts.at(i).guid);
+        if (then == base->digests.end() || then->second != now.digests.at(lfts.at(i).guid))
+            changed.push_back(i);
+    }
+    QJsonArray removed;
+    for (const auto &[guid, digest] : base->digests)
+        if (!now.digests.count(guid))
+            removed.append(guidText(guid));
+    header.insert(QStringLiteral("since"), double(*since));
+    header.insert(QStringLiteral("removed"), removed);
+    out->reply(servedEncoded(request, net::HttpReply{200, "application/x-weft-tables", writeCompactTables(header, lfts, &changed), {}}));
 }
 
 void FabricService::postPlan(const net::HttpRequest &request, const Caller &caller, Responder out)
@@ -634,8 +769,12 @@ void FabricService::commitServicePlan(const QString &id, const net::HttpRequest 
     if (!body)
         return out->reply(refusal);
     auto it = std::find_if(m_plans.begin(), m_plans.end(), [&](const auto &p) { return p.second.id == id; });
-    if (const QString why = planRefusal(it->second); !why.isEmpty())
-        return out->reply(errorReply(409, QStringLiteral("plan %1: %2").arg(id, why)));
+    if (const QString why = planRefusal(it->second); !why.isEmpty()) {
+        QJsonObject answer{{QStringLiteral("error"), QStringLiteral("plan %1: %2").arg(id, why)}, {QStringLiteral("state"), planState(it->second)}};
+        if (const QJsonArray changes = generationsSince(it->second); !changes.isEmpty())
+            answer.insert(QStringLiteral("changes"), changes);
+        return out->reply(jsonReply(409, answer));
+    }
     if (m_session.isCommitting() || m_pendingCommit)
         return out->reply(errorReply(409, QStringLiteral("a commit is running: wait for it, then plan again")));
     m_session.setCommitUser(caller.credential.name);
@@ -984,6 +1123,7 @@ void FabricService::onDiscoveryFinished(bool ok, const QString &error, bool canc
         if (!m_session.liveChanges().empty()) {
             // The topology changed: the service takes the fabric as it is now.
             Q_EMIT logLine(QStringLiteral("the fabric changed: discovering it anew"));
+            m_nextFabricCause = QStringLiteral("discovered anew, the topology having changed (%1)").arg(m_session.liveChanges().toText().simplified().left(400));
             QTimer::singleShot(0, this, [this] { m_session.discover(false); });
         }
     } else {
@@ -1058,6 +1198,8 @@ void FabricService::updateSlurmTopology()
 void FabricService::onSessionChanged(DocumentChanges what)
 {
     Q_UNUSED(what);
+    const quint64 fabricBefore = m_fabricGeneration;
+    const quint64 heldBefore = m_heldSeen;
     if (m_session.fabric() != m_fabricSeen) {
         m_fabricSeen = m_session.fabric();
         ++m_fabricGeneration;
@@ -1076,6 +1218,28 @@ void FabricService::onSessionChanged(DocumentChanges what)
         m_heldSeen = m_session.heldGeneration();
         broadcast("tables", QJsonObject{{QStringLiteral("held_generation"), double(m_heldSeen)}, {QStringLiteral("name"), m_session.currentTablesName()}});
     }
+    if (m_fabricGeneration == fabricBefore && m_heldSeen == heldBefore)
+        return;
+    // Why, as far as the service knows: a commit it runs, a discovery and what it read.
+    QStringList why;
+    if (m_fabricGeneration != fabricBefore)
+    {
+        const QString cause = std::exchange(m_nextFabricCause, QString());
+        why << (!cause.isEmpty() ? cause : fabricBefore == 0 ? QStringLiteral("the first discovery") : QStringLiteral("the fabric was discovered again"));
+    }
+    if (m_heldSeen != heldBefore) {
+        QString held = QStringLiteral("what the fabric holds: %1").arg(m_session.currentTablesName());
+        if (m_pendingCommit && !m_pendingCommit->planId.isEmpty())
+            held += QStringLiteral(" (the commit of plan %1 by %2)").arg(m_pendingCommit->planId, m_pendingCommit->by);
+        else if (m_pendingCommit)
+            held += QStringLiteral(" (a commit or recovery by %1)").arg(m_pendingCommit->by);
+        if (const QStringList changes = m_session.heldChanges(); !changes.isEmpty())
+            held += QStringLiteral(": ") + changes.mid(0, 3).join(QStringLiteral("; "));
+        why << held;
+    }
+    m_generations.push_back(GenerationChange{QDateTime::currentDateTimeUtc(), m_fabricGeneration, m_heldSeen, why.join(QStringLiteral("; "))});
+    while (m_generations.size() > kGenerationsKept)
+        m_generations.pop_front();
 }
 
 }  // namespace weft::serve

@@ -25,12 +25,14 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QHostAddress>
+#include <QJsonArray>
 #include <QObject>
 #include <QSslConfiguration>
 #include <QTimer>
 
 #include <chrono>
 #include <deque>
+#include <unordered_map>
 #include <map>
 #include <memory>
 #include <optional>
@@ -144,6 +146,14 @@ private:
 
     QString planState(const ServicePlan &plan) const;
     QString planRefusal(const ServicePlan &plan) const;
+    // Plans made on an earlier generation of the fabric or of what it holds: carried over to
+    // the current ones when nothing they were made from changed (planBasisChange), else marked
+    // stale with what changed, which generation and when (m_generations).
+    void followGenerations();
+    // The generations after the plan's, each with when and why (docs/service-api.md, 409).
+    QJsonArray generationsSince(const ServicePlan &plan) const;
+    // GET tables: the JSON answer, or ?form=compact (with ?since= a delta).
+    void serveTables(const net::HttpRequest &request, Responder out);
     void broadcast(const QByteArray &event, const QJsonObject &data);
     void onDiscovered(std::shared_ptr<const LiveState> state);
     void onDiscoveryFinished(bool ok, const QString &error, bool cancelled);
@@ -180,6 +190,26 @@ private:
     quint64 m_healthHeld = 0;
 
     std::map<int, ServicePlan> m_plans;  // by number, the last kPlansKept
+    // Each change of the fabric generation or of what it holds: when, the two generations after
+    // it, and why (the last 64), for the plans it makes stale.
+    struct GenerationChange
+    {
+        QDateTime at;
+        quint64 fabricGeneration = 0;
+        quint64 heldGeneration = 0;
+        QString cause;
+    };
+    std::deque<GenerationChange> m_generations;
+    QString m_nextFabricCause;  // why the discovery under way was asked for
+    // GET tables?since=: the per-switch digests of the tables answered at the last few held
+    // generations (ServiceFormat.h: switchTableDigest), and this process's instance.
+    struct TablesAnswered
+    {
+        quint64 heldGeneration = 0;
+        std::unordered_map<Guid, quint64> digests;
+    };
+    std::deque<TablesAnswered> m_tablesAnswered;
+    QString m_instance;
     int m_nextPlan = 1;
 
     // The commit under way: who asked, for which plan, and where the answer goes.

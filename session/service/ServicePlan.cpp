@@ -5,6 +5,7 @@
 #include "PartitionsConf.h"
 #include "ProjectFile.h"
 #include "TrafficModel.h"
+#include "FabricChanges.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -133,6 +134,73 @@ QJsonObject servicePlanJson(const ServicePlan &plan, const QString &state, const
                        {QStringLiteral("refusal"), refusal},
                        {QStringLiteral("partitions_conf"), QString::fromUtf8(plan.commit.partitionsConf)},
                        {QStringLiteral("diff"), diffToJson(diff)}};
+}
+
+QString planBasisChange(const ServicePlan &plan, const Fabric &fabric, const HeldTables &held)
+{
+    if (!plan.commit.madeFor)
+        return QStringLiteral("the plan names no fabric it was made for");
+    const Fabric &before = *plan.commit.madeFor;
+    if (const FabricChanges changes = compareFabrics(before, fabric); !changes.empty())
+        return QStringLiteral("the fabric changed: %1").arg(changes.toText().simplified().left(600));
+    const HeldTables expected = plan.commit.expectedHeld.value_or(HeldTables{});
+    QStringList differences;
+    // LFTs, switch by switch: a table known on one side only counts as changed.
+    if (bool(expected.lfts) != bool(held.lfts)) {
+        differences << (held.lfts ? QStringLiteral("the switches' LFTs were read since, not known when the plan was made")
+                                  : QStringLiteral("the switches' LFTs are no longer known"));
+    } else if (expected.lfts && held.lfts && expected.lfts != held.lfts) {
+        QStringList switches;
+        int changed = 0;
+        for (const SwitchForwardingTable &now : held.lfts->switches()) {
+            const SwitchForwardingTable *then = expected.lfts->find(now.guid);
+            if (then && then->lft == now.lft)
+                continue;
+            ++changed;
+            if (switches.size() < 3)
+                switches << QStringLiteral("%1 (%2)").arg(guidText(now.guid), now.description.isEmpty() ? QStringLiteral("?") : now.description);
+        }
+        for (const SwitchForwardingTable &then : expected.lfts->switches())
+            if (!held.lfts->contains(then.guid)) {
+                ++changed;
+                if (switches.size() < 3)
+                    switches << QStringLiteral("%1 (its LFT no longer read)").arg(guidText(then.guid));
+            }
+        if (changed > 0)
+            differences << QStringLiteral("the LFTs of %1 switch(es) changed, e.g. %2").arg(changed).arg(switches.join(QStringLiteral(", ")));
+    }
+    // P_Key tables, by node GUID and port number: the two fabrics may number their ports apart.
+    if (bool(expected.pkeys) != bool(held.pkeys)) {
+        differences << (held.pkeys ? QStringLiteral("the ports' P_Key tables were read since, not known when the plan was made")
+                                   : QStringLiteral("the ports' P_Key tables are no longer known"));
+    } else if (expected.pkeys && held.pkeys && expected.pkeys != held.pkeys) {
+        std::map<std::pair<Guid, int>, const PortPKeyTable *> then;
+        for (const PortPKeyTable &t : expected.pkeys->ports()) {
+            const Port &port = before.port(t.port);
+            then[{before.node(port.node).guid, int(port.number)}] = &t;
+        }
+        int changed = 0;
+        QStringList ports;
+        for (const PortPKeyTable &t : held.pkeys->ports()) {
+            const Port &port = fabric.port(t.port);
+            const auto it = then.find({fabric.node(port.node).guid, int(port.number)});
+            const bool same = it != then.end() && it->second->entries == t.entries && it->second->packed == t.packed;
+            if (it != then.end())
+                then.erase(it);
+            if (same)
+                continue;
+            ++changed;
+            if (ports.size() < 3)
+                ports << portDisplayName(fabric, t.port);
+        }
+        changed += int(then.size());
+        if (changed > 0)
+            differences << QStringLiteral("the P_Key tables of %1 port(s) changed%2").arg(changed).arg(ports.isEmpty() ? QString() : QStringLiteral(", e.g. ") + ports.join(QStringLiteral(", ")));
+    }
+    if (expected.smPort != held.smPort)
+        differences << QStringLiteral("the master SM's port is %1, was %2 when the plan was made")
+                           .arg(held.smPort ? guidText(held.smPort) : QStringLiteral("not known"), expected.smPort ? guidText(expected.smPort) : QStringLiteral("not known"));
+    return differences.join(QStringLiteral("; "));
 }
 
 QString servicePlanDisagreement(const CommitPlan &plan, const QJsonObject &servicePlan)

@@ -29,6 +29,12 @@ struct ServicePlan
     quint64 fabricGeneration = 0;
     quint64 heldGeneration = 0;
     bool committed = false;
+    // What the plan was made from changed (planBasisChange, with when and why), as the service
+    // found at the generations checked; empty when nothing did (the plan is then carried over to
+    // them). Checked again at each new generation: a change undone leaves the plan committable.
+    QString staleBecause;
+    quint64 checkedFabricGeneration = 0;
+    quint64 checkedHeldGeneration = 0;
 };
 
 // The plan a POST plans body asks for on `fabric` holding `held`, with `inForce` the partitions
@@ -41,6 +47,13 @@ Result<ServicePlan> makeServicePlan(const QByteArray &body, const Fabric &fabric
 // The plan's JSON (docs/service-api.md, "A plan"); `state` is "open", "committed" or "stale",
 // `refusal` why a commit would refuse it now.
 QJsonObject servicePlanJson(const ServicePlan &plan, const QString &state, const QString &refusal);
+
+// What differs between what `plan` was made from (its fabric and what the fabric held) and
+// `fabric` holding `held` now: the topology (compareFabrics), the LFTs switch by switch, the
+// P_Key tables port by port (by node GUID and port number, whatever the ports' order), the SM's
+// port; empty when nothing does, so a plan stays committable across a discovery that found the
+// same fabric holding the same tables.
+QString planBasisChange(const ServicePlan &plan, const Fabric &fabric, const HeldTables &held);
 
 // Why the plan a service made of a desk's `plan` (its JSON answer to POST plans) is not the plan
 // as the desk counts it against what it held (the LFT entries, blocks and SMPs the review
