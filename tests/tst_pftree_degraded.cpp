@@ -1,18 +1,19 @@
 // pftree keeps physical isolation on degraded fat-trees wherever it exists (issue 41): after a
 // failed leaf uplink, a failed middle-top link, a failed middle or top switch, a leaf or hosts
 // gone, or several of these at once, an oracle of its own decides for random placements of
-// phy-isolated tenants the least number k of directed switch links two of them must share
-// (k = 0: isolation exists), and pftree's tables, judged by validateRouting, must share exactly
-// k, with every pair of a tenant reachable and no loop, and say whether isolation was kept or
-// proven impossible (or, in at most one placement in 20, that its budget ran out: then it says
-// so and shares no fewer than k). Every shape must show both outcomes. The one exception is a routing outside
-// the oracle's space: the paper's per-leaf allocation, where a sender cut off from a
-// destination's down path takes a second one (the router's fall-back), can share fewer than k;
-// it may do so in at most one placement in 50.
+// phy-isolated tenants the least number k of directed switch links two of them must share over
+// every routing the router can give (k = 0: isolation exists), second down paths for cut-off
+// senders included; pftree's tables, judged by validateRouting, must share no fewer than k, with
+// every pair of a tenant reachable and no loop, and exactly k, saying whether isolation was kept
+// or proven impossible (or, in at most one placement in 20, that its budget ran out: then it says
+// so). Every shape must show both outcomes. Where the oracle's least routing sends cut-off
+// senders down second paths other than the router's (the open gap of issue 41), pftree shares
+// more: each such placement is named, must be no worse than the least without chosen second
+// paths, and the family is marked an expected failure until the gap is closed.
 //
 // The oracle (fixtures/IsolationOracle.h) shares nothing with the engine: its own reading of the
-// tree, its own walker, an exhaustive search cut only by the cost so far and by symmetries it
-// proves cable by cable on the degraded tree.
+// tree, its own walker and second paths, an exhaustive search cut by the cost so far, by choices
+// that include another's links, and by symmetries it proves cable by cable on the degraded tree.
 //
 // Run a family of shapes alone with its function's name (ctest runs each as its own entry).
 
@@ -23,6 +24,7 @@
 #include "SharedLinks.h"
 #include "PartitionAwareFatTree.h"
 #include "RoutingEngine.h"
+#include "SampleSize.h"
 #include "Validation.h"
 
 #include <QElapsedTimer>
@@ -225,13 +227,15 @@ Tenancy tenancyOf(const GeneratedFabric &g, const Placement &placement, PolicyMo
 void runShapes(const std::vector<Shape> &shapes, int family)
 {
     int total = 0;
+    QStringList off;  // shapes where pftree is above the oracle's minimum, and in how many placements
+    int gaps = 0;
     QElapsedTimer all;
     all.start();
     for (std::size_t s = 0; s < shapes.size(); ++s) {
         const Shape &shape = shapes[s];
         const GeneratedFabric g = degrade(test::generate({FabricShapeKind::SwitchRadix, shape.radix, shape.levels, 0}), shape);
         const Tree tree = readTree(g.fabric, g.nodeLevel, g.hosts, shape.levels);
-        int isolated = 0, sharing = 0, strictChecked = 0, searched = 0, below = 0, unproven = 0;
+        int isolated = 0, sharing = 0, strictChecked = 0, searched = 0, gap = 0, unproven = 0;
         std::int64_t oracleNodes = 0;
         QElapsedTimer timer;
         timer.start();
@@ -263,17 +267,24 @@ void runShapes(const std::vector<Shape> &shapes, int family)
                 ++unproven;
                 continue;
             }
-            if (shared < k) {
-                // Below the minimum of the space the oracle searches: only the paper's per-leaf
-                // allocation goes there, where a sender cut off from a destination's down path
-                // takes a second one (the router's fall-back), and then it isolates.
-                QVERIFY2(!warnings.contains(QStringLiteral("assigned per partition")), where.constData());
-                QCOMPARE(engine.lastReport().isolation.outcome, shared == 0 ? IsolationOutcome::Kept : IsolationOutcome::ProvenImpossible);
-                ++below;
+            // No routing of the router's shares fewer than the oracle's minimum.
+            QVERIFY2(shared >= k, QByteArray(where + "\npftree shares " + QByteArray::number(shared)).constData());
+            if (shared > k) {
+                // The known gap (issue 41, open): the oracle's least routing sends some senders
+                // of a class down a second path although the class has a down path they all
+                // reach, which the engine's search does not weigh. Then the oracle's narrower
+                // space (second down paths only for classes without such a path) shares more, and
+                // pftree no more than it. Each one is named; the test marks them an expected
+                // failure below.
+                const int narrow = oracleMinimum(tree, placement, false).minimum;
+                qInfo("%s\npftree shares %d; with second down paths only where a class has no path all its senders "
+                      "reach: %d", where.constData(), shared, narrow);
+                QVERIFY2(narrow > k && shared <= narrow,
+                         QByteArray(where + "\npftree shares " + QByteArray::number(shared) + ", the narrower space's least "
+                                    + QByteArray::number(narrow)).constData());
+                ++gap;
                 continue;
             }
-            if (shared != k)
-                QFAIL(QByteArray(where + "\npftree shares " + QByteArray::number(shared)).constData());
             // The desk and OpenSM's log say which: kept, or proven impossible.
             QCOMPARE(engine.lastReport().isolation.outcome,
                      k == 0 ? IsolationOutcome::Kept : IsolationOutcome::ProvenImpossible);
@@ -289,16 +300,24 @@ void runShapes(const std::vector<Shape> &shapes, int family)
             }
         }
         total += shape.placements;
-        qInfo("%s: %d placements isolated, %d with a forced minimum, %d shared fewer by the per-leaf allocation (outside the space); the "
-              "search's routing taken in %d; its budget ran out in %d; oracle %lld nodes, strict checked %d (%lld ms)",
-              shape.name, isolated, sharing, below, searched, unproven, qint64(oracleNodes), strictChecked, qint64(timer.elapsed()));
+        qInfo("%s: %d placements isolated, %d with a forced minimum, %d above it (second down paths); the search's routing "
+              "taken in %d; its budget ran out in %d; oracle %lld nodes, strict checked %d (%lld ms)",
+              shape.name, isolated, sharing, gap, searched, unproven, qint64(oracleNodes), strictChecked, qint64(timer.elapsed()));
+        if (gap > 0)
+            off << QStringLiteral("%1: %2").arg(QString::fromLatin1(shape.name)).arg(gap);
+        gaps += gap;
         QVERIFY2(isolated > 0, shape.name);
         QVERIFY2(sharing > 0, shape.name);
         QVERIFY2(searched > 0, shape.name);  // the search is exercised, not only the paper's allocation
-        QVERIFY2(below * 50 <= shape.placements, shape.name);
         QVERIFY2(unproven * 20 <= shape.placements, shape.name);
     }
-    qInfo("%d placements in %lld ms", total, qint64(all.elapsed()));
+    qInfo("%d placements in %lld ms; pftree above the oracle's minimum in %d: %s", total, qint64(all.elapsed()), gaps,
+          qPrintable(off.join(QStringLiteral("; "))));
+    // pftree shares exactly the oracle's minimum on every placement: not yet where the minimum
+    // needs second down paths (the gap above).
+    if (gaps > 0)
+        QEXPECT_FAIL("", "issue 41: the isolation search does not weigh second down paths for a class that has a path all its senders reach", Continue);
+    QCOMPARE(gaps, 0);
 }
 
 }  // namespace
@@ -355,6 +374,56 @@ private Q_SLOTS:
         qInfo("%d placements needed the search; its budget ran out in %d runs", placements, stopped);
         QVERIFY(placements > 0);
         QVERIFY(stopped > 0);
+    }
+
+    // The oracle test catches a symmetry cut that takes the degraded tree for a whole one
+    // (PartitionAwareOptions::assumeSymmetry: every column alike, every top switch of two levels a
+    // twin of the others): with it, pftree shares more than the oracle's minimum on placements
+    // of the degraded trees where the engine's own cut matches the oracle; on whole trees, where
+    // the assumption holds, it changes nothing.
+    void assumedSymmetryIsCaught()
+    {
+        int caught = 0, placements = 0;
+        QStringList where;
+        for (const std::vector<Shape> *family : {&twoLevelShapes(), &threeLevelShapes()}) {
+            for (const Shape &shape : *family) {
+                const GeneratedFabric g = degrade(test::generate({FabricShapeKind::SwitchRadix, shape.radix, shape.levels, 0}), shape);
+                const Tree tree = readTree(g.fabric, g.nodeLevel, g.hosts, shape.levels);
+                for (int n = 1; n <= test::sampleSize(40); ++n) {
+                    std::mt19937 rng(std::uint32_t(n * 7919 + shape.radix * 13 + shape.levels));
+                    const Placement placement = place(g, shape, rng);
+                    const Tenancy tenancy = tenancyOf(g, placement, PolicyMode::BestEffort);
+                    auto sharedWith = [&](bool assume) {
+                        PartitionAwareOptions options;
+                        options.assumeSymmetry = assume;
+                        options.isolationConstruction = false;  // the branch and bound alone, whose cut this is
+                        PartitionAwareFatTreeEngine engine(PartitionAwareFatTreeEngine::Algorithm::Extended, options);
+                        if (!engine.prepare(g.fabric, tenancy, {}))
+                            qFatal("prepare failed");
+                        Result<Routing> routed = engine.route({});
+                        if (!routed)
+                            qFatal("%s", qPrintable(routed.error().message));
+                        return test::sharedLinks(validateRouting(g.fabric, tenancy, routed->tables, LaneAssignment{routed->serviceLevels, {}}));
+                    };
+                    const int own = sharedWith(false), assumed = sharedWith(true);
+                    if (shape.failures.empty()) {
+                        QCOMPARE(assumed, own);  // on a whole tree the assumption holds
+                        continue;
+                    }
+                    ++placements;
+                    const int k = oracleMinimum(tree, placement).minimum;
+                    if (own == k && assumed > k) {
+                        ++caught;
+                        where << QStringLiteral("%1, placement %2: oracle %3, pftree %4 with the cut assuming symmetry")
+                                     .arg(QString::fromLatin1(shape.name)).arg(n).arg(k).arg(assumed);
+                    }
+                    QVERIFY(assumed >= k);
+                }
+            }
+        }
+        qInfo("the cut assuming symmetry shares more than the oracle's minimum in %d of %d placements where the engine's own "
+              "cut does not:\n%s", caught, placements, qPrintable(where.join(QLatin1Char('\n'))));
+        QVERIFY(caught > 0);
     }
 
     // A permutation the oracle would use for a cut must really map the degraded tree onto

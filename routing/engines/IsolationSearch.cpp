@@ -41,9 +41,13 @@ void upPaths(const Problem &p, int sw, std::vector<int> &path, std::vector<std::
     }
 }
 
-// Where each switch forwards a destination whose down path is `path` (from `leaf`): the down
-// path's switches point down it; the others as the engine's "route up by going down" sets them
-// (children first reached at the fewest hops keep their parent). Next hop as a directed link.
+// Where each switch forwards a destination whose down path is `path` (from `leaf`), as the
+// engine's router sets it: the down path's switches point down it; every other switch as "route
+// up by going down" reaches it (children first reached at the fewest hops keep their parent),
+// the down path's switches first, then each one's other parents in cable order, which gives a
+// sender cut off from the down path its second one (a switch off the down path takes its
+// parents in cable order as well: the router does so for a routing along the search's paths).
+// Next hop as a directed link, -1 where nothing reaches.
 std::vector<int> destinationTree(const Problem &p, int leaf, const std::vector<int> &path)
 {
     std::vector<int> hops(std::size_t(p.switchCount), kUnset);
@@ -58,24 +62,36 @@ std::vector<int> destinationTree(const Problem &p, int leaf, const std::vector<i
             self(self, child, -1);
         }
     };
+    // The router's walk down from the leaf: `step` is the switch's place on the down path, or -1.
+    auto routeDown = [&](auto &&self, int sw, int prev, int step) -> void {
+        routeUp(routeUp, sw, prev);
+        std::vector<int> ups = p.upGroups[std::size_t(sw)];
+        std::sort(ups.begin(), ups.end());  // cable order: cables are numbered group by group
+        if (step >= 0 && step < int(path.size())) {
+            const int main = path[std::size_t(step)];
+            ups.erase(std::find(ups.begin(), ups.end(), main));
+            ups.insert(ups.begin(), main);
+        }
+        for (std::size_t i = 0; i < ups.size(); ++i) {
+            const int g = ups[i];
+            const int upper = p.groups[std::size_t(g)].upper;
+            if (hops[std::size_t(upper)] <= hops[std::size_t(sw)] + 1)
+                continue;
+            hops[std::size_t(upper)] = hops[std::size_t(sw)] + 1;
+            next[std::size_t(upper)] = downLink(g);
+            self(self, upper, sw, i == 0 && step >= 0 ? step + 1 : -1);
+        }
+    };
     hops[std::size_t(leaf)] = 1;
-    routeUp(routeUp, leaf, -1);
-    int below = leaf;
-    for (int g : path) {
-        const int upper = p.groups[std::size_t(g)].upper;
-        hops[std::size_t(upper)] = hops[std::size_t(below)] + 1;
-        next[std::size_t(upper)] = downLink(g);
-        routeUp(routeUp, upper, below);
-        below = upper;
-    }
+    routeDown(routeDown, leaf, -1, 0);
     return next;
 }
 
-// The directed links and partitions of the class's flows when its down path is `path`.
-// `complete` is false when some sender's leaf does not reach the path by going up (a failed
-// leaf uplink, middle-top link or middle switch in the way): the engine's router then sends
-// those flows down another path, through links this model does not see, so such a path
-// is no candidate wherever the class has one every sender reaches.
+// The directed links and partitions of the class's flows when its down path is `path`, a
+// sender cut off from it (a failed leaf uplink, middle-top link or middle switch in the way)
+// taking the second path the router gives it. `complete` is false where some sender is not
+// reached at all: its links are then not all counted, so such a path is no candidate wherever
+// the class has one whose every flow is.
 Usage usageOf(const Problem &p, const Problem::DestinationClass &c, const std::vector<int> &path, bool &complete)
 {
     const std::vector<int> next = destinationTree(p, c.leaf, path);
@@ -194,7 +210,10 @@ public:
             if (!p.upGroups[std::size_t(sw)].empty() || p.downGroups[std::size_t(sw)].empty())
                 continue;
             const std::vector<int> below = lowerSwitches(sw);
-            const auto [it, fresh] = twinIds.emplace(below, int(m_twins.size()));
+            // Assumed symmetric (a test's wrong cut): on two levels every root is a twin.
+            const bool allTwins = p.assumeSymmetry
+                && std::all_of(below.begin(), below.end(), [&](int n) { return p.downGroups[std::size_t(n)].empty(); });
+            const auto [it, fresh] = twinIds.emplace(allTwins ? std::vector<int>{} : below, int(m_twins.size()));
             if (fresh)
                 m_twins.push_back({{}, below, -1});
             m_twins[std::size_t(it->second)].roots.push_back(sw);
@@ -213,6 +232,10 @@ public:
                 above.erase(std::unique(above.begin(), above.end()), above.end());
                 regular = regular && above == t.roots && !p.downGroups[std::size_t(mid)].empty();
                 shape.push_back(lowerSwitches(mid));
+            }
+            if (p.assumeSymmetry) {
+                t.column = 0;  // every column alike, whatever failed (a test's wrong cut)
+                continue;
             }
             if (!regular)
                 continue;
@@ -275,7 +298,8 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
     // Candidates per leaf, usages per class and candidate.
     std::vector<std::vector<std::vector<int>>> pathsOfLeaf(std::size_t(p.switchCount));
     std::vector<std::vector<Usage>> usage{std::size_t(classCount)};
-    // Per class, the paths it may take: those every sender reaches, or all where none does.
+    // Per class, the paths it may take: those whose every sender is reached (second paths
+    // included), or all where none is.
     std::vector<std::vector<int>> candidates{std::size_t(classCount)};
     plan.exact = true;
     for (int c = 0; c < classCount; ++c) {
@@ -300,8 +324,8 @@ IsolationPlan searchIsolation(const IsolationProblem &p)
             return plan;
         }
         if (candidates[std::size_t(c)].empty()) {
-            // Every path leaves some sender to the router's other down paths, which the model
-            // does not count: the search still runs, but proves nothing for this class.
+            // Every path leaves some sender reached by nothing the model follows: the search
+            // still runs, but proves nothing for this class.
             candidates[std::size_t(c)] = std::move(incomplete);
             plan.exact = false;
         }

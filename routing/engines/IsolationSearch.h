@@ -9,11 +9,12 @@
 // leaf that receive in the same partitions (a destination class) take the same path in the
 // search: any other choice only adds links, so this loses no isolating assignment and no
 // minimum. Links are counted per port group (parallel cables count as one; a pure tree has none).
-// On a degraded tree a class's candidates are the paths that every one of its senders reaches
-// by going up (a failed leaf uplink, middle-top link or middle switch can leave a sender below
-// no switch of a path): the engine's router sends such a sender's flows down another path the
-// model does not count, so a path that strands one would look cheaper than it is. Only where a
-// class has no such path does it take any, and the plan is then not exact.
+// On a degraded tree a failed leaf uplink, middle-top link or middle switch can leave a sender
+// below no switch of a path: the engine's router sends its flows down a second path (the first
+// its walk from the leaf reaches, in cable order), which the model follows and counts. A path
+// that leaves some sender reached by nothing is no candidate; only where a class has no other
+// does it take any, and the plan is then not exact. Second paths other than the router's are
+// not searched (docs/pftree-isolation.md: the open gap of issue 41).
 //
 // Objective, lexicographic: (1) directed links carrying two or more phy partitions, (2) links
 // carrying a phy partition and any other. Classes holding a phy partition are placed by an exact
@@ -62,6 +63,8 @@ struct IsolationProblem
     std::int64_t budget = 400000;       // branch-and-bound nodes
     int maxCandidates = 256;            // up paths per leaf beyond which no search runs
     double seconds = 0;                 // time the search may take (0: no limit but `budget`)
+    // Tests only (PartitionAwareOptions::assumeSymmetry): the symmetry cut as if nothing failed.
+    bool assumeSymmetry = false;
 };
 
 struct IsolationPlan
@@ -69,7 +72,7 @@ struct IsolationPlan
     bool ran = false;     // false: too many candidate paths; nothing below is set
     bool proven = false;  // the branch and bound finished within its budget
     bool outOfTime = false;  // it stopped at its time budget (`seconds`)
-    bool exact = false;   // every class had a path all its senders reach: `proven` is the minimum
+    bool exact = false;   // every class had a path whose every sender is reached: `proven` is the minimum
     std::int64_t nodes = 0;
     // The branch and bound's least (1) and (2) over the phy classes alone: when proven and
     // exact, no routing the search covers shares fewer, whatever the other classes do.

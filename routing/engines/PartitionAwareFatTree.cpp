@@ -344,6 +344,11 @@ private:
                     pick = c;
             return pick;
         }
+        // Off the search's path, a walk that counts nothing goes up in cable order, as the
+        // search's model of the routing has it (IsolationSearch.cpp, destinationTree): a sender
+        // cut off from the path is given the second path the search counted.
+        if (!forcedGroup.empty() && !counted)
+            return m.upCables[std::size_t(sw)].front();
         const std::vector<int> &ports = m.upCables[std::size_t(sw)];
         if (algo == Algorithm::WeightedFatTree) {
             std::vector<Load> below(ports.size());
@@ -1220,6 +1225,7 @@ IsolationFinding isolationSearch(Run &run, const std::vector<Target> &targets, c
     const double perRouting = std::chrono::duration<double>(started - run.started).count();
     SearchInput input = searchInput(m);
     input.problem.budget = run.options.isolationSearchBudget;
+    input.problem.assumeSymmetry = run.options.assumeSymmetry;
     // Issue 42: first the construction (columns per phy partition), measured on its tables
     // against the lower bound; then the exact search where its set-up is small enough to finish
     // in the time budget (at scale the construction alone).

@@ -58,6 +58,11 @@ struct PartitionAwareOptions
     // The constructive assignment before the exact search (issue 42); off, only the branch and
     // bound runs (tests of its budget). With a budget of 0 nodes neither runs.
     bool isolationConstruction = true;
+    // Tests only: the isolation search's symmetry cut takes every top switch of a two-level tree
+    // as a twin of every other and every column of a three-level tree as alike, as on a whole
+    // tree, whatever failed. Wrong on degraded trees: tests/tst_pftree_degraded.cpp shows that
+    // its oracle catches it.
+    bool assumeSymmetry = false;
 };
 
 
