@@ -3,6 +3,7 @@
 // SHArP Aggregation Node on every switch; LID-less designs; and what a routing leaves unreachable.
 
 #include "DeliveryCheck.h"
+#include "DirectorFabric.h"
 #include "EffectiveBisection.h"
 #include "FabricGenerator.h"
 #include "FabricSummary.h"
@@ -458,6 +459,38 @@ private Q_SLOTS:
             QVERIFY(all.warnings().front().startsWith(QLatin1String("unreachable: ")));
             QVERIFY(all.warnings().front().contains(QLatin1String("all between service nodes")));
         }
+    }
+
+    // The shape: a director (spines and line cards in one chassis) with leaves below, an
+    // Aggregation Node on every switch. Up*/down* has no path between two spines' Aggregation
+    // Nodes (down to a line card, then up); updn gives each such entry one turn at one line card,
+    // checked deadlock-free, so that every pair arrives, and says what it added.
+    void updnReachesEveryPairOfADirectorWithAggregationNodes()
+    {
+        test::DirectorOptions options;
+        options.spines = 6;
+        options.lineCards = 6;
+        options.externalPorts = 8;
+        options.leaves = 24;
+        options.hosts = 240;
+        Result<Fabric> fabric = readTopology(test::directorTopology(options), QStringLiteral("director.topo"));
+        QVERIFY2(fabric.ok(), fabric.ok() ? "" : qPrintable(fabric.error().toString()));
+        QVERIFY(countRoles(*fabric).service > 0);
+        Result<Routing> routing = routeFabric(QStringLiteral("updn"), *fabric, {});
+        QVERIFY2(routing.ok(), routing.ok() ? "" : qPrintable(routing.error().toString()));
+        const DeliveryCheck all = checkDelivery(*fabric, {}, routing->tables);
+        QCOMPARE(all.unreachablePairs, std::uint64_t(0));
+        QCOMPARE(all.loops, std::size_t(0));
+        QVERIFY(!all.creditLoop);
+        QVERIFY(routing->warnings.join(QLatin1Char('\n')).contains(QLatin1String("one turn, checked deadlock-free")));
+        // The entries added are only those up*/down* leaves out: every other entry is updn's.
+        int added = 0;
+        for (const QString &w : routing->warnings) {
+            static const QRegularExpression count(QStringLiteral("updn: (\\d+) entr"));
+            if (const QRegularExpressionMatch m = count.match(w); m.hasMatch())
+                added = m.captured(1).toInt();
+        }
+        QCOMPARE(added, options.spines * (options.spines - 1));  // each spine: the other spines' Aggregation Nodes
     }
 
     // Service nodes are routed and checked, but no traffic pattern sends to them or from them:

@@ -2,6 +2,7 @@
 
 #include "LeastLoadedLfts.h"
 
+#include <algorithm>
 #include <deque>
 #include <limits>
 
@@ -24,6 +25,138 @@ Direction direction(std::uint32_t rank, std::uint32_t remoteRank, Guid id, Guid 
     if (rank > remoteRank)
         return Direction::Up;
     return id > remoteId ? Direction::Up : Direction::Down;
+}
+
+// Whether the channel dependencies of the tables (every two consecutive switch-to-switch hops
+// of a route, from every switch that has one: a superset of what any source's packets make)
+// form a cycle. Channels are out ports, by slot.
+bool dependenciesCycle(const routing::SwitchGraph &graph, const ForwardingTables &tables, const std::vector<int> &tableOf,
+                       const std::vector<Lid> &lids)
+{
+    const std::size_t channels = graph.slots.size();
+    std::vector<std::vector<std::uint32_t>> next(channels);
+    for (Lid d : lids) {
+        for (std::size_t s = 0; s < graph.switches.size(); ++s) {
+            const std::uint8_t p = tables.at(std::size_t(tableOf[s])).lft.port(d);
+            if (p == kNoRoute || p == 0 || p > graph.switches[s].portCount)
+                continue;
+            const routing::SwitchGraph::Slot &out = graph.slot(int(s), p);
+            if (out.remote != routing::SwitchGraph::Remote::Switch)
+                continue;
+            const std::uint8_t q = tables.at(std::size_t(tableOf[std::size_t(out.index)])).lft.port(d);
+            if (q == kNoRoute || q == 0 || q > graph.switches[std::size_t(out.index)].portCount)
+                continue;
+            if (graph.slot(out.index, q).remote != routing::SwitchGraph::Remote::Switch)
+                continue;
+            next[std::size_t(graph.switches[s].firstSlot + p)].push_back(std::uint32_t(graph.switches[std::size_t(out.index)].firstSlot + q));
+        }
+    }
+    for (std::vector<std::uint32_t> &list : next) {
+        std::sort(list.begin(), list.end());
+        list.erase(std::unique(list.begin(), list.end()), list.end());
+    }
+    // Depth first, iteratively: 0 unseen, 1 on the path, 2 done.
+    std::vector<std::uint8_t> state(channels, 0);
+    std::vector<std::pair<std::uint32_t, std::size_t>> stack;
+    for (std::size_t start = 0; start < channels; ++start) {
+        if (state[start] || next[start].empty())
+            continue;
+        stack.push_back({std::uint32_t(start), 0});
+        state[start] = 1;
+        while (!stack.empty()) {
+            auto &[at, i] = stack.back();
+            if (i == next[at].size()) {
+                state[at] = 2;
+                stack.pop_back();
+                continue;
+            }
+            const std::uint32_t to = next[at][i++];
+            if (state[to] == 1)
+                return true;
+            if (state[to] == 0) {
+                state[to] = 1;
+                stack.push_back({to, 0});
+            }
+        }
+    }
+    return false;
+}
+
+// OpenSM's updn leaves a destination without a route at a switch that has no up*/down* path to
+// it: on a SHArP fabric, an Aggregation Node on one spine of a director seen from another spine
+// (every path between them goes down, then up). For a service or I/O node's LID, such a switch is
+// given one turn: its entry leads
+// to the nearest switch that routes the destination (breadth first from those that do, lowest
+// switch first, so that a director's spines all turn at one line card). Kept only when the
+// channel dependencies stay acyclic (the routing stays deadlock-free); otherwise nothing is
+// added. Returns the entries added.
+std::size_t reachWithOneTurn(const routing::SwitchGraph &graph, ForwardingTables &tables)
+{
+    const std::size_t n = graph.switches.size();
+    std::vector<int> tableOf(n, -1);
+    for (std::size_t s = 0; s < n; ++s) {
+        tableOf[s] = tables.indexOf(graph.switches[s].guid);
+        if (tableOf[s] < 0)
+            return 0;
+    }
+    // Every LID counts for the dependencies; only service and I/O nodes' LIDs are filled. Where
+    // OpenSM's updn leaves another LID unreachable (a spine's own LID from another spine), its
+    // tables stay OpenSM's, entry for entry.
+    std::vector<Lid> lids;
+    std::vector<Lid> toFill;
+    for (const routing::SwitchGraph::Switch &sw : graph.switches)
+        if (sw.lid)
+            lids.push_back(sw.lid);
+    for (const routing::SwitchGraph::EndPort &e : graph.endPorts)
+        if (e.lid && e.remote == routing::SwitchGraph::Remote::Switch)
+            for (int k = 0; k < (1 << e.lmc); ++k) {
+                lids.push_back(Lid(e.lid + k));
+                if (!e.compute)
+                    toFill.push_back(Lid(e.lid + k));
+            }
+    std::sort(lids.begin(), lids.end());
+    lids.erase(std::unique(lids.begin(), lids.end()), lids.end());
+    std::sort(toFill.begin(), toFill.end());
+    toFill.erase(std::unique(toFill.begin(), toFill.end()), toFill.end());
+
+    std::vector<std::pair<int, Lid>> added;  // (table, LID)
+    std::vector<char> routes(n);
+    std::vector<int> queue;
+    queue.reserve(n);
+    for (Lid d : toFill) {
+        std::size_t missing = 0;
+        for (std::size_t s = 0; s < n; ++s) {
+            routes[s] = tables.at(std::size_t(tableOf[s])).lft.hasRoute(d);
+            missing += routes[s] ? 0 : 1;
+        }
+        if (missing == 0 || missing == n)
+            continue;
+        queue.clear();
+        for (std::size_t s = 0; s < n; ++s)
+            if (routes[s])
+                queue.push_back(int(s));
+        for (std::size_t head = 0; head < queue.size(); ++head) {
+            const int v = queue[head];
+            for (int p = 1; p <= graph.switches[std::size_t(v)].portCount; ++p) {
+                const routing::SwitchGraph::Slot &slot = graph.slot(v, p);
+                if (slot.remote != routing::SwitchGraph::Remote::Switch || routes[std::size_t(slot.index)])
+                    continue;
+                const int u = slot.index;
+                tables.lft(std::size_t(tableOf[std::size_t(u)])).setPort(d, slot.remotePort);
+                added.push_back({tableOf[std::size_t(u)], d});
+                routes[std::size_t(u)] = 1;
+                queue.push_back(u);
+            }
+        }
+    }
+    if (added.empty())
+        return 0;
+    if (dependenciesCycle(graph, tables, tableOf, lids)) {
+        for (const auto &[table, d] : added)
+            tables.lft(std::size_t(table)).clear(d);
+        return 0;
+    }
+    return added.size();
 }
 
 }  // namespace
@@ -232,6 +365,10 @@ Result<Routing> UpDownEngine::route(const RoutingOptions &options)
     Routing result;
     result.engine = name();
     result.tables = std::move(tables).value();
+    if (const std::size_t added = reachWithOneTurn(graph, result.tables))
+        result.warnings << QStringLiteral("updn: %n entr(ies) added where up*/down* has no path (service nodes on switches of "
+                                          "different branches, such as a director's spines), each through one turn, checked "
+                                          "deadlock-free; OpenSM's updn leaves them unreachable").replace(QLatin1String("%n"), QString::number(added));
     return result;
 }
 
