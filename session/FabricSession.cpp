@@ -673,8 +673,11 @@ void FabricSession::replan()
             // A studio candidate goes in as the intent in force with the candidate's method applied
             // to the tables the switches hold and the what-if's failures drained: the plugin then
             // computes, from the same tables, the tables the studio planned (routeCandidate).
+            // The stamp of the tables it was planned from (what the switches hold, the plan's
+            // `against`): the plugin applies the method again when the same intent comes back.
             const Result<Project> inForce = readProjectFile(planningTarget().intentPath);
-            Result<Project> applying = inForce ? intentApplying(*inForce, *m_origin.candidate, m_origin.whatIf, *m_fabric)
+            const QString heldStamp = m_held.lfts ? heldTablesStamp(*m_fabric, *m_held.lfts) : QString();
+            Result<Project> applying = inForce ? intentApplying(*inForce, *m_origin.candidate, m_origin.whatIf, *m_fabric, heldStamp)
                                                : Result<Project>(inForce.error());
             if (applying) {
                 intent = std::move(*applying);
@@ -717,6 +720,8 @@ void FabricSession::replan()
     plan->commit = planFromTenancy(m_fabric.get(), {tables, m_proposal->proposed.serviceLevels}, tenancy, label, m_held);
     if (intent)
         plan->commit.intentFile = writeProject(*intent);
+    // Its tables come from the held ones: the commit keeps them beside the journal for a recovery.
+    plan->commit.keepTablesWithJournal = appliesCandidate;
     const std::optional<PartitionsState> onTarget = m_destination && m_live ? m_destination->partitionsInForce(lastMasterName()) : std::nullopt;
     const PartitionsState inForce = onTarget ? *onTarget : PartitionsState{m_baselinePartitions, std::nullopt, {}};
     plan->review = planCommitChange(*m_fabric, m_held, inForce, plan->commit);

@@ -8,6 +8,7 @@
 #include "FileDigest.h"
 #include "FabricGenerator.h"
 #include "GeneratedFabrics.h"
+#include "IntentRouting.h"
 #include "LftDump.h"
 #include "PKeyTables.h"
 #include "PartitionsConf.h"
@@ -16,6 +17,7 @@
 #include "RoutingEngine.h"
 #include "SafeFile.h"
 
+#include <QFileInfo>
 #include <QtTest>
 
 #include <thread>
@@ -706,6 +708,78 @@ private Q_SLOTS:
         QVERIFY2(again.steps.join(QLatin1Char('\n')).contains(QStringLiteral("nothing to recover")), qPrintable(again.toText()));
         s.opensm.ignoreLfts = false;
         QVERIFY2(commitPlan(plan, s.target, s.opensm.backend(), s.options).ok(), "a commit after the recovery");
+    }
+
+    // Weft's engine inside OpenSM and an intent that applies a studio candidate's method to the
+    // tables the switches hold (IntentRouting.h: `apply`): what it installs is the plan's tables,
+    // not what its engine routes. The commit keeps them beside the journal before the intent goes
+    // in; the recovery of a commit interrupted after SIGHUP verifies the fabric against them and
+    // finds it committed. Without them it cannot know what the intent installs: it says so, and
+    // rolls back to the previous intent, verified against what that one routes.
+    void interruptedApplyIntentIsVerifiedAgainstThePlansTables_data()
+    {
+        QTest::addColumn<bool>("tablesKept");
+        QTest::addColumn<QString>("outcome");
+        QTest::addRow("the plan's tables kept") << true << QStringLiteral("committed");
+        QTest::addRow("the plan's tables gone") << false << QStringLiteral("rolled-back");
+    }
+    void interruptedApplyIntentIsVerifiedAgainstThePlansTables()
+    {
+        QFETCH(bool, tablesKept);
+        QFETCH(QString, outcome);
+        Setup s;
+        s.target.intentPath = s.dir.filePath(QStringLiteral("intent.weft"));
+        Project engine;
+        engine.routingEngine = QStringLiteral("ftree");
+        const QByteArray previousIntent = writeProject(engine);
+        QVERIFY(writeFileAtomically(s.target.intentPath, previousIntent, false).ok());
+        const Result<ForwardingTables> before = routeIntentFile(s.fabric, previousIntent, QStringLiteral("intent.weft"));
+        QVERIFY(before);
+        s.opensm.held = *before;
+        s.opensm.ignoreLfts = true;  // OpenSM routes by the intent (below), not by an LFT dump
+
+        // The method's tables from the held ones: not what the intent's engine routes.
+        const ForwardingTables planned = route(s.fabric, QStringLiteral("minhop"));
+        QVERIFY(planned != *before);
+        CandidateSpec slim;
+        slim.kind = CandidateKind::SlimUpdate;
+        CommitPlan plan = s.plan(planned, twoTenants(s.fabric));
+        plan.intentFile = writeProject(withApply(engine, slim, heldTablesStamp(s.fabric, *before)));
+        plan.keepTablesWithJournal = true;
+        const Result<ForwardingTables> byEngine = routeIntentFile(s.fabric, plan.intentFile, QStringLiteral("intent.weft"));
+        QVERIFY2(!byEngine && byEngine.error().message.contains(QLatin1String("no tables of its plan are kept")),
+                 "an apply intent's tables are not its engine's");
+
+        // The plugin: on SIGHUP the switches get the plan's tables for the plan's intent, the
+        // previous ones for the previous intent.
+        CommitBackend backend = s.opensm.backend();
+        backend.routeIntent = routeIntentFile;
+        backend.reload = [&s, &plan, &planned, &before, load = backend.reload](qint64 pid) -> Status {
+            const Status reloaded = load(pid);
+            s.opensm.held = readAll(s.target.intentPath) == plan.intentFile ? planned : *before;
+            return reloaded;
+        };
+        CommitBackend dying = backend;
+        dying.reload = [](qint64) -> Status { throw std::runtime_error("killed"); };
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, commitPlan(plan, s.target, dying, s.options));
+        QCOMPARE(readAll(s.target.intentPath), plan.intentFile);
+        const QString kept = journalTablesPath(s.options.journalPath, sha256Hex(plan.intentFile));
+        const Result<ForwardingTables> keptTables = readLftDumpFile(kept, &s.fabric);
+        QVERIFY2(keptTables, "the commit keeps the plan's tables beside the journal before the intent goes in");
+        QVERIFY(*keptTables == planned);
+        if (!tablesKept)
+            QVERIFY(QFile::remove(kept));
+
+        const CommitReport recovered = recoverCommit(s.target, backend, s.options);
+        QCOMPARE(commitOutcomeName(recovered.outcome), outcome);
+        if (tablesKept) {
+            QVERIFY(s.opensm.held == planned);
+            QCOMPARE(readAll(s.target.intentPath), plan.intentFile);
+        } else {
+            QVERIFY2(recovered.reasons.join(QLatin1Char('\n')).contains(QLatin1String("no tables of its plan are kept")), qPrintable(recovered.toText()));
+            QVERIFY(s.opensm.held == *before);
+            QCOMPARE(readAll(s.target.intentPath), previousIntent);
+        }
     }
 
     // What the interrupted commit wrote and kept is held to the journal's digests: a file or a

@@ -9,6 +9,7 @@
 #include "LftDump.h"
 #include "ProjectFile.h"
 
+#include <QCryptographicHash>
 #include <QJsonObject>
 #include <QtTest>
 
@@ -96,6 +97,16 @@ private Q_SLOTS:
         options = intentOptions(*read);
         QVERIFY(options && !options->apply);
         QVERIFY(!withDrained(withApply(p, spec), WhatIf{}).routingOptions.contains(QStringLiteral("apply")));
+        // The stamp of the tables it was planned from, read back as written.
+        const QString stamp = QStringLiteral("0123456789abcdef0123456789abcdef");
+        const QByteArray stamped = writeProject(withApply(p, spec, stamp));
+        QVERIFY(stamped != text);
+        read = readProject(stamped, QStringLiteral("intent.weft"));
+        QVERIFY(read);
+        options = intentOptions(*read, QStringLiteral("intent.weft"), stamped);
+        QVERIFY2(options, options ? "" : qPrintable(options.error().toString()));
+        QCOMPARE(options->applyFrom, stamp);
+        QCOMPARE(options->apply->name(), spec.name());
     }
 
     void badValuesNameFileLineAndProblem_data()
@@ -119,6 +130,14 @@ private Q_SLOTS:
                                      << QStringLiteral("unknown key \"tau\"");
         QTest::addRow("engine with a tolerance") << o({{QStringLiteral("method"), QStringLiteral("engine")}, {QStringLiteral("tolerance"), 1}})
                                                  << QStringLiteral("takes no tolerance");
+        QTest::addRow("stamp not hexadecimal") << o({{QStringLiteral("method"), QStringLiteral("slimupdate")}, {QStringLiteral("from"), QStringLiteral("0123456789abcdef0123456789abcdeg")}})
+                                               << QStringLiteral("\"from\" must be the stamp");
+        QTest::addRow("stamp too short") << o({{QStringLiteral("method"), QStringLiteral("slimupdate")}, {QStringLiteral("from"), QStringLiteral("0123")}})
+                                         << QStringLiteral("32 lower-case hexadecimal digits");
+        QTest::addRow("stamp as a number") << o({{QStringLiteral("method"), QStringLiteral("metabase")}, {QStringLiteral("from"), 12}})
+                                           << QStringLiteral("\"from\" must be the stamp");
+        QTest::addRow("engine with a stamp") << o({{QStringLiteral("method"), QStringLiteral("engine")}, {QStringLiteral("from"), QStringLiteral("0123456789abcdef0123456789abcdef")}})
+                                             << QStringLiteral("takes no tolerance, policy or stamp");
     }
     void badValuesNameFileLineAndProblem()
     {
@@ -273,6 +292,190 @@ private Q_SLOTS:
         QVERIFY(fresh);
         QVERIFY(fresh->method != c.name);
         QVERIFY2(fresh->notes.join(QLatin1Char(' ')).contains(QLatin1String("no tables held")), qPrintable(fresh->notes.join(QLatin1Char(' '))));
+    }
+
+    // The stamp of the held tables: the same tables give the same stamp whatever lies past the
+    // fabric's LIDs and whether a switch that routes nothing has a table; one entry moved changes it.
+    void heldTablesStampIsTheEntriesOfTheFabricsLids()
+    {
+        const GeneratedFabric generated = applyTree();
+        const Fabric &f = generated.fabric;
+        Result<Routing> held = routeFabric(QStringLiteral("ftree"), f, Tenancy{});
+        QVERIFY(held);
+        const QString stamp = heldTablesStamp(f, held->tables);
+        QCOMPARE(stamp.size(), 32);
+        QCOMPARE(heldTablesStamp(f, held->tables), stamp);
+        // Entries past every LID the fabric assigns (what a switch's table may hold beyond them).
+        ForwardingTables padded = held->tables;
+        const Lid past = Lid(padded.lft(0).top() + 40);
+        padded.lft(0).setPort(past, 3);
+        QVERIFY(!(padded == held->tables));
+        QCOMPARE(heldTablesStamp(f, padded), stamp);
+        // One entry of one switch moved.
+        ForwardingTables moved = held->tables;
+        const Lid lid = f.port(f.portOf(f.endNodes().back(), 1)).lid;
+        const std::uint8_t port = moved.lft(0).port(lid);
+        moved.lft(0).setPort(lid, port == 1 ? 2 : 1);
+        QVERIFY(heldTablesStamp(f, moved) != stamp);
+        // No tables at all: every switch routes nothing, the same as tables of no entries.
+        ForwardingTables empty;
+        for (const NodeIndex sw : f.switches())
+            empty.addSwitch(f.node(sw).guid, f.nodeLid(sw), f.node(sw).description);
+        QCOMPARE(heldTablesStamp(f, ForwardingTables{}), heldTablesStamp(f, empty));
+        QVERIFY(heldTablesStamp(f, empty) != stamp);
+    }
+
+    // The same candidate approved again, its intent file the same to the byte (issue 40): the
+    // plugin applies it again when the tables held are the ones it was planned from (the stamp)
+    // and were not made by it from them; it keeps them once they are. A candidate planned from
+    // other tables (after another commit) has another stamp, so another file: applied, and gives
+    // the studio's tables from those. A rollback that puts the intent before back gets that
+    // intent's tables back, not its method applied to the failed commit's tables.
+    void sameIntentAgainAndRollback()
+    {
+        const GeneratedFabric generated = applyTree();
+        const Fabric &f = generated.fabric;
+        auto fabric = std::make_shared<const Fabric>(f);
+        Result<Routing> engine = routeFabric(QStringLiteral("ftree"), f, Tenancy{});
+        QVERIFY(engine);
+        const ForwardingTables h0 = engine->tables;
+        WhatIf events;
+        events.failedLinkPorts.push_back(firstSwitchCable(f));
+        Result<Fabric> after = applyWhatIf(f, events);
+        QVERIFY(after);
+        auto afterFabric = std::make_shared<const Fabric>(std::move(*after));
+        // The studio's candidate from `held`.
+        auto studio = [&](const ForwardingTables &held, const QString &candidate) -> std::optional<CandidateResult> {
+            CandidateInput input;
+            input.installedFabric = fabric;
+            input.installed = std::make_shared<const ForwardingTables>(held);
+            input.fabric = afterFabric;
+            input.event = events.describe(f);
+            Result<CandidateStudy> study = planCandidates(input, *parseCandidates(candidate));
+            if (!study || !study->candidates.front().tables || !study->candidates.front().valid())
+                return std::nullopt;
+            return study->candidates.front();
+        };
+        Project inForce;
+        inForce.routingEngine = QStringLiteral("ftree");
+        // What the plugin reads: the file's bytes, and their digest.
+        auto bound = [&](const Project &intent) {
+            return bindProject(*readProject(writeProject(intent), QStringLiteral("intent.weft")), f).project;
+        };
+        auto digest = [](const Project &intent) { return QString::fromLatin1(QCryptographicHash::hash(writeProject(intent), QCryptographicHash::Sha256).toHex().left(16)); };
+        auto installedBy = [&](const Result<IntentRouting> &routed, const Project &intent) {
+            InstalledRouting i;
+            i.fabric = routed->routedOn ? routed->routedOn : fabric;
+            i.tables = routed->routing.tables;
+            i.serviceLevels = routed->routing.serviceLevels;
+            i.intentDigest = digest(intent);
+            i.appliedFrom = routed->appliedFrom;
+            return i;
+        };
+
+        // A: SlimUpdate planned from H0, approved; the plugin installs the studio's tables.
+        const std::optional<CandidateResult> a = studio(h0, QStringLiteral("slimupdate:0"));
+        QVERIFY(a && a->changedEntries > 0);
+        Result<Project> intentA = intentApplying(inForce, a->spec, events, f, heldTablesStamp(f, h0));
+        QVERIFY(intentA);
+        InstalledRouting heldH0;
+        heldH0.fabric = fabric;
+        heldH0.tables = h0;
+        heldH0.intentDigest = digest(inForce);
+        Result<IntentRouting> routedA = routeIntentAfterChange(f, bound(*intentA), digest(*intentA), &heldH0);
+        QVERIFY(routedA);
+        QVERIFY(routedA->routing.tables == *a->tables);
+        QCOMPARE(routedA->appliedFrom, heldTablesStamp(f, h0));
+        const InstalledRouting installedA = installedBy(routedA, *intentA);
+        // The next sweep keeps them.
+        Result<IntentRouting> keptA = routeIntentAfterChange(f, bound(*intentA), digest(*intentA), &installedA);
+        QVERIFY(keptA);
+        QCOMPARE(keptA->method, QStringLiteral("kept"));
+        QCOMPARE(keptA->appliedFrom, routedA->appliedFrom);
+
+        // OpenSM started afresh and routed A's intent by its engine, and the tables are H0 again
+        // (what A was planned from): A approved again writes the same file to the byte.
+        QCOMPARE(writeProject(*intentApplying(inForce, a->spec, events, f, heldTablesStamp(f, h0))), writeProject(*intentA));
+        InstalledRouting afresh = heldH0;
+        afresh.fabric = installedA.fabric;       // the fabric without the drained cable
+        afresh.intentDigest = digest(*intentA);  // routed under A's intent, by the engine
+        Result<IntentRouting> again = routeIntentAfterChange(f, bound(*intentA), digest(*intentA), &afresh);
+        QVERIFY(again);
+        QCOMPARE(again->method, a->name);
+        QVERIFY(again->routing.tables == *a->tables);
+        // Once made by A from H0 (the stamp recorded), the same tables are kept, not applied to again.
+        afresh.appliedFrom = heldTablesStamp(f, h0);
+        Result<IntentRouting> stays = routeIntentAfterChange(f, bound(*intentA), digest(*intentA), &afresh);
+        QVERIFY(stays);
+        QCOMPARE(stays->method, QStringLiteral("kept"));
+        // Tables A was not planned from, under A's intent, are not applied to unasked.
+        InstalledRouting other = installedA;
+        other.appliedFrom.clear();
+        Result<IntentRouting> notAgain = routeIntentAfterChange(f, bound(*intentA), digest(*intentA), &other);
+        QVERIFY(notAgain);
+        QCOMPARE(notAgain->method, QStringLiteral("kept"));
+
+        // B: metabase planned from A's tables, approved; then A again, planned from B's tables:
+        // another stamp, another file, and the plugin gives the studio's tables from B's.
+        const std::optional<CandidateResult> b = studio(*a->tables, QStringLiteral("metabase:weighted"));
+        QVERIFY(b);
+        Result<Project> intentB = intentApplying(*intentA, b->spec, events, f, heldTablesStamp(f, *a->tables));
+        QVERIFY(intentB);
+        Result<IntentRouting> routedB = routeIntentAfterChange(f, bound(*intentB), digest(*intentB), &installedA);
+        QVERIFY(routedB);
+        QVERIFY(routedB->routing.tables == *b->tables);
+        InstalledRouting installedB = installedBy(routedB, *intentB);
+        const std::optional<CandidateResult> a2 = studio(*b->tables, QStringLiteral("slimupdate:0"));
+        QVERIFY(a2);
+        Result<Project> intentA2 = intentApplying(*intentB, a2->spec, events, f, heldTablesStamp(f, *b->tables));
+        QVERIFY(intentA2);
+        QVERIFY(writeProject(*intentA2) != writeProject(*intentA));
+        Result<IntentRouting> routedA2 = routeIntentAfterChange(f, bound(*intentA2), digest(*intentA2), &installedB);
+        QVERIFY(routedA2);
+        QCOMPARE(routedA2->method, a2->name);
+        QVERIFY(routedA2->routing.tables == *a2->tables);
+
+        // B's commit failed and rolled back: A's file is back, and with it A's tables as installed.
+        ForwardingTables failed = *b->tables;
+        installedB.tables = failed;
+        installedB.previousIntent = std::make_shared<const InstalledRouting>(installedA);
+        Result<IntentRouting> restored = routeIntentAfterChange(f, bound(*intentA), digest(*intentA), &installedB);
+        QVERIFY(restored);
+        QCOMPARE(restored->method, QStringLiteral("restored"));
+        QVERIFY(restored->routing.tables == *a->tables);
+        QCOMPARE(restored->appliedFrom, installedA.appliedFrom);
+        // Without the intent before kept (OpenSM restarted since), A is applied to what is held.
+        installedB.previousIntent.reset();
+        Result<IntentRouting> applied = routeIntentAfterChange(f, bound(*intentA), digest(*intentA), &installedB);
+        QVERIFY(applied);
+        QCOMPARE(applied->method, a->name);
+        QVERIFY2(applied->notes.join(QLatin1Char(' ')).contains(QLatin1String("not what was planned")), qPrintable(applied->notes.join(QLatin1Char(' '))));
+    }
+
+    // A recovery's tables of an intent file: an apply intent's are the plan's, kept with the
+    // journal; without them it is refused, naming the file.
+    void applyIntentFileHasThePlansTables()
+    {
+        const GeneratedFabric generated = applyTree();
+        const Fabric &f = generated.fabric;
+        Project p;
+        p.routingEngine = QStringLiteral("ftree");
+        CandidateSpec slim;
+        slim.kind = CandidateKind::SlimUpdate;
+        const QByteArray file = writeProject(withApply(p, slim));
+        Result<ForwardingTables> refused = routeIntentFile(f, file, QStringLiteral("intent.weft"));
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().file, QStringLiteral("intent.weft"));
+        QVERIFY2(refused.error().message.contains(QLatin1String("no tables of its plan are kept")), qPrintable(refused.error().message));
+        Result<Routing> minhop = routeFabric(QStringLiteral("minhop"), f, Tenancy{});
+        QVERIFY(minhop);
+        Result<ForwardingTables> recorded = routeIntentFile(f, file, QStringLiteral("intent.weft"), &minhop->tables);
+        QVERIFY(recorded && *recorded == minhop->tables);
+        // An engine's intent is routed by its engine, whatever was recorded.
+        Result<ForwardingTables> byEngine = routeIntentFile(f, writeProject(p), QStringLiteral("intent.weft"), &minhop->tables);
+        QVERIFY(byEngine);
+        QVERIFY(*byEngine == *routeIntentFile(f, writeProject(p), QStringLiteral("intent.weft")));
+        QVERIFY(!(*byEngine == minhop->tables));
     }
 };
 

@@ -7,7 +7,11 @@
 // slimupdate to the tables the switches hold, the cable drained; the commit verifies the switches
 // against the studio's tables. Back outside, dump_lfts (an independent tool) must read from the
 // switches exactly the studio's tables, none onto the cable, and still so after OpenSM's next
-// sweep (SIGHUP), which keeps them.
+// sweep (SIGHUP), which keeps them. Then a second desk changes the tables another way (the
+// metabase candidate for the same cable, approved) and approves the SlimUpdate candidate again,
+// planned from the tables held now: its intent carries the stamp of those tables, the plugin
+// stamps the tables OpenSM holds alike (its log says nothing of a mismatch) and applies it, and
+// dump_lfts reads the studio's tables again.
 
 #include "DiffReview.h"
 #include "DeskDriving.h"
@@ -59,6 +63,51 @@ int entriesOnto(const ForwardingTables &tables, const std::set<std::pair<Guid, i
     return count;
 }
 
+// The desk of a child run: discovered through the menu, the lab's OpenSM as its commit target
+// (Weft's engine inside it), the studio set for ftree, τ 0 and metabase's sticky policy.
+struct StudioDesk
+{
+    MainWindow window;
+    CommitTarget target;
+    ReconfigurationStudio *studio = nullptr;
+
+    bool open(const QString &lab)
+    {
+        window.resize(1366, 768);
+        if (!test::discoverThroughTheMenu(window))
+            return false;
+        target.intentPath = labFile(lab, QStringLiteral("intent.weft"));
+        target.partitionsPath = labFile(lab, QStringLiteral("partitions.conf"));
+        target.pidFile = labFile(lab, QStringLiteral("opensm.pid"));
+        target.logPath = test::labChildSetup().openSmLog;
+        window.document()->session()->setCommitTarget(target);
+        studio = window.reconfigurationStudio();
+        studio->setEngines({QStringLiteral("ftree")});
+        studio->setTau(0);
+        studio->setMetabasePolicy(SlotPolicy::Sticky);
+        window.fabricView()->fitToWindow();
+        return window.document()->session()->hasCommitTarget() && window.document()->session()->currentTables();
+    }
+
+    // The studio's run for the events as they are, to its end.
+    bool planAgain()
+    {
+        QSignalSpy planned(studio, &ReconfigurationStudio::finished);
+        studio->plan();
+        return planned.wait(120000) && planned.first().first().toBool() && studio->study();
+    }
+
+    // The study's candidate of `kind`, -1 when there is none.
+    int rowOf(CandidateKind kind) const
+    {
+        int row = -1;
+        for (int i = 0; i < int(studio->study()->candidates.size()); ++i)
+            if (studio->study()->candidates[std::size_t(i)].spec.kind == kind)
+                row = i;
+        return row;
+    }
+};
+
 class StudioPluginChild : public QObject
 {
     Q_OBJECT
@@ -70,27 +119,16 @@ private Q_SLOTS:
     void slimUpdateCandidateApproved()
     {
         const QString lab = test::labChildSetup().labDir;
-        MainWindow window;
-        window.resize(1366, 768);
-        QVERIFY(test::discoverThroughTheMenu(window));
+        StudioDesk desk;
+        QVERIFY(desk.open(lab));
+        MainWindow &window = desk.window;
         FabricSession *session = window.document()->session();
-        CommitTarget target;
-        target.intentPath = labFile(lab, QStringLiteral("intent.weft"));
-        target.partitionsPath = labFile(lab, QStringLiteral("partitions.conf"));
-        target.pidFile = labFile(lab, QStringLiteral("opensm.pid"));
-        target.logPath = test::labChildSetup().openSmLog;
-        session->setCommitTarget(target);
-        QVERIFY(session->hasCommitTarget());
-        QVERIFY(session->currentTables());
+        const CommitTarget &target = desk.target;
         const Fabric &fabric = *window.fabric();
 
         // A switch-to-switch cable, failed from the map's context menu at the cable's middle: the
         // studio plans its candidates for it.
-        ReconfigurationStudio *studio = window.reconfigurationStudio();
-        studio->setEngines({QStringLiteral("ftree")});
-        studio->setTau(0);
-        studio->setMetabasePolicy(SlotPolicy::Sticky);
-        window.fabricView()->fitToWindow();
+        ReconfigurationStudio *studio = desk.studio;
         FabricView *view = window.fabricView();
         std::unique_ptr<QMenu> menu;
         LinkIndex chosen = kNoIndex;
@@ -120,10 +158,7 @@ private Q_SLOTS:
 
         // The SlimUpdate candidate, valid and moving entries off the cable.
         QVERIFY(studio->study());
-        int slimRow = -1;
-        for (int i = 0; i < int(studio->study()->candidates.size()); ++i)
-            if (studio->study()->candidates[std::size_t(i)].spec.kind == CandidateKind::SlimUpdate)
-                slimRow = i;
+        const int slimRow = desk.rowOf(CandidateKind::SlimUpdate);
         QVERIFY(slimRow >= 0);
         const CandidateResult &slim = studio->study()->candidates[std::size_t(slimRow)];
         QVERIFY2(slim.valid(), qPrintable(slim.error));
@@ -155,6 +190,38 @@ private Q_SLOTS:
         QVERIFY(options && options->apply);
         QCOMPARE(options->apply->name(), slimName);
         QCOMPARE(options->drained.failedLinkPorts.size(), std::size_t(1));
+        QCOMPARE(options->applyFrom.size(), 32);  // the stamp of the tables it was planned from
+    }
+
+    // A second desk on the fabric as the first left it: the same cable failed in the what-if (the
+    // intent in force drains it), the metabase candidate approved, then the SlimUpdate candidate
+    // again, planned from the tables the metabase commit left.
+    void anotherCandidateThenTheFirstAgain()
+    {
+        const QString lab = test::labChildSetup().labDir;
+        StudioDesk desk;
+        QVERIFY(desk.open(lab));
+        const QStringList words = QString::fromUtf8(test::readAll(labFile(lab, QStringLiteral("failed-cable")))).split(QLatin1Char(' '));
+        QCOMPARE(words.size(), 4);
+        desk.studio->addFailedLink(words[0].toULongLong(nullptr, 16), words[1].toInt());
+        for (const CandidateKind kind : {CandidateKind::Metabase, CandidateKind::SlimUpdate}) {
+            QVERIFY(desk.planAgain());
+            const int row = desk.rowOf(kind);
+            QVERIFY(row >= 0);
+            const CandidateResult &c = desk.studio->study()->candidates[std::size_t(row)];
+            QVERIFY2(c.valid(), qPrintable(c.error));
+            const QString file = kind == CandidateKind::Metabase ? QStringLiteral("studio-metabase.lfts") : QStringLiteral("studio-again.lfts");
+            QVERIFY(writeFileAtomically(labFile(lab, file), writeLftDump(*c.tables, desk.window.fabric()), false).ok());
+            desk.studio->selectCandidate(row);
+            QVERIFY(desk.studio->reviewSelected());
+            DiffReview *review = desk.window.diffReview();
+            QVERIFY2(review->isApproveEnabled(), qPrintable(review->approveRefusal()));
+            const std::optional<CommitReport> report = test::clickApprove(desk.window);
+            QVERIFY(report);
+            for (const QString &line : report->toText().split(QLatin1Char('\n')))
+                qInfo("report: %s", qPrintable(line));
+            QVERIFY2(report->outcome == CommitOutcome::Committed, qPrintable(report->toText()));
+        }
     }
 };
 
@@ -210,7 +277,8 @@ private Q_SLOTS:
         QVERIFY2(before, before ? "" : qPrintable(before.error().toString()));
 
         const qint64 commitLog = sim.openSmLogSize();
-        const auto child = sim.runClient(QCoreApplication::applicationFilePath(), {kChildFlag, dir.path(), sim.openSmLogPath()}, 600000);
+        const auto child = sim.runClient(QCoreApplication::applicationFilePath(),
+                                         {kChildFlag, dir.path(), sim.openSmLogPath(), QStringLiteral("slimUpdateCandidateApproved")}, 600000);
         if (child)
             for (const QByteArray &line : (child->out + child->err).split('\n'))
                 qInfo("child: %s", line.constData());
@@ -246,6 +314,38 @@ private Q_SLOTS:
         QVERIFY2(held, held ? "" : qPrintable(held.error().toString()));
         differences = test::tableDifferences(*studio, *held);
         QVERIFY2(differences.isEmpty(), qPrintable(QStringLiteral("after OpenSM's next sweep, the switches vs the studio's candidate:\n") + differences));
+
+        // The tables changed another way (the metabase candidate), then the SlimUpdate candidate
+        // approved again, planned from them.
+        const qint64 againLog = sim.openSmLogSize();
+        const auto again = sim.runClient(QCoreApplication::applicationFilePath(),
+                                         {kChildFlag, dir.path(), sim.openSmLogPath(), QStringLiteral("anotherCandidateThenTheFirstAgain")}, 600000);
+        if (again)
+            for (const QByteArray &line : (again->out + again->err).split('\n'))
+                qInfo("child: %s", line.constData());
+        QVERIFY2(again && again->exitCode == 0, qPrintable(test::describe(again)));
+        Result<ForwardingTables> metabase = readLftDumpFile(labFile(dir.path(), QStringLiteral("studio-metabase.lfts")), &*live);
+        QVERIFY2(metabase, metabase ? "" : qPrintable(metabase.error().toString()));
+        Result<ForwardingTables> studioAgain = readLftDumpFile(labFile(dir.path(), QStringLiteral("studio-again.lfts")), &*live);
+        QVERIFY2(studioAgain, studioAgain ? "" : qPrintable(studioAgain.error().toString()));
+        // Each commit changed the tables: the first candidate's, metabase's, the first method's again.
+        QVERIFY(!test::tableDifferences(*studio, *metabase).isEmpty());
+        QVERIFY(!test::tableDifferences(*metabase, *studioAgain).isEmpty());
+        held = test::installedTables(sim, *live);
+        QVERIFY2(held, held ? "" : qPrintable(held.error().toString()));
+        differences = test::tableDifferences(*studioAgain, *held);
+        QVERIFY2(differences.isEmpty(), qPrintable(QStringLiteral("the switches vs the studio's candidate approved again:\n") + differences));
+        QCOMPARE(entriesOnto(*held, ends), 0);
+        // Its intent: the method again, stamped with the tables the metabase commit left (as
+        // dump_lfts reads them here); the plugin stamped what OpenSM holds alike and applied it.
+        Result<Project> inForce = readProjectFile(intent);
+        QVERIFY(inForce);
+        Result<IntentOptions> applied = intentOptions(*inForce, intent);
+        QVERIFY(applied && applied->apply && applied->apply->kind == CandidateKind::SlimUpdate);
+        QCOMPARE(applied->applyFrom, heldTablesStamp(*live, *metabase));
+        const QByteArray againSweeps = test::readAll(sim.openSmLogPath()).mid(againLog);
+        QVERIFY2(againSweeps.contains("by metabase") && againSweeps.contains("by slimupdate:"), againSweeps.right(4000).constData());
+        QVERIFY2(!againSweeps.contains("stamped"), againSweeps.right(4000).constData());
         sim.stop();
     }
 };

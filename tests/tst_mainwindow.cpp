@@ -38,7 +38,9 @@
 #include <QAbstractItemModelTester>
 #include <QAbstractButton>
 #include <QCheckBox>
+#include <QSemaphore>
 #include <QStatusBar>
+#include <QThreadPool>
 #include <QPushButton>
 #include <QLineEdit>
 #include <QMenu>
@@ -209,6 +211,7 @@ private Q_SLOTS:
     void toolTipNamesTheNode();
     void zoomingOutCollapsesRacks();
     void largeFatTreeGetsBatchedScene();
+    void messageGivenDuringTheLayoutStays();
 
     void viewSelectionDropsOntoPartition();
     void tenantDropsOntoPartition();
@@ -619,6 +622,47 @@ void TestMainWindow::zoomingOutCollapsesRacks()
     view->fitToWindow();
     const QImage picture = view->grab().toImage();
     QVERIFY(!picture.isNull());
+}
+
+// The picture of a fabric is laid out on a worker thread, and Fabric ▸ Discover says what it
+// read ("Discovered N node(s) through …") as the discovery ends, before the picture is ready:
+// the picture being ready takes the layout's own message away, not that one (issue 40: at first
+// start the status bar had lost it).
+void TestMainWindow::messageGivenDuringTheLayoutStays()
+{
+    // Big enough to be laid out on a worker thread (3,456 hosts, 720 switches). The pool's
+    // threads are held until the message is given, so that the layout ends after it, as a
+    // discovery's does.
+    const Fabric fabric = fatTree(24, 3);
+    QThreadPool *pool = QThreadPool::globalInstance();
+    QSemaphore hold;
+    const auto holdThePool = [pool, &hold] {
+        QSemaphore started;
+        for (int i = 0; i < pool->maxThreadCount(); ++i)
+            pool->start([&started, &hold] {
+                started.release();
+                hold.acquire();
+            });
+        started.acquire(pool->maxThreadCount());
+    };
+    MainWindow window;
+    QSignalSpy ready(&window, &MainWindow::sceneReady);
+    holdThePool();
+    window.showFabric(fabric, Tenancy(), QStringLiteral("first"));
+    QVERIFY(!window.isSceneReady());
+    QVERIFY2(window.statusBar()->currentMessage().startsWith(QLatin1String("Laying out the fabric")), qPrintable(window.statusBar()->currentMessage()));
+    const QString discovered = QStringLiteral("Discovered 4176 node(s) through mlx5_0 port 1; the tables and partitions are those the fabric holds");
+    window.statusBar()->showMessage(discovered, 15000);
+    hold.release(pool->maxThreadCount());
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 60000);
+    QCOMPARE(window.statusBar()->currentMessage(), discovered);
+    // Alone, the layout's message goes once the picture is ready.
+    holdThePool();
+    window.showFabric(fabric, Tenancy(), QStringLiteral("second"));
+    QVERIFY(window.statusBar()->currentMessage().startsWith(QLatin1String("Laying out the fabric")));
+    hold.release(pool->maxThreadCount());
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 2, 60000);
+    QVERIFY2(window.statusBar()->currentMessage().isEmpty(), qPrintable(window.statusBar()->currentMessage()));
 }
 
 void TestMainWindow::largeFatTreeGetsBatchedScene()

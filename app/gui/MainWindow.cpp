@@ -268,8 +268,10 @@ void MainWindow::documentChanged(DocumentChanges what)
     if (what & DocumentChange::Fabric) {
         setWindowTitle(tr("%1[*] — Weft").arg(m_document->title()));
         updateStatus();
-        if (m_scene->isLayoutPending())
-            statusBar()->showMessage(tr("Laying out the fabric (%1 nodes)…").arg(QLocale().toString(qulonglong(fabric()->nodes().size()))));
+        if (m_scene->isLayoutPending()) {
+            m_layoutMessage = tr("Laying out the fabric (%1 nodes)…").arg(QLocale().toString(qulonglong(fabric()->nodes().size())));
+            statusBar()->showMessage(m_layoutMessage);
+        }
     }
     if (m_ebbBottlenecksAction->isChecked() && (what & (DocumentChanges(DocumentChange::Proposal) | DocumentChange::CurrentTables)))
         showEbbBottlenecks();
@@ -425,7 +427,9 @@ void MainWindow::setShownRouting(ShownRouting routing)
 void MainWindow::sceneShown()
 {
     m_view->fitToWindow();
-    statusBar()->clearMessage();
+    if (!m_layoutMessage.isEmpty() && statusBar()->currentMessage() == m_layoutMessage)
+        statusBar()->clearMessage();
+    m_layoutMessage.clear();
     Q_EMIT sceneReady();
 }
 

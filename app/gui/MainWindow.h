@@ -178,6 +178,9 @@ private:
 
     QLabel *m_countsLabel = nullptr;
     QLabel *m_zoomLabel = nullptr;
+    // "Laying out the fabric…" while shown: the picture being ready takes only this message
+    // away, not one given since (Fabric ▸ Discover's, which comes before the layout ends).
+    QString m_layoutMessage;
     QMenu *m_viewMenu = nullptr;
     QAction *m_ebbBottlenecksAction = nullptr;
 };

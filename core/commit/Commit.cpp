@@ -7,7 +7,9 @@
 #include "CommitStaging.h"
 #include "CommitSteps.h"
 #include "CommitVerification.h"
+#include "PKeyIndexMemory.h"
 #include "FabricChanges.h"
+#include "FileDigest.h"
 #include "LftDump.h"
 #include "PartitionsConf.h"
 #include "ReconfigurationPlan.h"
@@ -18,6 +20,7 @@
 #include "WarningSummary.h"
 
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -435,6 +438,11 @@ QString journalCopyPath(const QString &journalPath, const QString &digest)
     return journalPath + QStringLiteral(".files/") + digest;
 }
 
+QString journalTablesPath(const QString &journalPath, const QString &intentDigest)
+{
+    return journalCopyPath(journalPath, intentDigest) + QStringLiteral(".lfts");
+}
+
 QStringList partitionLimitProblems(const Fabric &fabric, const std::vector<Partition> &partitions, const HeldTables *held)
 {
     QStringList problems;
@@ -705,8 +713,33 @@ private:
             return;
         }
         m_steps.startClock();
-        if (discoverAndCheckPlan() && readHeldAndCount() && writeFiles())
+        if (discoverAndCheckPlan() && readHeldAndCount() && writeFiles()) {
             verifyPlan();
+            keepPKeyIndices();
+        }
+    }
+
+    // OpenSM's memory of the P_Key indices it gave (PKeyIndexMemory.h): what the last commit to
+    // this OpenSM process left, under the tables just read, so that the plan puts a returning
+    // P_Key where OpenSM will.
+    void rememberedPKeyIndices()
+    {
+        if (m_target.partitionsPath.isEmpty())
+            return;
+        Result<PKeyTables> remembered = withRememberedIndices(m_fabric, m_beforePKeys, pkeyIndexMemoryPath(m_target.partitionsPath), m_openSm.pid());
+        if (remembered)
+            m_beforePKeys = std::move(*remembered);
+        else
+            m_report.steps << QStringLiteral("warning: %1; taking the P_Key tables as read for all OpenSM remembers").arg(remembered.error().toString());
+    }
+
+    // And what it remembers after this commit's sweeps, for the next commit.
+    void keepPKeyIndices()
+    {
+        if (m_target.partitionsPath.isEmpty() || !m_report.held.pkeys)
+            return;
+        if (const Status kept = keepRememberedIndices(m_fabric, m_expectedPKeys, *m_report.held.pkeys, pkeyIndexMemoryPath(m_target.partitionsPath), m_openSm.pid()); !kept)
+            m_report.steps << QStringLiteral("warning: %1").arg(kept.error().toString());
     }
 
     // 1. Before anything is read: the fabric discovered, the plan checked on it, OpenSM running.
@@ -791,6 +824,7 @@ private:
         if (!sm)
             return false;
         m_smPort = *sm;
+        rememberedPKeyIndices();
         keepHeld(m_beforeTables, m_beforePKeys);
         m_steps.lap(QStringLiteral("table read-back"), CommitStageTime::Kind::Fabric);
         if (!stillHeldAsPlanned())
@@ -838,6 +872,8 @@ private:
             return refused(staged.error());
         if (!m_target.standbys.empty())
             step(QStringLiteral("staged the plan's files for %1 subnet managers (nothing replaced yet)").arg(m_target.standbys.size() + 1));
+        if (!keepPlanTables())
+            return false;
         // The intent, on disk before the first file is switched in: a Weft killed from here on
         // leaves an unfinished commit that the next one finds.
         if (const Status intent = journalProgress(QLatin1String(kJournalInProgress)); !intent) {
@@ -863,6 +899,25 @@ private:
                 step(QStringLiteral("warning: %1").arg(problem));
         commitTestStop("after-write");
         m_steps.lap(QStringLiteral("writing"), CommitStageTime::Kind::Weft);
+        return true;
+    }
+
+    // A plugin-mode plan whose intent does not determine its tables: the tables beside the
+    // journal, under the intent's digest, before anything is switched in, so that a recovery
+    // verifies against them. Refused when they cannot be kept (no journal, no recovery to verify).
+    bool keepPlanTables()
+    {
+        if (!m_target.pluginMode() || !m_plan.keepTablesWithJournal || m_options.journalPath.isEmpty())
+            return true;
+        const QString path = journalTablesPath(m_options.journalPath, sha256Hex(m_plan.intentFile));
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        if (const Status kept = writeLftDumpFile(path, m_plan.tables, &m_fabric, LftDumpForm::Compact); !kept) {
+            refuse(CommitOutcome::Refused, {QStringLiteral("cannot keep the plan's tables beside the journal, which a recovery of this "
+                                                           "intent verifies against: %1")
+                                                .arg(kept.error().toString())});
+            return false;
+        }
+        step(QStringLiteral("kept the plan's tables beside the journal (%1): the intent applies a method to the tables held").arg(path));
         return true;
     }
 
@@ -1346,10 +1401,20 @@ private:
                                   const QString &partitionsName, const PKeyTableOptions &pkeyOptions, const PKeyTables &held) const
     {
         Result<ForwardingTables> tables = Error{lftsName, 0, QStringLiteral("no router for an intent file")};
-        if (!m_target.pluginMode())
+        if (!m_target.pluginMode()) {
             tables = readLftDump(lfts, lftsName, &m_fabric);
-        else if (m_backend.routeIntent)
-            tables = m_backend.routeIntent(m_fabric, lfts, lftsName);
+        } else if (m_backend.routeIntent) {
+            // The tables a commit kept for this intent (CommitPlan::keepTablesWithJournal), if any.
+            std::optional<ForwardingTables> recorded;
+            const QString kept = m_options.journalPath.isEmpty() ? QString() : journalTablesPath(m_options.journalPath, sha256Hex(lfts));
+            if (!kept.isEmpty() && QFileInfo::exists(kept)) {
+                Result<ForwardingTables> read = readLftDumpFile(kept, &m_fabric);
+                if (!read)
+                    return read.error();
+                recorded = std::move(*read);
+            }
+            tables = m_backend.routeIntent(m_fabric, lfts, lftsName, recorded ? &*recorded : nullptr);
+        }
         if (!tables)
             return tables.error();
         Result<PartitionsConfResult> parsed = readPartitionsConf(partitions, partitionsName);

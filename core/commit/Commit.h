@@ -136,6 +136,11 @@ struct CommitPlan
     // Plugin mode (CommitTarget::intentPath): the intent file to install, a Weft project whose
     // routing on the fabric discovered now is `tables` (IntentRouting.h: routeIntent).
     QByteArray intentFile;
+    // Plugin mode: `tables` cannot be computed from the intent file alone (an intent that applies
+    // a studio candidate's method to the tables the switches hold, IntentRouting.h: `apply`). The
+    // commit keeps them beside the journal (journalTablesPath, by the intent's SHA-256) before the
+    // intent is switched in, and a recovery verifies the fabric against them.
+    bool keepTablesWithJournal = false;
 };
 
 struct CommitOptions
@@ -184,8 +189,12 @@ struct CommitBackend
     std::function<Result<std::vector<PortSlToVl>>(const Fabric &)> readSlToVl;
     std::function<Result<int>(const Fabric &, Lid source, Lid destination, std::uint16_t pkey)> pathServiceLevel;
     // Plugin mode's recovery: the tables an intent file routes to on a fabric, as OpenSM's engine
-    // computes them (routing is not core's: the front end gives routeIntent).
-    std::function<Result<ForwardingTables>(const Fabric &, const QByteArray &intent, const QString &fileName)> routeIntent;
+    // computes them (routing is not core's: the front end gives routeIntent). `recorded`: the
+    // tables a commit kept for this intent beside the journal (CommitPlan::keepTablesWithJournal),
+    // null when none are kept; the router decides whether they are the intent's.
+    std::function<Result<ForwardingTables>(const Fabric &, const QByteArray &intent, const QString &fileName,
+                                           const ForwardingTables *recorded)>
+        routeIntent;
     // Optional, for subnet targets (SubnetTarget.h): every SM on the subnet, by SMInfo.
     std::function<Result<std::vector<SubnetManagerInfo>>(const Fabric &)> readSubnetManagers;
     // Optional: LFTs and P_Key tables in one pass (else readTables, then readPKeys), and what the
@@ -337,6 +346,10 @@ QStringList changedLines(const QByteArray &before, const QByteArray &after, int 
 // the intent), by SHA-256: "<journal>.files/<digest>". A later commit shows an operator's edit
 // of such a file as a diff against it.
 QString journalCopyPath(const QString &journalPath, const QString &digest);
+// Where the journal keeps the tables of a plugin-mode plan whose intent does not determine them
+// (CommitPlan::keepTablesWithJournal), by the intent file's SHA-256: "<journal>.files/<digest>.lfts",
+// a compact LFT dump.
+QString journalTablesPath(const QString &journalPath, const QString &intentDigest);
 
 // When process `pid` started (field 22 of /proc/PID/stat, in clock ticks since boot); 0 when it
 // cannot be read (no such process). Tells a pid that was reused from the process it named.

@@ -7,6 +7,7 @@
 #include "UpDownRepair.h"
 #include "Validation.h"
 
+#include <QCryptographicHash>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -837,15 +838,17 @@ Result<Repair> repairUpDown(const Fabric &fabric, const ForwardingTables &instal
 }  // namespace repair
 
 // The apply option's object read (intentOptions), or the problem with it.
-static Result<std::optional<CandidateSpec>> applyOption(const QJsonValue &value)
+static Result<std::optional<CandidateSpec>> applyOption(const QJsonValue &value, QString *from)
 {
     const QString shape = QStringLiteral("routing option %1 must be {\"method\": \"engine\"|\"slimupdate\"|\"metabase\", "
-                                         "\"tolerance\": N, \"policy\": \"port-order\"|\"weighted\"|\"sticky\"}").arg(kApply);
+                                         "\"tolerance\": N, \"policy\": \"port-order\"|\"weighted\"|\"sticky\", \"from\": STAMP}")
+                              .arg(kApply);
     if (!value.isObject())
         return Error{{}, 0, shape};
     const QJsonObject o = value.toObject();
     for (auto it = o.begin(); it != o.end(); ++it)
-        if (it.key() != QLatin1String("method") && it.key() != QLatin1String("tolerance") && it.key() != QLatin1String("policy"))
+        if (it.key() != QLatin1String("method") && it.key() != QLatin1String("tolerance") && it.key() != QLatin1String("policy")
+            && it.key() != QLatin1String("from"))
             return Error{{}, 0, QStringLiteral("routing option %1: unknown key \"%2\"; %3").arg(kApply, it.key(), shape)};
     const QJsonValue method = o.value(QStringLiteral("method"));
     if (!method.isString())
@@ -853,7 +856,7 @@ static Result<std::optional<CandidateSpec>> applyOption(const QJsonValue &value)
     CandidateSpec spec;
     if (method.toString() == QLatin1String("engine")) {
         if (o.size() > 1)
-            return Error{{}, 0, QStringLiteral("routing option %1: the method \"engine\" takes no tolerance or policy").arg(kApply)};
+            return Error{{}, 0, QStringLiteral("routing option %1: the method \"engine\" takes no tolerance, policy or stamp").arg(kApply)};
         return std::optional<CandidateSpec>();
     }
     if (method.toString() == QLatin1String("slimupdate"))
@@ -881,6 +884,19 @@ static Result<std::optional<CandidateSpec>> applyOption(const QJsonValue &value)
                                     .arg(kApply, policy.toString())};
         spec.policy = *p;
     }
+    const QJsonValue stamp = o.value(QStringLiteral("from"));
+    if (!stamp.isUndefined()) {
+        // heldTablesStamp's form: 32 lower-case hexadecimal digits.
+        const QString text = stamp.toString();
+        const bool hex = std::all_of(text.begin(), text.end(), [](QChar c) {
+            return (c >= QLatin1Char('0') && c <= QLatin1Char('9')) || (c >= QLatin1Char('a') && c <= QLatin1Char('f'));
+        });
+        if (!stamp.isString() || text.size() != 32 || !hex)
+            return Error{{}, 0, QStringLiteral("routing option %1: \"from\" must be the stamp of the tables the candidate was planned "
+                                               "from, 32 lower-case hexadecimal digits")
+                                    .arg(kApply)};
+        *from = text;
+    }
     return std::optional<CandidateSpec>(spec);
 }
 
@@ -889,7 +905,7 @@ static Result<IntentOptions> readIntentOptions(const Project &project, const QSt
     IntentOptions options;
     const QJsonValue apply = project.routingOptions.value(kApply);
     if (!apply.isUndefined()) {
-        Result<std::optional<CandidateSpec>> spec = applyOption(apply);
+        Result<std::optional<CandidateSpec>> spec = applyOption(apply, &options.applyFrom);
         if (!spec)
             return Error{fileName, 0, spec.error().message};
         options.apply = *spec;
@@ -1002,7 +1018,7 @@ Project withDrained(const Project &project, const WhatIf &drained, const Fabric 
     return result;
 }
 
-Project withApply(const Project &project, const std::optional<CandidateSpec> &apply)
+Project withApply(const Project &project, const std::optional<CandidateSpec> &apply, const QString &from)
 {
     Project result = project;
     if (!apply || apply->kind == CandidateKind::Full) {
@@ -1013,6 +1029,8 @@ Project withApply(const Project &project, const std::optional<CandidateSpec> &ap
                   {QStringLiteral("tolerance"), apply->tau}};
     if (apply->kind == CandidateKind::Metabase)
         o[QStringLiteral("policy")] = slotPolicyName(apply->policy);
+    if (!from.isEmpty())
+        o[QStringLiteral("from")] = from;
     result.routingOptions[kApply] = o;
     return result;
 }
@@ -1128,11 +1146,25 @@ Result<CommitPlan> planProjectCommit(const Fabric &fabric, const Project &projec
                            projectName, held);
 }
 
-Result<ForwardingTables> routeIntentFile(const Fabric &fabric, const QByteArray &intent, const QString &fileName)
+Result<ForwardingTables> routeIntentFile(const Fabric &fabric, const QByteArray &intent, const QString &fileName,
+                                         const ForwardingTables *recorded)
 {
     Result<Project> project = readProject(intent, fileName);
     if (!project)
         return project.error();
+    // An intent that applies a method to the held tables: what it installs is the plan's, which
+    // the commit kept; routing it by its engine would give other tables.
+    const Result<IntentOptions> settings = intentOptions(*project, fileName, intent);
+    if (!settings)
+        return settings.error();
+    if (settings->apply) {
+        if (recorded)
+            return *recorded;
+        return Error{fileName, 0, QStringLiteral("routing option %1 (%2) is applied to the tables the switches held when it was "
+                                                 "planned, and no tables of its plan are kept beside the journal: what it installs "
+                                                 "cannot be known from the file alone")
+                                      .arg(kApply, settings->apply->name())};
+    }
     Result<IntentRouting> routed = routeIntent(fabric, bindProject(*project, fabric).project);
     if (!routed)
         return routed.error();
@@ -1176,6 +1208,21 @@ static Result<IntentRouting> routeAfterChangeAsIs(const Fabric &fabric, const Fa
     if (!settings)
         return settings.error();
     QStringList notes;
+    // The intent before the one in force is back (a failed commit's rollback put its file back)
+    // on the fabric it was installed on: an intent with an apply method gets its tables back as
+    // they were; its method applied to the failed commit's tables would give others.
+    if (settings->apply && installed && installed->intentDigest != intentDigest && installed->previousIntent
+        && installed->previousIntent->intentDigest == intentDigest && installed->previousIntent->fabric
+        && !installed->previousIntent->tables.isEmpty() && topologyDelta(*installed->previousIntent->fabric, fabric).same()) {
+        const InstalledRouting &previous = *installed->previousIntent;
+        IntentRouting restored;
+        restored.routing.engine = QStringLiteral("restored");
+        restored.routing.tables = previous.tables;
+        restored.routing.serviceLevels = previous.serviceLevels;
+        restored.method = QStringLiteral("restored");
+        restored.appliedFrom = previous.appliedFrom;
+        return restored;
+    }
     // An intent that says how its change is applied: applied once, when it is new, to the tables
     // the switches hold, and again from them when the fabric gains a cable or switch (a full
     // re-route would undo the change). The held tables are then the previous run's: the fabric
@@ -1184,10 +1231,27 @@ static Result<IntentRouting> routeAfterChangeAsIs(const Fabric &fabric, const Fa
     if (settings->apply && installed && installed->fabric && !installed->tables.isEmpty()) {
         const bool newIntent = installed->intentDigest != intentDigest;
         const TopologyDelta delta = newIntent ? TopologyDelta{} : topologyDelta(*installed->fabric, fabric);
-        if (newIntent || delta.linksGained > 0 || delta.nodesGained > 0) {
-            Result<IntentRouting> applied = applyToHeld(newIntent ? whole : *installed->fabric, *installed, fabric, intent.tenancy, *settings->apply);
-            if (applied)
+        // The stamp of the tables held, on the whole fabric as the session stamps what it read:
+        // needed only when they may have to be applied from.
+        const QString &from = settings->applyFrom;
+        const bool stampNeeded = !from.isEmpty() && (newIntent || installed->appliedFrom != from);
+        const QString heldStamp = stampNeeded ? heldTablesStamp(whole, installed->tables) : QString();
+        // The same intent written again (the same candidate approved again: its file the same to
+        // the byte) while the tables held are the ones it was planned from, and were not made by
+        // its method from them (OpenSM started afresh and routed by the engine, a rollback): the
+        // method is applied, so that the switches get what was planned rather than keeping these.
+        const bool approvedAgain = !newIntent && stampNeeded && heldStamp == from;
+        if (newIntent || approvedAgain || delta.linksGained > 0 || delta.nodesGained > 0) {
+            const bool fromHeldNow = newIntent || approvedAgain;
+            Result<IntentRouting> applied = applyToHeld(fromHeldNow ? whole : *installed->fabric, *installed, fabric, intent.tenancy, *settings->apply);
+            if (applied) {
+                applied->appliedFrom = fromHeldNow ? from : installed->appliedFrom;
+                if (newIntent && stampNeeded && heldStamp != from)
+                    applied->notes << QStringLiteral("the candidate's tables: %1 was planned from tables stamped %2, and OpenSM holds "
+                                                     "tables stamped %3; applied to those, what it gives is not what was planned")
+                                          .arg(settings->apply->name(), from, heldStamp);
                 return applied;
+            }
             notes << applied.error().message;
         }
     } else if (settings->apply) {
@@ -1201,6 +1265,7 @@ static Result<IntentRouting> routeAfterChangeAsIs(const Fabric &fabric, const Fa
             kept.routing.tables = installed->tables;
             kept.routing.serviceLevels = installed->serviceLevels;
             kept.method = QStringLiteral("kept");
+            kept.appliedFrom = installed->appliedFrom;
             return kept;
         }
         const bool onlyLost = delta.linksGained == 0 && delta.nodesGained == 0;
@@ -1239,6 +1304,7 @@ static Result<IntentRouting> routeAfterChangeAsIs(const Fabric &fabric, const Fa
                 }
                 if (keep) {
                     patched.notes = notes;
+                    patched.appliedFrom = installed->appliedFrom;
                     patched.routing.isolation = isolationOf(patched.method, intent.tenancy, kept,
                                                             fabric.endNodes().size() <= kFullValidationLimit);
                     return patched;
@@ -1277,6 +1343,7 @@ static Result<IntentRouting> routeAfterChangeAsIs(const Fabric &fabric, const Fa
                     slimmed.routing.engine = QStringLiteral("slimupdate");
                     slimmed.method = QStringLiteral("slimupdate");
                     slimmed.notes = notes;  // why the repair was passed over
+                    slimmed.appliedFrom = installed->appliedFrom;
                     slimmed.routing.isolation = isolationOf(slimmed.method, intent.tenancy, j,
                                                             fabric.endNodes().size() <= kFullValidationLimit);
                     return slimmed;
@@ -1423,7 +1490,46 @@ ForwardingTables withDrainedSwitchTables(const Fabric &fabric, ForwardingTables 
     return tables;
 }
 
-Result<Project> intentApplying(const Project &inForce, const CandidateSpec &candidate, const WhatIf &events, const Fabric &fabric)
+QString heldTablesStamp(const Fabric &fabric, const ForwardingTables &held)
+{
+    std::set<Lid> lids;
+    for (const Port &p : fabric.ports()) {
+        if (!p.present || p.lid == 0)
+            continue;
+        for (int i = 0; i < (1 << p.lmc); ++i)
+            lids.insert(Lid(p.lid + i));
+    }
+    std::vector<Guid> switches;
+    for (const NodeIndex s : fabric.switches())
+        switches.push_back(fabric.node(s).guid);
+    std::sort(switches.begin(), switches.end());
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    auto addNumber = [&hash](std::uint64_t value, int bytes) {
+        char big[8];
+        for (int i = 0; i < bytes; ++i)
+            big[i] = char((value >> (8 * (bytes - 1 - i))) & 0xff);
+        hash.addData(QByteArrayView(big, bytes));
+    };
+    addNumber(lids.size(), 4);
+    for (const Lid lid : lids)
+        addNumber(lid, 2);
+    QByteArray row(qsizetype(lids.size()), char(kNoRoute));
+    for (const Guid guid : switches) {
+        addNumber(guid, 8);
+        if (const SwitchForwardingTable *table = held.find(guid)) {
+            qsizetype i = 0;
+            for (const Lid lid : lids)
+                row[i++] = char(table->lft.port(lid));
+        } else {
+            row.fill(char(kNoRoute));
+        }
+        hash.addData(row);
+    }
+    return QString::fromLatin1(hash.result().toHex().left(32));
+}
+
+Result<Project> intentApplying(const Project &inForce, const CandidateSpec &candidate, const WhatIf &events, const Fabric &fabric,
+                               const QString &heldStamp)
 {
     if (candidate.kind == CandidateKind::Full)
         return Error{{}, 0, QStringLiteral("%1 is a full re-route: preview the engine (a Routing Preview), whose intent Weft's engine inside "
@@ -1454,7 +1560,7 @@ Result<Project> intentApplying(const Project &inForce, const CandidateSpec &cand
     WhatIf drained;
     drained.failedLinkPorts = events.failedLinkPorts;
     drained.failedSwitches = events.failedSwitches;
-    Project result = withApply(withDrained(inForce, drained, &fabric), candidate);
+    Project result = withApply(withDrained(inForce, drained, &fabric), candidate, heldStamp);
     const Result<DrainedFabric> check = drainFabric(fabric, result);
     if (!check)
         return check.error();

@@ -55,13 +55,25 @@ struct IntentOptions
     // usual order (repair, SlimUpdate by `slack`, the engine), and a gained one by the method again
     // from the held tables; a first start (nothing held) routes by the engine.
     std::optional<CandidateSpec> apply;
+    // `"from"` in the apply object: heldTablesStamp of the tables the candidate was planned from
+    // (the session writes it). The method is applied when the intent is new, and again when the
+    // same intent is written again (approved again) while the tables held carry this stamp and
+    // were not made by the method from tables of this stamp; empty: not given.
+    QString applyFrom;
 };
+
+// A stamp of the tables `held` for `fabric`: SHA-256 (first 32 hex digits) over the fabric's
+// switches by GUID and, for each, its entry for every LID the fabric assigns (kNoRoute where it
+// has no table), so that the session (the tables read from the switches) and the plugin (the
+// tables OpenSM holds) stamp the same tables alike, whatever lies past the fabric's LIDs.
+QString heldTablesStamp(const Fabric &fabric, const ForwardingTables &held);
 // `source`, when given, is the file's text: an error then names the line of the bad option.
 Result<IntentOptions> intentOptions(const Project &project, const QString &fileName = {}, const QByteArray &source = {});
 
 // The project with `apply` as how its change is applied (a SlimUpdate or metabase candidate); none
 // or a full re-route removes the option.
-Project withApply(const Project &project, const std::optional<CandidateSpec> &apply);
+// `from` (heldTablesStamp), when given, is written as the stamp of the tables it was planned from.
+Project withApply(const Project &project, const std::optional<CandidateSpec> &apply, const QString &from = {});
 
 // The intent that installs a studio candidate through Weft's engine inside OpenSM: `inForce` (the
 // intent the plugin routes now) with the candidate as its apply method and the what-if `events`'
@@ -69,8 +81,10 @@ Project withApply(const Project &project, const std::optional<CandidateSpec> &ap
 // the fabric the candidate was planned on. Refused, saying why, for a full re-route (a Routing
 // Preview's engine is its own intent), a removed host (nothing the SM routes around), elements
 // `inForce` drains that the events lack (the candidate was planned with them in use), or a drain
-// that would cut off end ports.
-Result<Project> intentApplying(const Project &inForce, const CandidateSpec &candidate, const WhatIf &events, const Fabric &fabric);
+// that would cut off end ports. `heldStamp` (heldTablesStamp of the tables the candidate was
+// planned from) goes in as the apply object's `"from"`.
+Result<Project> intentApplying(const Project &inForce, const CandidateSpec &candidate, const WhatIf &events, const Fabric &fabric,
+                               const QString &heldStamp = {});
 
 // `tables`, routed on `fabric` without the switches `drained` names, with a table for each of
 // them that routes only its own LID: what the plugin installs for a drained switch.
@@ -91,12 +105,19 @@ struct InstalledRouting
     ForwardingTables tables;
     std::map<std::uint16_t, int> serviceLevels;  // P_Key -> SL, as the tables were made with
     QString intentDigest;                        // the intent the tables were made from
+    QString appliedFrom;                         // the apply stamp (IntentOptions::applyFrom) the intent's method was applied from, if it was
+    // The routing installed under the intent before this one, as it was last installed: when that
+    // intent comes back (a failed commit's rollback puts its file back) on the same fabric, an
+    // intent with an apply method gets these tables back rather than its method applied to the
+    // failed commit's tables. Null: none kept.
+    std::shared_ptr<const InstalledRouting> previousIntent;
 };
 
 struct IntentRouting
 {
     Routing routing;    // in the fabric's switch order
-    QString method;     // "kept", "slimupdate", or the engine that routed
+    QString method;     // "kept", "slimupdate", "restored", or the engine or apply method that routed
+    QString appliedFrom;  // for InstalledRouting::appliedFrom
     QStringList notes;  // why an earlier step of the order was passed over
     // The fabric the tables were routed on when the intent drains elements of it (the fabric
     // without them; the drained switches' tables route only their own LID); null otherwise.
@@ -122,8 +143,11 @@ Result<CommitPlan> planProjectCommit(const Fabric &fabric, const Project &projec
 
 // An intent file's bytes (a Weft project) routed on `fabric` as Weft's engine inside OpenSM
 // routes it at a first sweep: the tables a plugin-mode commit verifies the switches against
-// (CommitBackend::routeIntent). The project's GUIDs the fabric lacks are left out.
-Result<ForwardingTables> routeIntentFile(const Fabric &fabric, const QByteArray &intent, const QString &fileName);
+// (CommitBackend::routeIntent). The project's GUIDs the fabric lacks are left out. An intent with
+// an apply method has no tables of its own (they come from the held ones): `recorded`, the plan's
+// tables the commit kept beside the journal, are its tables; without them it is refused.
+Result<ForwardingTables> routeIntentFile(const Fabric &fabric, const QByteArray &intent, const QString &fileName,
+                                         const ForwardingTables *recorded = nullptr);
 
 // The whole order. `installed` may be null (nothing installed yet), `intentDigest` names the
 // intent's content (a changed intent is routed afresh).

@@ -252,6 +252,8 @@ int route(weft_osm_engine &e, const weft_osm_subnet &subnet)
             held->fabric = e.installed->fabric;
             held->serviceLevels = e.installed->serviceLevels;
             held->intentDigest = e.installed->intentDigest;
+            held->appliedFrom = e.installed->appliedFrom;
+            held->previousIntent = e.installed->previousIntent;
             held->tables = std::move(now);
         }
     }
@@ -287,12 +289,23 @@ int route(weft_osm_engine &e, const weft_osm_subnet &subnet)
             }
         std::copy(entries.begin(), entries.begin() + std::ptrdiff_t(count), n.new_lft);
     }
+    // The routing of the intent before this one, as last installed, is kept (one level): a rollback
+    // that puts that intent back gets its tables back (routeIntentAfterChange).
+    std::shared_ptr<const InstalledRouting> previousIntent;
+    if (e.installed && e.installed->intentDigest != e.intentDigest) {
+        e.installed->previousIntent.reset();
+        previousIntent = std::move(e.installed);
+    } else if (e.installed) {
+        previousIntent = e.installed->previousIntent;
+    }
     e.installed = std::make_unique<InstalledRouting>();
     // Routed around drained elements: the fabric without them is what the next run compares with.
     e.installed->fabric = routed->routedOn ? routed->routedOn : fabric;
     e.installed->tables = std::move(routed->routing.tables);
     e.installed->serviceLevels = routed->routing.serviceLevels;
     e.installed->intentDigest = e.intentDigest;
+    e.installed->appliedFrom = routed->appliedFrom;
+    e.installed->previousIntent = std::move(previousIntent);
     rememberServiceLevels(e, *fabric, bound.project.tenancy, routed->routing.serviceLevels);
     e.say(WEFT_OSM_LOG_INFO, QStringLiteral("routed %1 switch(es), %2 end port(s) by %3 in %4 ms").arg(fabric->switches().size()).arg(fabric->endNodes().size()).arg(routed->method).arg(timer.elapsed()));
     return 0;
