@@ -85,6 +85,10 @@ if [ -x "$generator" ]; then
 else
     echo "$0: $generator is not built (target weft_director_topology): no director or SHArP pictures" >&2
 fi
+# The docks that have no picture of their own, each in front over a previewed pftree routing.
+for dock in summaryDock historyDock policyDock weightDock fabricChangesDock pathTraceDock openSmPanel routingKeysDock; do
+    shoot "$out/dock-$dock.png" --lang en --screenshot-view "dock:$dock"
+done
 # The tutorial's steps, each in a lab of its own (its GUI takes the arguments after --).
 shoot_lab() {
     target=$1

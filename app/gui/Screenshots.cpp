@@ -628,6 +628,23 @@ bool prepareHealthScreenshot(MainWindow &window)
 
 bool prepareScreenshot(MainWindow &window, const QString &view)
 {
+    if (view.startsWith(QLatin1String("dock:"))) {
+        // One dock in front, by its object name, over a previewed pftree routing so that what
+        // reads a routing has one: the picture of each dock at 1366x768.
+        QDockWidget *dock = window.findChild<QDockWidget *>(view.mid(5));
+        if (!dock)
+            return false;
+        window.routingPreview()->setTrafficPattern(TrafficPattern::UniformRandom);
+        if (!runPreviewAndWait(window, QStringLiteral("pftree"), kPreviewTimeoutMs))
+            return false;
+        window.setLinkColouring(LinkColouring::Load);
+        dock->show();
+        DeskDocks::raise(dock);
+        if (window.dockWidgetArea(dock) == Qt::BottomDockWidgetArea)
+            window.resizeDocks({dock}, {window.height() * 9 / 20}, Qt::Vertical);
+        QCoreApplication::processEvents();
+        return true;
+    }
     if (view == QLatin1String("subnet-managers"))
         return prepareSubnetManagersScreenshot(window);
     if (view == QLatin1String("health"))
