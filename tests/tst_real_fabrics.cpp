@@ -444,9 +444,14 @@ private Q_SLOTS:
         const ValidationResult v = validateRouting(s.fabric, tenancy, routing->tables);
         QVERIFY(v.partitionPairs > 0);
         QCOMPARE(v.unreachablePartitionPairs, std::uint64_t(0));
-        if (lowestLevel == 2 || engine == QLatin1String("minhop")) {
-            // Service nodes on the leaves only (or no up/down rule): every pair arrives.
+        if (lowestLevel == 2 || engine == QLatin1String("minhop") || engine == QLatin1String("updn")) {
+            // Service nodes on the leaves only, no up/down rule, or updn, which gives a service
+            // node that up*/down* cannot reach a turn at one switch, deadlock-free: every pair arrives.
             QCOMPARE(all.unreachablePairs, std::uint64_t(0));
+            if (engine == QLatin1String("updn")) {
+                QVERIFY(!all.creditLoop);
+                QCOMPARE(routing->warnings.join(QLatin1Char('\n')).contains(QLatin1String("one turn")), lowestLevel < 2);
+            }
         } else {
             // A service node above the leaves cannot be reached by up*/down* from one on another
             // branch (every path goes down, then up): only such pairs are left, and they are
@@ -683,14 +688,14 @@ private Q_SLOTS:
         const QString topo = dir.filePath(QStringLiteral("sharp.topo"));
         QVERIFY(writeFileAtomically(topo, writeIbnetdiscover(s.fabric), false).ok());
         const QString lfts = dir.filePath(QStringLiteral("lfts"));
-        Run r = runWeft({QStringLiteral("route"), QStringLiteral("--engine"), QStringLiteral("updn"), QStringLiteral("--topology"), topo,
+        Run r = runWeft({QStringLiteral("route"), QStringLiteral("--engine"), QStringLiteral("ftree"), QStringLiteral("--topology"), topo,
                          QStringLiteral("--out"), lfts});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.out.contains("warnings: 1\n") && r.out.contains("  unreachable: "), r.out.constData());
         QVERIFY2(!r.out.contains("unreachable pairs: 0 "), r.out.constData());
         // --strict refuses and writes nothing.
         const QString strictLfts = dir.filePath(QStringLiteral("strict-lfts"));
-        r = runWeft({QStringLiteral("route"), QStringLiteral("--engine"), QStringLiteral("updn"), QStringLiteral("--topology"), topo,
+        r = runWeft({QStringLiteral("route"), QStringLiteral("--engine"), QStringLiteral("ftree"), QStringLiteral("--topology"), topo,
                      QStringLiteral("--out"), strictLfts, QStringLiteral("--strict")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--strict") && r.err.contains("unreachable"), r.err.constData());

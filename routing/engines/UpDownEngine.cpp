@@ -85,11 +85,9 @@ bool dependenciesCycle(const routing::SwitchGraph &graph, const ForwardingTables
 // OpenSM's updn leaves a destination without a route at a switch that has no up*/down* path to
 // it: on a SHArP fabric, an Aggregation Node on one spine of a director seen from another spine
 // (every path between them goes down, then up). For a service or I/O node's LID, such a switch is
-// given one turn: its entry leads
-// to the nearest switch that routes the destination (breadth first from those that do, lowest
-// switch first, so that a director's spines all turn at one line card). Kept only when the
-// channel dependencies stay acyclic (the routing stays deadlock-free); otherwise nothing is
-// added. Returns the entries added.
+// given an entry toward one turn switch that routes every such destination. Kept only when the
+// channel dependencies stay acyclic (the routing stays deadlock-free) and no forwarding loop
+// appears; otherwise nothing is added. Returns the entries added.
 std::size_t reachWithOneTurn(const routing::SwitchGraph &graph, ForwardingTables &tables)
 {
     const std::size_t n = graph.switches.size();
@@ -119,34 +117,29 @@ std::size_t reachWithOneTurn(const routing::SwitchGraph &graph, ForwardingTables
     std::sort(toFill.begin(), toFill.end());
     toFill.erase(std::unique(toFill.begin(), toFill.end()), toFill.end());
 
+    // One turn switch for every destination: the lowest switch that routes all of them, which
+    // the others reach by their own up*/down* routes to its LID. Every filled path goes down into
+    // it and up from it, so the turns are all there: a director's spines turn at its first line
+    // card, the roots and middle switches of a three-level tree at the first leaf.
     std::vector<std::pair<int, Lid>> added;  // (table, LID)
-    std::vector<char> routes(n);
-    std::vector<int> queue;
-    queue.reserve(n);
+    int turn = -1;
+    for (std::size_t t = 0; t < n && turn < 0; ++t) {
+        const LinearForwardingTable &lft = tables.at(std::size_t(tableOf[t])).lft;
+        if (graph.switches[t].lid && std::all_of(toFill.begin(), toFill.end(), [&](Lid d) { return lft.hasRoute(d); }))
+            turn = int(t);
+    }
+    if (turn < 0)
+        return 0;
+    const Lid turnLid = graph.switches[std::size_t(turn)].lid;
     for (Lid d : toFill) {
-        std::size_t missing = 0;
-        for (std::size_t s = 0; s < n; ++s) {
-            routes[s] = tables.at(std::size_t(tableOf[s])).lft.hasRoute(d);
-            missing += routes[s] ? 0 : 1;
-        }
-        if (missing == 0 || missing == n)
-            continue;
-        queue.clear();
-        for (std::size_t s = 0; s < n; ++s)
-            if (routes[s])
-                queue.push_back(int(s));
-        for (std::size_t head = 0; head < queue.size(); ++head) {
-            const int v = queue[head];
-            for (int p = 1; p <= graph.switches[std::size_t(v)].portCount; ++p) {
-                const routing::SwitchGraph::Slot &slot = graph.slot(v, p);
-                if (slot.remote != routing::SwitchGraph::Remote::Switch || routes[std::size_t(slot.index)])
-                    continue;
-                const int u = slot.index;
-                tables.lft(std::size_t(tableOf[std::size_t(u)])).setPort(d, slot.remotePort);
-                added.push_back({tableOf[std::size_t(u)], d});
-                routes[std::size_t(u)] = 1;
-                queue.push_back(u);
-            }
+        for (std::size_t u = 0; u < n; ++u) {
+            LinearForwardingTable &lft = tables.lft(std::size_t(tableOf[u]));
+            if (lft.hasRoute(d) || !lft.hasRoute(turnLid))
+                continue;
+            // Toward the turn switch: a switch on the way that routes the destination takes
+            // the packets on by its own route (never back through a switch without one).
+            lft.setPort(d, lft.port(turnLid));
+            added.push_back({tableOf[u], d});
         }
     }
     if (added.empty())
