@@ -733,12 +733,15 @@ private:
             m_report.steps << QStringLiteral("warning: %1; taking the P_Key tables as read for all OpenSM remembers").arg(remembered.error().toString());
     }
 
-    // And what it remembers after this commit's sweeps, for the next commit.
+    // And what it remembers after this commit's sweeps, for the next commit (and in the tables
+    // held, for a session that plans on them).
     void keepPKeyIndices()
     {
         if (m_target.partitionsPath.isEmpty() || !m_report.held.pkeys)
             return;
-        if (const Status kept = keepRememberedIndices(m_fabric, m_expectedPKeys, *m_report.held.pkeys, pkeyIndexMemoryPath(m_target.partitionsPath), m_openSm.pid()); !kept)
+        auto after = std::make_shared<const PKeyTables>(rememberedAfter(m_expectedPKeys, *m_report.held.pkeys));
+        m_report.held.pkeys = after;
+        if (const Status kept = keepRememberedIndices(m_fabric, *after, pkeyIndexMemoryPath(m_target.partitionsPath), m_openSm.pid()); !kept)
             m_report.steps << QStringLiteral("warning: %1").arg(kept.error().toString());
     }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <limits>
 #include <map>
 #include <unordered_map>
 
@@ -66,101 +67,157 @@ void resolveMember(const Fabric &fabric, const PartitionMember &member, const PK
     }
 }
 
-// One port's table as osm_pkey_mgr.c builds it: `pending` in OpenSM's processing order,
-// `current` what the port holds (index -> P_Key), `accumulated` the indices OpenSM remembers.
-std::vector<std::uint16_t> assignIndices(const std::vector<std::uint16_t> &pending,
-                                         const std::vector<std::uint16_t> &current)
+// One port's table as OpenSM's P_Key manager builds it in a sweep, and what it remembers after.
+struct PKeyIndexAssignment
 {
-    std::unordered_map<std::uint16_t, int> indexOfBase;  // OpenSM's `keys`
-    std::map<std::uint16_t, int> accumulated;             // OpenSM's `accum_pkeys`
-    int lastIndex = -1;
-    for (int i = 0; i < int(current.size()); ++i) {
-        const std::uint16_t pkey = current[std::size_t(i)];
-        if (baseOf(pkey) == 0)
-            continue;
-        indexOfBase.emplace(baseOf(pkey), i);
-        accumulated.emplace(pkey, i);
-        lastIndex = std::max(lastIndex, i);
-    }
-    // Ports that OpenSM has not configured yet hold only what the simulator starts them with
-    // (0xffff at index 0), which it does not remember as assigned.
-    const bool fresh = current.empty() || (current[0] == 0xffff
-        && std::all_of(current.begin() + 1, current.end(), [](std::uint16_t k) { return k == 0; }));
-    if (fresh) {
-        accumulated.clear();
-        lastIndex = -1;
-    }
-    auto forgetIndex = [&](int index) {
-        for (auto it = accumulated.begin(); it != accumulated.end(); ++it)
-            if (it->second == index) {
-                accumulated.erase(it);
-                break;
-            }
-        if (index == lastIndex) {
-            lastIndex = -1;
-            for (const auto &[key, i] : accumulated)
-                lastIndex = std::max(lastIndex, i);
-        }
-    };
+    std::vector<std::uint16_t> table;
+    std::map<std::uint16_t, int> remembered;
+};
 
-    struct Pending { std::uint16_t pkey; bool isNew; int index; };
+// OpenSM's per-port memory of indices: P_Key (membership bit included) -> index, and the
+// highest index it has handed out (-1: none). That highest index only grows when a P_Key is
+// placed beyond it and only falls when the entry holding it is forgotten.
+struct PKeyIndexMemory
+{
+    std::map<std::uint16_t, int> indexOf;
+    int last = -1;
+
+    void recomputeLast()
+    {
+        last = -1;
+        for (const auto &[key, i] : indexOf)
+            last = std::max(last, i);
+    }
+    // OpenSM forgets one P_Key at `index`: the first in its map's order (keys in network byte
+    // order, as openSmPartitionOrder reads them).
+    void forgetIndex(int index)
+    {
+        auto chosen = indexOf.end();
+        for (auto it = indexOf.begin(); it != indexOf.end(); ++it)
+            if (it->second == index && (chosen == indexOf.end() || openSmPartitionOrder(it->first) < openSmPartitionOrder(chosen->first)))
+                chosen = it;
+        if (chosen == indexOf.end())
+            return;
+        indexOf.erase(chosen);
+        if (index == last)
+            recomputeLast();
+    }
+    void remember(std::uint16_t pkey, int index)
+    {
+        if (index > last)
+            last = index;
+        indexOf[pkey] = index;
+    }
+};
+
+// `pending`: the port's P_Keys in OpenSM's processing order; `current`: what the port holds
+// (index -> P_Key); `memory`: what OpenSM remembers for the port, or null when not known (then
+// taken to be what the port holds; nothing for a port only the simulator has set, 0xffff at
+// index 0, which OpenSM did not give). `capacity`: the port's PartitionCap, 0 when not known.
+PKeyIndexAssignment assignPKeyIndices(const std::vector<std::uint16_t> &pending, const std::vector<std::uint16_t> &current,
+                                      const std::map<std::uint16_t, int> *memory, int capacity)
+{
+    // Where the port holds each P_Key now (by its low 15 bits; the first entry wins).
+    std::unordered_map<std::uint16_t, int> heldAt;
+    for (int i = 0; i < int(current.size()); ++i)
+        if (baseOf(current[std::size_t(i)]) != 0)
+            heldAt.emplace(baseOf(current[std::size_t(i)]), i);
+
+    PKeyIndexMemory remembered;
+    if (memory) {
+        remembered.indexOf = *memory;
+    } else {
+        const bool fresh = current.empty() || (current[0] == 0xffff
+            && std::all_of(current.begin() + 1, current.end(), [](std::uint16_t k) { return k == 0; }));
+        if (!fresh)
+            for (int i = 0; i < int(current.size()); ++i)
+                if (baseOf(current[std::size_t(i)]) != 0)
+                    remembered.indexOf.emplace(current[std::size_t(i)], i);
+    }
+    remembered.recomputeLast();
+
+    // First pass: a P_Key the port holds is "updated" in place (queued first), any other "new"
+    // (queued after, in order). Index 0 is the default P_Key's: another P_Key found there becomes
+    // new and its index is forgotten, and so does the default P_Key found anywhere else.
+    struct Pending
+    {
+        std::uint16_t pkey;
+        bool isNew;
+        int index;
+    };
     std::deque<Pending> queue;
-    std::vector<Pending> updated;
     for (std::uint16_t pkey : pending) {
         Pending p{pkey, true, -1};
-        const auto found = indexOfBase.find(baseOf(pkey));
-        if (found != indexOfBase.end()) {
+        if (const auto found = heldAt.find(baseOf(pkey)); found != heldAt.end()) {
             p.isNew = false;
             p.index = found->second;
-            // Index 0 belongs to the default P_Key: anything else there moves, and the default
-            // moves there.
-            if ((p.index == 0 && baseOf(pkey) != kDefaultBase) || (p.index != 0 && baseOf(pkey) == kDefaultBase)) {
+            if (p.index == 0 && baseOf(pkey) != kDefaultBase) {
                 p.isNew = true;
-                forgetIndex(p.index);
+                remembered.forgetIndex(0);
+            } else if (p.index != 0 && baseOf(pkey) == kDefaultBase) {
+                p.isNew = true;
+                remembered.forgetIndex(p.index);
             }
         }
         if (p.isNew)
             queue.push_back(p);
         else
-            updated.push_back(p);
+            queue.push_front(p);
     }
-    for (auto it = updated.rbegin(); it != updated.rend(); ++it)
-        queue.push_front(*it);
 
-    std::vector<std::uint16_t> table;
+    const int maxEntries = capacity > 0 ? capacity : std::numeric_limits<int>::max();
+    const int searchEnd = capacity > 0 ? (capacity + kPKeyBlockSize - 1) / kPKeyBlockSize * kPKeyBlockSize : std::numeric_limits<int>::max();
+    std::vector<std::uint16_t> table;  // rebuilt from empty blocks: what is not placed is 0
     auto place = [&](int index, std::uint16_t pkey) {
         if (int(table.size()) <= index)
             table.resize(std::size_t((index / kPKeyBlockSize + 1) * kPKeyBlockSize), 0);
         table[std::size_t(index)] = pkey;
     };
+    auto freeAt = [&](int index) { return index >= int(table.size()) || baseOf(table[std::size_t(index)]) == 0; };
+
+    // Second pass, in queue order.
     while (!queue.empty()) {
-        Pending p = queue.front();
+        const Pending p = queue.front();
         queue.pop_front();
         int index = p.index;
-        bool remembered = false;
+        bool fromMemory = false;
         if (p.isNew) {
-            const auto acc = accumulated.find(p.pkey);
-            if (acc != accumulated.end()) {
-                if (acc->second == 0) {
-                    forgetIndex(0);
+            const auto known = remembered.indexOf.find(p.pkey);
+            if (known != remembered.indexOf.end()) {
+                // A P_Key it gave an index before goes back there; never to index 0, which is
+                // forgotten and the P_Key queued again.
+                if (known->second == 0) {
+                    remembered.forgetIndex(0);
                     queue.push_back(p);
                     continue;
                 }
-                index = acc->second;
-                remembered = true;
-            } else if (baseOf(p.pkey) == kDefaultBase) {
-                index = 0;
+                index = known->second;
+                fromMemory = true;
             } else {
-                index = lastIndex >= 0 ? lastIndex + 1 : 1;
+                // The default P_Key at 0; any other after the highest index handed out.
+                index = baseOf(p.pkey) == kDefaultBase ? 0 : remembered.last >= 0 ? remembered.last + 1 : 1;
+                if (index >= maxEntries) {
+                    // Past the port's capacity: the first empty index from 1, forgetting what
+                    // OpenSM remembered there. The default P_Key is not placed then.
+                    if (baseOf(p.pkey) == kDefaultBase)
+                        continue;
+                    int free = 1;
+                    while (free < searchEnd && !freeAt(free))
+                        ++free;
+                    if (free >= searchEnd || free >= maxEntries)
+                        continue;
+                    index = free;
+                    remembered.forgetIndex(index);
+                }
             }
         }
         place(index, p.pkey);
-        if (!remembered && accumulated.emplace(p.pkey, index).second)
-            lastIndex = std::max(lastIndex, index);
+        if (!fromMemory)
+            remembered.remember(p.pkey, index);
     }
     if (table.empty())
         table.assign(kPKeyBlockSize, 0);
-    return table;
+    return {std::move(table), std::move(remembered.indexOf)};
 }
 
 std::vector<std::uint16_t> packed(const std::vector<std::uint16_t> &table)
@@ -237,7 +294,12 @@ PKeyTables computePKeyTables(const Fabric &fabric, const std::vector<Partition> 
         const auto it = pending.find(p);
         PortPKeyTable table;
         table.port = p;
-        table.entries = assignIndices(it != pending.end() ? it->second : none, was ? was->entries : none);
+        PKeyIndexAssignment assigned = assignPKeyIndices(it != pending.end() ? it->second : none, was ? was->entries : none,
+                                                         was && was->remembered ? &*was->remembered : nullptr,
+                                                         was ? was->capacity : 0);
+        table.entries = std::move(assigned.table);
+        table.remembered = std::move(assigned.remembered);
+        table.capacity = was ? was->capacity : 0;
         const Port &port = fabric.port(p);
         if (options.enforceOnSwitchPorts && fabric.node(port.node).type != NodeType::Switch && port.remote != kNoIndex
             && fabric.node(fabric.port(port.remote).node).type == NodeType::Switch) {

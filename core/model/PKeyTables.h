@@ -9,8 +9,17 @@
 //    without allow_both_pkeys). Partitions left with no member are dropped.
 //  - Endpoint ports (CA and router ports, switch port 0) get a table. Entries keep their index
 //    across sweeps (keep_pkey_indexes, OpenSM's default): a P_Key already in the port's table
-//    stays where it is (its membership bit may change), 0x7fff goes to index 0, a new P_Key goes
-//    after the highest index used so far, and a removed P_Key leaves an empty slot.
+//    stays where it is (its membership bit may change), 0x7fff goes to index 0, and a removed
+//    P_Key's index is written 0 (the table is rebuilt from empty blocks each sweep).
+//  - OpenSM also remembers, per port and for as long as it runs, every P_Key (membership bit
+//    included: 0x0001 and 0x8001 are two) at the index it last gave it, removed ones too. A P_Key
+//    the port does not hold goes back to the index OpenSM remembers for it; one it never gave
+//    goes after the highest remembered index (so a removed P_Key's index is not reused while
+//    there is room). Only when that runs past the port's capacity is the first empty index from
+//    1 taken. This memory is PortPKeyTable::remembered: what computePKeyTables predicts carries
+//    it on; a table read from the fabric does not have it (a commit keeps it between commits,
+//    core/commit/PKeyIndexMemory.h), and without it OpenSM is taken to remember what the
+//    port holds (what it knows after it starts on a configured fabric).
 //  - With partition enforcement on (part_enforce, default both), the switch port facing a CA
 //    gets the CA's table packed: its valid entries in index order, no holes.
 //  - A block is sent when it differs from what the port holds; a switch port is sent only the
@@ -24,6 +33,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace weft {
@@ -47,6 +57,9 @@ struct PortPKeyTable
     // Entries the port can hold (NodeInfo:PartitionCap, a switch's external port
     // SwitchInfo:PartitionEnforcementCap) when read from the fabric; 0: not known. Not compared.
     int capacity = 0;
+    // OpenSM's memory of this port's P_Key indices after the sweep (P_Key with the membership bit
+    // -> index; see above), when known: set by computePKeyTables. Not compared.
+    std::optional<std::map<std::uint16_t, int>> remembered;
 
     int blockCount() const { return int(entries.size()) / kPKeyBlockSize; }
     bool operator==(const PortPKeyTable &o) const { return port == o.port && entries == o.entries && packed == o.packed; }
@@ -78,7 +91,8 @@ private:
 };
 
 // The tables OpenSM programs for `partitions`: from a freshly started fabric when `current` is
-// null, else moving on from the tables the ports hold now (indices kept, see above).
+// null, else moving on from the tables the ports hold now (indices kept, see above) and, where
+// `current` has it, OpenSM's memory of indices (PortPKeyTable::remembered).
 PKeyTables computePKeyTables(const Fabric &fabric, const std::vector<Partition> &partitions,
                              const PKeyTableOptions &options, const PKeyTables *current = nullptr);
 
