@@ -165,6 +165,9 @@ private Q_SLOTS:
         }
         QCOMPARE(nodes.size(), fabric.endNodes().size());
 
+        // These trees are small enough for the exact search: route() takes no early choice, and
+        // runs the phases below.
+        QVERIFY(!pftree::isolationFirst(run, targets));
         pftree::RouterPtr rows = pftree::routeRows(run, targets);
         QVERIFY(rows);
         // pftree walks the paper's P(l) only to its first phy conflict (the search walks the rest

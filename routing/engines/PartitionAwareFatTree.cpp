@@ -1099,7 +1099,20 @@ LinkSharing linkSharing(const Run &run, const Router &router, bool untilPhyConfl
     if (untilPhyConflict)  // the partitions' runs interleaved, so that a conflict shows early
         std::stable_sort(runs.begin(), runs.end(), [](const WalkRun &a, const WalkRun &b) { return a.first < b.first; });
     const auto isPhy = [&m](int key) { return m.keys[std::size_t(key)].policy == IsolationPolicy::Physical; };
-    auto walkRuns = [&](std::vector<std::vector<int>> &partsOfLink, std::atomic<std::size_t> &nextRun) {
+    // Per directed link, the partitions seen so far: a bit each where they fit in 64 (a link's
+    // test and update then touch one word), else a sorted list.
+    const bool asBits = realKeys <= 64;
+    std::uint64_t phyBits = 0;
+    if (asBits)
+        for (int k = 0; k < realKeys; ++k)
+            if (isPhy(k))
+                phyBits |= std::uint64_t(1) << k;
+    struct Seen
+    {
+        std::vector<std::uint64_t> bits;
+        std::vector<std::vector<int>> lists;
+    };
+    auto walkRuns = [&](Seen &seen, std::atomic<std::size_t> &nextRun) {
         int lost = 0;
         std::vector<std::uint32_t> visited(layout.switches.size(), 0);
         std::uint32_t stamp = 0;
@@ -1107,6 +1120,7 @@ LinkSharing linkSharing(const Run &run, const Router &router, bool untilPhyConfl
             if (conflictFound.load(std::memory_order_relaxed))
                 break;
             const int k = runs[r].key;
+            const std::uint64_t bit = asBits ? std::uint64_t(1) << k : 0;
             const std::vector<LeafPresence> &onLeaf = leavesOfKey[std::size_t(k)];
             for (std::size_t i = runs[r].first; i < runs[r].end; ++i) {
                 const auto &[cn, full] = m.keys[std::size_t(k)].members[i];
@@ -1127,11 +1141,20 @@ LinkSharing linkSharing(const Run &run, const Router &router, bool untilPhyConfl
                             ++lost;
                             break;
                         }
-                        std::vector<int> &parts = partsOfLink[std::size_t(link)];
-                        if (std::find(parts.begin(), parts.end(), k) == parts.end()) {
-                            parts.insert(std::upper_bound(parts.begin(), parts.end(), k), k);
-                            if (untilPhyConflict && parts.size() >= 2 && std::any_of(parts.begin(), parts.end(), isPhy))
-                                conflictFound.store(true, std::memory_order_relaxed);
+                        if (asBits) {
+                            std::uint64_t &parts = seen.bits[std::size_t(link)];
+                            if (!(parts & bit)) {
+                                parts |= bit;
+                                if (untilPhyConflict && (parts & (parts - 1)) && (parts & phyBits))
+                                    conflictFound.store(true, std::memory_order_relaxed);
+                            }
+                        } else {
+                            std::vector<int> &parts = seen.lists[std::size_t(link)];
+                            if (std::find(parts.begin(), parts.end(), k) == parts.end()) {
+                                parts.insert(std::upper_bound(parts.begin(), parts.end(), k), k);
+                                if (untilPhyConflict && parts.size() >= 2 && std::any_of(parts.begin(), parts.end(), isPhy))
+                                    conflictFound.store(true, std::memory_order_relaxed);
+                            }
                         }
                         const Model::Cable &c = m.cables[std::size_t(link / 2)];
                         at = link % 2 == 0 ? c.upper : c.lower;
@@ -1141,25 +1164,51 @@ LinkSharing linkSharing(const Run &run, const Router &router, bool untilPhyConfl
         }
         return lost;
     };
+    const std::size_t links = m.cables.size() * 2;
     const std::size_t threads = walkCost < 200'000 || runs.size() < 2 ? 1 : std::min<std::size_t>(shareCountOf(), runs.size());
-    std::vector<std::vector<std::vector<int>>> parts(threads, std::vector<std::vector<int>>(m.cables.size() * 2));
+    std::vector<Seen> seen(threads);
+    for (Seen &s : seen) {
+        if (asBits)
+            s.bits.assign(links, 0);
+        else
+            s.lists.assign(links, {});
+    }
     std::vector<int> lost(threads, 0);
     std::atomic<std::size_t> nextRun{0};
-    runOnThreads(threads, [&](std::size_t t) { lost[t] = walkRuns(parts[t], nextRun); });
-    for (std::size_t t = 1; t < threads; ++t) {
-        for (std::size_t l = 0; l < parts[0].size(); ++l) {
-            if (parts[t][l].empty())
+    runOnThreads(threads, [&](std::size_t t) { lost[t] = walkRuns(seen[t], nextRun); });
+    std::vector<std::vector<int>> partsOfLink;
+    if (asBits) {
+        for (std::size_t t = 1; t < threads; ++t)
+            for (std::size_t l = 0; l < links; ++l)
+                seen[0].bits[l] |= seen[t].bits[l];
+        partsOfLink.resize(links);
+        for (std::size_t l = 0; l < links; ++l) {
+            std::uint64_t parts = seen[0].bits[l];
+            if (!parts)
                 continue;
-            std::vector<int> merged;
-            std::set_union(parts[0][l].begin(), parts[0][l].end(), parts[t][l].begin(), parts[t][l].end(), std::back_inserter(merged));
-            parts[0][l] = std::move(merged);
+            std::vector<int> &keys = partsOfLink[l];
+            keys.reserve(std::size_t(__builtin_popcountll(parts)));
+            for (; parts; parts &= parts - 1)
+                keys.push_back(__builtin_ctzll(parts));
         }
+    } else {
+        for (std::size_t t = 1; t < threads; ++t) {
+            for (std::size_t l = 0; l < links; ++l) {
+                if (seen[t].lists[l].empty())
+                    continue;
+                std::vector<int> merged;
+                std::set_union(seen[0].lists[l].begin(), seen[0].lists[l].end(), seen[t].lists[l].begin(),
+                               seen[t].lists[l].end(), std::back_inserter(merged));
+                seen[0].lists[l] = std::move(merged);
+            }
+        }
+        partsOfLink = std::move(seen[0].lists);
     }
     LinkSharing sharing;
     sharing.partial = conflictFound.load();
     for (int n : lost)
         sharing.unreachable += n;
-    sharing.partsOfLink = std::move(parts[0]);
+    sharing.partsOfLink = std::move(partsOfLink);
     return sharing;
 }
 
@@ -1196,6 +1245,27 @@ IsolationStatus isolationStatus(const Run &run, IsolationOutcome outcome, const 
         break;
     }
     return status;
+}
+
+// Above this, the exact search's set-up alone takes seconds (a 3,456-host tree with two
+// scattered tenants: 150 s); its branch and bound is run on what smaller trees need.
+constexpr std::int64_t kSearchWorkLimit = 40'000'000;
+
+// The warning of a routing along per-partition top switches that shares fewer links than the
+// paper's per-leaf allocation.
+QString perPartitionWarning(const Run &run, const IsolationScore &paper, bool atLeastPaper, const IsolationScore &kept,
+                            bool notProven)
+{
+    const QString atLeast = atLeastPaper ? QStringLiteral("at least ") : QString();
+    return QStringLiteral("%1: the per-leaf allocation left %2 link(s) shared by phy-isolated partitions "
+                          "and %3 shared by one with another; top switches assigned per partition "
+                          "instead: %4 and %5%6")
+        .arg(run.engine)
+        .arg(atLeast + QString::number(paper.phyShared))
+        .arg(atLeast + QString::number(paper.phyConflicts))
+        .arg(kept.phyShared)
+        .arg(kept.phyConflicts)
+        .arg(notProven ? QStringLiteral(" (search stopped at its budget; not proven minimal)") : QString());
 }
 
 }  // namespace
@@ -1252,9 +1322,6 @@ IsolationFinding isolationSearch(Run &run, const std::vector<Target> &targets, c
         return s.phyShared <= bound.phyShared && s.phyConflicts <= bound.phyConflicts;
     };
     const bool builtMeetsBound = built && meetsBound(built->score);
-    // Above this, the exact search's set-up alone takes seconds (a 3,456-host tree with two
-    // scattered tenants: 150 s); its branch and bound is run on what smaller trees need.
-    constexpr std::int64_t kSearchWorkLimit = 40'000'000;
     // Where it is small enough, the exact search runs even when the construction meets the bound:
     // it also places the other partitions' destinations by the links they share (the routing
     // before the construction existed, kept on a tie), which the construction does not weigh.
@@ -1346,17 +1413,112 @@ IsolationFinding isolationSearch(Run &run, const std::vector<Target> &targets, c
         return finding;
     const bool fromSearch = chosen == &searched;
     // Where the paper's walks stopped at its first conflict, its counts are those found so far.
-    const QString atLeast = partialPaper.partial && !finding.paperSharing ? QStringLiteral("at least ") : QString();
-    QString warning = QStringLiteral("%1: the per-leaf allocation left %2 link(s) shared by phy-isolated partitions "
-                                     "and %3 shared by one with another; top switches assigned per partition "
-                                     "instead: %4 and %5%6")
-                          .arg(run.engine)
-                          .arg(atLeast + QString::number(paperScore.phyShared))
-                          .arg(atLeast + QString::number(paperScore.phyConflicts))
-                          .arg(kept.phyShared)
-                          .arg(kept.phyConflicts)
-                          .arg(fromSearch && !plan.proven ? QStringLiteral(" (search stopped at its budget; not proven minimal)") : QString());
+    QString warning = perPartitionWarning(run, paperScore, partialPaper.partial && !finding.paperSharing, kept,
+                                          fromSearch && !plan.proven);
     finding.routing = IsolatedRouting{std::move((*chosen)->rows), std::move((*chosen)->sharing), std::move(warning)};
+    return finding;
+}
+
+std::optional<IsolationFinding> isolationFirst(Run &run, const std::vector<Target> &targets)
+{
+    const Model &m = run.model;
+    const PartitionAwareOptions &o = run.options;
+    if (run.algorithm != Algorithm::Extended || !o.constructionFirst || !o.isolationConstruction || o.isolationSearchBudget <= 0)
+        return std::nullopt;
+    const int realKeys = m.realKeyCount();
+    bool asked = false;
+    for (int k = 0; k < realKeys; ++k)
+        asked = asked || (m.keys[std::size_t(k)].multiLeaf && m.keys[std::size_t(k)].policy == IsolationPolicy::Physical);
+    if (!asked)
+        return std::nullopt;
+    SearchInput input = searchInput(m);
+    input.problem.budget = o.isolationSearchBudget;
+    input.problem.assumeSymmetry = o.assumeSymmetry;
+    // Where the exact search runs, it may place the other partitions' destinations otherwise
+    // than the construction: isolationSearch compares them.
+    if (routing::searchWork(input.problem) <= kSearchWorkLimit)
+        return std::nullopt;
+
+    // The paper's routing, one LID after another as routeRows' sequential run gives it (each
+    // LID's row is whole once its target is routed), each LID's P(l) walked as linkSharing walks
+    // it, up to the first link that carries a phy partition with another.
+    const FatTreeLayout &layout = m.layout;
+    const std::vector<FatTreeLayout::ComputeNode> &cns = layout.computeNodes;
+    std::vector<std::vector<std::pair<int, bool>>> keysOfCn(cns.size());
+    std::vector<std::vector<int>> leavesOfKey(std::size_t(std::max(realKeys, 0)));
+    std::vector<std::vector<int>> fullLeavesOfKey(std::size_t(std::max(realKeys, 0)));
+    for (int k = 0; k < realKeys; ++k) {
+        std::set<int> leaves, fullLeaves;
+        for (const auto &[cn, full] : m.keys[std::size_t(k)].members) {
+            leaves.insert(cns[std::size_t(cn)].leaf);
+            if (full)
+                fullLeaves.insert(cns[std::size_t(cn)].leaf);
+        }
+        if (leaves.size() < 2)
+            continue;
+        leavesOfKey[std::size_t(k)].assign(leaves.begin(), leaves.end());
+        fullLeavesOfKey[std::size_t(k)].assign(fullLeaves.begin(), fullLeaves.end());
+        for (const auto &[cn, full] : m.keys[std::size_t(k)].members)
+            keysOfCn[std::size_t(cn)].push_back({k, full});
+    }
+    const auto isPhy = [&m](int key) { return m.keys[std::size_t(key)].policy == IsolationPolicy::Physical; };
+    std::vector<std::vector<int>> partsOfLink(m.cables.size() * 2);
+    std::vector<std::uint32_t> visited(layout.switches.size(), 0);
+    std::uint32_t stamp = 0;
+    bool conflict = false;
+    Router paper(m, run.algorithm, run.options);
+    const std::size_t probed = std::max<std::size_t>(1, targets.size() / 16);
+    for (std::size_t i = 0; i < targets.size() && i < probed && !conflict; ++i) {
+        const Target &t = targets[i];
+        if (!t.computeNode)
+            break;
+        const FatTreeLayout::ComputeNode &dst = cns[std::size_t(t.index)];
+        paper.routeTarget(dst.leaf, dst.lid, m.routingKey[std::size_t(t.index)], m.weight[std::size_t(t.index)], t.counted,
+                          dst.leafPort);
+        for (const auto &[k, full] : keysOfCn[std::size_t(t.index)]) {
+            ++stamp;
+            visited[std::size_t(dst.leaf)] = stamp;
+            for (int leaf : full ? leavesOfKey[std::size_t(k)] : fullLeavesOfKey[std::size_t(k)]) {
+                int at = leaf;
+                for (std::size_t step = 0; visited[std::size_t(at)] != stamp && step <= layout.switches.size(); ++step) {
+                    visited[std::size_t(at)] = stamp;
+                    const std::uint8_t out = paper.lftAt(at, dst.lid);
+                    const int link = (out == kNoPath || out >= m.dirLinkOfPort[std::size_t(at)].size())
+                        ? -1
+                        : m.dirLinkOfPort[std::size_t(at)][out];
+                    if (link < 0)
+                        break;
+                    std::vector<int> &parts = partsOfLink[std::size_t(link)];
+                    if (std::find(parts.begin(), parts.end(), k) == parts.end()) {
+                        parts.insert(std::upper_bound(parts.begin(), parts.end(), k), k);
+                        conflict = conflict || (parts.size() >= 2 && std::any_of(parts.begin(), parts.end(), isPhy));
+                    }
+                    const Model::Cable &c = m.cables[std::size_t(link / 2)];
+                    at = link % 2 == 0 ? c.upper : c.lower;
+                }
+            }
+        }
+    }
+    if (!conflict)
+        return std::nullopt;
+    const IsolationScore paperSeen = isolationScore(m, partsOfLink);
+
+    // The paper's routing shares a link with a phy partition: one that shares none is better.
+    const routing::IsolationPlan construction = routing::constructIsolation(input.problem);
+    if (!construction.ran)
+        return std::nullopt;
+    const ForcedPaths paths = forcedPaths(input, construction);
+    RouterPtr rows = routeRows(run, targets, &paths);
+    if (!rows)
+        return std::nullopt;
+    LinkSharing sharing = linkSharing(run, *rows);
+    const IsolationScore score = isolationScore(m, sharing.partsOfLink);
+    if (score.phyConflicts > 0)
+        return std::nullopt;
+    IsolationFinding finding;
+    finding.status = isolationStatus(run, IsolationOutcome::Kept, score);
+    QString warning = perPartitionWarning(run, paperSeen, true, score, false);
+    finding.routing = IsolatedRouting{std::move(rows), std::move(sharing), std::move(warning)};
     return finding;
 }
 
@@ -1543,14 +1705,25 @@ Result<Routing> PartitionAwareFatTreeEngine::route(const RoutingOptions &options
         return routing::cancelledError(engine);
 
     const std::vector<pftree::Target> targets = pftree::routingTargets(run);
-    pftree::RouterPtr rows = pftree::routeRows(run, targets);
-    if (!rows)
-        return routing::cancelledError(engine);
     QStringList warnings = m_model->prepareWarnings;
-    // pftree with a phy partition: the paper's P(l) only up to its first phy conflict, which is
-    // all the isolation search needs to start (it walks the rest where it keeps the paper's).
-    pftree::LinkSharing sharing = pftree::linkSharing(run, *rows, m_algorithm == Algorithm::Extended);
-    pftree::IsolationFinding isolation = pftree::isolationSearch(run, targets, sharing, rows.get());
+    pftree::RouterPtr rows;
+    pftree::LinkSharing sharing;
+    pftree::IsolationFinding isolation;
+    if (std::optional<pftree::IsolationFinding> first = pftree::isolationFirst(run, targets)) {
+        // The paper's routing was beaten before it was finished: the rest of its progress at once.
+        isolation = std::move(*first);
+        run.done = std::max(run.done, int(targets.size()) - 1);
+        if (!run.tick())
+            return routing::cancelledError(engine);
+    } else {
+        rows = pftree::routeRows(run, targets);
+        if (!rows)
+            return routing::cancelledError(engine);
+        // pftree with a phy partition: the paper's P(l) only up to its first phy conflict, which is
+        // all the isolation search needs to start (it walks the rest where it keeps the paper's).
+        sharing = pftree::linkSharing(run, *rows, m_algorithm == Algorithm::Extended);
+        isolation = pftree::isolationSearch(run, targets, sharing, rows.get());
+    }
     if (isolation.routing) {
         warnings << isolation.routing->warning;
         rows = std::move(isolation.routing->rows);

@@ -58,6 +58,11 @@ struct PartitionAwareOptions
     // The constructive assignment before the exact search (issue 42); off, only the branch and
     // bound runs (tests of its budget). With a budget of 0 nodes neither runs.
     bool isolationConstruction = true;
+    // Where the exact search is not run (at scale) and the construction's routing shares no
+    // link, that routing is taken as soon as the paper's first LIDs show a phy conflict, without
+    // finishing the paper's routing: the paper's could only lose the comparison (issue 42). Off
+    // (tests): the paper's routing is finished and compared; the tables are the same.
+    bool constructionFirst = true;
     // Tests only: the isolation search's symmetry cut takes every top switch of a two-level tree
     // as a twin of every other and every column of a three-level tree as alike, as on a whole
     // tree, whatever failed. Wrong on degraded trees: tests/tst_pftree_degraded.cpp shows that

@@ -3,6 +3,8 @@
 // a test can call on its own (tests/tst_engine_phases.cpp):
 //
 //   routingTargets    what is routed, in the algorithm's order
+//   isolationFirst    pftree at scale: the construction's routing, when it shares no link and the
+//                     paper's first LIDs already share one (route() then skips to assignLanes)
 //   routeRows         the LFT rows, loads and marks of routing every target
 //   linkSharing       P(l): the partitions whose flows each directed switch link carries (pftree:
 //                     up to the first phy conflict; all of it once the routing is chosen)
@@ -108,6 +110,15 @@ struct IsolationFinding
 // the paper's P(l) is walked in full only where the search's routing is not strictly better.
 IsolationFinding isolationSearch(Run &run, const std::vector<Target> &targets, const LinkSharing &paper,
                                  const Router *paperRows = nullptr);
+
+// Before the paper's routing (PartitionAwareOptions::constructionFirst): where the exact search
+// would not run, the paper's routing is started one LID after another, walking each one's P(l),
+// until a link carries a phy partition with another (no more than a sixteenth of the targets);
+// then, where the construction's routing shares no link, it is route()'s choice (isolationSearch
+// would choose it over the paper's, whose score is above none), returned with its status. Its
+// warning counts what the paper's first LIDs share ("at least"). Otherwise nothing, and route()
+// runs routeRows, linkSharing and isolationSearch as before.
+std::optional<IsolationFinding> isolationFirst(Run &run, const std::vector<Target> &targets);
 
 struct VirtualLanes
 {
