@@ -468,25 +468,20 @@ QStringList partitionLimitProblems(const Fabric &fabric, const std::vector<Parti
     }
     if (!problems.isEmpty() || !held || !held->pkeys)
         return problems;
-    // Each port's table as OpenSM would lay it out (indices kept, new P_Keys after the last used)
-    // against what the port can hold, as discovery read it.
+    // Each port's P_Keys against what the port can hold, as discovery read it. OpenSM places a
+    // P_Key past the port's capacity in the first empty index, and drops one for which none is
+    // left (PKeyTables.h): the count of P_Keys is what must fit. Laid out here without the held
+    // tables, so that nothing is dropped from the count.
     PKeyTableOptions options;
     options.smPortGuid = held->smPort;
-    const PKeyTables planned = computePKeyTables(fabric, plannedPartitions(partitions), options, held->pkeys.get());
+    const PKeyTables planned = computePKeyTables(fabric, plannedPartitions(partitions), options, nullptr);
     int over = 0;
     QString first;
     for (const PortPKeyTable &table : planned.ports()) {
         const PortPKeyTable *read = held->pkeys->find(table.port);
         if (!read || read->capacity <= 0)
             continue;
-        int needed = 0;
-        if (table.packed) {
-            needed = int(std::count_if(table.entries.begin(), table.entries.end(), [](std::uint16_t e) { return (e & 0x7fff) != 0; }));
-        } else {
-            for (std::size_t i = 0; i < table.entries.size(); ++i)
-                if (table.entries[i] & 0x7fff)
-                    needed = int(i) + 1;
-        }
+        const int needed = int(std::count_if(table.entries.begin(), table.entries.end(), [](std::uint16_t e) { return (e & 0x7fff) != 0; }));
         if (needed > read->capacity && over++ == 0)
             first = QStringLiteral("%1 would need %2 P_Key entries and holds %3 (%4)")
                         .arg(portDisplayName(fabric, table.port))
