@@ -4,6 +4,7 @@
 #include "CommitPlanning.h"
 #include "IntentRouting.h"
 #include "LiveRead.h"
+#include "PKeyIndexMemory.h"
 #include "PKeyTables.h"
 #include "TelemetryHistory.h"
 #include "TelemetrySampler.h"
@@ -724,7 +725,14 @@ void FabricSession::replan()
     plan->commit.keepTablesWithJournal = appliesCandidate;
     const std::optional<PartitionsState> onTarget = m_destination && m_live ? m_destination->partitionsInForce(lastMasterName()) : std::nullopt;
     const PartitionsState inForce = onTarget ? *onTarget : PartitionsState{m_baselinePartitions, std::nullopt, {}};
-    plan->review = planCommitChange(*m_fabric, m_held, inForce, plan->commit);
+    // With OpenSM's memory of the P_Key indices it gave (PKeyIndexMemory.h), as the commit reads
+    // it: the P_Key blocks the review counts are those the commit sends, after a rediscovery too.
+    HeldTables reviewed = m_held;
+    if (reviewed.pkeys && m_destination && !planningTarget().partitionsPath.isEmpty())
+        if (Result<PKeyTables> kept = withRememberedIndicesOfRunningOpenSm(*m_fabric, *reviewed.pkeys,
+                                                                            pkeyIndexMemoryPath(planningTarget().partitionsPath)))
+            reviewed.pkeys = std::make_shared<const PKeyTables>(std::move(kept).value());
+    plan->review = planCommitChange(*m_fabric, reviewed, inForce, plan->commit);
     if (!m_origin.whatIf.isEmpty() && plan->refusal.isEmpty() && !appliesCandidate) {
         if (targetPluginMode()) {
             // The plugin routes the intent on the fabric as it is, where the events have not

@@ -8,7 +8,9 @@
 #include "Partitions.h"
 #include "TopologyFile.h"
 
+#include <QCoreApplication>
 #include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -214,6 +216,24 @@ private Q_SLOTS:
         const Result<PKeyTables> restarted = withRememberedIndices(fabric, read, path, 4243);
         QVERIFY(restarted);
         QVERIFY(!restarted->find(hca3)->remembered);
+
+        // A reader that knows no pid (the desk's review after a rediscovery) takes the memory
+        // while the OpenSM it was written for runs, and none once that process is gone.
+        QVERIFY(keepRememberedIndices(fabric, after, path, QCoreApplication::applicationPid()));
+        const Result<PKeyTables> running = withRememberedIndicesOfRunningOpenSm(fabric, read, path);
+        QVERIFY(running);
+        QVERIFY(running->find(hca3)->remembered);
+        QCOMPARE(*running->find(hca3)->remembered, remembered);
+        QProcess gone;
+        gone.start(QStringLiteral("sleep"), {QStringLiteral("0.1")});
+        QVERIFY(gone.waitForStarted(10000));
+        const qint64 gonePid = gone.processId();
+        QVERIFY(gonePid > 0);
+        QVERIFY(gone.waitForFinished(10000));
+        QVERIFY(keepRememberedIndices(fabric, after, path, gonePid));
+        const Result<PKeyTables> ended = withRememberedIndicesOfRunningOpenSm(fabric, read, path);
+        QVERIFY(ended);
+        QVERIFY(!ended->find(hca3)->remembered);
 
         // A damaged file is an error naming it.
         QFile damaged(path);

@@ -7,6 +7,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <cerrno>
+#include <csignal>
+
 namespace weft {
 
 namespace {
@@ -62,6 +65,19 @@ Result<PKeyTables> withRememberedIndices(const Fabric &fabric, const PKeyTables 
         table.remembered = std::move(memory);
     }
     return PKeyTables::fromPorts(std::move(tables));
+}
+
+Result<PKeyTables> withRememberedIndicesOfRunningOpenSm(const Fabric &fabric, const PKeyTables &read, const QString &path)
+{
+    QFile file(path);
+    if (!file.exists() || !file.open(QIODevice::ReadOnly))
+        return read;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll());
+    const qint64 pid = doc.isObject() ? doc.object().value(QStringLiteral("opensm_pid")).toInteger(-1) : -1;
+    // Alive, as the commit judges OpenSM's pid (EPERM: it runs as another user).
+    if (pid <= 0 || (::kill(pid_t(pid), 0) != 0 && errno != EPERM))
+        return read;
+    return withRememberedIndices(fabric, read, path, pid);
 }
 
 PKeyTables rememberedAfter(const PKeyTables &predicted, const PKeyTables &held)

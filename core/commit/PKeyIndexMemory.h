@@ -25,6 +25,11 @@ QString pkeyIndexMemoryPath(const QString &partitionsPath);
 // A file that cannot be read is an error naming it; one for another pid, or none, is no memory.
 Result<PKeyTables> withRememberedIndices(const Fabric &fabric, const PKeyTables &read, const QString &path, qint64 pid);
 
+// The same for a reader that knows no OpenSM pid (the desk's review after a rediscovery): the
+// memory of the process the file was written for, while that process still runs; none
+// otherwise (no file, or OpenSM gone).
+Result<PKeyTables> withRememberedIndicesOfRunningOpenSm(const Fabric &fabric, const PKeyTables &read, const QString &path);
+
 // `held` (the tables read after a sweep that installed `predicted`) with what OpenSM remembers
 // then: `predicted`'s PortPKeyTable::remembered with the entries `held` shows on top.
 PKeyTables rememberedAfter(const PKeyTables &predicted, const PKeyTables &held);
