@@ -579,7 +579,7 @@ int lab(const QStringList &args)
         // sweep that never came: the lab asks it for one and starts it again if none comes.
         for (int attempt = 1;; ++attempt) {
             const qint64 from = sim.openSmLogSize();
-            if (::kill(pid_t(sim.openSmPid()), SIGHUP) == 0 && sim.waitForOpenSmLog(QStringLiteral("SUBNET UP"), 15000, from).ok())
+            if (sendHangup(sim.openSmPid()) && sim.waitForOpenSmLog(QStringLiteral("SUBNET UP"), 15000, from).ok())
                 break;
             if (attempt == 3) {
                 err() << "weft lab: the master OpenSM does not sweep when asked since the standby came up (log "

@@ -1,5 +1,7 @@
 #include "PKeyIndexMemory.h"
 
+#include "Commit.h"
+
 #include "Identifiers.h"
 #include "SafeFile.h"
 
@@ -7,8 +9,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <cerrno>
-#include <csignal>
+#include <optional>
 
 namespace weft {
 
@@ -28,20 +29,27 @@ void overlayHeldEntries(std::map<std::uint16_t, int> &memory, const std::vector<
 
 QString pkeyIndexMemoryPath(const QString &partitionsPath) { return partitionsPath + QStringLiteral(".weft-pkey-indexes"); }
 
-Result<PKeyTables> withRememberedIndices(const Fabric &fabric, const PKeyTables &read, const QString &path, qint64 pid)
+namespace {
+
+// The memory file's JSON object; none when there is no file.
+Result<std::optional<QJsonObject>> readMemoryFile(const QString &path)
 {
     QFile file(path);
-    if (pid <= 0 || !file.exists())
-        return read;
+    if (!file.exists())
+        return std::optional<QJsonObject>{};
     if (!file.open(QIODevice::ReadOnly))
         return Error{path, 0, QStringLiteral("cannot read OpenSM's remembered P_Key indices: %1").arg(file.errorString())};
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
     if (parseError.error != QJsonParseError::NoError || !doc.isObject())
         return Error{path, 0, QStringLiteral("OpenSM's remembered P_Key indices are not a JSON object: %1").arg(parseError.errorString())};
-    const QJsonObject root = doc.object();
-    if (root.value(QStringLiteral("opensm_pid")).toInteger(-1) != pid)
-        return read;  // written for another OpenSM process: it remembers afresh
+    return std::optional<QJsonObject>{doc.object()};
+}
+
+qint64 memoryPid(const QJsonObject &root) { return root.value(QStringLiteral("opensm_pid")).toInteger(-1); }
+
+Result<PKeyTables> withMemory(const Fabric &fabric, const PKeyTables &read, const QString &path, const QJsonObject &root)
+{
     const QJsonObject ports = root.value(QStringLiteral("ports")).toObject();
     std::vector<PortPKeyTable> tables = read.ports();
     for (PortPKeyTable &table : tables) {
@@ -67,17 +75,26 @@ Result<PKeyTables> withRememberedIndices(const Fabric &fabric, const PKeyTables 
     return PKeyTables::fromPorts(std::move(tables));
 }
 
+}  // namespace
+
+Result<PKeyTables> withRememberedIndices(const Fabric &fabric, const PKeyTables &read, const QString &path, qint64 pid)
+{
+    if (pid <= 0)
+        return read;
+    Result<std::optional<QJsonObject>> root = readMemoryFile(path);
+    if (!root)
+        return root.error();
+    if (!*root || memoryPid(**root) != pid)
+        return read;  // none, or written for another OpenSM process: it remembers afresh
+    return withMemory(fabric, read, path, **root);
+}
+
 Result<PKeyTables> withRememberedIndicesOfRunningOpenSm(const Fabric &fabric, const PKeyTables &read, const QString &path)
 {
-    QFile file(path);
-    if (!file.exists() || !file.open(QIODevice::ReadOnly))
-        return read;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll());
-    const qint64 pid = doc.isObject() ? doc.object().value(QStringLiteral("opensm_pid")).toInteger(-1) : -1;
-    // Alive, as the commit judges OpenSM's pid (EPERM: it runs as another user).
-    if (pid <= 0 || (::kill(pid_t(pid), 0) != 0 && errno != EPERM))
-        return read;
-    return withRememberedIndices(fabric, read, path, pid);
+    Result<std::optional<QJsonObject>> root = readMemoryFile(path);
+    if (!root || !*root || !processRunning(memoryPid(**root)))
+        return read;  // the review goes on without it; the commit names a damaged file
+    return withMemory(fabric, read, path, **root);
 }
 
 PKeyTables rememberedAfter(const PKeyTables &predicted, const PKeyTables &held)
